@@ -1,0 +1,1 @@
+"""Computer players: they see only their seat's observation and return plans."""

@@ -1,0 +1,209 @@
+"""Load and cross-check the catalog's TOML files.
+
+The shipped files live in ``catalog/data``. A user folder with the same layout
+(``constants.toml``, ``specials.toml``, ``rulesets/``, ``maneuvers/``, ``damage/``,
+``airplanes/``) is read after them: a deck or ruleset with the same name replaces the
+shipped one, airplanes are merged by id, and new entries extend the catalog.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from dogfight.catalog.models import (
+    Airplane,
+    AirplaneFile,
+    Constants,
+    DamageDeck,
+    ManeuverDeck,
+    Ruleset,
+    Special,
+    SpecialsFile,
+    SpecialSpec,
+)
+from dogfight.errors import DataError
+
+SHIPPED = Path(__file__).parent / "data"
+ENV_VAR = "DOGFIGHT_DATA"
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def format_location(loc: tuple[int | str, ...]) -> str:
+    """Turn a pydantic error location into ``card[3].symbol`` form."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + part
+    return out or "(document)"
+
+
+def validation_to_data_error(source: str, error: ValidationError) -> DataError:
+    """The first problem of a pydantic error, as a :class:`DataError`."""
+    first = error.errors()[0]
+    field = format_location(tuple(first["loc"]))
+    value = first.get("input")
+    if first["type"] == "missing":
+        value = None
+    message = first["msg"]
+    if first["type"] == "extra_forbidden":
+        message = "unknown field (check its spelling)"
+    return DataError(source, field, value, message)
+
+
+def read_toml(path: Path) -> dict[str, object]:
+    """Parse a TOML file, reporting syntax errors as :class:`DataError`."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(str(path), "(syntax)", None, f"not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise DataError(str(path), "(file)", None, f"cannot be read: {exc.strerror}") from None
+
+
+def parse(model: type[M], path: Path) -> M:
+    """Read ``path`` and validate it as ``model``."""
+    data = read_toml(path)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise validation_to_data_error(str(path), exc) from None
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Everything the rules need to know about the pieces, read from data files."""
+
+    constants: Constants
+    specials: dict[Special, SpecialSpec]
+    rulesets: dict[str, Ruleset]
+    maneuver_decks: dict[str, ManeuverDeck]
+    damage_decks: dict[str, DamageDeck]
+    airplanes: dict[str, Airplane]
+    folders: tuple[str, ...]
+
+    def airplane(self, airplane_id: str) -> Airplane:
+        try:
+            return self.airplanes[airplane_id]
+        except KeyError:
+            raise DataError(
+                "catalog",
+                "type",
+                airplane_id,
+                "unknown airplane; known: " + ", ".join(sorted(self.airplanes)),
+            ) from None
+
+    def ruleset(self, name: str) -> Ruleset:
+        try:
+            return self.rulesets[name]
+        except KeyError:
+            raise DataError(
+                "catalog",
+                "ruleset",
+                name,
+                "unknown ruleset; known: " + ", ".join(sorted(self.rulesets)),
+            ) from None
+
+
+def _merge_folder(
+    folder: Path,
+    sub: str,
+    model: type[M],
+    into: dict[str, M],
+    key: Callable[[M], str],
+) -> None:
+    directory = folder / sub
+    if not directory.is_dir():
+        return
+    for path in sorted(directory.glob("*.toml")):
+        item = parse(model, path)
+        into[key(item)] = item
+
+
+def _check(catalog: Catalog) -> None:
+    """Cross-file checks: every letter an airplane names exists."""
+    for airplane in catalog.airplanes.values():
+        where = f"airplane '{airplane.id}'"
+        if airplane.maneuver_deck not in catalog.maneuver_decks:
+            raise DataError(
+                where,
+                "maneuver_deck",
+                airplane.maneuver_deck,
+                "no such maneuver deck; known: " + ", ".join(sorted(catalog.maneuver_decks)),
+            )
+        for letter in airplane.firepower:
+            if letter not in catalog.damage_decks:
+                raise DataError(
+                    where,
+                    "firepower",
+                    letter,
+                    "no such damage deck; known: " + ", ".join(sorted(catalog.damage_decks)),
+                )
+    for ruleset in catalog.rulesets.values():
+        deck = ruleset.switches.illegal_damage_deck
+        if deck not in catalog.damage_decks:
+            raise DataError(
+                f"ruleset '{ruleset.name}'",
+                "switches.illegal_damage_deck",
+                deck,
+                "no such damage deck; known: " + ", ".join(sorted(catalog.damage_decks)),
+            )
+
+
+def _load(folders: tuple[Path, ...]) -> Catalog:
+    constants: Constants | None = None
+    specials: dict[Special, SpecialSpec] = {}
+    rulesets: dict[str, Ruleset] = {}
+    maneuver_decks: dict[str, ManeuverDeck] = {}
+    damage_decks: dict[str, DamageDeck] = {}
+    airplanes: dict[str, Airplane] = {}
+    for folder in folders:
+        if not folder.is_dir():
+            raise DataError(str(folder), "(folder)", str(folder), "data folder does not exist")
+        if (folder / "constants.toml").is_file():
+            constants = parse(Constants, folder / "constants.toml")
+        if (folder / "specials.toml").is_file():
+            specials.update(parse(SpecialsFile, folder / "specials.toml").special)
+        _merge_folder(folder, "rulesets", Ruleset, rulesets, lambda r: r.name)
+        _merge_folder(folder, "maneuvers", ManeuverDeck, maneuver_decks, lambda d: d.deck)
+        _merge_folder(folder, "damage", DamageDeck, damage_decks, lambda d: d.deck)
+        if (folder / "airplanes").is_dir():
+            for path in sorted((folder / "airplanes").glob("*.toml")):
+                for airplane in parse(AirplaneFile, path).airplanes:
+                    airplanes[airplane.id] = airplane
+    assert constants is not None, "the shipped data folder has constants.toml"
+    catalog = Catalog(
+        constants,
+        specials,
+        rulesets,
+        maneuver_decks,
+        damage_decks,
+        airplanes,
+        tuple(str(f) for f in folders),
+    )
+    _check(catalog)
+    return catalog
+
+
+@lru_cache(maxsize=8)
+def _cached(folders: tuple[Path, ...]) -> Catalog:
+    return _load(folders)
+
+
+def load_catalog(user_folder: str | Path | None = None) -> Catalog:
+    """The shipped catalog, overridden by ``user_folder`` (or ``$DOGFIGHT_DATA``) if given."""
+    folders = [SHIPPED]
+    chosen = user_folder if user_folder is not None else os.environ.get(ENV_VAR) or None
+    if chosen is not None:
+        folders.append(Path(chosen).resolve())
+    return _cached(tuple(folders))

@@ -1,0 +1,301 @@
+"""Pydantic models of the catalog's data files: constants, maneuver decks, damage decks,
+special damage, airplanes and rulesets.
+
+Every file shipped in ``catalog/data`` is an approximation made for this project (no
+official figures are public); a user may point the loader at a folder of their own files
+to override or extend them. The models reject unknown fields so that a typo is reported
+instead of silently ignored.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+class Strict(BaseModel):
+    """Base of every data model: immutable, no unknown fields."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Symbol(StrEnum):
+    """The symbol printed on a maneuver card."""
+
+    STRAIGHT = "straight"
+    LEFT = "left"
+    RIGHT = "right"
+    SIDESLIP = "sideslip"
+    STEEP = "steep"
+    STALL = "stall"
+    IMMELMANN = "immelmann"
+    CLIMB = "climb"
+    DIVE = "dive"
+
+
+class Direction(StrEnum):
+    """Which way a card's arrow points (used by jammed-rudder rules)."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    NONE = "none"
+
+
+class ArcSpec(Strict):
+    """A firing arc: ``width`` degrees wide, centred ``centre`` degrees off the heading."""
+
+    centre: float = Field(ge=-180, le=360)
+    width: float = Field(gt=0, lt=180)
+
+
+class TableSpec(Strict):
+    width: float = Field(gt=0)
+    height: float = Field(gt=0)
+
+
+class RulerSpec(Strict):
+    length: float = Field(gt=0)
+    half: float = Field(gt=0)
+
+    @model_validator(mode="after")
+    def _half_inside(self) -> RulerSpec:
+        if self.half >= self.length:
+            raise ValueError(f"half mark {self.half} must be shorter than the ruler {self.length}")
+        return self
+
+
+class BaseSpec(Strict):
+    """A rectangular base: ``length`` along the heading, ``width`` across it."""
+
+    length: float = Field(gt=0)
+    width: float = Field(gt=0)
+
+
+class ArcsSpec(Strict):
+    front: ArcSpec
+    rear: ArcSpec
+
+
+class Constants(Strict):
+    """Table-wide measures (``constants.toml``)."""
+
+    note: str = ""
+    table: TableSpec
+    ruler: RulerSpec
+    airplane_base: BaseSpec
+    arcs: ArcsSpec
+    jam_maneuvers: int = Field(default=3, ge=1)
+
+
+class ManeuverCard(Strict):
+    """One maneuver card: where the arrowhead lies relative to the nose of the base.
+
+    ``forward``/``left`` (cm) locate the arrowhead from the middle of the base's front
+    edge, in the base's frame before the move; ``turn`` (degrees, positive to the left)
+    is the heading the arrowhead gives the base. The base is put down with the middle of
+    its rear edge on the arrowhead.
+    """
+
+    id: str
+    symbol: Symbol
+    steep: bool | None = None
+    direction: Direction | None = None
+    forward: float
+    left: float = 0.0
+    turn: float = Field(default=0.0, ge=-180, le=180)
+    length: float | None = Field(default=None, gt=0)
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_as_text(cls, value: object) -> object:
+        return str(value) if isinstance(value, int) else value
+
+    @property
+    def is_steep(self) -> bool:
+        """Steep and stall cards carry the steep symbol unless the file says otherwise."""
+        if self.steep is not None:
+            return self.steep
+        return self.symbol in (Symbol.STEEP, Symbol.STALL)
+
+    @property
+    def arrow(self) -> Direction:
+        if self.direction is not None:
+            return self.direction
+        if self.symbol is Symbol.LEFT:
+            return Direction.LEFT
+        if self.symbol is Symbol.RIGHT:
+            return Direction.RIGHT
+        if self.symbol is Symbol.SIDESLIP:
+            return Direction.LEFT if self.left > 0 else Direction.RIGHT
+        return Direction.NONE
+
+
+class ManeuverDeck(Strict):
+    """A maneuver deck (``maneuvers/<letter>.toml``)."""
+
+    deck: str = Field(min_length=1, max_length=3)
+    note: str = ""
+    card_length: float = Field(gt=0)
+    card_width: float = Field(gt=0)
+    straight: str
+    cards: list[ManeuverCard] = Field(alias="card", min_length=1)
+
+    @field_validator("straight", mode="before")
+    @classmethod
+    def _straight_as_text(cls, value: object) -> object:
+        return str(value) if isinstance(value, int) else value
+
+    @model_validator(mode="after")
+    def _ids(self) -> ManeuverDeck:
+        ids = [c.id for c in self.cards]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"card ids must be unique in a deck; repeated: {', '.join(dupes)}")
+        straight = {c.id: c for c in self.cards}.get(self.straight)
+        if straight is None or straight.symbol is not Symbol.STRAIGHT:
+            raise ValueError(
+                f"'straight' must name a straight card of the deck, not {self.straight!r}"
+            )
+        return self
+
+    def card(self, card_id: str) -> ManeuverCard:
+        """The card with this id; raises :class:`UnknownCardError` listing valid ids."""
+        for c in self.cards:
+            if c.id == card_id:
+                return c
+        from dogfight.errors import UnknownCardError
+
+        raise UnknownCardError(self.deck, card_id, [c.id for c in self.cards])
+
+
+class Special(StrEnum):
+    """Special damage icons (000's table, plus the energy icon used by tripods)."""
+
+    JAMMED = "jammed"
+    WOUNDED_PILOT = "wounded_pilot"
+    RUDDER_LEFT = "rudder_left"
+    RUDDER_RIGHT = "rudder_right"
+    ENGINE = "engine"
+    SMOKE = "smoke"
+    FIRE = "fire"
+    CIRCUITS = "circuits"
+    GYROSCOPE = "gyroscope"
+    REVERSE_DESTROYED = "reverse_destroyed"
+    SMOKE_GENERATOR = "smoke_generator"
+    TOPPLED = "toppled"
+    BATTERIES = "batteries"
+
+
+class SpecialSpec(Strict):
+    """How a special damage is handled (``specials.toml``)."""
+
+    applies_to: Literal["airplane", "tripod", "all"]
+    announced: bool
+    description: str
+
+
+class DamageCard(Strict):
+    """A damage card: ``count`` identical copies with this id."""
+
+    id: str
+    value: int = Field(ge=0)
+    explosion: bool = False
+    specials: list[Special] = Field(default_factory=list)
+    energy: bool = False
+    count: int = Field(default=1, ge=1)
+
+    @model_validator(mode="after")
+    def _explosion_has_no_value(self) -> DamageCard:
+        if self.explosion and self.value:
+            raise ValueError("an explosion card carries no damage value (set value = 0)")
+        return self
+
+
+class DamageDeck(Strict):
+    """A damage deck (``damage/<letter>.toml``)."""
+
+    deck: str = Field(min_length=1, max_length=3)
+    note: str = ""
+    cards: list[DamageCard] = Field(alias="card", min_length=1)
+
+    @model_validator(mode="after")
+    def _ids(self) -> DamageDeck:
+        ids = [c.id for c in self.cards]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"card ids must be unique in a deck; repeated: {', '.join(dupes)}")
+        return self
+
+    def composition(self) -> list[str]:
+        """Every physical card's id, copies repeated, in file order."""
+        return [c.id for c in self.cards for _ in range(c.count)]
+
+
+class Airplane(Strict):
+    """An airplane model (an entry of ``airplanes/*.toml``)."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: str
+    maneuver_deck: str
+    firepower: list[str] = Field(min_length=1, max_length=2)
+    damage: int = Field(gt=0)
+    rockets: bool = False
+    note: str = ""
+
+    @property
+    def two_seater(self) -> bool:
+        return len(self.firepower) == 2
+
+
+class IllegalManeuver(StrEnum):
+    """What happens when an illegal airplane maneuver is revealed."""
+
+    STRAIGHT_AND_DAMAGE = "straight_and_damage"
+    ELIMINATED = "eliminated"
+    STRAIGHT = "straight"
+
+
+class Explosion(StrEnum):
+    """What an explosion card does."""
+
+    HALF_RESISTANCE = "half_resistance"
+    ELIMINATED = "eliminated"
+
+
+class AutoTarget(StrEnum):
+    """Which target an airplane fires at when its plan leaves the choice open."""
+
+    NEAREST = "nearest"
+    NONE = "none"
+
+
+class Switches(Strict):
+    """The rule switches a ruleset fixes and a situation may override."""
+
+    illegal_maneuver: IllegalManeuver
+    illegal_damage_deck: str = "A"
+    explosion: Explosion
+    altitude_cards: bool = False
+    aim_bonus: bool = True
+    auto_target: AutoTarget = AutoTarget.NEAREST
+
+
+class Ruleset(Strict):
+    """A named ruleset (``rulesets/<name>.toml``): its source text and its switches."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str
+    source: str
+    switches: Switches
+
+
+class AirplaneFile(Strict):
+    note: str = ""
+    airplanes: list[Airplane] = Field(alias="airplane", min_length=1)
+
+
+class SpecialsFile(Strict):
+    note: str = ""
+    special: dict[Special, SpecialSpec]

@@ -1,0 +1,1 @@
+"""The ``dogfight`` command line: a thin layer over the rules core."""

@@ -1,0 +1,146 @@
+"""Typer application: ``dogfight info | adjudicate | schema | render | demo | bench``.
+
+Every error caused by bad input is a :class:`~dogfight.errors.DogfightError`; ``main``
+turns it into one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from dogfight.catalog import Catalog, load_catalog
+from dogfight.cli.output import write_atomic
+from dogfight.errors import DataError, DogfightError
+from dogfight.rules.events import as_dicts
+from dogfight.rules.observation import observe, side_seat, visible_events
+from dogfight.situation import Situation, adjudicate, read_situation
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="dogfight: an exact referee for Wings of War / Wings of Glory.",
+)
+schema_app = typer.Typer(help="Print the JSON Schema of an input format.", no_args_is_help=True)
+app.add_typer(schema_app, name="schema")
+
+_data_folder: list[str | None] = [None]
+err = Console(stderr=True)
+
+DataOption = Annotated[
+    str | None,
+    typer.Option("--data", help="A folder of data files overriding or extending the catalog."),
+]
+
+
+@app.callback()
+def _root(data: DataOption = None) -> None:
+    _data_folder[0] = data
+
+
+def catalog() -> Catalog:
+    return load_catalog(_data_folder[0])
+
+
+def emit(text: str, output: str | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        write_atomic(output, text)
+
+
+def catalog_summary(cat: Catalog) -> dict[str, Any]:
+    """The catalog and constants as one JSON-ready dictionary."""
+    c = cat.constants
+    return {
+        "data_folders": list(cat.folders),
+        "constants": c.model_dump(mode="json"),
+        "rulesets": {n: r.model_dump(mode="json") for n, r in sorted(cat.rulesets.items())},
+        "airplanes": [
+            a.model_dump(mode="json") for a in sorted(cat.airplanes.values(), key=lambda a: a.id)
+        ],
+        "maneuver_decks": {
+            d: {
+                "card_length": deck.card_length,
+                "card_width": deck.card_width,
+                "straight": deck.straight,
+                "cards": [
+                    card.model_dump(mode="json", exclude_none=True) | {"steep": card.is_steep}
+                    for card in deck.cards
+                ],
+            }
+            for d, deck in sorted(cat.maneuver_decks.items())
+        },
+        "damage_decks": {
+            d: {
+                "cards": [card.model_dump(mode="json") for card in deck.cards],
+                "size": len(deck.composition()),
+            }
+            for d, deck in sorted(cat.damage_decks.items())
+        },
+        "specials": {s.value: spec.model_dump(mode="json") for s, spec in cat.specials.items()},
+    }
+
+
+@app.command()
+def info(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """The catalog (airplanes, decks, rulesets) and the constants (ruler, bases, arcs)."""
+    cat = catalog()
+    if as_json:
+        sys.stdout.write(json.dumps(catalog_summary(cat), indent=2, ensure_ascii=False) + "\n")
+        return
+    from dogfight.cli.tables import print_info
+
+    print_info(cat)
+
+
+@app.command("adjudicate")
+def adjudicate_cmd(
+    situation: Annotated[Path, typer.Argument(help="A situation JSON file.")],
+    seed: Annotated[int, typer.Option(help="Seed of the damage decks' shuffles.")] = 0,
+    phases: Annotated[
+        int | None, typer.Option(help="Resolve only this many phases.", min=0)
+    ] = None,
+    seat: Annotated[
+        str | None, typer.Option("--as", help="Show only what this side may see.")
+    ] = None,
+    output: Annotated[
+        str | None, typer.Option("-o", "--output", help="Write the JSON here.")
+    ] = None,
+) -> None:
+    """Resolve a situation's planned phases; print the events and the final state as JSON."""
+    cat = catalog()
+    parsed = read_situation(situation)
+    state, events = adjudicate(parsed, cat, seed, phases, str(situation))
+    viewer = None
+    if seat is not None:
+        if seat not in state.sides():
+            raise DataError("--as", "side", seat, "sides: " + ", ".join(state.sides()))
+        viewer = side_seat(state, seat)
+    result = {
+        "seed": seed,
+        "events": as_dicts(visible_events(events, viewer)),
+        "state": observe(state, viewer),
+    }
+    emit(json.dumps(result, indent=2, ensure_ascii=False) + "\n", output)
+
+
+@schema_app.command("situation")
+def schema_situation() -> None:
+    """The JSON Schema of situation files (``dogfight adjudicate``)."""
+    sys.stdout.write(json.dumps(Situation.model_json_schema(), indent=2) + "\n")
+
+
+def main() -> None:
+    """Entry point: run the app; bad input is one message and exit status 2."""
+    try:
+        app()
+    except DogfightError as exc:
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        sys.exit(2)

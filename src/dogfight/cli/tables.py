@@ -1,0 +1,69 @@
+"""Rich tables for ``dogfight info``."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from dogfight.catalog import Catalog
+
+
+def print_info(cat: Catalog, console: Console | None = None) -> None:
+    out = console or Console()
+    c = cat.constants
+    out.print(f"[bold]Data folders:[/] {', '.join(cat.folders)}")
+    out.print(f"[italic]{c.note}[/]")
+    out.print(
+        f"Table {c.table.width:g} x {c.table.height:g} cm; ruler {c.ruler.length:g} cm, "
+        f"half mark {c.ruler.half:g} cm; airplane base {c.airplane_base.length:g} long x "
+        f"{c.airplane_base.width:g} wide; front arc {c.arcs.front.width:g} deg, rear arc "
+        f"{c.arcs.rear.width:g} deg; jams last {c.jam_maneuvers} maneuvers."
+    )
+    rules = Table(title="Rulesets")
+    for col in ("name", "source", "title", "illegal maneuver", "explosion"):
+        rules.add_column(col)
+    for r in sorted(cat.rulesets.values(), key=lambda r: r.name):
+        rules.add_row(
+            r.name, r.source, r.title, r.switches.illegal_maneuver.value, r.switches.explosion.value
+        )
+    out.print(rules)
+    planes = Table(title="Airplanes")
+    for col in ("id", "name", "deck", "firepower", "damage", "rockets"):
+        planes.add_column(col)
+    for a in sorted(cat.airplanes.values(), key=lambda a: a.id):
+        planes.add_row(
+            a.id,
+            a.name,
+            a.maneuver_deck,
+            "/".join(a.firepower),
+            str(a.damage),
+            "yes" if a.rockets else "",
+        )
+    out.print(planes)
+    decks = Table(title="Maneuver decks")
+    for col in ("deck", "cards"):
+        decks.add_column(col)
+    for letter, deck in sorted(cat.maneuver_decks.items()):
+        decks.add_row(
+            letter,
+            ", ".join(
+                f"{card.id}:{card.symbol.value}{'*' if card.is_steep else ''}"
+                for card in deck.cards
+            ),
+        )
+    out.print(decks)
+    damage = Table(title="Damage decks")
+    for col in ("deck", "cards", "average", "explosions", "jams"):
+        damage.add_column(col)
+    for letter, dd in sorted(cat.damage_decks.items()):
+        comp = dd.composition()
+        specs = {card.id: card for card in dd.cards}
+        avg = sum(specs[i].value for i in comp) / len(comp)
+        damage.add_row(
+            letter,
+            str(len(comp)),
+            f"{avg:.2f}",
+            str(sum(1 for i in comp if specs[i].explosion)),
+            str(sum(1 for i in comp if "jammed" in specs[i].specials)),
+        )
+    out.print(damage)

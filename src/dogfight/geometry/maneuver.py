@@ -1,0 +1,67 @@
+"""Maneuver cards as rigid moves of a base, the area a card covers, and the path drawn."""
+
+from __future__ import annotations
+
+import math
+
+from dogfight.catalog.models import ManeuverCard
+from dogfight.geometry.pose import Point, Pose
+from dogfight.geometry.shapes import Polygon, local_rectangle
+
+
+def nose(pose: Pose, base_length: float) -> Pose:
+    """The middle of the base's front edge, facing the same way."""
+    return pose.moved(base_length / 2.0, 0.0, 0.0)
+
+
+def arrowhead(pose: Pose, card: ManeuverCard, base_length: float, backward: bool = False) -> Pose:
+    """Where the card's arrowhead lies (and points) when laid against the base.
+
+    ``backward`` applies the card to the rear of the base (a tripod's reverse, 000).
+    """
+    if backward:
+        rear = Pose(pose.x, pose.y, pose.heading + 180.0)
+        return nose(rear, base_length).moved(card.forward, card.left, card.turn)
+    return nose(pose, base_length).moved(card.forward, card.left, card.turn)
+
+
+def apply_card(pose: Pose, card: ManeuverCard, base_length: float) -> Pose:
+    """The base's pose after the move: its rear edge's middle put on the arrowhead."""
+    head = arrowhead(pose, card, base_length)
+    return head.moved(base_length / 2.0, 0.0, 0.0)
+
+
+def card_area(
+    pose: Pose, card: ManeuverCard, base_length: float, length: float, width: float
+) -> Polygon:
+    """The rectangle the card covers on the table, laid in front of the base's nose."""
+    front = nose(pose, base_length)
+    return local_rectangle(front, 0.0, card.length or length, -width / 2.0, width / 2.0)
+
+
+def card_path(pose: Pose, card: ManeuverCard, base_length: float, steps: int = 16) -> list[Point]:
+    """The path of the centre dot, for drawing: centre -> nose, the card's arrow as a
+    cubic curve tangent to both headings, then arrowhead -> new centre."""
+    start = nose(pose, base_length)
+    head = arrowhead(pose, card, base_length)
+    end = head.moved(base_length / 2.0, 0.0, 0.0)
+    span = math.hypot(head.x - start.x, head.y - start.y)
+    handle = span / 3.0
+    if abs(card.turn) > 150:
+        handle = max(handle, 2.0)
+    p0 = start.point
+    p1 = start.to_world(handle, 0.0)
+    p2 = head.to_world(-handle, 0.0) if abs(card.turn) <= 150 else head.to_world(handle, 0.0)
+    p3 = head.point
+    points: list[Point] = [pose.point]
+    for i in range(steps + 1):
+        t = i / steps
+        u = 1.0 - t
+        points.append(
+            (
+                u**3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t**3 * p3[0],
+                u**3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t**3 * p3[1],
+            )
+        )
+    points.append(end.point)
+    return points

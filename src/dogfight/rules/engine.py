@@ -1,0 +1,413 @@
+"""The phase resolver: plans in, a new state and typed events out.
+
+Order of one action phase (000, "THE GAME TURN"): reveal the cards, move every vehicle
+simultaneously, remove vehicles whose centre left the area, then the firing step, whose
+damage is all applied together at its end.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from dogfight.catalog.models import (
+    AutoTarget,
+    ManeuverCard,
+    Special,
+    Symbol,
+)
+from dogfight.catalog.models import (
+    Explosion as ExplosionRule,
+)
+from dogfight.catalog.models import (
+    IllegalManeuver as IllegalRule,
+)
+from dogfight.errors import IllegalPlanError
+from dogfight.geometry.maneuver import apply_card
+from dogfight.rules import firing
+from dogfight.rules.decks import draw, return_cards
+from dogfight.rules.events import (
+    DamageDrawn,
+    Eliminated,
+    Event,
+    Explosion,
+    Fired,
+    GameOver,
+    HeldFire,
+    IllegalManeuver,
+    JamCounterDiscarded,
+    Jammed,
+    LeftArea,
+    Moved,
+    PhaseStarted,
+    Reminder,
+    Revealed,
+    TurnStarted,
+)
+from dogfight.rules.plans import AUTO, HOLD, Flown, Plan, card_problem, check_plan_shape
+from dogfight.rules.state import GameState, Vehicle
+
+SHOT_DOWN = ("shot_down", "exploded", "out_of_control")
+
+
+def allowed_symbols(state: GameState) -> set[Symbol]:
+    symbols = set(Symbol)
+    if not state.rules.switches.altitude_cards:
+        symbols -= {Symbol.CLIMB, Symbol.DIVE}
+    return symbols
+
+
+def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, list[Event]]:
+    """Record every airplane's plan for the coming turn (000: PLANNING).
+
+    Every airplane in play needs a plan; plans for unknown or eliminated vehicles, or
+    plans that can never be flown, are refused with :class:`IllegalPlanError` and the
+    state is left as it was.
+    """
+    if state.over:
+        raise IllegalPlanError("the game is over")
+    if state.phase != 0:
+        raise IllegalPlanError(f"turn {state.turn} is already planned (phase {state.phase})")
+    for vid in plans:
+        if vid not in state.vehicles:
+            raise IllegalPlanError(f"no vehicle {vid!r}; vehicles: {', '.join(state.vehicles)}")
+        if not state.vehicles[vid].in_play:
+            raise IllegalPlanError(f"{vid} is out of the game and cannot plan")
+    missing = [v.id for v in state.in_play() if v.id not in plans]
+    if missing:
+        raise IllegalPlanError(f"missing plans for: {', '.join(missing)}")
+    symbols = allowed_symbols(state)
+    new = state.copy()
+    for vid, plan in plans.items():
+        vehicle = new.vehicles[vid]
+        check_plan_shape(vid, plan, state.rules.deck_of(vehicle.type), symbols)
+        for choice in (*plan.fire, *plan.rear_fire):
+            if choice in (AUTO, HOLD):
+                continue
+            target = state.vehicles.get(choice)
+            if target is None or target.side == vehicle.side:
+                raise IllegalPlanError(
+                    f"{vid}: fire choice {choice!r} must be 'auto', 'none' or an enemy vehicle id"
+                )
+        vehicle.plan = plan
+    return new, [TurnStarted(new.turn)]
+
+
+def _eliminate(
+    state: GameState, vehicle: Vehicle, reason: str, rng: np.random.Generator, events: list[Event]
+) -> None:
+    vehicle.eliminated = reason
+    events.append(Eliminated(vehicle.id, reason))
+    return_cards(state, vehicle, rng, events)
+
+
+def _damage(
+    state: GameState,
+    target: Vehicle,
+    deck: str,
+    count: int,
+    aimed: bool,
+    source: str,
+    rng: np.random.Generator,
+    events: list[Event],
+) -> tuple[list[str], bool]:
+    """Draw ``count`` cards for ``target``; add their points (aim: +1 on each non-zero
+    card). Returns the cards and whether an explosion eliminates it outright."""
+    catalog = state.rules.catalog.damage_decks[deck]
+    specs = {c.id: c for c in catalog.cards}
+    cards = [draw(state, deck, rng, events) for _ in range(count)]
+    points = 0
+    exploded = False
+    for card_id in cards:
+        spec = specs[card_id]
+        if spec.explosion:
+            events.append(Explosion(target.id, card_id))
+            if state.rules.switches.explosion is ExplosionRule.ELIMINATED:
+                exploded = True
+            else:
+                points += math.ceil(target.resistance / 2)
+        elif spec.value > 0:
+            points += spec.value + (1 if aimed else 0)
+    target.damage += points
+    target.held.extend((deck, c) for c in cards)
+    events.append(DamageDrawn(target.id, deck, tuple(cards), points, target.damage, source))
+    return cards, exploded
+
+
+def _reveal(
+    state: GameState, vehicle: Vehicle, phase: int, rng: np.random.Generator, events: list[Event]
+) -> ManeuverCard | None:
+    """Reveal this phase's card; apply the ruleset's illegal-maneuver rule. Returns the
+    card to fly, or None when the vehicle is eliminated."""
+    assert vehicle.plan is not None
+    deck = state.rules.deck_of(vehicle.type)
+    card = deck.card(vehicle.plan.cards[phase - 1])
+    events.append(Revealed(vehicle.id, phase, card.id, card.symbol.value, card.is_steep))
+    problem = card_problem(vehicle.previous, card)
+    if problem is None:
+        return card
+    switches = state.rules.switches
+    rule = switches.illegal_maneuver
+    if rule is IllegalRule.ELIMINATED:
+        events.append(
+            IllegalManeuver(
+                vehicle.id,
+                card.id,
+                problem.rule,
+                "eliminated",
+                None,
+                problem.text + ' / 002: "when revealed, plane is eliminated immediately"',
+            )
+        )
+        _eliminate(state, vehicle, "out_of_control", rng, events)
+        return None
+    straight = deck.card(deck.straight)
+    if rule is IllegalRule.STRAIGHT:
+        events.append(
+            IllegalManeuver(
+                vehicle.id,
+                card.id,
+                problem.rule,
+                "flown as a straight",
+                straight.id,
+                problem.text + ' / 003: "任何不可执行的动作即作直线飞行论"',
+            )
+        )
+        return straight
+    events.append(
+        IllegalManeuver(
+            vehicle.id,
+            card.id,
+            problem.rule,
+            "flown as a straight, one damage card",
+            straight.id,
+            problem.text + ' / 000: "he must replace the illegal card with a straight card and '
+            'take an [A] damage card"',
+        )
+    )
+    _, exploded = _damage(
+        state, vehicle, switches.illegal_damage_deck, 1, False, "illegal maneuver", rng, events
+    )
+    if exploded:
+        _eliminate(state, vehicle, "exploded", rng, events)
+        return None
+    if vehicle.damage >= vehicle.resistance:
+        _eliminate(state, vehicle, "out_of_control", rng, events)
+        return None
+    return straight
+
+
+def _outside(state: GameState, vehicle: Vehicle) -> bool:
+    """000: "the center of its base is even partly outside of the playing area"; the dot is
+    a point, so on the edge is still inside."""
+    x, y = vehicle.pose.x, vehicle.pose.y
+    return x < 0 or y < 0 or x > state.rules.table_width or y > state.rules.table_height
+
+
+def _choose(
+    state: GameState,
+    vehicle: Vehicle,
+    weapon: str,
+    phase: int,
+    opts: list[firing.Option],
+    events: list[Event],
+) -> firing.Option | None:
+    assert vehicle.plan is not None
+    choice = vehicle.plan.choice(weapon, phase)
+    if choice == HOLD:
+        if opts:
+            events.append(HeldFire(vehicle.id, weapon, "holds fire"))
+        return None
+    if choice == AUTO:
+        if state.rules.switches.auto_target is AutoTarget.NONE:
+            return None
+        return opts[0] if opts else None
+    for option in opts:
+        if option.target == choice:
+            return option
+    target = state.vehicles[choice]
+    reason = "is out of the game" if not target.in_play else "cannot be reached"
+    events.append(HeldFire(vehicle.id, weapon, f"chosen target {choice} {reason}"))
+    return None
+
+
+def resolve_phase(state: GameState, rng: np.random.Generator) -> tuple[GameState, list[Event]]:
+    """Resolve the next action phase of a planned turn."""
+    if state.over:
+        raise IllegalPlanError("the game is over")
+    if state.phase == 0 and any(v.plan is None for v in state.in_play()):
+        raise IllegalPlanError(f"turn {state.turn} has not been planned")
+    new = state.copy()
+    new.phase += 1
+    new.phases_played += 1
+    phase, number = new.phase, new.phases_played
+    events: list[Event] = [PhaseStarted(new.turn, phase)]
+    rules = new.rules
+    movers = sorted(new.in_play(), key=lambda v: v.id)
+
+    flown: dict[str, ManeuverCard] = {}
+    for vehicle in movers:
+        card = _reveal(new, vehicle, phase, rng, events)
+        if card is not None:
+            flown[vehicle.id] = card
+
+    silenced: set[tuple[str, str]] = set()
+    for vehicle in movers:
+        card = flown.get(vehicle.id)
+        if card is None or not vehicle.in_play:
+            continue
+        start = vehicle.pose
+        vehicle.pose = apply_card(start, card, rules.base_length)
+        vehicle.previous = Flown(card.symbol, card.is_steep)
+        events.append(Moved(vehicle.id, card.id, start, vehicle.pose))
+        for weapon in sorted(vehicle.jams):
+            if vehicle.jams[weapon] > 0:
+                vehicle.jams[weapon] -= 1
+                silenced.add((vehicle.id, weapon))
+                events.append(JamCounterDiscarded(vehicle.id, weapon, vehicle.jams[weapon]))
+        vehicle.jams = {w: n for w, n in vehicle.jams.items() if n > 0}
+
+    for vehicle in movers:
+        if vehicle.in_play and _outside(new, vehicle):
+            events.append(LeftArea(vehicle.id, vehicle.pose))
+            _eliminate(new, vehicle, "left_area", rng, events)
+
+    _firing_step(new, phase, number, silenced, rng, events)
+    _check_victory(new, events)
+    if not new.over and phase == 3:
+        _end_turn(new, events)
+    return new, events
+
+
+def _firing_step(
+    state: GameState,
+    phase: int,
+    number: int,
+    silenced: set[tuple[str, str]],
+    rng: np.random.Generator,
+    events: list[Event],
+) -> None:
+    """000: "All damage inflicted in the same firing step, regardless of its source, is
+    resolved simultaneously, after all vehicles that wish to fire have done so.\""""
+    table = firing.table_of(state)
+    shots: list[tuple[Vehicle, str, str, firing.Option, bool]] = []
+    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+        for weapon, letter in state.rules.weapons(vehicle.type):
+            if (vehicle.id, weapon) in silenced:
+                vehicle.aim.pop(weapon, None)
+                continue
+            opts = firing.options(state, table, vehicle, weapon)
+            option = _choose(state, vehicle, weapon, phase, opts, events)
+            if option is None:
+                vehicle.aim.pop(weapon, None)
+                continue
+            aimed = state.rules.switches.aim_bonus and vehicle.aim.get(weapon) == (
+                option.target,
+                number - 1,
+            )
+            vehicle.aim[weapon] = (option.target, number)
+            shots.append((vehicle, weapon, letter, option, aimed))
+            events.append(
+                Fired(
+                    vehicle.id,
+                    weapon,
+                    option.target,
+                    "short" if option.short else "long",
+                    option.sight.distance,
+                    option.sight.point or (0.0, 0.0),
+                    2 if option.short else 1,
+                    aimed,
+                )
+            )
+    exploded: set[str] = set()
+    for firer, weapon, letter, option, aimed in shots:
+        target = state.vehicles[option.target]
+        cards, boom = _damage(
+            state,
+            target,
+            letter,
+            2 if option.short else 1,
+            aimed,
+            f"{firer.id} {weapon}",
+            rng,
+            events,
+        )
+        if boom:
+            exploded.add(target.id)
+        deck = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
+        jams = [c for c in cards if Special.JAMMED in deck[c].specials]
+        if jams:
+            # 000: "If two jammed cards are drawn at the same time, jamming still lasts for
+            # only three maneuvers."
+            firer.jams[weapon] = state.rules.catalog.constants.jam_maneuvers
+            events.append(Jammed(firer.id, weapon, jams[0], firer.jams[weapon]))
+    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+        if vehicle.id in exploded:
+            _eliminate(state, vehicle, "exploded", rng, events)
+        elif vehicle.damage >= vehicle.resistance:
+            _eliminate(state, vehicle, "shot_down", rng, events)
+
+
+def scores(state: GameState) -> dict[str, int]:
+    """002's match scoring for every side: +1 per enemy that left the area, +2 per enemy
+    shot down, -1 per own airplane shot down."""
+    out: dict[str, int] = {}
+    for side in state.sides():
+        total = 0
+        for v in state.vehicles.values():
+            if v.eliminated is None:
+                continue
+            if v.side != side:
+                total += 1 if v.eliminated == "left_area" else 2
+            elif v.eliminated in SHOT_DOWN:
+                total -= 1
+        out[side] = total
+    return out
+
+
+def _check_victory(state: GameState, events: list[Event]) -> None:
+    """000: "the winner is the player (or team) with vehicles still in the playing area
+    when all the enemy vehicles exit it or are eliminated." Both gone at once: a draw."""
+    sides = state.sides()
+    if len(sides) < 2:
+        return
+    left = sorted({v.side for v in state.in_play()})
+    if len(left) <= 1:
+        state.over = True
+        state.winner = left[0] if left else None
+        events.append(GameOver(state.winner, scores(state)))
+
+
+def _end_turn(state: GameState, events: list[Event]) -> None:
+    """000's REMINDERS, then the cards go back: a new planning phase."""
+    counters = {
+        Symbol.STEEP: "steep",
+        Symbol.STALL: "steep",
+        Symbol.IMMELMANN: "immelmann",
+        Symbol.STRAIGHT: "straight",
+    }
+    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+        previous = vehicle.previous
+        if previous is not None:
+            counter = "steep" if previous.steep else counters.get(previous.symbol)
+            if counter is not None:
+                events.append(Reminder(vehicle.id, counter))
+    for vehicle in state.vehicles.values():
+        vehicle.plan = None
+    state.turn += 1
+    state.phase = 0
+
+
+def play_turn(
+    state: GameState, plans: Mapping[str, Plan], rng_for: Callable[[int, int], np.random.Generator]
+) -> tuple[GameState, list[Event]]:
+    """Plan and resolve a whole turn; ``rng_for(turn, phase)`` gives each phase's generator."""
+    state, events = start_turn(state, plans)
+    while not state.over:
+        state, more = resolve_phase(state, rng_for(state.turn, state.phase + 1))
+        events.extend(more)
+        if state.phase == 0:
+            break
+    return state, events

@@ -1,0 +1,127 @@
+"""Who can fire at whom: arcs, ruler reach, line of sight and overlaps, on whole bases.
+
+000: "If an edge of the ruler can reach any point of the base of an enemy ... while
+staying within the firing arc of the attacking airplane ... the attacking airplane can
+fire at its opponent." / "A weapon using a ruler ... may not fire through other vehicles,
+enemy or friendly." / "Two overlapping airplanes don't block each other's line of sight
+or the line of sight of the airplanes firing at them."
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from dogfight.geometry.reach import Sight, sight
+from dogfight.geometry.shapes import Polygon, convex_overlap
+from dogfight.rules.state import GameState, Vehicle
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A shot ``firer``'s ``weapon`` could take at ``target``."""
+
+    firer: str
+    weapon: str
+    target: str
+    sight: Sight
+    short: bool
+    blockers: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class Table:
+    """The bases in play at one firing step, with their overlaps, computed once."""
+
+    bases: dict[str, Polygon]
+    overlaps: dict[str, set[str]]
+
+    def overlap(self, a: str, b: str) -> bool:
+        return b in self.overlaps[a]
+
+
+def possible_blockers(table: Table, firer: str, target: str) -> list[str]:
+    """Bases that may block a shot: all but the firer, the target and any base that
+    overlaps either of them (000: overlapping airplanes do not block each other's line
+    of sight, nor that of airplanes firing at them)."""
+    return [
+        v
+        for v in table.bases
+        if v not in (firer, target) and not table.overlap(v, firer) and not table.overlap(v, target)
+    ]
+
+
+def table_of(state: GameState) -> Table:
+    """Bases of every vehicle in play and which of them overlap."""
+    vehicles = state.in_play()
+    bases = {v.id: state.base(v) for v in vehicles}
+    overlaps: dict[str, set[str]] = {v.id: set() for v in vehicles}
+    reach = math.hypot(state.rules.base_length, state.rules.base_width)
+    for i, a in enumerate(vehicles):
+        for b in vehicles[i + 1 :]:
+            if abs(a.pose.x - b.pose.x) > reach or abs(a.pose.y - b.pose.y) > reach:
+                continue
+            if convex_overlap(bases[a.id], bases[b.id]):
+                overlaps[a.id].add(b.id)
+                overlaps[b.id].add(a.id)
+    return Table(bases, overlaps)
+
+
+def options(state: GameState, table: Table, firer: Vehicle, weapon: str) -> list[Option]:
+    """Every enemy ``firer``'s ``weapon`` can reach, nearest first (ties by id)."""
+    rules = state.rules
+    arc = rules.arc(weapon)
+    radius = math.hypot(rules.base_length, rules.base_width) / 2.0
+    out: list[Option] = []
+    for target in state.in_play():
+        if target.side == firer.side or target.id == firer.id:
+            continue
+        if table.overlap(firer.id, target.id):
+            continue  # 002: "If two planes overlap: Neither can fire at each other."
+        if (
+            math.hypot(target.pose.x - firer.pose.x, target.pose.y - firer.pose.y)
+            > rules.ruler + radius
+        ):
+            continue
+        ids = possible_blockers(table, firer.id, target.id)
+        seen = sight(
+            firer.pose, arc, table.bases[target.id], rules.ruler, [table.bases[v] for v in ids]
+        )
+        if seen.reachable(rules.ruler):
+            out.append(
+                Option(
+                    firer.id,
+                    weapon,
+                    target.id,
+                    seen,
+                    seen.short(rules.half),
+                    tuple(ids[i] for i in seen.blockers),
+                )
+            )
+    out.sort(key=lambda o: (o.sight.distance, o.target))
+    return out
+
+
+def blocked_shots(
+    state: GameState, table: Table, firer: Vehicle, weapon: str
+) -> list[tuple[str, tuple[str, ...]]]:
+    """Enemies in arc and within the ruler that other bases hide completely (for rulings)."""
+    rules = state.rules
+    arc = rules.arc(weapon)
+    found: list[tuple[str, tuple[str, ...]]] = []
+    reachable = {o.target for o in options(state, table, firer, weapon)}
+    for target in state.in_play():
+        if (
+            target.side == firer.side
+            or target.id in reachable
+            or table.overlap(firer.id, target.id)
+        ):
+            continue
+        bare = sight(firer.pose, arc, table.bases[target.id], rules.ruler)
+        if bare.reachable(rules.ruler):
+            ids = possible_blockers(table, firer.id, target.id)
+            seen = sight(
+                firer.pose, arc, table.bases[target.id], rules.ruler, [table.bases[v] for v in ids]
+            )
+            found.append((target.id, tuple(ids[i] for i in seen.blockers)))
+    return found

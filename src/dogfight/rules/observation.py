@@ -1,0 +1,81 @@
+"""What one seat may see: the only way state leaves the core for a player.
+
+A seat controls a set of vehicles. It sees every vehicle's position, what is public on
+the consoles (jam counters, rockets, elimination) and the cards revealed so far; for its
+own vehicles it also sees the damage total and cards and the whole plan. The referee
+(``seat=None``) sees everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from typing import Any
+
+from dogfight.rules.events import Event
+from dogfight.rules.state import GameState, Vehicle
+
+
+def _pose(v: Vehicle) -> dict[str, float]:
+    return {"x": round(v.pose.x, 4), "y": round(v.pose.y, 4), "heading": round(v.pose.heading, 4)}
+
+
+def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "id": v.id,
+        "type": v.type,
+        "side": v.side,
+        "pose": _pose(v),
+        "eliminated": v.eliminated,
+        "jams": dict(sorted(v.jams.items())),
+        "rockets": v.rockets,
+    }
+    revealed = state.phase
+    if v.plan is not None:
+        view["revealed"] = list(v.plan.cards[:revealed])
+    if own:
+        view["resistance"] = v.resistance
+        view["damage"] = v.damage
+        view["damage_cards"] = [f"{deck}:{card}" for deck, card in v.held]
+        view["previous"] = (
+            None
+            if v.previous is None
+            else {"symbol": v.previous.symbol.value, "steep": v.previous.steep}
+        )
+        view["aim"] = {w: {"target": t, "phase": n} for w, (t, n) in sorted(v.aim.items())}
+        if v.plan is not None:
+            view["plan"] = v.plan.model_dump(mode="json")
+    return view
+
+
+def observe(state: GameState, seat: Collection[str] | None) -> dict[str, Any]:
+    """The state as seen by the seat controlling ``seat`` (vehicle ids); None: referee."""
+    return {
+        "ruleset": state.rules.ruleset.name,
+        "table": {"width": state.rules.table_width, "height": state.rules.table_height},
+        "turn": state.turn,
+        "phase": state.phase,
+        "over": state.over,
+        "winner": state.winner,
+        "vehicles": [
+            vehicle_view(state, v, seat is None or v.id in seat) for v in state.vehicles.values()
+        ],
+    }
+
+
+def visible_events(events: Iterable[Event], seat: Collection[str] | None) -> list[Event]:
+    """The events a seat may see: secret events whole for their owner, redacted else."""
+    out: list[Event] = []
+    for event in events:
+        owner = event.secret_for
+        if seat is None or owner is None or owner in seat:
+            out.append(event)
+            continue
+        public = event.redacted()
+        if public is not None:
+            out.append(public)
+    return out
+
+
+def side_seat(state: GameState, side: str) -> frozenset[str]:
+    """The vehicles of one side, as a seat."""
+    return frozenset(v.id for v in state.vehicles.values() if v.side == side)

@@ -1,0 +1,148 @@
+"""Plans: the three maneuver cards (and firing choices) a seat sets for each airplane.
+
+A plan that can never be flown (wrong length, a card not in the deck, a card used twice)
+is refused with :class:`IllegalPlanError`. A plan that breaks a flight restriction is
+accepted: the rules say what happens when such a card is revealed. :func:`plan_problems`
+lists those restrictions so a user interface can flag them while the player chooses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from dogfight.catalog.models import ManeuverCard, ManeuverDeck, Symbol
+from dogfight.errors import IllegalPlanError, UnknownCardError
+
+HOLD = "none"
+AUTO = "auto"
+
+FireChoice = str
+"""``"auto"`` (the ruleset's auto-target rule), ``"none"`` (hold fire) or a vehicle id."""
+
+
+class Plan(BaseModel):
+    """One turn's plan for one airplane."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    cards: tuple[str, ...] = Field(description="maneuver card ids, first to third")
+    fire: tuple[FireChoice, ...] = Field(
+        default=(AUTO, AUTO, AUTO),
+        description="front-gun choice per phase: 'auto', 'none' or a target id",
+    )
+    rear_fire: tuple[FireChoice, ...] = Field(
+        default=(AUTO, AUTO, AUTO),
+        description="rear-gun choice per phase (two-seaters): 'auto', 'none' or a target id",
+    )
+
+    @field_validator("cards", mode="before")
+    @classmethod
+    def _ids_as_text(cls, value: object) -> object:
+        if isinstance(value, list | tuple):
+            return tuple(str(v) if isinstance(v, int) else v for v in value)
+        return value
+
+    def choice(self, weapon: str, phase: int) -> FireChoice:
+        choices = self.fire if weapon == "front" else self.rear_fire
+        return choices[phase - 1] if phase - 1 < len(choices) else AUTO
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A flight restriction a planned card breaks."""
+
+    index: int
+    card: str
+    rule: Literal["steep_after_steep", "immelmann_without_straight", "after_immelmann"]
+    text: str
+
+
+STEEP_RULE = (
+    '000: "It is not allowed to play two steep cards in a row." / "If the last card of '
+    "the previous turn was a steep maneuver, you cannot use a steep maneuver as the first "
+    'card of the new turn."'
+)
+IMMELMANN_BEFORE_RULE = (
+    '000: "To play the Immelmann card, a player must plan a straight move (a card with the '
+    '[STRAIGHT] symbol) immediately before performing the Immelmann"'
+)
+IMMELMANN_AFTER_RULE = (
+    '000: "and another straight move immediately after the Immelmann." / "he must begin '
+    'his next turn with a straight maneuver."'
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Flown:
+    """What the previous maneuver was, as far as the restrictions care."""
+
+    symbol: Symbol
+    steep: bool
+
+
+def card_problem(previous: Flown | None, card: ManeuverCard) -> Problem | None:
+    """The restriction ``card`` breaks when flown right after ``previous`` (None: none)."""
+    if card.is_steep and previous is not None and previous.steep:
+        return Problem(0, card.id, "steep_after_steep", STEEP_RULE)
+    if (
+        previous is not None
+        and previous.symbol is Symbol.IMMELMANN
+        and card.symbol is not Symbol.STRAIGHT
+    ):
+        return Problem(0, card.id, "after_immelmann", IMMELMANN_AFTER_RULE)
+    if card.symbol is Symbol.IMMELMANN and (
+        previous is None or previous.symbol is not Symbol.STRAIGHT
+    ):
+        return Problem(0, card.id, "immelmann_without_straight", IMMELMANN_BEFORE_RULE)
+    return None
+
+
+def plan_problems(previous: Flown | None, cards: list[ManeuverCard]) -> list[Problem]:
+    """Every restriction the planned cards break, assuming each illegal card is flown as
+    a straight (as 000 and 003 do)."""
+    problems: list[Problem] = []
+    for index, card in enumerate(cards):
+        problem = card_problem(previous, card)
+        if problem is not None:
+            problems.append(Problem(index, card.id, problem.rule, problem.text))
+            previous = Flown(Symbol.STRAIGHT, False)
+        else:
+            previous = Flown(card.symbol, card.is_steep)
+    return problems
+
+
+def check_plan_shape(
+    vehicle: str, plan: Plan, deck: ManeuverDeck, allowed: set[Symbol], count: int = 3
+) -> list[ManeuverCard]:
+    """Refuse a plan that can never be flown; return its cards."""
+    if len(plan.cards) != count:
+        raise IllegalPlanError(
+            f"{vehicle}: a plan has exactly {count} maneuver cards, got {len(plan.cards)}"
+        )
+    for field_name, choices in (("fire", plan.fire), ("rear_fire", plan.rear_fire)):
+        if len(choices) != count:
+            raise IllegalPlanError(
+                f"{vehicle}: '{field_name}' needs {count} choices, got {len(choices)}"
+            )
+    cards: list[ManeuverCard] = []
+    for card_id in plan.cards:
+        try:
+            card = deck.card(card_id)
+        except UnknownCardError as exc:
+            raise UnknownCardError(exc.deck, exc.card, exc.valid, vehicle) from None
+        if card.symbol not in allowed:
+            raise IllegalPlanError(
+                f'{vehicle}: card {card_id} ({card.symbol.value}) is not in play: 000: "do not '
+                'take the climb and dive cards ... unless you want to play with Advanced Rules"'
+            )
+        if any(c.id == card_id for c in cards):
+            raise IllegalPlanError(
+                f"{vehicle}: card {card_id} is planned twice; 003: "
+                '"每张动作牌在同一回合中只可使用一次" '
+                "(each maneuver card can be used once per turn)"
+            )
+        cards.append(card)
+    return cards

@@ -1,0 +1,274 @@
+"""Situations: a table described in JSON, turned into a game state and adjudicated.
+
+A situation is what a referee, a play-by-mail group or a bug report hands the engine:
+the ruleset and its switches, the table, every vehicle with its pose and state and its
+planned cards, and optionally stacked damage decks. ``dogfight schema situation`` prints
+its JSON Schema; ``docs/situations.md`` documents it with examples.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from dogfight.catalog.loader import Catalog, validation_to_data_error
+from dogfight.catalog.models import Switches, Symbol
+from dogfight.errors import DataError, DogfightError
+from dogfight.geometry.pose import Pose, normalize_heading
+from dogfight.rules.chance import setup_rng, step_rng
+from dogfight.rules.context import Rules
+from dogfight.rules.decks import shuffled
+from dogfight.rules.engine import allowed_symbols, resolve_phase, start_turn
+from dogfight.rules.events import Event
+from dogfight.rules.plans import Flown, Plan, check_plan_shape
+from dogfight.rules.state import GameState, Vehicle
+
+Weapon = Literal["front", "rear"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PoseIn(Strict):
+    """Centre dot (cm from the lower-left corner) and heading (degrees, counter-clockwise
+    from the +x axis)."""
+
+    x: float
+    y: float
+    heading: float = 0.0
+
+
+class PreviousIn(Strict):
+    """The last maneuver the airplane flew (what the end-of-turn reminders record)."""
+
+    symbol: Symbol
+    steep: bool = False
+
+
+class VehicleIn(Strict):
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$", max_length=40)
+    type: str = Field(description="airplane id from the catalog (dogfight info)")
+    side: str = Field(min_length=1, max_length=40)
+    pose: PoseIn
+    damage: int = Field(default=0, ge=0, description="damage points already taken")
+    jams: dict[Weapon, int] = Field(default_factory=dict, description="jam counters left")
+    previous: PreviousIn | None = None
+    aim: dict[Weapon, str] = Field(
+        default_factory=dict, description="target each weapon fired at in the previous phase"
+    )
+    rockets: int = Field(default=0, ge=0, le=2)
+    plans: list[Plan] = Field(default_factory=list, description="one plan per turn, in order")
+
+
+class TableIn(Strict):
+    width: float = Field(gt=0)
+    height: float = Field(gt=0)
+
+
+class Situation(Strict):
+    """A table situation to adjudicate."""
+
+    ruleset: str = "wog"
+    switches: dict[str, Any] = Field(
+        default_factory=dict, description="rule switches overriding the ruleset's"
+    )
+    table: TableIn | None = None
+    vehicles: list[VehicleIn] = Field(min_length=1)
+    damage_decks: dict[str, list[str]] = Field(
+        default_factory=dict, description="stacked damage decks: top cards, first drawn first"
+    )
+
+
+def read_situation(path: str | Path) -> Situation:
+    """Read and validate a situation file."""
+    source = str(path)
+    try:
+        raw = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(source, "(file)", source, f"cannot be read: {exc.strerror}") from None
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise DataError(source, "(syntax)", None, f"not valid JSON: {exc}") from None
+    return parse_situation(data, source)
+
+
+def parse_situation(data: object, source: str = "situation") -> Situation:
+    try:
+        return Situation.model_validate(data)
+    except ValidationError as exc:
+        raise validation_to_data_error(source, exc) from None
+
+
+def build(
+    situation: Situation, catalog: Catalog, seed: int, source: str = "situation"
+) -> GameState:
+    """The game state a situation describes, with damage decks shuffled from ``seed``."""
+    ruleset = catalog.ruleset(situation.ruleset) if situation.ruleset in catalog.rulesets else None
+    if ruleset is None:
+        raise DataError(
+            source,
+            "ruleset",
+            situation.ruleset,
+            "known rulesets: " + ", ".join(sorted(catalog.rulesets)),
+        )
+    merged = {**ruleset.switches.model_dump(mode="json"), **situation.switches}
+    try:
+        switches = Switches.model_validate(merged)
+    except ValidationError as exc:
+        error = validation_to_data_error(source, exc)
+        raise DataError(source, f"switches.{error.field}", error.value, error.allowed) from None
+    if switches.illegal_damage_deck not in catalog.damage_decks:
+        raise DataError(
+            source,
+            "switches.illegal_damage_deck",
+            switches.illegal_damage_deck,
+            "known damage decks: " + ", ".join(sorted(catalog.damage_decks)),
+        )
+    table = situation.table or catalog.constants.table
+    rules = Rules(catalog, ruleset, switches, table.width, table.height)
+
+    vehicles: dict[str, Vehicle] = {}
+    for i, v in enumerate(situation.vehicles):
+        where = f"vehicles[{i}]"
+        if v.id in vehicles:
+            raise DataError(source, f"{where}.id", v.id, "vehicle ids must be unique")
+        if v.type not in catalog.airplanes:
+            raise DataError(
+                source,
+                f"{where}.type",
+                v.type,
+                "known airplanes: " + ", ".join(sorted(catalog.airplanes)),
+            )
+        airplane = catalog.airplanes[v.type]
+        if v.damage >= airplane.damage:
+            raise DataError(
+                source,
+                f"{where}.damage",
+                v.damage,
+                f"must be below the {airplane.name}'s resistance {airplane.damage}",
+            )
+        weapons = {"front", "rear"} if airplane.two_seater else {"front"}
+        for weapon, count in v.jams.items():
+            if weapon not in weapons or not 0 <= count <= catalog.constants.jam_maneuvers:
+                raise DataError(
+                    source,
+                    f"{where}.jams.{weapon}",
+                    count,
+                    f"0..{catalog.constants.jam_maneuvers} counters on "
+                    f"{', '.join(sorted(weapons))}",
+                )
+        if v.rockets and not airplane.rockets:
+            raise DataError(
+                source, f"{where}.rockets", v.rockets, f"the {airplane.name} does not carry rockets"
+            )
+        vehicles[v.id] = Vehicle(
+            id=v.id,
+            type=v.type,
+            side=v.side,
+            pose=Pose(v.pose.x, v.pose.y, normalize_heading(v.pose.heading)),
+            resistance=airplane.damage,
+            damage=v.damage,
+            previous=None if v.previous is None else Flown(v.previous.symbol, v.previous.steep),
+            jams={w: n for w, n in v.jams.items() if n > 0},
+            rockets=v.rockets,
+        )
+    for i, v in enumerate(situation.vehicles):
+        for weapon, target in v.aim.items():
+            if target not in vehicles or vehicles[target].side == v.side:
+                raise DataError(
+                    source,
+                    f"vehicles[{i}].aim.{weapon}",
+                    target,
+                    "must be the id of an enemy vehicle",
+                )
+            vehicles[v.id].aim[weapon] = (target, 0)
+
+    for letter in situation.damage_decks:
+        if letter not in catalog.damage_decks:
+            raise DataError(
+                source,
+                f"damage_decks.{letter}",
+                letter,
+                "known damage decks: " + ", ".join(sorted(catalog.damage_decks)),
+            )
+    piles: dict[str, list[str]] = {}
+    rng = setup_rng(seed)
+    for letter in sorted(catalog.damage_decks):
+        composition = catalog.damage_decks[letter].composition()
+        stack = situation.damage_decks.get(letter, [])
+        remaining = Counter(composition)
+        for j, card in enumerate(stack):
+            if remaining[card] <= 0:
+                allowed = sorted(set(composition))
+                raise DataError(
+                    source,
+                    f"damage_decks.{letter}[{j}]",
+                    card,
+                    "not in the deck (or more copies than it has); cards: " + ", ".join(allowed),
+                )
+            remaining[card] -= 1
+        rest: list[str] = []
+        for card in composition:
+            if remaining[card] > 0:
+                rest.append(card)
+                remaining[card] -= 1
+        piles[letter] = shuffled(rest, rng) + list(reversed(stack))
+    state = GameState(rules=rules, vehicles=vehicles, piles=piles)
+    symbols = allowed_symbols(state)
+    for i, v in enumerate(situation.vehicles):
+        for t, plan in enumerate(v.plans):
+            try:
+                check_plan_shape(v.id, plan, rules.deck_of(v.type), symbols)
+            except DogfightError as exc:
+                raise DataError(
+                    source, f"vehicles[{i}].plans[{t}]", list(plan.cards), str(exc)
+                ) from None
+    return state
+
+
+def adjudicate(
+    situation: Situation,
+    catalog: Catalog,
+    seed: int = 0,
+    phases: int | None = None,
+    source: str = "situation",
+) -> tuple[GameState, list[Event]]:
+    """Resolve the situation's planned turns (or only the first ``phases`` phases)."""
+    state = build(situation, catalog, seed, source)
+    turns = max((len(v.plans) for v in situation.vehicles), default=0)
+    limit = turns * 3 if phases is None else phases
+    events: list[Event] = []
+    played = 0
+    for turn_index in range(turns):
+        if state.over or played >= limit:
+            break
+        plans = {}
+        for v in situation.vehicles:
+            if state.vehicles[v.id].in_play:
+                if turn_index >= len(v.plans):
+                    raise DataError(
+                        source,
+                        f"vehicle {v.id}.plans",
+                        len(v.plans),
+                        f"needs a plan for turn {turn_index + 1}: every airplane in "
+                        "play plans each turn",
+                    )
+                plans[v.id] = v.plans[turn_index]
+        try:
+            state, more = start_turn(state, plans)
+        except DogfightError as exc:
+            raise DataError(source, f"plans of turn {turn_index + 1}", None, str(exc)) from None
+        events.extend(more)
+        while not state.over and played < limit:
+            state, more = resolve_phase(state, step_rng(seed, state.turn, state.phase + 1))
+            events.extend(more)
+            played += 1
+            if state.phase == 0:
+                break
+    return state, events
