@@ -47,7 +47,15 @@ class PreviousIn(Strict):
     """The last maneuver the airplane flew (what the end-of-turn reminders record)."""
 
     symbol: Symbol
-    steep: bool = False
+    steep: bool | None = Field(
+        default=None, description="steep symbol on the card; default: true for steep and stall"
+    )
+
+    @property
+    def is_steep(self) -> bool:
+        if self.steep is not None:
+            return self.steep
+        return self.symbol in (Symbol.STEEP, Symbol.STALL)
 
 
 class VehicleIn(Strict):
@@ -174,7 +182,7 @@ def build(
             pose=Pose(v.pose.x, v.pose.y, normalize_heading(v.pose.heading)),
             resistance=airplane.damage,
             damage=v.damage,
-            previous=None if v.previous is None else Flown(v.previous.symbol, v.previous.steep),
+            previous=None if v.previous is None else Flown(v.previous.symbol, v.previous.is_steep),
             jams={w: n for w, n in v.jams.items() if n > 0},
             rockets=v.rockets,
         )

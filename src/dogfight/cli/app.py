@@ -144,3 +144,17 @@ def main() -> None:
     except DogfightError as exc:
         err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(2)
+
+
+def _register_commands() -> None:
+    from dogfight.cli import bench, demo
+
+    demo.register(app)
+    bench.register(app)
+
+
+_register_commands()
+
+from dogfight.cli.render_cmd import register as _register_render  # noqa: E402
+
+_register_render(app)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import shapely
+import shapely.geometry
 import shapely.ops
 
 from dogfight.geometry.pose import Point, Pose
@@ -26,6 +27,10 @@ class Arc:
 
     centre: float
     width: float
+
+
+SLIVER = 1e-9
+"""Visible area (cm²) below which a partly hidden target counts as wholly hidden."""
 
 
 def _direction(degrees: float) -> Point:
@@ -77,7 +82,9 @@ def shadow(origin: Point, blocker: Polygon, far: float) -> Polygon:
         )
         for i in range(steps)
     ]
-    hull = shapely.convex_hull(shapely.MultiPoint([*blocker, *far_points]))
+    hull = shapely.geometry.polygon.orient(
+        shapely.convex_hull(shapely.MultiPoint([*blocker, *far_points])), 1.0
+    )
     return tuple((float(x), float(y)) for x, y in list(hull.exterior.coords)[:-1])
 
 
@@ -134,21 +141,22 @@ def sight(
             candidates.append(index)
     if not candidates:
         return Sight(arc_distance, arc_point, arc_distance, arc_point, ())
-    visible = _geometry(region)
+    region_shape = _geometry(region)
     origin_point = shapely.Point(origin)
+    shades: list[shapely.Geometry] = []
     blockers: list[int] = []
     for index in candidates:
-        base = others[index]
-        shade = shapely.Polygon(shadow(origin, base, ruler))
-        if not shade.intersects(visible):
+        shade = shapely.Polygon(shadow(origin, others[index], ruler))
+        hidden = region_shape.intersection(shade)
+        if hidden.is_empty:
             continue
-        cut = visible.difference(shade)
-        if visible.intersection(shade).distance(origin_point) <= ruler + 1e-9:
+        shades.append(shade)
+        # Named whatever the order of ``others``: it hides part of the target in reach.
+        if hidden.distance(origin_point) <= ruler + 1e-9:
             blockers.append(index)
-        visible = cut
-        if visible.is_empty:
-            break
-    if visible.is_empty:
+    visible = region_shape.difference(shapely.union_all(shades)) if shades else region_shape
+    # Floating-point slivers left along a shadow's edge are not a way through.
+    if visible.is_empty or (region_shape.area > 0 and visible.area < SLIVER):
         return Sight(arc_distance, arc_point, math.inf, None, tuple(blockers))
     near = shapely.ops.nearest_points(origin_point, visible)[1]
     point = (float(near.x), float(near.y))

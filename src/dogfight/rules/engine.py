@@ -208,6 +208,7 @@ def _outside(state: GameState, vehicle: Vehicle) -> bool:
 
 def _choose(
     state: GameState,
+    table: firing.Table,
     vehicle: Vehicle,
     weapon: str,
     phase: int,
@@ -227,8 +228,7 @@ def _choose(
     for option in opts:
         if option.target == choice:
             return option
-    target = state.vehicles[choice]
-    reason = "is out of the game" if not target.in_play else "cannot be reached"
+    reason = firing.why_not(state, table, vehicle, weapon, state.vehicles[choice])
     events.append(HeldFire(vehicle.id, weapon, f"chosen target {choice} {reason}"))
     return None
 
@@ -299,7 +299,7 @@ def _firing_step(
                 vehicle.aim.pop(weapon, None)
                 continue
             opts = firing.options(state, table, vehicle, weapon)
-            option = _choose(state, vehicle, weapon, phase, opts, events)
+            option = _choose(state, table, vehicle, weapon, phase, opts, events)
             if option is None:
                 vehicle.aim.pop(weapon, None)
                 continue
@@ -316,6 +316,7 @@ def _firing_step(
                     option.target,
                     "short" if option.short else "long",
                     option.sight.distance,
+                    vehicle.pose.point,
                     option.sight.point or (0.0, 0.0),
                     2 if option.short else 1,
                     aimed,

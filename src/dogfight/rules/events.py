@@ -120,7 +120,10 @@ class Fired(Event):
     target: str
     range: str
     distance: float
+    origin: tuple[float, float]
+    """The firing dot, where the ruler starts."""
     point: tuple[float, float]
+    """The nearest point of the target's base the ruler reaches."""
     cards: int
     aimed: bool
 

@@ -125,3 +125,26 @@ def blocked_shots(
             )
             found.append((target.id, tuple(ids[i] for i in seen.blockers)))
     return found
+
+
+def why_not(state: GameState, table: Table, firer: Vehicle, weapon: str, target: Vehicle) -> str:
+    """In words, why ``firer``'s ``weapon`` cannot fire at ``target`` this step."""
+    if not target.in_play:
+        return "is out of the game"
+    if table.overlap(firer.id, target.id):
+        return "overlaps the firer (overlapping airplanes cannot fire at each other)"
+    rules = state.rules
+    bare = sight(firer.pose, rules.arc(weapon), table.bases[target.id], rules.ruler)
+    if bare.arc_point is None:
+        return "is outside the firing arc"
+    if not bare.reachable(rules.ruler):
+        return f"is beyond the ruler ({bare.arc_distance:.1f} cm)"
+    ids = possible_blockers(table, firer.id, target.id)
+    seen = sight(
+        firer.pose,
+        rules.arc(weapon),
+        table.bases[target.id],
+        rules.ruler,
+        [table.bases[v] for v in ids],
+    )
+    return "is blocked by " + ", ".join(ids[i] for i in seen.blockers)

@@ -29,6 +29,13 @@ def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
         "jams": dict(sorted(v.jams.items())),
         "rockets": v.rockets,
     }
+    # The reminder counters and the "+1 damage" aim markers sit on the open consoles.
+    view["previous"] = (
+        None
+        if v.previous is None
+        else {"symbol": v.previous.symbol.value, "steep": v.previous.steep}
+    )
+    view["aim"] = {w: {"target": t, "phase": n} for w, (t, n) in sorted(v.aim.items())}
     revealed = state.phase
     if v.plan is not None:
         view["revealed"] = list(v.plan.cards[:revealed])
@@ -36,12 +43,6 @@ def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
         view["resistance"] = v.resistance
         view["damage"] = v.damage
         view["damage_cards"] = [f"{deck}:{card}" for deck, card in v.held]
-        view["previous"] = (
-            None
-            if v.previous is None
-            else {"symbol": v.previous.symbol.value, "steep": v.previous.steep}
-        )
-        view["aim"] = {w: {"target": t, "phase": n} for w, (t, n) in sorted(v.aim.items())}
         if v.plan is not None:
             view["plan"] = v.plan.model_dump(mode="json")
     return view

@@ -1,0 +1,5 @@
+"""``python -m dogfight`` runs the command line."""
+
+from dogfight.cli.app import main
+
+main()

@@ -1,0 +1,1 @@
+"""``dogfight bench``: speed and memory figures of the engine (a benchmark, not a test)."""

@@ -1,0 +1,79 @@
+"""Time the rules core: one phase with 4 and with 32 airplanes, whole random duels."""
+
+from __future__ import annotations
+
+import platform
+import resource
+import statistics
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from dogfight.bots.random_plans import random_plans
+from dogfight.catalog.loader import Catalog
+from dogfight.rules.chance import step_rng
+from dogfight.rules.engine import resolve_phase, start_turn
+from dogfight.sim.duel import melee_situation, random_game
+from dogfight.situation import build
+
+TARGETS = {"phase_4_median_us": 1000.0, "phase_32_median_us": 15000.0, "games_per_second": 100.0}
+
+
+def phase_times(catalog: Catalog, airplanes: int, samples: int, seed: int = 0) -> list[float]:
+    """Seconds taken by each resolved phase over random games of ``airplanes`` planes."""
+    times: list[float] = []
+    game = 0
+    while len(times) < samples:
+        state = build(melee_situation(airplanes), catalog, seed + game)
+        planner = np.random.Generator(np.random.PCG64([seed, game]))
+        while not state.over and state.turn <= 6 and len(times) < samples:
+            state, _ = start_turn(state, random_plans(state, planner))
+            while not state.over:
+                rng = step_rng(seed + game, state.turn, state.phase + 1)
+                began = time.perf_counter()
+                state, _ = resolve_phase(state, rng)
+                times.append(time.perf_counter() - began)
+                if state.phase == 0:
+                    break
+        game += 1
+    return times
+
+
+def games_per_second(catalog: Catalog, games: int, seed: int = 0) -> float:
+    began = time.perf_counter()
+    for i in range(games):
+        random_game(catalog, seed + i)
+    return games / (time.perf_counter() - began)
+
+
+def peak_memory_mb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # Linux reports kilobytes, macOS bytes.
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
+    """All figures as one JSON-ready dictionary, with the targets beside them."""
+    samples = 60 if quick else 600
+    four = phase_times(catalog, 4, samples)
+    many = phase_times(catalog, 32, samples // 4)
+    rate = games_per_second(catalog, 20 if quick else 300)
+    figures = {
+        "phase_4_median_us": round(statistics.median(four) * 1e6, 1),
+        "phase_32_median_us": round(statistics.median(many) * 1e6, 1),
+        "games_per_second": round(rate, 1),
+    }
+    return {
+        "figures": figures,
+        "targets": TARGETS,
+        "met": {
+            k: (figures[k] <= v if k.endswith("_us") else figures[k] >= v)
+            for k, v in TARGETS.items()
+        },
+        "samples": {"phase_4": len(four), "phase_32": len(many)},
+        "peak_memory_mb": round(peak_memory_mb(), 1),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }

@@ -1,0 +1,1 @@
+"""Whole games without players: random playouts for the demo, tests and benchmark."""

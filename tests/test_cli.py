@@ -1,0 +1,174 @@
+"""The command line: every command runs, bad input is one message and exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def dogfight(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "dogfight", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def assert_clean_refusal(result: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    for needle in needles:
+        assert needle in result.stderr, result.stderr
+
+
+def test_info_json_lists_catalog_and_constants() -> None:
+    result = dogfight("info", "--json")
+    assert result.returncode == 0, result.stderr
+    info = json.loads(result.stdout)
+    assert info["constants"]["ruler"] == {"length": 30.0, "half": 15.0}
+    ids = {a["id"] for a in info["airplanes"]}
+    for needed in (
+        "nieuport-11",
+        "nieuport-16",
+        "nieuport-17",
+        "spad-xiii",
+        "sopwith-camel",
+        "fokker-dr1",
+        "albatros-d5a",
+        "hanriot-hd1",
+        "macchi-m5",
+        "caproni-ca3",
+        "breguet-14",
+    ):
+        assert needed in ids
+    assert set(info["damage_decks"]) >= {"A", "B", "C", "D", "Z"}
+    assert set(info["rulesets"]) == {"wog", "wow", "wow-basic"}
+
+
+def test_info_table() -> None:
+    result = dogfight("info")
+    assert result.returncode == 0 and "Airplanes" in result.stdout
+
+
+def test_adjudicate_example(tmp_path: Path) -> None:
+    out = tmp_path / "ruling.json"
+    result = dogfight("adjudicate", str(EXAMPLES / "duel.json"), "--seed", "3", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    ruling = json.loads(out.read_text())
+    assert ruling["events"][0]["kind"] == "turn_started"
+    assert {v["id"] for v in ruling["state"]["vehicles"]} == {"camel", "albatros"}
+
+
+def test_adjudicate_as_side_hides_enemy_damage() -> None:
+    result = dogfight("adjudicate", str(EXAMPLES / "duel.json"), "--seed", "3", "--as", "allies")
+    assert result.returncode == 0, result.stderr
+    ruling = json.loads(result.stdout)
+    enemy = next(v for v in ruling["state"]["vehicles"] if v["id"] == "albatros")
+    assert "damage" not in enemy and "plan" not in enemy
+    for event in ruling["events"]:
+        if event["kind"] == "damage_drawn":
+            assert event["vehicle"] == "camel"
+
+
+def test_schema_situation() -> None:
+    result = dogfight("schema", "situation")
+    assert result.returncode == 0
+    schema = json.loads(result.stdout)
+    assert "vehicles" in schema["properties"]
+
+
+@pytest.mark.parametrize(
+    ("content", "needles"),
+    [
+        ("{not json", ["not valid JSON"]),
+        ('{"vehicles": []}', ["vehicles", "at least 1"]),
+        (
+            '{"vehicles": [{"id": "a", "type": "zeppelin", "side": "x",'
+            ' "pose": {"x": 1, "y": 1}}]}',
+            ["vehicles[0].type", "zeppelin", "known airplanes"],
+        ),
+        (
+            '{"vehicles": [{"id": "a", "type": "spad-xiii", "side": "x", "pose": {"x": "far"}}]}',
+            ["vehicles[0].pose"],
+        ),
+        (
+            '{"vehicles": [{"id": "a", "type": "spad-xiii", "side": "x", "pose": {"x": 1, "y": 1},'
+            ' "plans": [{"cards": ["1", "2", "99"]}]}]}',
+            ["'99'", "valid ids: 1, 2"],
+        ),
+        (
+            '{"ruleset": "chess", "vehicles": [{"id": "a", "type": "spad-xiii", "side": "x",'
+            ' "pose": {"x": 1, "y": 1}}]}',
+            ["ruleset", "chess", "wog"],
+        ),
+        (
+            '{"switches": {"explosion": "fireworks"}, "vehicles": [{"id": "a", "type": "spad-xiii",'
+            ' "side": "x", "pose": {"x": 1, "y": 1}}]}',
+            ["switches.explosion", "fireworks"],
+        ),
+        (
+            '{"damage_decks": {"A": ["nope"]}, "vehicles": [{"id": "a", "type": "spad-xiii",'
+            ' "side": "x", "pose": {"x": 1, "y": 1}}]}',
+            ["damage_decks.A[0]", "nope"],
+        ),
+    ],
+)
+def test_bad_situations_exit_2_with_one_message(
+    tmp_path: Path, content: str, needles: list[str]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    out = tmp_path / "out.json"
+    result = dogfight("adjudicate", str(path), "-o", str(out))
+    assert_clean_refusal(result, str(path), *needles)
+    assert not out.exists(), "no half-written output"
+    assert len(result.stderr.strip().splitlines()) <= 3
+
+
+def test_missing_situation_file(tmp_path: Path) -> None:
+    assert_clean_refusal(dogfight("adjudicate", str(tmp_path / "none.json")), "cannot be read")
+
+
+def test_bad_data_folder_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "maneuvers").mkdir()
+    (tmp_path / "maneuvers" / "A.toml").write_text(
+        'deck = "A"\ncard_length = 10\ncard_width = 8\nstraight = "1"\n'
+        '[[card]]\nid = "1"\nsymbol = "loop"\nforward = 5\n'
+    )
+    result = dogfight("--data", str(tmp_path), "info")
+    assert_clean_refusal(result, "A.toml", "card[0].symbol", "loop")
+
+
+def test_user_data_folder_extends_catalog(tmp_path: Path) -> None:
+    (tmp_path / "airplanes").mkdir()
+    (tmp_path / "airplanes" / "mine.toml").write_text(
+        '[[airplane]]\nid = "my-pup"\nname = "Sopwith Pup"\nmaneuver_deck = "B"\n'
+        'firepower = ["B"]\ndamage = 11\n'
+    )
+    result = dogfight("--data", str(tmp_path), "info", "--json")
+    assert result.returncode == 0, result.stderr
+    assert "my-pup" in {a["id"] for a in json.loads(result.stdout)["airplanes"]}
+
+
+def test_demo_runs_and_draws(tmp_path: Path) -> None:
+    result = dogfight("demo", "--seed", "3", "-o", str(tmp_path / "final.svg"))
+    assert result.returncode == 0, result.stderr
+    assert "Turn 1" in result.stdout
+    assert (tmp_path / "final.svg").read_text().startswith("<?xml") or (
+        tmp_path / "final.svg"
+    ).read_text().startswith("<svg")
+
+
+def test_bench_quick_prints_json() -> None:
+    result = dogfight("bench", "--quick")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)["figures"]
+    assert set(figures) == {"phase_4_median_us", "phase_32_median_us", "games_per_second"}

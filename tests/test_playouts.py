@@ -1,0 +1,79 @@
+"""A thousand random playouts checking invariants of the rules."""
+
+from __future__ import annotations
+
+import math
+
+from dogfight.catalog import load_catalog
+from dogfight.geometry.reach import point_in_arc
+from dogfight.geometry.shapes import nearest_point, rectangle
+from dogfight.rules import events as ev
+from dogfight.sim.duel import duel_situation, melee_situation, random_game
+
+AIRPLANES = [
+    "sopwith-camel",
+    "albatros-d5a",
+    "spad-xiii",
+    "fokker-dr1",
+    "breguet-14",
+    "nieuport-16",
+    "caproni-ca3",
+]
+
+
+def test_thousand_random_playouts_keep_invariants() -> None:
+    """Damage never decreases; eliminated vehicles never act again; nobody fires at a
+    target outside its arc or beyond the ruler, or at a friend; every game ends or hits
+    the turn cap; the winner is the only side left."""
+    catalog = load_catalog()
+    constants = catalog.constants
+    for seed in range(1000):
+        first = AIRPLANES[seed % len(AIRPLANES)]
+        second = AIRPLANES[(seed // len(AIRPLANES)) % len(AIRPLANES)]
+        situation = melee_situation(4) if seed % 10 == 0 else duel_situation(first, second)
+        game = random_game(catalog, seed, situation, max_turns=12)
+        damage = {v.id: v.damage for v in game.start.vehicles.values()}
+        sides = {v.id: v.side for v in game.start.vehicles.values()}
+        types = {v.id: v.type for v in game.start.vehicles.values()}
+        poses = {v.id: v.pose for v in game.start.vehicles.values()}
+        out: set[str] = set()
+        for event in game.events:
+            if isinstance(event, ev.DamageDrawn):
+                assert event.vehicle not in out
+                assert event.total >= damage[event.vehicle]
+                damage[event.vehicle] = event.total
+            elif isinstance(event, ev.Moved):
+                assert event.vehicle not in out, f"seed {seed}: {event.vehicle} moved when out"
+                poses[event.vehicle] = event.end
+            elif isinstance(event, ev.Fired):
+                assert event.firer not in out and event.target not in out
+                assert sides[event.firer] != sides[event.target]
+                pose = poses[event.firer]
+                arc = constants.arcs.front if event.weapon == "front" else constants.arcs.rear
+                from dogfight.geometry.reach import Arc
+
+                assert point_in_arc(event.point, pose, Arc(arc.centre, arc.width))
+                assert event.distance <= constants.ruler.length + 1e-6
+                base = rectangle(
+                    poses[event.target],
+                    constants.airplane_base.length,
+                    constants.airplane_base.width,
+                )
+                gap, _ = nearest_point(base, event.point)
+                assert gap < 1e-6, "the shot ends on the target's base"
+                assert math.isclose(
+                    event.distance, math.dist(pose.point, event.point), abs_tol=1e-6
+                )
+                assert (event.range == "short") == (event.distance <= constants.ruler.half + 1e-9)
+                assert types[event.firer]
+            elif isinstance(event, ev.Eliminated):
+                assert event.vehicle not in out
+                out.add(event.vehicle)
+        if game.state.over:
+            left = {v.side for v in game.state.in_play()}
+            assert game.state.winner in (left | {None})
+            assert len(left) <= 1
+        else:
+            assert game.state.turn > 12
+        for vehicle in game.state.vehicles.values():
+            assert vehicle.damage == damage[vehicle.id]

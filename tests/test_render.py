@@ -1,0 +1,342 @@
+"""The SVG drawing of a table (``dogfight.render``) and the ``dogfight render`` command."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from dogfight.catalog import Catalog, load_catalog
+from dogfight.cli.app import app
+from dogfight.render import render_svg
+from dogfight.render.svg import HEADER, MARGIN, PALETTE, SCALE, side_colours
+from dogfight.rules.events import Event, Fired, Moved
+from dogfight.rules.state import GameState
+from dogfight.situation import adjudicate, build, parse_situation, read_situation
+
+ROOT = Path(__file__).resolve().parents[1]
+DUEL = ROOT / "examples" / "duel.json"
+NS = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog(None)
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg.encode("utf-8"))
+
+
+def classes(element: ET.Element) -> list[str]:
+    return (element.get("class") or "").split()
+
+
+def find(root: ET.Element, tag: str, css: str) -> list[ET.Element]:
+    """Elements ``tag`` carrying the CSS class ``css``."""
+    return [e for e in root.iter(f"{NS}{tag}") if css in classes(e)]
+
+
+def layer(root: ET.Element, name: str) -> ET.Element:
+    """The drawing's layer ``<g id=name>`` (an empty group when the layer is empty)."""
+    for group in root.iter(f"{NS}g"):
+        if group.get("id") == name:
+            return group
+    return ET.Element(f"{NS}g")
+
+
+def texts(root: ET.Element) -> list[str]:
+    return [e.text or "" for e in root.iter(f"{NS}text")]
+
+
+def view_box(root: ET.Element) -> list[float]:
+    return [float(v) for v in (root.get("viewBox") or "").split()]
+
+
+def duel(catalog: Catalog, seed: int = 0) -> tuple[GameState, list[Event]]:
+    return adjudicate(read_situation(DUEL), catalog, seed)
+
+
+def situation_of(vehicles: Sequence[dict[str, Any]], **more: Any) -> dict[str, Any]:
+    return {"ruleset": "wog", "vehicles": list(vehicles), **more}
+
+
+def plane(
+    vid: str, kind: str, side: str, x: float, y: float, heading: float, *cards: str
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": vid,
+        "type": kind,
+        "side": side,
+        "pose": {"x": x, "y": y, "heading": heading},
+    }
+    if cards:
+        out["plans"] = [{"cards": list(cards)}]
+    return out
+
+
+# --- the drawing ---------------------------------------------------------------------
+
+
+def test_duel_is_an_svg_document_with_the_tables_view_box(catalog: Catalog) -> None:
+    final, events = duel(catalog)
+    root = parse(render_svg(final, events, title="duel"))
+    assert root.tag == f"{NS}svg"
+    table = 90.0 * SCALE
+    assert view_box(root) == [
+        -MARGIN * SCALE,
+        -HEADER * SCALE,
+        table + 2 * MARGIN * SCALE,
+        table + (MARGIN + HEADER) * SCALE,
+    ]
+    # to scale: 1 cm of table is 10 mm of drawing
+    width, height = root.get("width") or "", root.get("height") or ""
+    assert width.endswith("mm") and height.endswith("mm")
+    assert float(width[:-2]) == pytest.approx(view_box(root)[2] / SCALE * 10.0)
+    assert float(height[:-2]) == pytest.approx(view_box(root)[3] / SCALE * 10.0)
+    assert "duel" in texts(root)
+
+
+def test_view_box_follows_a_non_square_table_and_y_grows_upward(catalog: Catalog) -> None:
+    data = situation_of(
+        [
+            plane("low", "spad-vii", "allies", 10, 20, 0),
+            plane("high", "fokker-dr1", "central", 100, 70, 180),
+        ],
+        table={"width": 120, "height": 80},
+    )
+    state = build(parse_situation(data), catalog, 0)
+    root = parse(render_svg(state))
+    assert view_box(root) == [
+        -MARGIN * SCALE,
+        -HEADER * SCALE,
+        (120 + 2 * MARGIN) * SCALE,
+        (80 + MARGIN + HEADER) * SCALE,
+    ]
+    dots = {g.get("data-vehicle"): g.find(f"{NS}circle") for g in find(root, "g", "vehicle")}
+    low, high = dots["low"], dots["high"]
+    assert low is not None and high is not None
+    assert (float(low.get("cx") or 0), float(low.get("cy") or 0)) == (100.0, 600.0)
+    assert (float(high.get("cx") or 0), float(high.get("cy") or 0)) == (1000.0, 100.0)
+
+
+def test_one_base_per_vehicle_eliminated_ones_ghosted(catalog: Catalog) -> None:
+    final, events = duel(catalog)
+    root = parse(render_svg(final, events))
+    groups = find(root, "g", "vehicle")
+    assert sorted(g.get("data-vehicle") or "" for g in groups) == sorted(final.vehicles)
+    assert len(find(root, "polygon", "base")) == len(final.vehicles)
+    for group in groups:
+        vehicle = final.vehicles[group.get("data-vehicle") or ""]
+        (base,) = [e for e in group if "base" in classes(e)]
+        assert ("eliminated" in classes(base)) == (not vehicle.in_play)
+        if not vehicle.in_play:
+            reason = (vehicle.eliminated or "").replace("_", " ")
+            assert f"{vehicle.id} ({reason})" in texts(root)
+
+
+def test_every_move_draws_its_card_path_and_start(catalog: Catalog) -> None:
+    final, events = duel(catalog)
+    root = parse(render_svg(final, events))
+    moves = [e for e in events if isinstance(e, Moved)]
+    groups = find(root, "g", "move")
+    assert [(g.get("data-vehicle"), g.get("data-card")) for g in groups] == [
+        (m.vehicle, m.card) for m in moves
+    ]
+    for group in groups:
+        assert len(find(group, "polygon", "card")) == 1
+        assert len(find(group, "polygon", "start")) == 1
+        assert len(find(group, "polyline", "path")) == 1
+    assert {f"card {m.card}" for m in moves} <= set(texts(root))
+
+
+def test_shots_run_from_the_firers_dot_at_that_phase(catalog: Catalog) -> None:
+    final, events = duel(catalog)
+    shots = [e for e in events if isinstance(e, Fired)]
+    assert shots, "the duel example should fire"
+    root = parse(render_svg(final, events))
+    groups = find(root, "g", "fired")
+    assert len(groups) == len(shots)
+    start = build(read_situation(DUEL), catalog, 0)
+    where = {vid: v.pose.point for vid, v in start.vehicles.items()}
+    height = final.rules.table_height
+    label_texts = texts(root)
+    shot_iter = iter(groups)
+    for event in events:
+        if isinstance(event, Moved):
+            where[event.vehicle] = event.end.point
+        if not isinstance(event, Fired):
+            continue
+        group = next(shot_iter)
+        assert (group.get("data-firer"), group.get("data-target")) == (event.firer, event.target)
+        (line,) = find(group, "line", "shot")
+        assert event.range in classes(line)
+        x1, y1, x2, y2 = (float(line.get(k) or "nan") for k in ("x1", "y1", "x2", "y2"))
+        origin = where[event.firer]
+        assert event.origin == pytest.approx(origin)
+        assert (x1, y1) == pytest.approx((origin[0] * SCALE, (height - origin[1]) * SCALE))
+        assert (x2, y2) == pytest.approx(
+            (event.point[0] * SCALE, (height - event.point[1]) * SCALE), abs=0.01
+        )
+        label = f"{event.range} {event.distance:.2f} cm" + (" +1" if event.aimed else "")
+        assert label in label_texts
+    long_lines = find(layer(root, "shots"), "line", "long")
+    short_lines = find(layer(root, "shots"), "line", "short")
+    assert len(long_lines) + len(short_lines) == len(shots)
+
+
+def test_reach_arcs_for_airplanes_in_play_and_rear_arcs_for_two_seaters(
+    catalog: Catalog,
+) -> None:
+    data = situation_of(
+        [
+            plane("bristol", "bristol-f2b", "allies", 30, 40, 0),
+            plane("fokker", "fokker-dr1", "central", 70, 40, 180),
+        ]
+    )
+    state = build(parse_situation(data), catalog, 0)
+    root = parse(render_svg(state))
+    arcs = sorted((g.get("data-vehicle"), g.get("data-weapon")) for g in find(root, "g", "arc"))
+    assert arcs == [("bristol", "front"), ("bristol", "rear"), ("fokker", "front")]
+    assert len(find(root, "path", "half")) == 3
+    assert find(parse(render_svg(state, show_reach=False)), "g", "arc") == []
+
+
+def test_a_plane_between_two_enemies_blocks_their_shots(catalog: Catalog) -> None:
+    data = situation_of(
+        [
+            plane("spad", "spad-vii", "allies", 20, 45, 0),
+            plane("wingman", "sopwith-camel", "allies", 35, 45, 0),
+            plane("fokker", "fokker-dr1", "central", 50, 45, 180),
+        ]
+    )
+    state = build(parse_situation(data), catalog, 0)
+    root = parse(render_svg(state))
+    blocked = {(g.get("data-firer"), g.get("data-target")) for g in find(root, "g", "blocked-shot")}
+    assert blocked == {("spad", "fokker"), ("fokker", "spad")}
+    assert "blocked by wingman" in texts(root)
+    assert len(find(layer(root, "blocked"), "line", "blocked")) == 2
+    assert find(root, "g", "fired") == []
+
+
+def test_same_inputs_give_the_same_bytes(catalog: Catalog) -> None:
+    first = render_svg(*duel(catalog), title="t")
+    final, events = duel(catalog)
+    assert render_svg(final, events, title="t") == first
+    assert render_svg(final, events, title="t") == first
+
+
+def test_text_and_ids_are_escaped(catalog: Catalog) -> None:
+    side = 'allies <&> "RFC"'
+    data = situation_of(
+        [
+            plane("spad", "spad-vii", side, 20, 45, 0),
+            plane("fokker", "fokker-dr1", "central", 50, 45, 180),
+        ]
+    )
+    state = build(parse_situation(data), catalog, 0)
+    title = "<script>alert('&')</script>"
+    root = parse(render_svg(state, title=title))
+    assert title in texts(root)
+    assert side in texts(root)
+    sides = {g.get("data-side") for g in find(root, "g", "vehicle")}
+    assert sides == {side, "central"}
+
+
+def test_a_plane_that_left_the_area_is_drawn_off_the_table(catalog: Catalog) -> None:
+    data = situation_of(
+        [
+            plane("camel", "sopwith-camel", "allies", 45, 86, 90, "1", "2", "3"),
+            plane("fokker", "fokker-dr1", "central", 45, 10, 0, "1", "2", "3"),
+        ]
+    )
+    final, events = adjudicate(parse_situation(data), catalog, 0)
+    assert final.vehicles["camel"].eliminated == "left_area"
+    root = parse(render_svg(final, events))
+    left, top, width, _height = view_box(root)
+    assert left == -MARGIN * SCALE and width == (90 + 2 * MARGIN) * SCALE
+    assert top < -HEADER * SCALE  # grown upward to hold the camel above the table
+    camel_top = (90 - final.vehicles["camel"].pose.y) * SCALE
+    assert top + HEADER * SCALE <= camel_top
+    assert "camel (left area)" in texts(root)
+
+
+def test_side_colours_are_distinct_and_repeatable() -> None:
+    sides = [f"side {i}" for i in range(len(PALETTE))]
+    colours = side_colours(sides)
+    assert len(set(colours.values())) == len(PALETTE)
+    assert side_colours(list(reversed(sides))) == colours
+    assert side_colours(["central", "allies", "central"]) == {
+        "allies": PALETTE[0],
+        "central": PALETTE[1],
+    }
+
+
+# --- the command ---------------------------------------------------------------------
+
+
+def test_render_command_writes_the_drawing(tmp_path: Path) -> None:
+    out = tmp_path / "table.svg"
+    result = CliRunner().invoke(app, ["render", str(DUEL), "-o", str(out), "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    root = parse(out.read_text(encoding="utf-8"))
+    assert find(root, "g", "fired")
+    assert find(root, "g", "arc")
+    assert "duel.json, seed 3" in texts(root)
+    assert [p.name for p in tmp_path.iterdir()] == ["table.svg"]
+
+
+def test_render_command_options(tmp_path: Path) -> None:
+    out = tmp_path / "table.svg"
+    args = ["render", str(DUEL), "-o", str(out), "--phases", "1", "--no-reach"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    root = parse(out.read_text(encoding="utf-8"))
+    assert find(root, "g", "arc") == []
+    assert find(root, "g", "fired") == []  # too far apart after one phase
+    assert len(find(root, "g", "move")) == 2
+
+
+def dogfight_command() -> list[str]:
+    """How to run the installed command line (so that ``main`` maps errors to status 2)."""
+    if importlib.util.find_spec("dogfight.__main__") is not None:
+        return [sys.executable, "-m", "dogfight"]
+    script = shutil.which("dogfight") or str(Path(sys.executable).parent / "dogfight")
+    return [script]
+
+
+@pytest.mark.parametrize("problem", ["missing", "not json", "bad field", "no folder"])
+def test_render_command_bad_input_is_one_line_and_status_2(tmp_path: Path, problem: str) -> None:
+    situation = tmp_path / "situation.json"
+    out = tmp_path / "table.svg"
+    if problem == "not json":
+        situation.write_text('{"vehicles": [', encoding="utf-8")
+    elif problem == "bad field":
+        situation.write_text(
+            '{"vehicles": [{"id": "x", "type": "no-such-plane", "side": "a",'
+            ' "pose": {"x": 1, "y": 1}}]}',
+            encoding="utf-8",
+        )
+    elif problem == "no folder":
+        situation.write_text(DUEL.read_text(encoding="utf-8"), encoding="utf-8")
+        out = tmp_path / "missing" / "table.svg"
+    done = subprocess.run(
+        [*dogfight_command(), "render", str(situation), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error:")
+    assert "Traceback" not in done.stderr
+    assert not out.exists()
