@@ -52,4 +52,40 @@ def describe(event: ev.Event) -> str:
             table = ", ".join(f"{s} {p:+d}" for s, p in sorted(scores.items()))
             head = f"{winner} win" if winner else "Draw: nobody is left"
             return f"Game over. {head}. Scores: {table}."
+        case ev.ActionChosen(vehicle=v, token=token, detail=detail):
+            more = f" ({detail})" if detail else ""
+            return f"{v} places a {token.replace('_', ' ')} token{more}."
+        case ev.ActionWasted(vehicle=v, token=token, reason=reason, energy_lost=lost):
+            cost = f", losing {lost} Energy" if lost else ""
+            return f"{v}'s {token.replace('_', ' ')} token has no effect: {reason}{cost}."
+        case ev.EnergyChanged(vehicle=v, energy=energy, change=change, reason=reason):
+            verb = "gains" if change > 0 else "spends"
+            return f"{v} {verb} {abs(change)} Energy ({reason}): {energy} left."
+        case ev.Toppled(vehicle=v, reason=reason):
+            return f"{v} topples: {reason}."
+        case ev.ToppledTokens(vehicle=v, tokens=tokens):
+            return (
+                f"{v} stands up again." if tokens == 0 else f"{v} lies down ({tokens} token left)."
+            )
+        case ev.PutBack(vehicle=v, card=card, value=value, toppled=toppled):
+            fall = "and topples" if toppled else "and stays up"
+            return f"{v} overlaps a tripod: put back, draws {card} ({value}) {fall}."
+        case ev.FacingChanged(vehicle=v, sides=sides):
+            return f"{v} turns {abs(sides)} side(s) to the {'left' if sides > 0 else 'right'}."
+        case ev.HeatRay(firer=f, projector=p, target=None):
+            return f"{f} fires its {p} heat-ray projector and reaches nothing."
+        case ev.HeatRay(firer=f, projector=p, target=t, range=r, distance=d):
+            return f"{f} fires its {p} heat-ray at {t}: {r} range ({d or 0:.1f} cm)."
+        case ev.CardRevealed(vehicle=v, card=card, value=value):
+            return f"{v} reveals damage card {card} ({value})."
+        case ev.ProtectedHit(vehicle=v, firer=f, cards=cards, energy_lost=lost):
+            return (
+                f"{f}'s shot hits {v}'s electrified armour: cards {', '.join(cards)} revealed, "
+                f"{lost} Energy lost, no damage."
+            )
+        case ev.Recharged(vehicle=v, gained=gained, energy=energy, objective=objective):
+            where = f" from objective {objective}" if objective else ""
+            return f"{v} recharges {gained} Energy{where}: {energy}."
+        case ev.ObjectiveDestroyed(vehicle=v, objective=o):
+            return f"{v} destroys objective {o}."
     return event.kind

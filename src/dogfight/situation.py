@@ -25,7 +25,8 @@ from dogfight.rules.decks import shuffled
 from dogfight.rules.engine import allowed_symbols, resolve_phase, start_turn
 from dogfight.rules.events import Event
 from dogfight.rules.plans import Flown, Plan, check_plan_shape
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
+from dogfight.rules.tripods import check_tripod_plan
 
 Weapon = Literal["front", "rear"]
 
@@ -70,7 +71,22 @@ class VehicleIn(Strict):
         default_factory=dict, description="target each weapon fired at in the previous phase"
     )
     rockets: int = Field(default=0, ge=0, le=2)
+    energy: int | None = Field(
+        default=None, ge=0, description="tripods: Energy tokens (default: the Energy rating)"
+    )
+    toppled: int = Field(default=0, ge=0, le=2, description="tripods: toppled reminder tokens")
+    cooling: int = Field(default=0, ge=0, le=1, description="tripods: heat-ray recovery token")
+    reverse: bool = Field(default=False, description="tripods: a reverse reminder token")
     plans: list[Plan] = Field(default_factory=list, description="one plan per turn, in order")
+
+
+class ObjectiveIn(Strict):
+    """An objective token (round, ``objective_radius`` from constants.toml)."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$", max_length=40)
+    x: float
+    y: float
+    charges: int = Field(default=1, ge=0, description="recharges it can give")
 
 
 class TableIn(Strict):
@@ -90,6 +106,7 @@ class Situation(Strict):
     damage_decks: dict[str, list[str]] = Field(
         default_factory=dict, description="stacked damage decks: top cards, first drawn first"
     )
+    objectives: list[ObjectiveIn] = Field(default_factory=list)
 
 
 def read_situation(path: str | Path) -> Situation:
@@ -146,12 +163,18 @@ def build(
         where = f"vehicles[{i}]"
         if v.id in vehicles:
             raise DataError(source, f"{where}.id", v.id, "vehicle ids must be unique")
+        if v.type in catalog.tripods:
+            vehicles[v.id] = _tripod(catalog, v, source, where)
+            continue
         if v.type not in catalog.airplanes:
             raise DataError(
                 source,
                 f"{where}.type",
                 v.type,
-                "known airplanes: " + ", ".join(sorted(catalog.airplanes)),
+                "known airplanes: "
+                + ", ".join(sorted(catalog.airplanes))
+                + "; known tripods: "
+                + ", ".join(sorted(catalog.tripods)),
             )
         airplane = catalog.airplanes[v.type]
         if v.damage >= airplane.damage:
@@ -227,17 +250,66 @@ def build(
                 rest.append(card)
                 remaining[card] -= 1
         piles[letter] = shuffled(rest, rng) + list(reversed(stack))
-    state = GameState(rules=rules, vehicles=vehicles, piles=piles)
+    objectives: dict[str, Objective] = {}
+    for j, o in enumerate(situation.objectives):
+        if o.id in objectives:
+            raise DataError(source, f"objectives[{j}].id", o.id, "objective ids must be unique")
+        objectives[o.id] = Objective(o.id, o.x, o.y, o.charges)
+    state = GameState(rules=rules, vehicles=vehicles, piles=piles, objectives=objectives)
     symbols = allowed_symbols(state)
     for i, v in enumerate(situation.vehicles):
         for t, plan in enumerate(v.plans):
             try:
+                vehicle = state.vehicles[v.id]
+                if vehicle.tripod is not None:
+                    if t == 0:
+                        check_tripod_plan(state, vehicle, plan)
+                    continue
                 check_plan_shape(v.id, plan, rules.deck_of(v.type), symbols)
             except DogfightError as exc:
                 raise DataError(
                     source, f"vehicles[{i}].plans[{t}]", list(plan.cards), str(exc)
                 ) from None
     return state
+
+
+def _tripod(catalog: Catalog, v: VehicleIn, source: str, where: str) -> Vehicle:
+    model = catalog.tripods[v.type]
+    energy = model.energy if v.energy is None else v.energy
+    if energy > model.energy:
+        raise DataError(
+            source,
+            f"{where}.energy",
+            energy,
+            f"cannot exceed the {model.name}'s rating {model.energy}",
+        )
+    if v.damage >= model.damage:
+        raise DataError(
+            source,
+            f"{where}.damage",
+            v.damage,
+            f"must be below the {model.name}'s resistance {model.damage}",
+        )
+    if v.jams or v.rockets or v.aim or v.previous is not None:
+        raise DataError(
+            source, where, v.id, "jams, rockets, aim and previous belong to airplanes, not tripods"
+        )
+    return Vehicle(
+        id=v.id,
+        type=v.type,
+        side=v.side,
+        pose=Pose(v.pose.x, v.pose.y, normalize_heading(v.pose.heading)),
+        resistance=model.damage,
+        damage=v.damage,
+        kind="tripod",
+        tripod=TripodState(
+            energy=energy,
+            rating=model.energy,
+            toppled=v.toppled,
+            cooling=v.cooling,
+            reverse_pending=v.reverse,
+        ),
+    )
 
 
 def adjudicate(

@@ -28,6 +28,9 @@ from dogfight.catalog.models import (
     Special,
     SpecialsFile,
     SpecialSpec,
+    Tripod,
+    TripodDeck,
+    TripodFile,
 )
 from dogfight.errors import DataError
 
@@ -91,6 +94,8 @@ class Catalog:
     damage_decks: dict[str, DamageDeck]
     airplanes: dict[str, Airplane]
     folders: tuple[str, ...]
+    tripod_decks: dict[str, TripodDeck]
+    tripods: dict[str, Tripod]
 
     def airplane(self, airplane_id: str) -> Airplane:
         try:
@@ -149,6 +154,29 @@ def _check(catalog: Catalog) -> None:
                     letter,
                     "no such damage deck; known: " + ", ".join(sorted(catalog.damage_decks)),
                 )
+    for tripod in catalog.tripods.values():
+        where = f"tripod '{tripod.id}'"
+        if tripod.maneuver_deck not in catalog.tripod_decks:
+            raise DataError(
+                where,
+                "maneuver_deck",
+                tripod.maneuver_deck,
+                "no such tripod maneuver deck; known: " + ", ".join(sorted(catalog.tripod_decks)),
+            )
+        if tripod.firepower not in catalog.damage_decks:
+            raise DataError(
+                where,
+                "firepower",
+                tripod.firepower,
+                "no such damage deck; known: " + ", ".join(sorted(catalog.damage_decks)),
+            )
+        if tripod.recharge_level > tripod.energy:
+            raise DataError(
+                where,
+                "recharge_level",
+                tripod.recharge_level,
+                f"cannot exceed the Energy rating {tripod.energy}",
+            )
     for ruleset in catalog.rulesets.values():
         deck = ruleset.switches.illegal_damage_deck
         if deck not in catalog.damage_decks:
@@ -167,6 +195,8 @@ def _load(folders: tuple[Path, ...]) -> Catalog:
     maneuver_decks: dict[str, ManeuverDeck] = {}
     damage_decks: dict[str, DamageDeck] = {}
     airplanes: dict[str, Airplane] = {}
+    tripod_decks: dict[str, TripodDeck] = {}
+    tripods: dict[str, Tripod] = {}
     for folder in folders:
         if not folder.is_dir():
             raise DataError(str(folder), "(folder)", str(folder), "data folder does not exist")
@@ -177,6 +207,11 @@ def _load(folders: tuple[Path, ...]) -> Catalog:
         _merge_folder(folder, "rulesets", Ruleset, rulesets, lambda r: r.name)
         _merge_folder(folder, "maneuvers", ManeuverDeck, maneuver_decks, lambda d: d.deck)
         _merge_folder(folder, "damage", DamageDeck, damage_decks, lambda d: d.deck)
+        _merge_folder(folder, "tripod_maneuvers", TripodDeck, tripod_decks, lambda d: d.deck)
+        if (folder / "tripods").is_dir():
+            for path in sorted((folder / "tripods").glob("*.toml")):
+                for tripod in parse(TripodFile, path).tripods:
+                    tripods[tripod.id] = tripod
         if (folder / "airplanes").is_dir():
             for path in sorted((folder / "airplanes").glob("*.toml")):
                 for airplane in parse(AirplaneFile, path).airplanes:
@@ -190,6 +225,8 @@ def _load(folders: tuple[Path, ...]) -> Catalog:
         damage_decks,
         airplanes,
         tuple(str(f) for f in folders),
+        tripod_decks,
+        tripods,
     )
     _check(catalog)
     return catalog

@@ -78,6 +78,25 @@ class ArcsSpec(Strict):
     rear: ArcSpec
 
 
+class HeatRayRulerSpec(Strict):
+    """A heat-ray ruler: laid against a tripod's side, at a right angle or tilted by
+    ``tilt`` degrees on its clipped corner; ``width`` apart are its two long edges."""
+
+    length: float = Field(gt=0)
+    half: float = Field(gt=0)
+    width: float = Field(gt=0)
+    tilt: float = Field(ge=0, lt=90)
+
+
+class TripodMeasures(Strict):
+    """Tripod bases and rulers (Tripods & Triplanes)."""
+
+    base_side: float = Field(default=5.0, gt=0, description="side of the hexagonal base, cm")
+    medium: HeatRayRulerSpec = HeatRayRulerSpec(length=25.0, half=12.5, width=3.0, tilt=30.0)
+    heavy: HeatRayRulerSpec = HeatRayRulerSpec(length=32.0, half=16.0, width=3.5, tilt=30.0)
+    objective_radius: float = Field(default=2.5, gt=0, description="round objective token")
+
+
 class Constants(Strict):
     """Table-wide measures (``constants.toml``)."""
 
@@ -87,6 +106,7 @@ class Constants(Strict):
     airplane_base: BaseSpec
     arcs: ArcsSpec
     jam_maneuvers: int = Field(default=3, ge=1)
+    tripods: TripodMeasures = TripodMeasures()
 
 
 class ManeuverCard(Strict):
@@ -299,3 +319,96 @@ class AirplaneFile(Strict):
 class SpecialsFile(Strict):
     note: str = ""
     special: dict[Special, SpecialSpec]
+
+
+class TripodSymbol(StrEnum):
+    """000: "Maneuver cards with an arrow are movement maneuvers" (blue: normal, red:
+    running); "Maneuver cards depicting a large octagon are stationary maneuvers" (green:
+    standing still; blue with an arrow on the rear: reverse)."""
+
+    MOVE = "move"
+    RUN = "run"
+    STAND = "stand"
+    REVERSE = "reverse"
+
+
+class TripodCard(Strict):
+    """A tripod maneuver card; geometry as for airplane cards (from the middle of the
+    base's front side), ignored for stationary cards."""
+
+    id: str
+    symbol: TripodSymbol
+    forward: float = 0.0
+    left: float = 0.0
+    turn: float = Field(default=0.0, ge=-180, le=180)
+    stop: bool = False
+    """000: "If there is a [Stop] icon on the card, the Tripod player cannot use an Action
+    token"."""
+    energy: bool = False
+    """000: "If there is an [Energy] icon on the card, the Tripod player must immediately
+    spend 1 Energy"."""
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_as_text(cls, value: object) -> object:
+        return str(value) if isinstance(value, int) else value
+
+    @property
+    def moves(self) -> bool:
+        return self.symbol in (TripodSymbol.MOVE, TripodSymbol.RUN)
+
+    @property
+    def stationary(self) -> bool:
+        return self.symbol in (TripodSymbol.STAND, TripodSymbol.REVERSE)
+
+
+class TripodDeck(Strict):
+    """A tripod maneuver deck (``tripod_maneuvers/<id>.toml``)."""
+
+    deck: str = Field(min_length=1, max_length=8)
+    note: str = ""
+    card_length: float = Field(gt=0)
+    card_width: float = Field(gt=0)
+    cards: list[TripodCard] = Field(alias="card", min_length=1)
+
+    @model_validator(mode="after")
+    def _ids(self) -> TripodDeck:
+        ids = [c.id for c in self.cards]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"card ids must be unique in a deck; repeated: {', '.join(dupes)}")
+        return self
+
+    def card(self, card_id: str) -> TripodCard:
+        for c in self.cards:
+            if c.id == card_id:
+                return c
+        from dogfight.errors import UnknownCardError
+
+        raise UnknownCardError(self.deck, card_id, [c.id for c in self.cards])
+
+
+HexSide = Literal["front", "front-left", "rear-left", "rear", "rear-right", "front-right"]
+
+
+class Tripod(Strict):
+    """A Martian tripod model (an entry of ``tripods/*.toml``)."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: str
+    maneuver_deck: str
+    firepower: str = Field(description="damage deck letter of its heat-ray")
+    damage: int = Field(gt=0, description="resistance")
+    energy: int = Field(gt=0, description="Energy rating")
+    recharge_level: int = Field(gt=0)
+    heat_ray: Literal["medium", "heavy"]
+    projectors: list[HexSide] = Field(min_length=1)
+    protected: list[HexSide] = Field(default_factory=list)
+    facing_limit: int = Field(ge=1, le=3, description="sides per change of facing")
+    smoke_projectors: list[HexSide] = Field(default_factory=list)
+    note: str = ""
+
+
+class TripodFile(Strict):
+    note: str = ""
+    tripods: list[Tripod] = Field(alias="tripod", min_length=1)

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import math
+from typing import Protocol
 
-from dogfight.catalog.models import ManeuverCard
 from dogfight.geometry.pose import Point, Pose
 from dogfight.geometry.shapes import Polygon, local_rectangle
+
+
+class Card(Protocol):
+    """What a move needs of a card: where its arrowhead lies (see ``ManeuverCard``)."""
+
+    @property
+    def forward(self) -> float: ...
+    @property
+    def left(self) -> float: ...
+    @property
+    def turn(self) -> float: ...
 
 
 def nose(pose: Pose, base_length: float) -> Pose:
@@ -14,7 +25,7 @@ def nose(pose: Pose, base_length: float) -> Pose:
     return pose.moved(base_length / 2.0, 0.0, 0.0)
 
 
-def arrowhead(pose: Pose, card: ManeuverCard, base_length: float, backward: bool = False) -> Pose:
+def arrowhead(pose: Pose, card: Card, base_length: float, backward: bool = False) -> Pose:
     """Where the card's arrowhead lies (and points) when laid against the base.
 
     ``backward`` applies the card to the rear of the base (a tripod's reverse, 000).
@@ -25,21 +36,20 @@ def arrowhead(pose: Pose, card: ManeuverCard, base_length: float, backward: bool
     return nose(pose, base_length).moved(card.forward, card.left, card.turn)
 
 
-def apply_card(pose: Pose, card: ManeuverCard, base_length: float) -> Pose:
+def apply_card(pose: Pose, card: Card, base_length: float) -> Pose:
     """The base's pose after the move: its rear edge's middle put on the arrowhead."""
     head = arrowhead(pose, card, base_length)
     return head.moved(base_length / 2.0, 0.0, 0.0)
 
 
-def card_area(
-    pose: Pose, card: ManeuverCard, base_length: float, length: float, width: float
-) -> Polygon:
+def card_area(pose: Pose, card: Card, base_length: float, length: float, width: float) -> Polygon:
     """The rectangle the card covers on the table, laid in front of the base's nose."""
     front = nose(pose, base_length)
-    return local_rectangle(front, 0.0, card.length or length, -width / 2.0, width / 2.0)
+    own = getattr(card, "length", None)
+    return local_rectangle(front, 0.0, own or length, -width / 2.0, width / 2.0)
 
 
-def card_path(pose: Pose, card: ManeuverCard, base_length: float, steps: int = 16) -> list[Point]:
+def card_path(pose: Pose, card: Card, base_length: float, steps: int = 16) -> list[Point]:
     """The path of the centre dot, for drawing: centre -> nose, the card's arrow as a
     cubic curve tangent to both headings, then arrowhead -> new centre."""
     start = nose(pose, base_length)

@@ -111,6 +111,20 @@ class Sight:
     distance: float
     point: Point | None
     blockers: tuple[int, ...]
+    region: tuple[Point, ...] = ()
+    """The part of the target inside the arc's wedge."""
+    shades: tuple[Polygon, ...] = ()
+    """The shadows of the bases that hide some of ``region``."""
+
+    def visible(self) -> shapely.Geometry:
+        """The part of the target in the arc that a ruler reaches without crossing another
+        base (whatever the distance)."""
+        if not self.region:
+            return shapely.Polygon()
+        shape = _geometry(self.region)
+        if self.shades:
+            shape = shape.difference(shapely.union_all([shapely.Polygon(s) for s in self.shades]))
+        return shape
 
     def reachable(self, ruler: float) -> bool:
         return self.distance <= ruler + 1e-9
@@ -131,8 +145,9 @@ def sight(
     if not region:
         return Sight(math.inf, None, math.inf, None, ())
     arc_distance, arc_point = nearest_point(region, pose.point)
+    region_t = tuple(region)
     if arc_distance > ruler + 1e-9:
-        return Sight(arc_distance, arc_point, arc_distance, arc_point, ())
+        return Sight(arc_distance, arc_point, arc_distance, arc_point, (), region_t)
     origin = pose.point
     candidates: list[int] = []
     for index, base in enumerate(others):
@@ -140,25 +155,32 @@ def sight(
         if d <= ruler:
             candidates.append(index)
     if not candidates:
-        return Sight(arc_distance, arc_point, arc_distance, arc_point, ())
+        return Sight(arc_distance, arc_point, arc_distance, arc_point, (), region_t)
     region_shape = _geometry(region)
     origin_point = shapely.Point(origin)
     shades: list[shapely.Geometry] = []
+    shade_points: list[Polygon] = []
     blockers: list[int] = []
     for index in candidates:
-        shade = shapely.Polygon(shadow(origin, others[index], ruler))
+        points = shadow(origin, others[index], ruler)
+        shade = shapely.Polygon(points)
         hidden = region_shape.intersection(shade)
         if hidden.is_empty:
             continue
         shades.append(shade)
+        shade_points.append(points)
         # Named whatever the order of ``others``: it hides part of the target in reach.
         if hidden.distance(origin_point) <= ruler + 1e-9:
             blockers.append(index)
     visible = region_shape.difference(shapely.union_all(shades)) if shades else region_shape
     # Floating-point slivers left along a shadow's edge are not a way through.
     if visible.is_empty or (region_shape.area > 0 and visible.area < SLIVER):
-        return Sight(arc_distance, arc_point, math.inf, None, tuple(blockers))
+        return Sight(
+            arc_distance, arc_point, math.inf, None, tuple(blockers), region_t, tuple(shade_points)
+        )
     near = shapely.ops.nearest_points(origin_point, visible)[1]
     point = (float(near.x), float(near.y))
     distance = math.hypot(point[0] - origin[0], point[1] - origin[1])
-    return Sight(arc_distance, arc_point, distance, point, tuple(blockers))
+    return Sight(
+        arc_distance, arc_point, distance, point, tuple(blockers), region_t, tuple(shade_points)
+    )

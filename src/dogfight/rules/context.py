@@ -3,10 +3,19 @@ measures derived from them (ruler, arcs, base size)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from dogfight.catalog.loader import Catalog
-from dogfight.catalog.models import Airplane, ManeuverDeck, Ruleset, Switches
+from dogfight.catalog.models import (
+    Airplane,
+    HeatRayRulerSpec,
+    ManeuverDeck,
+    Ruleset,
+    Switches,
+    Tripod,
+    TripodDeck,
+)
 from dogfight.geometry.reach import Arc
 
 
@@ -25,6 +34,9 @@ class Rules:
     base_width: float = field(init=False)
     front_arc: Arc = field(init=False)
     rear_arc: Arc = field(init=False)
+    hex_side: float = field(init=False)
+    base_radius: float = field(init=False)
+    """The largest distance from a base's centre to its edge, airplanes and tripods."""
 
     def __post_init__(self) -> None:
         c = self.catalog.constants
@@ -34,9 +46,25 @@ class Rules:
         object.__setattr__(self, "base_width", c.airplane_base.width)
         object.__setattr__(self, "front_arc", Arc(c.arcs.front.centre, c.arcs.front.width))
         object.__setattr__(self, "rear_arc", Arc(c.arcs.rear.centre, c.arcs.rear.width))
+        object.__setattr__(self, "hex_side", c.tripods.base_side)
+        plane = math.hypot(c.airplane_base.length, c.airplane_base.width) / 2.0
+        object.__setattr__(self, "base_radius", max(plane, c.tripods.base_side))
 
     def airplane(self, type_id: str) -> Airplane:
         return self.catalog.airplane(type_id)
+
+    def tripod(self, type_id: str) -> Tripod:
+        return self.catalog.tripods[type_id]
+
+    def tripod_deck_of(self, type_id: str) -> TripodDeck:
+        return self.catalog.tripod_decks[self.tripod(type_id).maneuver_deck]
+
+    def heat_ray_ruler(self, type_id: str) -> HeatRayRulerSpec:
+        measures = self.catalog.constants.tripods
+        return measures.heavy if self.tripod(type_id).heat_ray == "heavy" else measures.medium
+
+    def hex_apothem(self) -> float:
+        return self.hex_side * math.sqrt(3.0) / 2.0
 
     def deck_of(self, type_id: str) -> ManeuverDeck:
         return self.catalog.maneuver_decks[self.airplane(type_id).maneuver_deck]
@@ -45,7 +73,10 @@ class Rules:
         return self.front_arc if weapon == "front" else self.rear_arc
 
     def weapons(self, type_id: str) -> tuple[tuple[str, str], ...]:
-        """(weapon, damage deck letter) pairs: front first, then rear for two-seaters."""
+        """(weapon, damage deck letter) pairs: front first, then rear for two-seaters.
+        Tripods have no ruler weapons: their heat-ray is an action."""
+        if type_id in self.catalog.tripods and type_id not in self.catalog.airplanes:
+            return ()
         firepower = self.airplane(type_id).firepower
         names = ("front", "rear")
         return tuple((names[i], letter) for i, letter in enumerate(firepower))

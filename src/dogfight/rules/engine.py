@@ -17,6 +17,7 @@ from dogfight.catalog.models import (
     ManeuverCard,
     Special,
     Symbol,
+    TripodCard,
 )
 from dogfight.catalog.models import (
     Explosion as ExplosionRule,
@@ -25,16 +26,19 @@ from dogfight.catalog.models import (
     IllegalManeuver as IllegalRule,
 )
 from dogfight.errors import IllegalPlanError
+from dogfight.geometry.hexbase import Side
 from dogfight.geometry.maneuver import apply_card
-from dogfight.rules import firing
-from dogfight.rules.decks import draw, return_cards
+from dogfight.rules import firing, tripods
+from dogfight.rules.decks import draw, return_cards, shuffled
 from dogfight.rules.events import (
+    CardRevealed,
     DamageDrawn,
     Eliminated,
     Event,
     Explosion,
     Fired,
     GameOver,
+    HeatRay,
     HeldFire,
     IllegalManeuver,
     JamCounterDiscarded,
@@ -46,7 +50,7 @@ from dogfight.rules.events import (
     Revealed,
     TurnStarted,
 )
-from dogfight.rules.plans import AUTO, HOLD, Flown, Plan, card_problem, check_plan_shape
+from dogfight.rules.plans import AUTO, HOLD, Action, Flown, Plan, card_problem, check_plan_shape
 from dogfight.rules.state import GameState, Vehicle
 
 SHOT_DOWN = ("shot_down", "exploded", "out_of_control")
@@ -82,6 +86,10 @@ def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, 
     new = state.copy()
     for vid, plan in plans.items():
         vehicle = new.vehicles[vid]
+        if vehicle.tripod is not None:
+            tripods.check_tripod_plan(new, vehicle, plan)
+            vehicle.plan = plan
+            continue
         check_plan_shape(vid, plan, state.rules.deck_of(vehicle.type), symbols)
         for choice in (*plan.fire, *plan.rear_fire):
             if choice in (AUTO, HOLD):
@@ -115,9 +123,21 @@ def _damage(
 ) -> tuple[list[str], bool]:
     """Draw ``count`` cards for ``target``; add their points (aim: +1 on each non-zero
     card). Returns the cards and whether an explosion eliminates it outright."""
-    catalog = state.rules.catalog.damage_decks[deck]
-    specs = {c.id: c for c in catalog.cards}
     cards = [draw(state, deck, rng, events) for _ in range(count)]
+    return cards, _apply_cards(state, target, deck, cards, aimed, source, events)
+
+
+def _apply_cards(
+    state: GameState,
+    target: Vehicle,
+    deck: str,
+    cards: list[str],
+    aimed: bool,
+    source: str,
+    events: list[Event],
+) -> bool:
+    """Add drawn cards' points to ``target``; True when an explosion eliminates it."""
+    specs = {c.id: c for c in state.rules.catalog.damage_decks[deck].cards}
     points = 0
     exploded = False
     for card_id in cards:
@@ -133,7 +153,7 @@ def _damage(
     target.damage += points
     target.held.extend((deck, c) for c in cards)
     events.append(DamageDrawn(target.id, deck, tuple(cards), points, target.damage, source))
-    return cards, exploded
+    return exploded
 
 
 def _reveal(
@@ -233,8 +253,16 @@ def _choose(
     return None
 
 
-def resolve_phase(state: GameState, rng: np.random.Generator) -> tuple[GameState, list[Event]]:
-    """Resolve the next action phase of a planned turn."""
+def resolve_phase(
+    state: GameState,
+    rng: np.random.Generator,
+    actions: Mapping[str, Action | None] | None = None,
+) -> tuple[GameState, list[Event]]:
+    """Resolve the next action phase of a planned turn.
+
+    ``actions`` are the tripods' action tokens for this phase, chosen in the open at the
+    start of the movement step; when None, those written in the plans are used.
+    """
     if state.over:
         raise IllegalPlanError("the game is over")
     if state.phase == 0 and any(v.plan is None for v in state.in_play()):
@@ -246,12 +274,34 @@ def resolve_phase(state: GameState, rng: np.random.Generator) -> tuple[GameState
     events: list[Event] = [PhaseStarted(new.turn, phase)]
     rules = new.rules
     movers = sorted(new.in_play(), key=lambda v: v.id)
+    chosen: dict[str, Action | None] = {
+        v.id: (v.plan.actions[phase - 1] if v.plan is not None else None)
+        for v in movers
+        if v.tripod is not None
+    }
+    if actions is not None:
+        chosen.update(actions)
+    acts = tripods.start_of_phase(new, phase, chosen, events)
 
     flown: dict[str, ManeuverCard] = {}
+    walked: dict[str, TripodCard] = {}
     for vehicle in movers:
+        if vehicle.tripod is not None:
+            tripod_card = tripods.reveal(new, vehicle, phase, events)
+            if tripod_card is not None:
+                walked[vehicle.id] = tripod_card
+            continue
         card = _reveal(new, vehicle, phase, rng, events)
         if card is not None:
             flown[vehicle.id] = card
+
+    starts = {v.id: v.pose for v in movers}
+    for vehicle in movers:
+        if vehicle.id in walked and vehicle.in_play:
+            tripods.move(new, vehicle, walked[vehicle.id], events)
+    moved = {vid for vid, card in walked.items() if card.moves}
+    tripods.resolve_overlaps(new, starts, moved, rng, events)
+    tripods.change_facing(new, acts.facing, events)
 
     silenced: set[tuple[str, str]] = set()
     for vehicle in movers:
@@ -274,7 +324,8 @@ def resolve_phase(state: GameState, rng: np.random.Generator) -> tuple[GameState
             events.append(LeftArea(vehicle.id, vehicle.pose))
             _eliminate(new, vehicle, "left_area", rng, events)
 
-    _firing_step(new, phase, number, silenced, rng, events)
+    _firing_step(new, phase, number, silenced, acts, rng, events)
+    tripods.recharge(new, acts, events)
     _check_victory(new, events)
     if not new.over and phase == 3:
         _end_turn(new, events)
@@ -286,12 +337,14 @@ def _firing_step(
     phase: int,
     number: int,
     silenced: set[tuple[str, str]],
+    acts: tripods.PhaseActions,
     rng: np.random.Generator,
     events: list[Event],
 ) -> None:
     """000: "All damage inflicted in the same firing step, regardless of its source, is
     resolved simultaneously, after all vehicles that wish to fire have done so.\""""
     table = firing.table_of(state)
+    rays = _heat_rays(state, table, acts, events)
     shots: list[tuple[Vehicle, str, str, firing.Option, bool]] = []
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
         for weapon, letter in state.rules.weapons(vehicle.type):
@@ -325,18 +378,20 @@ def _firing_step(
     exploded: set[str] = set()
     for firer, weapon, letter, option, aimed in shots:
         target = state.vehicles[option.target]
-        cards, boom = _damage(
-            state,
-            target,
-            letter,
-            2 if option.short else 1,
-            aimed,
-            f"{firer.id} {weapon}",
-            rng,
-            events,
-        )
-        if boom:
-            exploded.add(target.id)
+        count = 2 if option.short else 1
+        if option.protected:
+            cards = [draw(state, letter, rng, events) for _ in range(count)]
+            tripods.apply_protected_hit(state, target, firer.id, letter, cards, events)
+            # 000: "All revealed cards are shuffled back into their deck after all their
+            # effects have been applied."
+            state.piles[letter].extend(cards)
+            state.piles[letter][:] = shuffled(state.piles[letter], rng)
+        else:
+            cards, boom = _damage(
+                state, target, letter, count, aimed, f"{firer.id} {weapon}", rng, events
+            )
+            if boom:
+                exploded.add(target.id)
         deck = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
         jams = [c for c in cards if Special.JAMMED in deck[c].specials]
         if jams:
@@ -344,11 +399,73 @@ def _firing_step(
             # only three maneuvers."
             firer.jams[weapon] = state.rules.catalog.constants.jam_maneuvers
             events.append(Jammed(firer.id, weapon, jams[0], firer.jams[weapon]))
+    for tripod, ray in rays:
+        exploded |= _heat_ray_damage(state, tripod, ray, rng, events)
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
         if vehicle.id in exploded:
             _eliminate(state, vehicle, "exploded", rng, events)
         elif vehicle.damage >= vehicle.resistance:
             _eliminate(state, vehicle, "shot_down", rng, events)
+
+
+def _heat_rays(
+    state: GameState, table: firing.Table, acts: tripods.PhaseActions, events: list[Event]
+) -> list[tuple[Vehicle, tripods.RayOption]]:
+    """Tripods that committed Energy to a heat-ray fire it (000: "Firing is mandatory.
+    Discard the Energy token used to fire after checking for targets.")."""
+    out: list[tuple[Vehicle, tripods.RayOption]] = []
+    for vid, action in sorted(acts.heat_ray.items()):
+        tripod = state.vehicles[vid]
+        if not tripod.in_play or tripod.tripod is None or tripod.tripod.toppled:
+            continue
+        assert action.projector is not None
+        opts = tripods.heat_ray_options(state, tripod, Side.parse(action.projector), table.overlap)
+        pick = None
+        if action.target == AUTO:
+            pick = opts[0] if opts else None
+        else:
+            pick = next((o for o in opts if o.target == action.target), None)
+        if pick is None:
+            events.append(HeatRay(vid, action.projector, None, None, None, None, None, None))
+        else:
+            events.append(
+                HeatRay(
+                    vid,
+                    action.projector,
+                    pick.target,
+                    "short" if pick.short else "long",
+                    pick.distance,
+                    pick.origin,
+                    pick.point,
+                    pick.tilt,
+                )
+            )
+            out.append((tripod, pick))
+        tripods.spend_fired(tripod, events)
+    return out
+
+
+def _heat_ray_damage(
+    state: GameState,
+    firer: Vehicle,
+    option: tripods.RayOption,
+    rng: np.random.Generator,
+    events: list[Event],
+) -> set[str]:
+    """000: "short range ... draws and reveals 1 damage card ...: if it is a 0, the player
+    draws a second card (this time, without revealing it to the opponent). ... long range
+    ... draws 1 damage card"."""
+    target = state.vehicles[option.target]
+    letter = state.rules.tripod(firer.type).firepower
+    specs = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
+    cards = [draw(state, letter, rng, events)]
+    if option.short:
+        first = specs[cards[0]]
+        events.append(CardRevealed(target.id, letter, cards[0], first.value))
+        if first.value == 0 and not first.explosion:
+            cards.append(draw(state, letter, rng, events))
+    boom = _apply_cards(state, target, letter, cards, False, f"{firer.id} heat-ray", events)
+    return {target.id} if boom else set()
 
 
 def scores(state: GameState) -> dict[str, int]:
@@ -390,6 +507,9 @@ def _end_turn(state: GameState, events: list[Event]) -> None:
         Symbol.STRAIGHT: "straight",
     }
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+        if vehicle.tripod is not None:
+            tripods.end_of_turn(vehicle, events)
+            continue
         previous = vehicle.previous
         if previous is not None:
             counter = "steep" if previous.steep else counters.get(previous.symbol)

@@ -223,6 +223,130 @@ class GameOver(Event):
     scores: dict[str, int]
 
 
+@dataclass(frozen=True, slots=True)
+class ActionChosen(Event):
+    """A tripod's action token, placed face up at the start of the movement step."""
+
+    kind: ClassVar[str] = "action_chosen"
+    vehicle: str
+    token: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionWasted(Event):
+    """000: "the chosen token effect is not applied and the Tripod player must discard 1
+    Energy" (or, for other impossible choices, simply no effect)."""
+
+    kind: ClassVar[str] = "action_wasted"
+    vehicle: str
+    token: str
+    reason: str
+    energy_lost: int
+
+
+@dataclass(frozen=True, slots=True)
+class EnergyChanged(Event):
+    """A tripod's Energy tokens (on its open console)."""
+
+    kind: ClassVar[str] = "energy_changed"
+    vehicle: str
+    energy: int
+    change: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Toppled(Event):
+    kind: ClassVar[str] = "toppled"
+    vehicle: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToppledTokens(Event):
+    """A toppled tripod's reminder tokens; 0 means it stands again."""
+
+    kind: ClassVar[str] = "toppled_tokens"
+    vehicle: str
+    tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class PutBack(Event):
+    """Overlapping tripods go back where they were before moving (000)."""
+
+    kind: ClassVar[str] = "put_back"
+    vehicle: str
+    pose: Pose
+    card: str
+    value: int
+    toppled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FacingChanged(Event):
+    kind: ClassVar[str] = "facing_changed"
+    vehicle: str
+    sides: int
+    pose: Pose
+
+
+@dataclass(frozen=True, slots=True)
+class HeatRay(Event):
+    """A heat-ray fired from ``projector``; ``target`` None when nothing was reached."""
+
+    kind: ClassVar[str] = "heat_ray"
+    firer: str
+    projector: str
+    target: str | None
+    range: str | None
+    distance: float | None
+    origin: tuple[float, float] | None
+    point: tuple[float, float] | None
+    tilt: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class CardRevealed(Event):
+    """A damage card shown to everyone (heat-ray at short range, protected hits)."""
+
+    kind: ClassVar[str] = "card_revealed"
+    vehicle: str
+    deck: str
+    card: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProtectedHit(Event):
+    """A hit on a tripod's electrified armour: the cards are revealed and only their
+    energy icons and explosions count (against its Energy)."""
+
+    kind: ClassVar[str] = "protected_hit"
+    vehicle: str
+    firer: str
+    deck: str
+    cards: tuple[str, ...]
+    energy_lost: int
+
+
+@dataclass(frozen=True, slots=True)
+class Recharged(Event):
+    kind: ClassVar[str] = "recharged"
+    vehicle: str
+    gained: int
+    energy: int
+    objective: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectiveDestroyed(Event):
+    kind: ClassVar[str] = "objective_destroyed"
+    vehicle: str
+    objective: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -243,6 +367,18 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Eliminated,
         Reminder,
         GameOver,
+        ActionChosen,
+        ActionWasted,
+        EnergyChanged,
+        Toppled,
+        ToppledTokens,
+        PutBack,
+        FacingChanged,
+        HeatRay,
+        CardRevealed,
+        ProtectedHit,
+        Recharged,
+        ObjectiveDestroyed,
     )
 }
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from dogfight.geometry.hexbase import Side
+from dogfight.geometry.protection import unprotected_point
 from dogfight.geometry.reach import Sight, sight
 from dogfight.geometry.shapes import Polygon, convex_overlap
 from dogfight.rules.state import GameState, Vehicle
@@ -27,6 +29,8 @@ class Option:
     sight: Sight
     short: bool
     blockers: tuple[str, ...]
+    protected: bool = False
+    """A shot at a tripod that cannot reach it without crossing its electrified armour."""
 
 
 @dataclass(slots=True)
@@ -56,7 +60,7 @@ def table_of(state: GameState) -> Table:
     vehicles = state.in_play()
     bases = {v.id: state.base(v) for v in vehicles}
     overlaps: dict[str, set[str]] = {v.id: set() for v in vehicles}
-    reach = math.hypot(state.rules.base_length, state.rules.base_width)
+    reach = 2.0 * state.rules.base_radius
     for i, a in enumerate(vehicles):
         for b in vehicles[i + 1 :]:
             if abs(a.pose.x - b.pose.x) > reach or abs(a.pose.y - b.pose.y) > reach:
@@ -71,7 +75,7 @@ def options(state: GameState, table: Table, firer: Vehicle, weapon: str) -> list
     """Every enemy ``firer``'s ``weapon`` can reach, nearest first (ties by id)."""
     rules = state.rules
     arc = rules.arc(weapon)
-    radius = math.hypot(rules.base_length, rules.base_width) / 2.0
+    radius = rules.base_radius
     out: list[Option] = []
     for target in state.in_play():
         if target.side == firer.side or target.id == firer.id:
@@ -96,10 +100,32 @@ def options(state: GameState, table: Table, firer: Vehicle, weapon: str) -> list
                     seen,
                     seen.short(rules.half),
                     tuple(ids[i] for i in seen.blockers),
+                    is_protected(state, firer, target, seen),
                 )
             )
     out.sort(key=lambda o: (o.sight.distance, o.target))
     return out
+
+
+def is_protected(state: GameState, firer: Vehicle, target: Vehicle, seen: Sight) -> bool:
+    """000: "the earthling player checks with the ruler if he can reach its base without
+    crossing the orange line. If he can, then the tripod is hit on an unprotected side" /
+    "If a tripod is hit across an unprotected side, while laying down, or at 0 Energy, it
+    takes damage normally." """
+    if target.tripod is None or target.tripod.toppled or target.tripod.energy < 1:
+        return False
+    shielded = [Side.parse(s) for s in state.rules.tripod(target.type).protected]
+    if not shielded:
+        return False
+    point = unprotected_point(
+        target.pose,
+        state.rules.hex_side,
+        shielded,
+        firer.pose.point,
+        seen.visible(),
+        state.rules.ruler,
+    )
+    return point is None
 
 
 def blocked_shots(

@@ -29,6 +29,13 @@ def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
         "jams": dict(sorted(v.jams.items())),
         "rockets": v.rockets,
     }
+    if v.tripod is not None:
+        # Energy tokens, toppled reminders and recovery tokens sit on the open console.
+        view["energy"] = v.tripod.energy
+        view["energy_rating"] = v.tripod.rating
+        view["toppled"] = v.tripod.toppled
+        view["cooling"] = v.tripod.cooling
+        view["reverse"] = v.tripod.reverse_pending
     # The reminder counters and the "+1 damage" aim markers sit on the open consoles.
     view["previous"] = (
         None
@@ -59,6 +66,10 @@ def observe(state: GameState, seat: Collection[str] | None) -> dict[str, Any]:
         "winner": state.winner,
         "vehicles": [
             vehicle_view(state, v, seat is None or v.id in seat) for v in state.vehicles.values()
+        ],
+        "objectives": [
+            {"id": o.id, "x": o.x, "y": o.y, "charges": o.charges, "destroyed": o.destroyed}
+            for o in state.objectives.values()
         ],
     }
 

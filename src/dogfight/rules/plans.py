@@ -23,8 +23,33 @@ FireChoice = str
 """``"auto"`` (the ruleset's auto-target rule), ``"none"`` (hold fire) or a vehicle id."""
 
 
+ActionToken = Literal["change_facing", "recharge", "destroy_objective", "heat_ray", "black_smoke"]
+GREEN_TOKENS = ("change_facing", "recharge", "destroy_objective")
+
+
+class Action(BaseModel):
+    """A tripod's action token for one phase (000: "Action tokens").
+
+    ``sides`` turns the base by that many sides at the end of the movement step (positive
+    to the left); ``projector`` is the side whose projector fires; ``objective`` names the
+    objective token to recharge from or destroy; ``target`` the heat-ray's target
+    ('auto' = the nearest it can reach).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    token: ActionToken
+    sides: int | None = Field(default=None, ge=-3, le=3)
+    projector: (
+        Literal["front", "front-left", "rear-left", "rear", "rear-right", "front-right"] | None
+    ) = None
+    objective: str | None = None
+    target: str = AUTO
+
+
 class Plan(BaseModel):
-    """One turn's plan for one airplane."""
+    """One turn's plan for one vehicle: its maneuver cards (a toppled tripod plans fewer,
+    for the last phases), firing choices and, for tripods, the action tokens."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -36,6 +61,9 @@ class Plan(BaseModel):
     rear_fire: tuple[FireChoice, ...] = Field(
         default=(AUTO, AUTO, AUTO),
         description="rear-gun choice per phase (two-seaters): 'auto', 'none' or a target id",
+    )
+    actions: tuple[Action | None, ...] = Field(
+        default=(None, None, None), description="tripods: the action token of each phase"
     )
 
     @field_validator("cards", mode="before")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from dogfight.geometry.hexbase import hexagon
 from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import Polygon, rectangle
 from dogfight.rules.context import Rules
@@ -12,8 +13,44 @@ from dogfight.rules.plans import Flown, Plan
 
 
 @dataclass(slots=True)
+class TripodState:
+    """What a tripod's console holds besides damage (000)."""
+
+    energy: int
+    rating: int
+    """The Energy rating (batteries damage lowers it)."""
+    toppled: int = 0
+    """Reminder tokens in the "toppled" box: 2 when it topples, 0 when standing."""
+    cooling: int = 0
+    """Heat-ray recovery tokens."""
+    smoke_recovery: int = 0
+    """Black smoke generator recovery tokens."""
+    reverse_pending: bool = False
+    """The last card was a reverse: the next movement card is applied backwards."""
+    movement_cards: int = 0
+    """Movement cards revealed this turn with no stationary or running card before them."""
+    steadied: bool = False
+    """A stationary or running card was revealed this turn."""
+
+    def copy(self) -> TripodState:
+        return replace(self)
+
+
+@dataclass(slots=True)
+class Objective:
+    """An objective token: a round token on the ground (000's scenarios)."""
+
+    id: str
+    x: float
+    y: float
+    charges: int = 1
+    """Recharges it can still give (a charge-exhausted marker when 0)."""
+    destroyed: bool = False
+
+
+@dataclass(slots=True)
 class Vehicle:
-    """One airplane on (or off) the table."""
+    """One airplane or tripod on (or off) the table."""
 
     id: str
     type: str
@@ -32,13 +69,21 @@ class Vehicle:
     """weapon -> (target, global phase number) of its last shot."""
     rockets: int = 0
     plan: Plan | None = None
+    kind: str = "airplane"
+    tripod: TripodState | None = None
 
     @property
     def in_play(self) -> bool:
         return self.eliminated is None
 
     def copy(self) -> Vehicle:
-        return replace(self, held=list(self.held), jams=dict(self.jams), aim=dict(self.aim))
+        return replace(
+            self,
+            held=list(self.held),
+            jams=dict(self.jams),
+            aim=dict(self.aim),
+            tripod=None if self.tripod is None else self.tripod.copy(),
+        )
 
 
 @dataclass(slots=True)
@@ -57,15 +102,19 @@ class GameState:
     phases_played: int = 0
     winner: str | None = None
     over: bool = False
+    objectives: dict[str, Objective] = field(default_factory=dict)
 
     def copy(self) -> GameState:
         return replace(
             self,
             vehicles={k: v.copy() for k, v in self.vehicles.items()},
             piles={k: list(v) for k, v in self.piles.items()},
+            objectives={k: replace(o) for k, o in self.objectives.items()},
         )
 
     def base(self, vehicle: Vehicle) -> Polygon:
+        if vehicle.kind == "tripod":
+            return hexagon(vehicle.pose, self.rules.hex_side)
         return rectangle(vehicle.pose, self.rules.base_length, self.rules.base_width)
 
     def in_play(self) -> list[Vehicle]:

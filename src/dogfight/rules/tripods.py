@@ -1,0 +1,493 @@
+"""Martian tripods (000's basic rules): planning, action tokens and Energy, tripod
+maneuvers, overlaps and toppling, heat-rays, the electrified armour and recharging.
+
+The engine calls these at fixed points of an action phase; each function changes the
+state it is given (already a copy) and appends events.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from dogfight.catalog.models import TripodCard, TripodDeck, TripodSymbol
+from dogfight.errors import IllegalPlanError, UnknownCardError
+from dogfight.geometry.heatray import RulerSpec, best_shot
+from dogfight.geometry.hexbase import Side, turned
+from dogfight.geometry.maneuver import apply_card
+from dogfight.geometry.pose import Pose
+from dogfight.geometry.shapes import convex_overlap
+from dogfight.rules import events as ev
+from dogfight.rules.decks import draw, shuffled
+from dogfight.rules.plans import AUTO, GREEN_TOKENS, Action, Plan
+from dogfight.rules.state import GameState, Vehicle
+
+TOPPLE_TOKENS = 2
+"""000: "take two reminder tokens. Put them on the tripod console, in the "toppled" box"."""
+
+
+def planned_cards(vehicle: Vehicle) -> int:
+    """000: "If, during a planning phase, a tripod is laying down, the player may only plan
+    three cards minus the reminder tokens on the "toppled" box, for the last phases"."""
+    assert vehicle.tripod is not None
+    return 3 - vehicle.tripod.toppled
+
+
+def check_tripod_plan(state: GameState, vehicle: Vehicle, plan: Plan) -> list[TripodCard]:
+    """Refuse a tripod plan that can never be laid down; return its cards."""
+    assert vehicle.tripod is not None
+    rules = state.rules
+    deck = rules.tripod_deck_of(vehicle.type)
+    model = rules.tripod(vehicle.type)
+    count = planned_cards(vehicle)
+    if len(plan.cards) != count:
+        why = (
+            f' (toppled with {vehicle.tripod.toppled} reminder token(s): 000: "the player '
+            'may only plan three cards minus the reminder tokens"'
+            if vehicle.tripod.toppled
+            else ""
+        )
+        raise IllegalPlanError(
+            f"{vehicle.id}: plans exactly {count} maneuver card(s), got {len(plan.cards)}{why}"
+        )
+    cards: list[TripodCard] = []
+    for card_id in plan.cards:
+        try:
+            card = deck.card(card_id)
+        except UnknownCardError as exc:
+            raise UnknownCardError(exc.deck, exc.card, exc.valid, vehicle.id) from None
+        if any(c.id == card_id for c in cards):
+            raise IllegalPlanError(f"{vehicle.id}: card {card_id} is planned twice")
+        cards.append(card)
+    if len(plan.actions) != 3:
+        raise IllegalPlanError(f"{vehicle.id}: 'actions' needs 3 entries (null for none)")
+    for phase, action in enumerate(plan.actions, start=1):
+        if action is None:
+            continue
+        where = f"{vehicle.id}: phase {phase} action {action.token}"
+        if action.token == "black_smoke":
+            raise IllegalPlanError(
+                f"{where}: the Black Smoke token belongs to the Standard Rules, which dogfight "
+                'does not resolve yet (000: "set it aside if you want to play with the basic '
+                'rules")'
+            )
+        if action.token == "heat_ray":
+            if action.projector is None or action.projector not in model.projectors:
+                raise IllegalPlanError(
+                    f"{where}: 'projector' must be one of the {model.name}'s heat-ray "
+                    f"projectors: {', '.join(model.projectors)}"
+                )
+            if action.target != AUTO and (
+                action.target not in state.vehicles
+                or state.vehicles[action.target].side == vehicle.side
+            ):
+                raise IllegalPlanError(f"{where}: 'target' must be 'auto' or an enemy id")
+        if action.token == "change_facing" and (
+            action.sides is None or action.sides == 0 or abs(action.sides) > model.facing_limit
+        ):
+            raise IllegalPlanError(
+                f"{where}: 'sides' turns the base by 1..{model.facing_limit} side(s), "
+                "positive to the left, negative to the right"
+            )
+        if action.objective is not None and action.objective not in state.objectives:
+            raise IllegalPlanError(
+                f"{where}: no objective {action.objective!r}; objectives: "
+                + (", ".join(state.objectives) or "none")
+            )
+    return cards
+
+
+def card_of_phase(state: GameState, vehicle: Vehicle, phase: int) -> TripodCard | None:
+    """The card planned for ``phase`` (None: the tripod is lying down then, or its cards
+    were discarded when it toppled)."""
+    plan = vehicle.plan
+    if plan is None:
+        return None
+    index = phase - 1 - (3 - len(plan.cards))
+    if index < 0:
+        return None
+    return state.rules.tripod_deck_of(vehicle.type).card(plan.cards[index])
+
+
+@dataclass(slots=True)
+class PhaseActions:
+    """What tripods committed to at the start of a movement step."""
+
+    heat_ray: dict[str, Action]
+    recharge: dict[str, Action]
+    facing: dict[str, int]
+
+
+def _spend(vehicle: Vehicle, amount: int, reason: str, events: list[ev.Event]) -> int:
+    assert vehicle.tripod is not None
+    spent = min(amount, vehicle.tripod.energy)
+    if spent:
+        vehicle.tripod.energy -= spent
+        events.append(ev.EnergyChanged(vehicle.id, vehicle.tripod.energy, -spent, reason))
+    return spent
+
+
+def topple(vehicle: Vehicle, reason: str, events: list[ev.Event]) -> None:
+    """000: "When a tripod topples, discard all cards planned for it and take two reminder
+    tokens." The base stays where it is."""
+    assert vehicle.tripod is not None
+    vehicle.tripod.toppled = TOPPLE_TOKENS
+    vehicle.tripod.reverse_pending = False
+    if vehicle.plan is not None:
+        vehicle.plan = vehicle.plan.model_copy(update={"cards": ()})
+    events.append(ev.Toppled(vehicle.id, reason))
+
+
+def objective_under(state: GameState, vehicle: Vehicle, wanted: str | None) -> str | None:
+    """An objective token the base overlaps (the named one, or the first by id)."""
+    base = shapely.Polygon(state.base(vehicle))
+    radius = state.rules.catalog.constants.tripods.objective_radius
+    for oid in sorted(state.objectives):
+        objective = state.objectives[oid]
+        if objective.destroyed or (wanted is not None and oid != wanted):
+            continue
+        if base.distance(shapely.Point(objective.x, objective.y)) < radius:
+            return oid
+    return None
+
+
+def start_of_phase(
+    state: GameState, phase: int, chosen: dict[str, Action | None], events: list[ev.Event]
+) -> PhaseActions:
+    """Reminder and recovery tokens, then the action tokens placed face up (000: "At the
+    start of each Movement step, all Tripod players may choose an Action token")."""
+    acts = PhaseActions({}, {}, {})
+    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+        tripod = vehicle.tripod
+        if tripod is None:
+            continue
+        if tripod.toppled:
+            # 000: "At the start of each movement phase, the tripod discards one of the
+            # reminder tokens. When it discards the last token, it is put standing again"
+            tripod.toppled -= 1
+            events.append(ev.ToppledTokens(vehicle.id, tripod.toppled))
+        # 000: "When a tripod's console has no recovery tokens at the beginning of a phase,
+        # then the tripod is ready" -- checked before this phase's token is removed.
+        heat_ready = tripod.cooling == 0
+        tripod.cooling = max(0, tripod.cooling - 1)
+        tripod.smoke_recovery = max(0, tripod.smoke_recovery - 1)
+        action = chosen.get(vehicle.id)
+        if action is None:
+            continue
+        card = card_of_phase(state, vehicle, phase)
+        if tripod.toppled or card is None:
+            events.append(ev.ActionWasted(vehicle.id, action.token, "the tripod is down", 0))
+            continue
+        if card.stop or (action.token in GREEN_TOKENS and card.symbol is not TripodSymbol.STAND):
+            why = (
+                "the planned card has the Stop icon"
+                if card.stop
+                else "a green token needs a standing still card"
+            )
+            lost = _spend(vehicle, 1, f"misplaced {action.token} token", events)
+            events.append(ev.ActionWasted(vehicle.id, action.token, why, lost))
+            continue
+        if action.token == "heat_ray":
+            if not heat_ready:
+                events.append(
+                    ev.ActionWasted(vehicle.id, action.token, "the heat-ray is cooling down", 0)
+                )
+                continue
+            events.append(ev.ActionChosen(vehicle.id, action.token, f"{action.projector}"))
+            if tripod.energy >= 1:
+                acts.heat_ray[vehicle.id] = action
+            else:
+                events.append(
+                    ev.ActionWasted(
+                        vehicle.id, action.token, 'no Energy: 000: "it does not fire"', 0
+                    )
+                )
+        elif action.token == "change_facing":
+            assert action.sides is not None
+            events.append(ev.ActionChosen(vehicle.id, action.token, f"{action.sides:+d} sides"))
+            acts.facing[vehicle.id] = action.sides
+        elif action.token == "recharge":
+            events.append(ev.ActionChosen(vehicle.id, action.token, action.objective or ""))
+            acts.recharge[vehicle.id] = action
+        elif action.token == "destroy_objective":
+            target = objective_under(state, vehicle, action.objective)
+            events.append(ev.ActionChosen(vehicle.id, action.token, target or "no objective"))
+            if target is not None:
+                # 000: "If the tripod base overlaps an Objective token, the Tripod player
+                # must now remove it"
+                state.objectives[target].destroyed = True
+                events.append(ev.ObjectiveDestroyed(vehicle.id, target))
+    return acts
+
+
+def reveal(
+    state: GameState, vehicle: Vehicle, phase: int, events: list[ev.Event]
+) -> TripodCard | None:
+    """Reveal a tripod's card; an illegal one topples it (000: "If an illegal maneuver is
+    revealed, because it is the third movement card of the turn and none of them is a
+    stationary or running maneuver - or if a maneuver card requiring energy is played
+    without having Energy to spend - the tripod topples")."""
+    tripod = vehicle.tripod
+    assert tripod is not None
+    card = card_of_phase(state, vehicle, phase)
+    if card is None or tripod.toppled:
+        return None
+    events.append(ev.Revealed(vehicle.id, phase, card.id, card.symbol.value, False))
+    if card.symbol is TripodSymbol.MOVE:
+        tripod.movement_cards += 1
+    else:
+        tripod.steadied = True
+    if card.symbol is TripodSymbol.MOVE and tripod.movement_cards >= 3 and not tripod.steadied:
+        events.append(
+            ev.IllegalManeuver(
+                vehicle.id,
+                card.id,
+                "third_movement_card",
+                "toppled",
+                None,
+                '000: "In a turn, a Tripod player must always plan at least one stationary '
+                'maneuver OR a running maneuver."',
+            )
+        )
+        topple(vehicle, "illegal maneuver: third movement card", events)
+        return None
+    if card.energy:
+        if tripod.energy < 1:
+            events.append(
+                ev.IllegalManeuver(
+                    vehicle.id,
+                    card.id,
+                    "energy_card_without_energy",
+                    "toppled",
+                    None,
+                    '000: "if a maneuver card requiring energy is played without having '
+                    'Energy to spend - the tripod topples"',
+                )
+            )
+            topple(vehicle, "illegal maneuver: no Energy for the card", events)
+            return None
+        _spend(vehicle, 1, "energy icon on the card", events)
+    return card
+
+
+def move(state: GameState, vehicle: Vehicle, card: TripodCard, events: list[ev.Event]) -> None:
+    """Move a tripod by its card (000: "RESOLVING MOVEMENT"); stationary cards stand still;
+    a reverse makes the next movement card apply to the rear of the base."""
+    tripod = vehicle.tripod
+    assert tripod is not None
+    backward = tripod.reverse_pending
+    tripod.reverse_pending = card.symbol is TripodSymbol.REVERSE
+    if not card.moves:
+        return
+    depth = 2.0 * state.rules.hex_apothem()
+    start = vehicle.pose
+    if backward:
+        # 000: "the maneuver card is applied to the rear of the tripod instead than to the
+        # front. The front of the tripod base must be then put on the line at the base of
+        # the arrowhead on the card."
+        rear = Pose(start.x, start.y, (start.heading + 180.0) % 360.0)
+        moved = apply_card(rear, card, depth)
+        vehicle.pose = Pose(moved.x, moved.y, (moved.heading + 180.0) % 360.0)
+    else:
+        vehicle.pose = apply_card(start, card, depth)
+    events.append(ev.Moved(vehicle.id, card.id, start, vehicle.pose))
+
+
+def resolve_overlaps(
+    state: GameState,
+    starts: dict[str, Pose],
+    moved: set[str],
+    rng: np.random.Generator,
+    events: list[ev.Event],
+) -> None:
+    """000: "If two tripods overlap each other even partially, they are put back where
+    they were before moving ... Draw an A damage card for each of them: if it is a 0
+    nothing happens, if it bears a number or an explosion icon the damage is ignored but
+    the tripod topples ... If putting the tripods back makes them overlap other tripods,
+    these are moved back to their starting positions too". A moving tripod overlapping a
+    toppled one makes the toppled one draw an A card too."""
+    tripods = [v for v in sorted(state.in_play(), key=lambda v: v.id) if v.tripod is not None]
+    put_back: set[str] = set()
+
+    def overlapping(a: Vehicle, b: Vehicle) -> bool:
+        return convex_overlap(state.base(a), state.base(b))
+
+    def a_card(vehicle: Vehicle) -> tuple[str, int, bool]:
+        card_id = draw(state, "A", rng, events)
+        spec = {c.id: c for c in state.rules.catalog.damage_decks["A"].cards}[card_id]
+        pile = state.piles["A"]
+        pile.append(card_id)
+        pile[:] = shuffled(pile, rng)
+        return card_id, spec.value, spec.explosion or spec.value > 0
+
+    changed = True
+    while changed:
+        changed = False
+        for i, a in enumerate(tripods):
+            for b in tripods[i + 1 :]:
+                assert a.tripod is not None and b.tripod is not None
+                if a.tripod.toppled or b.tripod.toppled or not overlapping(a, b):
+                    continue
+                for v in (a, b):
+                    if v.id in put_back or v.id not in moved:
+                        continue
+                    put_back.add(v.id)
+                    changed = True
+                    v.pose = starts[v.id]
+                    card, value, falls = a_card(v)
+                    events.append(ev.PutBack(v.id, v.pose, card, value, falls))
+                    if falls:
+                        topple(v, "overlapped another tripod", events)
+    for mover in tripods:
+        if mover.id not in moved or mover.id in put_back:
+            continue
+        for lying in tripods:
+            assert lying.tripod is not None
+            if lying is mover or not lying.tripod.toppled or not overlapping(mover, lying):
+                continue
+            card, value, falls = a_card(lying)
+            events.append(ev.PutBack(lying.id, lying.pose, card, value, falls))
+            if falls:
+                # 000: "the toppled tripod restores the number of its reminder tokens in
+                # the "toppled" box to two and discards any planned card."
+                topple(lying, "a tripod moved onto it", events)
+
+
+def change_facing(state: GameState, facing: dict[str, int], events: list[ev.Event]) -> None:
+    """000: "the Change facing token ... the side that will become the new tripod facing
+    at the end of the Movement step"."""
+    for vid, sides in sorted(facing.items()):
+        vehicle = state.vehicles[vid]
+        if not vehicle.in_play or vehicle.tripod is None or vehicle.tripod.toppled:
+            continue
+        vehicle.pose = turned(vehicle.pose, sides)
+        events.append(ev.FacingChanged(vid, sides, vehicle.pose))
+
+
+@dataclass(frozen=True, slots=True)
+class RayOption:
+    target: str
+    distance: float
+    short: bool
+    origin: tuple[float, float]
+    point: tuple[float, float]
+    tilt: float
+
+
+def heat_ray_options(
+    state: GameState,
+    tripod: Vehicle,
+    projector: Side,
+    overlaps: Callable[[str, str], bool],
+) -> list[RayOption]:
+    """Every enemy airplane the heat-ray ruler can reach from ``projector``, nearest first."""
+    rules = state.rules
+    spec = rules.heat_ray_ruler(tripod.type)
+    ruler = RulerSpec(spec.length, spec.half, spec.width, spec.tilt)
+    out: list[RayOption] = []
+    for target in sorted(state.in_play(), key=lambda v: v.id):
+        if target.side == tripod.side or target.kind != "airplane":
+            continue
+        if overlaps(tripod.id, target.id):
+            continue  # 000: "An airplane overlapping a tripod cannot ... be fired at by it."
+        reach = rules.hex_apothem() + spec.length + math.hypot(rules.base_length, rules.base_width)
+        if math.dist(tripod.pose.point, target.pose.point) > reach:
+            continue
+        others = [
+            state.base(v)
+            for v in state.in_play()
+            if v.id not in (tripod.id, target.id)
+            and not overlaps(v.id, target.id)
+            and not overlaps(v.id, tripod.id)
+        ]
+        shot = best_shot(tripod.pose, rules.hex_side, projector, ruler, state.base(target), others)
+        if shot is not None:
+            out.append(
+                RayOption(
+                    target.id,
+                    shot.distance,
+                    shot.short,
+                    shot.placement.start,
+                    shot.point,
+                    shot.placement.tilt,
+                )
+            )
+    out.sort(key=lambda o: (o.distance, o.target))
+    return out
+
+
+def apply_protected_hit(
+    state: GameState,
+    target: Vehicle,
+    firer: str,
+    deck: str,
+    cards: list[str],
+    events: list[ev.Event],
+) -> None:
+    """000: "all damage cards drawn by the Tripod player are immediately revealed ... The
+    red damage value is ignored; If the card shows an Energy icon, the Tripod must discard
+    1 Energy; If the card is an explosion, the tripod must discard an amount of Energy
+    equal to its original Energy rating." The cards go back into their deck."""
+    assert target.tripod is not None
+    specs = {c.id: c for c in state.rules.catalog.damage_decks[deck].cards}
+    lost = 0
+    original = state.rules.tripod(target.type).energy
+    for card_id in cards:
+        spec = specs[card_id]
+        if spec.explosion:
+            lost += original
+        elif spec.energy:
+            lost += 1
+    spent = _spend(target, lost, f"protected hit by {firer}", events) if lost else 0
+    events.append(ev.ProtectedHit(target.id, firer, deck, tuple(cards), spent))
+
+
+def spend_fired(tripod: Vehicle, events: list[ev.Event]) -> None:
+    """The Energy put on the projector is spent and the generator must cool down (000:
+    "After a projector has fired, place on the tripod's console 1 recovery token")."""
+    assert tripod.tripod is not None
+    _spend(tripod, 1, "heat-ray fired", events)
+    tripod.tripod.cooling = 1
+
+
+def recharge(state: GameState, acts: PhaseActions, events: list[ev.Event]) -> None:
+    """000: "Tripods that selected this action receive 1 Energy at the end of the phase,
+    after combat is resolved ... If the tripod base overlaps an Objective token, the Tripod
+    player may choose to gain a number of Energy tokens equal to the [Recharge Level] ...
+    A tripod can never have more tokens than its Energy rating"."""
+    for vid, action in sorted(acts.recharge.items()):
+        vehicle = state.vehicles[vid]
+        tripod = vehicle.tripod
+        if not vehicle.in_play or tripod is None:
+            continue
+        gain, source = 1, None
+        if action.objective is not None:
+            source = objective_under(state, vehicle, action.objective)
+            objective = state.objectives[source] if source is not None else None
+            if objective is not None and objective.charges > 0:
+                gain = state.rules.tripod(vehicle.type).recharge_level
+                objective.charges -= 1
+            else:
+                source = None
+        gained = max(0, min(gain, tripod.rating - tripod.energy))
+        tripod.energy += gained
+        events.append(ev.Recharged(vid, gained, tripod.energy, source))
+
+
+def end_of_turn(vehicle: Vehicle, events: list[ev.Event]) -> None:
+    """000: "If the third maneuver card for a tripod was a reverse, the player takes a
+    reverse counter"; the count of movement cards starts again."""
+    tripod = vehicle.tripod
+    assert tripod is not None
+    if tripod.reverse_pending:
+        events.append(ev.Reminder(vehicle.id, "reverse"))
+    tripod.movement_cards = 0
+    tripod.steadied = False
+
+
+def tripod_deck(state: GameState, vehicle: Vehicle) -> TripodDeck:
+    return state.rules.tripod_deck_of(vehicle.type)
