@@ -77,3 +77,45 @@ def test_thousand_random_playouts_keep_invariants() -> None:
             assert game.state.turn > 12
         for vehicle in game.state.vehicles.values():
             assert vehicle.damage == damage[vehicle.id]
+
+
+def test_random_playouts_with_tripods_keep_invariants() -> None:
+    """Two tripods against four airplanes, 150 random games: Energy stays within 0 and the
+    rating, toppled tokens within 0..2, damage never decreases, nobody acts once out,
+    heat-rays only reach airplanes of the other side, protected hits never add damage."""
+    from dogfight.sim.duel import tripods_situation
+
+    catalog = load_catalog()
+    for seed in range(150):
+        game = random_game(catalog, seed, tripods_situation(), max_turns=8)
+        ratings = {v.id: v.tripod.rating for v in game.start.vehicles.values() if v.tripod}
+        sides = {v.id: v.side for v in game.start.vehicles.values()}
+        kinds = {v.id: v.kind for v in game.start.vehicles.values()}
+        damage = {v.id: v.damage for v in game.start.vehicles.values()}
+        out: set[str] = set()
+        for event in game.events:
+            if isinstance(event, ev.EnergyChanged):
+                assert 0 <= event.energy <= ratings[event.vehicle]
+            elif isinstance(event, ev.Recharged):
+                assert event.energy <= ratings[event.vehicle]
+            elif isinstance(event, ev.ToppledTokens):
+                assert 0 <= event.tokens <= 2
+            elif isinstance(event, ev.HeatRay):
+                assert event.firer not in out
+                if event.target is not None:
+                    assert kinds[event.target] == "airplane"
+                    assert sides[event.target] != sides[event.firer]
+            elif isinstance(event, ev.DamageDrawn):
+                assert event.total >= damage[event.vehicle]
+                damage[event.vehicle] = event.total
+            elif isinstance(event, ev.ProtectedHit):
+                assert kinds[event.vehicle] == "tripod"
+            elif isinstance(event, ev.Moved | ev.Fired):
+                actor = event.vehicle if isinstance(event, ev.Moved) else event.firer
+                assert actor not in out
+            elif isinstance(event, ev.Eliminated):
+                out.add(event.vehicle)
+        for vehicle in game.state.vehicles.values():
+            if vehicle.tripod is not None:
+                assert 0 <= vehicle.tripod.energy <= vehicle.tripod.rating
+            assert vehicle.damage == damage[vehicle.id]

@@ -15,18 +15,27 @@ from dogfight.bots.random_plans import random_plans
 from dogfight.catalog.loader import Catalog
 from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import resolve_phase, start_turn
-from dogfight.sim.duel import melee_situation, random_game
+from dogfight.sim.duel import melee_situation, random_game, tripods_situation
 from dogfight.situation import build
 
-TARGETS = {"phase_4_median_us": 1000.0, "phase_32_median_us": 15000.0, "games_per_second": 100.0}
+TARGETS = {
+    "phase_4_median_us": 1000.0,
+    "phase_32_median_us": 15000.0,
+    "phase_2_tripods_4_airplanes_median_us": 2000.0,
+    "games_per_second": 100.0,
+}
 
 
-def phase_times(catalog: Catalog, airplanes: int, samples: int, seed: int = 0) -> list[float]:
-    """Seconds taken by each resolved phase over random games of ``airplanes`` planes."""
+def phase_times(
+    catalog: Catalog, airplanes: int, samples: int, seed: int = 0, tripods: bool = False
+) -> list[float]:
+    """Seconds taken by each resolved phase over random games of ``airplanes`` planes
+    (or, with ``tripods``, of two tripods against four airplanes)."""
     times: list[float] = []
     game = 0
     while len(times) < samples:
-        state = build(melee_situation(airplanes), catalog, seed + game)
+        situation = tripods_situation() if tripods else melee_situation(airplanes)
+        state = build(situation, catalog, seed + game)
         planner = np.random.Generator(np.random.PCG64([seed, game]))
         while not state.over and state.turn <= 6 and len(times) < samples:
             state, _ = start_turn(state, random_plans(state, planner))
@@ -59,10 +68,12 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
     samples = 60 if quick else 600
     four = phase_times(catalog, 4, samples)
     many = phase_times(catalog, 32, samples // 4)
+    mixed = phase_times(catalog, 6, samples // 2, tripods=True)
     rate = games_per_second(catalog, 20 if quick else 300)
     figures = {
         "phase_4_median_us": round(statistics.median(four) * 1e6, 1),
         "phase_32_median_us": round(statistics.median(many) * 1e6, 1),
+        "phase_2_tripods_4_airplanes_median_us": round(statistics.median(mixed) * 1e6, 1),
         "games_per_second": round(rate, 1),
     }
     return {
@@ -72,7 +83,7 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
             k: (figures[k] <= v if k.endswith("_us") else figures[k] >= v)
             for k, v in TARGETS.items()
         },
-        "samples": {"phase_4": len(four), "phase_32": len(many)},
+        "samples": {"phase_4": len(four), "phase_32": len(many), "tripods": len(mixed)},
         "peak_memory_mb": round(peak_memory_mb(), 1),
         "python": platform.python_version(),
         "machine": platform.machine(),

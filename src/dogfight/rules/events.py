@@ -93,6 +93,8 @@ class Moved(Event):
     card: str
     start: Pose
     end: Pose
+    backward: bool = False
+    """A tripod's card applied to the rear of its base (after a reverse)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -294,7 +294,7 @@ def move(state: GameState, vehicle: Vehicle, card: TripodCard, events: list[ev.E
         vehicle.pose = Pose(moved.x, moved.y, (moved.heading + 180.0) % 360.0)
     else:
         vehicle.pose = apply_card(start, card, depth)
-    events.append(ev.Moved(vehicle.id, card.id, start, vehicle.pose))
+    events.append(ev.Moved(vehicle.id, card.id, start, vehicle.pose, backward))
 
 
 def resolve_overlaps(

@@ -68,6 +68,37 @@ def melee_situation(count: int, width: float = 90.0, height: float = 90.0) -> Si
     return parse_situation({"table": {"width": width, "height": height}, "vehicles": vehicles})
 
 
+def tripods_situation(width: float = 90.0, height: float = 90.0) -> Situation:
+    """Two tripods against four airplanes (the benchmark's mixed table, after 000's
+    First Contact variant)."""
+    vehicles: list[dict[str, Any]] = [
+        {
+            "id": "t1",
+            "type": "mk1-locust",
+            "side": "martians",
+            "pose": {"x": width * 0.35, "y": height * 0.7, "heading": 270.0},
+        },
+        {
+            "id": "t2",
+            "type": "mk2-scarab",
+            "side": "martians",
+            "pose": {"x": width * 0.65, "y": height * 0.7, "heading": 270.0},
+        },
+    ]
+    types = ["nieuport-17", "sopwith-camel", "spad-xiii", "nieuport-11"]
+    for i, kind in enumerate(types):
+        vehicles.append(
+            {
+                "id": f"p{i}",
+                "type": kind,
+                "side": "earth",
+                "pose": {"x": width * (i + 1) / 5, "y": height * 0.3, "heading": 90.0},
+            }
+        )
+    data = {"table": {"width": width, "height": height}, "vehicles": vehicles}
+    return parse_situation(data, "tripods")
+
+
 @dataclass
 class Playout:
     """A finished (or turn-capped) random game."""
