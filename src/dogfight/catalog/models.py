@@ -88,6 +88,16 @@ class HeatRayRulerSpec(Strict):
     tilt: float = Field(ge=0, lt=90)
 
 
+class SmokeRulerSpec(Strict):
+    """The arc-shaped Black Smoke ruler: its far end (the stand) lies ``length`` cm from
+    the middle of the tripod's side, bent ``bend`` degrees to one side or the other (the
+    ruler flipped); the cloud template is a circle of ``cloud_radius``."""
+
+    length: float = Field(gt=0)
+    bend: float = Field(ge=0, lt=90)
+    cloud_radius: float = Field(gt=0)
+
+
 class TripodMeasures(Strict):
     """Tripod bases and rulers (Tripods & Triplanes)."""
 
@@ -95,6 +105,7 @@ class TripodMeasures(Strict):
     medium: HeatRayRulerSpec = HeatRayRulerSpec(length=25.0, half=12.5, width=3.0, tilt=30.0)
     heavy: HeatRayRulerSpec = HeatRayRulerSpec(length=32.0, half=16.0, width=3.5, tilt=30.0)
     objective_radius: float = Field(default=2.5, gt=0, description="round objective token")
+    smoke: SmokeRulerSpec = SmokeRulerSpec(length=15.0, bend=25.0, cloud_radius=4.0)
 
 
 class Constants(Strict):
@@ -300,6 +311,8 @@ class Switches(Strict):
     altitude_cards: bool = False
     aim_bonus: bool = True
     auto_target: AutoTarget = AutoTarget.NEAREST
+    standard_rules: bool = False
+    """000's Standard Rules: special damage, rockets, black smoke."""
 
 
 class Ruleset(Strict):

@@ -67,3 +67,52 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
             str(sum(1 for i in comp if "jammed" in specs[i].specials)),
         )
     out.print(damage)
+    tripods = Table(title="Tripods")
+    for col in (
+        "id",
+        "name",
+        "deck",
+        "heat-ray",
+        "energy",
+        "recharge",
+        "damage",
+        "projectors",
+        "protected",
+        "facing",
+    ):
+        tripods.add_column(col)
+    for t in sorted(cat.tripods.values(), key=lambda t: t.id):
+        tripods.add_row(
+            t.id,
+            t.name,
+            t.maneuver_deck,
+            f"{t.heat_ray} ({t.firepower})",
+            str(t.energy),
+            str(t.recharge_level),
+            str(t.damage),
+            ", ".join(t.projectors),
+            ", ".join(t.protected),
+            str(t.facing_limit),
+        )
+    out.print(tripods)
+    t_decks = Table(title="Tripod maneuver decks")
+    t_decks.add_column("deck")
+    t_decks.add_column("cards (S = stop icon, E = energy icon)")
+    for letter, t_deck in sorted(cat.tripod_decks.items()):
+        t_decks.add_row(
+            letter,
+            ", ".join(
+                f"{card.id}:{card.symbol.value}"
+                + ("/S" if card.stop else "")
+                + ("/E" if card.energy else "")
+                for card in t_deck.cards
+            ),
+        )
+    out.print(t_decks)
+    m = c.tripods
+    out.print(
+        f"Tripod base: hexagon of side {m.base_side:g} cm; heat-ray rulers: medium "
+        f"{m.medium.length:g} cm (half {m.medium.half:g}), heavy {m.heavy.length:g} cm "
+        f"(half {m.heavy.half:g}), tilted {m.medium.tilt:g}/{m.heavy.tilt:g} deg on the clipped "
+        f"corner; objectives {2 * m.objective_radius:g} cm across."
+    )

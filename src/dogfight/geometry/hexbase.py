@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from enum import IntEnum
 
-from dogfight.geometry.pose import Point, Pose
+from dogfight.geometry.pose import Point, Pose, normalize_heading
 from dogfight.geometry.shapes import Polygon
 
 
@@ -49,7 +49,8 @@ def _polar(radius: float, degrees: float) -> Point:
 
 
 def side_segment(pose: Pose, side: float, which: Side) -> tuple[Point, Point]:
-    """The two ends of a side, counter-clockwise (right end first, seen from outside)."""
+    """The two ends of a side, counter-clockwise around the base (the right end first, as
+    seen from the tripod's centre)."""
     vertices = hexagon(pose, side)
     return vertices[int(which)], vertices[(int(which) + 1) % 6]
 
@@ -65,4 +66,4 @@ def side_midpoint(pose: Pose, side: float, which: Side) -> Point:
 
 def turned(pose: Pose, sides: int) -> Pose:
     """The pose after turning the base by ``sides`` sides (positive: to the left)."""
-    return Pose(pose.x, pose.y, (pose.heading + 60.0 * sides) % 360.0)
+    return Pose(pose.x, pose.y, normalize_heading(pose.heading + 60.0 * sides))

@@ -49,7 +49,9 @@ def unprotected_point(
         if side in shielded:
             continue
         a, b = side_segment(tripod, hex_side, side)
-        part = shapely.LineString([a, b]).intersection(reachable)
+        # A side lies on the boundary of ``reachable``: a hair of tolerance keeps rounding
+        # from losing it (or cutting it) whatever the table's orientation.
+        part = shapely.LineString([a, b]).intersection(reachable.buffer(1e-9))
         if part.is_empty:
             continue
         distance = float(part.distance(origin_point))

@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Mapping
 
 import numpy as np
+import shapely
 
 from dogfight.catalog.models import (
     AutoTarget,
@@ -27,11 +28,14 @@ from dogfight.catalog.models import (
 )
 from dogfight.errors import IllegalPlanError
 from dogfight.geometry.hexbase import Side
-from dogfight.geometry.maneuver import apply_card
-from dogfight.rules import firing, tripods
+from dogfight.geometry.maneuver import apply_card, card_area
+from dogfight.geometry.pose import Pose, normalize_heading
+from dogfight.geometry.reach import sight
+from dogfight.rules import firing, rockets, standard, tripods
 from dogfight.rules.decks import draw, return_cards, shuffled
 from dogfight.rules.events import (
     CardRevealed,
+    CloudDispersed,
     DamageDrawn,
     Eliminated,
     Event,
@@ -48,12 +52,20 @@ from dogfight.rules.events import (
     PhaseStarted,
     Reminder,
     Revealed,
+    RocketsLaunched,
     TurnStarted,
 )
 from dogfight.rules.plans import AUTO, HOLD, Action, Flown, Plan, card_problem, check_plan_shape
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.state import GameState, Salvo, Vehicle
 
-SHOT_DOWN = ("shot_down", "exploded", "out_of_control")
+SHOT_DOWN = (
+    "shot_down",
+    "exploded",
+    "out_of_control",
+    "burned",
+    "pilot_incapacitated",
+    "engine_destroyed",
+)
 
 
 def allowed_symbols(state: GameState) -> set[Symbol]:
@@ -87,10 +99,12 @@ def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, 
     for vid, plan in plans.items():
         vehicle = new.vehicles[vid]
         if vehicle.tripod is not None:
-            tripods.check_tripod_plan(new, vehicle, plan)
+            standard.check_tripod_plan(new, vehicle, tripods.check_tripod_plan(new, vehicle, plan))
             vehicle.plan = plan
             continue
-        check_plan_shape(vid, plan, state.rules.deck_of(vehicle.type), symbols)
+        cards = check_plan_shape(vid, plan, state.rules.deck_of(vehicle.type), symbols)
+        standard.check_airplane_plan(new, vehicle, cards)
+        _check_rockets(new, vehicle, plan)
         for choice in (*plan.fire, *plan.rear_fire):
             if choice in (AUTO, HOLD):
                 continue
@@ -101,6 +115,26 @@ def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, 
                 )
         vehicle.plan = plan
     return new, [TurnStarted(new.turn)]
+
+
+def _check_rockets(state: GameState, vehicle: Vehicle, plan: Plan) -> None:
+    """Rockets are a Standard Rules weapon; an airplane launches only the counters it has
+    (000: "spend one or two Rocket counters")."""
+    if not any(plan.rockets):
+        return
+    if len(plan.rockets) != 3 or any(n not in (0, 1, 2) for n in plan.rockets):
+        raise IllegalPlanError(f"{vehicle.id}: 'rockets' gives 0, 1 or 2 for each of 3 phases")
+    if not state.rules.switches.standard_rules:
+        raise IllegalPlanError(
+            f"{vehicle.id}: rockets belong to the Standard Rules (switch standard_rules)"
+        )
+    if sum(plan.rockets) > vehicle.rockets:
+        raise IllegalPlanError(
+            f"{vehicle.id}: plans {sum(plan.rockets)} rocket(s) with {vehicle.rockets} left"
+        )
+    for phase, count in enumerate(plan.rockets, start=1):
+        if count and plan.fire[phase - 1] == HOLD:
+            raise IllegalPlanError(f"{vehicle.id}: phase {phase} launches rockets but holds fire")
 
 
 def _eliminate(
@@ -207,9 +241,14 @@ def _reveal(
             'take an [A] damage card"',
         )
     )
-    _, exploded = _damage(
+    cards, exploded = _damage(
         state, vehicle, switches.illegal_damage_deck, 1, False, "illegal maneuver", rng, events
     )
+    hits = standard.collect(state, vehicle, switches.illegal_damage_deck, cards)
+    special_out = standard.apply(state, hits, events)
+    if vehicle.id in special_out:
+        _eliminate(state, vehicle, special_out[vehicle.id], rng, events)
+        return None
     if exploded:
         _eliminate(state, vehicle, "exploded", rng, events)
         return None
@@ -281,6 +320,14 @@ def resolve_phase(
     }
     if actions is not None:
         chosen.update(actions)
+    if phase == 1:
+        for burning, cards in standard.burn(new, rng, events):
+            boom = _apply_cards(new, burning, "A", cards, False, "fire", events)
+            if boom:
+                _eliminate(new, burning, "exploded", rng, events)
+            elif burning.damage >= burning.resistance:
+                _eliminate(new, burning, "burned", rng, events)
+        movers = [v for v in movers if v.in_play]
     acts = tripods.start_of_phase(new, phase, chosen, events)
 
     flown: dict[str, ManeuverCard] = {}
@@ -296,9 +343,14 @@ def resolve_phase(
             flown[vehicle.id] = card
 
     starts = {v.id: v.pose for v in movers}
+    backward: set[str] = set()
     for vehicle in movers:
-        if vehicle.id in walked and vehicle.in_play:
-            tripods.move(new, vehicle, walked[vehicle.id], events)
+        if (
+            vehicle.id in walked
+            and vehicle.in_play
+            and tripods.move(new, vehicle, walked[vehicle.id], events)
+        ):
+            backward.add(vehicle.id)
     moved = {vid for vid, card in walked.items() if card.moves}
     tripods.resolve_overlaps(new, starts, moved, rng, events)
     tripods.change_facing(new, acts.facing, events)
@@ -319,17 +371,82 @@ def resolve_phase(
                 events.append(JamCounterDiscarded(vehicle.id, weapon, vehicle.jams[weapon]))
         vehicle.jams = {w: n for w, n in vehicle.jams.items() if n > 0}
 
+    _disperse_clouds(new, starts, flown, walked, backward, rng, events)
+
     for vehicle in movers:
         if vehicle.in_play and _outside(new, vehicle):
             events.append(LeftArea(vehicle.id, vehicle.pose))
             _eliminate(new, vehicle, "left_area", rng, events)
 
-    _firing_step(new, phase, number, silenced, acts, rng, events)
+    _firing_step(new, phase, number, silenced, acts, flown, rng, events)
     tripods.recharge(new, acts, events)
     _check_victory(new, events)
     if not new.over and phase == 3:
         _end_turn(new, events)
     return new, events
+
+
+def _disperse_clouds(
+    state: GameState,
+    starts: dict[str, Pose],
+    flown: dict[str, ManeuverCard],
+    walked: dict[str, TripodCard],
+    backward: set[str],
+    rng: np.random.Generator,
+    events: list[Event],
+) -> None:
+    """000: "Should a vehicle maneuver card or a vehicle itself be positioned overlapping a
+    Black smoke cloud token, the cloud is dissipated and removed, and the vehicle must draw
+    1 damage card drawn from the Z deck. Airplanes take full damage from the Black Smoke,
+    while tripods are completely unaffected (but the cloud is removed anyway)." Checked for
+    every vehicle that played a card this phase; several vehicles on one cloud each draw."""
+    if not state.clouds:
+        return
+    rules = state.rules
+    touched: dict[str, list[str]] = {}
+    for vid in sorted(set(flown) | set(walked)):
+        vehicle = state.vehicles[vid]
+        if not vehicle.in_play:
+            continue
+        shapes = [shapely.Polygon(state.base(vehicle))]
+        if vid in flown:
+            deck = rules.deck_of(vehicle.type)
+            area = card_area(
+                starts[vid], flown[vid], rules.base_length, deck.card_length, deck.card_width
+            )
+            shapes.append(shapely.Polygon(area))
+        elif walked[vid].moves:
+            t_deck = rules.tripod_deck_of(vehicle.type)
+            depth = 2.0 * rules.hex_apothem()
+            start = starts[vid]
+            if vid in backward:
+                start = Pose(start.x, start.y, normalize_heading(start.heading + 180.0))
+            area = card_area(start, walked[vid], depth, t_deck.card_length, t_deck.card_width)
+            shapes.append(shapely.Polygon(area))
+        for cloud in state.clouds:
+            disc = shapely.Point(cloud.x, cloud.y).buffer(cloud.radius, quad_segs=32)
+            if any(shape.intersects(disc) for shape in shapes):
+                touched.setdefault(cloud.id, []).append(vid)
+    if not touched:
+        return
+    state.clouds = [c for c in state.clouds if c.id not in touched]
+    hits: list[standard.Hit] = []
+    for cloud_id, vids in sorted(touched.items()):
+        for vid in vids:
+            vehicle = state.vehicles[vid]
+            events.append(CloudDispersed(cloud_id, vid))
+            if vehicle.kind != "airplane":
+                continue
+            cards, boom = _damage(state, vehicle, "Z", 1, False, "black smoke", rng, events)
+            hits.extend(standard.collect(state, vehicle, "Z", cards))
+            if boom:
+                _eliminate(state, vehicle, "exploded", rng, events)
+    out = standard.apply(state, hits, events)
+    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+        if vehicle.id in out:
+            _eliminate(state, vehicle, out[vehicle.id], rng, events)
+        elif vehicle.damage >= vehicle.resistance:
+            _eliminate(state, vehicle, "shot_down", rng, events)
 
 
 def _firing_step(
@@ -338,6 +455,7 @@ def _firing_step(
     number: int,
     silenced: set[tuple[str, str]],
     acts: tripods.PhaseActions,
+    flown: dict[str, ManeuverCard],
     rng: np.random.Generator,
     events: list[Event],
 ) -> None:
@@ -345,16 +463,32 @@ def _firing_step(
     resolved simultaneously, after all vehicles that wish to fire have done so.\""""
     table = firing.table_of(state)
     rays = _heat_rays(state, table, acts, events)
+    tripods.place_smoke(state, acts, events)
+    arrivals = rockets.resolve(state, table, flown, events)
     shots: list[tuple[Vehicle, str, str, firing.Option, bool]] = []
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+        grounded = standard.cannot_fire(state, vehicle, flown.get(vehicle.id))
         for weapon, letter in state.rules.weapons(vehicle.type):
-            if (vehicle.id, weapon) in silenced:
+            if (vehicle.id, weapon) in silenced or grounded:
+                if grounded:
+                    events.append(
+                        HeldFire(vehicle.id, weapon, "wounded pilot flying a steep maneuver")
+                    )
                 vehicle.aim.pop(weapon, None)
                 continue
             opts = firing.options(state, table, vehicle, weapon)
             option = _choose(state, table, vehicle, weapon, phase, opts, events)
             if option is None:
                 vehicle.aim.pop(weapon, None)
+                continue
+            salvo = vehicle.plan.rockets[phase - 1] if vehicle.plan and weapon == "front" else 0
+            if salvo:
+                # 000: "An airplane carrying rockets may fire its machine guns or its
+                # rockets, but not both in the same phase."
+                vehicle.aim.pop(weapon, None)
+                vehicle.rockets -= salvo
+                state.salvos.append(Salvo(vehicle.id, option.target, salvo, number))
+                events.append(RocketsLaunched(vehicle.id, option.target, salvo, vehicle.rockets))
                 continue
             aimed = state.rules.switches.aim_bonus and vehicle.aim.get(weapon) == (
                 option.target,
@@ -376,6 +510,7 @@ def _firing_step(
                 )
             )
     exploded: set[str] = set()
+    hits: list[standard.Hit] = []
     for firer, weapon, letter, option, aimed in shots:
         target = state.vehicles[option.target]
         count = 2 if option.short else 1
@@ -390,6 +525,7 @@ def _firing_step(
             cards, boom = _damage(
                 state, target, letter, count, aimed, f"{firer.id} {weapon}", rng, events
             )
+            hits.extend(standard.collect(state, target, letter, cards))
             if boom:
                 exploded.add(target.id)
         deck = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
@@ -397,12 +533,17 @@ def _firing_step(
         if jams:
             # 000: "If two jammed cards are drawn at the same time, jamming still lasts for
             # only three maneuvers."
-            firer.jams[weapon] = state.rules.catalog.constants.jam_maneuvers
+            firer.jams[weapon] = standard.jam_length(state, firer)
             events.append(Jammed(firer.id, weapon, jams[0], firer.jams[weapon]))
+    for arrival in arrivals:
+        exploded |= _rocket_damage(state, table, arrival, hits, rng, events)
     for tripod, ray in rays:
-        exploded |= _heat_ray_damage(state, tripod, ray, rng, events)
+        exploded |= _heat_ray_damage(state, tripod, ray, hits, rng, events)
+    special_out = standard.apply(state, hits, events)
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
-        if vehicle.id in exploded:
+        if vehicle.id in special_out:
+            _eliminate(state, vehicle, special_out[vehicle.id], rng, events)
+        elif vehicle.id in exploded:
             _eliminate(state, vehicle, "exploded", rng, events)
         elif vehicle.damage >= vehicle.resistance:
             _eliminate(state, vehicle, "shot_down", rng, events)
@@ -445,10 +586,40 @@ def _heat_rays(
     return out
 
 
+def _rocket_damage(
+    state: GameState,
+    table: firing.Table,
+    arrival: rockets.RocketHit,
+    hits: list[standard.Hit],
+    rng: np.random.Generator,
+    events: list[Event],
+) -> set[str]:
+    """000: "the target takes one D damage card for each Rocket token spent". A tripod's
+    electrified armour works against rockets as against guns; jam icons are ignored (no
+    gun fired)."""
+    firer = state.vehicles[arrival.firer]
+    target = state.vehicles[arrival.target]
+    deck = rockets.ROCKET_DECK
+    if target.tripod is not None and not table.overlap(firer.id, target.id):
+        seen = sight(firer.pose, state.rules.front_arc, table.bases[target.id], 1e6)
+        if firing.is_protected(state, firer, target, seen):
+            cards = [draw(state, deck, rng, events) for _ in range(arrival.count)]
+            tripods.apply_protected_hit(state, target, firer.id, deck, cards, events)
+            state.piles[deck].extend(cards)
+            state.piles[deck][:] = shuffled(state.piles[deck], rng)
+            return set()
+    cards, boom = _damage(
+        state, target, deck, arrival.count, False, f"{firer.id} rockets", rng, events
+    )
+    hits.extend(standard.collect(state, target, deck, cards))
+    return {target.id} if boom else set()
+
+
 def _heat_ray_damage(
     state: GameState,
     firer: Vehicle,
     option: tripods.RayOption,
+    hits: list[standard.Hit],
     rng: np.random.Generator,
     events: list[Event],
 ) -> set[str]:
@@ -465,6 +636,7 @@ def _heat_ray_damage(
         if first.value == 0 and not first.explosion:
             cards.append(draw(state, letter, rng, events))
     boom = _apply_cards(state, target, letter, cards, False, f"{firer.id} heat-ray", events)
+    hits.extend(standard.collect(state, target, letter, cards))
     return {target.id} if boom else set()
 
 
@@ -517,6 +689,7 @@ def _end_turn(state: GameState, events: list[Event]) -> None:
                 events.append(Reminder(vehicle.id, counter))
     for vehicle in state.vehicles.values():
         vehicle.plan = None
+    standard.end_of_turn(state)
     state.turn += 1
     state.phase = 0
 

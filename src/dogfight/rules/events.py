@@ -349,6 +349,84 @@ class ObjectiveDestroyed(Event):
     objective: str
 
 
+@dataclass(frozen=True, slots=True)
+class SpecialDamage(Event):
+    """A special damage icon taking effect (Standard Rules). Announced specials are
+    public; the others are seen by the owner only (000: "SPECIAL DAMAGE ETIQUETTE")."""
+
+    kind: ClassVar[str] = "special_damage"
+    vehicle: str
+    special: str
+    card: str
+    announced: bool
+
+    @property
+    def secret_for(self) -> str | None:
+        return None if self.announced else self.vehicle
+
+    def redacted(self) -> Event | None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class FlameCounter(Event):
+    """A burning vehicle discards a flame counter and draws an A card (000)."""
+
+    kind: ClassVar[str] = "flame_counter"
+    vehicle: str
+    left: int
+
+
+@dataclass(frozen=True, slots=True)
+class RocketsLaunched(Event):
+    kind: ClassVar[str] = "rockets_launched"
+    firer: str
+    target: str
+    count: int
+    left: int
+
+
+@dataclass(frozen=True, slots=True)
+class RocketsHit(Event):
+    """``instead_of`` names the original target when a blocking airplane is hit."""
+
+    kind: ClassVar[str] = "rockets_hit"
+    firer: str
+    target: str
+    count: int
+    instead_of: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RocketsMissed(Event):
+    kind: ClassVar[str] = "rockets_missed"
+    firer: str
+    target: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SmokeCloud(Event):
+    """A Black Smoke cloud placed at the end of the arc ruler."""
+
+    kind: ClassVar[str] = "smoke_cloud"
+    firer: str
+    projector: str
+    cloud: str
+    x: float
+    y: float
+    stand: tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class CloudDispersed(Event):
+    """000: "the cloud is dissipated and removed"; airplanes draw a Z card."""
+
+    kind: ClassVar[str] = "cloud_dispersed"
+    cloud: str
+    vehicle: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -381,6 +459,13 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ProtectedHit,
         Recharged,
         ObjectiveDestroyed,
+        SpecialDamage,
+        FlameCounter,
+        RocketsLaunched,
+        RocketsHit,
+        RocketsMissed,
+        SmokeCloud,
+        CloudDispersed,
     )
 }
 

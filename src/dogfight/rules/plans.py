@@ -45,6 +45,9 @@ class Action(BaseModel):
     ) = None
     objective: str | None = None
     target: str = AUTO
+    at: tuple[float, float] | None = Field(
+        default=None, description="black smoke: where to centre the cloud (x, y)"
+    )
 
 
 class Plan(BaseModel):
@@ -61,6 +64,11 @@ class Plan(BaseModel):
     rear_fire: tuple[FireChoice, ...] = Field(
         default=(AUTO, AUTO, AUTO),
         description="rear-gun choice per phase (two-seaters): 'auto', 'none' or a target id",
+    )
+    rockets: tuple[int, ...] = Field(
+        default=(0, 0, 0),
+        description="rockets launched per phase instead of the front guns (0, 1 or 2), at the "
+        "front 'fire' choice",
     )
     actions: tuple[Action | None, ...] = Field(
         default=(None, None, None), description="tripods: the action token of each phase"

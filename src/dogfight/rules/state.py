@@ -48,6 +48,26 @@ class Objective:
     destroyed: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Cloud:
+    """A Black Smoke cloud template on the table."""
+
+    id: str
+    x: float
+    y: float
+    radius: float
+
+
+@dataclass(frozen=True, slots=True)
+class Salvo:
+    """Rockets in flight: launched at ``phase_number`` (the game's count of phases)."""
+
+    firer: str
+    target: str
+    count: int
+    phase_number: int
+
+
 @dataclass(slots=True)
 class Vehicle:
     """One airplane or tripod on (or off) the table."""
@@ -71,6 +91,8 @@ class Vehicle:
     plan: Plan | None = None
     kind: str = "airplane"
     tripod: TripodState | None = None
+    status: dict[str, int] = field(default_factory=dict)
+    """Lasting special damage (Standard Rules), see ``rules/standard.py``."""
 
     @property
     def in_play(self) -> bool:
@@ -82,6 +104,7 @@ class Vehicle:
             held=list(self.held),
             jams=dict(self.jams),
             aim=dict(self.aim),
+            status=dict(self.status),
             tripod=None if self.tripod is None else self.tripod.copy(),
         )
 
@@ -103,6 +126,9 @@ class GameState:
     winner: str | None = None
     over: bool = False
     objectives: dict[str, Objective] = field(default_factory=dict)
+    salvos: list[Salvo] = field(default_factory=list)
+    clouds: list[Cloud] = field(default_factory=list)
+    clouds_placed: int = 0
 
     def copy(self) -> GameState:
         return replace(
@@ -110,6 +136,8 @@ class GameState:
             vehicles={k: v.copy() for k, v in self.vehicles.items()},
             piles={k: list(v) for k, v in self.piles.items()},
             objectives={k: replace(o) for k, o in self.objectives.items()},
+            salvos=list(self.salvos),
+            clouds=list(self.clouds),
         )
 
     def base(self, vehicle: Vehicle) -> Polygon:

@@ -17,14 +17,15 @@ import shapely
 from dogfight.catalog.models import TripodCard, TripodDeck, TripodSymbol
 from dogfight.errors import IllegalPlanError, UnknownCardError
 from dogfight.geometry.heatray import RulerSpec, best_shot
-from dogfight.geometry.hexbase import Side, turned
+from dogfight.geometry.hexbase import Side, side_midpoint, side_normal, turned
 from dogfight.geometry.maneuver import apply_card
-from dogfight.geometry.pose import Pose
+from dogfight.geometry.pose import Pose, normalize_heading
 from dogfight.geometry.shapes import convex_overlap
 from dogfight.rules import events as ev
+from dogfight.rules import standard
 from dogfight.rules.decks import draw, shuffled
 from dogfight.rules.plans import AUTO, GREEN_TOKENS, Action, Plan
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.state import Cloud, GameState, Vehicle
 
 TOPPLE_TOKENS = 2
 """000: "take two reminder tokens. Put them on the tripod console, in the "toppled" box"."""
@@ -70,11 +71,16 @@ def check_tripod_plan(state: GameState, vehicle: Vehicle, plan: Plan) -> list[Tr
             continue
         where = f"{vehicle.id}: phase {phase} action {action.token}"
         if action.token == "black_smoke":
-            raise IllegalPlanError(
-                f"{where}: the Black Smoke token belongs to the Standard Rules, which dogfight "
-                'does not resolve yet (000: "set it aside if you want to play with the basic '
-                'rules")'
-            )
+            if not rules.switches.standard_rules:
+                raise IllegalPlanError(
+                    f'{where}: the Black Smoke token belongs to the Standard Rules (000: "set '
+                    'it aside if you want to play with the basic rules")'
+                )
+            if action.projector is None or action.projector not in model.smoke_projectors:
+                raise IllegalPlanError(
+                    f"{where}: 'projector' must be one of the {model.name}'s black smoke "
+                    f"projectors: {', '.join(model.smoke_projectors) or 'none'}"
+                )
         if action.token == "heat_ray":
             if action.projector is None or action.projector not in model.projectors:
                 raise IllegalPlanError(
@@ -120,9 +126,10 @@ class PhaseActions:
     heat_ray: dict[str, Action]
     recharge: dict[str, Action]
     facing: dict[str, int]
+    smoke: dict[str, Action]
 
 
-def _spend(vehicle: Vehicle, amount: int, reason: str, events: list[ev.Event]) -> int:
+def spend(vehicle: Vehicle, amount: int, reason: str, events: list[ev.Event]) -> int:
     assert vehicle.tripod is not None
     spent = min(amount, vehicle.tripod.energy)
     if spent:
@@ -160,7 +167,7 @@ def start_of_phase(
 ) -> PhaseActions:
     """Reminder and recovery tokens, then the action tokens placed face up (000: "At the
     start of each Movement step, all Tripod players may choose an Action token")."""
-    acts = PhaseActions({}, {}, {})
+    acts = PhaseActions({}, {}, {}, {})
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
         tripod = vehicle.tripod
         if tripod is None:
@@ -173,6 +180,7 @@ def start_of_phase(
         # 000: "When a tripod's console has no recovery tokens at the beginning of a phase,
         # then the tripod is ready" -- checked before this phase's token is removed.
         heat_ready = tripod.cooling == 0
+        smoke_ready = tripod.smoke_recovery == 0
         tripod.cooling = max(0, tripod.cooling - 1)
         tripod.smoke_recovery = max(0, tripod.smoke_recovery - 1)
         action = chosen.get(vehicle.id)
@@ -188,8 +196,12 @@ def start_of_phase(
                 if card.stop
                 else "a green token needs a standing still card"
             )
-            lost = _spend(vehicle, 1, f"misplaced {action.token} token", events)
+            lost = spend(vehicle, 1, f"misplaced {action.token} token", events)
             events.append(ev.ActionWasted(vehicle.id, action.token, why, lost))
+            continue
+        forbidden = standard.action_forbidden(state, vehicle, action.token, card)
+        if forbidden is not None:
+            events.append(ev.ActionWasted(vehicle.id, action.token, forbidden, 0))
             continue
         if action.token == "heat_ray":
             if not heat_ready:
@@ -206,6 +218,17 @@ def start_of_phase(
                         vehicle.id, action.token, 'no Energy: 000: "it does not fire"', 0
                     )
                 )
+        elif action.token == "black_smoke":
+            if not smoke_ready:
+                events.append(
+                    ev.ActionWasted(vehicle.id, action.token, "the generator is recharging", 0)
+                )
+                continue
+            events.append(ev.ActionChosen(vehicle.id, action.token, f"{action.projector}"))
+            if tripod.energy >= 1:
+                acts.smoke[vehicle.id] = action
+            else:
+                events.append(ev.ActionWasted(vehicle.id, action.token, "no Energy", 0))
         elif action.token == "change_facing":
             assert action.sides is not None
             events.append(ev.ActionChosen(vehicle.id, action.token, f"{action.sides:+d} sides"))
@@ -270,31 +293,33 @@ def reveal(
             )
             topple(vehicle, "illegal maneuver: no Energy for the card", events)
             return None
-        _spend(vehicle, 1, "energy icon on the card", events)
+        spend(vehicle, 1, "energy icon on the card", events)
     return card
 
 
-def move(state: GameState, vehicle: Vehicle, card: TripodCard, events: list[ev.Event]) -> None:
+def move(state: GameState, vehicle: Vehicle, card: TripodCard, events: list[ev.Event]) -> bool:
     """Move a tripod by its card (000: "RESOLVING MOVEMENT"); stationary cards stand still;
-    a reverse makes the next movement card apply to the rear of the base."""
+    a reverse makes the next movement card apply to the rear of the base. Returns whether
+    the card was applied backwards."""
     tripod = vehicle.tripod
     assert tripod is not None
     backward = tripod.reverse_pending
     tripod.reverse_pending = card.symbol is TripodSymbol.REVERSE
     if not card.moves:
-        return
+        return False
     depth = 2.0 * state.rules.hex_apothem()
     start = vehicle.pose
     if backward:
         # 000: "the maneuver card is applied to the rear of the tripod instead than to the
         # front. The front of the tripod base must be then put on the line at the base of
         # the arrowhead on the card."
-        rear = Pose(start.x, start.y, (start.heading + 180.0) % 360.0)
+        rear = Pose(start.x, start.y, normalize_heading(start.heading + 180.0))
         moved = apply_card(rear, card, depth)
-        vehicle.pose = Pose(moved.x, moved.y, (moved.heading + 180.0) % 360.0)
+        vehicle.pose = Pose(moved.x, moved.y, normalize_heading(moved.heading + 180.0))
     else:
         vehicle.pose = apply_card(start, card, depth)
     events.append(ev.Moved(vehicle.id, card.id, start, vehicle.pose, backward))
+    return backward
 
 
 def resolve_overlaps(
@@ -442,7 +467,7 @@ def apply_protected_hit(
             lost += original
         elif spec.energy:
             lost += 1
-    spent = _spend(target, lost, f"protected hit by {firer}", events) if lost else 0
+    spent = spend(target, lost, f"protected hit by {firer}", events) if lost else 0
     events.append(ev.ProtectedHit(target.id, firer, deck, tuple(cards), spent))
 
 
@@ -450,7 +475,7 @@ def spend_fired(tripod: Vehicle, events: list[ev.Event]) -> None:
     """The Energy put on the projector is spent and the generator must cool down (000:
     "After a projector has fired, place on the tripod's console 1 recovery token")."""
     assert tripod.tripod is not None
-    _spend(tripod, 1, "heat-ray fired", events)
+    spend(tripod, 1, "heat-ray fired", events)
     tripod.tripod.cooling = 1
 
 
@@ -491,3 +516,62 @@ def end_of_turn(vehicle: Vehicle, events: list[ev.Event]) -> None:
 
 def tripod_deck(state: GameState, vehicle: Vehicle) -> TripodDeck:
     return state.rules.tripod_deck_of(vehicle.type)
+
+
+def smoke_stands(state: GameState, tripod: Vehicle, projector: Side) -> list[tuple[float, float]]:
+    """Where the arc-shaped ruler's stand can be: at ``length`` from the side's middle,
+    bent to either side (the ruler can be flipped)."""
+    spec = state.rules.catalog.constants.tripods.smoke
+    middle = side_midpoint(tripod.pose, state.rules.hex_side, projector)
+    normal = side_normal(tripod.pose, projector)
+    out = []
+    for bend in (spec.bend, -spec.bend):
+        rad = math.radians(normal + bend)
+        out.append(
+            (middle[0] + spec.length * math.cos(rad), middle[1] + spec.length * math.sin(rad))
+        )
+    return out
+
+
+def place_smoke(state: GameState, acts: PhaseActions, events: list[ev.Event]) -> None:
+    """000: "the player places the special Black Smoke ruler (arc-shaped), at a right
+    angle against the side of the tripod's base ... Then, the Tripod player places a Black
+    smoke cloud template at the far end of the ruler ... as long as the plastic stand at
+    the end of the ruler remains inside the circle of the Black smoke template." The cloud
+    goes where the token asks (moved the least needed to keep the stand inside it), or by
+    default as close as allowed to the nearest enemy airplane. Recovery: two tokens."""
+    spec = state.rules.catalog.constants.tripods.smoke
+    for vid, action in sorted(acts.smoke.items()):
+        tripod = state.vehicles[vid]
+        if not tripod.in_play or tripod.tripod is None or tripod.tripod.toppled:
+            continue
+        assert action.projector is not None
+        stands = smoke_stands(state, tripod, Side.parse(action.projector))
+        wanted = action.at
+        if wanted is None:
+            enemies = [
+                v.pose.point
+                for v in state.in_play()
+                if v.side != tripod.side and v.kind == "airplane"
+            ]
+            wanted = (
+                min(enemies, key=lambda p: min(math.dist(p, s) for s in stands))
+                if enemies
+                else stands[0]
+            )
+        stand = min(stands, key=lambda s: math.dist(s, wanted))
+        gap = math.dist(stand, wanted)
+        reach = spec.cloud_radius * 0.999
+        if gap <= reach:
+            centre = wanted
+        else:
+            centre = (
+                stand[0] + (wanted[0] - stand[0]) * reach / gap,
+                stand[1] + (wanted[1] - stand[1]) * reach / gap,
+            )
+        state.clouds_placed += 1
+        cloud = Cloud(f"smoke-{state.clouds_placed}", centre[0], centre[1], spec.cloud_radius)
+        state.clouds.append(cloud)
+        spend(tripod, 1, "black smoke fired", events)
+        tripod.tripod.smoke_recovery = 2
+        events.append(ev.SmokeCloud(vid, action.projector, cloud.id, cloud.x, cloud.y, stand))

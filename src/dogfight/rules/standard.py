@@ -1,0 +1,252 @@
+"""The Standard Rules' special damage (000, "SPECIAL DAMAGE ICONS AND EFFECTS").
+
+Specials drawn in a firing step are applied together at its end, like the damage points.
+Each vehicle's lasting effects are counters in ``Vehicle.status``:
+
+- ``wounded``: wounds taken (a second one eliminates the vehicle);
+- ``engine``: engine hits;
+- ``smoke``: smoke counters left; ``fire``: flame counters left;
+- ``rudder_left`` / ``rudder_right`` / ``gyroscope``: the turn they forbid;
+- ``reverse_destroyed``, ``smoke_generator``: 1 once hit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dogfight.catalog.models import Direction, ManeuverCard, Special, Symbol, TripodCard
+from dogfight.errors import IllegalPlanError
+from dogfight.rules import events as ev
+from dogfight.rules.state import GameState, Vehicle
+
+COUNTERS = 3
+"""000: three smoke counters, three flame counters."""
+
+AIRPLANE_ONLY = {Special.JAMMED, Special.RUDDER_LEFT, Special.RUDDER_RIGHT, Special.SMOKE}
+TRIPOD_ONLY = {
+    Special.CIRCUITS,
+    Special.GYROSCOPE,
+    Special.REVERSE_DESTROYED,
+    Special.SMOKE_GENERATOR,
+    Special.TOPPLED,
+    Special.BATTERIES,
+}
+ONCE_AT_A_TIME = {Special.FIRE, Special.RUDDER_LEFT, Special.RUDDER_RIGHT, Special.GYROSCOPE}
+"""000: "Multiple vehicle on fire damage cards, left jams, right jams, or gyroscopes out of
+order drawn at the same time, apply their effects only once.\""""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A special icon on a card a vehicle drew in this step."""
+
+    target: str
+    card: str
+    special: Special
+    value: int
+
+
+def applies(vehicle: Vehicle, special: Special) -> bool:
+    """Tripod-only icons mean nothing to airplanes and airplane-only icons to tripods
+    (jams are handled with the firer)."""
+    if special is Special.JAMMED:
+        return False
+    if vehicle.kind == "tripod":
+        return special not in AIRPLANE_ONLY
+    return special not in TRIPOD_ONLY
+
+
+def announced(state: GameState, special: Special) -> bool:
+    spec = state.rules.catalog.specials.get(special)
+    return bool(spec and spec.announced)
+
+
+def collect(state: GameState, target: Vehicle, deck: str, cards: list[str]) -> list[Hit]:
+    """The special icons on ``cards`` that take effect on ``target``."""
+    if not state.rules.switches.standard_rules:
+        return []
+    specs = {c.id: c for c in state.rules.catalog.damage_decks[deck].cards}
+    out: list[Hit] = []
+    for card_id in cards:
+        spec = specs[card_id]
+        out.extend(
+            Hit(target.id, card_id, special, spec.value)
+            for special in spec.specials
+            if applies(target, special)
+        )
+    return out
+
+
+def apply(state: GameState, hits: list[Hit], events: list[ev.Event]) -> dict[str, str]:
+    """Apply a step's specials together; returns the vehicles they eliminate, with why."""
+    from dogfight.rules import tripods
+
+    eliminated: dict[str, str] = {}
+    by_target: dict[str, list[Hit]] = {}
+    for hit in hits:
+        by_target.setdefault(hit.target, []).append(hit)
+    for target_id in sorted(by_target):
+        vehicle = state.vehicles[target_id]
+        seen: set[Special] = set()
+        for hit in by_target[target_id]:
+            special = hit.special
+            if special in ONCE_AT_A_TIME and special in seen:
+                continue
+            seen.add(special)
+            events.append(
+                ev.SpecialDamage(vehicle.id, special.value, hit.card, announced(state, special))
+            )
+            status = vehicle.status
+            if special is Special.WOUNDED_PILOT:
+                status["wounded"] = status.get("wounded", 0) + 1
+                if status["wounded"] >= 2:
+                    eliminated[vehicle.id] = "pilot_incapacitated"
+            elif special is Special.ENGINE:
+                status["engine"] = status.get("engine", 0) + 1
+                if status["engine"] >= 2 and vehicle.kind == "airplane":
+                    eliminated[vehicle.id] = "engine_destroyed"
+            elif special is Special.SMOKE:
+                if status.get("smoke", 0) > 0:
+                    # 000: "treat it as a Vehicle on Fire damage instead"
+                    status.pop("smoke", None)
+                    status["fire"] = COUNTERS
+                else:
+                    status["smoke"] = COUNTERS
+            elif special is Special.FIRE:
+                status["fire"] = COUNTERS
+            elif special in (Special.RUDDER_LEFT, Special.RUDDER_RIGHT, Special.GYROSCOPE):
+                status[special.value] = state.turn + 1
+            elif special in (Special.REVERSE_DESTROYED, Special.SMOKE_GENERATOR):
+                status[special.value] = 1
+            elif special is Special.CIRCUITS:
+                tripods.spend(vehicle, hit.value, "circuits hit", events)
+            elif special is Special.BATTERIES and vehicle.tripod is not None:
+                vehicle.tripod.rating = max(0, vehicle.tripod.rating - 1)
+                tripods.spend(vehicle, 1, "batteries damaged", events)
+                if vehicle.tripod.energy > vehicle.tripod.rating:
+                    tripods.spend(
+                        vehicle,
+                        vehicle.tripod.energy - vehicle.tripod.rating,
+                        "above the lowered rating",
+                        events,
+                    )
+            elif (
+                special is Special.TOPPLED
+                and vehicle.tripod is not None
+                and not vehicle.tripod.toppled
+            ):
+                tripods.topple(vehicle, "special damage", events)
+    return eliminated
+
+
+def check_airplane_plan(state: GameState, vehicle: Vehicle, cards: list[ManeuverCard]) -> None:
+    """Planning restrictions of damaged airplanes (refused, like an impossible plan)."""
+    if not state.rules.switches.standard_rules:
+        return
+    status = vehicle.status
+    for side, direction in (("rudder_left", Direction.LEFT), ("rudder_right", Direction.RIGHT)):
+        if status.get(side) == state.turn and any(c.arrow is direction for c in cards):
+            raise IllegalPlanError(
+                f'{vehicle.id}: the {direction.value} rudder is jammed this turn: 000: "the '
+                f"airplane cannot choose maneuvers to the left or right, based on the symbol "
+                f'drawn"'
+            )
+    if status.get("engine", 0) and not any(c.symbol is Symbol.STALL for c in cards):
+        raise IllegalPlanError(
+            f'{vehicle.id}: the engine is damaged: 000: "it must plan at least one stall '
+            'maneuver every turn"'
+        )
+    if status.get("fire", 0) and any(c.symbol is Symbol.STRAIGHT for c in cards):
+        raise IllegalPlanError(
+            f'{vehicle.id}: on fire: 000: "An airplane on fire cannot plan any straight '
+            'maneuver until all the flame counters are removed"'
+        )
+
+
+def check_tripod_plan(state: GameState, vehicle: Vehicle, cards: list[TripodCard]) -> None:
+    """Planning restrictions of damaged tripods."""
+    if not state.rules.switches.standard_rules:
+        return
+    status = vehicle.status
+    if status.get("reverse_destroyed") and any(c.symbol.value == "reverse" for c in cards):
+        raise IllegalPlanError(
+            f'{vehicle.id}: the reverse mechanism is destroyed: 000: "The tripod cannot plan '
+            'the reverse maneuver until the end of the game"'
+        )
+    engine = status.get("engine", 0)
+    if engine >= 2 and any(c.moves for c in cards):
+        raise IllegalPlanError(
+            f'{vehicle.id}: second engine damage: 000: "it can plan only stationary '
+            'maneuvers until the end of the game"'
+        )
+    if engine == 1 and len(cards) == 3 and all(c.moves for c in cards):
+        raise IllegalPlanError(
+            f'{vehicle.id}: engine damaged: 000: "it can never plan three movement '
+            'maneuvers in the same turn"'
+        )
+
+
+def action_forbidden(
+    state: GameState, vehicle: Vehicle, token: str, card: TripodCard
+) -> str | None:
+    """Why a damaged tripod cannot use this token now (None: it can)."""
+    if not state.rules.switches.standard_rules:
+        return None
+    status = vehicle.status
+    if token == "change_facing" and status.get("gyroscope") == state.turn:
+        return "gyroscope out of order this turn"
+    if token in ("heat_ray", "black_smoke") and status.get("wounded") and card.moves:
+        return "a wounded pilot cannot fire while moving"
+    if token == "black_smoke" and status.get("smoke_generator"):
+        return "the black smoke generator is disabled"
+    return None
+
+
+def cannot_fire(state: GameState, vehicle: Vehicle, flown: ManeuverCard | None) -> bool:
+    """000: "A wounded airplane pilot cannot fire any of its weapons in the same phase he
+    executes a steep maneuver or an Immelmann turn.\""""
+    if not state.rules.switches.standard_rules or not vehicle.status.get("wounded"):
+        return False
+    return flown is not None and (flown.is_steep or flown.symbol is Symbol.IMMELMANN)
+
+
+def jam_length(state: GameState, vehicle: Vehicle) -> int:
+    """000: a wounded pilot's guns "cannot fire after the next four maneuvers, instead of
+    the next three"."""
+    base = state.rules.catalog.constants.jam_maneuvers
+    wounded = state.rules.switches.standard_rules and vehicle.status.get("wounded")
+    return base + 1 if wounded else base
+
+
+def burn(
+    state: GameState, rng: np.random.Generator, events: list[ev.Event]
+) -> list[tuple[Vehicle, list[str]]]:
+    """000: "Each turn, before revealing the first maneuver of the turn, the player removes
+    a flame counter and takes a damage card from the A deck: only damage points and
+    explosions are taken into account". Returns the A cards drawn, per vehicle."""
+    from dogfight.rules.decks import draw
+
+    out: list[tuple[Vehicle, list[str]]] = []
+    if not state.rules.switches.standard_rules:
+        return out
+    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+        if vehicle.status.get("fire", 0) <= 0:
+            continue
+        vehicle.status["fire"] -= 1
+        if vehicle.status["fire"] == 0:
+            del vehicle.status["fire"]
+        events.append(ev.FlameCounter(vehicle.id, vehicle.status.get("fire", 0)))
+        out.append((vehicle, [draw(state, "A", rng, events)]))
+    return out
+
+
+def end_of_turn(state: GameState) -> None:
+    """000: smoke "One counter will be discarded at the end of each turn, including the
+    current one"."""
+    for vehicle in state.vehicles.values():
+        if vehicle.status.get("smoke", 0) > 0:
+            vehicle.status["smoke"] -= 1
+            if vehicle.status["smoke"] == 0:
+                del vehicle.status["smoke"]
