@@ -686,9 +686,8 @@ def test_plane_close_in_front_reaches_the_unprotected_front_whatever_the_rotatio
 ) -> None:
     """A plane 8 cm straight in front, facing the tripod: its arc cuts the hexagon, and the
     nearest point it reaches is the middle of the (unprotected) front side, however the
-    table is turned. BUG (reported): the part of a side inside ``visible()`` is found with
-    a shapely intersection of the side with a polygon whose clipped vertices lie on the
-    side only up to rounding; it comes out empty (-> "protected") or as a wrong piece."""
+    table is turned. (Regression: the side lies on the boundary of ``visible()`` only up to
+    rounding, and a plain intersection came out empty or as a wrong piece.)"""
     tripod = Pose(0.0, 0.0, rotation)
     point = protection_point(firing_from(tripod, 8.0, 0.0), tripod, [Side.REAR])
     assert point is not None
@@ -811,8 +810,8 @@ def test_protection_agrees_with_a_sampled_ruler(
 
 
 def test_turned_heading_stays_below_360() -> None:
-    """Headings are kept in [0, 360) (docs/geometry.md). BUG (reported): ``turned`` uses
-    ``% 360.0``, and (59.99999999999999 - 60) % 360.0 == 360.0."""
+    """Headings are kept in [0, 360) (docs/geometry.md). (Regression: ``% 360.0`` gives
+    360.0 for (59.99999999999999 - 60).)"""
     assert turned(Pose(0.0, 0.0, 59.99999999999999), -1).heading < 360.0
 
 

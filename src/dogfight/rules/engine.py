@@ -319,6 +319,12 @@ def resolve_phase(
         if v.tripod is not None
     }
     if actions is not None:
+        for vid, action in actions.items():
+            vehicle = new.vehicles.get(vid)
+            if vehicle is None or vehicle.tripod is None or not vehicle.in_play:
+                raise IllegalPlanError(f"{vid!r} is not a tripod in play: it has no action tokens")
+            if action is not None:
+                tripods.check_action(new, vehicle, action, phase)
         chosen.update(actions)
     if phase == 1:
         for burning, cards in standard.burn(new, rng, events):

@@ -43,7 +43,6 @@ def check_tripod_plan(state: GameState, vehicle: Vehicle, plan: Plan) -> list[Tr
     assert vehicle.tripod is not None
     rules = state.rules
     deck = rules.tripod_deck_of(vehicle.type)
-    model = rules.tripod(vehicle.type)
     count = planned_cards(vehicle)
     if len(plan.cards) != count:
         why = (
@@ -67,44 +66,51 @@ def check_tripod_plan(state: GameState, vehicle: Vehicle, plan: Plan) -> list[Tr
     if len(plan.actions) != 3:
         raise IllegalPlanError(f"{vehicle.id}: 'actions' needs 3 entries (null for none)")
     for phase, action in enumerate(plan.actions, start=1):
-        if action is None:
-            continue
-        where = f"{vehicle.id}: phase {phase} action {action.token}"
-        if action.token == "black_smoke":
-            if not rules.switches.standard_rules:
-                raise IllegalPlanError(
-                    f'{where}: the Black Smoke token belongs to the Standard Rules (000: "set '
-                    'it aside if you want to play with the basic rules")'
-                )
-            if action.projector is None or action.projector not in model.smoke_projectors:
-                raise IllegalPlanError(
-                    f"{where}: 'projector' must be one of the {model.name}'s black smoke "
-                    f"projectors: {', '.join(model.smoke_projectors) or 'none'}"
-                )
-        if action.token == "heat_ray":
-            if action.projector is None or action.projector not in model.projectors:
-                raise IllegalPlanError(
-                    f"{where}: 'projector' must be one of the {model.name}'s heat-ray "
-                    f"projectors: {', '.join(model.projectors)}"
-                )
-            if action.target != AUTO and (
-                action.target not in state.vehicles
-                or state.vehicles[action.target].side == vehicle.side
-            ):
-                raise IllegalPlanError(f"{where}: 'target' must be 'auto' or an enemy id")
-        if action.token == "change_facing" and (
-            action.sides is None or action.sides == 0 or abs(action.sides) > model.facing_limit
-        ):
-            raise IllegalPlanError(
-                f"{where}: 'sides' turns the base by 1..{model.facing_limit} side(s), "
-                "positive to the left, negative to the right"
-            )
-        if action.objective is not None and action.objective not in state.objectives:
-            raise IllegalPlanError(
-                f"{where}: no objective {action.objective!r}; objectives: "
-                + (", ".join(state.objectives) or "none")
-            )
+        if action is not None:
+            check_action(state, vehicle, action, phase)
     return cards
+
+
+def check_action(state: GameState, vehicle: Vehicle, action: Action, phase: int) -> None:
+    """Refuse an action token this tripod can never use (a projector it lacks, a turn
+    beyond its limit, an unknown objective or target)."""
+    rules = state.rules
+    model = rules.tripod(vehicle.type)
+    where = f"{vehicle.id}: phase {phase} action {action.token}"
+    if action.token == "black_smoke":
+        if not rules.switches.standard_rules:
+            raise IllegalPlanError(
+                f'{where}: the Black Smoke token belongs to the Standard Rules (000: "set '
+                'it aside if you want to play with the basic rules")'
+            )
+        if action.projector is None or action.projector not in model.smoke_projectors:
+            raise IllegalPlanError(
+                f"{where}: 'projector' must be one of the {model.name}'s black smoke "
+                f"projectors: {', '.join(model.smoke_projectors) or 'none'}"
+            )
+    if action.token == "heat_ray":
+        if action.projector is None or action.projector not in model.projectors:
+            raise IllegalPlanError(
+                f"{where}: 'projector' must be one of the {model.name}'s heat-ray "
+                f"projectors: {', '.join(model.projectors)}"
+            )
+        if action.target != AUTO and (
+            action.target not in state.vehicles
+            or state.vehicles[action.target].side == vehicle.side
+        ):
+            raise IllegalPlanError(f"{where}: 'target' must be 'auto' or an enemy id")
+    if action.token == "change_facing" and (
+        action.sides is None or action.sides == 0 or abs(action.sides) > model.facing_limit
+    ):
+        raise IllegalPlanError(
+            f"{where}: 'sides' turns the base by 1..{model.facing_limit} side(s), "
+            "positive to the left, negative to the right"
+        )
+    if action.objective is not None and action.objective not in state.objectives:
+        raise IllegalPlanError(
+            f"{where}: no objective {action.objective!r}; objectives: "
+            + (", ".join(state.objectives) or "none")
+        )
 
 
 def card_of_phase(state: GameState, vehicle: Vehicle, phase: int) -> TripodCard | None:
@@ -341,12 +347,13 @@ def resolve_overlaps(
     def overlapping(a: Vehicle, b: Vehicle) -> bool:
         return convex_overlap(state.base(a), state.base(b))
 
-    def a_card(vehicle: Vehicle) -> tuple[str, int, bool]:
+    drawn: list[str] = []
+    specs = {c.id: c for c in state.rules.catalog.damage_decks["A"].cards}
+
+    def a_card() -> tuple[str, int, bool]:
         card_id = draw(state, "A", rng, events)
-        spec = {c.id: c for c in state.rules.catalog.damage_decks["A"].cards}[card_id]
-        pile = state.piles["A"]
-        pile.append(card_id)
-        pile[:] = shuffled(pile, rng)
+        drawn.append(card_id)
+        spec = specs[card_id]
         return card_id, spec.value, spec.explosion or spec.value > 0
 
     changed = True
@@ -357,13 +364,15 @@ def resolve_overlaps(
                 assert a.tripod is not None and b.tripod is not None
                 if a.tripod.toppled or b.tripod.toppled or not overlapping(a, b):
                     continue
+                if not {a.id, b.id} & (moved | put_back):
+                    continue  # neither moved nor was put back: nothing new happened
                 for v in (a, b):
-                    if v.id in put_back or v.id not in moved:
+                    if v.id in put_back:
                         continue
                     put_back.add(v.id)
                     changed = True
                     v.pose = starts[v.id]
-                    card, value, falls = a_card(v)
+                    card, value, falls = a_card()
                     events.append(ev.PutBack(v.id, v.pose, card, value, falls))
                     if falls:
                         topple(v, "overlapped another tripod", events)
@@ -374,12 +383,17 @@ def resolve_overlaps(
             assert lying.tripod is not None
             if lying is mover or not lying.tripod.toppled or not overlapping(mover, lying):
                 continue
-            card, value, falls = a_card(lying)
+            card, value, falls = a_card()
             events.append(ev.PutBack(lying.id, lying.pose, card, value, falls))
             if falls:
                 # 000: "the toppled tripod restores the number of its reminder tokens in
                 # the "toppled" box to two and discards any planned card."
                 topple(lying, "a tripod moved onto it", events)
+    if drawn:
+        # 000: "Each used A damage card is shuffled back into its deck."
+        pile = state.piles["A"]
+        pile.extend(drawn)
+        pile[:] = shuffled(pile, rng)
 
 
 def change_facing(state: GameState, facing: dict[str, int], events: list[ev.Event]) -> None:
