@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 import shutil
 import subprocess
 import sys
@@ -16,9 +17,10 @@ from typer.testing import CliRunner
 
 from dogfight.catalog import Catalog, load_catalog
 from dogfight.cli.app import app
+from dogfight.geometry.hexbase import Side, side_segment
 from dogfight.render import render_svg
-from dogfight.render.svg import HEADER, MARGIN, PALETTE, SCALE, side_colours
-from dogfight.rules.events import Event, Fired, Moved
+from dogfight.render.svg import ARMOUR, HEADER, MARGIN, PALETTE, RAY, SCALE, side_colours
+from dogfight.rules.events import Event, Fired, HeatRay, Moved, ProtectedHit
 from dogfight.rules.state import GameState
 from dogfight.situation import adjudicate, build, parse_situation, read_situation
 
@@ -340,3 +342,285 @@ def test_render_command_bad_input_is_one_line_and_status_2(tmp_path: Path, probl
     assert lines[0].startswith("error:")
     assert "Traceback" not in done.stderr
     assert not out.exists()
+
+
+# --- tripods -------------------------------------------------------------------------
+
+TRIPOD = ROOT / "examples" / "tripod.json"
+
+
+def tripod_example(
+    catalog: Catalog, phases: int | None = 1, seed: int = 2
+) -> tuple[GameState, list[Event]]:
+    return adjudicate(read_situation(TRIPOD), catalog, seed, phases)
+
+
+def points_of(element: ET.Element, height: float) -> list[tuple[float, float]]:
+    """A polygon's or polyline's points back in table cm (y up)."""
+    out = []
+    for pair in (element.get("points") or "").split():
+        x, y = (float(v) for v in pair.split(","))
+        out.append((x / SCALE, height - y / SCALE))
+    return out
+
+
+def walker(
+    vid: str,
+    kind: str,
+    side: str,
+    x: float,
+    y: float,
+    heading: float,
+    cards: Sequence[str],
+    actions: Sequence[dict[str, Any] | None] = (None, None, None),
+    **more: Any,
+) -> dict[str, Any]:
+    """A tripod entry of a situation."""
+    return {
+        "id": vid,
+        "type": kind,
+        "side": side,
+        "pose": {"x": x, "y": y, "heading": heading},
+        "plans": [{"cards": list(cards), "actions": list(actions)}],
+        **more,
+    }
+
+
+def toppled_and_reverse() -> dict[str, Any]:
+    """A toppled locust, a scarab that fires at nothing, reverses, walks backward onto the
+    depot and destroys it, and a SPAD shooting at it."""
+    return situation_of(
+        [
+            walker("locust", "mk1-locust", "martians", 25, 55, 30, ["1"], toppled=2, energy=3),
+            walker(
+                "scarab",
+                "mk2-scarab",
+                "martians",
+                60,
+                45,
+                90,
+                ["11", "3", "10"],
+                [
+                    {"token": "heat_ray", "projector": "front"},
+                    None,
+                    {"token": "destroy_objective"},
+                ],
+            ),
+            plane("spad", "spad-vii", "earth", 15, 20, 20, "2", "1", "3"),
+        ],
+        objectives=[
+            {"id": "depot", "x": 60, "y": 30},
+            {"id": "farm", "x": 20, "y": 75, "charges": 0},
+        ],
+    )
+
+
+def test_tripod_example_renders_through_the_command(tmp_path: Path) -> None:
+    out = tmp_path / "t.svg"
+    args = ["render", str(TRIPOD), "--phases", "1", "--seed", "2", "-o", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    root = parse(out.read_text(encoding="utf-8"))
+    assert {g.get("data-vehicle") for g in find(root, "g", "vehicle")} == {
+        "locust",
+        "nieuport",
+        "camel",
+    }
+
+
+def test_a_hexagon_per_tripod_with_its_protected_sides_and_projectors(catalog: Catalog) -> None:
+    final, events = tripod_example(catalog)
+    root = parse(render_svg(final, events))
+    height = final.rules.table_height
+    groups = {g.get("data-vehicle"): g for g in find(root, "g", "vehicle")}
+    assert len(find(root, "polygon", "base")) == len(final.vehicles)
+    for vid, vehicle in final.vehicles.items():
+        (base,) = [e for e in groups[vid] if "base" in classes(e)]
+        corners = points_of(base, height)
+        if vehicle.kind != "tripod":
+            assert len(corners) == 4 and "tripod" not in classes(base)
+            assert find(groups[vid], "polyline", "armour") == []
+            continue
+        model = final.rules.tripod(vehicle.type)
+        assert "tripod" in classes(base)
+        expected = [c for corner in final.base(vehicle) for c in corner]
+        assert [c for corner in corners for c in corner] == pytest.approx(expected, abs=0.01)
+        armour = find(groups[vid], "polyline", "armour")
+        assert sorted(e.get("data-side") or "" for e in armour) == sorted(model.protected)
+        for line in armour:
+            # the serrated line runs along its side of the hexagon
+            a, b = side_segment(
+                vehicle.pose, final.rules.hex_side, Side.parse(line.get("data-side") or "")
+            )
+            teeth = points_of(line, height)
+            assert len(teeth) > 4
+            assert teeth[0] == pytest.approx(a, abs=0.01)
+            assert teeth[-1] == pytest.approx(b, abs=0.01)
+            assert line.get("stroke") == ARMOUR
+        projectors = find(groups[vid], "circle", "projector")
+        assert sorted(e.get("data-side") or "" for e in projectors) == sorted(model.projectors)
+        tripod = vehicle.tripod
+        assert tripod is not None
+        assert f"Energy {tripod.energy}/{tripod.rating}" in texts(root)
+    # no firing arcs for the tripod, the airplanes keep theirs
+    arcs = {g.get("data-vehicle") for g in find(root, "g", "arc")}
+    assert "locust" not in arcs and {"nieuport", "camel"} <= arcs
+    assert {"protected side", "heat-ray projector", "heat-ray long"} <= set(texts(root))
+
+
+def test_the_heat_ray_is_drawn_as_the_ruler_edge_that_reached(catalog: Catalog) -> None:
+    final, events = tripod_example(catalog)
+    (ray,) = [e for e in events if isinstance(e, HeatRay)]
+    assert ray.target == "nieuport" and ray.origin is not None and ray.point is not None
+    root = parse(render_svg(final, events))
+    (group,) = find(layer(root, "shots"), "g", "heat-ray")
+    assert (group.get("data-firer"), group.get("data-target")) == ("locust", "nieuport")
+    assert group.get("data-projector") == ray.projector
+    (line,) = find(group, "line", "ray")
+    assert ray.range in classes(line) and line.get("stroke") == RAY
+    height = final.rules.table_height
+    x1, y1, x2, y2 = (float(line.get(k) or "nan") for k in ("x1", "y1", "x2", "y2"))
+    assert (x1 / SCALE, height - y1 / SCALE) == pytest.approx(ray.origin, abs=0.01)
+    assert (x2 / SCALE, height - y2 / SCALE) == pytest.approx(ray.point, abs=0.01)
+    assert f"heat-ray {ray.range} {ray.distance:.1f} cm" in texts(root)
+    # the faint ruler outline goes with the reach layer
+    (ruler,) = find(layer(root, "reach"), "g", "heat-ray-ruler")
+    (outline,) = find(ruler, "polygon", "ruler")
+    corners = points_of(outline, height)
+    spec = final.rules.heat_ray_ruler("mk1-locust")
+    assert corners[0] == pytest.approx(ray.origin, abs=0.01)
+    assert math.dist(corners[0], corners[1]) == pytest.approx(spec.length, abs=0.01)
+    assert math.dist(corners[0], corners[3]) == pytest.approx(spec.width, abs=0.01)
+    no_reach = parse(render_svg(final, events, show_reach=False))
+    assert find(no_reach, "g", "heat-ray-ruler") == []
+    assert len(find(no_reach, "g", "heat-ray")) == 1
+
+
+def test_a_shot_on_the_electrified_armour_is_labelled_armour(catalog: Catalog) -> None:
+    final, events = tripod_example(catalog)
+    (hit,) = [e for e in events if isinstance(e, ProtectedHit)]
+    root = parse(render_svg(final, events))
+    shots = {g.get("data-firer"): g for g in find(root, "g", "fired")}
+    armoured = find(root, "g", "armour-shot")
+    assert [g.get("data-firer") for g in armoured] == [hit.firer]
+    assert [g.get("data-target") for g in armoured] == [hit.vehicle]
+    assert find(shots[hit.firer], "circle", "armour-hit")
+    (fired,) = [e for e in events if isinstance(e, Fired) and e.firer == hit.firer]
+    assert f"{fired.range} {fired.distance:.2f} cm, armour" in texts(root)
+    others = [e for e in events if isinstance(e, Fired) and e.firer != hit.firer]
+    assert others, "the camel's shot hits an unprotected side"
+    for other in others:
+        assert "armour-shot" not in classes(shots[other.firer])
+        assert f"{other.range} {other.distance:.2f} cm" in texts(root)
+
+
+def test_objectives_are_drawn_and_a_destroyed_one_crossed_out(catalog: Catalog) -> None:
+    final, events = adjudicate(parse_situation(toppled_and_reverse()), catalog, 1)
+    assert final.objectives["depot"].destroyed and not final.objectives["farm"].destroyed
+    root = parse(render_svg(final, events))
+    drawn = find(layer(root, "objectives"), "g", "objective")
+    groups = {g.get("data-objective") or "": g for g in drawn}
+    assert sorted(groups) == ["depot", "farm"]
+    radius = final.rules.catalog.constants.tripods.objective_radius
+    height = final.rules.table_height
+    for oid, group in groups.items():
+        objective = final.objectives[oid]
+        (token,) = find(group, "circle", "token")
+        assert float(token.get("r") or 0) == pytest.approx(radius * SCALE)
+        assert float(token.get("cx") or 0) == pytest.approx(objective.x * SCALE)
+        assert float(token.get("cy") or 0) == pytest.approx((height - objective.y) * SCALE)
+        crossed = find(group, "path", "cross")
+        assert bool(crossed) == objective.destroyed
+        assert ("destroyed" in classes(token)) == objective.destroyed
+    assert groups["depot"].get("data-destroyed") == "true"
+    assert "depot (destroyed)" in texts(root)
+    assert "farm: no charge left" in texts(root)
+    assert "objective" in texts(root)  # the legend
+
+
+def test_objective_charges_are_shown(catalog: Catalog) -> None:
+    final, events = tripod_example(catalog)
+    root = parse(render_svg(final, events))
+    assert "village: 1 charge" in texts(root)
+
+
+def test_a_toppled_tripod_is_hatched_and_labelled(catalog: Catalog) -> None:
+    final, events = adjudicate(parse_situation(toppled_and_reverse()), catalog, 1, 1)
+    locust = final.vehicles["locust"]
+    assert locust.tripod is not None and locust.tripod.toppled == 1
+    svg = render_svg(final, events)
+    root = parse(svg)
+    groups = {g.get("data-vehicle"): g for g in find(root, "g", "vehicle")}
+    (base,) = [e for e in groups["locust"] if "base" in classes(e)]
+    assert "toppled" in classes(base)
+    (hatched,) = find(groups["locust"], "polygon", "hatched")
+    assert hatched.get("fill") == "url(#toppled-hatch)"
+    assert root.find(f".//{NS}pattern[@id='toppled-hatch']") is not None
+    assert "Energy 3/4 · toppled (1)" in texts(root)
+    # the standing scarab is not hatched
+    assert find(groups["scarab"], "polygon", "hatched") == []
+    assert "toppled" not in classes(next(e for e in groups["scarab"] if "base" in classes(e)))
+    assert "toppled" in texts(root)  # the legend
+
+
+def test_a_backward_move_is_laid_on_the_rear_of_the_base(catalog: Catalog) -> None:
+    final, events = adjudicate(parse_situation(toppled_and_reverse()), catalog, 1)
+    (move,) = [e for e in events if isinstance(e, Moved) and e.vehicle == "scarab"]
+    assert move.backward
+    root = parse(render_svg(final, events))
+    (group,) = [g for g in find(root, "g", "move") if g.get("data-vehicle") == "scarab"]
+    assert group.get("data-backward") == "true"
+    height = final.rules.table_height
+    apothem = final.rules.hex_apothem()
+    deck = final.rules.tripod_deck_of("mk2-scarab")
+    (card,) = find(group, "polygon", "card")
+    local = [move.start.to_local(p) for p in points_of(card, height)]
+    # behind the rear side, as long and wide as the tripod deck's cards
+    assert max(f for f, _ in local) == pytest.approx(-apothem, abs=0.01)
+    assert min(f for f, _ in local) == pytest.approx(-apothem - deck.card_length, abs=0.01)
+    assert max(left for _, left in local) - min(left for _, left in local) == pytest.approx(
+        deck.card_width, abs=0.01
+    )
+    (start,) = find(group, "polygon", "start")
+    assert len(points_of(start, height)) == 6
+    (path,) = find(group, "polyline", "path")
+    trail = points_of(path, height)
+    assert trail[0] == pytest.approx(move.start.point, abs=0.01)
+    assert trail[-1] == pytest.approx(move.end.point, abs=0.01)
+    assert all(move.start.to_local(p)[0] <= 0.01 for p in trail)
+    assert "card 3 backward" in texts(root)
+    # forward tripod moves are laid on the front
+    (walk,) = [g for g in find(root, "g", "move") if g.get("data-vehicle") == "locust"]
+    assert walk.get("data-backward") is None
+
+
+def test_a_heat_ray_that_reaches_nothing_is_marked_at_its_projector(catalog: Catalog) -> None:
+    final, events = adjudicate(parse_situation(toppled_and_reverse()), catalog, 1)
+    (ray,) = [e for e in events if isinstance(e, HeatRay)]
+    assert ray.target is None
+    root = parse(render_svg(final, events))
+    (group,) = find(root, "g", "heat-ray")
+    (mark,) = find(group, "line", "nothing")
+    # fired in phase 1, before the scarab moved: off its front side at (60, 45) heading 90
+    height = final.rules.table_height
+    x1, y1 = float(mark.get("x1") or 0) / SCALE, height - float(mark.get("y1") or 0) / SCALE
+    front = final.rules.hex_apothem()
+    assert (x1, y1) == pytest.approx((60.0, 45.0 + front + 0.4), abs=0.01)
+    assert "heat-ray: nothing reached" in texts(root)
+    assert find(root, "g", "heat-ray-ruler") == []
+
+
+def test_tripod_drawings_are_deterministic(catalog: Catalog) -> None:
+    first = render_svg(*tripod_example(catalog, None), title="t")
+    assert render_svg(*tripod_example(catalog, None), title="t") == first
+    data = toppled_and_reverse()
+    again = [
+        render_svg(*adjudicate(parse_situation(data), catalog, 1), title="r") for _ in range(2)
+    ]
+    assert again[0] == again[1]
+
+
+def test_airplane_drawings_carry_no_tripod_marks(catalog: Catalog) -> None:
+    svg = render_svg(*duel(catalog))
+    for mark in ("toppled-hatch", "armour", "heat-ray", "objective", ".token"):
+        assert mark not in svg

@@ -5,6 +5,14 @@ cards and paths that brought it there, every shot as the ruler was laid (from th
 dot to the nearest point of the target's base it could reach), the firing arcs out to the
 ruler with the half mark, and the shots other bases blocked completely.
 
+Martian tripods (*Tripods & Triplanes*) are drawn on their hexagonal bases with the
+protected sides as a serrated orange line (as on the tripod's reference card), the
+heat-ray projectors as red dots, Energy in the label and, when toppled, hatched; their
+moves are laid on the front of the base, or on the rear after a reverse; heat-rays are
+drawn as the edge of the heat-ray ruler that reached (red) with the ruler's outline, and
+shots that hit the electrified armour are labelled "armour". Objective tokens are drawn
+where they lie, crossed out once destroyed.
+
 :func:`render_svg` is a pure function and its output is byte-for-byte deterministic: floats
 are written with a fixed number of decimals, vehicles are visited in id order and events in
 the order given, so drawings can be diffed and kept as test fixtures.
@@ -23,13 +31,27 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
-from dogfight.geometry.maneuver import card_area, card_path
+from dogfight.geometry.hexbase import Side, hexagon, side_midpoint, side_normal, side_segment
+from dogfight.geometry.maneuver import Card, card_area, card_path
 from dogfight.geometry.pose import Point, Pose
 from dogfight.geometry.reach import Arc
 from dogfight.geometry.shapes import Polygon, rectangle
 from dogfight.rules import firing
-from dogfight.rules.events import Event, Fired, Moved, PhaseStarted, TurnStarted
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.events import (
+    DamageCardsTaken,
+    DamageDrawn,
+    Event,
+    FacingChanged,
+    Fired,
+    HeatRay,
+    LeftArea,
+    Moved,
+    PhaseStarted,
+    ProtectedHit,
+    PutBack,
+    TurnStarted,
+)
+from dogfight.rules.state import GameState, Objective, Vehicle
 
 SCALE = 10.0
 """SVG user units per cm; the document's width and height are given in mm, so printed at
@@ -72,6 +94,11 @@ BLOCKED_COLOUR = "#777777"
 TABLE = "#f7f4ea"
 GRID_COLOUR = "#d9d2bd"
 CARD_EDGE = "#999999"
+ARMOUR = "#ff8c00"
+"""The serrated orange line of a tripod's protected sides (and hits on the armour)."""
+RAY = "#d62728"
+"""Heat-rays and the heat-ray projectors."""
+OBJECTIVE_COLOUR = "#5c4b2e"
 KEY_SAMPLE = 2.4
 """cm of line (or swatch) before each legend text."""
 
@@ -94,6 +121,27 @@ text { font-family: 'DejaVu Sans', Verdana, Arial, Helvetica, sans-serif; }
 .cross { stroke-width: 2; stroke-opacity: 0.7; }
 .dot { stroke-width: 1; }
 """.strip()
+
+TRIPOD_STYLE = """
+.armour-under { fill: none; stroke-width: 6; stroke-linejoin: miter; stroke-opacity: 0.8; }
+.armour { fill: none; stroke-width: 3.5; stroke-linejoin: miter; }
+.projector { stroke-width: 1.2; }
+.ray { stroke-width: 4; stroke-linecap: round; }
+.nothing { stroke-width: 3; stroke-dasharray: 2 5; stroke-linecap: round; }
+.ruler { fill-opacity: 0.05; stroke-opacity: 0.5; stroke-width: 1.2; stroke-dasharray: 4 3; }
+.ruler-half { stroke-opacity: 0.5; stroke-width: 1.2; }
+.toppled { fill-opacity: 0.4; }
+.hatch { stroke-width: 1.5; }
+.armour-hit { fill: none; stroke-width: 3; }
+.token { fill-opacity: 0.75; stroke-width: 2; }
+.token-core { fill: none; stroke-width: 1.5; }
+.destroyed { fill-opacity: 0.2; stroke-dasharray: 4 3; }
+""".strip()
+"""Added to the style sheet only when tripods or objectives are drawn (so that drawings of
+airplanes alone stay byte for byte what they were)."""
+
+HATCH = "toppled-hatch"
+"""Id of the hatching pattern laid over a toppled tripod."""
 
 
 # --- numbers and elements ------------------------------------------------------------
@@ -237,11 +285,11 @@ class _Labels:
         tries: int = 8,
         css: str = "label",
         fill: str | None = None,
-    ) -> None:
+    ) -> Point:
         """Add a label centred vertically on ``at``; when that spot is taken, try 1, 2, ...
         ``tries`` steps along each of ``nudges`` in turn (nearest first) and keep the
         first free spot, else the one overlapping least (going off the drawing counts a
-        hundredfold)."""
+        hundredfold). Returns where it went."""
         candidates = [at] + [
             (at[0] + k * dx, at[1] + k * dy) for k in range(1, tries + 1) for dx, dy in nudges
         ]
@@ -256,6 +304,7 @@ class _Labels:
                 break
         self.boxes.append(_text_box(spot, text, size, anchor))
         self.texts.append(_text(self.frame, spot, text, size, anchor, f"{css} halo", fill))
+        return spot
 
 
 def _text(
@@ -341,7 +390,18 @@ class _Context:
         return self.colours[vehicle.side]
 
     def base(self, pose: Pose) -> Polygon:
+        """An airplane's base at ``pose``."""
         return rectangle(pose, self.state.rules.base_length, self.state.rules.base_width)
+
+    def shape(self, vehicle: Vehicle, pose: Pose | None = None) -> Polygon:
+        """The vehicle's base (a hexagon for a tripod) where it is, or at ``pose``."""
+        where = vehicle.pose if pose is None else pose
+        if vehicle.kind == "tripod":
+            return hexagon(where, self.state.rules.hex_side)
+        return self.base(where)
+
+    def has_tripods(self) -> bool:
+        return any(v.kind == "tripod" for v in self.state.vehicles.values())
 
     def vehicles(self) -> list[Vehicle]:
         """Every vehicle, in id order (the drawing must not depend on dict order)."""
@@ -396,13 +456,48 @@ class _View:
     header: float
 
 
-def _move_shapes(ctx: _Context, move: Moved, vehicle: Vehicle) -> tuple[Polygon, list[Point]]:
-    """The card rectangle and the centre dot's path of a move, laid at its start pose."""
+@dataclass(frozen=True, slots=True)
+class _Laid:
+    """A maneuver card as laid against a base: for an airplane at the nose of its start
+    pose; for a tripod at its front side, or at its rear side (the start pose turned
+    round) when the card is applied backwards after a reverse."""
+
+    pose: Pose
+    depth: float
+    """Distance from the side the card is laid against to the opposite one."""
+    card: Card
+    length: float
+    width: float
+    area_length: float
+    """The deck's card length, which ``card_area`` uses for cards without their own."""
+
+
+def _laid(ctx: _Context, move: Moved, vehicle: Vehicle) -> _Laid:
     rules = ctx.state.rules
+    if vehicle.kind == "tripod":
+        tdeck = rules.tripod_deck_of(vehicle.type)
+        start = move.start
+        if move.backward:
+            start = Pose(start.x, start.y, (start.heading + 180.0) % 360.0)
+        return _Laid(
+            start,
+            2.0 * rules.hex_apothem(),
+            tdeck.card(move.card),
+            tdeck.card_length,
+            tdeck.card_width,
+            tdeck.card_length,
+        )
     deck = rules.deck_of(vehicle.type)
     card = deck.card(move.card)
-    area = card_area(move.start, card, rules.base_length, deck.card_length, deck.card_width)
-    return area, card_path(move.start, card, rules.base_length)
+    length = card.length or deck.card_length
+    return _Laid(move.start, rules.base_length, card, length, deck.card_width, deck.card_length)
+
+
+def _move_shapes(ctx: _Context, move: Moved, vehicle: Vehicle) -> tuple[Polygon, list[Point]]:
+    """The card rectangle and the centre dot's path of a move, laid at its start pose."""
+    laid = _laid(ctx, move, vehicle)
+    area = card_area(laid.pose, laid.card, laid.depth, laid.area_length, laid.width)
+    return area, card_path(laid.pose, laid.card, laid.depth)
 
 
 def _view(ctx: _Context, events: Sequence[Event], legend_rows: int) -> _View:
@@ -413,10 +508,14 @@ def _view(ctx: _Context, events: Sequence[Event], legend_rows: int) -> _View:
     width, height = rules.table_width, rules.table_height
     points: list[Point] = []
     for vehicle in ctx.state.vehicles.values():
-        points.extend(ctx.base(vehicle.pose))
+        points.extend(ctx.shape(vehicle))
     for _turn, _phase, move, vehicle in ctx.moves(events):
-        points.extend(ctx.base(move.start))
+        points.extend(ctx.shape(vehicle, move.start))
         points.extend(_move_shapes(ctx, move, vehicle)[0])
+    radius = ctx.state.rules.catalog.constants.tripods.objective_radius
+    for objective in ctx.state.objectives.values():
+        points.append((objective.x - radius, objective.y - radius))
+        points.append((objective.x + radius, objective.y + radius))
     xs = [p[0] for p in points] or [0.0]
     ys = [p[1] for p in points] or [0.0]
     header = HEADER + LEGEND_ROW * max(0, legend_rows - 1)
@@ -469,11 +568,354 @@ def _wedge(f: _Frame, pose: Pose, arc: Arc, radius: float) -> tuple[str, str]:
     return f"M{f.point(pose.point)} L{f.point(first)} {sweep} Z", f"M{f.point(first)} {sweep}"
 
 
-def _reach_layer(ctx: _Context) -> list[str]:
-    """Each airplane's firing arcs (front, and rear for two-seaters) out to the ruler,
-    with the half mark (the end of short range) as an arc line."""
-    rules = ctx.state.rules
+# --- tripods and objectives ------------------------------------------------------------
+
+
+def _pose_after(event: Event, vid: str) -> Pose | None:
+    """Where ``event`` left vehicle ``vid`` (None: it did not move it)."""
+    if isinstance(event, Moved) and event.vehicle == vid:
+        return event.end
+    if isinstance(event, FacingChanged | PutBack | LeftArea) and event.vehicle == vid:
+        return event.pose
+    return None
+
+
+def _pose_before(event: Event, vid: str) -> Pose | None:
+    """Where vehicle ``vid`` stood before ``event`` (None: it did not move it)."""
+    if isinstance(event, Moved) and event.vehicle == vid:
+        return event.start
+    if isinstance(event, FacingChanged) and event.vehicle == vid:
+        return Pose(event.pose.x, event.pose.y, (event.pose.heading - 60.0 * event.sides) % 360.0)
+    if isinstance(event, PutBack | LeftArea) and event.vehicle == vid:
+        # reached before any move of its own: a tripod lying where it was, or a plane
+        # that left without a move in these events
+        return event.pose
+    return None
+
+
+def _pose_at(state: GameState, events: Sequence[Event], index: int, vid: str) -> Pose:
+    """Where vehicle ``vid`` stood when ``events[index]`` happened: after the last event
+    before it that moved it, else before the first one after it, else where it is now."""
+    for event in reversed(events[:index]):
+        after = _pose_after(event, vid)
+        if after is not None:
+            return after
+    for event in events[index + 1 :]:
+        before = _pose_before(event, vid)
+        if before is not None:
+            return before
+    return state.vehicles[vid].pose
+
+
+@dataclass(frozen=True, slots=True)
+class _Ray:
+    """A heat-ray as fired: the tripod's pose then, and the projector's side."""
+
+    index: int
+    turn: int
+    phase: int
+    event: HeatRay
+    firer: Vehicle
+    pose: Pose
+    middle: Point
+    """The middle of the projector's side, where the ruler's black line goes."""
+    normal: float
+    """The side's outward normal (degrees)."""
+
+
+def _rays(ctx: _Context, events: Sequence[Event]) -> Iterator[_Ray]:
+    """The heat-rays among ``events`` of tripods this state knows."""
+    hex_side = ctx.state.rules.hex_side
+    for index, (turn, phase, event) in enumerate(_timed(events)):
+        if not isinstance(event, HeatRay) or event.firer not in ctx.state.vehicles:
+            continue
+        firer = ctx.state.vehicles[event.firer]
+        if firer.kind != "tripod":
+            continue
+        side = Side.parse(event.projector)
+        pose = _pose_at(ctx.state, events, index, firer.id)
+        middle = side_midpoint(pose, hex_side, side)
+        yield _Ray(index, turn, phase, event, firer, pose, middle, side_normal(pose, side))
+
+
+def _ray_line(ray: _Ray) -> tuple[Point, Point] | None:
+    """The edge of the ruler from the tripod's side to the point reached (None: the ray
+    reached nothing)."""
+    e = ray.event
+    if e.target is None or e.origin is None or e.point is None:
+        return None
+    return (float(e.origin[0]), float(e.origin[1])), (float(e.point[0]), float(e.point[1]))
+
+
+def _ruler_outline(ctx: _Context, ray: _Ray) -> tuple[Polygon, tuple[Point, Point]] | None:
+    """The heat-ray ruler as laid: its outline and its half mark. The reaching edge starts
+    at the event's origin, the other one as far on the other side of the side's middle;
+    both run at the side's normal turned by the tilt. None when the ray reached nothing
+    or the tripod's pose at the time cannot be traced back from the events."""
+    line = _ray_line(ray)
+    if line is None or ray.event.tilt is None:
+        return None
+    spec = ctx.state.rules.heat_ray_ruler(ray.firer.type)
+    origin, middle = line[0], ray.middle
+    if abs(math.dist(origin, middle) - spec.width / 2.0) > 0.05:
+        return None
+    other = (2.0 * middle[0] - origin[0], 2.0 * middle[1] - origin[1])
+    direction = ray.normal + ray.event.tilt
+    outline = (
+        origin,
+        _polar(origin, direction, spec.length),
+        _polar(other, direction, spec.length),
+        other,
+    )
+    half = (_polar(origin, direction, spec.half), _polar(other, direction, spec.half))
+    return outline, half
+
+
+def _heat_ray_rulers(ctx: _Context, events: Sequence[Event]) -> list[str]:
+    """Faint outlines of the heat-ray rulers laid for the heat-rays that reached."""
+    f = ctx.frame
     out: list[str] = []
+    for ray in _rays(ctx, events):
+        laid = _ruler_outline(ctx, ray)
+        if laid is None:
+            continue
+        outline, half = laid
+        spec = ctx.state.rules.heat_ray_ruler(ray.firer.type)
+        kind = ctx.state.rules.tripod(ray.firer.type).heat_ray
+        attrs = {"class": "heat-ray-ruler", "data-firer": ray.firer.id}
+        about = (
+            f"{ray.firer.id} {ray.event.projector} projector: {kind} heat-ray ruler, "
+            f"{_cm(spec.length)} cm, half mark at {_cm(spec.half)} cm" + _when(ray.turn, ray.phase)
+        )
+        children = [
+            _polygon(f, outline, {"class": "ruler", "fill": RAY, "stroke": RAY}),
+            _line(f, half[0], half[1], {"class": "ruler-half", "stroke": RAY}),
+        ]
+        out.append(_group(attrs, children, about))
+    return out
+
+
+def _serrated(a: Point, b: Point, depth: float = 0.6, pitch: float = 0.5) -> list[Point]:
+    """A serrated line along ``a``-``b``: teeth ``depth`` cm high on its right (outside
+    a counter-clockwise polygon's edge), every other point on the line itself."""
+    length = math.dist(a, b)
+    direction = _unit(a, b) or (1.0, 0.0)
+    right = (direction[1], -direction[0])
+    steps = max(2, 2 * round(length / (2.0 * pitch)))
+    points = [a]
+    for i in range(1, steps):
+        t = i / steps
+        off = depth if i % 2 else 0.0
+        points.append(
+            (a[0] + t * (b[0] - a[0]) + off * right[0], a[1] + t * (b[1] - a[1]) + off * right[1])
+        )
+    points.append(b)
+    return points
+
+
+def _tripod_status(vehicle: Vehicle) -> str:
+    """The second line of a tripod's label: Energy, and toppled with its tokens."""
+    tripod = vehicle.tripod
+    if tripod is None:
+        return ""
+    text = f"Energy {tripod.energy}/{tripod.rating}"
+    if tripod.toppled:
+        text += f" · toppled ({tripod.toppled})"
+    return text
+
+
+def _tripod_about(ctx: _Context, vehicle: Vehicle) -> str:
+    """A tripod's hover text."""
+    rules = ctx.state.rules
+    model = rules.tripod(vehicle.type)
+    pose = vehicle.pose
+    about = (
+        f"{vehicle.id}: {model.name} ({vehicle.type}), side {vehicle.side}, damage "
+        f"{vehicle.damage}/{vehicle.resistance}"
+    )
+    tripod = vehicle.tripod
+    if tripod is not None:
+        about += f", Energy {tripod.energy}/{tripod.rating}"
+        if tripod.toppled:
+            about += f", toppled ({tripod.toppled} reminder token{'s' * (tripod.toppled > 1)})"
+        if tripod.cooling:
+            about += ", heat-ray cooling down"
+        if tripod.reverse_pending:
+            about += ", reverse: its next movement card is applied backward"
+    about += (
+        f"; {model.heat_ray} heat-ray projectors: {', '.join(model.projectors)}; protected "
+        f"sides: {', '.join(model.protected) or 'none'}; at x {_cm(pose.x)} y {_cm(pose.y)} "
+        f"heading {_cm(pose.heading)}"
+    )
+    return about
+
+
+def _tripod_marks(ctx: _Context, vehicle: Vehicle, colour: str) -> list[str]:
+    """A tripod in play: the hexagon (hatched when toppled), a nose marker, the protected
+    sides as a serrated orange line, a red dot inside each heat-ray projector's side and
+    the centre dot."""
+    f = ctx.frame
+    rules = ctx.state.rules
+    model = rules.tripod(vehicle.type)
+    pose = vehicle.pose
+    base = ctx.shape(vehicle)
+    apothem = rules.hex_apothem()
+    toppled = vehicle.tripod is not None and vehicle.tripod.toppled > 0
+    css = "base tripod toppled" if toppled else "base tripod"
+    out = [_polygon(f, base, {"class": css, "fill": colour, "stroke": INK})]
+    if toppled:
+        out.append(_polygon(f, base, {"class": "hatched", "fill": f"url(#{HATCH})"}))
+    nose = (
+        pose.to_world(apothem - 1.9, 0.0),
+        pose.to_world(apothem - 3.1, 0.8),
+        pose.to_world(apothem - 3.1, -0.8),
+    )
+    out.append(_polygon(f, nose, {"class": "nose", "fill": "#ffffff"}))
+    for name in model.protected:
+        side = Side.parse(name)
+        teeth = f.points(_serrated(*side_segment(pose, rules.hex_side, side)))
+        out.append(_tag("polyline", {"class": "armour-under", "points": teeth, "stroke": INK}))
+        out.append(
+            _tag(
+                "polyline",
+                {"class": "armour", "data-side": name, "points": teeth, "stroke": ARMOUR},
+            )
+        )
+    for name in model.projectors:
+        spot = _polar(pose.point, side_normal(pose, Side.parse(name)), apothem - 1.1)
+        attrs = {
+            "class": "projector",
+            "data-side": name,
+            "cx": f.x(spot[0]),
+            "cy": f.y(spot[1]),
+            "r": 0.45 * SCALE,
+            "fill": RAY,
+            "stroke": "#ffffff",
+        }
+        out.append(_tag("circle", attrs))
+    out.append(
+        _tag(
+            "circle",
+            {
+                "class": "dot",
+                "cx": f.x(pose.x),
+                "cy": f.y(pose.y),
+                "r": 0.35 * SCALE,
+                "fill": "#000000",
+                "stroke": "#ffffff",
+            },
+        )
+    )
+    return out
+
+
+def _armour_hits(events: Sequence[Event]) -> dict[int, ProtectedHit]:
+    """The shots (indices of their ``Fired`` events) that hit a tripod's electrified
+    armour. A phase's shots are resolved in the order they were fired, each by a
+    ``ProtectedHit`` or by damage drawn with the firer as source; so each outcome goes
+    to the first shot of that firer at that vehicle not yet resolved in the phase."""
+    hits: dict[int, ProtectedHit] = {}
+    pending: dict[tuple[str, str], list[int]] = {}
+    for index, event in enumerate(events):
+        if isinstance(event, TurnStarted | PhaseStarted):
+            pending = {}
+        elif isinstance(event, Fired):
+            pending.setdefault((event.firer, event.target), []).append(index)
+        elif isinstance(event, ProtectedHit):
+            queue = pending.get((event.firer, event.vehicle))
+            if queue:
+                hits[queue.pop(0)] = event
+        elif isinstance(event, DamageDrawn | DamageCardsTaken):
+            queue = pending.get((event.source.split(" ")[0], event.vehicle))
+            if queue:
+                queue.pop(0)
+    return hits
+
+
+def _objectives_block(ctx: _Context) -> None:
+    """Keep labels off the objective tokens."""
+    radius = ctx.state.rules.catalog.constants.tripods.objective_radius
+    for objective in ctx.state.objectives.values():
+        x, y = objective.x, objective.y
+        ctx.labels.block(((x - radius, y - radius), (x + radius, y + radius)))
+
+
+def _charges(objective: Objective) -> str:
+    if objective.charges == 0:
+        return "no charge left"
+    return f"{objective.charges} charge{'s' * (objective.charges > 1)}"
+
+
+def _objectives_layer(ctx: _Context) -> list[str]:
+    """The objective tokens, round, with their id and the recharges they can still give;
+    destroyed ones ghosted and crossed out."""
+    f = ctx.frame
+    radius = ctx.state.rules.catalog.constants.tripods.objective_radius
+    out: list[str] = []
+    for oid in sorted(ctx.state.objectives):
+        objective = ctx.state.objectives[oid]
+        x, y = objective.x, objective.y
+        css = "token destroyed" if objective.destroyed else "token"
+        children = [
+            _tag(
+                "circle",
+                {
+                    "class": css,
+                    "cx": f.x(x),
+                    "cy": f.y(y),
+                    "r": radius * SCALE,
+                    "fill": "#ffffff",
+                    "stroke": OBJECTIVE_COLOUR,
+                },
+            ),
+            _tag(
+                "circle",
+                {
+                    "class": "token-core",
+                    "cx": f.x(x),
+                    "cy": f.y(y),
+                    "r": 0.45 * radius * SCALE,
+                    "fill": "none",
+                    "stroke": OBJECTIVE_COLOUR,
+                },
+            ),
+        ]
+        about = f"objective {oid} at x {_cm(x)} y {_cm(y)}: {_charges(objective)}"
+        if objective.destroyed:
+            d = radius / math.sqrt(2.0)
+            cross = (
+                f"M{f.point((x - d, y - d))} L{f.point((x + d, y + d))} "
+                f"M{f.point((x - d, y + d))} L{f.point((x + d, y - d))}"
+            )
+            children.append(
+                _tag("path", {"class": "cross", "d": cross, "stroke": OBJECTIVE_COLOUR})
+            )
+            text = f"{oid} (destroyed)"
+            about += "; destroyed"
+        else:
+            text = f"{oid}: {_charges(objective)}"
+        ctx.labels.add(
+            (x, y + radius + 0.9),
+            text,
+            size=SMALL_SIZE,
+            nudges=((0.0, 1.2), (0.0, -1.2)),
+            fill=OBJECTIVE_COLOUR,
+        )
+        attrs = {
+            "class": "objective",
+            "data-objective": oid,
+            "data-destroyed": "true" if objective.destroyed else None,
+        }
+        out.append(_group(attrs, children, about))
+    return out
+
+
+def _reach_layer(ctx: _Context, events: Sequence[Event]) -> list[str]:
+    """Each airplane's firing arcs (front, and rear for two-seaters) out to the ruler,
+    with the half mark (the end of short range) as an arc line. Tripods have no arcs:
+    for each heat-ray fired, the outline of the heat-ray ruler as it was laid."""
+    rules = ctx.state.rules
+    out: list[str] = _heat_ray_rulers(ctx, events)
     for vehicle in ctx.vehicles():
         if not vehicle.in_play:
             continue
@@ -502,36 +944,54 @@ def _reach_layer(ctx: _Context) -> list[str]:
 
 def _moves_layer(ctx: _Context, events: Sequence[Event]) -> list[str]:
     """For every move: the card laid at the start (faint), the path of the centre dot,
-    the card id, and a ghost outline of the base where it started."""
+    the card id, and a ghost outline of the base where it started. A tripod's card
+    applied backwards (after a reverse) is laid against the rear of its base."""
     f = ctx.frame
-    rules = ctx.state.rules
     out: list[str] = []
     for turn, phase, move, vehicle in ctx.moves(events):
         colour = ctx.colour(vehicle)
         area, path = _move_shapes(ctx, move, vehicle)
-        deck = rules.deck_of(vehicle.type)
-        length = deck.card(move.card).length or deck.card_length
+        laid = _laid(ctx, move, vehicle)
+        tripod = vehicle.kind == "tripod"
+        backward = tripod and move.backward
         # the card's far corner on the pilot's left: clear of the path and of the base
-        nose = move.start.moved(rules.base_length / 2.0, 0.0, 0.0)
-        corner = nose.to_world(length - 1.0, deck.card_width / 2.0 - 0.3)
+        nose = laid.pose.moved(laid.depth / 2.0, 0.0, 0.0)
+        corner = nose.to_world(laid.length - 1.0, laid.width / 2.0 - 0.3)
         ahead, left = nose.forward(), (-nose.forward()[1], nose.forward()[0])
         ctx.labels.add(
             corner,
-            f"card {move.card}",
+            f"card {move.card}" + (" backward" if backward else ""),
             size=SMALL_SIZE,
             nudges=((-1.2 * ahead[0], -1.2 * ahead[1]), (-1.2 * left[0], -1.2 * left[1])),
             tries=5,
             fill=colour,
         )
+        if not tripod:
+            about = f"{vehicle.id} flies card {move.card}"
+        elif backward:
+            about = (
+                f"{vehicle.id} walks card {move.card} backward: after a reverse the card is "
+                "laid against the rear of the base"
+            )
+        else:
+            about = f"{vehicle.id} walks card {move.card}"
+        attrs = {
+            "class": "move",
+            "data-vehicle": vehicle.id,
+            "data-card": move.card,
+            "data-backward": "true" if backward else None,
+        }
         out.append(
             _group(
-                {"class": "move", "data-vehicle": vehicle.id, "data-card": move.card},
+                attrs,
                 [
                     _polygon(f, area, {"class": "card", "fill": colour, "stroke": CARD_EDGE}),
-                    _polygon(f, ctx.base(move.start), {"class": "start", "stroke": colour}),
+                    _polygon(
+                        f, ctx.shape(vehicle, move.start), {"class": "start", "stroke": colour}
+                    ),
                     _tag("polyline", {"class": "path", "points": f.points(path), "stroke": colour}),
                 ],
-                f"{vehicle.id} flies card {move.card}{_when(turn, phase)}",
+                about + _when(turn, phase),
             )
         )
     return out
@@ -539,24 +999,32 @@ def _moves_layer(ctx: _Context, events: Sequence[Event]) -> list[str]:
 
 def _vehicles_layer(ctx: _Context) -> list[str]:
     """Bases: in play, filled in the side's colour with a nose marker, the firing dot and
-    the id; eliminated, ghosted and crossed out where they were last, with the reason."""
+    the id; eliminated, ghosted and crossed out where they were last, with the reason.
+    Tripods get their hexagon with its protected sides and projectors, and a second label
+    line with their Energy (and toppled, with the reminder tokens left)."""
     f = ctx.frame
     rules = ctx.state.rules
     half_l = rules.base_length / 2.0
-    radius = math.hypot(rules.base_length, rules.base_width) / 2.0
+    plane_radius = math.hypot(rules.base_length, rules.base_width) / 2.0
     vehicles = ctx.vehicles()
     for vehicle in vehicles:
-        ctx.labels.block(ctx.base(vehicle.pose))
+        ctx.labels.block(ctx.shape(vehicle))
     out: list[str] = []
     for vehicle in vehicles:
         colour = ctx.colour(vehicle)
         pose = vehicle.pose
-        base = ctx.base(pose)
-        about = (
-            f"{vehicle.id}: {rules.airplane(vehicle.type).name} ({vehicle.type}), side "
-            f"{vehicle.side}, damage {vehicle.damage}/{vehicle.resistance}, at x {_cm(pose.x)} "
-            f"y {_cm(pose.y)} heading {_cm(pose.heading)}"
-        )
+        base = ctx.shape(vehicle)
+        tripod = vehicle.kind == "tripod"
+        if tripod:
+            about = _tripod_about(ctx, vehicle)
+            radius = rules.hex_side + 0.7  # clear of the protected sides' teeth
+        else:
+            about = (
+                f"{vehicle.id}: {rules.airplane(vehicle.type).name} ({vehicle.type}), side "
+                f"{vehicle.side}, damage {vehicle.damage}/{vehicle.resistance}, at x "
+                f"{_cm(pose.x)} y {_cm(pose.y)} heading {_cm(pose.heading)}"
+            )
+            radius = plane_radius
         reason = (vehicle.eliminated or "").replace("_", " ")
         text = f"{vehicle.id} ({reason})" if reason else vehicle.id
         # right of the base, unless that runs off the drawing (an airplane that left)
@@ -564,7 +1032,18 @@ def _vehicles_layer(ctx: _Context) -> list[str]:
         if ctx.labels.outside(_text_box(label_at, text, TEXT_SIZE, anchor)) > 0.0:
             label_at, anchor = (pose.x - radius - 0.4, pose.y), "end"
         nudges = ((0.0, 1.4), (0.0, -1.4))
-        if vehicle.in_play:
+        if vehicle.in_play and tripod:
+            children = _tripod_marks(ctx, vehicle, colour)
+            spot = ctx.labels.add(label_at, text, anchor=anchor, nudges=nudges)
+            ctx.labels.add(
+                (spot[0], spot[1] - 1.3),
+                _tripod_status(vehicle),
+                size=SMALL_SIZE,
+                anchor=anchor,
+                nudges=((0.0, -1.0), (0.0, 1.0)),
+                tries=3,
+            )
+        elif vehicle.in_play:
             nose = (
                 pose.to_world(half_l - 0.3, 0.0),
                 pose.to_world(half_l - 1.7, 1.0),
@@ -588,8 +1067,10 @@ def _vehicles_layer(ctx: _Context) -> list[str]:
             ctx.labels.add(label_at, text, anchor=anchor, nudges=nudges)
         else:
             about += f"; eliminated: {reason}"
+            n = len(base) // 2
             cross = (
-                f"M{f.point(base[0])} L{f.point(base[2])} M{f.point(base[1])} L{f.point(base[3])}"
+                f"M{f.point(base[0])} L{f.point(base[n])} "
+                f"M{f.point(base[1])} L{f.point(base[n + 1])}"
             )
             children = [
                 _polygon(f, base, {"class": "base eliminated", "fill": colour, "stroke": colour}),
@@ -610,13 +1091,19 @@ def _arrowhead(tip: Point, direction: Point, length: float = 1.2, half: float = 
 def _shots_layer(ctx: _Context, events: Sequence[Event]) -> list[str]:
     """Every shot as the ruler was laid: firing dot to the point reached, solid at short
     range and dashed at long range, labelled with the range, the distance and +1 when
-    aimed (same target as in the previous phase).
+    aimed (same target as in the previous phase); "armour" and a ring where it struck
+    when it hit a tripod's electrified armour. Every heat-ray in red, as the edge of the
+    heat-ray ruler that reached, or a short mark off the projector when none did.
 
     The firing dot is the event's ``origin``: where the firer stood at that firing step.
     """
     f = ctx.frame
+    armour = _armour_hits(events)
+    rays = {ray.index: ray for ray in _rays(ctx, events)}
     out: list[str] = []
-    for turn, phase, event in _timed(events):
+    for index, (turn, phase, event) in enumerate(_timed(events)):
+        if index in rays:
+            out.append(_heat_ray(ctx, rays[index]))
         if not isinstance(event, Fired) or event.firer not in ctx.state.vehicles:
             continue
         colour = ctx.colour(ctx.state.vehicles[event.firer])
@@ -627,10 +1114,15 @@ def _shots_layer(ctx: _Context, events: Sequence[Event]) -> list[str]:
         if direction is not None:
             children.append(_polygon(f, _arrowhead(point, direction), {"fill": colour}))
         text = f"{event.range} {event.distance:.2f} cm" + (" +1" if event.aimed else "")
+        hit = armour.get(index)
+        if hit is not None:
+            text += ", armour"
+            ring: Attrs = {"class": "armour-hit", "cx": f.x(point[0]), "cy": f.y(point[1])}
+            children.append(_tag("circle", {**ring, "r": 1.1 * SCALE, "stroke": ARMOUR}))
         ctx.beside(origin, point, 0.7, text, TEXT_SIZE, colour)
         cards = "card" if event.cards == 1 else "cards"
         attrs = {
-            "class": "fired",
+            "class": "fired" if hit is None else "fired armour-shot",
             "data-firer": event.firer,
             "data-target": event.target,
             "data-weapon": event.weapon,
@@ -639,10 +1131,59 @@ def _shots_layer(ctx: _Context, events: Sequence[Event]) -> list[str]:
             f"{event.firer} {event.weapon} fires at {event.target}: {event.range} range, "
             f"{event.distance:.2f} cm, {event.cards} damage {cards}"
             + (", aimed +1" if event.aimed else "")
-            + _when(turn, phase)
         )
-        out.append(_group(attrs, children, about))
+        if hit is not None:
+            about += (
+                f"; hits the electrified armour: cards {', '.join(hit.cards)} revealed, "
+                f"{hit.energy_lost} Energy lost, no damage"
+            )
+        out.append(_group(attrs, children, about + _when(turn, phase)))
     return out
+
+
+def _heat_ray(ctx: _Context, ray: _Ray) -> str:
+    """One heat-ray: the reaching edge of the ruler in red, solid at short range and
+    dashed at long range, with its range and length; or, when it reached nothing, a
+    short dotted mark off the projector's side."""
+    f = ctx.frame
+    e = ray.event
+    attrs = {
+        "class": "heat-ray",
+        "data-firer": e.firer,
+        "data-projector": e.projector,
+        "data-target": e.target,
+    }
+    line = _ray_line(ray)
+    if line is None:
+        start = _polar(ray.middle, ray.normal, 0.4)
+        end = _polar(ray.middle, ray.normal, 3.4)
+        d = 0.5
+        cross = (
+            f"M{f.point((end[0] - d, end[1] - d))} L{f.point((end[0] + d, end[1] + d))} "
+            f"M{f.point((end[0] - d, end[1] + d))} L{f.point((end[0] + d, end[1] - d))}"
+        )
+        children = [
+            _line(f, start, end, {"class": "nothing", "stroke": RAY}),
+            _tag("path", {"class": "cross", "d": cross, "stroke": RAY}),
+        ]
+        ctx.beside(ray.middle, end, 1.0, "heat-ray: nothing reached", SMALL_SIZE, RAY)
+        about = f"{e.firer} fires its {e.projector} heat-ray projector and reaches nothing"
+        return _group(attrs, children, about + _when(ray.turn, ray.phase))
+    origin, point = line
+    kind = e.range or "long"
+    distance = e.distance if e.distance is not None else math.dist(origin, point)
+    children = [_line(f, origin, point, {"class": f"ray {kind}", "stroke": RAY})]
+    direction = _unit(origin, point)
+    if direction is not None:
+        children.append(_polygon(f, _arrowhead(point, direction), {"fill": RAY}))
+    ctx.beside(origin, point, 0.6, f"heat-ray {kind} {distance:.1f} cm", TEXT_SIZE, RAY)
+    tilt = e.tilt or 0.0
+    how = "at a right angle" if abs(tilt) < 1e-9 else f"tilted {_cm(tilt)}°"
+    about = (
+        f"{e.firer} fires its {e.projector} heat-ray projector at {e.target}: {kind} range, "
+        f"{distance:.2f} cm along the ruler's edge, ruler {how}"
+    )
+    return _group(attrs, children, about + _when(ray.turn, ray.phase))
 
 
 def _blocked_layer(ctx: _Context) -> list[str]:
@@ -689,16 +1230,32 @@ class _Key:
         return KEY_SAMPLE + 0.6 + 0.6 * SMALL_SIZE * len(self.text) + 1.6
 
 
-def _legend_keys(ctx: _Context) -> list[_Key]:
+def _legend_keys(ctx: _Context, events: Sequence[Event]) -> list[_Key]:
+    """The sides and the line styles; the tripods' marks only when tripods are drawn,
+    objectives only when there are some."""
     keys = [_Key(side, ctx.colours[side]) for side in sorted(ctx.colours)]
-    return [
-        *keys,
+    keys += [
         _Key("short range", INK, "shot short"),
         _Key("long range", INK, "shot long"),
         _Key("+1: aimed", INK, "aimed"),
         _Key("completely blocked", BLOCKED_COLOUR, "blocked"),
         _Key("start of a move", INK, "start"),
     ]
+    state = ctx.state
+    if ctx.has_tripods():
+        keys += [
+            _Key("protected side", ARMOUR, "armour"),
+            _Key("heat-ray projector", RAY, "projector"),
+            _Key("heat-ray short", RAY, "ray short"),
+            _Key("heat-ray long", RAY, "ray long"),
+        ]
+    if any(isinstance(e, ProtectedHit) for e in events):
+        keys.append(_Key("shot on the armour", ARMOUR, "armour-hit"))
+    if any(v.tripod is not None and v.tripod.toppled for v in state.vehicles.values()):
+        keys.append(_Key("toppled", INK, "toppled"))
+    if state.objectives:
+        keys.append(_Key("objective", OBJECTIVE_COLOUR, "token"))
+    return keys
 
 
 def _legend_rows(keys: Sequence[_Key], width: float) -> list[list[_Key]]:
@@ -727,6 +1284,26 @@ def _legend(f: _Frame, rows: Sequence[Sequence[_Key]], y: float) -> list[str]:
             elif key.css == "start":
                 attrs = {"class": "start", "stroke": key.colour}
                 out.append(_rect(f, (x + 0.3, y - 0.6), KEY_SAMPLE - 0.6, 1.2, attrs))
+            elif key.css == "armour":
+                teeth = f.points(_serrated((x, y + 0.3), (x + KEY_SAMPLE, y + 0.3)))
+                out.append(
+                    _tag("polyline", {"class": "armour-under", "points": teeth, "stroke": INK})
+                )
+                out.append(
+                    _tag("polyline", {"class": "armour", "points": teeth, "stroke": key.colour})
+                )
+            elif key.css in ("projector", "armour-hit", "token"):
+                radius = {"projector": 0.45, "armour-hit": 0.55, "token": 0.6}[key.css]
+                fill = {"projector": key.colour, "armour-hit": "none", "token": "#ffffff"}[key.css]
+                stroke = "#ffffff" if key.css == "projector" else key.colour
+                centre = {"cx": f.x(x + KEY_SAMPLE / 2.0), "cy": f.y(y), "r": radius * SCALE}
+                out.append(
+                    _tag("circle", {"class": key.css, **centre, "fill": fill, "stroke": stroke})
+                )
+            elif key.css == "toppled":
+                sample = (x + 0.3, y - 0.6), KEY_SAMPLE - 0.6, 1.2
+                out.append(_rect(f, *sample, {"fill": "#ffffff", "stroke": INK}))
+                out.append(_rect(f, *sample, {"class": "hatched", "fill": f"url(#{HATCH})"}))
             elif key.css != "aimed":
                 attrs = {"class": key.css, "stroke": key.colour}
                 out.append(_line(f, (x, y), (x + KEY_SAMPLE, y), attrs))
@@ -779,22 +1356,26 @@ def render_svg(
     width and height in mm so that it prints at the table's real size).
 
     ``state`` is drawn as it stands: bases, eliminated airplanes ghosted, the firing arcs
-    (``show_reach``) and the shots other bases block completely. ``events`` add what led
-    to it: the moves (card, path, start outline) and the shots.
+    (``show_reach``) and the shots other bases block completely, tripods with their
+    protected sides and Energy, objective tokens. ``events`` add what led to it: the
+    moves (card, path, start outline), the shots and heat-rays (with the heat-ray rulers
+    under ``show_reach``).
     """
     rules = state.rules
     frame = _Frame(rules.table_height)
     ctx = _Context(state, frame, side_colours(state.sides()), _Labels(frame))
-    rows = _legend_rows(_legend_keys(ctx), rules.table_width + MARGIN)
+    rows = _legend_rows(_legend_keys(ctx, events), rules.table_width + MARGIN)
     view = _view(ctx, events, len(rows))
     ctx.labels.bounds = (view.left, view.bottom, view.right, view.top - view.header)
 
     # Labels are placed in order of importance; the layers are stacked in drawing order.
+    _objectives_block(ctx)
     vehicles = _vehicles_layer(ctx)
     shots = _shots_layer(ctx, events)
     blocked = _blocked_layer(ctx)
     moves = _moves_layer(ctx, events)
-    reach = _reach_layer(ctx) if show_reach else []
+    objectives = _objectives_layer(ctx)
+    reach = _reach_layer(ctx, events) if show_reach else []
 
     name = title or "dogfight"
     x0, y0 = frame.x(view.left), frame.y(view.top)
@@ -807,15 +1388,28 @@ def render_svg(
     }
     area = _rect(frame, (0.0, 0.0), rules.table_width, rules.table_height, {})
     clip = _tag("clipPath", {"id": "table-area"}, area)
+    style, patterns = STYLE, ""
+    if ctx.has_tripods() or state.objectives:
+        style += "\n" + TRIPOD_STYLE
+        hatch = _tag(
+            "path",
+            {"class": "hatch", "d": "M-2,2 L2,-2 M0,8 L8,0 M6,10 L10,6", "stroke": INK},
+        )
+        patterns = _tag(
+            "pattern",
+            {"id": HATCH, "patternUnits": "userSpaceOnUse", "width": 8, "height": 8},
+            hatch,
+        )
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         _open("svg", svg),
         f"<title>{escape(name)}</title>",
-        f"<defs><style>{escape(STYLE)}</style>{clip}</defs>",
+        f"<defs><style>{escape(style)}</style>{clip}{patterns}</defs>",
         _tag("rect", {"x": x0, "y": y0, "width": width, "height": height, "fill": "#ffffff"}),
     ]
     layers = (
         ("table", _table_layer(ctx), None),
+        ("objectives", objectives, None),
         ("reach", reach, "url(#table-area)"),
         ("moves", moves, None),
         ("blocked", blocked, None),
