@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dogfight.catalog.loader import Catalog, validation_to_data_error
-from dogfight.catalog.models import Switches, Symbol
+from dogfight.catalog.models import Scenario, Skill, Switches, Symbol
 from dogfight.errors import DataError, DogfightError
 from dogfight.geometry.pose import Pose, normalize_heading
 from dogfight.rules.chance import setup_rng, step_rng
@@ -25,6 +25,7 @@ from dogfight.rules.decks import shuffled
 from dogfight.rules.engine import allowed_symbols, resolve_phase, start_turn
 from dogfight.rules.events import Event
 from dogfight.rules.plans import Flown, Plan, check_plan_shape
+from dogfight.rules.scenario import objectives_problem, placement_problem
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 from dogfight.rules.tripods import check_tripod_plan
 
@@ -61,8 +62,14 @@ class PreviousIn(Strict):
 
 class VehicleIn(Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$", max_length=40)
-    type: str = Field(description="airplane id from the catalog (dogfight info)")
-    side: str = Field(min_length=1, max_length=40)
+    type: str | None = Field(
+        default=None,
+        description="airplane or tripod id from the catalog (dogfight info); with a "
+        "scenario, defaults to the scenario's first choice",
+    )
+    side: str | None = Field(
+        default=None, min_length=1, max_length=40, description="team; given by a scenario"
+    )
     pose: PoseIn
     damage: int = Field(default=0, ge=0, description="damage points already taken")
     jams: dict[Weapon, int] = Field(default_factory=dict, description="jam counters left")
@@ -77,7 +84,17 @@ class VehicleIn(Strict):
     toppled: int = Field(default=0, ge=0, le=2, description="tripods: toppled reminder tokens")
     cooling: int = Field(default=0, ge=0, le=1, description="tripods: heat-ray recovery token")
     reverse: bool = Field(default=False, description="tripods: a reverse reminder token")
+    skills: list[Skill] = Field(default_factory=list, description="ace skills (000)")
     plans: list[Plan] = Field(default_factory=list, description="one plan per turn, in order")
+
+
+class ReinforcementIn(Strict):
+    """Where a scenario's reinforcement should appear when its turn comes (moved along the
+    table to the nearest legal point if that spot breaks the placement rule then)."""
+
+    id: str
+    type: str | None = None
+    pose: PoseIn
 
 
 class ObjectiveIn(Strict):
@@ -97,7 +114,10 @@ class TableIn(Strict):
 class Situation(Strict):
     """A table situation to adjudicate."""
 
-    ruleset: str = "wog"
+    scenario: str | None = Field(
+        default=None, description="a scenario id (dogfight info): its forces, placement and victory"
+    )
+    ruleset: str | None = Field(default=None, description="default: the scenario's, else wog")
     switches: dict[str, Any] = Field(
         default_factory=dict, description="rule switches overriding the ruleset's"
     )
@@ -107,6 +127,7 @@ class Situation(Strict):
         default_factory=dict, description="stacked damage decks: top cards, first drawn first"
     )
     objectives: list[ObjectiveIn] = Field(default_factory=list)
+    reinforcements: list[ReinforcementIn] = Field(default_factory=list)
 
 
 def read_situation(path: str | Path) -> Situation:
@@ -134,15 +155,31 @@ def build(
     situation: Situation, catalog: Catalog, seed: int, source: str = "situation"
 ) -> GameState:
     """The game state a situation describes, with damage decks shuffled from ``seed``."""
-    ruleset = catalog.ruleset(situation.ruleset) if situation.ruleset in catalog.rulesets else None
+    chosen = None
+    if situation.scenario is not None:
+        chosen = catalog.scenarios.get(situation.scenario)
+        if chosen is None:
+            raise DataError(
+                source,
+                "scenario",
+                situation.scenario,
+                "known scenarios: " + ", ".join(sorted(catalog.scenarios)),
+            )
+        situation = with_scenario(situation, chosen, catalog, source)
+    name = situation.ruleset or "wog"
+    ruleset = catalog.rulesets.get(name)
     if ruleset is None:
         raise DataError(
             source,
             "ruleset",
-            situation.ruleset,
+            name,
             "known rulesets: " + ", ".join(sorted(catalog.rulesets)),
         )
-    merged = {**ruleset.switches.model_dump(mode="json"), **situation.switches}
+    merged = {
+        **ruleset.switches.model_dump(mode="json"),
+        **(chosen.switches if chosen else {}),
+        **situation.switches,
+    }
     try:
         switches = Switches.model_validate(merged)
     except ValidationError as exc:
@@ -161,6 +198,9 @@ def build(
     vehicles: dict[str, Vehicle] = {}
     for i, v in enumerate(situation.vehicles):
         where = f"vehicles[{i}]"
+        if v.type is None or v.side is None:
+            missing = "type" if v.type is None else "side"
+            raise DataError(source, f"{where}.{missing}", None, "required (no scenario gives it)")
         if v.id in vehicles:
             raise DataError(source, f"{where}.id", v.id, "vehicle ids must be unique")
         if v.type in catalog.tripods:
@@ -208,6 +248,7 @@ def build(
             previous=None if v.previous is None else Flown(v.previous.symbol, v.previous.is_steep),
             jams={w: n for w, n in v.jams.items() if n > 0},
             rockets=v.rockets,
+            skills=tuple(v.skills),
         )
     for i, v in enumerate(situation.vehicles):
         for weapon, target in v.aim.items():
@@ -256,6 +297,8 @@ def build(
             raise DataError(source, f"objectives[{j}].id", o.id, "objective ids must be unique")
         objectives[o.id] = Objective(o.id, o.x, o.y, o.charges)
     state = GameState(rules=rules, vehicles=vehicles, piles=piles, objectives=objectives)
+    if chosen is not None:
+        _setup_scenario(state, situation, chosen, catalog, source)
     symbols = allowed_symbols(state)
     for i, v in enumerate(situation.vehicles):
         for t, plan in enumerate(v.plans):
@@ -265,7 +308,7 @@ def build(
                     if t == 0:
                         check_tripod_plan(state, vehicle, plan)
                     continue
-                check_plan_shape(v.id, plan, rules.deck_of(v.type), symbols)
+                check_plan_shape(v.id, plan, rules.deck_of(vehicle.type), symbols)
             except DogfightError as exc:
                 raise DataError(
                     source, f"vehicles[{i}].plans[{t}]", list(plan.cards), str(exc)
@@ -274,6 +317,7 @@ def build(
 
 
 def _tripod(catalog: Catalog, v: VehicleIn, source: str, where: str) -> Vehicle:
+    assert v.type is not None and v.side is not None
     model = catalog.tripods[v.type]
     energy = model.energy if v.energy is None else v.energy
     if energy > model.energy:
@@ -310,6 +354,141 @@ def _tripod(catalog: Catalog, v: VehicleIn, source: str, where: str) -> Vehicle:
             reverse_pending=v.reverse,
         ),
     )
+
+
+def with_scenario(
+    situation: Situation, scenario: Scenario, catalog: Catalog, source: str
+) -> Situation:
+    """The situation completed from its scenario: ruleset, table, each vehicle's model
+    (checked against the scenario's choices), side, rockets and skills."""
+    specs = {v.id: v for v in scenario.vehicles}
+    given = [v.id for v in situation.vehicles]
+    if sorted(given) != sorted(specs):
+        raise DataError(
+            source,
+            "vehicles",
+            given,
+            f"scenario {scenario.id} places exactly: " + ", ".join(sorted(specs)),
+        )
+    vehicles = []
+    for i, v in enumerate(situation.vehicles):
+        spec = specs[v.id]
+        kind = v.type or (spec.types[0] if spec.types else None)
+        if kind is None:
+            raise DataError(
+                source,
+                f"vehicles[{i}].type",
+                None,
+                f"choose an airplane for {v.id} (scenario {scenario.id}: any airplane)",
+            )
+        allowed = spec.types or sorted(catalog.airplanes)
+        if kind not in allowed:
+            raise DataError(
+                source,
+                f"vehicles[{i}].type",
+                kind,
+                f"scenario {scenario.id} allows: " + ", ".join(allowed),
+            )
+        if v.side is not None and v.side != spec.side:
+            raise DataError(
+                source, f"vehicles[{i}].side", v.side, f"{v.id} is on the {spec.side} side"
+            )
+        vehicles.append(
+            v.model_copy(
+                update={
+                    "type": kind,
+                    "side": spec.side,
+                    "rockets": v.rockets or spec.rockets,
+                    "skills": v.skills or list(spec.skills),
+                }
+            )
+        )
+    table = situation.table or TableIn(width=scenario.table.width, height=scenario.table.height)
+    if table.width < scenario.table.width or table.height < scenario.table.height:
+        raise DataError(
+            source,
+            "table",
+            f"{table.width:g} x {table.height:g}",
+            f"scenario {scenario.id} needs at least {scenario.table.width:g} x "
+            f"{scenario.table.height:g} cm",
+        )
+    objectives = situation.objectives
+    if scenario.objectives is not None:
+        charges = scenario.objectives.charges
+        objectives = [
+            o if "charges" in o.model_fields_set else o.model_copy(update={"charges": charges})
+            for o in objectives
+        ]
+    return situation.model_copy(
+        update={
+            "vehicles": vehicles,
+            "ruleset": situation.ruleset or scenario.ruleset,
+            "table": table,
+            "objectives": objectives,
+        }
+    )
+
+
+def _setup_scenario(
+    state: GameState, situation: Situation, scenario: Scenario, catalog: Catalog, source: str
+) -> None:
+    """Check the placement rules and the objectives; hold the reinforcements back."""
+    specs = {v.id: v for v in scenario.vehicles}
+    for i, v in enumerate(situation.vehicles):
+        problem = placement_problem(state, scenario, specs[v.id], state.vehicles[v.id].pose)
+        if problem is not None:
+            raise DataError(source, f"vehicles[{i}].pose", v.pose.model_dump(), f"{v.id} {problem}")
+    problem = objectives_problem(state, scenario)
+    if problem is not None:
+        raise DataError(source, "objectives", len(state.objectives), problem)
+    asked = {r.id: (i, r) for i, r in enumerate(situation.reinforcements)}
+    known = {r.id for r in scenario.reinforcements}
+    for rid in asked:
+        if rid not in known:
+            raise DataError(
+                source,
+                "reinforcements",
+                rid,
+                "scenario reinforcements: " + (", ".join(sorted(known)) or "none"),
+            )
+    for spec in scenario.reinforcements:
+        side = scenario.side(spec.side)
+        assert side is not None
+        index, wanted = asked.get(spec.id, (None, None))
+        kind = (wanted.type if wanted else None) or (spec.types[0] if spec.types else None)
+        allowed = spec.types or sorted(catalog.airplanes)
+        if kind is None or kind not in allowed:
+            raise DataError(
+                source,
+                f"reinforcements[{index}].type",
+                kind,
+                f"scenario {scenario.id} allows: " + ", ".join(allowed),
+            )
+        if wanted is not None:
+            pose = Pose(wanted.pose.x, wanted.pose.y, normalize_heading(wanted.pose.heading))
+        else:
+            pose = _edge_pose(state, side.edge)
+        airplane = catalog.airplanes[kind]
+        state.reserves[spec.id] = Vehicle(
+            id=spec.id,
+            type=kind,
+            side=spec.side,
+            pose=pose,
+            resistance=airplane.damage,
+            rockets=spec.rockets,
+            skills=tuple(spec.skills),
+        )
+
+
+def _edge_pose(state: GameState, edge: str) -> Pose:
+    """The middle of an edge, 5 cm in, facing across the table."""
+    w, h = state.rules.table_width, state.rules.table_height
+    return {
+        "south": Pose(w / 2, 5.0, 90.0),
+        "north": Pose(w / 2, h - 5.0, 270.0),
+        "west": Pose(5.0, h / 2, 0.0),
+        "east": Pose(w - 5.0, h / 2, 180.0),
+    }[edge]
 
 
 def adjudicate(

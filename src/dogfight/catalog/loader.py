@@ -25,6 +25,7 @@ from dogfight.catalog.models import (
     DamageDeck,
     ManeuverDeck,
     Ruleset,
+    Scenario,
     Special,
     SpecialsFile,
     SpecialSpec,
@@ -96,6 +97,7 @@ class Catalog:
     folders: tuple[str, ...]
     tripod_decks: dict[str, TripodDeck]
     tripods: dict[str, Tripod]
+    scenarios: dict[str, Scenario]
 
     def airplane(self, airplane_id: str) -> Airplane:
         try:
@@ -177,6 +179,8 @@ def _check(catalog: Catalog) -> None:
                 tripod.recharge_level,
                 f"cannot exceed the Energy rating {tripod.energy}",
             )
+    for scenario in catalog.scenarios.values():
+        _check_scenario(catalog, scenario)
     for ruleset in catalog.rulesets.values():
         deck = ruleset.switches.illegal_damage_deck
         if deck not in catalog.damage_decks:
@@ -188,6 +192,38 @@ def _check(catalog: Catalog) -> None:
             )
 
 
+def _check_scenario(catalog: Catalog, scenario: Scenario) -> None:
+    """Cross-file checks of a scenario: rulesets, models, sides and vehicle ids exist."""
+    where = f"scenario '{scenario.id}'"
+    if scenario.ruleset not in catalog.rulesets:
+        raise DataError(
+            where, "ruleset", scenario.ruleset, "known: " + ", ".join(sorted(catalog.rulesets))
+        )
+    sides = {s.name for s in scenario.sides}
+    ids = [v.id for v in (*scenario.vehicles, *scenario.reinforcements)]
+    for i, v in enumerate((*scenario.vehicles, *scenario.reinforcements)):
+        if v.side not in sides:
+            raise DataError(
+                where, f"vehicle[{i}].side", v.side, "sides: " + ", ".join(sorted(sides))
+            )
+        for t in v.types:
+            if t not in catalog.airplanes and t not in catalog.tripods:
+                raise DataError(where, f"vehicle[{i}].types", t, "no such airplane or tripod")
+        for gone in v.when_gone:
+            if gone not in ids:
+                raise DataError(where, f"vehicle[{i}].when_gone", gone, "no such vehicle id")
+    if len(set(ids)) != len(ids):
+        raise DataError(where, "vehicle", ids, "vehicle ids must be unique")
+    for i, win in enumerate(scenario.victory):
+        if win.side not in sides:
+            raise DataError(
+                where, f"victory[{i}].side", win.side, "sides: " + ", ".join(sorted(sides))
+            )
+        for vid in win.vehicles:
+            if vid not in ids:
+                raise DataError(where, f"victory[{i}].vehicles", vid, "no such vehicle id")
+
+
 def _load(folders: tuple[Path, ...]) -> Catalog:
     constants: Constants | None = None
     specials: dict[Special, SpecialSpec] = {}
@@ -197,6 +233,7 @@ def _load(folders: tuple[Path, ...]) -> Catalog:
     airplanes: dict[str, Airplane] = {}
     tripod_decks: dict[str, TripodDeck] = {}
     tripods: dict[str, Tripod] = {}
+    scenarios: dict[str, Scenario] = {}
     for folder in folders:
         if not folder.is_dir():
             raise DataError(str(folder), "(folder)", str(folder), "data folder does not exist")
@@ -208,6 +245,7 @@ def _load(folders: tuple[Path, ...]) -> Catalog:
         _merge_folder(folder, "maneuvers", ManeuverDeck, maneuver_decks, lambda d: d.deck)
         _merge_folder(folder, "damage", DamageDeck, damage_decks, lambda d: d.deck)
         _merge_folder(folder, "tripod_maneuvers", TripodDeck, tripod_decks, lambda d: d.deck)
+        _merge_folder(folder, "scenarios", Scenario, scenarios, lambda d: d.id)
         if (folder / "tripods").is_dir():
             for path in sorted((folder / "tripods").glob("*.toml")):
                 for tripod in parse(TripodFile, path).tripods:
@@ -227,6 +265,7 @@ def _load(folders: tuple[Path, ...]) -> Catalog:
         tuple(str(f) for f in folders),
         tripod_decks,
         tripods,
+        scenarios,
     )
     _check(catalog)
     return catalog

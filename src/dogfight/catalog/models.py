@@ -425,3 +425,99 @@ class Tripod(Strict):
 class TripodFile(Strict):
     note: str = ""
     tripods: list[Tripod] = Field(alias="tripod", min_length=1)
+
+
+Edge = Literal["north", "south", "east", "west"]
+"""A table edge: north is the top (y = height), south the bottom (y = 0)."""
+
+
+class Skill(StrEnum):
+    """Ace skills of 000's scenarios."""
+
+    ITCHY_TRIGGER_FINGER = "itchy_trigger_finger"
+    """000: "once every 5 phases, the pilot shoots first"."""
+    SNIPER = "sniper"
+    """000: "once every 5 phases, the pilot draws two damage cards, chooses one to give to
+    the opponent, reshuffles the other one"."""
+
+
+class ScenarioSide(Strict):
+    name: str = Field(min_length=1)
+    edge: Edge
+
+
+class ObjectiveRule(Strict):
+    """How many objective tokens the setup places and where (000: "set at no more than
+    one airplane ruler from the center of the playing area and at no less than one ruler
+    from each other")."""
+
+    count: int = Field(ge=1)
+    placed_by: str
+    max_from_centre: float = Field(gt=0)
+    min_apart: float = Field(ge=0)
+    charges: int = Field(default=1, ge=0)
+
+
+class MinDistance(Strict):
+    """The vehicle must be placed more than ``distance`` cm from every vehicle of
+    ``side`` (000: "at more than one airplane ruler from the tripod")."""
+
+    side: str
+    distance: float = Field(gt=0)
+
+
+class ScenarioVehicle(Strict):
+    """A vehicle the scenario gives a side; ``types`` lists the models allowed (empty:
+    any airplane), the first being the default."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+    side: str
+    types: list[str] = Field(default_factory=list)
+    placement: Literal["edge", "half", "anywhere"] = "half"
+    rockets: int = Field(default=0, ge=0, le=2)
+    skills: list[Skill] = Field(default_factory=list)
+    min_distance: MinDistance | None = None
+    when_gone: list[str] = Field(
+        default_factory=list, description="reinforcements: enters once all of these are out"
+    )
+
+
+class Victory(Strict):
+    """A victory condition, checked after every phase in file order.
+
+    ``destroy``: every listed vehicle is eliminated (leaving the table is not being
+    destroyed). ``objectives_and_exit``: at least ``objectives`` objective tokens were
+    destroyed (or drained, with ``objective_action = "drain"``) and a vehicle of ``side``
+    left the table across ``exit_edge``.
+    """
+
+    side: str
+    kind: Literal["destroy", "objectives_and_exit"]
+    vehicles: list[str] = Field(default_factory=list)
+    objectives: int = Field(default=0, ge=0)
+    objective_action: Literal["destroy", "drain"] = "destroy"
+    exit_edge: Edge | None = None
+    text: str = Field(description="the condition as the rule text gives it")
+
+
+class Scenario(Strict):
+    """A scenario (``scenarios/*.toml``): table, sides, forces, objectives, victory."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str
+    source: str
+    note: str = ""
+    ruleset: str = "wog"
+    switches: dict[str, bool | str] = Field(default_factory=dict)
+    table: TableSpec
+    sides: list[ScenarioSide] = Field(alias="side", min_length=2)
+    objectives: ObjectiveRule | None = None
+    edge_depth: float = Field(
+        default=10.0, gt=0, description="'edge' placement: centre at most this far from it"
+    )
+    vehicles: list[ScenarioVehicle] = Field(alias="vehicle", min_length=1)
+    reinforcements: list[ScenarioVehicle] = Field(alias="reinforcement", default_factory=list)
+    victory: list[Victory] = Field(min_length=1)
+
+    def side(self, name: str) -> ScenarioSide | None:
+        return next((s for s in self.sides if s.name == name), None)

@@ -16,6 +16,7 @@ import shapely
 from dogfight.catalog.models import (
     AutoTarget,
     ManeuverCard,
+    Skill,
     Special,
     Symbol,
     TripodCard,
@@ -31,7 +32,7 @@ from dogfight.geometry.hexbase import Side
 from dogfight.geometry.maneuver import apply_card, card_area
 from dogfight.geometry.pose import Pose, normalize_heading
 from dogfight.geometry.reach import sight
-from dogfight.rules import firing, rockets, standard, tripods
+from dogfight.rules import firing, rockets, scenario, standard, tripods
 from dogfight.rules.decks import draw, return_cards, shuffled
 from dogfight.rules.events import (
     CardRevealed,
@@ -53,6 +54,7 @@ from dogfight.rules.events import (
     Reminder,
     Revealed,
     RocketsLaunched,
+    SkillUsed,
     TurnStarted,
 )
 from dogfight.rules.plans import AUTO, HOLD, Action, Flown, Plan, card_problem, check_plan_shape
@@ -382,6 +384,7 @@ def resolve_phase(
     for vehicle in movers:
         if vehicle.in_play and _outside(new, vehicle):
             events.append(LeftArea(vehicle.id, vehicle.pose))
+            vehicle.exit_edge = scenario.exit_edge(new, vehicle.pose.point)
             _eliminate(new, vehicle, "left_area", rng, events)
 
     _firing_step(new, phase, number, silenced, acts, flown, rng, events)
@@ -455,6 +458,10 @@ def _disperse_clouds(
             _eliminate(state, vehicle, "shot_down", rng, events)
 
 
+Shot = tuple[Vehicle, str, str, firing.Option, bool]
+"""(firer, weapon, damage deck letter, the option taken, aimed)."""
+
+
 def _firing_step(
     state: GameState,
     phase: int,
@@ -466,13 +473,44 @@ def _firing_step(
     events: list[Event],
 ) -> None:
     """000: "All damage inflicted in the same firing step, regardless of its source, is
-    resolved simultaneously, after all vehicles that wish to fire have done so.\""""
+    resolved simultaneously, after all vehicles that wish to fire have done so." A pilot
+    using Itchy Trigger Finger shoots first: its damage is resolved before anyone else
+    fires (000: "once every 5 phases, the pilot shoots first")."""
     table = firing.table_of(state)
+    first = [
+        v
+        for v in sorted(state.in_play(), key=lambda v: v.id)
+        if scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number)
+    ]
+    early = _decide_shots(state, table, first, phase, number, silenced, flown, events)
+    done = {v.id for v in first}
+    if early:
+        for firer in sorted({shot[0].id for shot in early}):
+            state.vehicles[firer].skill_used[Skill.ITCHY_TRIGGER_FINGER] = number
+            events.append(SkillUsed(firer, Skill.ITCHY_TRIGGER_FINGER, "shoots first"))
+        _resolve_damage(state, table, early, [], [], number, rng, events)
+        table = firing.table_of(state)
     rays = _heat_rays(state, table, acts, events)
     tripods.place_smoke(state, acts, events)
     arrivals = rockets.resolve(state, table, flown, events)
-    shots: list[tuple[Vehicle, str, str, firing.Option, bool]] = []
-    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+    rest = [v for v in sorted(state.in_play(), key=lambda v: v.id) if v.id not in done]
+    shots = _decide_shots(state, table, rest, phase, number, silenced, flown, events)
+    _resolve_damage(state, table, shots, arrivals, rays, number, rng, events)
+
+
+def _decide_shots(
+    state: GameState,
+    table: firing.Table,
+    vehicles: list[Vehicle],
+    phase: int,
+    number: int,
+    silenced: set[tuple[str, str]],
+    flown: dict[str, ManeuverCard],
+    events: list[Event],
+) -> list[Shot]:
+    """Each airplane's weapons choose their targets (or launch rockets)."""
+    shots: list[Shot] = []
+    for vehicle in vehicles:
         grounded = standard.cannot_fire(state, vehicle, flown.get(vehicle.id))
         for weapon, letter in state.rules.weapons(vehicle.type):
             if (vehicle.id, weapon) in silenced or grounded:
@@ -515,6 +553,50 @@ def _firing_step(
                     aimed,
                 )
             )
+    return shots
+
+
+def _snipe(
+    state: GameState,
+    firer: Vehicle,
+    target: Vehicle,
+    letter: str,
+    number: int,
+    rng: np.random.Generator,
+    events: list[Event],
+) -> list[str]:
+    """000's Sniper: "the pilot draws two damage cards, chooses one to give to the
+    opponent, reshuffles the other one". The engine chooses for the pilot the card that
+    hurts most (an explosion, else the highest value)."""
+    specs = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
+    pair = [draw(state, letter, rng, events), draw(state, letter, rng, events)]
+
+    def harm(card_id: str) -> tuple[int, int]:
+        spec = specs[card_id]
+        return (1 if spec.explosion else 0, spec.value)
+
+    keep = max(pair, key=harm)
+    other = pair[1] if keep == pair[0] else pair[0]
+    pile = state.piles[letter]
+    pile.append(other)
+    pile[:] = shuffled(pile, rng)
+    firer.skill_used[Skill.SNIPER] = number
+    events.append(SkillUsed(firer.id, Skill.SNIPER, f"chose one of two cards for {target.id}"))
+    return [keep]
+
+
+def _resolve_damage(
+    state: GameState,
+    table: firing.Table,
+    shots: list[Shot],
+    arrivals: list[rockets.RocketHit],
+    rays: list[tuple[Vehicle, tripods.RayOption]],
+    number: int,
+    rng: np.random.Generator,
+    events: list[Event],
+) -> None:
+    """Draw and apply every card of the shots, rockets and heat-rays, then remove the
+    vehicles they eliminate (all together)."""
     exploded: set[str] = set()
     hits: list[standard.Hit] = []
     for firer, weapon, letter, option, aimed in shots:
@@ -528,9 +610,11 @@ def _firing_step(
             state.piles[letter].extend(cards)
             state.piles[letter][:] = shuffled(state.piles[letter], rng)
         else:
-            cards, boom = _damage(
-                state, target, letter, count, aimed, f"{firer.id} {weapon}", rng, events
-            )
+            cards = []
+            if scenario.skill_ready(firer, Skill.SNIPER, number):
+                cards = _snipe(state, firer, target, letter, number, rng, events)
+            cards += [draw(state, letter, rng, events) for _ in range(count - len(cards))]
+            boom = _apply_cards(state, target, letter, cards, aimed, f"{firer.id} {weapon}", events)
             hits.extend(standard.collect(state, target, letter, cards))
             if boom:
                 exploded.add(target.id)
@@ -665,7 +749,13 @@ def scores(state: GameState) -> dict[str, int]:
 
 def _check_victory(state: GameState, events: list[Event]) -> None:
     """000: "the winner is the player (or team) with vehicles still in the playing area
-    when all the enemy vehicles exit it or are eliminated." Both gone at once: a draw."""
+    when all the enemy vehicles exit it or are eliminated." Both gone at once: a draw.
+    A scenario judges its own victory conditions instead."""
+    if state.scenario is not None:
+        scenario.judge(state, events)
+        if state.over:
+            events.append(GameOver(state.winner, scores(state)))
+        return
     sides = state.sides()
     if len(sides) < 2:
         return
@@ -698,6 +788,7 @@ def _end_turn(state: GameState, events: list[Event]) -> None:
     standard.end_of_turn(state)
     state.turn += 1
     state.phase = 0
+    scenario.reinforce(state, events)
 
 
 def play_turn(

@@ -427,6 +427,31 @@ class CloudDispersed(Event):
     vehicle: str
 
 
+@dataclass(frozen=True, slots=True)
+class ScenarioWon(Event):
+    """A scenario's victory condition is met (``winner`` None: the game ends undecided)."""
+
+    kind: ClassVar[str] = "scenario_won"
+    winner: str | None
+    condition: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforcement(Event):
+    kind: ClassVar[str] = "reinforcement"
+    vehicle: str
+    type: str
+    pose: Pose
+
+
+@dataclass(frozen=True, slots=True)
+class SkillUsed(Event):
+    kind: ClassVar[str] = "skill_used"
+    vehicle: str
+    skill: str
+    detail: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -466,6 +491,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
         RocketsMissed,
         SmokeCloud,
         CloudDispersed,
+        ScenarioWon,
+        Reinforcement,
+        SkillUsed,
     )
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from dogfight.catalog.models import Scenario
 from dogfight.geometry.hexbase import hexagon
 from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import Polygon, rectangle
@@ -46,6 +47,8 @@ class Objective:
     charges: int = 1
     """Recharges it can still give (a charge-exhausted marker when 0)."""
     destroyed: bool = False
+    drained: bool = False
+    """A tripod has recharged from it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,11 @@ class Vehicle:
     tripod: TripodState | None = None
     status: dict[str, int] = field(default_factory=dict)
     """Lasting special damage (Standard Rules), see ``rules/standard.py``."""
+    skills: tuple[str, ...] = ()
+    skill_used: dict[str, int] = field(default_factory=dict)
+    """skill -> the game's phase number when it was last used."""
+    exit_edge: str | None = None
+    """The table edge it left by (north, south, east, west)."""
 
     @property
     def in_play(self) -> bool:
@@ -105,6 +113,7 @@ class Vehicle:
             jams=dict(self.jams),
             aim=dict(self.aim),
             status=dict(self.status),
+            skill_used=dict(self.skill_used),
             tripod=None if self.tripod is None else self.tripod.copy(),
         )
 
@@ -129,6 +138,9 @@ class GameState:
     salvos: list[Salvo] = field(default_factory=list)
     clouds: list[Cloud] = field(default_factory=list)
     clouds_placed: int = 0
+    scenario: Scenario | None = None
+    reserves: dict[str, Vehicle] = field(default_factory=dict)
+    """Reinforcements not on the table yet, with the pose their player asked for."""
 
     def copy(self) -> GameState:
         return replace(
@@ -138,6 +150,7 @@ class GameState:
             objectives={k: replace(o) for k, o in self.objectives.items()},
             salvos=list(self.salvos),
             clouds=list(self.clouds),
+            reserves={k: v.copy() for k, v in self.reserves.items()},
         )
 
     def base(self, vehicle: Vehicle) -> Polygon:

@@ -510,6 +510,7 @@ def recharge(state: GameState, acts: PhaseActions, events: list[ev.Event]) -> No
             if objective is not None and objective.charges > 0:
                 gain = state.rules.tripod(vehicle.type).recharge_level
                 objective.charges -= 1
+                objective.drained = True
             else:
                 source = None
         gained = max(0, min(gain, tripod.rating - tripod.energy))
