@@ -88,4 +88,28 @@ def describe(event: ev.Event) -> str:
             return f"{v} recharges {gained} Energy{where}: {energy}."
         case ev.ObjectiveDestroyed(vehicle=v, objective=o):
             return f"{v} destroys objective {o}."
+        case ev.SpecialDamage(vehicle=v, special=special, announced=announced):
+            how = "announced" if announced else "secret"
+            return f"{v} suffers special damage: {special.replace('_', ' ')} ({how})."
+        case ev.FlameCounter(vehicle=v, left=left):
+            return f"{v} burns: a flame counter discarded ({left} left), an A card drawn."
+        case ev.RocketsLaunched(firer=f, target=t, count=n, left=left):
+            return f"{f} launches {n} rocket(s) at {t} ({left} left)."
+        case ev.RocketsHit(firer=f, target=t, count=n, instead_of=other):
+            instead = f" instead of {other}" if other else ""
+            return f"{f}'s rockets hit {t}{instead}: {n} D card(s)."
+        case ev.RocketsMissed(firer=f, target=t, reason=reason):
+            return f"{f}'s rockets miss {t}: {reason}."
+        case ev.SmokeCloud(firer=f, projector=p, cloud=c, x=x, y=y):
+            return f"{f} fires black smoke from its {p} projector: cloud {c} at ({x:.1f}, {y:.1f})."
+        case ev.CloudDispersed(cloud=c, vehicle=v):
+            return f"{v} flies into black smoke: cloud {c} is dispersed."
+        case ev.ScenarioWon(winner=None, condition=condition):
+            return f"The scenario ends undecided: {condition}."
+        case ev.ScenarioWon(winner=w, condition=condition):
+            return f"{w} win: {condition.rstrip('.')}."
+        case ev.Reinforcement(vehicle=v, type=kind, pose=pose):
+            return f"{v} ({kind}) enters at ({pose.x:.1f}, {pose.y:.1f})."
+        case ev.SkillUsed(vehicle=v, skill=skill, detail=detail):
+            return f"{v} uses {skill.replace('_', ' ')}: {detail}."
     return event.kind

@@ -109,6 +109,13 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
             ),
         )
     out.print(t_decks)
+    scenarios = Table(title="Scenarios")
+    for col in ("id", "title", "source", "forces"):
+        scenarios.add_column(col)
+    for sc in sorted(cat.scenarios.values(), key=lambda s: s.id):
+        forces = ", ".join(f"{v.id} ({v.side})" for v in sc.vehicles)
+        scenarios.add_row(sc.id, sc.title, sc.source, forces)
+    out.print(scenarios)
     m = c.tripods
     out.print(
         f"Tripod base: hexagon of side {m.base_side:g} cm; heat-ray rulers: medium "
