@@ -360,6 +360,11 @@ class TripodCard(Strict):
     energy: bool = False
     """000: "If there is an [Energy] icon on the card, the Tripod player must immediately
     spend 1 Energy"."""
+    solo: Literal["current", "reserve"] | None = None
+    """The Automated Tripod's deck (001: "Put all long straight, long sideslip, standing
+    still, and 60° curve maneuver cards in one deck (the current deck) ... all the
+    remaining cards in the other deck (the reserve deck)"); None: decided by that rule
+    from the card's geometry."""
 
     @field_validator("id", mode="before")
     @classmethod

@@ -294,16 +294,12 @@ def _choose(
     return None
 
 
-def resolve_phase(
+def _begin_phase(
     state: GameState,
-    rng: np.random.Generator,
-    actions: Mapping[str, Action | None] | None = None,
-) -> tuple[GameState, list[Event]]:
-    """Resolve the next action phase of a planned turn.
-
-    ``actions`` are the tripods' action tokens for this phase, chosen in the open at the
-    start of the movement step; when None, those written in the plans are used.
-    """
+    fire: Mapping[str, Mapping[str, str]] | None,
+    cards: Mapping[str, str] | None,
+) -> tuple[GameState, int, int, list[Event]]:
+    """Check the phase can be resolved and copy the state with this phase's overrides."""
     if state.over:
         raise IllegalPlanError("the game is over")
     if state.phase == 0 and any(v.plan is None for v in state.in_play()):
@@ -312,7 +308,87 @@ def resolve_phase(
     new.phase += 1
     new.phases_played += 1
     phase, number = new.phase, new.phases_played
-    events: list[Event] = [PhaseStarted(new.turn, phase)]
+    for vid, choices in (fire or {}).items():
+        vehicle = new.vehicles.get(vid)
+        if vehicle is None or vehicle.plan is None or not vehicle.in_play:
+            raise IllegalPlanError(f"{vid!r} is not an airplane in play with a plan")
+        weapons = {w for w, _ in new.rules.weapons(vehicle.type)}
+        update: dict[str, tuple[str, ...]] = {}
+        for weapon, choice in choices.items():
+            if weapon not in weapons:
+                raise IllegalPlanError(
+                    f"{vid}: no {weapon!r} weapon; weapons: {', '.join(sorted(weapons))}"
+                )
+            target = new.vehicles.get(choice)
+            if choice not in (AUTO, HOLD) and (target is None or target.side == vehicle.side):
+                raise IllegalPlanError(
+                    f"{vid}: fire choice {choice!r} must be 'auto', 'none' or an enemy id"
+                )
+            name = "fire" if weapon == "front" else "rear_fire"
+            current = list(getattr(vehicle.plan, name))
+            current[phase - 1] = choice
+            update[name] = tuple(current)
+        vehicle.plan = vehicle.plan.model_copy(update=update)
+    new.phase_cards = {}
+    for vid, card_id in (cards or {}).items():
+        vehicle = new.vehicles.get(vid)
+        if vehicle is None or vehicle.tripod is None or vehicle.plan is None:
+            raise IllegalPlanError(f"{vid!r} is not a tripod in play")
+        if not vehicle.plan.automated:
+            raise IllegalPlanError(f"{vid}: its cards were planned; only automated tripods draw")
+        new.rules.tripod_deck_of(vehicle.type).card(card_id)
+        new.phase_cards[vid] = card_id
+    for vehicle in new.in_play():
+        if (
+            vehicle.plan is not None
+            and vehicle.plan.automated
+            and vehicle.tripod is not None
+            and not vehicle.tripod.toppled
+            and vehicle.id not in new.phase_cards
+        ):
+            raise IllegalPlanError(
+                f"{vehicle.id}: an automated tripod needs its card for phase {phase}"
+            )
+    return new, phase, number, [PhaseStarted(new.turn, phase)]
+
+
+def preview_targets(
+    state: GameState,
+    rng: np.random.Generator,
+    actions: Mapping[str, Action | None] | None = None,
+    cards: Mapping[str, str] | None = None,
+) -> dict[str, dict[str, list[str]]]:
+    """Who each airplane's weapons could fire at after this phase's movement, nearest
+    first: what a table asks a player with several targets about before the firing step.
+    Nothing is kept; the same generator later resolves the same movement."""
+    result, _ = resolve_phase(state, rng, actions, cards=cards, stop_before_firing=True)
+    table = firing.table_of(result)
+    out: dict[str, dict[str, list[str]]] = {}
+    for vehicle in sorted(result.in_play(), key=lambda v: v.id):
+        for weapon, _ in result.rules.weapons(vehicle.type):
+            opts = [o.target for o in firing.options(result, table, vehicle, weapon)]
+            out.setdefault(vehicle.id, {})[weapon] = opts
+    return out
+
+
+def resolve_phase(
+    state: GameState,
+    rng: np.random.Generator,
+    actions: Mapping[str, Action | None] | None = None,
+    fire: Mapping[str, Mapping[str, str]] | None = None,
+    cards: Mapping[str, str] | None = None,
+    stop_before_firing: bool = False,
+) -> tuple[GameState, list[Event]]:
+    """Resolve the next action phase of a planned turn.
+
+    ``actions`` are the tripods' action tokens for this phase, chosen in the open at the
+    start of the movement step; when None, those written in the plans are used. ``fire``
+    overrides this phase's firing choices (vehicle -> weapon -> 'auto', 'none' or a
+    target), as a table asks a player once it knows who can reach whom
+    (:func:`preview_targets`). ``cards`` gives this phase's card of each automated tripod
+    (its plan says ``automated``), chosen at the start of the movement step (001).
+    """
+    new, phase, number, events = _begin_phase(state, fire, cards)
     rules = new.rules
     movers = sorted(new.in_play(), key=lambda v: v.id)
     chosen: dict[str, Action | None] = {
@@ -329,8 +405,8 @@ def resolve_phase(
                 tripods.check_action(new, vehicle, action, phase)
         chosen.update(actions)
     if phase == 1:
-        for burning, cards in standard.burn(new, rng, events):
-            boom = _apply_cards(new, burning, "A", cards, False, "fire", events)
+        for burning, fire_cards in standard.burn(new, rng, events):
+            boom = _apply_cards(new, burning, "A", fire_cards, False, "fire", events)
             if boom:
                 _eliminate(new, burning, "exploded", rng, events)
             elif burning.damage >= burning.resistance:
@@ -387,6 +463,8 @@ def resolve_phase(
             vehicle.exit_edge = scenario.exit_edge(new, vehicle.pose.point)
             _eliminate(new, vehicle, "left_area", rng, events)
 
+    if stop_before_firing:
+        return new, events
     _firing_step(new, phase, number, silenced, acts, flown, rng, events)
     tripods.recharge(new, acts, events)
     _check_victory(new, events)

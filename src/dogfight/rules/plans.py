@@ -73,6 +73,10 @@ class Plan(BaseModel):
     actions: tuple[Action | None, ...] = Field(
         default=(None, None, None), description="tripods: the action token of each phase"
     )
+    automated: bool = Field(
+        default=False,
+        description="an automated tripod (001): no cards planned, one given at each phase",
+    )
 
     @field_validator("cards", mode="before")
     @classmethod

@@ -141,6 +141,8 @@ class GameState:
     scenario: Scenario | None = None
     reserves: dict[str, Vehicle] = field(default_factory=dict)
     """Reinforcements not on the table yet, with the pose their player asked for."""
+    phase_cards: dict[str, str] = field(default_factory=dict)
+    """The phase being resolved: automated tripods' cards (001)."""
 
     def copy(self) -> GameState:
         return replace(

@@ -43,7 +43,7 @@ def check_tripod_plan(state: GameState, vehicle: Vehicle, plan: Plan) -> list[Tr
     assert vehicle.tripod is not None
     rules = state.rules
     deck = rules.tripod_deck_of(vehicle.type)
-    count = planned_cards(vehicle)
+    count = 0 if plan.automated else planned_cards(vehicle)
     if len(plan.cards) != count:
         why = (
             f' (toppled with {vehicle.tripod.toppled} reminder token(s): 000: "the player '
@@ -119,10 +119,14 @@ def card_of_phase(state: GameState, vehicle: Vehicle, phase: int) -> TripodCard 
     plan = vehicle.plan
     if plan is None:
         return None
+    deck = state.rules.tripod_deck_of(vehicle.type)
+    if plan.automated:
+        drawn = state.phase_cards.get(vehicle.id)
+        return None if drawn is None else deck.card(drawn)
     index = phase - 1 - (3 - len(plan.cards))
     if index < 0:
         return None
-    return state.rules.tripod_deck_of(vehicle.type).card(plan.cards[index])
+    return deck.card(plan.cards[index])
 
 
 @dataclass(slots=True)
