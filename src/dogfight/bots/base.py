@@ -1,0 +1,66 @@
+"""What a computer player is: it sees one seat's observation and answers for that seat.
+
+A bot never receives the game state itself, only :func:`dogfight.rules.observation.observe`
+for its seat (hidden information by construction) and the rules in force (the catalog,
+the switches and the measures, which are public). Every random choice comes from the
+generator it is given, so a seeded game replays exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+
+from dogfight.rules.context import Rules
+from dogfight.rules.plans import Action, Plan
+
+Observation = dict[str, Any]
+"""What :func:`dogfight.rules.observation.observe` returns for the bot's seat."""
+
+
+class Bot(Protocol):
+    """A computer player for one seat (a set of vehicles)."""
+
+    name: str
+
+    def plan_turn(
+        self, observation: Observation, rules: Rules, seat: frozenset[str], rng: np.random.Generator
+    ) -> dict[str, Plan]:
+        """The plans of the seat's vehicles in play for the coming turn."""
+        ...
+
+    def phase_actions(
+        self,
+        observation: Observation,
+        rules: Rules,
+        seat: frozenset[str],
+        phase: int,
+        rng: np.random.Generator,
+    ) -> tuple[dict[str, Action | None], dict[str, str]]:
+        """At the start of a movement step: the tripods' action tokens and, for automated
+        tripods, the card each plays (empty dicts when the plans already say it all)."""
+        ...
+
+
+BotFactory = Callable[[], Bot]
+
+REGISTRY: dict[str, BotFactory] = {}
+"""Bots by name (``random``, ``easy``, ``hard``, ``martian``, ``automated-tripod``…),
+filled by the modules that define them."""
+
+
+def register(name: str, factory: BotFactory) -> None:
+    REGISTRY[name] = factory
+
+
+def make(name: str) -> Bot:
+    """A new bot by name; raises :class:`dogfight.errors.DataError` listing the names."""
+    from dogfight.bots import load_all
+    from dogfight.errors import DataError
+
+    load_all()
+    if name not in REGISTRY:
+        raise DataError("--bots", "bot", name, "known bots: " + ", ".join(sorted(REGISTRY)))
+    return REGISTRY[name]()
