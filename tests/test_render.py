@@ -17,10 +17,25 @@ from typer.testing import CliRunner
 
 from dogfight.catalog import Catalog, load_catalog
 from dogfight.cli.app import app
-from dogfight.geometry.hexbase import Side, side_segment
+from dogfight.geometry.hexbase import Side, side_midpoint, side_segment
 from dogfight.render import render_svg
 from dogfight.render.svg import ARMOUR, HEADER, MARGIN, PALETTE, RAY, SCALE, side_colours
-from dogfight.rules.events import Event, Fired, HeatRay, Moved, ProtectedHit
+from dogfight.rules.events import (
+    CloudDispersed,
+    Event,
+    Fired,
+    HeatRay,
+    Moved,
+    PhaseStarted,
+    ProtectedHit,
+    Reinforcement,
+    RocketsHit,
+    RocketsMissed,
+    ScenarioWon,
+    SmokeCloud,
+    SpecialDamage,
+    TurnStarted,
+)
 from dogfight.rules.state import GameState
 from dogfight.situation import adjudicate, build, parse_situation, read_situation
 
@@ -624,3 +639,325 @@ def test_airplane_drawings_carry_no_tripod_marks(catalog: Catalog) -> None:
     svg = render_svg(*duel(catalog))
     for mark in ("toppled-hatch", "armour", "heat-ray", "objective", ".token"):
         assert mark not in svg
+
+
+# --- Standard Rules: black smoke, rockets, special damage ----------------------------
+
+SPARK = ROOT / "examples" / "a-spark-of-hope.json"
+
+
+def smoke_and_rockets() -> dict[str, Any]:
+    """A locust puts black smoke behind it in phase 1; a Nieuport launches two rockets at
+    it, flies into the cloud in phase 2 (dispersing it, set on fire by a Z card) and its
+    rockets hit (a wound and a secret engine hit); a Camel's shot hits the circuits."""
+    return situation_of(
+        [
+            walker(
+                "locust",
+                "mk1-locust",
+                "martians",
+                45,
+                55,
+                90,
+                ["11", "12", "1"],
+                [{"token": "black_smoke", "projector": "rear", "at": [45, 38]}, None, None],
+            ),
+            {
+                **plane("nieuport", "nieuport-17", "earth", 45, 15, 90),
+                "rockets": 2,
+                "plans": [{"cards": ["2", "1", "3"], "rockets": [2, 0, 0]}],
+            },
+            plane("camel", "sopwith-camel", "earth", 20, 60, 0, "2", "1", "3"),
+        ],
+        switches={"standard_rules": True},
+        damage_decks={"D": ["D2-wound", "D4-eng"], "A": ["A3", "A1-e-circ"], "Z": ["Z3-fire"]},
+    )
+
+
+def smoke_run(catalog: Catalog, phases: int | None = None) -> tuple[GameState, list[Event]]:
+    return adjudicate(parse_situation(smoke_and_rockets()), catalog, 0, phases)
+
+
+def table_point(element: ET.Element, x: str, y: str, height: float) -> tuple[float, float]:
+    """An element's (x, y) attributes back in table cm."""
+    return float(element.get(x) or "nan") / SCALE, height - float(element.get(y) or "nan") / SCALE
+
+
+def path_ends(d: str, height: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The first and last points of ``M x,y ... x,y`` path data, in table cm."""
+    words = d.replace("M", " ").replace("L", " ").split()
+    pairs = [w for w in words if "," in w and not w.startswith("A")]
+    first, last = (tuple(float(v) for v in pair.split(",")) for pair in (pairs[0], pairs[-1]))
+    return (first[0] / SCALE, height - first[1] / SCALE), (
+        last[0] / SCALE,
+        height - last[1] / SCALE,
+    )
+
+
+def test_a_smoke_cloud_is_a_grey_circle_with_the_arc_ruler_to_its_stand(
+    catalog: Catalog,
+) -> None:
+    final, events = smoke_run(catalog, 1)
+    (placed,) = [e for e in events if isinstance(e, SmokeCloud)]
+    (cloud,) = final.clouds
+    assert cloud.id == placed.cloud == "smoke-1"
+    root = parse(render_svg(final, events))
+    height = final.rules.table_height
+    (group,) = find(layer(root, "smoke"), "g", "smoke-cloud")
+    assert group.get("data-cloud") == "smoke-1"
+    (disc,) = find(group, "circle", "cloud")
+    assert table_point(disc, "cx", "cy", height) == pytest.approx((cloud.x, cloud.y), abs=0.01)
+    assert float(disc.get("r") or 0) == pytest.approx(cloud.radius * SCALE)
+    assert "smoke-1" in texts(root)
+    # the arc-shaped ruler: from the middle of the rear side, at a right angle, to the stand
+    (smoke,) = find(root, "g", "black-smoke")
+    assert (smoke.get("data-firer"), smoke.get("data-projector")) == ("locust", "rear")
+    (ruler,) = find(smoke, "path", "smoke-ruler")
+    d = ruler.get("d") or ""
+    assert " A" in d  # a curve, not a straight line
+    start, end = path_ends(d, height)
+    locust = final.vehicles["locust"]
+    middle = side_midpoint(locust.pose, final.rules.hex_side, Side.parse("rear"))
+    assert start == pytest.approx(middle, abs=0.01)
+    assert end == pytest.approx(placed.stand, abs=0.01)
+    spec = final.rules.catalog.constants.tripods.smoke
+    radius = float(d.split(" A")[1].split(",")[0]) / SCALE
+    # tangent to the side's normal: the chord is bent by half the arc's angle
+    assert math.dist(start, end) == pytest.approx(
+        2 * radius * math.sin(math.radians(spec.bend)), abs=0.01
+    )
+    (stand,) = find(smoke, "circle", "stand")
+    mark = table_point(stand, "cx", "cy", height)
+    assert mark == pytest.approx(placed.stand, abs=0.01)
+    assert math.dist(mark, (cloud.x, cloud.y)) <= cloud.radius
+    assert "black smoke → smoke-1" in texts(root)
+    assert {"black smoke cloud", "black smoke ruler"} <= set(texts(root))
+
+
+def test_a_dispersed_cloud_is_drawn_dashed_where_it_was_with_who_dispersed_it(
+    catalog: Catalog,
+) -> None:
+    final, events = smoke_run(catalog)
+    assert final.clouds == []
+    (placed,) = [e for e in events if isinstance(e, SmokeCloud)]
+    assert any(isinstance(e, CloudDispersed) for e in events)
+    root = parse(render_svg(final, events))
+    height = final.rules.table_height
+    (group,) = find(layer(root, "smoke"), "g", "smoke-cloud")
+    assert "dispersed-cloud" in classes(group)
+    assert (group.get("data-cloud"), group.get("data-dispersed-by")) == ("smoke-1", "nieuport")
+    (disc,) = find(group, "circle", "dispersed")
+    assert table_point(disc, "cx", "cy", height) == pytest.approx((placed.x, placed.y), abs=0.01)
+    assert find(group, "path", "cross")
+    assert "smoke-1 dispersed by nieuport" in texts(root)
+    # the cloud's position is in its SmokeCloud event: without it, nothing is drawn
+    later = events[events.index(placed) + 1 :]
+    assert find(parse(render_svg(final, later)), "g", "dispersed-cloud") == []
+
+
+def test_rockets_launched_in_flight_and_hitting(catalog: Catalog) -> None:
+    early, early_events = smoke_run(catalog, 1)
+    assert early.salvos
+    root = parse(render_svg(early, early_events))
+    (launch,) = find(layer(root, "rockets"), "g", "rockets-launched")
+    assert (launch.get("data-firer"), launch.get("data-target")) == ("nieuport", "locust")
+    assert find(launch, "path", "rocket-launch")
+    assert "2 rockets → locust" in texts(root)
+    assert "rockets in flight: nieuport → locust (2 rockets)" in texts(root)
+
+    final, events = smoke_run(catalog)
+    (hit,) = [e for e in events if isinstance(e, RocketsHit)]
+    assert (hit.count, hit.instead_of) == (2, None)
+    root = parse(render_svg(final, events))
+    (group,) = find(layer(root, "rockets"), "g", "rockets-hit")
+    assert (group.get("data-firer"), group.get("data-target")) == ("nieuport", "locust")
+    (line,) = find(group, "line", "rocket-hit")
+    height = final.rules.table_height
+    # from where the Nieuport stood in phase 2 (after its straight) to the locust's centre
+    assert table_point(line, "x1", "y1", height) == pytest.approx((45.0, 37.5), abs=0.01)
+    assert table_point(line, "x2", "y2", height) == pytest.approx((45.0, 55.0), abs=0.01)
+    assert line.get("stroke") == side_colours(final.sides())["earth"]
+    assert "rockets hit (2 D cards)" in texts(root)
+    assert not any("rockets in flight" in t for t in texts(root))
+    assert "rockets hit" in texts(root)  # the legend
+
+
+def test_rockets_on_a_blocking_airplane_and_rockets_that_missed(catalog: Catalog) -> None:
+    final, _events = smoke_run(catalog, 1)
+    events: list[Event] = [
+        RocketsHit("nieuport", "camel", 1, "locust"),
+        RocketsMissed("nieuport", "locust", "the target left the front arc"),
+    ]
+    root = parse(render_svg(final, events))
+    (hit,) = find(root, "g", "rockets-hit")
+    assert (hit.get("data-target"), hit.get("data-instead-of")) == ("camel", "locust")
+    assert "rockets hit (1 D card) instead of locust" in texts(root)
+    (missed,) = find(root, "g", "rockets-missed")
+    (line,) = find(missed, "line", "rocket-missed")
+    height = final.rules.table_height
+    assert table_point(line, "x2", "y2", height) == pytest.approx(
+        final.vehicles["locust"].pose.point, abs=0.01
+    )
+    assert "rockets missed: the target left the front arc" in texts(root)
+
+
+def test_a_real_miss_after_a_turn(catalog: Catalog) -> None:
+    data = situation_of(
+        [
+            {
+                **plane("nieuport", "nieuport-17", "allies", 20, 45, 0),
+                "rockets": 2,
+                "plans": [{"cards": ["1", "4", "2"], "rockets": [1, 0, 0]}],
+            },
+            plane("albatros", "albatros-d5a", "central", 45, 45, 0, "1", "2", "3"),
+        ],
+        switches={"standard_rules": True},
+    )
+    final, events = adjudicate(parse_situation(data), catalog, 0, 2)
+    (missed,) = [e for e in events if isinstance(e, RocketsMissed)]
+    root = parse(render_svg(final, events))
+    assert f"rockets missed: {missed.reason}" in texts(root)
+    assert "1 rocket → albatros" in texts(root)
+
+
+def test_announced_special_damage_is_tagged_and_secret_damage_is_not(catalog: Catalog) -> None:
+    final, events = smoke_run(catalog)
+    specials = [e for e in events if isinstance(e, SpecialDamage)]
+    assert any(not e.announced for e in specials), "the engine hit is secret"
+    assert {e.special for e in specials if e.announced} >= {"wounded_pilot", "fire", "circuits"}
+    svg = render_svg(final, events)
+    root = parse(svg)
+    tags = {(g.get("data-vehicle"), g.get("data-tag")) for g in find(root, "g", "tag-group")}
+    assert tags == {
+        ("locust", "circuits hit"),
+        ("locust", "wounded pilot x2"),
+        ("nieuport", "on fire (3 flame counters)"),
+    }
+    assert {"circuits hit", "wounded pilot x2", "on fire (3 flame counters)"} <= set(texts(root))
+    assert all(find(g, "rect", "tag") for g in find(root, "g", "tag-group"))
+    assert "engine" not in svg and "D4-eng" not in svg
+    assert "announced damage" in texts(root)  # the legend
+
+
+def test_only_the_public_lasting_status_is_tagged(catalog: Catalog) -> None:
+    state = build(parse_situation(smoke_and_rockets()), catalog, 0)
+    state.vehicles["camel"].status = {
+        "wounded": 1,
+        "smoke": 2,
+        "engine": 1,
+        "rudder_left": 2,
+    }
+    state.vehicles["locust"].status = {"gyroscope": 2, "reverse_destroyed": 1, "smoke_generator": 1}
+    svg = render_svg(state)
+    root = parse(svg)
+    tags = {(g.get("data-vehicle"), g.get("data-tag")) for g in find(root, "g", "tag-group")}
+    assert tags == {("camel", "wounded pilot"), ("camel", "smoking (2 counters)")}
+    for secret in ("engine", "rudder", "gyroscope", "reverse", "generator"):
+        assert secret not in svg
+
+
+def test_standard_rules_drawings_are_deterministic(catalog: Catalog) -> None:
+    first = render_svg(*smoke_run(catalog), title="s")
+    assert render_svg(*smoke_run(catalog), title="s") == first
+    assert render_svg(*smoke_run(catalog, 1), title="s") == render_svg(
+        *smoke_run(catalog, 1), title="s"
+    )
+
+
+# --- scenarios -----------------------------------------------------------------------
+
+
+def spark(catalog: Catalog, phases: int | None = None) -> tuple[GameState, list[Event]]:
+    final, events = adjudicate(read_situation(SPARK), catalog, 0, phases)
+    assert final.scenario is catalog.scenarios["a-spark-of-hope"]
+    return final, events
+
+
+def test_a_scenario_draws_its_title_edge_strips_half_line_and_objective_zone(
+    catalog: Catalog,
+) -> None:
+    final, events = spark(catalog)
+    scenario = final.scenario
+    assert scenario is not None
+    root = parse(render_svg(final, events, title="spark"))
+    assert "A Spark of Hope · spark" in texts(root)
+    heading = root.find(f"{NS}title")
+    assert heading is not None and heading.text == "A Spark of Hope · spark"
+    colours = side_colours(final.sides())
+    height, width = final.rules.table_height, final.rules.table_width
+    strips = {g.get("data-side") or "": g for g in find(layer(root, "scenario"), "g", "edge-strip")}
+    assert sorted(strips) == ["earth", "martians"]
+    for side in scenario.sides:
+        (rect,) = strips[side.name].iter(f"{NS}rect")
+        assert rect.get("fill") == colours[side.name]
+        assert strips[side.name].get("data-edge") == side.edge
+        x, top = table_point(rect, "x", "y", height)
+        w = float(rect.get("width") or 0) / SCALE
+        h = float(rect.get("height") or 0) / SCALE
+        assert (x, w, h) == pytest.approx((0.0, width, scenario.edge_depth))
+        bottom = top - h
+        expected = height - scenario.edge_depth if side.edge == "north" else 0.0
+        assert bottom == pytest.approx(expected)
+        assert f"{side.name} edge" in texts(root)
+        assert f"{side.name} half" in texts(root)
+    (half,) = find(root, "line", "half-line")
+    assert table_point(half, "x1", "y1", height) == pytest.approx((0.0, height / 2))
+    assert table_point(half, "x2", "y2", height) == pytest.approx((width, height / 2))
+    (zone,) = find(root, "circle", "objective-zone")
+    assert scenario.objectives is not None
+    assert float(zone.get("r") or 0) == pytest.approx(scenario.objectives.max_from_centre * SCALE)
+    assert table_point(zone, "cx", "cy", height) == pytest.approx((width / 2, height / 2))
+    assert "objectives within 30 cm of the centre" in texts(root)
+    assert "reserves not yet entered: nieuport-2 (earth, nieuport-17)" in texts(root)
+
+
+def test_a_scenario_won_and_a_reinforcement_entering(catalog: Catalog) -> None:
+    final, _events = spark(catalog)
+    pose = final.vehicles["nieuport"].pose
+    condition = "The Earth player wins if he destroys the tripod."
+    events: list[Event] = [
+        TurnStarted(3),
+        PhaseStarted(3, 1),
+        Reinforcement("nieuport", "nieuport-17", pose),
+        ScenarioWon("earth", condition),
+    ]
+    root = parse(render_svg(final, events))
+    (entry,) = find(layer(root, "scenario"), "g", "reinforcement")
+    assert entry.get("data-vehicle") == "nieuport"
+    assert find(entry, "polygon", "enters") and find(entry, "line", "enters")
+    assert "nieuport enters" in texts(root)
+    assert f"earth win: {condition}" in texts(root)
+    draw = parse(render_svg(final, [ScenarioWon(None, "the earth side has nothing left")]))
+    assert "no winner: the earth side has nothing left" in texts(draw)
+
+
+def test_a_long_caption_wraps_and_grows_the_header(catalog: Catalog) -> None:
+    final, _events = spark(catalog)
+    plain = view_box(parse(render_svg(final)))
+    long = "The Martian player wins if he drains energy " * 4
+    root = parse(render_svg(final, [ScenarioWon("martians", long.strip())]))
+    lines = [t for t in texts(root) if "drains" in t]
+    assert len(lines) >= 2 and lines[0].startswith("martians win: ")
+    assert view_box(root)[1] < plain[1]  # the header grew upward
+
+
+def test_the_spark_of_hope_renders_through_the_command(tmp_path: Path) -> None:
+    out = tmp_path / "spark.svg"
+    result = CliRunner().invoke(app, ["render", str(SPARK), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    root = parse(out.read_text(encoding="utf-8"))
+    assert any(t.startswith("A Spark of Hope · a-spark-of-hope.json") for t in texts(root))
+    assert len(find(root, "g", "edge-strip")) == 2
+    assert len(find(root, "g", "objective")) == 4
+
+
+def test_scenario_drawings_are_deterministic(catalog: Catalog) -> None:
+    assert render_svg(*spark(catalog), title="x") == render_svg(*spark(catalog), title="x")
+
+
+def test_plain_drawings_carry_no_standard_rules_or_scenario_marks(catalog: Catalog) -> None:
+    for svg in (render_svg(*duel(catalog)), render_svg(*tripod_example(catalog))):
+        marks = ("cloud", "rocket", "smoke-ruler", "tag", "strip", "half-line", "scenario")
+        for mark in marks:
+            assert f'class="{mark}' not in svg and f".{mark}" not in svg
+        assert 'id="scenario"' not in svg and "enters" not in svg

@@ -44,3 +44,16 @@ class IllegalPlanError(DogfightError):
     Plans that break a flight restriction (two steep maneuvers in a row, ...) are *not*
     refused: the rules say what happens when such a card is revealed.
     """
+
+
+class OrdersError(DogfightError):
+    """Written orders that cannot be read: says where (file, line, column) and what was
+    expected there, so the Games Master can send it back to the player."""
+
+    def __init__(self, source: str, line: int, column: int, found: str, expected: str) -> None:
+        self.source = source
+        self.line = line
+        self.column = column
+        self.found = found
+        self.expected = expected
+        super().__init__(f"{source}:{line}:{column}: found {found!r}, expected {expected}")

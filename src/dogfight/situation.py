@@ -432,7 +432,9 @@ def with_scenario(
 def _setup_scenario(
     state: GameState, situation: Situation, scenario: Scenario, catalog: Catalog, source: str
 ) -> None:
-    """Check the placement rules and the objectives; hold the reinforcements back."""
+    """Check the placement rules and the objectives; hold the reinforcements back; let
+    the engine judge the scenario's victory."""
+    state.scenario = scenario
     specs = {v.id: v for v in scenario.vehicles}
     for i, v in enumerate(situation.vehicles):
         problem = placement_problem(state, scenario, specs[v.id], state.vehicles[v.id].pose)

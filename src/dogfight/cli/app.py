@@ -85,6 +85,21 @@ def catalog_summary(cat: Catalog) -> dict[str, Any]:
             for d, deck in sorted(cat.damage_decks.items())
         },
         "specials": {s.value: spec.model_dump(mode="json") for s, spec in cat.specials.items()},
+        "scenarios": {
+            sid: {"title": sc.title, "source": sc.source, "note": sc.note}
+            for sid, sc in sorted(cat.scenarios.items())
+        },
+        "tripods": [
+            t.model_dump(mode="json") for t in sorted(cat.tripods.values(), key=lambda t: t.id)
+        ],
+        "tripod_decks": {
+            d: {
+                "card_length": deck.card_length,
+                "card_width": deck.card_width,
+                "cards": [card.model_dump(mode="json") for card in deck.cards],
+            }
+            for d, deck in sorted(cat.tripod_decks.items())
+        },
     }
 
 
@@ -158,3 +173,7 @@ _register_commands()
 from dogfight.cli.render_cmd import register as _register_render  # noqa: E402
 
 _register_render(app)
+
+from dogfight.cli.sopwith import app as _sopwith_app  # noqa: E402
+
+app.add_typer(_sopwith_app, name="sopwith")

@@ -9,17 +9,21 @@ from pathlib import Path
 from dogfight.errors import DataError
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so that a failure never leaves
-    a half-written file behind."""
+def write_atomic(path: str | Path, text: str | bytes) -> None:
+    """Write ``text`` (or bytes) to ``path`` through a temporary file, so that a failure
+    never leaves a half-written file behind."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise DataError(str(target), "(output)", str(target), "its folder does not exist")
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as binary:
+                binary.write(text)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

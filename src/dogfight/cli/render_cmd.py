@@ -24,7 +24,8 @@ def register(app: typer.Typer) -> None:
         ] = True,
     ) -> None:
         """Resolve a situation's planned phases and draw the table to scale as SVG: bases,
-        cards and paths flown, shots with their range, firing arcs, blocked shots."""
+        cards and paths flown, shots with their range, firing arcs, blocked shots; smoke
+        clouds, rockets, announced special damage and the scenario's edges and objectives."""
         # Imported here: app.py imports this module at its end, and the catalog must
         # honour the --data option parsed by app's callback.
         from dogfight.cli.app import catalog

@@ -13,6 +13,15 @@ drawn as the edge of the heat-ray ruler that reached (red) with the ruler's outl
 shots that hit the electrified armour are labelled "armour". Objective tokens are drawn
 where they lie, crossed out once destroyed.
 
+Standard Rules: Black Smoke clouds as grey translucent circles, each cloud placed with the
+arc-shaped ruler from the projector's side to its stand, dispersed clouds dashed and
+crossed with who dispersed them; rockets launched, hitting (dash-dot) and missing
+(dotted); announced special damage and the public lasting status (wounded pilot, smoke,
+fire) as tags by the vehicle. Secret specials are never drawn: a player may be shown the
+drawing. A scenario adds its title, each side's edge strip in the side's colour, the
+half-line, the circle the objectives lie in, reinforcements entering, and in the caption
+how it was won, the reserves still to come (and any rockets still in flight).
+
 :func:`render_svg` is a pure function and its output is byte-for-byte deterministic: floats
 are written with a fixed number of decimals, vehicles are visited in id order and events in
 the order given, so drawings can be diffed and kept as test fixtures.
@@ -27,10 +36,12 @@ coordinates times ten.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
+from dogfight.catalog.models import Scenario
 from dogfight.geometry.hexbase import Side, hexagon, side_midpoint, side_normal, side_segment
 from dogfight.geometry.maneuver import Card, card_area, card_path
 from dogfight.geometry.pose import Point, Pose
@@ -38,6 +49,7 @@ from dogfight.geometry.reach import Arc
 from dogfight.geometry.shapes import Polygon, rectangle
 from dogfight.rules import firing
 from dogfight.rules.events import (
+    CloudDispersed,
     DamageCardsTaken,
     DamageDrawn,
     Event,
@@ -49,8 +61,16 @@ from dogfight.rules.events import (
     PhaseStarted,
     ProtectedHit,
     PutBack,
+    Reinforcement,
+    RocketsHit,
+    RocketsLaunched,
+    RocketsMissed,
+    ScenarioWon,
+    SmokeCloud,
+    SpecialDamage,
     TurnStarted,
 )
+from dogfight.rules.rockets import ROCKET_DECK
 from dogfight.rules.state import GameState, Objective, Vehicle
 
 SCALE = 10.0
@@ -62,6 +82,8 @@ HEADER = 10.0
 """cm above the table for the title, the caption and one row of legend."""
 LEGEND_ROW = 1.8
 """cm added to the header for each further row of legend."""
+CAPTION_ROW = 1.7
+"""cm added to the header for each caption line beyond the first two."""
 GRID = 10.0
 """cm between grid lines."""
 PAD = 1.0
@@ -142,6 +164,47 @@ airplanes alone stay byte for byte what they were)."""
 
 HATCH = "toppled-hatch"
 """Id of the hatching pattern laid over a toppled tripod."""
+
+SMOKE = "#5a5a5a"
+"""Black smoke clouds (translucent) and the arc-shaped Black Smoke ruler."""
+TAG = "#a50f15"
+"""Announced special damage and lasting status tags."""
+
+STANDARD_STYLE = """
+.cloud { fill-opacity: 0.35; stroke-width: 1.5; stroke-opacity: 0.8; }
+.dispersed { fill-opacity: 0.06; stroke-dasharray: 5 4; }
+.smoke-ruler { fill: none; stroke-width: 3; stroke-linecap: round; stroke-opacity: 0.85; }
+.stand { stroke-width: 1.5; }
+.rocket-casing { stroke-width: 6; stroke-opacity: 0.8; stroke-linecap: round; }
+.rocket-hit { stroke-width: 3.5; stroke-linecap: round; stroke-dasharray: 14 4 3 4; }
+.rocket-missed { stroke-width: 2.5; stroke-linecap: round; stroke-dasharray: 0.1 7; }
+.rocket-launch { fill: none; stroke-width: 2.5; stroke-linecap: round; stroke-linejoin: round; }
+.tag { fill: #ffffff; stroke-width: 1.2; }
+""".strip()
+"""Added only when Standard Rules marks are drawn (clouds, rockets, special damage)."""
+
+SCENARIO_STYLE = """
+.strip { fill-opacity: 0.12; }
+.half-line { stroke-width: 1.5; stroke-dasharray: 8 5; stroke-opacity: 0.7; }
+.objective-zone { fill: none; stroke-width: 1.5; stroke-dasharray: 6 5; stroke-opacity: 0.7; }
+.enters { fill: none; stroke-width: 2; stroke-dasharray: 5 3; }
+""".strip()
+"""Added only when a scenario is drawn."""
+
+SPECIAL_NAMES = {
+    "wounded_pilot": "wounded pilot",
+    "fire": "on fire",
+    "smoke": "smoke trail",
+    "circuits": "circuits hit",
+    "toppled": "toppled",
+    "batteries": "batteries damaged",
+    "jammed": "jammed",
+}
+"""How announced special damage reads on its tag (others: the name with spaces)."""
+
+STATUS_SPECIALS = {"wounded": "wounded_pilot", "smoke": "smoke", "fire": "fire"}
+"""The lasting status counters that are public (000: announced specials), with the
+special that sets each; the others (engine, rudders, gyroscope, ...) stay secret."""
 
 
 # --- numbers and elements ------------------------------------------------------------
@@ -403,6 +466,10 @@ class _Context:
     def has_tripods(self) -> bool:
         return any(v.kind == "tripod" for v in self.state.vehicles.values())
 
+    def pose_at(self, events: Sequence[Event], index: int, vid: str) -> Pose:
+        """Where vehicle ``vid`` (known to the state) stood at ``events[index]``."""
+        return _pose_at(self.state, events, index, vid)
+
     def vehicles(self) -> list[Vehicle]:
         """Every vehicle, in id order (the drawing must not depend on dict order)."""
         return sorted(self.state.vehicles.values(), key=lambda v: v.id)
@@ -500,10 +567,11 @@ def _move_shapes(ctx: _Context, move: Moved, vehicle: Vehicle) -> tuple[Polygon,
     return area, card_path(laid.pose, laid.card, laid.depth)
 
 
-def _view(ctx: _Context, events: Sequence[Event], legend_rows: int) -> _View:
+def _view(ctx: _Context, events: Sequence[Event], legend_rows: int, caption_rows: int = 0) -> _View:
     """The table with its margins and header, grown in whole cm (keeping ``PAD`` clear)
     to hold whatever is drawn beyond them: an airplane that left the area, the card that
-    took it there. Grid lines and labels stay where they are."""
+    took it there, a smoke cloud over the edge. Grid lines and labels stay where they
+    are. ``caption_rows`` caption lines beyond the usual two grow the header."""
     rules = ctx.state.rules
     width, height = rules.table_width, rules.table_height
     points: list[Point] = []
@@ -516,9 +584,14 @@ def _view(ctx: _Context, events: Sequence[Event], legend_rows: int) -> _View:
     for objective in ctx.state.objectives.values():
         points.append((objective.x - radius, objective.y - radius))
         points.append((objective.x + radius, objective.y + radius))
+    for x, y, r in _cloud_discs(ctx, events):
+        points.append((x - r, y - r))
+        points.append((x + r, y + r))
+    for _index, _time, entry, vehicle in _entries(ctx, events):
+        points.extend(ctx.shape(vehicle, entry.pose))
     xs = [p[0] for p in points] or [0.0]
     ys = [p[1] for p in points] or [0.0]
-    header = HEADER + LEGEND_ROW * max(0, legend_rows - 1)
+    header = HEADER + LEGEND_ROW * max(0, legend_rows - 1) + CAPTION_ROW * caption_rows
     # nothing may go under the header: above the table, any overhang grows the view
     top = height if max(ys) <= height else math.ceil(max(ys) + PAD)
     return _View(
@@ -1214,6 +1287,500 @@ def _blocked_layer(ctx: _Context) -> list[str]:
     return out
 
 
+# --- black smoke, rockets, special damage (Standard Rules) ------------------------------
+
+
+def _placed_clouds(events: Sequence[Event]) -> dict[str, tuple[int, SmokeCloud]]:
+    """Each cloud placed among ``events``: its id -> (index, the ``SmokeCloud`` event)."""
+    return {e.cloud: (index, e) for index, e in enumerate(events) if isinstance(e, SmokeCloud)}
+
+
+@dataclass(frozen=True, slots=True)
+class _Dispersal:
+    """A cloud dispersed: where it was (from its ``SmokeCloud`` event) and by whom."""
+
+    placed: SmokeCloud
+    vehicles: tuple[str, ...]
+    turn: int
+    phase: int
+
+
+def _dispersals(events: Sequence[Event]) -> list[_Dispersal]:
+    """The clouds dispersed among ``events`` whose placing is among them too (earlier),
+    in the order they went; several vehicles on one cloud are listed together."""
+    placed = _placed_clouds(events)
+    found: dict[str, _Dispersal] = {}
+    for index, (turn, phase, event) in enumerate(_timed(events)):
+        if not isinstance(event, CloudDispersed):
+            continue
+        where = placed.get(event.cloud)
+        if where is None or where[0] > index:
+            continue
+        seen = found.get(event.cloud)
+        if seen is None:
+            found[event.cloud] = _Dispersal(where[1], (event.vehicle,), turn, phase)
+        elif event.vehicle not in seen.vehicles:
+            found[event.cloud] = _Dispersal(
+                seen.placed, (*seen.vehicles, event.vehicle), seen.turn, seen.phase
+            )
+    return list(found.values())
+
+
+def _cloud_discs(ctx: _Context, events: Sequence[Event]) -> list[tuple[float, float, float]]:
+    """Every cloud drawn, on the table or dispersed: (x, y, radius)."""
+    radius = ctx.state.rules.catalog.constants.tripods.smoke.cloud_radius
+    discs = [(c.x, c.y, c.radius) for c in ctx.state.clouds]
+    discs += [(d.placed.x, d.placed.y, radius) for d in _dispersals(events)]
+    return discs
+
+
+def _circle(f: _Frame, centre: Point, radius: float, attrs: Attrs) -> str:
+    return _tag(
+        "circle", {**attrs, "cx": f.x(centre[0]), "cy": f.y(centre[1]), "r": radius * SCALE}
+    )
+
+
+def _cross(f: _Frame, centre: Point, d: float) -> str:
+    """Path data of an x of half-size ``d`` cm."""
+    x, y = centre
+    return (
+        f"M{f.point((x - d, y - d))} L{f.point((x + d, y + d))} "
+        f"M{f.point((x - d, y + d))} L{f.point((x + d, y - d))}"
+    )
+
+
+def _smoke_arc(f: _Frame, start: Point, normal: float, end: Point) -> str:
+    """Path data of the arc-shaped ruler from ``start`` (the middle of the tripod's side,
+    leaving it at a right angle, along ``normal`` degrees) to ``end`` (the stand): the
+    circular arc tangent to the normal there. Bent to the left of the normal, the arc
+    turns counter-clockwise on the table, which is sweep-flag 0 once y is flipped."""
+    chord = math.dist(start, end)
+    bend = (math.degrees(math.atan2(end[1] - start[1], end[0] - start[0])) - normal) % 360.0
+    if bend > 180.0:
+        bend -= 360.0
+    if chord < 1e-9 or abs(math.sin(math.radians(bend))) < 1e-6:
+        return f"M{f.point(start)} L{f.point(end)}"
+    r = _num(chord / (2.0 * abs(math.sin(math.radians(bend)))) * SCALE)
+    sweep = 0 if bend > 0 else 1
+    return f"M{f.point(start)} A{r},{r} 0 0 {sweep} {f.point(end)}"
+
+
+def _smoke_layer(ctx: _Context, events: Sequence[Event]) -> list[str]:
+    """The Black Smoke clouds on the table, grey and translucent, with their id; the
+    clouds dispersed in these events, dashed and crossed where they were, naming the
+    vehicles that dispersed them; and for each cloud placed, the arc-shaped ruler from
+    the projector's side to its stand, the stand marked inside the cloud."""
+    f = ctx.frame
+    out: list[str] = []
+    for cloud in ctx.state.clouds:
+        centre = (cloud.x, cloud.y)
+        disc = _circle(f, centre, cloud.radius, {"class": "cloud", "fill": SMOKE, "stroke": SMOKE})
+        ctx.labels.add(centre, cloud.id, size=SMALL_SIZE, nudges=((0.0, 1.2), (0.0, -1.2)), tries=2)
+        about = (
+            f"black smoke cloud {cloud.id} at x {_cm(cloud.x)} y {_cm(cloud.y)}, radius "
+            f"{_cm(cloud.radius)} cm: a vehicle or a card overlapping it disperses it "
+            "(airplanes draw a Z card)"
+        )
+        out.append(_group({"class": "smoke-cloud", "data-cloud": cloud.id}, [disc], about))
+    radius = ctx.state.rules.catalog.constants.tripods.smoke.cloud_radius
+    for gone in _dispersals(events):
+        centre = (gone.placed.x, gone.placed.y)
+        children = [
+            _circle(
+                f, centre, radius, {"class": "cloud dispersed", "fill": SMOKE, "stroke": SMOKE}
+            ),
+            _tag(
+                "path",
+                {
+                    "class": "cross",
+                    "d": _cross(f, centre, radius / math.sqrt(2.0)),
+                    "stroke": SMOKE,
+                },
+            ),
+        ]
+        who = ", ".join(gone.vehicles)
+        first = ctx.state.vehicles.get(gone.vehicles[0])
+        ctx.labels.add(
+            (centre[0], centre[1] - radius - 0.9),
+            f"{gone.placed.cloud} dispersed by {who}",
+            size=SMALL_SIZE,
+            nudges=((0.0, -1.2), (0.0, 1.2)),
+            fill=SMOKE if first is None else ctx.colour(first),
+        )
+        attrs = {
+            "class": "smoke-cloud dispersed-cloud",
+            "data-cloud": gone.placed.cloud,
+            "data-dispersed-by": who,
+        }
+        about = f"black smoke cloud {gone.placed.cloud} dispersed by {who}" + _when(
+            gone.turn, gone.phase
+        )
+        out.append(_group(attrs, children, about))
+    hex_side = ctx.state.rules.hex_side
+    for index, (turn, phase, event) in enumerate(_timed(events)):
+        if not isinstance(event, SmokeCloud) or event.firer not in ctx.state.vehicles:
+            continue
+        pose = ctx.pose_at(events, index, event.firer)
+        side = Side.parse(event.projector)
+        middle = side_midpoint(pose, hex_side, side)
+        stand = (float(event.stand[0]), float(event.stand[1]))
+        children = [
+            _tag(
+                "path",
+                {
+                    "class": "smoke-ruler",
+                    "d": _smoke_arc(f, middle, side_normal(pose, side), stand),
+                    "stroke": SMOKE,
+                },
+            ),
+            _circle(f, stand, 0.5, {"class": "stand", "fill": "#ffffff", "stroke": INK}),
+            _circle(f, stand, 0.15, {"class": "stand-dot", "fill": INK}),
+        ]
+        ctx.beside(middle, stand, 0.45, f"black smoke → {event.cloud}", SMALL_SIZE, SMOKE)
+        attrs = {
+            "class": "black-smoke",
+            "data-firer": event.firer,
+            "data-projector": event.projector,
+            "data-cloud": event.cloud,
+        }
+        about = (
+            f"{event.firer} fires black smoke from its {event.projector} projector: the "
+            f"arc-shaped ruler's stand at x {_cm(stand[0])} y {_cm(stand[1])}, cloud "
+            f"{event.cloud} centred at x {_cm(event.x)} y {_cm(event.y)}"
+        )
+        out.append(_group(attrs, children, about + _when(turn, phase)))
+    return out
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def _rockets_layer(ctx: _Context, events: Sequence[Event]) -> list[str]:
+    """Rockets launched (a double chevron off the firer's nose with the count and the
+    target), rockets that hit (a dash-dot line from the firer where it stood then to the
+    centre of the vehicle hit, with the D cards and, when a blocking airplane took them,
+    the target they were meant for) and rockets that missed (dotted, with the reason)."""
+    f = ctx.frame
+    vehicles = ctx.state.vehicles
+    nose = ctx.state.rules.base_length / 2.0
+    armour = {id(hit) for hit in _armour_hits(events).values()}
+    out: list[str] = []
+    for index, (turn, phase, event) in enumerate(_timed(events)):
+        when = _when(turn, phase)
+        if isinstance(event, RocketsLaunched) and event.firer in vehicles:
+            firer = vehicles[event.firer]
+            colour = ctx.colour(firer)
+            pose = ctx.pose_at(events, index, event.firer)
+            marks = []
+            for ahead in (nose + 1.4, nose + 2.5):
+                tip = pose.to_world(ahead, 0.0)
+                marks.append(
+                    f"M{f.point(pose.to_world(ahead - 0.9, 0.8))} L{f.point(tip)} "
+                    f"L{f.point(pose.to_world(ahead - 0.9, -0.8))}"
+                )
+            tip = pose.to_world(nose + 2.5, 0.0)
+            text = f"{_plural(event.count, 'rocket')} → {event.target}"
+            ctx.beside(pose.point, tip, 1.0, text, SMALL_SIZE, colour)
+            path = _tag("path", {"class": "rocket-launch", "d": " ".join(marks), "stroke": colour})
+            attrs = {
+                "class": "rockets rockets-launched",
+                "data-firer": event.firer,
+                "data-target": event.target,
+            }
+            about = (
+                f"{event.firer} launches {_plural(event.count, 'rocket')} at {event.target} "
+                f"({event.left} left): they hit after its next maneuver if it is a stall or "
+                "a straight and the target is still in its front arc"
+            )
+            out.append(_group(attrs, [path], about + when))
+        elif isinstance(event, RocketsHit | RocketsMissed) and (
+            event.firer in vehicles and event.target in vehicles
+        ):
+            colour = ctx.colour(vehicles[event.firer])
+            origin = ctx.pose_at(events, index, event.firer).point
+            point = ctx.pose_at(events, index, event.target).point
+            if isinstance(event, RocketsHit):
+                cards = _plural(event.count, f"{ROCKET_DECK} card")
+                text = f"rockets hit ({cards})"
+                about = f"{event.firer}'s rockets hit {event.target}: {cards}"
+                if event.instead_of is not None:
+                    text += f" instead of {event.instead_of}"
+                    about += f", instead of {event.instead_of}, whose line of sight it blocks"
+                if _rockets_on_armour(events, index, event, armour):
+                    text += ", armour"
+                    about += "; they strike the electrified armour"
+                css, kind = "rocket-hit", "rockets-hit"
+            else:
+                text = f"rockets missed: {event.reason}"
+                about = f"{event.firer}'s rockets miss {event.target}: {event.reason}"
+                css, kind = "rocket-missed", "rockets-missed"
+            ctx.beside(origin, point, 0.5, text, SMALL_SIZE, colour)
+            group: Attrs = {
+                "class": f"rockets {kind}",
+                "data-firer": event.firer,
+                "data-target": event.target,
+                "data-instead-of": event.instead_of if isinstance(event, RocketsHit) else None,
+            }
+            # a white casing keeps the rockets' line readable over a gun shot's
+            casing = _line(f, origin, point, {"class": "rocket-casing", "stroke": "#ffffff"})
+            line = _line(f, origin, point, {"class": css, "stroke": colour})
+            out.append(_group(group, [casing, line], about + when))
+    return out
+
+
+def _rockets_on_armour(
+    events: Sequence[Event], index: int, hit: RocketsHit, shots: set[int]
+) -> bool:
+    """Whether the rockets of ``events[index]`` struck a tripod's electrified armour: a
+    hit on the armour from the rocket deck later in the same phase, by that firer on that
+    vehicle, that no gun shot accounts for."""
+    for event in events[index + 1 :]:
+        if isinstance(event, TurnStarted | PhaseStarted):
+            return False
+        if (
+            isinstance(event, ProtectedHit)
+            and id(event) not in shots
+            and (event.firer, event.vehicle, event.deck) == (hit.firer, hit.target, ROCKET_DECK)
+        ):
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Tag:
+    """A small tag next to a vehicle: announced special damage or a lasting status."""
+
+    vehicle: Vehicle
+    text: str
+    about: str
+    css: str
+
+
+def _tags(ctx: _Context, events: Sequence[Event]) -> list[_Tag]:
+    """Per vehicle (in id order): its lasting public status while in play (wounded pilot,
+    smoke, fire), then the announced special damage it took in these events that the
+    status does not already show. Secret specials and secret status (engine, rudders,
+    gyroscope, reverse, smoke generator) are never shown: a player may see the drawing."""
+    taken: dict[str, dict[str, list[tuple[int, int]]]] = {}
+    for turn, phase, event in _timed(events):
+        if isinstance(event, SpecialDamage) and event.announced:
+            per = taken.setdefault(event.vehicle, {})
+            per.setdefault(event.special, []).append((turn, phase))
+    out: list[_Tag] = []
+    for vehicle in ctx.vehicles():
+        specials = dict(taken.get(vehicle.id, {}))
+        if vehicle.in_play:
+            for key, special in STATUS_SPECIALS.items():
+                count = vehicle.status.get(key, 0)
+                if count <= 0:
+                    continue
+                drawn = specials.pop(special, [])
+                if key == "wounded":
+                    text = "wounded pilot"
+                    about = f"{vehicle.id}: wounded pilot (a second wound puts it out)"
+                elif key == "smoke":
+                    text = f"smoking ({_plural(count, 'counter')})"
+                    about = f"{vehicle.id}: smoke trail, {_plural(count, 'smoke counter')} left"
+                else:
+                    text = f"on fire ({_plural(count, 'flame counter')})"
+                    about = (
+                        f"{vehicle.id}: on fire, {_plural(count, 'flame counter')} left (an "
+                        "A card each turn)"
+                    )
+                if drawn:
+                    about += "; drawn " + ", ".join(
+                        _when(turn, phase).strip() for turn, phase in drawn
+                    )
+                out.append(_Tag(vehicle, text, about, "status"))
+        for special, drawn in specials.items():
+            name = SPECIAL_NAMES.get(special, special.replace("_", " "))
+            text = name if len(drawn) == 1 else f"{name} x{len(drawn)}"
+            about = f"{vehicle.id}: special damage {name}, announced" + ", ".join(
+                _when(turn, phase) for turn, phase in drawn
+            )
+            out.append(_Tag(vehicle, text, about, "special"))
+    return out
+
+
+def _tags_layer(ctx: _Context, tags: Sequence[_Tag]) -> list[str]:
+    """Each tag as a white pill with a dark red border under the vehicle's label."""
+    f = ctx.frame
+    rules = ctx.state.rules
+    out: list[str] = []
+    row: dict[str, int] = {}
+    for tag in tags:
+        vehicle = tag.vehicle
+        pose = vehicle.pose
+        if vehicle.kind == "tripod":
+            radius = rules.hex_side + 0.7
+        else:
+            radius = math.hypot(rules.base_length, rules.base_width) / 2.0
+        k = row.get(vehicle.id, 0) + 1
+        row[vehicle.id] = k
+        at, anchor = (pose.x + radius + 0.6, pose.y - 1.4 * k), "start"
+        if ctx.labels.outside(_text_box(at, tag.text, SMALL_SIZE, anchor)) > 0.0:
+            at, anchor = (pose.x - radius - 0.6, pose.y - 1.4 * k), "end"
+        spot = ctx.labels.add(
+            at,
+            tag.text,
+            size=SMALL_SIZE,
+            anchor=anchor,
+            nudges=((0.0, -1.3), (0.0, 1.3)),
+            css="tag-text",
+            fill=TAG,
+        )
+        # the label box is generous (it keeps labels apart); the pill hugs the text
+        width = 0.56 * SMALL_SIZE * len(tag.text)
+        left = {"start": spot[0], "end": spot[0] - width}[anchor]
+        pill = _rect(
+            f,
+            (left - 0.35, spot[1] - SMALL_SIZE / 2.0 - 0.15),
+            width + 0.7,
+            SMALL_SIZE + 0.3,
+            {"class": "tag", "rx": 0.5 * SCALE, "stroke": TAG},
+        )
+        attrs = {"class": f"tag-group {tag.css}", "data-vehicle": vehicle.id, "data-tag": tag.text}
+        out.append(_group(attrs, [pill], tag.about))
+    return out
+
+
+# --- scenarios -----------------------------------------------------------------------------
+
+
+def _entries(
+    ctx: _Context, events: Sequence[Event]
+) -> Iterator[tuple[int, tuple[int, int], Reinforcement, Vehicle]]:
+    """The reinforcements among ``events`` that this state knows, with their time."""
+    for index, (turn, phase, event) in enumerate(_timed(events)):
+        if isinstance(event, Reinforcement) and event.vehicle in ctx.state.vehicles:
+            yield index, (turn, phase), event, ctx.state.vehicles[event.vehicle]
+
+
+def _strip(
+    scenario: Scenario, edge: str, width: float, height: float
+) -> tuple[Point, float, float]:
+    """The lower-left corner, width and height of an edge's strip."""
+    depth = scenario.edge_depth
+    return {
+        "south": ((0.0, 0.0), width, depth),
+        "north": ((0.0, height - depth), width, depth),
+        "west": ((0.0, 0.0), depth, height),
+        "east": ((width - depth, 0.0), depth, height),
+    }[edge]
+
+
+def _scenario_layer(ctx: _Context, scenario: Scenario, events: Sequence[Event]) -> list[str]:
+    """Each side's edge strip (an "edge" placement: the centre at most ``edge_depth``
+    from it) tinted in its colour, the half-line between the sides' halves (a "half"
+    placement), the circle the objectives must lie in, and where reinforcements came in."""
+    f = ctx.frame
+    width, height = ctx.state.rules.table_width, ctx.state.rules.table_height
+    depth = scenario.edge_depth
+    out: list[str] = []
+    for side in scenario.sides:
+        colour = ctx.colours.get(side.name, INK)
+        corner, w, h = _strip(scenario, side.edge, width, height)
+        rect = _rect(f, corner, w, h, {"class": "strip", "fill": colour})
+        inside = {
+            "south": ((width - 1.0, depth / 2.0), "end"),
+            "north": ((width - 1.0, height - depth / 2.0), "end"),
+            "west": ((depth / 2.0, height - 2.0), "middle"),
+            "east": ((width - depth / 2.0, height - 2.0), "middle"),
+        }[side.edge]
+        ctx.labels.add(
+            inside[0],
+            f"{side.name} edge",
+            size=SMALL_SIZE,
+            anchor=inside[1],
+            nudges=((-6.0, 0.0), (0.0, -3.0))
+            if side.edge in ("south", "north")
+            else ((0.0, -6.0),),
+            fill=colour,
+        )
+        about = (
+            f"{side.name} side: the {side.edge} edge; an 'edge' placement puts the centre at "
+            f"most {_cm(depth)} cm from it, a 'half' placement anywhere in the {side.edge} half"
+        )
+        attrs = {"class": "edge-strip", "data-side": side.name, "data-edge": side.edge}
+        out.append(_group(attrs, [rect], about))
+    edges = {side.edge for side in scenario.sides}
+    lines: list[tuple[Point, Point]] = []
+    if edges & {"north", "south"}:
+        lines.append(((0.0, height / 2.0), (width, height / 2.0)))
+    if edges & {"west", "east"}:
+        lines.append(((width / 2.0, 0.0), (width / 2.0, height)))
+    for a, b in lines:
+        out.append(
+            _group(
+                {"class": "half-line"},
+                [_line(f, a, b, {"class": "half-line", "stroke": INK})],
+                "the half-line: each side's half of the table",
+            )
+        )
+    for side in scenario.sides:
+        spot, anchor = {
+            "north": ((width - 1.0, height / 2.0 + 1.1), "end"),
+            "south": ((width - 1.0, height / 2.0 - 1.1), "end"),
+            "west": ((width / 2.0 - 1.1, height - 4.0), "end"),
+            "east": ((width / 2.0 + 1.1, height - 4.0), "start"),
+        }[side.edge]
+        ctx.labels.add(
+            spot,
+            f"{side.name} half",
+            size=SMALL_SIZE,
+            anchor=anchor,
+            nudges=((-6.0, 0.0),) if side.edge in ("north", "south") else ((0.0, -6.0),),
+            fill=ctx.colours.get(side.name, INK),
+        )
+    rule = scenario.objectives
+    if rule is not None:
+        centre = (width / 2.0, height / 2.0)
+        zone = _circle(
+            f, centre, rule.max_from_centre, {"class": "objective-zone", "stroke": OBJECTIVE_COLOUR}
+        )
+        mark = _tag(
+            "path", {"class": "cross", "d": _cross(f, centre, 0.6), "stroke": OBJECTIVE_COLOUR}
+        )
+        # on the circle's upper left, outside it, where the sides' paths rarely run
+        ctx.labels.add(
+            _polar(centre, 135.0, rule.max_from_centre + 0.8),
+            f"objectives within {_cm(rule.max_from_centre)} cm of the centre",
+            size=SMALL_SIZE,
+            anchor="end",
+            nudges=((0.0, 1.3), (0.0, -1.3), (1.3, 1.3)),
+            fill=OBJECTIVE_COLOUR,
+        )
+        about = (
+            f"{rule.count} objective tokens at most {_cm(rule.max_from_centre)} cm from the "
+            f"centre and at least {_cm(rule.min_apart)} cm apart"
+        )
+        out.append(_group({"class": "objective-rule"}, [zone, mark], about))
+    for _index, (turn, phase), entry, vehicle in _entries(ctx, events):
+        colour = ctx.colour(vehicle)
+        pose = entry.pose
+        back = (
+            2.0 * ctx.state.rules.hex_apothem()
+            if vehicle.kind == "tripod"
+            else ctx.state.rules.base_length
+        )
+        start, end = pose.to_world(-back / 2.0 - 4.5, 0.0), pose.to_world(-back / 2.0 - 0.4, 0.0)
+        direction = _unit(start, end) or (1.0, 0.0)
+        children = [
+            _polygon(f, ctx.shape(vehicle, pose), {"class": "enters", "stroke": colour}),
+            _line(f, start, end, {"class": "enters", "stroke": colour}),
+            _polygon(f, _arrowhead(end, direction), {"fill": colour}),
+        ]
+        ctx.beside(start, end, 0.0, f"{entry.vehicle} enters", SMALL_SIZE, colour)
+        about = (
+            f"{entry.vehicle} ({entry.type}) enters as a reinforcement at x {_cm(pose.x)} y "
+            f"{_cm(pose.y)} heading {_cm(pose.heading)}"
+        )
+        attrs = {"class": "reinforcement", "data-vehicle": entry.vehicle}
+        out.append(_group(attrs, children, about + _when(turn, phase)))
+    return out
+
+
 # --- header ----------------------------------------------------------------------------
 
 
@@ -1230,9 +1797,10 @@ class _Key:
         return KEY_SAMPLE + 0.6 + 0.6 * SMALL_SIZE * len(self.text) + 1.6
 
 
-def _legend_keys(ctx: _Context, events: Sequence[Event]) -> list[_Key]:
+def _legend_keys(ctx: _Context, events: Sequence[Event], tags: Sequence[_Tag] = ()) -> list[_Key]:
     """The sides and the line styles; the tripods' marks only when tripods are drawn,
-    objectives only when there are some."""
+    objectives only when there are some, and so on for the Standard Rules' and the
+    scenario's marks (so that a drawing shows only the keys it needs)."""
     keys = [_Key(side, ctx.colours[side]) for side in sorted(ctx.colours)]
     keys += [
         _Key("short range", INK, "shot short"),
@@ -1255,6 +1823,21 @@ def _legend_keys(ctx: _Context, events: Sequence[Event]) -> list[_Key]:
         keys.append(_Key("toppled", INK, "toppled"))
     if state.objectives:
         keys.append(_Key("objective", OBJECTIVE_COLOUR, "token"))
+    if state.clouds or _dispersals(events):
+        keys.append(_Key("black smoke cloud", SMOKE, "cloud"))
+    if any(isinstance(e, SmokeCloud) for e in events):
+        keys.append(_Key("black smoke ruler", SMOKE, "smoke-ruler"))
+    if any(isinstance(e, RocketsHit) for e in events):
+        keys.append(_Key("rockets hit", INK, "rocket-hit"))
+    if any(isinstance(e, RocketsMissed) for e in events):
+        keys.append(_Key("rockets missed", INK, "rocket-missed"))
+    if tags:
+        keys.append(_Key("announced damage", TAG, "tag"))
+    scenario = state.scenario
+    if scenario is not None and scenario.objectives is not None:
+        keys.append(_Key("objective zone", OBJECTIVE_COLOUR, "objective-zone"))
+    if scenario is not None and any(isinstance(e, Reinforcement) for e in events):
+        keys.append(_Key("reinforcement enters", INK, "enters"))
     return keys
 
 
@@ -1300,6 +1883,15 @@ def _legend(f: _Frame, rows: Sequence[Sequence[_Key]], y: float) -> list[str]:
                 out.append(
                     _tag("circle", {"class": key.css, **centre, "fill": fill, "stroke": stroke})
                 )
+            elif key.css == "cloud":
+                swatch: Attrs = {"class": "cloud", "fill": key.colour, "stroke": key.colour}
+                out.append(_circle(f, (x + KEY_SAMPLE / 2.0, y), 0.7, swatch))
+            elif key.css in ("tag", "enters"):
+                sample = (x + 0.3, y - 0.6), KEY_SAMPLE - 0.6, 1.2
+                box: Attrs = {"class": key.css, "stroke": key.colour}
+                if key.css == "tag":
+                    box = {**box, "rx": 0.5 * SCALE}
+                out.append(_rect(f, *sample, box))
             elif key.css == "toppled":
                 sample = (x + 0.3, y - 0.6), KEY_SAMPLE - 0.6, 1.2
                 out.append(_rect(f, *sample, {"fill": "#ffffff", "stroke": INK}))
@@ -1330,16 +1922,52 @@ def _caption(state: GameState) -> tuple[str, str]:
     return first, second
 
 
-def _header(ctx: _Context, view: _View, title: str, rows: Sequence[Sequence[_Key]]) -> list[str]:
-    """Title, caption and legend above the table."""
+def _caption_more(state: GameState, events: Sequence[Event], width: float) -> list[str]:
+    """Caption lines beyond the first two, wrapped to ``width`` cm: how a scenario was
+    won, the reinforcements still to come, the rockets still in flight. None at all for
+    a drawing that has none of these."""
+    items: list[str] = []
+    won = [e for e in events if isinstance(e, ScenarioWon)]
+    if won:
+        who = f"{won[-1].winner} win" if won[-1].winner else "no winner"
+        items.append(f"{who}: {won[-1].condition}")
+    if state.reserves:
+        items.append(
+            "reserves not yet entered: "
+            + ", ".join(f"{v.id} ({v.side}, {v.type})" for _, v in sorted(state.reserves.items()))
+        )
+    if state.salvos:
+        items.append(
+            "rockets in flight: "
+            + ", ".join(
+                f"{s.firer} → {s.target} ({_plural(s.count, 'rocket')})" for s in state.salvos
+            )
+        )
+    chars = max(20, int(width / (0.62 * TEXT_SIZE)))
+    return [line for item in items for line in textwrap.wrap(item, chars)]
+
+
+def _header(
+    ctx: _Context,
+    view: _View,
+    title: str,
+    rows: Sequence[Sequence[_Key]],
+    more: Sequence[str] = (),
+) -> list[str]:
+    """Title, caption (two lines and ``more``) and legend above the table."""
     f = ctx.frame
     top = view.top
     first, second = _caption(ctx.state)
+    extra = [
+        _text(f, (0.0, top - 6.6 - CAPTION_ROW * (k + 1)), line, TEXT_SIZE, "start", "caption")
+        for k, line in enumerate(more)
+    ]
     return [
         _text(f, (0.0, top - 2.4), title, TITLE_SIZE, "start", "title"),
         _text(f, (0.0, top - 4.9), first, TEXT_SIZE, "start", "caption"),
         _text(f, (0.0, top - 6.6), second, TEXT_SIZE, "start", "caption"),
-        *_legend(f, rows, top - 8.6),
+        *extra,
+        *_legend(f, rows, top - 8.6 - CAPTION_ROW * len(more)),
     ]
 
 
@@ -1363,21 +1991,35 @@ def render_svg(
     """
     rules = state.rules
     frame = _Frame(rules.table_height)
-    ctx = _Context(state, frame, side_colours(state.sides()), _Labels(frame))
-    rows = _legend_rows(_legend_keys(ctx, events), rules.table_width + MARGIN)
-    view = _view(ctx, events, len(rows))
+    scenario = state.scenario
+    sides = state.sides()
+    if scenario is not None:
+        sides += [side.name for side in scenario.sides]
+        sides += [v.side for v in state.reserves.values()]
+    ctx = _Context(state, frame, side_colours(sides), _Labels(frame))
+    tags = _tags(ctx, events)
+    text_width = rules.table_width + MARGIN
+    rows = _legend_rows(_legend_keys(ctx, events, tags), text_width)
+    more = _caption_more(state, events, text_width)
+    view = _view(ctx, events, len(rows), len(more))
     ctx.labels.bounds = (view.left, view.bottom, view.right, view.top - view.header)
 
     # Labels are placed in order of importance; the layers are stacked in drawing order.
     _objectives_block(ctx)
     vehicles = _vehicles_layer(ctx)
+    tagged = _tags_layer(ctx, tags)
     shots = _shots_layer(ctx, events)
+    rockets = _rockets_layer(ctx, events)
     blocked = _blocked_layer(ctx)
     moves = _moves_layer(ctx, events)
+    smoke = _smoke_layer(ctx, events)
     objectives = _objectives_layer(ctx)
+    zones = [] if scenario is None else _scenario_layer(ctx, scenario, events)
     reach = _reach_layer(ctx, events) if show_reach else []
 
     name = title or "dogfight"
+    if scenario is not None:
+        name = f"{scenario.title} · {title}" if title else scenario.title
     x0, y0 = frame.x(view.left), frame.y(view.top)
     width, height = (view.right - view.left) * SCALE, (view.top - view.bottom) * SCALE
     svg: Attrs = {
@@ -1400,6 +2042,10 @@ def render_svg(
             {"id": HATCH, "patternUnits": "userSpaceOnUse", "width": 8, "height": 8},
             hatch,
         )
+    if smoke or rockets or tagged:
+        style += "\n" + STANDARD_STYLE
+    if zones:
+        style += "\n" + SCENARIO_STYLE
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         _open("svg", svg),
@@ -1409,14 +2055,18 @@ def render_svg(
     ]
     layers = (
         ("table", _table_layer(ctx), None),
+        ("scenario", zones, None),
         ("objectives", objectives, None),
+        ("smoke", smoke, None),
         ("reach", reach, "url(#table-area)"),
         ("moves", moves, None),
         ("blocked", blocked, None),
         ("shots", shots, None),
+        ("rockets", rockets, None),
         ("vehicles", vehicles, None),
+        ("tags", tagged, None),
         ("labels", ctx.labels.texts, None),
-        ("header", _header(ctx, view, name, rows), None),
+        ("header", _header(ctx, view, name, rows, more), None),
     )
     for layer, children, clip_path in layers:
         if children:

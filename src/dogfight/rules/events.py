@@ -357,8 +357,9 @@ class SpecialDamage(Event):
     kind: ClassVar[str] = "special_damage"
     vehicle: str
     special: str
-    card: str
     announced: bool
+    # No card id here: 000 "the player should keep secret the amount of damage points on
+    # the card(s)", and a card id would tell them. The owner has it in damage_drawn.
 
     @property
     def secret_for(self) -> str | None:
@@ -452,6 +453,21 @@ class SkillUsed(Event):
     detail: str
 
 
+@dataclass(frozen=True, slots=True)
+class TripodDecision(Event):
+    """An automated tripod's decision (001, Automated Tripod rules): the ``branch`` of the
+    rules that produced it, the ``rule`` quoted, the maneuver ``card`` it plays (None: none
+    this phase) and its action token (e.g. ``"recharge village"``, None: no token).
+    Public: the automated tripod's procedure is open to the table."""
+
+    kind: ClassVar[str] = "tripod_decision"
+    vehicle: str
+    branch: str
+    rule: str
+    card: str | None
+    action: str | None
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -494,6 +510,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ScenarioWon,
         Reinforcement,
         SkillUsed,
+        TripodDecision,
     )
 }
 

@@ -95,9 +95,7 @@ def apply(state: GameState, hits: list[Hit], events: list[ev.Event]) -> dict[str
             if special in ONCE_AT_A_TIME and special in seen:
                 continue
             seen.add(special)
-            events.append(
-                ev.SpecialDamage(vehicle.id, special.value, hit.card, announced(state, special))
-            )
+            events.append(ev.SpecialDamage(vehicle.id, special.value, announced(state, special)))
             status = vehicle.status
             if special is Special.WOUNDED_PILOT:
                 status["wounded"] = status.get("wounded", 0) + 1

@@ -1,0 +1,405 @@
+"""The map of a Sopwith turn as SVG and PNG.
+
+Both pictures are drawn from one :class:`Scene` (hex polygons, lines and texts in page
+coordinates, y down), so they always show the same thing: the board with its hex labels,
+the airfields and their strips, the clouds, each plane's path over the turn move by move,
+every burst fired (solid to the planes it hit, dashed when it hit nothing or stopped at a
+cloud) and the planes where they ended, each an arrow with its letter.
+
+:func:`render_svg` writes the SVG text with fixed decimals; :func:`render_png` draws the
+scene with matplotlib's Agg canvas (no global pyplot state) and strips the PNG metadata,
+so the same turn gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
+
+import numpy as np
+import numpy.typing as npt
+
+from dogfight.sopwith import events as ev
+from dogfight.sopwith.board import Board
+from dogfight.sopwith.game import GameState, Status, line_of_fire
+from dogfight.sopwith.hexes import Hex, centre_xy, corners_xy, label, on_board
+from dogfight.sopwith.report import who
+
+if TYPE_CHECKING:
+    from matplotlib.collections import PathCollection
+    from matplotlib.figure import Figure
+
+SIZE = 18.0
+"""Circumradius of a hex, in px."""
+MARGIN = 24.0
+TITLE = 34.0
+LEGEND_WIDTH = 230.0
+
+PALETTE = (
+    "#0072b2",
+    "#d55e00",
+    "#009e73",
+    "#6a3d9a",
+    "#e69f00",
+    "#56b4e9",
+    "#cc79a7",
+    "#8c6d1f",
+    "#b2182b",
+    "#2166ac",
+)
+"""Plane colours, most distinct first (Okabe-Ito, then more)."""
+
+INK = "#222222"
+FAINT = "#9a9a9a"
+PAPER = "#fbf8ef"
+HEX_EDGE = "#cfc6ad"
+AIRFIELD = "#a47148"
+STRIP = "#e3c79f"
+CLOUD = "#d3dbe3"
+CLOUD_EDGE = "#8796a5"
+MISS = "#7a7a7a"
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    points: tuple[tuple[float, float], ...]
+    fill: str
+    stroke: str
+    width: float
+    kind: str
+    closed: bool = True
+    dashed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    x: float
+    y: float
+    text: str
+    size: float
+    fill: str
+    kind: str
+    anchor: str = "middle"
+    bold: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Where a board of ``side`` hexes a side is drawn on the page."""
+
+    side: int
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        n = self.side - 1
+        return MARGIN + SIZE * (1.5 * n + 1), MARGIN + TITLE + SIZE * math.sqrt(3.0) * (n + 0.5)
+
+    @property
+    def board_size(self) -> tuple[float, float]:
+        n = self.side - 1
+        return SIZE * (3 * n + 2), SIZE * math.sqrt(3.0) * (2 * n + 1)
+
+    @property
+    def page(self) -> tuple[float, float]:
+        w, h = self.board_size
+        return 2 * MARGIN + w + LEGEND_WIDTH, 2 * MARGIN + TITLE + h
+
+    def at(self, h: Hex) -> tuple[float, float]:
+        ox, oy = self.origin
+        x, y = centre_xy(h, SIZE)
+        return round(ox + x, 2), round(oy + y, 2)
+
+    def hexagon(self, h: Hex, shrink: float = 1.0) -> tuple[tuple[float, float], ...]:
+        ox, oy = self.origin
+        cx, cy = centre_xy(h, SIZE)
+        return tuple(
+            (round(ox + cx + (x - cx) * shrink, 2), round(oy + cy + (y - cy) * shrink, 2))
+            for x, y in corners_xy(h, SIZE)
+        )
+
+
+@dataclass(slots=True)
+class Scene:
+    """A picture: the board layer (the same for every turn of a game) and the turn's."""
+
+    frame: Frame
+    board_shapes: tuple[Shape, ...]
+    board_texts: tuple[Text, ...]
+    shapes: list[Shape] = field(default_factory=list)
+    texts: list[Text] = field(default_factory=list)
+
+    @property
+    def width(self) -> float:
+        return self.frame.page[0]
+
+    @property
+    def height(self) -> float:
+        return self.frame.page[1]
+
+
+def colour(index: int) -> str:
+    return PALETTE[index % len(PALETTE)]
+
+
+@lru_cache(maxsize=8)
+def board_layer(side: int) -> tuple[tuple[Shape, ...], tuple[Text, ...]]:
+    """The board itself: hexes with their labels, the airfields and their strips."""
+    frame = Frame(side)
+    board = Board(side)
+    fill: dict[Hex, tuple[str, str]] = {}
+    for field_ in board.airfields.values():
+        fill[field_.corner] = (AIRFIELD, "airfield")
+        for strip in field_.strips:
+            for h in strip.hexes:
+                fill[h] = (STRIP, "strip")
+    shapes = []
+    for h in board.hexes:
+        colour_, kind = fill.get(h, (PAPER, "hex"))
+        shapes.append(Shape(frame.hexagon(h), colour_, HEX_EDGE, 1.0, kind))
+    texts = []
+    for h in board.hexes:
+        x, y = frame.at(h)
+        texts.append(Text(x, y + SIZE * 0.75, label(h, side), 6.5, FAINT, "label"))
+    for name, field_ in board.airfields.items():
+        x, y = frame.at(field_.corner)
+        texts.append(Text(x, y + 3, name, 9, "#ffffff", "airfield", bold=True))
+        for strip in field_.strips:
+            x, y = frame.at(strip.hexes[0])
+            texts.append(Text(x, y - 3, strip.strip.value[0], 8, AIRFIELD, "strip", bold=True))
+    return tuple(shapes), tuple(texts)
+
+
+def scene(
+    game: str, after: GameState, events: Sequence[ev.Event], caption: str | None = None
+) -> Scene:
+    """Everything to draw for the state ``after`` a turn whose events are ``events``
+    (none for the start of a game)."""
+    side = after.ruleset.board_side
+    frame = Frame(side)
+    at = frame.at
+    out = Scene(frame, *board_layer(side))
+    out.texts.append(
+        Text(MARGIN, MARGIN + 16, caption or f"Sopwith: {game}", 16, INK, "title", "start", True)
+    )
+    for cloud in after.clouds:
+        for h in cloud.hexes:
+            out.shapes.append(Shape(frame.hexagon(h), CLOUD, HEX_EDGE, 1.0, "cloud"))
+            out.shapes.append(Shape(frame.hexagon(h, 0.8), CLOUD, CLOUD_EDGE, 1.0, "cloud-edge"))
+    index = {p.name: i for i, p in enumerate(after.planes)}
+    paths: dict[str, list[tuple[float, float]]] = {}
+    for e in events:
+        if isinstance(e, ev.Moved):
+            path = paths.setdefault(e.plane, [at(e.start)])
+            if on_board(e.end, side):
+                path.append(at(e.end))
+    for name, path in paths.items():
+        if len(path) > 1:
+            out.shapes.append(
+                Shape(tuple(path), "none", colour(index[name]), 2.0, "path", closed=False)
+            )
+    pose: dict[tuple[str, int], tuple[Hex, int]] = {}
+    for e in events:
+        if isinstance(e, ev.Moved):
+            pose[(e.plane, e.move)] = (e.end, e.facing)
+    for e in events:
+        if not isinstance(e, ev.Fired) or (e.plane, e.move) not in pose:
+            continue
+        start, facing = pose[(e.plane, e.move)]
+        x0, y0 = at(start)
+        if e.hits:
+            for hit in e.hits:
+                if (hit.target, e.move) in pose:
+                    end = at(pose[(hit.target, e.move)][0])
+                    out.shapes.append(
+                        Shape(((x0, y0), end), "none", "#d62728", 2.2, "hit", closed=False)
+                    )
+        else:
+            reach = line_of_fire(start, facing, e.line, after.ruleset.range)
+            last = [h for h in reach if on_board(h, side)]
+            if e.blocked is not None:
+                last = last[: last.index(e.blocked) + 1] if e.blocked in last else last
+            if last:
+                out.shapes.append(
+                    Shape(((x0, y0), at(last[-1])), "none", MISS, 1.2, "miss", False, dashed=True)
+                )
+    for i, p in enumerate(after.planes):
+        if p.status is Status.FLYING:
+            x, y = at(p.hex)
+            a = math.radians(60 * p.facing)
+            dx, dy = math.sin(a), -math.cos(a)
+            px, py = -dy, dx
+            r = SIZE * 0.62
+            tip = (round(x + dx * r, 2), round(y + dy * r, 2))
+            left = (
+                round(x - dx * r * 0.6 + px * r * 0.6, 2),
+                round(y - dy * r * 0.6 + py * r * 0.6, 2),
+            )
+            right = (
+                round(x - dx * r * 0.6 - px * r * 0.6, 2),
+                round(y - dy * r * 0.6 - py * r * 0.6, 2),
+            )
+            out.shapes.append(Shape((tip, left, right), colour(i), INK, 1.0, "plane"))
+            out.texts.append(Text(x, y + 3.5, p.letter, 9, "#ffffff", "plane-letter", bold=True))
+        elif p.status in (Status.SHOT_DOWN, Status.CRASHED) and p.name in paths:
+            x, y = at(p.hex)
+            d = SIZE * 0.45
+            out.shapes.append(
+                Shape(((x - d, y - d), (x + d, y + d)), "none", colour(i), 3.0, "down", False)
+            )
+            out.shapes.append(
+                Shape(((x - d, y + d), (x + d, y - d)), "none", colour(i), 3.0, "down", False)
+            )
+    lx = 2 * MARGIN + frame.board_size[0]
+    ly = MARGIN + TITLE + 10
+    for i, p in enumerate(after.planes):
+        y = ly + 18 * i
+        out.shapes.append(
+            Shape(
+                ((lx, y - 9), (lx + 12, y - 9), (lx + 12, y + 3), (lx, y + 3)),
+                colour(i),
+                INK,
+                0.8,
+                "key",
+            )
+        )
+        state = "" if p.in_game else f" ({p.status.value})"
+        text = f"{p.letter} {who(p)}{state}"
+        out.texts.append(Text(lx + 18, y + 1, text, 10, INK, "key-text", "start"))
+    return out
+
+
+def _num(v: float) -> str:
+    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def render_svg(s: Scene) -> str:
+    """The scene as a standalone SVG document."""
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(s.width)}" '
+        f'height="{_num(s.height)}" viewBox="0 0 {_num(s.width)} {_num(s.height)}">',
+        "<style>text { font-family: 'DejaVu Sans', Verdana, Arial, sans-serif; }</style>",
+        f'<rect width="{_num(s.width)}" height="{_num(s.height)}" fill="#ffffff"/>',
+    ]
+    for sh in (*s.board_shapes, *s.shapes):
+        pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in sh.points)
+        tag = "polygon" if sh.closed else "polyline"
+        dash = ' stroke-dasharray="4 3"' if sh.dashed else ""
+        out.append(
+            f'<{tag} class="{sh.kind}" points="{pts}" fill="{sh.fill}" stroke="{sh.stroke}" '
+            f'stroke-width="{_num(sh.width)}"{dash}/>'
+        )
+    for t in (*s.board_texts, *s.texts):
+        weight = ' font-weight="bold"' if t.bold else ""
+        out.append(
+            f'<text class="{t.kind}" x="{_num(t.x)}" y="{_num(t.y)}" font-size="{_num(t.size)}" '
+            f'fill="{t.fill}" text-anchor="{t.anchor}"{weight}>{escape(t.text)}</text>'
+        )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _draw(
+    fig: Figure, shapes: Sequence[Shape], texts: Sequence[Text], size: tuple[float, float]
+) -> None:
+    """Shapes then texts on an axes covering the figure in page units (y down)."""
+    from matplotlib.collections import LineCollection, PolyCollection
+
+    dpi = fig.dpi
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0), zorder=1)
+    ax.set_xlim(0, size[0])
+    ax.set_ylim(size[1], 0)
+    ax.set_axis_off()
+    ax.patch.set_visible(False)
+    # consecutive shapes of one kind (closed or not) go into one collection, so the
+    # picture is painted in the scene's order, like the SVG
+    runs: list[list[Shape]] = []
+    for sh in shapes:
+        if runs and runs[-1][0].closed == sh.closed:
+            runs[-1].append(sh)
+        else:
+            runs.append([sh])
+    for run in runs:
+        widths = [sh.width * 72 / dpi for sh in run]
+        if run[0].closed:
+            ax.add_collection(
+                PolyCollection(
+                    [sh.points for sh in run],
+                    facecolors=[sh.fill for sh in run],
+                    edgecolors=[sh.stroke for sh in run],
+                    linewidths=widths,
+                )
+            )
+        else:
+            ax.add_collection(
+                LineCollection(
+                    [sh.points for sh in run],
+                    colors=[sh.stroke for sh in run],
+                    linewidths=widths,
+                    linestyles=["--" if sh.dashed else "-" for sh in run],
+                )
+            )
+    if texts:
+        ax.add_collection(_text_paths(texts))
+
+
+def _text_paths(texts: Sequence[Text]) -> PathCollection:
+    """Texts as glyph outlines in one collection: one draw call instead of one per text
+    (drawing text artists one by one is most of the time of a map)."""
+    from matplotlib.collections import PathCollection
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+    from matplotlib.transforms import Affine2D
+
+    fonts = {
+        False: FontProperties(family="DejaVu Sans"),
+        True: FontProperties(family="DejaVu Sans", weight="bold"),
+    }
+    paths = []
+    for t in texts:
+        glyphs = TextPath((0, 0), t.text, size=t.size, prop=fonts[t.bold])
+        width = float(glyphs.vertices[:, 0].max()) if len(glyphs.vertices) else 0.0
+        shift = {"start": 0.0, "middle": -width / 2, "end": -width}[t.anchor]
+        paths.append(glyphs.transformed(Affine2D().scale(1.0, -1.0).translate(t.x + shift, t.y)))
+    return PathCollection(
+        paths, facecolors=[t.fill for t in texts], edgecolors="none", linewidths=0.0
+    )
+
+
+def _figure(size: tuple[float, float], dpi: int) -> Figure:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi, facecolor="#ffffff")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+@lru_cache(maxsize=4)
+def _board_raster(side: int, dpi: int) -> npt.NDArray[np.uint8]:
+    """The board layer drawn once per board size: its 271 labels are most of the
+    drawing time, and they are the same every turn."""
+    frame = Frame(side)
+    fig = _figure(frame.page, dpi)
+    shapes, texts = board_layer(side)
+    _draw(fig, shapes, texts, frame.page)
+    canvas = fig.canvas
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba()).copy()  # type: ignore[attr-defined]
+
+
+def render_png(s: Scene, dpi: int = 100) -> bytes:
+    """The scene as PNG bytes, drawn with matplotlib's Agg canvas (no pyplot), without
+    metadata so that the same scene gives the same bytes."""
+    fig = _figure(s.frame.page, dpi)
+    fig.figimage(_board_raster(s.frame.side, dpi), 0, 0, origin="upper")
+    _draw(fig, s.shapes, s.texts, s.frame.page)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+    return buffer.getvalue()

@@ -1,0 +1,178 @@
+"""The Games Master's week, around the rules core: read the orders files, resolve the
+turn, write every report. Used by ``dogfight sopwith`` and by the benchmark.
+
+This layer reads and writes files; the core (:mod:`dogfight.sopwith.game`) does not.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from dogfight.cli.output import write_atomic
+from dogfight.errors import DataError
+from dogfight.sopwith import events as ev
+from dogfight.sopwith.game import GameError, GameState, resolve_turn, turn_rng
+from dogfight.sopwith.maps import render_png, render_svg, scene
+from dogfight.sopwith.model import Orders
+from dogfight.sopwith.orders import parse_orders
+from dogfight.sopwith.report import player_result, published_report, start_sheet
+from dogfight.sopwith.store import Issued, events_json
+
+
+@dataclass(frozen=True)
+class Played:
+    """One resolved turn and its reports."""
+
+    before: GameState
+    after: GameState
+    events: list[ev.Event]
+    issued: Issued
+
+
+def slug(name: str) -> str:
+    """A name made safe for a file name."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "x"
+
+
+def find_plane(state: GameState, name: str, source: str) -> str:
+    """The plane a player's name stands for (case does not matter)."""
+    for p in state.planes:
+        if p.name.casefold() == name.strip().casefold():
+            return p.name
+    raise GameError(
+        f"{source}: no plane {name.strip()!r} in this game (planes: "
+        + ", ".join(p.name for p in state.planes)
+        + ")"
+    )
+
+
+def read_text(path: str) -> str:
+    """A file's text, or standard input for ``-``."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        try:
+            return Path(path).read_text(encoding="latin-1")
+        except OSError as exc:
+            raise DataError(path, "(file)", path, f"cannot be read: {exc.strerror}") from None
+    except OSError as exc:
+        raise DataError(path, "(file)", path, f"cannot be read: {exc.strerror}") from None
+
+
+def read_orders(
+    state: GameState, paths: Sequence[str], player: str | None = None
+) -> list[tuple[Orders, str]]:
+    """Every file's orders with its text, checked against the game: each file holds one
+    player's orders (``player``, or the file's name without extension) for the turn to
+    play, for a plane still in the game. Nothing is kept unless every file is good."""
+    if player is not None and len(paths) != 1:
+        raise GameError("--player names the player of one orders file; give one file")
+    out: list[tuple[Orders, str]] = []
+    seen: dict[str, str] = {}
+    for path in paths:
+        source = "stdin" if path == "-" else path
+        if player is None and path == "-":
+            raise GameError("orders read from standard input need --player NAME")
+        text = read_text(path)
+        name = find_plane(state, player if player is not None else Path(path).stem, source)
+        for orders in parse_orders(text, name, source):
+            plane = state.plane(name)
+            if not plane.in_game:
+                raise GameError(f"{source}: {name} is out of the game ({plane.status.value})")
+            if orders.turn != state.turn:
+                raise GameError(
+                    f"{source}: orders for turn {orders.turn}, but the turn to play is {state.turn}"
+                )
+            if name in seen:
+                raise GameError(
+                    f"{source}: a second set of orders of {name} for turn {orders.turn} "
+                    f"(the first is in {seen[name]})"
+                )
+            seen[name] = source
+            out.append((orders, text))
+    return out
+
+
+def issue_start(game: str, state: GameState, aces: Sequence[tuple[str, int]]) -> Issued:
+    """Turn 0: the start sheet and the map."""
+    picture = scene(game, state, [], f"Sopwith: {game}, the start")
+    return Issued(
+        0,
+        start_sheet(game, state, aces),
+        {},
+        render_svg(picture),
+        render_png(picture),
+        [],
+    )
+
+
+def issue_turn(game: str, before: GameState, after: GameState, events: list[ev.Event]) -> Issued:
+    """Every report of a resolved turn: the published report, each player's result (the
+    planes that were in the game at its start), the map as SVG and PNG."""
+    picture = scene(game, after, events, f"Sopwith: {game}, after turn {before.turn}")
+    published = published_report(game, before, after, events)
+    return Issued(
+        before.turn,
+        published,
+        {
+            p.name: player_result(game, before, after, events, p.name, published)
+            for p in before.planes
+            if p.in_game
+        },
+        render_svg(picture),
+        render_png(picture),
+        events_json(events),
+    )
+
+
+def play(
+    game: str,
+    seed: int,
+    before: GameState,
+    orders: Mapping[str, Orders],
+    clouds: Mapping[int, int | None] | None = None,
+) -> Played:
+    """Resolve the turn to play and write its reports (in memory)."""
+    after, events = resolve_turn(before, orders, turn_rng(seed, before.turn), clouds)
+    return Played(before, after, events, issue_turn(game, before, after, events))
+
+
+def files_of(game: str, issued: Issued) -> dict[str, str | bytes]:
+    """File name → contents of a turn's reports."""
+    stem = f"{slug(game)}-turn-{issued.turn:02d}"
+    out: dict[str, str | bytes] = {
+        f"{stem}.txt": issued.report,
+        f"{stem}.svg": issued.svg,
+        f"{stem}.png": issued.png,
+    }
+    for player, text in issued.results.items():
+        out[f"{stem}-{slug(player)}.txt"] = text
+    return out
+
+
+def write_files(folder: str | Path, files: Mapping[str, str | bytes]) -> list[Path]:
+    """Write each file whole (through a temporary file) into ``folder``."""
+    directory = Path(folder)
+    if not directory.is_dir():
+        raise DataError("--out", "folder", str(folder), "the folder does not exist")
+    written = []
+    for name, content in files.items():
+        path = directory / name
+        try:
+            write_atomic(path, content)
+        except OSError as exc:
+            raise DataError(
+                str(path),
+                "(output)",
+                name,
+                f"cannot be written ({exc.strerror}); the game is stored: write the reports "
+                "again with 'dogfight sopwith report'",
+            ) from None
+        written.append(path)
+    return written
