@@ -95,6 +95,9 @@ class ReinforcementIn(Strict):
     id: str
     type: str | None = None
     pose: PoseIn
+    plans: list[Plan] = Field(
+        default_factory=list, description="its plans from the turn it enters, in order"
+    )
 
 
 class ObjectiveIn(Strict):
@@ -195,6 +198,8 @@ def build(
     table = situation.table or catalog.constants.table
     rules = Rules(catalog, ruleset, switches, table.width, table.height)
 
+    # 000 (A Spark of Hope): "The airplane is assumed to be rocket-armed."
+    scenario_rockets = {v.id: v.rockets for v in chosen.vehicles} if chosen else {}
     vehicles: dict[str, Vehicle] = {}
     for i, v in enumerate(situation.vehicles):
         where = f"vehicles[{i}]"
@@ -234,7 +239,8 @@ def build(
                     f"0..{catalog.constants.jam_maneuvers} counters on "
                     f"{', '.join(sorted(weapons))}",
                 )
-        if v.rockets and not airplane.rockets:
+        armed_by_scenario = bool(scenario_rockets.get(v.id))
+        if v.rockets and not airplane.rockets and not armed_by_scenario:
             raise DataError(
                 source, f"{where}.rockets", v.rockets, f"the {airplane.name} does not carry rockets"
             )
@@ -506,21 +512,27 @@ def adjudicate(
     limit = turns * 3 if phases is None else phases
     events: list[Event] = []
     played = 0
+    # Each vehicle's plans and the turn its first plan is for (reinforcements: the turn
+    # they enter).
+    written: dict[str, tuple[list[Plan], int]] = {v.id: (v.plans, 0) for v in situation.vehicles}
+    later = {r.id: r.plans for r in situation.reinforcements}
     for turn_index in range(turns):
         if state.over or played >= limit:
             break
         plans = {}
-        for v in situation.vehicles:
-            if state.vehicles[v.id].in_play:
-                if turn_index >= len(v.plans):
-                    raise DataError(
-                        source,
-                        f"vehicle {v.id}.plans",
-                        len(v.plans),
-                        f"needs a plan for turn {turn_index + 1}: every airplane in "
-                        "play plans each turn",
-                    )
-                plans[v.id] = v.plans[turn_index]
+        for vehicle in state.in_play():
+            if vehicle.id not in written:
+                written[vehicle.id] = (later.get(vehicle.id, []), turn_index)
+            own, first = written[vehicle.id]
+            if turn_index - first >= len(own):
+                raise DataError(
+                    source,
+                    f"vehicle {vehicle.id}.plans",
+                    len(own),
+                    f"needs a plan for turn {turn_index + 1}: every vehicle in play plans "
+                    "each turn",
+                )
+            plans[vehicle.id] = own[turn_index - first]
         try:
             state, more = start_turn(state, plans)
         except DogfightError as exc:

@@ -165,7 +165,20 @@ def _legal_pose(
                 and placement_problem(state, scenario, spec, candidate) is None
             ):
                 return candidate
-    return None
+    # Nowhere along that line (001: "at least at two rulers from the tripod" may rule out
+    # a whole line): the nearest legal point of the table, on a 1 cm grid.
+    height = state.rules.table_height
+    best: Pose | None = None
+    best_gap = math.inf
+    for gx in range(int(width) + 1):
+        for gy in range(int(height) + 1):
+            gap = math.hypot(gx - wanted.x, gy - wanted.y)
+            if gap >= best_gap:
+                continue
+            candidate = Pose(float(gx), float(gy), wanted.heading)
+            if placement_problem(state, scenario, spec, candidate) is None:
+                best, best_gap = candidate, gap
+    return best
 
 
 def skill_ready(vehicle: Vehicle, skill: str, phase_number: int) -> bool:

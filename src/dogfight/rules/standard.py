@@ -186,19 +186,36 @@ def check_tripod_plan(state: GameState, vehicle: Vehicle, cards: list[TripodCard
         )
 
 
-def action_forbidden(
-    state: GameState, vehicle: Vehicle, token: str, card: TripodCard
-) -> str | None:
-    """Why a damaged tripod cannot use this token now (None: it can)."""
+def secretly_forbidden(state: GameState, vehicle: Vehicle, token: str) -> str | None:
+    """Why a token is forbidden by secret damage (gyroscope, smoke generator), for the
+    tripod's own player only."""
     if not state.rules.switches.standard_rules:
         return None
     status = vehicle.status
     if token == "change_facing" and status.get("gyroscope") == state.turn:
-        return "gyroscope out of order this turn"
-    if token in ("heat_ray", "black_smoke") and status.get("wounded") and card.moves:
-        return "a wounded pilot cannot fire while moving"
+        return (
+            'gyroscope out of order: 000: "The following turn, the tripod cannot choose '
+            'the Change facing Action token"'
+        )
     if token == "black_smoke" and status.get("smoke_generator"):
-        return "the black smoke generator is disabled"
+        return (
+            'black smoke generator disabled: 000: "The tripod cannot use its Black Smoke '
+            'projectors until the end of the game"'
+        )
+    return None
+
+
+def action_forbidden(
+    state: GameState, vehicle: Vehicle, token: str, card: TripodCard
+) -> str | None:
+    """Why a damaged tripod cannot use this token now (None: it can). The reason is
+    public, so secret damage (a token planned before the hit) gives a neutral one."""
+    if not state.rules.switches.standard_rules:
+        return None
+    if token in ("heat_ray", "black_smoke") and vehicle.status.get("wounded") and card.moves:
+        return "a wounded pilot cannot fire while moving"
+    if secretly_forbidden(state, vehicle, token) is not None:
+        return "the token has no effect"
     return None
 
 

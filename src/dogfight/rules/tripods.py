@@ -106,6 +106,10 @@ def check_action(state: GameState, vehicle: Vehicle, action: Action, phase: int)
             f"{where}: 'sides' turns the base by 1..{model.facing_limit} side(s), "
             "positive to the left, negative to the right"
         )
+    why = standard.secretly_forbidden(state, vehicle, action.token)
+    if why is not None:
+        # Refused to the tripod's own player only: the damage behind it is secret.
+        raise IllegalPlanError(f"{where}: {why}")
     if action.objective is not None and action.objective not in state.objectives:
         raise IllegalPlanError(
             f"{where}: no objective {action.objective!r}; objectives: "
