@@ -112,8 +112,10 @@ def describe(event: ev.Event) -> str:
             return f"{v} ({kind}) enters at ({pose.x:.1f}, {pose.y:.1f})."
         case ev.SkillUsed(vehicle=v, skill=skill, detail=detail):
             return f"{v} uses {skill.replace('_', ' ')}: {detail}."
+        case ev.TripodDecision(vehicle=v, branch=branch, card=None, action=None):
+            return f"{v} (automated tripod) applies {branch}."
         case ev.TripodDecision(vehicle=v, branch=branch, card=card, action=action):
-            plays = f"plays card {card}" if card is not None else "plays no card"
-            token = f" with a {action.replace('_', ' ')} token" if action else ""
-            return f"{v} (automated, {branch}) {plays}{token}."
+            plays = f"card {card}" if card is not None else "no card"
+            token = f", {action.replace('_', ' ')}" if action else ""
+            return f"{v} (automated tripod, {branch}): {plays}{token}."
     return event.kind

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from dogfight.bench.solo import decision_median_ms
 from dogfight.bench.sopwith import turn_20_planes_median_ms
 from dogfight.bots.random_plans import random_plans
 from dogfight.catalog.loader import Catalog
@@ -25,6 +26,7 @@ TARGETS = {
     "phase_2_tripods_4_airplanes_median_us": 2000.0,
     "games_per_second": 100.0,
     "sopwith_turn_20_planes_median_ms": 200.0,
+    "automated_tripod_decision_median_ms": 5.0,
 }
 
 
@@ -78,6 +80,7 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         "phase_2_tripods_4_airplanes_median_us": round(statistics.median(mixed) * 1e6, 1),
         "games_per_second": round(rate, 1),
         "sopwith_turn_20_planes_median_ms": turn_20_planes_median_ms(quick),
+        "automated_tripod_decision_median_ms": decision_median_ms(quick, catalog),
     }
     return {
         "figures": figures,

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import importlib
 
-BOT_MODULES = ("dogfight.bots.random_plans",)
+BOT_MODULES = (
+    "dogfight.bots.random_plans",
+    "dogfight.bots.automated_tripod",
+)
 """Modules that register bots when imported (new bot modules add themselves here)."""
 
 

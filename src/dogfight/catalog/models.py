@@ -98,6 +98,26 @@ class SmokeRulerSpec(Strict):
     cloud_radius: float = Field(gt=0)
 
 
+class TemplateSpec(Strict):
+    """The red part of an Automated Tripod template (001: "place an S Automated tripod
+    template in front of each airplane base"): a rectangle laid in front of the airplane's
+    base like a maneuver card, starting ``offset`` cm beyond the middle of the base's front
+    edge, ``length`` cm long and ``width`` cm wide (centred on the airplane's heading).
+    001 gives no sizes: these are approximations (docs/rulings.md, A-entries)."""
+
+    offset: float = Field(default=3.0, ge=0)
+    length: float = Field(gt=0)
+    width: float = Field(gt=0)
+
+
+class TemplatesSpec(Strict):
+    """001's two Automated Tripod templates: S (where the airplane will be after a short
+    move) and L (a long one)."""
+
+    S: TemplateSpec = TemplateSpec(offset=3.0, length=9.0, width=8.0)
+    L: TemplateSpec = TemplateSpec(offset=3.0, length=17.0, width=12.0)
+
+
 class TripodMeasures(Strict):
     """Tripod bases and rulers (Tripods & Triplanes)."""
 
@@ -106,6 +126,7 @@ class TripodMeasures(Strict):
     heavy: HeatRayRulerSpec = HeatRayRulerSpec(length=32.0, half=16.0, width=3.5, tilt=30.0)
     objective_radius: float = Field(default=2.5, gt=0, description="round objective token")
     smoke: SmokeRulerSpec = SmokeRulerSpec(length=15.0, bend=25.0, cloud_radius=4.0)
+    templates: TemplatesSpec = TemplatesSpec()
 
 
 class Constants(Strict):
@@ -461,6 +482,13 @@ class ObjectiveRule(Strict):
     max_from_centre: float = Field(gt=0)
     min_apart: float = Field(ge=0)
     charges: int = Field(default=1, ge=0)
+    layout: list[tuple[float, float]] = Field(
+        default_factory=list,
+        description="fixed spots (across, depth) in cm from the middle of the placing side's "
+        "edge, across positive to that side's right as it faces the table, depth into the "
+        'table (001: "one objective template at one ruler from the center of the Earthling '
+        'side ..."); empty: anywhere the other rules allow',
+    )
 
 
 class MinDistance(Strict):
@@ -478,7 +506,21 @@ class ScenarioVehicle(Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
     side: str
     types: list[str] = Field(default_factory=list)
-    placement: Literal["edge", "half", "anywhere"] = "half"
+    placement: Literal["edge", "half", "anywhere", "depth"] = "half"
+    depth: float | None = Field(
+        default=None,
+        ge=0,
+        description="'depth' placement: the centre this far (cm) from the side's edge (001: "
+        '"at one ruler from its side")',
+    )
+    centred: bool = Field(
+        default=False,
+        description="'depth' placement: also on the middle line of that edge (001: \"at half a "
+        'ruler from the middle of its side")',
+    )
+    automated: bool = Field(
+        default=False, description="a tripod played by 001's Automated Tripod rules"
+    )
     rockets: int = Field(default=0, ge=0, le=2)
     skills: list[Skill] = Field(default_factory=list)
     min_distance: MinDistance | None = None
@@ -491,9 +533,14 @@ class Victory(Strict):
     """A victory condition, checked after every phase in file order.
 
     ``destroy``: every listed vehicle is eliminated (leaving the table is not being
-    destroyed). ``objectives_and_exit``: at least ``objectives`` objective tokens were
-    destroyed (or drained, with ``objective_action = "drain"``) and a vehicle of ``side``
-    left the table across ``exit_edge``.
+    destroyed, unless ``left_area_counts``). ``objectives_and_exit``: at least
+    ``objectives`` objective tokens were destroyed (or drained, with ``objective_action =
+    "drain"``) and a vehicle of ``side`` left the table across ``exit_edge``.
+
+    Solo scenarios (001) grade a victory: ``level`` names it (strategic, tactical,
+    marginal); ``own_losses`` (when given) lists how many of ``side``'s own vehicles may be
+    out of the game for this level, and ``reinforced`` whether one of ``side``'s
+    reinforcements must (True) or must not (False) have entered.
     """
 
     side: str
@@ -502,6 +549,10 @@ class Victory(Strict):
     objectives: int = Field(default=0, ge=0)
     objective_action: Literal["destroy", "drain"] = "destroy"
     exit_edge: Edge | None = None
+    left_area_counts: bool = False
+    level: Literal["strategic", "tactical", "marginal"] | None = None
+    own_losses: list[int] | None = None
+    reinforced: bool | None = None
     text: str = Field(description="the condition as the rule text gives it")
 
 

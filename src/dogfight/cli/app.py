@@ -177,3 +177,7 @@ _register_render(app)
 from dogfight.cli.sopwith import app as _sopwith_app  # noqa: E402
 
 app.add_typer(_sopwith_app, name="sopwith")
+
+from dogfight.cli.web import register as _register_web  # noqa: E402
+
+_register_web(app)

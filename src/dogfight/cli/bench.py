@@ -1,4 +1,5 @@
-"""``dogfight bench``: print the engine's speed and memory figures as JSON."""
+"""``dogfight bench``: print the engine's (or, with ``--server``, the browser game
+server's) speed and memory figures as JSON."""
 
 from __future__ import annotations
 
@@ -13,9 +14,33 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def bench(
         quick: Annotated[bool, typer.Option(help="Fewer samples (a smoke run).")] = False,
+        server: Annotated[
+            bool,
+            typer.Option(
+                "--server",
+                help="Benchmark `dogfight serve`: concurrent games of scripted clients on "
+                "127.0.0.1, result latency p50/p99 and the server's memory.",
+            ),
+        ] = False,
+        games: Annotated[int, typer.Option(help="With --server: concurrent games.", min=1)] = 50,
+        burst: Annotated[
+            bool,
+            typer.Option(help="With --server: no thinking time, every plan sent at once."),
+        ] = False,
     ) -> None:
         """Median time of one phase with 4 and 32 airplanes, random duels per second,
-        peak memory; targets beside each figure."""
+        peak memory; targets beside each figure. With --server: the web server."""
+        if server:
+            from dogfight.bench.server import THINK
+            from dogfight.bench.server import run as run_server
+
+            figures = run_server(
+                games=5 if quick else games,
+                turns=2 if quick else 4,
+                think=(0.0, 0.0) if burst else THINK,
+            )
+            sys.stdout.write(json.dumps(figures, indent=2) + "\n")
+            return
         from dogfight.bench.engine import run
         from dogfight.cli.app import catalog
 

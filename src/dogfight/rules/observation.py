@@ -71,6 +71,9 @@ def observe(state: GameState, seat: Collection[str] | None) -> dict[str, Any]:
             {"id": o.id, "x": o.x, "y": o.y, "charges": o.charges, "destroyed": o.destroyed}
             for o in state.objectives.values()
         ],
+        # Black smoke templates and rockets in flight are on the open table.
+        "clouds": [{"id": c.id, "x": c.x, "y": c.y, "radius": c.radius} for c in state.clouds],
+        "salvos": [{"firer": r.firer, "target": r.target, "count": r.count} for r in state.salvos],
     }
 
 

@@ -33,6 +33,23 @@ def on_own_half(state: GameState, point: tuple[float, float], edge: str) -> bool
     return edge_distance(state, point, edge) < across / 2.0
 
 
+PLACEMENT_TOLERANCE = 1.0
+"""cm: how far a centre may be from a spot the scenario fixes (001's "at one ruler from
+its side", "at half a ruler from the middle of its side", the six objective templates)."""
+
+
+def edge_point(state: GameState, edge: str, across: float, depth: float) -> tuple[float, float]:
+    """The table point ``depth`` cm in from the middle of ``edge`` and ``across`` cm to the
+    right of it, as seen from that edge looking across the table."""
+    w, h = state.rules.table_width, state.rules.table_height
+    return {
+        "south": (w / 2.0 + across, depth),
+        "north": (w / 2.0 - across, h - depth),
+        "west": (depth, h / 2.0 - across),
+        "east": (w - depth, h / 2.0 + across),
+    }[edge]
+
+
 def placement_problem(
     state: GameState, scenario: Scenario, spec: ScenarioVehicle, pose: Pose
 ) -> str | None:
@@ -49,6 +66,21 @@ def placement_problem(
         )
     if spec.placement == "half" and not on_own_half(state, point, side.edge):
         return f"must be on the {spec.side} side of the table (the {side.edge} half)"
+    if spec.placement == "depth" and spec.depth is not None:
+        gap = edge_distance(state, point, side.edge)
+        if abs(gap - spec.depth) > PLACEMENT_TOLERANCE:
+            return (
+                f"must stand {spec.depth:g} cm from the {side.edge} edge (its centre is "
+                f"{gap:.1f} cm from it; {PLACEMENT_TOLERANCE:g} cm tolerance)"
+            )
+        if spec.centred:
+            middle = edge_point(state, side.edge, 0.0, spec.depth)
+            off = math.dist(point, middle)
+            if off > PLACEMENT_TOLERANCE:
+                return (
+                    f"must stand at the middle of the {side.edge} edge, {spec.depth:g} cm in: "
+                    f"({middle[0]:g}, {middle[1]:g}); it is {off:.1f} cm away"
+                )
     if spec.min_distance is not None:
         for other in state.in_play():
             if other.side == spec.min_distance.side:
@@ -69,6 +101,21 @@ def objectives_problem(state: GameState, scenario: Scenario) -> str | None:
         return "this scenario has no objectives" if tokens else None
     if len(tokens) != rule.count:
         return f"the scenario places {rule.count} objective tokens, not {len(tokens)}"
+    if rule.layout:
+        side = scenario.side(rule.placed_by)
+        edge = side.edge if side is not None else "south"
+        free = list(tokens)
+        for across, depth in rule.layout:
+            spot = edge_point(state, edge, across, depth)
+            match = next(
+                (t for t in free if math.dist(spot, (t.x, t.y)) <= PLACEMENT_TOLERANCE), None
+            )
+            if match is None:
+                return (
+                    f"an objective token must stand at ({spot[0]:g}, {spot[1]:g}) (the "
+                    f"scenario's layout, {PLACEMENT_TOLERANCE:g} cm tolerance)"
+                )
+            free.remove(match)
     centre = (state.rules.table_width / 2.0, state.rules.table_height / 2.0)
     for token in tokens:
         gap = math.dist(centre, (token.x, token.y))
@@ -88,10 +135,28 @@ def objectives_problem(state: GameState, scenario: Scenario) -> str | None:
     return None
 
 
+def own_losses(state: GameState, side: str) -> int:
+    """How many of ``side``'s vehicles are out of the game, whatever the reason."""
+    return sum(1 for v in state.vehicles.values() if v.side == side and not v.in_play)
+
+
+def reinforced(state: GameState, side: str) -> bool:
+    """Whether one of ``side``'s reinforcements has entered the table."""
+    scenario = state.scenario
+    if scenario is None:
+        return False
+    return any(spec.side == side and spec.id in state.vehicles for spec in scenario.reinforcements)
+
+
 def _met(state: GameState, win: Victory) -> bool:
+    if win.own_losses is not None and own_losses(state, win.side) not in win.own_losses:
+        return False
+    if win.reinforced is not None and reinforced(state, win.side) != win.reinforced:
+        return False
     if win.kind == "destroy":
+        gone: tuple[str | None, ...] = (None,) if win.left_area_counts else (None, "left_area")
         return all(
-            vid in state.vehicles and state.vehicles[vid].eliminated not in (None, "left_area")
+            vid in state.vehicles and state.vehicles[vid].eliminated not in gone
             for vid in win.vehicles
         )
     done = [
@@ -106,18 +171,27 @@ def _met(state: GameState, win: Victory) -> bool:
     return len(done) >= win.objectives and exited
 
 
+def verdict(state: GameState) -> Victory | None:
+    """The first of the scenario's victory conditions met now (None: none)."""
+    scenario = state.scenario
+    if scenario is None:
+        return None
+    return next((win for win in scenario.victory if _met(state, win)), None)
+
+
 def judge(state: GameState, events: list[ev.Event]) -> None:
     """Check the scenario's victory conditions in order; the first met ends the game. A
     side with nothing left in play (and no reinforcement to come) also ends it, with no
-    winner if no condition is met."""
+    winner if no condition is met. A graded victory (001's solo scenarios) says its level."""
     scenario = state.scenario
     assert scenario is not None
-    for win in scenario.victory:
-        if _met(state, win):
-            state.over = True
-            state.winner = win.side
-            events.append(ev.ScenarioWon(win.side, win.text))
-            return
+    win = verdict(state)
+    if win is not None:
+        state.over = True
+        state.winner = win.side
+        text = win.text if win.level is None else f"{win.level} victory: {win.text}"
+        events.append(ev.ScenarioWon(win.side, text))
+        return
     waiting = {v.side for v in state.reserves.values()}
     for side in scenario.sides:
         if side.name not in waiting and not any(v.side == side.name for v in state.in_play()):

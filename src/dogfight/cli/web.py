@@ -1,0 +1,226 @@
+"""``dogfight serve | play | export``: the browser game's server, a quick game, and a
+stored game's transcript and drawings."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import sys
+import webbrowser
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dogfight.errors import DataError
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="Any SQLAlchemy URL (default: an SQLite file in the user's data folder).",
+    ),
+]
+HostOption = Annotated[str, typer.Option(help="Address to listen on.")]
+PortOption = Annotated[int, typer.Option(help="Port to listen on (0: any free port).")]
+
+
+def _db_url(db: str | None) -> tuple[str, str]:
+    """The database URL and what to print about where the games are."""
+    from dogfight.server.store import default_db_path, sqlite_url
+
+    if db is not None:
+        if "://" not in db:
+            path = Path(db)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return sqlite_url(path), str(path.resolve())
+        return db, db
+    path = default_db_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return sqlite_url(path), str(path)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise DataError(
+            "--port", "port", port, f"cannot listen on {host}: {exc.strerror}"
+        ) from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _address(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def _can_open_browser() -> bool:
+    """Only where a graphical browser can show up: a text browser would take over the
+    terminal the server prints to."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _run(app: object, sock: socket.socket) -> None:
+    import uvicorn
+
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio")  # type: ignore[arg-type]
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def serve(
+        db: DbOption = None,
+        host: HostOption = "127.0.0.1",
+        port: PortOption = 8000,
+    ) -> None:
+        """Serve the browser game: the lobby at the printed address."""
+        from dogfight.cli.app import catalog
+        from dogfight.server.app import create_app
+
+        url, where = _db_url(db)
+        web = create_app(url, catalog())
+        sock = _listen(host, port)
+        bound = sock.getsockname()[1]
+        print(f"dogfight: games are stored in {where}", flush=True)
+        print(f"dogfight: serving on {_address(host, bound)}/ (Ctrl-C to stop)", flush=True)
+        _run(web, sock)
+
+    @app.command()
+    def play(
+        scenario: Annotated[
+            str, typer.Argument(help="A preset: duel, or a scenario id (dogfight info).")
+        ] = "duel",
+        db: DbOption = None,
+        host: HostOption = "127.0.0.1",
+        port: PortOption = 8000,
+        computer: Annotated[
+            list[str] | None,
+            typer.Option(help="SEAT=BOT: hand a seat (a side's name) to a computer player."),
+        ] = None,
+        no_browser: Annotated[
+            bool, typer.Option("--no-browser", help="Only print the address.")
+        ] = False,
+        seed: Annotated[int | None, typer.Option(help="Seed of the damage decks.")] = None,
+    ) -> None:
+        """Serve, create a game played hot-seat in one browser, and open it."""
+        from dogfight.cli.app import catalog
+        from dogfight.server.app import create_app
+        from dogfight.server.games import ApiError
+        from dogfight.server.schemas import CreateGame
+
+        bots: dict[str, str] = {}
+        for item in computer or []:
+            seat, _, bot = item.partition("=")
+            if not seat or not bot:
+                raise DataError("--computer", "computer", item, "SEAT=BOT, e.g. central=random")
+            bots[seat] = bot
+        url, where = _db_url(db)
+        web = create_app(url, catalog())
+        try:
+            made = web.state.new_game(CreateGame(preset=scenario, computer=bots, seed=seed))
+        except ApiError as exc:
+            raise DataError("play", exc.field or "scenario", scenario, exc.error) from None
+        try:
+            sock = _listen(host, port)
+        except DataError:
+            if port != 8000:
+                raise
+            sock = _listen(host, 0)  # the default port is taken: any free one will do
+        address = _address(host, sock.getsockname()[1])
+        link = address + made["hotseat_link"]
+        print(f"dogfight: games are stored in {where}", flush=True)
+        print(f"dogfight: serving on {address}/ (Ctrl-C to stop)", flush=True)
+        print(
+            f"dogfight: game {made['game']['id']} ({made['game']['title']}), every seat", flush=True
+        )
+        print(f"  here: {link}", flush=True)
+        for seat in made["seats"]:
+            if not seat["computer"]:
+                print(f"  {seat['label']} alone: {address}{seat['link']}", flush=True)
+        if not no_browser and _can_open_browser():
+            with contextlib.suppress(webbrowser.Error):
+                webbrowser.open(link)
+        _run(web, sock)
+
+    @app.command()
+    def export(
+        game: Annotated[str, typer.Argument(help="The game's id (from its link).")],
+        db: DbOption = None,
+        output: Annotated[
+            str | None, typer.Option("-o", "--output", help="Transcript file (default GAME.jsonl).")
+        ] = None,
+        svg: Annotated[str | None, typer.Option(help="Also draw a step to this SVG file.")] = None,
+        step: Annotated[
+            int | None, typer.Option(help="The step to draw (0: the setup; default: the last).")
+        ] = None,
+    ) -> None:
+        """Write a stored game's transcript (JSON lines, every event, the referee's view)
+        and optionally an SVG of one step."""
+        from dogfight.cli.app import catalog
+        from dogfight.cli.output import write_atomic
+        from dogfight.render.svg import render_svg
+        from dogfight.server.games import ApiError, GameService
+        from dogfight.server.store import Store
+        from dogfight.transcript import transcript
+
+        url, _ = _db_url(db)
+        store = Store(url)
+        try:
+            service = GameService(store, catalog())
+            try:
+                live = service.get(game)
+            except ApiError as exc:
+                raise DataError("export", "game", game, exc.error) from None
+            with live.lock:
+                events = [e for s in live.steps for e in s.events]
+                header = {
+                    "game": live.id,
+                    "title": live.title,
+                    "seed": live.seed,
+                    "setup": live.setup,
+                    "seats": [
+                        {"id": s.id, "label": s.label, "side": s.side, "computer": s.bot}
+                        for s in sorted(live.seats.values(), key=lambda s: s.position)
+                    ],
+                    "plans": {
+                        str(turn): {
+                            seat: {v: p.model_dump(mode="json") for v, p in plans.items()}
+                            for seat, plans in by_seat.items()
+                        }
+                        for turn, by_seat in sorted(live.plans.items())
+                    },
+                    "steps": len(live.steps),
+                }
+                target = output or f"{live.id}.jsonl"
+                write_atomic(target, transcript(events, **header))
+                print(f"dogfight: {len(events)} events of {len(live.steps)} steps -> {target}")
+                if svg is not None:
+                    index = len(live.steps) if step is None else step
+                    if not 0 <= index <= len(live.steps):
+                        raise DataError(
+                            "--step", "step", step, f"0..{len(live.steps)} for this game"
+                        )
+                    if index == 0:
+                        state, shown = live.initial, []
+                    else:
+                        chosen = live.steps[index - 1]
+                        state, shown = chosen.state, chosen.events
+                    title = f"{live.title}: step {index}"
+                    if index:
+                        title += f" (turn {state.turn if state.phase else chosen.turn})"
+                    write_atomic(svg, render_svg(state, shown, title))
+                    print(f"dogfight: step {index} drawn -> {svg}")
+        finally:
+            store.close()

@@ -1,0 +1,449 @@
+"""The FastAPI application: the lobby and table pages, the HTTP API and the WebSocket.
+
+Every refused request gets a 4xx and a JSON body ``{"error": "...", "field": ...}``;
+nothing is written unless the whole request is valid. A seat's requests carry its token
+(header ``X-Seat-Token`` or ``Authorization: Bearer``); the WebSocket's first message
+does. ``docs/web.md`` describes the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from dogfight.catalog.loader import Catalog, load_catalog
+from dogfight.errors import DataError, DogfightError
+from dogfight.server.games import ApiError, GameService, LiveGame
+from dogfight.server.schemas import (
+    CheckPlans,
+    Computer,
+    CreateGame,
+    Settings,
+    SubmitPlans,
+    SubmitTargets,
+)
+from dogfight.server.setups import client_catalog, presets
+from dogfight.server.store import Store
+from dogfight.server.ws import Connection, Hub
+from dogfight.situation import build, parse_situation
+
+STATIC = Path(__file__).parent / "static"
+
+Json = dict[str, Any]
+
+AUTOMATED = "automated-tripod"
+"""The computer player given by default to a seat of automated tripods (solo scenarios)."""
+
+
+def _bots() -> list[str]:
+    from dogfight.bots import load_all
+    from dogfight.bots.base import REGISTRY
+
+    try:
+        load_all()
+    except Exception:  # a bot module being written must not take the server down
+        return sorted(REGISTRY)
+    return sorted(REGISTRY)
+
+
+def _loc(loc: Any) -> str | None:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
+    return ".".join(parts) or None
+
+
+def _token(x_seat_token: str | None, authorization: str | None) -> str | None:
+    if x_seat_token:
+        return x_seat_token
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
+AuthHeader = Annotated[str | None, Header(alias="Authorization")]
+
+
+def _seats_of(
+    body: CreateGame, setup: Json, catalog: Catalog
+) -> list[tuple[str, str, list[str], str | None]]:
+    """Check the setup and turn the request's seating into (label, side, vehicles, bot)."""
+    for i, vehicle in enumerate(setup.get("vehicles", []) or []):
+        if isinstance(vehicle, dict) and vehicle.get("plans"):
+            raise ApiError(
+                422,
+                "a game's setup has no plans: each seat plans its turns",
+                f"situation.vehicles[{i}].plans",
+            )
+    try:
+        state = build(parse_situation(setup, "situation"), catalog, 0, "situation")
+    except DataError as exc:
+        raise ApiError(
+            422, f"{exc.allowed} (got {exc.value!r})", f"situation.{exc.field}"
+        ) from None
+    except DogfightError as exc:
+        raise ApiError(422, str(exc), "situation") from None
+    sides: dict[str, str] = {v.id: v.side for v in state.vehicles.values()}
+    sides.update({v.id: v.side for v in state.reserves.values()})
+    seats: list[tuple[str, str, list[str], str | None]] = []
+    if body.seats is not None:
+        seen: set[str] = set()
+        for i, spec in enumerate(body.seats):
+            for vid in spec.vehicles:
+                if vid not in sides:
+                    raise ApiError(
+                        422,
+                        f"no vehicle {vid!r}; vehicles: {', '.join(sides)}",
+                        f"seats[{i}].vehicles",
+                    )
+                if vid in seen:
+                    raise ApiError(422, f"{vid} is in two seats", f"seats[{i}].vehicles")
+                seen.add(vid)
+            own = {sides[v] for v in spec.vehicles}
+            if len(own) != 1:
+                raise ApiError(422, "a seat's vehicles are all of one side", f"seats[{i}].vehicles")
+            seats.append((spec.label, own.pop(), list(spec.vehicles), spec.bot))
+        missing = sorted(set(sides.values()) - {s[1] for s in seats})
+        if missing:
+            raise ApiError(422, f"no seat plays side(s): {', '.join(missing)}", "seats")
+    elif body.seating == "side":
+        for side in sorted(set(sides.values())):
+            seats.append((side, side, sorted(v for v, s in sides.items() if s == side), None))
+    else:
+        for vid in state.vehicles:
+            seats.append((vid, sides[vid], [vid], None))
+    automated = set()
+    if state.scenario is not None:
+        automated = {v.id for v in state.scenario.vehicles if getattr(v, "automated", False)}
+    labels = [s[0] for s in seats]
+    if len(set(labels)) != len(labels):
+        raise ApiError(422, "seat labels must differ", "seats")
+    bots = _bots()
+    for label in body.computer:
+        if label not in labels:
+            raise ApiError(
+                422, f"no seat {label!r}; seats: {', '.join(labels)}", f"computer.{label}"
+            )
+    out = []
+    for label, side, vehicles, bot in seats:
+        chosen = body.computer.get(label, bot)
+        if chosen is None and vehicles and set(vehicles) <= automated and AUTOMATED in bots:
+            chosen = AUTOMATED  # 001's Automated Tripod plays itself
+        if chosen is not None and chosen not in bots:
+            raise ApiError(
+                422,
+                f"no computer player {chosen!r}; known: {', '.join(bots) or 'none yet'}",
+                f"computer.{label}",
+            )
+        out.append((label, side, vehicles, chosen))
+    return out
+
+
+def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
+    """The application serving one game database (any SQLAlchemy URL)."""
+    cat = catalog or load_catalog()
+    store = Store(db_url)
+    service = GameService(store, cat)
+    hub = Hub()
+    running: set[asyncio.Task[None]] = set()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        service.resume_all()
+        for game in list(service.games.values()):
+            schedule(game)
+        yield
+        store.close()
+
+    app = FastAPI(title="dogfight", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.service = service
+    app.state.store = store
+
+    # --- errors ----------------------------------------------------------------------
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        first = errors[0] if errors else {"msg": "invalid request", "loc": ()}
+        status = 400 if first.get("type") == "json_invalid" else 422
+        message = "the body is not valid JSON" if status == 400 else str(first.get("msg"))
+        field = None if status == 400 else _loc(first.get("loc", ()))
+        return JSONResponse({"error": message, "field": field}, status_code=status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail), "field": None}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _bug(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse(
+            {"error": f"internal error ({type(exc).__name__})", "field": None}, status_code=500
+        )
+
+    # --- helpers ---------------------------------------------------------------------
+
+    def schedule(game: LiveGame) -> None:
+        """Keep resolving a game whose next step waits for nobody (computer players)."""
+        if game.next_step() is None or game.waiting_for():
+            return
+
+        async def run() -> None:
+            await asyncio.sleep(0)
+            game.advance()
+            await hub.notify(game)
+            schedule(game)
+
+        task = asyncio.create_task(run())
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    async def changed(game: LiveGame) -> None:
+        await hub.notify(game)
+        schedule(game)
+
+    def seat_of(game_id: str, seat_id: str, token: str | None) -> LiveGame:
+        game = service.get(game_id)
+        game.seat(seat_id, token)
+        return game
+
+    # --- pages -----------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def table(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "play.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "play.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # --- API -------------------------------------------------------------------------
+
+    @app.get("/api/catalog")
+    async def get_catalog() -> Json:
+        """Airplanes, tripods, maneuver decks (card geometry), constants, rulesets,
+        scenarios, ready-made setups and the computer players available."""
+        return client_catalog(cat, _bots())
+
+    @app.get("/api/games")
+    async def list_games() -> Json:
+        return {
+            "games": [
+                {"id": gid, "title": title, "created": created, "over": over}
+                for gid, title, created, over in store.list_games()
+            ]
+        }
+
+    def new_game(body: CreateGame) -> Json:
+        """Make a game; the answer holds each seat's private link (shown only here)."""
+        ready = presets(cat)
+        if (body.preset is None) == (body.situation is None):
+            raise ApiError(422, "give either 'preset' or 'situation'", "preset")
+        if body.preset is not None:
+            if body.preset not in ready:
+                raise ApiError(
+                    422, f"no preset {body.preset!r}; presets: {', '.join(ready)}", "preset"
+                )
+            setup = ready[body.preset]["setup"]
+            title = body.title or ready[body.preset]["title"]
+        else:
+            assert body.situation is not None
+            setup = body.situation
+            title = body.title or (
+                str(setup.get("scenario")) if setup.get("scenario") else "Custom game"
+            )
+        seats = _seats_of(body, setup, cat)
+        game, tokens = service.create(setup, title, seats, body.seed)
+        links = []
+        for seat in sorted(game.seats.values(), key=lambda s: s.position):
+            token = tokens[seat.id]
+            links.append(
+                {
+                    "id": seat.id,
+                    "label": seat.label,
+                    "side": seat.side,
+                    "vehicles": sorted(game.seat_vehicles(seat.id)),
+                    "computer": seat.bot,
+                    "token": token,
+                    "link": f"/play/{game.id}#seat={seat.id}&token={token}",
+                }
+            )
+        humans = [s for s in links if not s["computer"]]
+        hotseat = ",".join(f"{s['id']}:{s['token']}" for s in humans)
+        return {
+            "game": game.summary(),
+            "seats": links,
+            "hotseat_link": f"/play/{game.id}#seats={hotseat}",
+        }
+
+    app.state.new_game = new_game
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: CreateGame) -> Json:
+        """Make a game; the answer holds each seat's private link (shown only here)."""
+        made = new_game(body)
+        schedule(service.get(made["game"]["id"]))
+        return made
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str) -> Json:
+        """What anyone may know: seats, turn, phase, who is awaited, the result."""
+        return service.get(game_id).summary()
+
+    @app.get("/api/games/{game_id}/seats/{seat_id}")
+    async def get_seat(
+        game_id: str,
+        seat_id: str,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+        since: int = 0,
+    ) -> Json:
+        """The seat's view: the table as it sees it, its stage, the steps since ``since``."""
+        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
+        with game.lock:
+            return game.seat_view(seat_id, since)
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/plans")
+    async def post_plans(
+        game_id: str,
+        seat_id: str,
+        body: SubmitPlans,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+        since: int = 0,
+    ) -> Json:
+        """Submit the seat's plans for the turn; refused whole with the rule if illegal."""
+        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
+        game.submit_plans(seat_id, body.turn, body.plans)
+        await changed(game)
+        with game.lock:
+            return game.seat_view(seat_id, since)
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/check")
+    async def post_check(
+        game_id: str,
+        seat_id: str,
+        body: CheckPlans,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+    ) -> Json:
+        """Flags and ghosts for cards being chosen (nothing is stored)."""
+        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
+        with game.lock:
+            return {"plans": game.check_draft(seat_id, body.plans)}
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/targets")
+    async def post_targets(
+        game_id: str,
+        seat_id: str,
+        body: SubmitTargets,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+        since: int = 0,
+    ) -> Json:
+        """Choose targets for the weapons asked about in the pending phase."""
+        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
+        game.submit_answer(seat_id, body.turn, body.phase, body.fire)
+        await changed(game)
+        with game.lock:
+            return game.seat_view(seat_id, since)
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/settings")
+    async def post_settings(
+        game_id: str,
+        seat_id: str,
+        body: Settings,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+    ) -> Json:
+        """Auto-fire: never ask this seat for targets (the nearest is taken)."""
+        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
+        game.set_auto_fire(seat_id, body.auto_fire)
+        await changed(game)
+        return {"auto_fire": body.auto_fire}
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/computer")
+    async def post_computer(
+        game_id: str,
+        seat_id: str,
+        body: Computer,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+    ) -> Json:
+        """Hand the seat to a computer player (``bot``), or back to its person (null)."""
+        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
+        game.set_bot(seat_id, body.bot)
+        await changed(game)
+        return {"computer": body.bot}
+
+    @app.get("/api/games/{game_id}/seats/{seat_id}/replay")
+    async def get_replay(
+        game_id: str,
+        seat_id: str,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+    ) -> Json:
+        """Every step of the game so far as this seat saw it."""
+        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
+        with game.lock:
+            return game.replay(seat_id)
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def websocket(websocket: WebSocket, game_id: str) -> None:
+        """First message ``{"seat": ..., "token": ..., "since": n}``; then the seat's
+        view after every change. A bad first message closes with code 4400/4403/4404."""
+        await websocket.accept()
+        try:
+            try:
+                hello = json.loads(await asyncio.wait_for(websocket.receive_text(), 30))
+                seat_id = str(hello["seat"])
+                token = hello.get("token")
+                since = int(hello.get("since", 0))
+            except (ValueError, KeyError, TypeError, TimeoutError):
+                await websocket.send_json(
+                    {
+                        "type": "error",
+                        "error": "first message: {seat, token, since}",
+                        "field": "seat",
+                    }
+                )
+                await websocket.close(code=4400)
+                return
+            try:
+                game = seat_of(game_id, seat_id, token if isinstance(token, str) else None)
+            except ApiError as exc:
+                await websocket.send_json({"type": "error", **exc.body(), "status": exc.status})
+                await websocket.close(code=4000 + exc.status)
+                return
+            connection = Connection(websocket, seat_id, sent=max(0, since))
+            hub.add(game_id, connection)
+            try:
+                await hub.send(game, connection)
+                while True:
+                    message = await websocket.receive_text()
+                    if message == "ping":
+                        await websocket.send_json({"type": "pong"})
+            finally:
+                hub.remove(game_id, connection)
+        except WebSocketDisconnect:
+            return
+
+    return app

@@ -1,0 +1,995 @@
+"""Games on the pure rules core: seats, plans, phase answers, resolution and what each
+seat may see.
+
+A :class:`LiveGame` is rebuilt from its stored record by replaying every step through
+the engine (the same inputs and ``step_rng(seed, turn, phase)`` give the same events), so
+a server killed at any moment resumes exactly. :meth:`LiveGame.advance` resolves every
+step whose inputs are all in, commits the new steps in one transaction, and stops where a
+seat must act: plan the next turn, or choose a target when a weapon has several.
+
+Everything sent to a seat goes through :meth:`LiveGame.seat_view` (or ``replay``), built
+from :func:`dogfight.rules.observation.observe` and ``visible_events`` for that seat's
+vehicles only: the seed, other seats' plans and damage never leave this module.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from pydantic import ValidationError
+
+from dogfight import ENGINE_VERSION
+from dogfight.catalog.loader import Catalog
+from dogfight.catalog.models import IllegalManeuver as IllegalRule
+from dogfight.catalog.models import ManeuverCard, TripodCard, TripodSymbol
+from dogfight.errors import DataError, DogfightError
+from dogfight.geometry.maneuver import apply_card, card_path
+from dogfight.geometry.pose import Pose, normalize_heading
+from dogfight.narration import describe
+from dogfight.rules.chance import step_rng
+from dogfight.rules.engine import preview_targets, resolve_phase, start_turn
+from dogfight.rules.events import Event, GameOver, Moved
+from dogfight.rules.observation import observe, visible_events
+from dogfight.rules.plans import AUTO, Action, Flown, Plan, card_problem, plan_problems
+from dogfight.rules.state import GameState, Vehicle
+from dogfight.server.seats import new_game_id, new_token, token_hash, token_matches
+from dogfight.server.store import Conflict, GameRecord, GameRow, SeatRow, Store
+from dogfight.situation import build, parse_situation
+
+Json = dict[str, Any]
+
+CRASH_ENV = "DOGFIGHT_TEST_CRASH"
+"""Tests only: the name of a point at which the server process kills itself (to prove
+that nothing committed is lost and nothing is resolved twice)."""
+
+
+class ApiError(Exception):
+    """A refused request: HTTP status, what is wrong, and the field at fault."""
+
+    def __init__(self, status: int, error: str, field: str | None = None) -> None:
+        super().__init__(error)
+        self.status = status
+        self.error = error
+        self.field = field
+
+    def body(self) -> Json:
+        return {"error": self.error, "field": self.field}
+
+
+def _crash_point(name: str) -> None:
+    if os.environ.get(CRASH_ENV) == name:
+        os._exit(70)
+
+
+@dataclass
+class Seat:
+    id: str
+    position: int
+    label: str
+    side: str
+    vehicles: list[str]
+    """Vehicles given to this seat when the game was made (the first seat of a side also
+    plays that side's vehicles no seat names, such as reinforcements)."""
+    token_hash: str
+    bot: str | None = None
+    auto_fire: bool = False
+
+
+@dataclass
+class Answer:
+    """A seat's inputs to one phase."""
+
+    fire: dict[str, dict[str, str]] = field(default_factory=dict)
+    actions: dict[str, Action | None] = field(default_factory=dict)
+    cards: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> Json:
+        return {
+            "fire": self.fire,
+            "actions": {
+                k: None if a is None else a.model_dump(mode="json", exclude_none=True)
+                for k, a in self.actions.items()
+            },
+            "cards": self.cards,
+        }
+
+    @classmethod
+    def from_json(cls, data: Json) -> Answer:
+        return cls(
+            fire={k: dict(v) for k, v in data.get("fire", {}).items()},
+            actions={
+                k: None if a is None else Action.model_validate(a)
+                for k, a in data.get("actions", {}).items()
+            },
+            cards=dict(data.get("cards", {})),
+        )
+
+
+@dataclass
+class Step:
+    turn: int
+    phase: int
+    events: list[Event]
+    state: GameState
+    """The state after the step."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """A weapon with several targets after this phase's movement, set to 'auto'."""
+
+    vehicle: str
+    weapon: str
+    options: tuple[str, ...]
+
+    def to_json(self) -> Json:
+        return {"vehicle": self.vehicle, "weapon": self.weapon, "options": list(self.options)}
+
+
+SEAT_ID = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def slug(text: str, taken: set[str]) -> str:
+    base = SEAT_ID.sub("-", text).strip("-")[:30] or "seat"
+    out, n = base, 2
+    while out in taken:
+        out, n = f"{base}-{n}", n + 1
+    return out
+
+
+def event_json(event: Event, state: GameState) -> Json:
+    """An event for the page: its JSON, a sentence, and for airplane moves the path of
+    the centre dot (to animate and to draw the last maneuvers)."""
+    out = event.to_json()
+    out["text"] = describe(event)
+    if isinstance(event, Moved):
+        vehicle = state.vehicles.get(event.vehicle)
+        rules = state.rules
+        if (
+            vehicle is not None
+            and vehicle.tripod is None
+            and vehicle.type in rules.catalog.airplanes
+        ):
+            card = rules.deck_of(vehicle.type).card(event.card)
+            out["path"] = [
+                [round(x, 3), round(y, 3)]
+                for x, y in card_path(event.start, card, rules.base_length)
+            ]
+    return out
+
+
+def _pose_json(pose: Pose) -> Json:
+    return {"x": round(pose.x, 4), "y": round(pose.y, 4), "heading": round(pose.heading, 4)}
+
+
+class LiveGame:
+    """One game in memory: its seats, inputs and the states after every step."""
+
+    def __init__(self, record: GameRecord, catalog: Catalog, store: Store) -> None:
+        self.store = store
+        self.catalog = catalog
+        self.lock = threading.RLock()
+        self.version = 0
+        self._bots: dict[str, Any] = {}
+        self._load(record)
+
+    # --- loading ---------------------------------------------------------------------
+
+    def _load(self, record: GameRecord) -> None:
+        self.id = record.id
+        self.title = record.title
+        self.created = record.created
+        self.seed = record.seed
+        self.setup = record.setup
+        self.seats: dict[str, Seat] = {
+            s.seat: Seat(
+                s.seat,
+                s.position,
+                s.label,
+                s.side,
+                list(s.vehicles),
+                s.token_hash,
+                s.bot,
+                s.auto_fire,
+            )
+            for s in record.seats
+        }
+        self.initial = build(parse_situation(record.setup, "setup"), self.catalog, record.seed)
+        self.steps: list[Step] = []
+        self.plans: dict[int, dict[str, dict[str, Plan]]] = {}
+        for turn, seat, plans in record.plans:
+            self.plans.setdefault(turn, {})[seat] = {
+                vid: Plan.model_validate(p) for vid, p in plans.items()
+            }
+        self.answers: dict[tuple[int, int], dict[str, Answer]] = {}
+        for turn, phase, seat, answer in record.answers:
+            self.answers.setdefault((turn, phase), {})[seat] = Answer.from_json(answer)
+        self.diverged: list[tuple[int, int]] = []
+        self._questions: dict[tuple[int, int], tuple[dict[str, list[Question]], Any]] = {}
+        for turn, phase, stored in record.steps:
+            expected = self.next_step()
+            if expected != (turn, phase):
+                raise RuntimeError(
+                    f"game {self.id}: stored step {(turn, phase)} where {expected} was due"
+                )
+            new, events = self._resolve(turn, phase)
+            if [e.to_json() for e in events] != stored:
+                # a different engine version: the replayed state is used, the stored log
+                # is what was seen; export reports the difference
+                self.diverged.append((turn, phase))
+            self.steps.append(Step(turn, phase, events, new))
+
+    def reload(self) -> None:
+        record = self.store.load(self.id)
+        if record is None:
+            raise ApiError(404, f"no game {self.id!r}", "game_id")
+        self._load(record)
+        self.version += 1
+
+    # --- who is who ------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self.steps[-1].state if self.steps else self.initial
+
+    def seat(self, seat_id: str, token: str | None) -> Seat:
+        """The seat, if ``token`` is its own: else 404 (no such seat) or 403."""
+        seat = self.seats.get(seat_id)
+        if seat is None:
+            raise ApiError(404, f"no seat {seat_id!r} in game {self.id}", "seat_id")
+        if not token_matches(token, seat.token_hash):
+            raise ApiError(403, "this seat's token is missing or wrong", "token")
+        return seat
+
+    def seat_vehicles(self, seat_id: str, state: GameState | None = None) -> frozenset[str]:
+        state = state or self.state
+        seat = self.seats[seat_id]
+        mine = set(seat.vehicles)
+        first = min(
+            (s for s in self.seats.values() if s.side == seat.side), key=lambda s: s.position
+        )
+        if first.id == seat.id:
+            claimed = {v for s in self.seats.values() for v in s.vehicles}
+            everyone = [*state.vehicles.values(), *state.reserves.values()]
+            mine |= {v.id for v in everyone if v.side == seat.side and v.id not in claimed}
+        return frozenset(mine)
+
+    def owner(self, vehicle_id: str) -> Seat | None:
+        for seat in sorted(self.seats.values(), key=lambda s: s.position):
+            if vehicle_id in self.seat_vehicles(seat.id):
+                return seat
+        return None
+
+    def seats_to_plan(self) -> list[Seat]:
+        state = self.state
+        playing = {v.id for v in state.in_play()}
+        return [
+            s
+            for s in sorted(self.seats.values(), key=lambda s: s.position)
+            if self.seat_vehicles(s.id) & playing
+        ]
+
+    # --- the sequence of steps -------------------------------------------------------
+
+    def next_step(self) -> tuple[int, int] | None:
+        """(turn, phase) of the next step to resolve: phase 0 starts a turn."""
+        state = self.state
+        if state.over:
+            return None
+        if state.phase == 0:
+            last = self.steps[-1] if self.steps else None
+            if last is not None and (last.turn, last.phase) == (state.turn, 0):
+                return (state.turn, 1)
+            return (state.turn, 0)
+        return (state.turn, state.phase + 1)
+
+    def _merged_plans(self, turn: int) -> dict[str, Plan]:
+        state = self.state
+        return {
+            vid: plan
+            for seat_plans in self.plans.get(turn, {}).values()
+            for vid, plan in seat_plans.items()
+            if vid in state.vehicles and state.vehicles[vid].in_play
+        }
+
+    def _phase_inputs(
+        self, turn: int, phase: int
+    ) -> tuple[dict[str, Action | None] | None, dict[str, dict[str, str]], dict[str, str] | None]:
+        actions: dict[str, Action | None] = {}
+        fire: dict[str, dict[str, str]] = {}
+        cards: dict[str, str] = {}
+        for answer in self.answers.get((turn, phase), {}).values():
+            actions.update(answer.actions)
+            cards.update(answer.cards)
+            for vid, choices in answer.fire.items():
+                fire.setdefault(vid, {}).update(choices)
+        return actions or None, fire, cards or None
+
+    def _resolve(self, turn: int, phase: int) -> tuple[GameState, list[Event]]:
+        state = self.state
+        if phase == 0:
+            return start_turn(state, self._merged_plans(turn))
+        actions, fire, cards = self._phase_inputs(turn, phase)
+        return resolve_phase(state, step_rng(self.seed, turn, phase), actions, fire, cards)
+
+    def questions(self) -> tuple[dict[str, list[Question]], Any]:
+        """For the pending action phase: each human seat's weapons that could fire at
+        several targets (set to 'auto', the seat not on auto-fire), and the preview
+        (state and events of the movement) the seats see while they choose."""
+        nxt = self.next_step()
+        if nxt is None or nxt[1] == 0:
+            return {}, None
+        cached = self._questions.get(nxt)
+        if cached is not None:
+            return cached
+        turn, phase = nxt
+        state = self.state
+        if not self._could_ask(phase):
+            self._questions[nxt] = ({}, None)
+            return {}, None
+        actions, _, cards = self._phase_inputs(turn, phase)
+        rng = step_rng(self.seed, turn, phase)
+        targets = preview_targets(state, rng, actions, cards)
+        asked: dict[str, list[Question]] = {}
+        for vid, weapons in targets.items():
+            vehicle = state.vehicles[vid]
+            owner = self.owner(vid)
+            if vehicle.plan is None or owner is None or owner.bot or owner.auto_fire:
+                continue
+            for weapon, options in sorted(weapons.items()):
+                if len(options) >= 2 and vehicle.plan.choice(weapon, phase) == AUTO:
+                    asked.setdefault(owner.id, []).append(Question(vid, weapon, tuple(options)))
+        preview = None
+        if asked:
+            preview = resolve_phase(
+                state,
+                step_rng(self.seed, turn, phase),
+                actions,
+                cards=cards,
+                stop_before_firing=True,
+            )
+        result = (asked, preview)
+        self._questions[nxt] = result
+        return result
+
+    def _could_ask(self, phase: int) -> bool:
+        """Whether any person could be asked for a target this phase (else the preview
+        of the movement is not worth computing): an airplane of a seat not on auto-fire,
+        a weapon set to 'auto', and at least two enemies in play."""
+        state = self.state
+        playing = state.in_play()
+        for vehicle in playing:
+            if vehicle.plan is None or vehicle.tripod is not None:
+                continue
+            owner = self.owner(vehicle.id)
+            if owner is None or owner.bot or owner.auto_fire:
+                continue
+            enemies = sum(1 for v in playing if v.side != vehicle.side)
+            if enemies >= 2 and any(
+                vehicle.plan.choice(weapon, phase) == AUTO
+                for weapon, _ in state.rules.weapons(vehicle.type)
+            ):
+                return True
+        return False
+
+    def waiting_for(self) -> list[str]:
+        """The seats the game waits for (to plan, or to choose targets)."""
+        nxt = self.next_step()
+        if nxt is None:
+            return []
+        turn, phase = nxt
+        if phase == 0:
+            done = self.plans.get(turn, {})
+            return [s.id for s in self.seats_to_plan() if s.id not in done]
+        asked, _ = self.questions()
+        answered = self.answers.get((turn, phase), {})
+        return [sid for sid in asked if sid not in answered]
+
+    # --- computer players ------------------------------------------------------------
+
+    def _bot(self, seat: Seat) -> Any:
+        from dogfight.bots.base import make
+
+        assert seat.bot is not None
+        bot = self._bots.get(seat.id)
+        if bot is None or getattr(bot, "name", seat.bot) != seat.bot:
+            bot = make(seat.bot)
+            self._bots[seat.id] = bot
+        return bot
+
+    def _bot_rng(self, seat: Seat, turn: int, phase: int) -> np.random.Generator:
+        return np.random.Generator(
+            np.random.PCG64(np.random.SeedSequence([self.seed, turn, phase, 1000 + seat.position]))
+        )
+
+    def _bot_plans(self, seat: Seat, turn: int) -> dict[str, Plan]:
+        """A computer player's plans; a plan it gets wrong is replaced by a random legal
+        one (the referee never stalls on a bot)."""
+        from dogfight.bots.random_plans import random_plan, random_tripod_plan
+
+        state = self.state
+        vids = self.seat_vehicles(seat.id)
+        playing = sorted(v for v in vids if state.vehicles.get(v) and state.vehicles[v].in_play)
+        rng = self._bot_rng(seat, turn, 0)
+        plans: dict[str, Plan] = {}
+        try:
+            got = self._bot(seat).plan_turn(observe(state, vids), state.rules, vids, rng)
+            plans = {vid: got[vid] for vid in playing}
+            self.check_seat_plans(seat.id, plans)
+        except (DogfightError, KeyError, TypeError, AttributeError):
+            plans = {}
+            for vid in playing:
+                vehicle = state.vehicles[vid]
+                make_plan = random_tripod_plan if vehicle.tripod is not None else random_plan
+                plans[vid] = make_plan(state, vid, rng)
+        return plans
+
+    def _bot_phase_inputs(self, turn: int, phase: int) -> None:
+        """Computer seats with tripods in play give their action tokens (and automated
+        tripods' cards) for the phase; stored like any answer."""
+        state = self.state
+        given = self.answers.get((turn, phase), {})
+        for seat in sorted(self.seats.values(), key=lambda s: s.position):
+            if not seat.bot or seat.id in given:
+                continue
+            vids = self.seat_vehicles(seat.id)
+            if not any(
+                state.vehicles[v].tripod is not None and state.vehicles[v].in_play
+                for v in vids
+                if v in state.vehicles
+            ):
+                continue
+            answer = Answer()
+            try:
+                actions, cards = self._bot(seat).phase_actions(
+                    observe(state, vids), state.rules, vids, phase, self._bot_rng(seat, turn, phase)
+                )
+                answer = Answer(actions=dict(actions), cards=dict(cards))
+                resolve_phase(
+                    state,
+                    step_rng(self.seed, turn, phase),
+                    answer.actions or None,
+                    cards=answer.cards or None,
+                    stop_before_firing=True,
+                )
+            except (DogfightError, KeyError, TypeError, AttributeError):
+                answer = Answer()
+            self.store.add_answer(self.id, turn, phase, seat.id, answer.to_json())
+            self.answers.setdefault((turn, phase), {})[seat.id] = answer
+            self._questions.pop((turn, phase), None)
+
+    # --- resolution ------------------------------------------------------------------
+
+    def advance(self, limit: int = 40) -> bool:
+        """Resolve every step whose inputs are all in (computer seats answer on the way),
+        at most ``limit`` of them; the new steps are committed together. Returns whether
+        anything changed."""
+        with self.lock:
+            changed = False
+            pending: list[Step] = []
+            resolved = 0
+            while resolved < limit:
+                nxt = self.next_step()
+                if nxt is None:
+                    break
+                turn, phase = nxt
+                if phase == 0:
+                    for seat in self.seats_to_plan():
+                        if seat.bot and seat.id not in self.plans.get(turn, {}):
+                            plans = self._bot_plans(seat, turn)
+                            self._commit(pending)
+                            self.store.add_plans(
+                                self.id,
+                                turn,
+                                seat.id,
+                                {k: p.model_dump(mode="json") for k, p in plans.items()},
+                            )
+                            self.plans.setdefault(turn, {})[seat.id] = plans
+                            changed = True
+                    if self.waiting_for():
+                        break
+                else:
+                    if any(s.bot for s in self.seats.values()):
+                        self._commit(pending)
+                        self._bot_phase_inputs(turn, phase)
+                    if self.waiting_for():
+                        break
+                new, events = self._resolve(turn, phase)
+                step = Step(turn, phase, events, new)
+                self.steps.append(step)
+                pending.append(step)
+                resolved += 1
+                changed = True
+            self._commit(pending)
+            if changed:
+                self.version += 1
+            return changed
+
+    def _commit(self, pending: list[Step]) -> None:
+        """Store the steps resolved since the last commit, in one transaction; if another
+        process stored them first, reload what it stored."""
+        if not pending:
+            return
+        rows = [(s.turn, s.phase, [e.to_json() for e in s.events]) for s in pending]
+        over = pending[-1].state.over
+        pending.clear()
+        try:
+            self.store.add_steps(self.id, rows, over)
+        except Conflict:
+            self.reload()
+            return
+        for turn, phase, _ in rows:
+            _crash_point(f"after-step-{turn}-{phase}")
+
+    # --- seat actions ----------------------------------------------------------------
+
+    def check_seat_plans(self, seat_id: str, plans: Mapping[str, Plan]) -> None:
+        """Refuse (IllegalPlanError/DataError) plans the engine would refuse, checking
+        only this seat's vehicles: the others are set aside on a copy of the state."""
+        state = self.state
+        trial = state.copy()
+        for vehicle in trial.vehicles.values():
+            if vehicle.in_play and vehicle.id not in plans:
+                vehicle.eliminated = "(set aside)"
+        start_turn(trial, plans)
+
+    def submit_plans(self, seat_id: str, turn: int, raw: Mapping[str, Any]) -> None:
+        """Store a seat's plans for ``turn`` (all its vehicles in play), then advance."""
+        with self.lock:
+            nxt = self.next_step()
+            if nxt is None:
+                raise ApiError(409, "the game is over", "turn")
+            if nxt != (turn, 0):
+                raise ApiError(
+                    409, f"turn {turn} is not being planned (now: turn {nxt[0]})", "turn"
+                )
+            if seat_id in self.plans.get(turn, {}):
+                raise ApiError(409, f"seat {seat_id} has already submitted turn {turn}", "plans")
+            state = self.state
+            mine = sorted(
+                v
+                for v in self.seat_vehicles(seat_id)
+                if v in state.vehicles and state.vehicles[v].in_play
+            )
+            if not mine:
+                raise ApiError(409, "this seat has no vehicle in play", "plans")
+            for vid in raw:
+                if vid not in mine:
+                    raise ApiError(
+                        422,
+                        f"{vid!r} is not a vehicle of this seat in play; plan: {', '.join(mine)}",
+                        f"plans.{vid}",
+                    )
+            plans: dict[str, Plan] = {}
+            for vid in mine:
+                if vid not in raw:
+                    raise ApiError(422, f"missing the plan of {vid}", f"plans.{vid}")
+                try:
+                    plans[vid] = Plan.model_validate(raw[vid])
+                except ValidationError as exc:
+                    first = exc.errors()[0]
+                    where = ".".join(str(p) for p in first["loc"])
+                    raise ApiError(
+                        422, f"{first['msg']}", f"plans.{vid}" + (f".{where}" if where else "")
+                    ) from None
+            try:
+                self.check_seat_plans(seat_id, plans)
+                if not [s for s in self.waiting_for() if s != seat_id]:
+                    # the last seat: the whole turn must start
+                    start_turn(state, {**self._merged_plans(turn), **plans})
+            except DogfightError as exc:
+                raise ApiError(422, str(exc), "plans") from None
+            try:
+                self.store.add_plans(
+                    self.id, turn, seat_id, {k: p.model_dump(mode="json") for k, p in plans.items()}
+                )
+            except Conflict:
+                self.reload()
+                raise ApiError(
+                    409, f"seat {seat_id} has already submitted turn {turn}", "plans"
+                ) from None
+            self.plans.setdefault(turn, {})[seat_id] = plans
+            self.version += 1
+            if not self.waiting_for():
+                _crash_point("after-last-plan")
+            self.advance()
+
+    def submit_answer(
+        self, seat_id: str, turn: int, phase: int, fire: Mapping[str, Mapping[str, str]]
+    ) -> None:
+        """Store a seat's target choices for the pending phase, then advance."""
+        with self.lock:
+            if self.next_step() != (turn, phase) or phase == 0:
+                raise ApiError(
+                    409, f"no target choice is pending for turn {turn} phase {phase}", "phase"
+                )
+            asked, _ = self.questions()
+            mine = asked.get(seat_id)
+            if not mine:
+                raise ApiError(409, "this seat has no target to choose now", "fire")
+            if seat_id in self.answers.get((turn, phase), {}):
+                raise ApiError(409, "this seat has already chosen its targets", "fire")
+            answer: dict[str, dict[str, str]] = {}
+            for q in mine:
+                choice = fire.get(q.vehicle, {}).get(q.weapon, AUTO)
+                if choice not in (*q.options, AUTO, "none"):
+                    raise ApiError(
+                        422,
+                        f"{q.vehicle} {q.weapon}: choose one of {', '.join(q.options)}, "
+                        "'auto' or 'none'",
+                        f"fire.{q.vehicle}.{q.weapon}",
+                    )
+                answer.setdefault(q.vehicle, {})[q.weapon] = choice
+            for vid, choices in fire.items():
+                for weapon in choices:
+                    if not any(q.vehicle == vid and q.weapon == weapon for q in mine):
+                        raise ApiError(
+                            422, f"no question about {vid} {weapon}", f"fire.{vid}.{weapon}"
+                        )
+            try:
+                self.store.add_answer(self.id, turn, phase, seat_id, Answer(fire=answer).to_json())
+            except Conflict:
+                self.reload()
+                raise ApiError(409, "this seat has already chosen its targets", "fire") from None
+            self.answers.setdefault((turn, phase), {})[seat_id] = Answer(fire=answer)
+            self.version += 1
+            self.advance()
+
+    def set_auto_fire(self, seat_id: str, auto_fire: bool) -> None:
+        with self.lock:
+            self.store.update_seat(self.id, seat_id, auto_fire=auto_fire)
+            self.seats[seat_id].auto_fire = auto_fire
+            self._questions.clear()
+            self.version += 1
+            self.advance()
+
+    def set_bot(self, seat_id: str, bot: str | None) -> None:
+        """Hand the seat to a computer player (or back to a person with None)."""
+        with self.lock:
+            if bot is not None:
+                from dogfight.bots.base import make
+
+                try:
+                    make(bot)
+                except DataError as exc:
+                    raise ApiError(422, exc.allowed, "bot") from None
+            self.store.update_seat(self.id, seat_id, bot=bot)
+            self.seats[seat_id].bot = bot
+            self._bots.pop(seat_id, None)
+            self._questions.clear()
+            self.version += 1
+            self.advance()
+
+    # --- what a seat sees ------------------------------------------------------------
+
+    def summary(self) -> Json:
+        """What anyone may know about the game (no seed, no plans, no damage)."""
+        state = self.state
+        nxt = self.next_step()
+        waiting = self.waiting_for()
+        out: Json = {
+            "id": self.id,
+            "title": self.title,
+            "created": self.created,
+            "engine": ENGINE_VERSION,
+            "scenario": self.setup.get("scenario"),
+            "turn": state.turn,
+            "phase": state.phase,
+            "over": state.over,
+            "winner": state.winner,
+            "stage": "over" if nxt is None else ("planning" if nxt[1] == 0 else "targets"),
+            "steps": len(self.steps),
+            "waiting_for": waiting,
+            "seats": [
+                {
+                    "id": s.id,
+                    "label": s.label,
+                    "side": s.side,
+                    "vehicles": sorted(self.seat_vehicles(s.id)),
+                    "computer": s.bot,
+                    "waiting": s.id in waiting,
+                }
+                for s in sorted(self.seats.values(), key=lambda s: s.position)
+            ],
+        }
+        if state.over:
+            over = next(
+                (
+                    e
+                    for step in reversed(self.steps)
+                    for e in step.events
+                    if isinstance(e, GameOver)
+                ),
+                None,
+            )
+            out["result"] = None if over is None else over.to_json()
+        return out
+
+    def _public(self, state: GameState, vids: frozenset[str]) -> Json:
+        view = observe(state, vids)
+        view["switches"] = state.rules.switches.model_dump(mode="json")
+        return view
+
+    def step_view(self, index: int, vids: frozenset[str]) -> Json:
+        step = self.steps[index]
+        return {
+            "index": index + 1,
+            "turn": step.turn,
+            "phase": step.phase,
+            "events": [event_json(e, step.state) for e in visible_events(step.events, vids)],
+        }
+
+    def seat_view(self, seat_id: str, since: int = 0) -> Json:
+        """Everything the seat's page shows: the table as the seat sees it, the stage
+        (plan, choose targets, wait, over), its own submitted plans, and the steps after
+        ``since`` (0: all) with their events in words."""
+        seat = self.seats[seat_id]
+        vids = self.seat_vehicles(seat_id)
+        state = self.state
+        nxt = self.next_step()
+        waiting = self.waiting_for()
+        stage: Json
+        if nxt is None:
+            stage = {"kind": "over"}
+        elif nxt[1] == 0:
+            turn = nxt[0]
+            mine = self.plans.get(turn, {}).get(seat_id)
+            stage = {
+                "kind": "planning",
+                "turn": turn,
+                "to_plan": sorted(
+                    v for v in vids if v in state.vehicles and state.vehicles[v].in_play
+                ),
+                "submitted": mine is not None,
+                "my_plans": None
+                if mine is None
+                else {k: p.model_dump(mode="json") for k, p in mine.items()},
+            }
+        else:
+            turn, phase = nxt
+            asked, preview = self.questions()
+            answered = seat_id in self.answers.get((turn, phase), {})
+            stage = {
+                "kind": "targets",
+                "turn": turn,
+                "phase": phase,
+                "questions": [q.to_json() for q in asked.get(seat_id, [])] if not answered else [],
+                "answered": answered,
+            }
+            if preview is not None:
+                p_state, p_events = preview
+                stage["preview"] = {
+                    "state": self._public(p_state, vids),
+                    "events": [event_json(e, p_state) for e in visible_events(p_events, vids)],
+                }
+        stage["waiting_for"] = waiting
+        since = max(0, min(since, len(self.steps)))
+        return {
+            "type": "view",
+            "game": self.summary(),
+            "seat": {
+                "id": seat.id,
+                "label": seat.label,
+                "side": seat.side,
+                "vehicles": sorted(vids),
+                "auto_fire": seat.auto_fire,
+                "computer": seat.bot,
+            },
+            "state": self._public(state, vids),
+            "stage": stage,
+            "since": since,
+            "steps": [self.step_view(i, vids) for i in range(since, len(self.steps))],
+            "steps_total": len(self.steps),
+        }
+
+    def replay(self, seat_id: str) -> Json:
+        """Every step as the seat saw it: frame 0 is the table as set up."""
+        vids = self.seat_vehicles(seat_id)
+        frames = [
+            {
+                "index": 0,
+                "turn": 1,
+                "phase": 0,
+                "state": self._public(self.initial, vids),
+                "events": [],
+            }
+        ]
+        for i, step in enumerate(self.steps):
+            frame = self.step_view(i, vids)
+            frame["state"] = self._public(step.state, vids)
+            frames.append(frame)
+        return {"game": self.summary(), "seat": seat_id, "frames": frames}
+
+    # --- ghosts and flags while choosing ---------------------------------------------
+
+    def check_draft(self, seat_id: str, drafts: Mapping[str, Any]) -> Json:
+        """For cards being chosen: the flight restrictions they break (with the rule),
+        where each card and the whole sequence takes the vehicle (ghosts), and — once the
+        plan is complete — whether the engine would refuse it and why."""
+        state = self.state
+        vids = self.seat_vehicles(seat_id)
+        out: Json = {}
+        for vid, draft in drafts.items():
+            vehicle = state.vehicles.get(vid)
+            if vid not in vids or vehicle is None or not vehicle.in_play:
+                raise ApiError(
+                    422, f"{vid!r} is not a vehicle of this seat in play", f"plans.{vid}"
+                )
+            if not isinstance(draft, dict) or not isinstance(draft.get("cards", []), list):
+                raise ApiError(422, "a draft is an object with a 'cards' list", f"plans.{vid}")
+            cards = [str(c) for c in draft.get("cards", [])]
+            if len(cards) > 3:
+                raise ApiError(422, "at most 3 cards", f"plans.{vid}.cards")
+            entry: Json = {"problems": [], "ghosts": [], "refusal": None}
+            try:
+                if vehicle.tripod is not None:
+                    entry["ghosts"] = _tripod_ghosts(state, vehicle, cards)
+                else:
+                    entry["problems"], entry["ghosts"] = _airplane_ghosts(state, vehicle, cards)
+                needed = 3 - vehicle.tripod.toppled if vehicle.tripod is not None else 3
+                if len(cards) == needed:
+                    plan = Plan.model_validate(draft)
+                    self.check_seat_plans(seat_id, {vid: plan})
+            except DogfightError as exc:
+                entry["refusal"] = str(exc)
+            except ValidationError as exc:
+                entry["refusal"] = exc.errors()[0]["msg"]
+            out[vid] = entry
+        return out
+
+
+def _airplane_ghosts(
+    state: GameState, vehicle: Vehicle, cards: list[str]
+) -> tuple[list[Json], list[Json]]:
+    rules = state.rules
+    deck = rules.deck_of(vehicle.type)
+    chosen: list[ManeuverCard] = [deck.card(c) for c in cards]
+    problems = [
+        {"index": p.index, "card": p.card, "rule": p.rule, "text": p.text}
+        for p in plan_problems(vehicle.previous, chosen)
+    ]
+    ghosts: list[Json] = []
+    pose = vehicle.pose
+    previous: Flown | None = vehicle.previous
+    eliminated = rules.switches.illegal_maneuver is IllegalRule.ELIMINATED
+    for card in chosen:
+        flown = card
+        note = None
+        if card_problem(previous, card) is not None:
+            if eliminated:
+                ghosts.append({"card": card.id, "flown": None, "note": "eliminated"})
+                break
+            flown = deck.card(deck.straight)
+            note = f"flown as straight {flown.id}"
+        path = card_path(pose, flown, rules.base_length)
+        pose = apply_card(pose, flown, rules.base_length)
+        previous = Flown(flown.symbol, flown.is_steep)
+        ghosts.append(
+            {
+                "card": card.id,
+                "flown": flown.id,
+                "note": note,
+                "pose": _pose_json(pose),
+                "path": [[round(x, 3), round(y, 3)] for x, y in path],
+            }
+        )
+    return problems, ghosts
+
+
+def _tripod_ghosts(state: GameState, vehicle: Vehicle, cards: list[str]) -> list[Json]:
+    """Where a tripod's cards take it (movement only; overlaps and Energy are judged
+    when the cards are revealed)."""
+    assert vehicle.tripod is not None
+    rules = state.rules
+    deck = rules.tripod_deck_of(vehicle.type)
+    chosen: list[TripodCard] = [deck.card(c) for c in cards]
+    depth = 2.0 * rules.hex_apothem()
+    pose = vehicle.pose
+    backward = vehicle.tripod.reverse_pending
+    ghosts: list[Json] = []
+    for card in chosen:
+        start = pose
+        if card.moves:
+            if backward:
+                rear = Pose(pose.x, pose.y, normalize_heading(pose.heading + 180.0))
+                moved = apply_card(rear, card, depth)
+                pose = Pose(moved.x, moved.y, normalize_heading(moved.heading + 180.0))
+            else:
+                pose = apply_card(pose, card, depth)
+        backward = card.symbol is TripodSymbol.REVERSE
+        ghosts.append(
+            {
+                "card": card.id,
+                "flown": card.id,
+                "note": "backwards" if backward and not card.moves else None,
+                "pose": _pose_json(pose),
+                "path": [
+                    [round(start.x, 3), round(start.y, 3)],
+                    [round(pose.x, 3), round(pose.y, 3)],
+                ],
+            }
+        )
+    return ghosts
+
+
+class GameService:
+    """All games of one database, loaded on first use and kept in memory."""
+
+    def __init__(self, store: Store, catalog: Catalog) -> None:
+        self.store = store
+        self.catalog = catalog
+        self.games: dict[str, LiveGame] = {}
+        self.lock = threading.Lock()
+
+    def get(self, game_id: str) -> LiveGame:
+        with self.lock:
+            game = self.games.get(game_id)
+            if game is not None:
+                return game
+            record = self.store.load(game_id)
+            if record is None:
+                raise ApiError(404, f"no game {game_id!r}", "game_id")
+            game = LiveGame(record, self.catalog, self.store)
+            self.games[game_id] = game
+        game.advance()
+        return game
+
+    def resume_all(self) -> int:
+        """Load every unfinished game and resolve what can be (after a restart)."""
+        ids = self.store.game_ids(unfinished_only=True)
+        for game_id in ids:
+            self.get(game_id)
+        return len(ids)
+
+    def create(
+        self,
+        setup: Json,
+        title: str,
+        seats: list[tuple[str, str, list[str], str | None]],
+        seed: int | None,
+    ) -> tuple[LiveGame, dict[str, str]]:
+        """Make a game from a checked setup and seats (label, side, vehicles, bot);
+        returns it with each seat's token (shown once, stored only as a hash)."""
+        seed = int(np.random.default_rng().integers(0, 2**31)) if seed is None else seed
+        game_id = new_game_id()
+        tokens: dict[str, str] = {}
+        rows: list[SeatRow] = []
+        taken: set[str] = set()
+        for position, (label, side, vehicles, bot) in enumerate(seats):
+            seat_id = slug(label, taken)
+            taken.add(seat_id)
+            token = new_token()
+            tokens[seat_id] = token
+            rows.append(
+                SeatRow(
+                    game_id=game_id,
+                    seat=seat_id,
+                    position=position,
+                    label=label,
+                    side=side,
+                    vehicles=vehicles,
+                    token_hash=token_hash(token),
+                    bot=bot,
+                    auto_fire=False,
+                )
+            )
+        self.store.create_game(
+            GameRow(
+                id=game_id,
+                title=title,
+                created=time.time(),
+                seed=seed,
+                setup=setup,
+                engine=ENGINE_VERSION,
+                over=False,
+            ),
+            rows,
+        )
+        return self.get(game_id), tokens

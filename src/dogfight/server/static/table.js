@@ -1,0 +1,645 @@
+// The table page: one seat at a time (hot-seat: several seats of this browser take turns
+// behind a curtain). The page keeps only the active seat's view: switching seats drops it
+// and asks the server for the other seat's own view.
+
+import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
+import { Board, along, lerpAngle } from "./board.js";
+
+const gameId = location.pathname.split("/").filter(Boolean)[1];
+const replayMode = location.pathname.startsWith("/replay/");
+const speedParam = new URLSearchParams(location.search).get("speed");
+const SPEED = speedParam === null ? 1 : Number(speedParam);
+
+const $ = (id) => document.getElementById(id);
+
+let catalog = null;
+let board = null;
+let held = null; // {seats: {id: token}, active}
+let view = null; // the active seat's view
+let steps = []; // the active seat's steps (visible events)
+let socket = null;
+let drafts = {}; // vehicle id -> {cards: [], fire: [], rear_fire: [], rockets: [], actions: []}
+let checks = {}; // vehicle id -> answer of /check
+let animating = false;
+let shown = null; // what the board shows: {state, poses, paths, shots}
+let curtainFor = null;
+
+function token() {
+  return held.seats[held.active];
+}
+
+function seenKey() {
+  return `dogfight:${gameId}:${held.active}:seen`;
+}
+
+function seen() {
+  return Number(localStorage.getItem(seenKey()) || 0);
+}
+
+function markSeen(n) {
+  localStorage.setItem(seenKey(), String(n));
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms * (SPEED > 0 ? 1 / SPEED : 0)));
+}
+
+function message(text, kind = "info") {
+  const box = $("message");
+  box.textContent = text || "";
+  box.className = text ? kind : "";
+}
+
+// --- start ---------------------------------------------------------------------------
+
+async function start() {
+  catalog = await api("GET", "/api/catalog");
+  board = new Board($("board"), catalog);
+  held = seatsFromLink(gameId);
+  if (!held.active) {
+    $("stage").replaceChildren(el("p", { class: "error", text: "This browser holds no seat of this game: open your seat's private link." }));
+    return;
+  }
+  if (replayMode) {
+    await startReplay();
+    return;
+  }
+  connect();
+}
+
+function connect() {
+  if (socket) {
+    socket.onclose = null;
+    socket.close();
+  }
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/ws`);
+  socket = ws;
+  ws.onopen = () => {
+    ws.send(JSON.stringify({ seat: held.active, token: token(), since: 0 }));
+    $("connection").textContent = "live";
+    $("connection").className = "live";
+  };
+  ws.onmessage = (msg) => {
+    const data = JSON.parse(msg.data);
+    if (data.type === "error") {
+      message(`${data.error}`, "error");
+      return;
+    }
+    if (data.type === "view") receive(data);
+  };
+  ws.onclose = (event) => {
+    $("connection").textContent = "reconnecting…";
+    $("connection").className = "down";
+    if (event.code >= 4400 && event.code < 4500) return;
+    setTimeout(() => {
+      if (socket === ws) connect();
+    }, 1000);
+  };
+}
+
+// --- receiving views ---------------------------------------------------------------------
+
+function receive(data) {
+  if (data.seat.id !== held.active) return;
+  if (data.since === 0) steps = data.steps;
+  else steps = steps.concat(data.steps.filter((s) => s.index > steps.length));
+  const previous = view;
+  view = data;
+  renderHeader();
+  renderLog();
+  const fresh = steps.filter((s) => s.index > seen());
+  if (fresh.length && !animating) {
+    animate(fresh, previous);
+  } else if (!animating) {
+    renderAll();
+  }
+}
+
+async function animate(fresh, previous) {
+  animating = true;
+  const state = view.state;
+  // start every vehicle at the start of its first move in the fresh steps
+  const poses = {};
+  for (const v of state.vehicles) poses[v.id] = v.pose;
+  const firstMove = {};
+  for (const s of fresh) {
+    for (const e of s.events) {
+      if (e.kind === "moved" && !firstMove[e.vehicle]) firstMove[e.vehicle] = e.start;
+    }
+  }
+  Object.assign(poses, firstMove);
+  for (const s of fresh) {
+    $("status").textContent = s.phase === 0 ? `Turn ${s.turn}: plans revealed` : `Turn ${s.turn}, phase ${s.phase}`;
+    const moves = s.events.filter((e) => e.kind === "moved");
+    const shots = [];
+    if (moves.length && SPEED > 0) {
+      const frames = 24;
+      for (let f = 1; f <= frames; f++) {
+        const t = f / frames;
+        for (const m of moves) {
+          const points = m.path || [[m.start.x, m.start.y], [m.end.x, m.end.y]];
+          const [x, y] = along(points, t);
+          poses[m.vehicle] = { x, y, heading: lerpAngle(m.start.heading, m.end.heading, t) };
+        }
+        drawBoard({ poses: { ...poses }, paths: pathsOf([s]) });
+        await sleep(25);
+      }
+    }
+    for (const m of moves) poses[m.vehicle] = m.end;
+    for (const e of s.events) {
+      if (e.kind === "fired") shots.push({ origin: e.origin, point: e.point });
+      if (e.kind === "heat_ray" && e.origin && e.point) shots.push({ origin: e.origin, point: e.point, heat: true });
+    }
+    drawBoard({ poses: { ...poses }, paths: pathsOf([s]), shots });
+    if (shots.length) await sleep(700);
+    else await sleep(250);
+    markSeen(s.index);
+  }
+  animating = false;
+  renderAll();
+}
+
+function pathsOf(someSteps) {
+  const out = [];
+  const sides = {};
+  for (const v of (view ? view.state.vehicles : [])) sides[v.id] = v.side;
+  for (const s of someSteps) {
+    for (const e of s.events) {
+      if (e.kind === "moved") {
+        out.push({ side: sides[e.vehicle], points: e.path || [[e.start.x, e.start.y], [e.end.x, e.end.y]] });
+      }
+    }
+  }
+  return out;
+}
+
+function lastTurnPaths() {
+  const last = steps.filter((s) => s.phase > 0);
+  if (!last.length) return [];
+  const turn = last[last.length - 1].turn;
+  return pathsOf(last.filter((s) => s.turn === turn));
+}
+
+function drawBoard(extra = {}) {
+  const stage = view.stage;
+  let state = view.state;
+  if (stage.kind === "targets" && stage.preview && !animating) state = stage.preview.state;
+  shown = { state, ...extra };
+  board.draw(state, { mine: new Set(view.seat.vehicles), ...extra });
+}
+
+// --- rendering ------------------------------------------------------------------------
+
+function renderAll() {
+  if (!view) return;
+  renderHeader();
+  const stage = view.stage;
+  const ghosts = stage.kind === "planning" && !stage.submitted ? ghostList() : [];
+  let paths = lastTurnPaths();
+  let shots = [];
+  if (stage.kind === "targets" && stage.preview) {
+    paths = pathsOf([{ events: stage.preview.events }]);
+  }
+  drawBoard({ paths, ghosts, shots });
+  renderConsole();
+  renderStage();
+  renderLog();
+  maybeCurtain();
+}
+
+function renderHeader() {
+  const g = view.game;
+  $("title").textContent = g.title;
+  $("seat-label").textContent = `${view.seat.label} (${view.seat.vehicles.join(", ")})`;
+  const status =
+    g.stage === "over"
+      ? "Game over"
+      : g.stage === "planning"
+        ? `Turn ${g.turn}: planning`
+        : `Turn ${g.turn}, phase ${g.phase + 1}: choosing targets`;
+  if (!animating) $("status").textContent = status;
+  const switcher = $("seat-switch");
+  switcher.replaceChildren();
+  const mine = Object.keys(held.seats);
+  if (mine.length > 1) {
+    for (const id of mine) {
+      const seat = g.seats.find((s) => s.id === id);
+      switcher.append(
+        el("button", {
+          class: id === held.active ? "active" : "",
+          "data-seat": id,
+          onclick: () => askSwitch(id),
+          text: seat ? seat.label : id,
+        }),
+      );
+    }
+  }
+  $("auto-fire").checked = view.seat.auto_fire;
+  $("replay-link").href = `/replay/${gameId}`;
+}
+
+function renderConsole() {
+  const box = $("console");
+  box.replaceChildren(el("h2", { text: "Your console" }));
+  for (const v of view.state.vehicles) {
+    if (!view.seat.vehicles.includes(v.id)) continue;
+    const rows = [];
+    rows.push(el("div", { class: "damage", text: `Damage ${v.damage ?? "?"} / ${v.resistance ?? "?"}` }));
+    if (v.damage_cards && v.damage_cards.length) {
+      rows.push(el("div", { class: "cards" }, v.damage_cards.map((c) => el("span", { class: "dcard", text: c }))));
+    }
+    if (v.energy !== undefined) rows.push(el("div", { text: `Energy ${v.energy} / ${v.energy_rating}${v.toppled ? `, toppled (${v.toppled})` : ""}${v.cooling ? ", heat-ray cooling" : ""}` }));
+    if (Object.keys(v.jams).length) rows.push(el("div", { text: `Jammed: ${Object.entries(v.jams).map(([w, n]) => `${w} ${n}`).join(", ")}` }));
+    if (v.rockets) rows.push(el("div", { text: `Rockets: ${v.rockets}` }));
+    if (v.previous) rows.push(el("div", { class: "muted", text: `Last card: ${v.previous.symbol}${v.previous.steep ? " (steep)" : ""}` }));
+    box.append(el("div", { class: `vehicle-console${v.eliminated ? " out" : ""}`, "data-console": v.id },
+      el("h3", { text: `${v.id} — ${nameOf(v.type)}${v.eliminated ? ` (out: ${v.eliminated.replace("_", " ")})` : ""}` }), rows));
+  }
+  const specials = [];
+  for (const s of steps) for (const e of s.events) if (e.kind === "special_damage" && e.announced) specials.push(e);
+  const others = view.state.vehicles.filter((v) => !view.seat.vehicles.includes(v.id));
+  if (others.length) {
+    box.append(el("h2", { text: "Across the table" }));
+    for (const v of others) {
+      const mine = specials.filter((e) => e.vehicle === v.id).map((e) => e.special.replace("_", " "));
+      const parts = [`${v.id} — ${nameOf(v.type)}`];
+      if (v.eliminated) parts.push(`out: ${v.eliminated.replace("_", " ")}`);
+      if (Object.keys(v.jams).length) parts.push("jammed");
+      if (v.energy !== undefined) parts.push(`Energy ${v.energy}`);
+      if (mine.length) parts.push(`announced: ${mine.join(", ")}`);
+      box.append(el("div", { class: "other" }, parts.join(" · ")));
+    }
+  }
+}
+
+function nameOf(type) {
+  return (catalog.airplanes[type] || catalog.tripods[type] || { name: type }).name;
+}
+
+function renderLog() {
+  const box = $("log-entries");
+  box.replaceChildren();
+  for (const s of steps) {
+    box.append(el("h4", { text: s.phase === 0 ? `Turn ${s.turn}` : `Turn ${s.turn}, phase ${s.phase}` }));
+    for (const e of s.events) {
+      if (e.kind === "turn_started" || e.kind === "phase_started") continue;
+      box.append(el("div", { class: `log ${e.kind}`, text: e.text }));
+    }
+  }
+  box.scrollTop = box.scrollHeight;
+}
+
+// --- stages ---------------------------------------------------------------------------
+
+function renderStage() {
+  const box = $("stage");
+  box.replaceChildren();
+  const stage = view.stage;
+  box.dataset.stage = [held.active, stage.kind, stage.turn || "", stage.phase || "", stage.submitted ? "in" : ""].join("-");
+  const names = (ids) => ids.map((id) => (view.game.seats.find((s) => s.id === id) || { label: id }).label).join(", ");
+  if (stage.kind === "over") {
+    renderEnd(box);
+    return;
+  }
+  if (stage.kind === "planning") {
+    if (stage.submitted) {
+      box.append(el("p", { class: "waiting", text: `Turn ${stage.turn}: your plans are in. Waiting for ${names(stage.waiting_for) || "the table"}…` }));
+      for (const [vid, plan] of Object.entries(stage.my_plans || {})) {
+        box.append(el("div", { class: "muted", text: `${vid}: cards ${plan.cards.join(", ")}` }));
+      }
+      return;
+    }
+    renderPlanning(box, stage);
+    return;
+  }
+  if (stage.kind === "targets") {
+    if (stage.questions.length) {
+      renderQuestions(box, stage);
+    } else {
+      box.append(el("p", { class: "waiting", text: `Turn ${stage.turn}, phase ${stage.phase}: waiting for ${names(stage.waiting_for)} to choose targets…` }));
+    }
+  }
+}
+
+function renderEnd(box) {
+  const result = view.game.result || {};
+  const winner = result.winner ? `${result.winner} win` : "A draw";
+  const scores = Object.entries(result.scores || {}).map(([s, p]) => `${s} ${p >= 0 ? "+" : ""}${p}`).join(", ");
+  box.append(
+    el("div", { id: "end-screen", class: "end" },
+      el("h2", { text: "Game over" }),
+      el("p", { class: "winner", text: winner }),
+      el("p", { text: scores ? `Scores: ${scores}` : "" }),
+      el("a", { href: `/replay/${gameId}`, text: "Step through the replay" }),
+      " · ",
+      el("a", { href: "/", text: "Lobby" })),
+  );
+}
+
+function emptyDraft(v) {
+  return { cards: [], fire: ["auto", "auto", "auto"], rear_fire: ["auto", "auto", "auto"], rockets: [0, 0, 0], actions: [null, null, null] };
+}
+
+function deckOf(v) {
+  if (v.type in catalog.tripods) return catalog.tripod_decks[catalog.tripods[v.type].deck].cards;
+  const deck = catalog.maneuver_decks[catalog.airplanes[v.type].deck];
+  const altitude = view.state.switches ? view.state.switches.altitude_cards : false;
+  return deck.cards.filter((c) => altitude || (c.symbol !== "climb" && c.symbol !== "dive"));
+}
+
+function needed(v) {
+  return v.type in catalog.tripods ? 3 - (v.toppled || 0) : 3;
+}
+
+function renderPlanning(box, stage) {
+  box.append(el("h2", { text: `Turn ${stage.turn}: plan your maneuvers` }));
+  const enemies = view.state.vehicles.filter((o) => !view.seat.vehicles.includes(o.id) && !o.eliminated);
+  for (const vid of stage.to_plan) {
+    const v = view.state.vehicles.find((x) => x.id === vid);
+    if (!drafts[vid]) drafts[vid] = emptyDraft(v);
+    const draft = drafts[vid];
+    const check = checks[vid] || { problems: [], refusal: null, ghosts: [] };
+    const tripod = v.type in catalog.tripods;
+    const panel = el("div", { class: "plan", "data-plan": vid });
+    panel.append(el("h3", { text: `${vid} — ${nameOf(v.type)}` }));
+    const hand = el("div", { class: "hand" });
+    for (const card of deckOf(v)) {
+      const used = draft.cards.includes(card.id);
+      hand.append(
+        el("button", {
+          class: `card ${card.symbol}${card.steep ? " steep" : ""}`,
+          "data-card": card.id,
+          disabled: used || draft.cards.length >= needed(v),
+          title: cardTitle(card),
+          onclick: () => {
+            draft.cards.push(card.id);
+            changedDraft(vid);
+          },
+        }, el("span", { class: "id", text: card.id }), el("span", { class: "sym", text: symbolGlyph(card) })),
+      );
+    }
+    panel.append(hand);
+    const slots = el("div", { class: "slots" });
+    const offset = 3 - needed(v);
+    for (let i = 0; i < 3; i++) {
+      const cardIndex = i - offset;
+      const cardId = cardIndex >= 0 ? draft.cards[cardIndex] : undefined;
+      const problem = check.problems.find((p) => p.index === cardIndex);
+      const ghost = check.ghosts[cardIndex];
+      const slot = el("div", { class: `slot${problem ? " illegal" : ""}`, "data-slot": i });
+      slot.append(el("div", { class: "slot-head", text: `Phase ${i + 1}` }));
+      if (cardIndex < 0) {
+        slot.append(el("div", { class: "muted", text: "lying down" }));
+      } else if (cardId !== undefined) {
+        slot.append(el("button", { class: "chosen", title: "take the card back", onclick: () => { draft.cards.splice(cardIndex); changedDraft(vid); } }, `card ${cardId} ✕`));
+      } else {
+        slot.append(el("div", { class: "muted", text: "choose a card" }));
+      }
+      if (problem) slot.append(el("div", { class: "rule", text: `${problem.rule.replaceAll("_", " ")}: ${problem.text}` }));
+      if (ghost && ghost.note) slot.append(el("div", { class: "note", text: ghost.note }));
+      if (!tripod) {
+        slot.append(fireSelect("front", draft.fire, i, enemies));
+        if (catalog.airplanes[v.type].firepower.length > 1) slot.append(fireSelect("rear", draft.rear_fire, i, enemies));
+        if (catalog.airplanes[v.type].rockets && v.rockets > 0 && view.state.switches && view.state.switches.standard_rules) {
+          const sel = el("select", { "data-rockets": i, onchange: (e) => { draft.rockets[i] = Number(e.target.value); changedDraft(vid); } },
+            [0, 1, 2].filter((n) => n <= v.rockets).map((n) => el("option", { value: n, selected: draft.rockets[i] === n, text: n ? `launch ${n} rocket(s)` : "guns" })));
+          slot.append(sel);
+        }
+      } else if (cardIndex >= 0) {
+        slot.append(actionSelect(v, draft, i));
+      }
+      slots.append(slot);
+    }
+    panel.append(slots);
+    if (check.refusal) panel.append(el("div", { class: "refusal", text: check.refusal }));
+    box.append(panel);
+  }
+  const ready = stage.to_plan.every((vid) => {
+    const v = view.state.vehicles.find((x) => x.id === vid);
+    return drafts[vid] && drafts[vid].cards.length === needed(v) && !(checks[vid] && checks[vid].refusal);
+  });
+  box.append(el("button", { id: "submit-plans", class: "primary", disabled: !ready, onclick: submitPlans, text: "Submit plans" }));
+}
+
+function cardTitle(card) {
+  if (card.forward !== undefined && card.symbol) {
+    return `${card.symbol}${card.steep ? " (steep)" : ""}: ${card.forward} cm ahead, ${card.left} left, turn ${card.turn}°`;
+  }
+  return card.symbol;
+}
+
+function symbolGlyph(card) {
+  const glyphs = { straight: "↑", left: "↰", right: "↱", sideslip: card.left > 0 ? "⇖" : "⇗", steep: card.left > 0 ? "⟲" : "⟳", stall: "■", immelmann: "∩", climb: "⇈", dive: "⇊", move: "↑", run: "⇑", stand: "●", reverse: "↓" };
+  let g = glyphs[card.symbol] || card.symbol;
+  if ((card.symbol === "move" || card.symbol === "run") && card.turn) g = card.turn > 0 ? "↰" : "↱";
+  return g;
+}
+
+function fireSelect(weapon, list, i, enemies) {
+  return el("select", { "data-fire": `${weapon}-${i}`, title: `${weapon} guns`, onchange: (e) => { list[i] = e.target.value; } },
+    el("option", { value: "auto", selected: list[i] === "auto", text: `${weapon}: fire at will` }),
+    el("option", { value: "none", selected: list[i] === "none", text: `${weapon}: hold fire` }),
+    enemies.map((o) => el("option", { value: o.id, selected: list[i] === o.id, text: `${weapon}: at ${o.id}` })));
+}
+
+function actionSelect(v, draft, i) {
+  const t = catalog.tripods[v.type];
+  const options = [["", "no action token"]];
+  for (const p of t.projectors) options.push([JSON.stringify({ token: "heat_ray", projector: p }), `heat-ray ${p}`]);
+  options.push([JSON.stringify({ token: "recharge" }), "recharge"]);
+  for (const o of view.state.objectives || []) {
+    if (!o.destroyed) {
+      options.push([JSON.stringify({ token: "recharge", objective: o.id }), `recharge from ${o.id}`]);
+      options.push([JSON.stringify({ token: "destroy_objective", objective: o.id }), `destroy ${o.id}`]);
+    }
+  }
+  for (let n = 1; n <= t.facing_limit; n++) {
+    options.push([JSON.stringify({ token: "change_facing", sides: n }), `turn ${n} side(s) left`]);
+    options.push([JSON.stringify({ token: "change_facing", sides: -n }), `turn ${n} side(s) right`]);
+  }
+  const current = draft.actions[i] ? JSON.stringify(draft.actions[i]) : "";
+  return el("select", { "data-action": i, onchange: (e) => { draft.actions[i] = e.target.value ? JSON.parse(e.target.value) : null; changedDraft(draft === drafts[v.id] ? v.id : null); } },
+    options.map(([value, text]) => el("option", { value, selected: value === current, text })));
+}
+
+let checkTimer = null;
+function changedDraft(vid) {
+  renderStage();
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(runChecks, 30);
+}
+
+async function runChecks() {
+  if (!view || view.stage.kind !== "planning") return;
+  const body = {};
+  for (const vid of view.stage.to_plan) if (drafts[vid]) body[vid] = draftPlan(vid);
+  try {
+    const answer = await api("POST", `/api/games/${gameId}/seats/${held.active}/check`, { plans: body }, token());
+    checks = answer.plans;
+  } catch (e) {
+    message(e.message, "error");
+  }
+  if (!animating) renderAll();
+}
+
+function draftPlan(vid) {
+  const d = drafts[vid];
+  const v = view.state.vehicles.find((x) => x.id === vid);
+  if (v.type in catalog.tripods) {
+    return { cards: d.cards, actions: d.actions };
+  }
+  const plan = { cards: d.cards, fire: d.fire };
+  if (catalog.airplanes[v.type].firepower.length > 1) plan.rear_fire = d.rear_fire;
+  if (d.rockets.some((n) => n)) plan.rockets = d.rockets;
+  return plan;
+}
+
+function ghostList() {
+  const out = [];
+  for (const [vid, check] of Object.entries(checks)) {
+    const v = view.state.vehicles.find((x) => x.id === vid);
+    if (!v) continue;
+    check.ghosts.forEach((g, i) => {
+      if (g.pose) out.push({ vehicle: v, pose: g.pose, path: g.path, label: String(i + 1), final: i === check.ghosts.length - 1 });
+    });
+  }
+  return out;
+}
+
+async function submitPlans() {
+  const stage = view.stage;
+  const plans = {};
+  for (const vid of stage.to_plan) plans[vid] = draftPlan(vid);
+  $("submit-plans").disabled = true;
+  try {
+    await api("POST", `/api/games/${gameId}/seats/${held.active}/plans?since=${steps.length}`, { turn: stage.turn, plans }, token());
+    drafts = {};
+    checks = {};
+    message("");
+  } catch (e) {
+    message(`Refused: ${e.message}`, "error");
+    $("submit-plans").disabled = false;
+  }
+}
+
+function renderQuestions(box, stage) {
+  box.append(el("h2", { text: `Turn ${stage.turn}, phase ${stage.phase}: choose your targets` }));
+  box.append(el("p", { class: "muted", text: "The movement is done (drawn on the table); several enemies are in reach." }));
+  const form = el("div", { class: "questions" });
+  const answers = {};
+  for (const q of stage.questions) {
+    const name = `q-${q.vehicle}-${q.weapon}`;
+    answers[q.vehicle] = answers[q.vehicle] || {};
+    answers[q.vehicle][q.weapon] = q.options[0];
+    const group = el("fieldset", { "data-question": `${q.vehicle}-${q.weapon}` }, el("legend", { text: `${q.vehicle}, ${q.weapon} guns` }));
+    const choices = [...q.options.map((o, i) => [o, i === 0 ? `${o} (nearest)` : o]), ["none", "hold fire"]];
+    for (const [value, text] of choices) {
+      group.append(el("label", {}, el("input", { type: "radio", name, value, checked: value === q.options[0], onchange: () => { answers[q.vehicle][q.weapon] = value; } }), ` ${text}`));
+    }
+    form.append(group);
+  }
+  box.append(form);
+  box.append(el("button", {
+    id: "submit-targets", class: "primary", text: "Fire",
+    onclick: async (e) => {
+      e.target.disabled = true;
+      try {
+        await api("POST", `/api/games/${gameId}/seats/${held.active}/targets?since=${steps.length}`, { turn: stage.turn, phase: stage.phase, fire: answers }, token());
+      } catch (err) {
+        message(`Refused: ${err.message}`, "error");
+        e.target.disabled = false;
+      }
+    },
+  }));
+}
+
+// --- hot-seat -------------------------------------------------------------------------
+
+function maybeCurtain() {
+  if (Object.keys(held.seats).length < 2 || animating) return;
+  const waiting = view.stage.waiting_for || [];
+  if (waiting.includes(held.active)) return;
+  const next = Object.keys(held.seats).find((id) => waiting.includes(id));
+  if (next) showCurtain(next);
+}
+
+function askSwitch(id) {
+  if (id === held.active) return;
+  showCurtain(id);
+}
+
+function showCurtain(id) {
+  curtainFor = id;
+  // drop the current seat's view before anyone else looks at the screen
+  view = null;
+  steps = [];
+  drafts = {};
+  checks = {};
+  if (socket) {
+    socket.onclose = null;
+    socket.close();
+    socket = null;
+  }
+  $("stage").replaceChildren();
+  $("console").replaceChildren();
+  $("log-entries").replaceChildren();
+  $("board").replaceChildren();
+  const label = id;
+  $("curtain-text").textContent = `Pass the device to ${label}.`;
+  $("curtain").hidden = false;
+}
+
+function leaveCurtain() {
+  $("curtain").hidden = true;
+  held.active = curtainFor;
+  saveSeats(gameId, held);
+  curtainFor = null;
+  connect();
+}
+
+// --- replay ---------------------------------------------------------------------------
+
+async function startReplay() {
+  document.body.classList.add("replay");
+  const data = await api("GET", `/api/games/${gameId}/seats/${held.active}/replay`, undefined, token());
+  const frames = data.frames;
+  $("title").textContent = `${data.game.title} — replay`;
+  $("seat-label").textContent = `as seen by ${held.active}`;
+  $("replay-bar").hidden = false;
+  const slider = $("replay-slider");
+  slider.max = frames.length - 1;
+  const show = (i) => {
+    const f = frames[i];
+    slider.value = i;
+    $("status").textContent = i === 0 ? "The table as set up" : f.phase === 0 ? `Turn ${f.turn}: plans revealed` : `Turn ${f.turn}, phase ${f.phase}`;
+    $("replay-pos").textContent = `step ${i} / ${frames.length - 1}`;
+    const shots = [];
+    for (const e of f.events) {
+      if (e.kind === "fired") shots.push({ origin: e.origin, point: e.point });
+      if (e.kind === "heat_ray" && e.origin && e.point) shots.push({ origin: e.origin, point: e.point, heat: true });
+    }
+    const sides = {};
+    for (const v of f.state.vehicles) sides[v.id] = v.side;
+    const paths = f.events.filter((e) => e.kind === "moved").map((e) => ({ side: sides[e.vehicle], points: e.path || [[e.start.x, e.start.y], [e.end.x, e.end.y]] }));
+    board.draw(f.state, { paths, shots, mine: new Set() });
+    const box = $("log-entries");
+    box.replaceChildren(...f.events.filter((e) => e.kind !== "phase_started").map((e) => el("div", { class: `log ${e.kind}`, text: e.text })));
+  };
+  $("replay-prev").onclick = () => show(Math.max(0, Number(slider.value) - 1));
+  $("replay-next").onclick = () => show(Math.min(frames.length - 1, Number(slider.value) + 1));
+  slider.oninput = () => show(Number(slider.value));
+  show(0);
+}
+
+// --- wiring -----------------------------------------------------------------------------
+
+$("curtain-go").addEventListener("click", leaveCurtain);
+$("auto-fire").addEventListener("change", async (e) => {
+  try {
+    await api("POST", `/api/games/${gameId}/seats/${held.active}/settings`, { auto_fire: e.target.checked }, token());
+  } catch (err) {
+    message(err.message, "error");
+  }
+});
+start().catch((e) => message(e.message, "error"));

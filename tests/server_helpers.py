@@ -1,0 +1,162 @@
+"""Helpers of the server tests: an app on a temporary SQLite file, seats, plans, and a
+real ``dogfight serve`` process on a free port of 127.0.0.1."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from dogfight.server.app import create_app
+
+Json = dict[str, Any]
+
+
+def client(db: Path) -> TestClient:
+    """A test client of a fresh app on ``db`` (use it as a context manager)."""
+    return TestClient(create_app(f"sqlite:///{db}"))
+
+
+def headers(token: str) -> dict[str, str]:
+    return {"X-Seat-Token": token}
+
+
+def seat_url(game: str, seat: str, what: str = "") -> str:
+    return f"/api/games/{game}/seats/{seat}" + (f"/{what}" if what else "")
+
+
+def duel_situation(width: float = 90.0, height: float = 90.0, gap: float = 70.0) -> Json:
+    """A Camel and an Albatros flying at each other, ``gap`` cm apart."""
+    y0 = (height - gap) / 2
+    return {
+        "table": {"width": width, "height": height},
+        "vehicles": [
+            {
+                "id": "camel",
+                "type": "sopwith-camel",
+                "side": "allies",
+                "pose": {"x": width / 2, "y": y0, "heading": 90},
+            },
+            {
+                "id": "albatros",
+                "type": "albatros-d5a",
+                "side": "central",
+                "pose": {"x": width / 2, "y": y0 + gap, "heading": 270},
+            },
+        ],
+    }
+
+
+def three_planes() -> Json:
+    """Two Allied airplanes flying at one German: the German's guns get two targets."""
+    return {
+        "vehicles": [
+            {
+                "id": "spad",
+                "type": "spad-xiii",
+                "side": "allies",
+                "pose": {"x": 40, "y": 20, "heading": 90},
+            },
+            {
+                "id": "camel",
+                "type": "sopwith-camel",
+                "side": "allies",
+                "pose": {"x": 50, "y": 20, "heading": 90},
+            },
+            {
+                "id": "fokker",
+                "type": "fokker-dr1",
+                "side": "central",
+                "pose": {"x": 45, "y": 55, "heading": 270},
+            },
+        ],
+    }
+
+
+def straights_plan(fire: str = "auto") -> Json:
+    return {"cards": ["1", "2", "3"], "fire": [fire, fire, fire]}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``dogfight serve`` in a subprocess on 127.0.0.1 and a free port."""
+
+    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
+        self.db = db
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        command = [
+            sys.executable,
+            "-m",
+            "dogfight",
+            "serve",
+            "--db",
+            str(db),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+        ]
+        self.process = subprocess.Popen(
+            command,
+            env={**os.environ, **(env or {})},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.banner: list[str] = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    "server exited: " + (self.process.stdout.read() if self.process.stdout else "")
+                )
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.05)
+        self.kill()
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up of any kind."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+        if self.process.stdout:
+            self.process.stdout.close()
+
+    def wait_exit(self, timeout: float = 20) -> int:
+        code = self.process.wait(timeout=timeout)
+        if self.process.stdout:
+            self.process.stdout.close()
+        return code
+
+
+@contextlib.contextmanager
+def serving(db: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
+    server = Server(db, env)
+    try:
+        yield server
+    finally:
+        server.kill()
