@@ -1,6 +1,6 @@
 """The table page in a real browser (Playwright driving Debian's chromium, headless):
 a whole airplane duel played hot-seat by clicking, from the lobby to the end screen and
-the replay, and the first turns of *A Spark of Hope* (a tripod's cards and action
+the replay, and a whole game of *A Spark of Hope* (a tripod's cards and action
 tokens). Screenshots of planning and firing go to a temporary folder."""
 
 from __future__ import annotations
@@ -145,13 +145,15 @@ def test_a_whole_duel_hot_seat(server: Server, browser: Any, shots: Path) -> Non
     del game
 
 
-def test_a_spark_of_hope_first_turns(server: Server, browser: Any, shots: Path) -> None:
+def test_a_whole_spark_of_hope(server: Server, browser: Any, shots: Path) -> None:
     page = new_page(browser)
     create_in_lobby(page, server.base, "a-spark-of-hope")
     turns = {"locust": 0, "nieuport": 0}
-    for _ in range(30):
+    finished = False
+    for _ in range(120):
         page.wait_for_selector(NEXT)
         if page.query_selector("#end-screen"):
+            finished = True
             break
         curtain = page.query_selector("#curtain:not([hidden]) #curtain-go")
         if curtain is not None:
@@ -165,6 +167,13 @@ def test_a_spark_of_hope_first_turns(server: Server, browser: Any, shots: Path) 
                 "[data-plan='locust'] select[data-action='1']",
                 value='{"token":"heat_ray","projector":"front"}',
             )
+            if turns["locust"] == 1:
+                # Standard Rules: black smoke from the rear projector on the other card
+                # that allows a token
+                page.select_option(
+                    "[data-plan='locust'] select[data-action='2']",
+                    value='{"token":"black_smoke","projector":"rear"}',
+                )
         else:
             assert vehicle is not None and vehicle.startswith("nieuport")
             pick(page, vehicle, ["1", "2", "3"])
@@ -174,10 +183,12 @@ def test_a_spark_of_hope_first_turns(server: Server, browser: Any, shots: Path) 
             page.screenshot(path=str(shots / f"spark-planning-{vehicle}.png"))
         submit(page)
         turns[vehicle] = turns.get(vehicle, 0) + 1
-        if turns["locust"] >= 3 and turns["nieuport"] >= 3:
-            break
+        if turns["locust"] == 2:
+            page.screenshot(path=str(shots / "spark-firing.png"))
     assert turns["locust"] >= 3
-    page.wait_for_selector("#log-entries .log.heat_ray")
-    assert "heat-ray" in page.inner_text("#log-entries")
-    page.screenshot(path=str(shots / "spark-firing.png"))
+    assert finished, "A Spark of Hope did not reach its end screen"
+    log = page.inner_text("#log-entries")
+    assert "heat-ray" in log
+    assert "black smoke" in log
+    page.screenshot(path=str(shots / "spark-end.png"))
     assert page.errors == []

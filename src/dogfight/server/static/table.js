@@ -447,6 +447,13 @@ function actionSelect(v, draft, i) {
   const t = catalog.tripods[v.type];
   const options = [["", "no action token"]];
   for (const p of t.projectors) options.push([JSON.stringify({ token: "heat_ray", projector: p }), `heat-ray ${p}`]);
+  // Standard Rules: black smoke from a smoke projector; the engine places the cloud as
+  // near the nearest enemy airplane as the ruler allows (docs/rulings.md SR9).
+  if (view.state.switches && view.state.switches.standard_rules) {
+    for (const p of t.smoke_projectors || []) {
+      options.push([JSON.stringify({ token: "black_smoke", projector: p }), `black smoke ${p}`]);
+    }
+  }
   options.push([JSON.stringify({ token: "recharge" }), "recharge"]);
   for (const o of view.state.objectives || []) {
     if (!o.destroyed) {
