@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from dogfight.bench.bots import hard_bot_decision_median_ms, spark_of_hope_games_per_second
 from dogfight.bench.solo import decision_median_ms
 from dogfight.bench.sopwith import turn_20_planes_median_ms
 from dogfight.bots.random_plans import random_plans
@@ -27,6 +28,8 @@ TARGETS = {
     "games_per_second": 100.0,
     "sopwith_turn_20_planes_median_ms": 200.0,
     "automated_tripod_decision_median_ms": 5.0,
+    "hard_bot_decision_median_ms": 200.0,
+    "spark_of_hope_games_per_second_2_workers": 2.0,
 }
 
 
@@ -81,6 +84,8 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         "games_per_second": round(rate, 1),
         "sopwith_turn_20_planes_median_ms": turn_20_planes_median_ms(quick),
         "automated_tripod_decision_median_ms": decision_median_ms(quick, catalog),
+        "hard_bot_decision_median_ms": hard_bot_decision_median_ms(catalog, quick),
+        "spark_of_hope_games_per_second_2_workers": spark_of_hope_games_per_second(catalog, quick),
     }
     return {
         "figures": figures,

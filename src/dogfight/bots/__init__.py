@@ -10,6 +10,7 @@ import importlib
 
 BOT_MODULES = (
     "dogfight.bots.random_plans",
+    "dogfight.bots.airplanes",
     "dogfight.bots.automated_tripod",
 )
 """Modules that register bots when imported (new bot modules add themselves here)."""

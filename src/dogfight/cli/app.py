@@ -181,3 +181,7 @@ app.add_typer(_sopwith_app, name="sopwith")
 from dogfight.cli.web import register as _register_web  # noqa: E402
 
 _register_web(app)
+
+from dogfight.cli.simulate import register as _register_simulate  # noqa: E402
+
+_register_simulate(app)

@@ -1,0 +1,180 @@
+"""``dogfight simulate``: many bot-against-bot games, their statistics and charts."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from dogfight.errors import DataError
+
+
+def parse_bots(text: str | None, sides: list[str]) -> dict[str, str]:
+    """``allies=hard,central=random`` (or one name for every side) -> side -> bot."""
+    from dogfight.bots.base import make
+
+    if not text:
+        return {}
+    out: dict[str, str] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" not in part:
+            make(part)
+            if len(text.split(",")) != 1:
+                raise DataError("--bots", "bots", text, "SIDE=BOT pairs separated by commas")
+            return {side: part for side in sides}
+        side, _, name = (s.strip() for s in part.partition("="))
+        if side not in sides:
+            raise DataError("--bots", "side", side, "sides of this table: " + ", ".join(sides))
+        make(name)
+        out[side] = name
+    return out
+
+
+def load_table(target: str, catalog: Any) -> tuple[Any, bool]:
+    """A situation file, or a scenario id (then each game redraws the setup)."""
+    from dogfight.sim.run import scenario_situation
+    from dogfight.situation import read_situation
+
+    path = Path(target)
+    if path.suffix.lower() == ".json" or path.exists():
+        return read_situation(path), False
+    return scenario_situation(catalog, target), True
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``simulate`` command to ``app``."""
+
+    @app.command("simulate")
+    def simulate(
+        scenario: Annotated[
+            str, typer.Argument(help="A scenario id (dogfight info) or a situation JSON file.")
+        ],
+        games: Annotated[int, typer.Option("--games", help="Games to play.", min=1)] = 100,
+        workers: Annotated[
+            int | None,
+            typer.Option("--workers", help="Worker processes (default: CPUs).", min=1),
+        ] = None,
+        bots: Annotated[
+            str | None,
+            typer.Option(
+                "--bots",
+                help="SIDE=BOT pairs, e.g. allies=hard,central=random, or one bot for every "
+                "side (bots: random, easy, hard, martian, automated-tripod); default: "
+                "automated-tripod for a solo scenario's tripods, martian for other tripod "
+                "sides, hard for the others.",
+            ),
+        ] = None,
+        seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 0,
+        engine: Annotated[
+            str, typer.Option("--engine", help="local (processes) or ray.")
+        ] = "local",
+        address: Annotated[
+            str | None, typer.Option("--address", help="Ray cluster address (with --engine ray).")
+        ] = None,
+        max_turns: Annotated[
+            int, typer.Option("--max-turns", help="Stop a game after this many turns.", min=1)
+        ] = 30,
+        out: Annotated[
+            Path, typer.Option("--out", help="Folder for results.json, games.csv and PNGs.")
+        ] = Path("simulation"),
+    ) -> None:
+        """Bot-against-bot games: win rates with 95% intervals, game length, damage dealt by
+        weapon; writes results.json, games.csv, win_rates.png and lengths.png to --out. Each
+        game has its own seed spawned from --seed: the results do not depend on --workers
+        or --engine."""
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+        from rich.table import Table
+
+        from dogfight.cli.app import catalog
+        from dogfight.cli.output import write_atomic
+        from dogfight.sim.parallel import RunSpec, check_address, run
+        from dogfight.sim.plots import lengths_png, win_rates_png
+        from dogfight.sim.run import GameResult, default_bot, sides_of
+        from dogfight.sim.stats import games_csv, results_json, summarize
+        from dogfight.situation import build
+
+        if engine not in ("local", "ray"):
+            raise DataError("--engine", "engine", engine, "local or ray")
+        if address is not None and engine != "ray":
+            raise DataError("--address", "address", address, "only with --engine ray")
+        if address is not None:
+            check_address(address)
+        cat = catalog()
+        situation, vary = load_table(scenario, cat)
+        state = build(situation, cat, seed, scenario)
+        sides = sides_of(state)
+        chosen = parse_bots(bots, sides)
+        chosen = {side: chosen.get(side) or default_bot(state, side) for side in sides}
+        if out.exists() and not out.is_dir():
+            raise DataError(str(out), "--out", str(out), "must be a folder")
+        out.mkdir(parents=True, exist_ok=True)
+        count = workers or os.cpu_count() or 1
+        spec = RunSpec(
+            situation=situation.model_dump(mode="json", exclude_defaults=True),
+            bots=chosen,
+            seed=seed,
+            games=games,
+            max_turns=max_turns,
+            vary=vary,
+            data=cat.folders[1] if len(cat.folders) > 1 else None,
+        )
+        console = Console(stderr=True)
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
+        ) as bar:
+            task = bar.add_task(f"{games} games on {count} {engine} worker(s)", total=games)
+            raw = run(
+                spec,
+                count,
+                engine,
+                address,
+                progress=lambda done: bar.advance(task, done),
+            )
+        results = [GameResult.from_json(g) for g in raw]
+        summary = summarize(results, sides)
+        config = {
+            "table": scenario,
+            "games": games,
+            "seed": seed,
+            "bots": chosen,
+            "max_turns": max_turns,
+            "workers": count,
+            "engine": engine,
+        }
+        write_atomic(out / "results.json", results_json(config, summary))
+        write_atomic(out / "games.csv", games_csv(results))
+        win_rates_png(summary, out / "win_rates.png")
+        lengths_png(results, out / "lengths.png")
+        table = Table(title=f"{scenario}: {games} games, seed {seed}")
+        table.add_column("outcome")
+        table.add_column("bot")
+        table.add_column("games", justify="right")
+        table.add_column("rate", justify="right")
+        table.add_column("95% interval", justify="right")
+        rows = [(side, chosen[side], data) for side, data in summary["wins"].items()]
+        rows += [("draw", "", summary["draws"]), ("turn cap", "", summary["turn_capped"])]
+        for label, bot, data in rows:
+            low, high = data["ci95"]
+            table.add_row(
+                label, bot, str(data["count"]), f"{data['rate']:.1%}", f"{low:.1%} - {high:.1%}"
+            )
+        report = Console()
+        report.print(table)
+        turns = summary["turns"]
+        report.print(
+            f"turns per game: mean {turns['mean']:.2f}, median {turns['median']:g}, "
+            f"range {turns['min']:g}-{turns['max']:g}"
+        )
+        for weapon, data in summary["damage_by_weapon"].items():
+            report.print(f"damage by {weapon}: {data['total']} ({data['per_game']:.2f} per game)")
+        report.print(f"written to {out}/: results.json, games.csv, win_rates.png, lengths.png")

@@ -1,0 +1,210 @@
+"""A human against a bot on the terminal: each turn the human types three card ids per
+airplane (and a tripod's action tokens), the bot plans from its own seat's observation,
+and the phases are narrated as the human's seat sees them.
+
+:func:`play_in_terminal` takes its input and output as functions so that a test (or
+another front end) can drive it; ``dogfight play --vs BOT`` calls it with ``input`` and
+``print``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from dogfight.bots.base import Bot, make
+from dogfight.catalog.loader import Catalog
+from dogfight.errors import DataError, DogfightError, IllegalPlanError
+from dogfight.narration import describe
+from dogfight.rules.chance import step_rng
+from dogfight.rules.engine import allowed_symbols, resolve_phase, start_turn
+from dogfight.rules.events import Event
+from dogfight.rules.observation import observe, side_seat, visible_events
+from dogfight.rules.plans import Action, Plan, plan_problems
+from dogfight.rules.state import GameState, Vehicle
+from dogfight.sim.run import MAX_TURNS, sides_of
+from dogfight.situation import Situation, build
+
+QUIT = ("q", "quit", "exit")
+
+
+class Quit(Exception):
+    """The human asked to stop."""
+
+
+def _ask(input_fn: Callable[[str], str], prompt: str) -> str:
+    try:
+        answer = input_fn(prompt)
+    except EOFError:
+        raise Quit from None
+    if answer.strip().lower() in QUIT:
+        raise Quit
+    return answer.strip()
+
+
+def _cards_line(state: GameState, vehicle: Vehicle) -> str:
+    if vehicle.tripod is not None:
+        deck = state.rules.tripod_deck_of(vehicle.type)
+        return ", ".join(
+            f"{c.id} {c.symbol.value}{' stop' if c.stop else ''}{' energy' if c.energy else ''}"
+            for c in deck.cards
+        )
+    airplane_deck = state.rules.deck_of(vehicle.type)
+    symbols = allowed_symbols(state)
+    return ", ".join(
+        f"{c.id} {c.symbol.value}{' (steep)' if c.is_steep and c.symbol.value != 'steep' else ''}"
+        for c in airplane_deck.cards
+        if c.symbol in symbols
+    )
+
+
+def _where(vehicle: Vehicle) -> str:
+    pose = vehicle.pose
+    text = f"({pose.x:.1f}, {pose.y:.1f}) heading {pose.heading:.0f}"
+    if vehicle.tripod is not None:
+        text += f", Energy {vehicle.tripod.energy}/{vehicle.tripod.rating}"
+        if vehicle.tripod.toppled:
+            text += f", toppled ({vehicle.tripod.toppled} token(s))"
+    else:
+        text += f", damage {vehicle.damage}/{vehicle.resistance}"
+        if vehicle.previous is not None:
+            text += f", last maneuver {vehicle.previous.symbol.value}"
+        if vehicle.rockets:
+            text += f", {vehicle.rockets} rocket(s)"
+    return text
+
+
+def _parse_action(text: str) -> Action | None:
+    """``-`` (none), ``heat_ray:front``, ``recharge[:objective]``,
+    ``change_facing:-1``, ``destroy_objective[:objective]``, ``black_smoke:rear``."""
+    text = text.strip()
+    if text in ("", "-", "none"):
+        return None
+    token, _, arg = text.partition(":")
+    if token == "heat_ray":
+        return Action.model_validate({"token": token, "projector": arg or "front"})
+    if token == "black_smoke":
+        return Action.model_validate({"token": token, "projector": arg or "rear"})
+    if token == "change_facing":
+        return Action.model_validate({"token": token, "sides": int(arg or "1")})
+    if token in ("recharge", "destroy_objective"):
+        return Action.model_validate({"token": token, "objective": arg or None})
+    raise DataError(
+        "terminal",
+        "action",
+        text,
+        "heat_ray:SIDE, recharge[:OBJ], "
+        "change_facing:N, destroy_objective[:OBJ], black_smoke:SIDE or -",
+    )
+
+
+def _human_plan(
+    state: GameState,
+    vehicle: Vehicle,
+    input_fn: Callable[[str], str],
+    output_fn: Callable[[str], None],
+) -> Plan:
+    count = 3 - vehicle.tripod.toppled if vehicle.tripod is not None else 3
+    output_fn(f"{vehicle.id} ({vehicle.type}) at {_where(vehicle)}")
+    output_fn(f"  cards: {_cards_line(state, vehicle)}")
+    while True:
+        answer = _ask(input_fn, f"  {vehicle.id}: {count} card ids> ")
+        cards = tuple(answer.replace(",", " ").split())
+        if len(cards) != count or len(set(cards)) != count:
+            output_fn(f"  give {count} different card ids, separated by spaces (q to quit)")
+            continue
+        try:
+            if vehicle.tripod is not None:
+                deck = state.rules.tripod_deck_of(vehicle.type)
+                for card in cards:
+                    deck.card(card)
+                line = _ask(input_fn, "  actions for phases 1-3 (e.g. '- heat_ray:front -')> ")
+                parts = line.split() if line else []
+                actions = tuple(_parse_action(p) for p in [*parts, "-", "-", "-"][:3])
+                return Plan(cards=cards, actions=actions)
+            airplane = state.rules.deck_of(vehicle.type)
+            chosen = [airplane.card(c) for c in cards]
+        except (DogfightError, ValueError) as exc:
+            output_fn(f"  {exc}")
+            continue
+        for problem in plan_problems(vehicle.previous, chosen):
+            output_fn(f"  warning: card {problem.card} breaks a restriction: {problem.text}")
+        return Plan(cards=cards)
+
+
+def play_in_terminal(
+    situation: Situation,
+    catalog: Catalog,
+    human_side: str,
+    bot_name: str,
+    seed: int = 0,
+    input_fn: Callable[[str], str] = input,
+    output_fn: Callable[[str], None] = print,
+    max_turns: int = MAX_TURNS,
+) -> GameState:
+    """Play ``situation`` with the human on ``human_side`` against ``bot_name`` on every
+    other side; returns the final state (also when the human quits)."""
+    state = build(situation, catalog, seed)
+    sides = sides_of(state)
+    if human_side not in sides:
+        raise DataError("--as", "side", human_side, "sides: " + ", ".join(sides))
+    make(bot_name)
+    bots: dict[str, Bot] = {s: make(bot_name) for s in sides if s != human_side}
+    rngs = {
+        s: np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, 7, k])))
+        for k, s in enumerate(sides)
+    }
+    output_fn(f"You fly the {human_side} side against the {bot_name} bot (seed {seed}).")
+    try:
+        while not state.over and state.turn <= max_turns:
+            output_fn(f"--- Turn {state.turn} ---")
+            mine = side_seat(state, human_side)
+            plans: dict[str, Plan] = {}
+            for side, bot in bots.items():
+                seat = side_seat(state, side)
+                if any(state.vehicles[v].in_play for v in seat):
+                    proposed = bot.plan_turn(observe(state, seat), state.rules, seat, rngs[side])
+                    plans.update({v: p for v, p in proposed.items() if v in seat})
+            while True:
+                for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+                    if vehicle.id in mine:
+                        plans[vehicle.id] = _human_plan(state, vehicle, input_fn, output_fn)
+                try:
+                    state, events = start_turn(state, plans)
+                    break
+                except IllegalPlanError as exc:
+                    output_fn(f"refused: {exc}")
+            _narrate(events, mine, output_fn)
+            while not state.over:
+                phase = state.phase + 1
+                actions: dict[str, Action | None] = {}
+                cards: dict[str, str] = {}
+                for side, bot in bots.items():
+                    seat = side_seat(state, side)
+                    if not any(state.vehicles[v].in_play for v in seat):
+                        continue
+                    acts, drawn = bot.phase_actions(
+                        observe(state, seat), state.rules, seat, phase, rngs[side]
+                    )
+                    actions.update({v: a for v, a in acts.items() if v in seat})
+                    cards.update({v: c for v, c in drawn.items() if v in seat})
+                state, events = resolve_phase(
+                    state, step_rng(seed, state.turn, phase), actions or None, cards=cards or None
+                )
+                _narrate(events, mine, output_fn)
+                if state.phase == 0:
+                    break
+    except Quit:
+        output_fn("Game left unfinished.")
+        return state
+    if state.over:
+        output_fn(f"Winner: {state.winner}" if state.winner else "The game is a draw.")
+    else:
+        output_fn(f"No result after {max_turns} turns.")
+    return state
+
+
+def _narrate(events: list[Event], seat: frozenset[str], output_fn: Callable[[str], None]) -> None:
+    for event in visible_events(events, seat):
+        output_fn(describe(event))

@@ -1,0 +1,1 @@
+"""Research interfaces: the game as a multi-agent environment (PettingZoo)."""

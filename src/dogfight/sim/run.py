@@ -1,0 +1,355 @@
+"""Whole games between bots, one bot per side, for any situation or scenario.
+
+Each turn every side's bot plans from its own seat's observation
+(``bot.plan_turn(observe(state, seat), state.rules, seat, rng)``); at the start of each
+movement step it may place its tripods' action tokens (``phase_actions``); the engine
+resolves each phase with :func:`dogfight.rules.chance.step_rng`. A game's chance comes
+from one :class:`numpy.random.SeedSequence`: its integer seed shuffles the decks and
+drives the engine, and one child sequence per side feeds that side's bot, so a game
+replays exactly whatever else runs beside it.
+
+When the engine refuses a bot's plan (a bot cannot see everything that restricts its
+plans, see :mod:`dogfight.bots.view`), the referee replaces that vehicle's plan with a
+legal one and counts it in :attr:`GameResult.refused`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from dogfight.bots.base import Bot, make
+from dogfight.catalog.loader import Catalog
+from dogfight.errors import DataError, IllegalPlanError
+from dogfight.rules.chance import step_rng
+from dogfight.rules.engine import resolve_phase, start_turn
+from dogfight.rules.events import DamageDrawn, Eliminated, Event, TurnStarted
+from dogfight.rules.observation import observe, side_seat
+from dogfight.rules.plans import Action, Plan
+from dogfight.rules.state import GameState
+from dogfight.situation import Situation, build, parse_situation
+
+MAX_TURNS = 30
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished (or turn-capped) game, as plain data."""
+
+    index: int
+    seed: int
+    """The game's integer seed (decks and engine chance)."""
+    winner: str | None
+    over: bool
+    """False when the turn cap stopped the game."""
+    turns: int
+    phases: int
+    damage: dict[str, int] = field(default_factory=dict)
+    """Damage points by source (``"<vehicle> <weapon>"``, ``"fire"``...)."""
+    eliminated: dict[str, str] = field(default_factory=dict)
+    """vehicle -> why it left the game."""
+    refused: int = 0
+    """Plans or action tokens the engine refused and the referee replaced."""
+    stopped: str | None = None
+    """Why the game had to stop early: no legal plan exists for some vehicle (the
+    engine's message), else None."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameResult:
+        return cls(**data)
+
+
+def game_seeds(seed: int, games: int) -> list[np.random.SeedSequence]:
+    """One child sequence per game, spawned from the run's seed."""
+    return np.random.SeedSequence(seed).spawn(games)
+
+
+def _int_seed(sequence: np.random.SeedSequence) -> int:
+    return int(sequence.generate_state(1, dtype=np.uint32)[0])
+
+
+def _bot_rng(sequence: np.random.SeedSequence, k: int) -> np.random.Generator:
+    child = np.random.SeedSequence(sequence.entropy, spawn_key=(*sequence.spawn_key, k))
+    return np.random.Generator(np.random.PCG64(child))
+
+
+# --- scenarios without a situation file --------------------------------------------------
+
+
+_FACING = {"south": 90.0, "north": 270.0, "west": 0.0, "east": 180.0}
+
+
+def scenario_situation(
+    catalog: Catalog, scenario_id: str, rng: np.random.Generator | None = None
+) -> Situation:
+    """A legal setup of a scenario: each side's vehicles spread along its edge facing
+    across the table (``edge`` placements 5 cm in, others 10 cm in), the objective
+    tokens evenly on a circle about the centre. With ``rng`` the vehicles' places
+    along their edge vary a little."""
+    scenario = catalog.scenarios.get(scenario_id)
+    if scenario is None:
+        raise DataError(
+            "SCENARIO",
+            "scenario",
+            scenario_id,
+            "a situation JSON file or a known scenario: " + ", ".join(sorted(catalog.scenarios)),
+        )
+    w, h = scenario.table.width, scenario.table.height
+    edges = {s.name: s.edge for s in scenario.sides}
+    by_side: dict[str, list[str]] = {}
+    for spec in scenario.vehicles:
+        by_side.setdefault(spec.side, []).append(spec.id)
+    vehicles: list[dict[str, Any]] = []
+    for spec in scenario.vehicles:
+        edge = edges[spec.side]
+        group = by_side[spec.side]
+        along = (group.index(spec.id) + 1) / (len(group) + 1)
+        depth = min(5.0, scenario.edge_depth) if spec.placement == "edge" else 10.0
+        wanted = getattr(spec, "depth", None)
+        if spec.placement == "depth" and wanted is not None:
+            depth = float(wanted)
+        if getattr(spec, "centred", False):
+            along = 0.5
+        elif rng is not None:
+            along += float(rng.uniform(-0.15, 0.15)) / len(group)
+        x, y = _edge_point(
+            w, h, edge, (along - 0.5) * (w if edge in ("south", "north") else h), depth
+        )
+        entry: dict[str, Any] = {
+            "id": spec.id,
+            "pose": {"x": x, "y": y, "heading": _FACING[edge]},
+        }
+        if not spec.types:
+            entry["type"] = "spad-xiii"
+        vehicles.append(entry)
+    data: dict[str, Any] = {"scenario": scenario.id, "vehicles": vehicles}
+    rule = scenario.objectives
+    if rule is not None:
+        count = rule.count
+        layout: list[tuple[float, float]] = list(getattr(rule, "layout", []) or [])
+        if layout:
+            edge = edges.get(rule.placed_by, "south")
+            spots = [_edge_point(w, h, edge, across, depth) for across, depth in layout]
+        else:
+            radius = 0.0
+            if count > 1:
+                needed = rule.min_apart / (2 * math.sin(math.pi / count))
+                radius = min(needed * 1.001, rule.max_from_centre)
+            offset = 45.0 if count == 4 else 90.0
+            spots = [
+                (
+                    w / 2 + radius * math.cos(math.radians(offset + 360.0 * i / count)),
+                    h / 2 + radius * math.sin(math.radians(offset + 360.0 * i / count)),
+                )
+                for i in range(count)
+            ]
+        data["objectives"] = [
+            {"id": f"objective-{i + 1}", "x": x, "y": y} for i, (x, y) in enumerate(spots)
+        ]
+    return parse_situation(data, f"scenario {scenario_id}")
+
+
+def _edge_point(w: float, h: float, edge: str, across: float, depth: float) -> tuple[float, float]:
+    """``depth`` cm in from the middle of ``edge``, ``across`` cm to the right of someone
+    standing at that edge facing the table (as the scenario rules measure layouts)."""
+    return {
+        "south": (w / 2.0 + across, depth),
+        "north": (w / 2.0 - across, h - depth),
+        "west": (depth, h / 2.0 - across),
+        "east": (w - depth, h / 2.0 + across),
+    }[edge]
+
+
+# --- one game ------------------------------------------------------------------------------------
+
+
+def sides_of(state: GameState) -> list[str]:
+    sides = set(state.sides()) | {v.side for v in state.reserves.values()}
+    if state.scenario is not None:
+        sides |= {s.name for s in state.scenario.sides}
+    return sorted(sides)
+
+
+def _legal_replacement(state: GameState, vid: str) -> Plan:
+    """The referee's stand-in for a refused plan: the first legal plan (it sees the
+    whole state, including what restricts the vehicle's plans)."""
+    from dogfight.bots.airplanes import best_tier, tripod_sequences
+    from dogfight.bots.view import airplane_sequences, card_table, fly
+
+    vehicle = state.vehicles[vid]
+    rules = state.rules
+    if vehicle.tripod is not None:
+        deck = rules.tripod_deck_of(vehicle.type)
+        seqs, _ = tripod_sequences(state, vehicle)
+        return Plan(cards=tuple(deck.cards[int(i)].id for i in seqs[0]))
+    deck_a = rules.deck_of(vehicle.type)
+    seqs = airplane_sequences(state, vehicle)
+    flights = fly(vehicle.pose, card_table(deck_a), seqs, rules.base_length)
+    row = seqs[int(np.flatnonzero(best_tier(rules, flights))[0])]
+    return Plan(cards=tuple(deck_a.cards[int(i)].id for i in row))
+
+
+def start_refereed(state: GameState, plans: dict[str, Plan]) -> tuple[GameState, list[Event], int]:
+    """Start the turn; a refused plan is replaced by a legal one (counted)."""
+    refused = 0
+    for _ in range(len(plans) + 2):
+        try:
+            new, events = start_turn(state, plans)
+            return new, events, refused
+        except IllegalPlanError as exc:
+            culprit = str(exc).split(":", 1)[0]
+            if culprit not in plans or refused > len(plans):
+                raise
+            plans = {**plans, culprit: _legal_replacement(state, culprit)}
+            refused += 1
+    raise IllegalPlanError("no legal plans could be found")
+
+
+def play_game(
+    situation: Situation,
+    catalog: Catalog,
+    bots: Mapping[str, str],
+    sequence: np.random.SeedSequence,
+    index: int = 0,
+    max_turns: int = MAX_TURNS,
+    events_out: list[Event] | None = None,
+) -> GameResult:
+    """Play one game between bots (``side -> bot name``; sides not named play ``hard``
+    airplanes or the ``martian`` tripods)."""
+    seed = _int_seed(sequence)
+    state = build(situation, catalog, seed)
+    sides = sides_of(state)
+    players: dict[str, Bot] = {}
+    rngs: dict[str, np.random.Generator] = {}
+    for k, side in enumerate(sides):
+        players[side] = make(bots.get(side) or default_bot(state, side))
+        rngs[side] = _bot_rng(sequence, k)
+    events: list[Event] = []
+    refused = 0
+    stopped: str | None = None
+    while not state.over and state.turn <= max_turns and stopped is None:
+        plans: dict[str, Plan] = {}
+        for side in sides:
+            seat = side_seat(state, side)
+            if not any(state.vehicles[v].in_play for v in seat):
+                continue
+            proposed = players[side].plan_turn(observe(state, seat), state.rules, seat, rngs[side])
+            plans.update({v: p for v, p in proposed.items() if v in seat})
+        try:
+            state, more, bad = start_refereed(state, plans)
+        except IllegalPlanError as exc:
+            # e.g. a tripod whose damage leaves it no legal plan: the game cannot go on
+            stopped = str(exc)
+            break
+        refused += bad
+        events.extend(more)
+        while not state.over:
+            phase = state.phase + 1
+            actions: dict[str, Action | None] = {}
+            cards: dict[str, str] = {}
+            for side in sides:
+                seat = side_seat(state, side)
+                if not any(state.vehicles[v].in_play for v in seat):
+                    continue
+                acts, drawn = players[side].phase_actions(
+                    observe(state, seat), state.rules, seat, phase, rngs[side]
+                )
+                actions.update({v: a for v, a in acts.items() if v in seat})
+                cards.update({v: c for v, c in drawn.items() if v in seat})
+            rng_seed = step_rng(seed, state.turn, phase)
+            try:
+                state, more = resolve_phase(state, rng_seed, actions or None, cards=cards or None)
+            except IllegalPlanError:
+                if not actions:
+                    raise
+                refused += 1
+                state, more = resolve_phase(
+                    state, step_rng(seed, state.turn, phase), None, cards=cards or None
+                )
+            events.extend(more)
+            if state.phase == 0:
+                break
+    if events_out is not None:
+        events_out.extend(events)
+    return summarize_game(index, seed, state, events, refused, stopped)
+
+
+def default_bot(state: GameState, side: str) -> str:
+    """``automated-tripod`` for a side whose tripods the scenario automates (001's solo
+    play), ``martian`` for another side with tripods, else ``hard``."""
+    from dogfight.bots import load_all
+    from dogfight.bots.base import REGISTRY
+
+    load_all()
+    vehicles = [*state.vehicles.values(), *state.reserves.values()]
+    if not any(v.side == side and v.tripod is not None for v in vehicles):
+        return "hard"
+    if state.scenario is not None and "automated-tripod" in REGISTRY:
+        automated = {v.id for v in state.scenario.vehicles if getattr(v, "automated", False)}
+        if any(v.side == side and v.id in automated for v in vehicles):
+            return "automated-tripod"
+    return "martian"
+
+
+def summarize_game(
+    index: int,
+    seed: int,
+    state: GameState,
+    events: list[Event],
+    refused: int,
+    stopped: str | None = None,
+) -> GameResult:
+    damage: dict[str, int] = {}
+    eliminated: dict[str, str] = {}
+    for event in events:
+        if isinstance(event, DamageDrawn):
+            damage[event.source] = damage.get(event.source, 0) + event.points
+        elif isinstance(event, Eliminated):
+            eliminated[event.vehicle] = event.reason
+    return GameResult(
+        index=index,
+        seed=seed,
+        winner=state.winner,
+        over=state.over,
+        turns=sum(1 for e in events if isinstance(e, TurnStarted)),
+        phases=state.phases_played,
+        damage=dict(sorted(damage.items())),
+        eliminated=dict(sorted(eliminated.items())),
+        refused=refused,
+        stopped=stopped,
+    )
+
+
+def play_games(
+    situation: Situation,
+    catalog: Catalog,
+    bots: Mapping[str, str],
+    seed: int,
+    indices: list[int],
+    games: int,
+    max_turns: int = MAX_TURNS,
+    vary: bool = False,
+) -> list[GameResult]:
+    """Games ``indices`` of a run of ``games`` seeded by ``seed`` (each game's seed is
+    the same whichever process plays it). With ``vary`` (a scenario without a situation
+    file), each game's setup is redrawn from its own seed."""
+    seeds = game_seeds(seed, games)
+    out: list[GameResult] = []
+    for i in indices:
+        sit = situation
+        if vary and situation.scenario is not None:
+            setup = np.random.Generator(np.random.PCG64(setup_sequence(seeds[i])))
+            sit = scenario_situation(catalog, situation.scenario, setup)
+        out.append(play_game(sit, catalog, bots, seeds[i], i, max_turns))
+    return out
+
+
+def setup_sequence(sequence: np.random.SeedSequence) -> np.random.SeedSequence:
+    return np.random.SeedSequence(sequence.entropy, spawn_key=(*sequence.spawn_key, 99))
