@@ -173,3 +173,21 @@ def test_bench_quick_prints_json() -> None:
     figures = json.loads(result.stdout)["figures"]
     assert {"phase_4_median_us", "phase_32_median_us", "games_per_second"} <= set(figures)
     assert "phase_2_tripods_4_airplanes_median_us" in figures
+
+
+def test_play_vs_bot_in_the_terminal() -> None:
+    """`dogfight play --vs BOT` plays the preset in the terminal; 'q' quits."""
+    result = subprocess.run(
+        [sys.executable, "-m", "dogfight", "play", "duel", "--vs", "hard"],
+        input="1 2 3\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Turn 1, phase 1." in result.stdout
+
+
+def test_play_vs_unknown_bot_exits_2() -> None:
+    result = dogfight("play", "duel", "--vs", "genius")
+    assert_clean_refusal(result, "genius", "known bots")

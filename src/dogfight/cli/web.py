@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
 
 DbOption = Annotated[
@@ -113,9 +114,23 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--no-browser", help="Only print the address.")
         ] = False,
         seed: Annotated[int | None, typer.Option(help="Seed of the damage decks.")] = None,
+        vs: Annotated[
+            str | None,
+            typer.Option(
+                "--vs", help="Play in this terminal against this computer player instead."
+            ),
+        ] = None,
+        side: Annotated[
+            str | None, typer.Option("--as", help="With --vs: your side (default: the first).")
+        ] = None,
     ) -> None:
-        """Serve, create a game played hot-seat in one browser, and open it."""
+        """Serve, create a game played hot-seat in one browser, and open it; with --vs BOT,
+        play it in the terminal against a computer player."""
         from dogfight.cli.app import catalog
+
+        if vs is not None:
+            _play_in_terminal(catalog(), scenario, vs, side, seed or 0)
+            return
         from dogfight.server.app import create_app
         from dogfight.server.games import ApiError
         from dogfight.server.schemas import CreateGame
@@ -224,3 +239,24 @@ def register(app: typer.Typer) -> None:
                     print(f"dogfight: step {index} drawn -> {svg}")
         finally:
             store.close()
+
+
+def _play_in_terminal(cat: Catalog, preset: str, bot: str, side: str | None, seed: int) -> None:
+    """``dogfight play PRESET --vs BOT``: the same presets as the browser, in the terminal."""
+    from dogfight.bots.base import make
+    from dogfight.cli.terminal_play import play_in_terminal
+    from dogfight.server.setups import presets
+    from dogfight.situation import parse_situation
+
+    make(bot)  # an unknown bot is refused before anything starts
+    known = presets(cat)
+    if preset not in known:
+        raise DataError("play", "scenario", preset, "presets: " + ", ".join(sorted(known)))
+    situation = parse_situation(known[preset]["setup"], preset)
+    sides = sorted({v.side for v in situation.vehicles if v.side is not None})
+    if situation.scenario is not None:
+        sides = [s.name for s in cat.scenarios[situation.scenario].sides]
+    human = side or sides[0]
+    if human not in sides:
+        raise DataError("--as", "side", human, "sides: " + ", ".join(sides))
+    play_in_terminal(situation, cat, human, bot, seed)

@@ -50,6 +50,8 @@ def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
         view["resistance"] = v.resistance
         view["damage"] = v.damage
         view["damage_cards"] = [f"{deck}:{card}" for deck, card in v.held]
+        # Lasting special damage, secret ones included: the owner knows them.
+        view["status"] = dict(sorted(v.status.items()))
         if v.plan is not None:
             view["plan"] = v.plan.model_dump(mode="json")
     return view
