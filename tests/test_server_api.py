@@ -546,3 +546,26 @@ def test_websocket_refusals(app_client: Any, hello: str, code: int) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == code
+
+
+def test_automated_tripod_seat_logs_its_decisions(app_client: Any) -> None:
+    """001 solo play in the browser: the Automated Tripod takes the Martian seat, and each
+    decision reaches every seat's log with the rule branch behind it."""
+    made = make(app_client, preset="a-lonely-invader", computer={"martians": "automated-tripod"})
+    game = made["game"]["id"]
+    earth, te = seat(made, "earth")
+    plane = (
+        next(v["id"] for v in made["setup"]["vehicles"] if v["id"] != "locust")
+        if ("setup" in made)
+        else "plane"
+    )
+    response = app_client.post(
+        seat_url(game, earth, "plans"),
+        headers=headers(te),
+        json={"turn": 1, "plans": {plane: straights_plan()}},
+    )
+    assert response.status_code == 200, response.text
+    view = app_client.get(seat_url(game, earth), headers=headers(te)).json()
+    decisions = [e for s in view["steps"] for e in s["events"] if e["kind"] == "tripod_decision"]
+    assert decisions, "the tripod's decisions are in the log"
+    assert all(e["vehicle"] == "locust" and e["branch"] and e["rule"] for e in decisions)

@@ -35,7 +35,7 @@ from dogfight.geometry.pose import Pose, normalize_heading
 from dogfight.narration import describe
 from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import preview_targets, resolve_phase, start_turn
-from dogfight.rules.events import Event, GameOver, Moved
+from dogfight.rules.events import Event, GameOver, Moved, TripodDecision
 from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import AUTO, Action, Flown, Plan, card_problem, plan_problems
 from dogfight.rules.state import GameState, Vehicle
@@ -89,6 +89,9 @@ class Answer:
     fire: dict[str, dict[str, str]] = field(default_factory=dict)
     actions: dict[str, Action | None] = field(default_factory=dict)
     cards: dict[str, str] = field(default_factory=dict)
+    decisions: list[Json] = field(default_factory=list)
+    """An automated tripod's decisions (TripodDecision events as JSON), logged with the
+    phase so a player can see why it did what it did (001)."""
 
     def to_json(self) -> Json:
         return {
@@ -98,6 +101,7 @@ class Answer:
                 for k, a in self.actions.items()
             },
             "cards": self.cards,
+            "decisions": self.decisions,
         }
 
     @classmethod
@@ -109,6 +113,7 @@ class Answer:
                 for k, a in data.get("actions", {}).items()
             },
             cards=dict(data.get("cards", {})),
+            decisions=list(data.get("decisions", [])),
         )
 
 
@@ -317,7 +322,16 @@ class LiveGame:
         if phase == 0:
             return start_turn(state, self._merged_plans(turn))
         actions, fire, cards = self._phase_inputs(turn, phase)
-        return resolve_phase(state, step_rng(self.seed, turn, phase), actions, fire, cards)
+        new, events = resolve_phase(state, step_rng(self.seed, turn, phase), actions, fire, cards)
+        decisions = [
+            TripodDecision(**{k: v for k, v in d.items() if k != "kind"})
+            for answer in self.answers.get((turn, phase), {}).values()
+            for d in answer.decisions
+        ]
+        if decisions:
+            at = next((i + 1 for i, e in enumerate(events) if e.kind == "phase_started"), 0)
+            events = [*events[:at], *decisions, *events[at:]]
+        return new, events
 
     def questions(self) -> tuple[dict[str, list[Question]], Any]:
         """For the pending action phase: each human seat's weapons that could fire at
@@ -451,7 +465,11 @@ class LiveGame:
                 actions, cards = self._bot(seat).phase_actions(
                     observe(state, vids), state.rules, vids, phase, self._bot_rng(seat, turn, phase)
                 )
-                answer = Answer(actions=dict(actions), cards=dict(cards))
+                # Bots that explain themselves (the Automated Tripod) keep their
+                # decisions, each able to give its TripodDecision event.
+                decided = getattr(self._bot(seat), "last_decisions", [])
+                logged = [d.event().to_json() for d in decided]
+                answer = Answer(actions=dict(actions), cards=dict(cards), decisions=logged)
                 resolve_phase(
                     state,
                     step_rng(self.seed, turn, phase),
