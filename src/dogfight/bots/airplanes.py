@@ -1083,7 +1083,7 @@ class HardBot(PlanningBot):
         super().__init__(HARD)
 
 
-class MartianBot(_Observer):
+class MartianBot(PlanningBot):
     """The tripod side of a two-player scenario.
 
     Plans the tripod's cards (000: at least one stationary or running card a turn, no
@@ -1097,20 +1097,9 @@ class MartianBot(_Observer):
     Airplanes of its seat, if any, are flown as the hard bot flies them.
     """
 
-    name = "martian"
-
-    def plan_turn(
-        self, observation: Observation, rules: Rules, seat: frozenset[str], rng: np.random.Generator
-    ) -> dict[str, Plan]:
-        state = self._state(observation, rules, seat)
-        scenario = guess_scenario(observation, rules)
-        plans: dict[str, Plan] = {}
-        for vehicle in _own(state, seat):
-            if vehicle.tripod is not None:
-                plans[vehicle.id] = plan_tripod(state, vehicle, scenario, rng)
-            else:
-                plans[vehicle.id] = plan_airplane(state, vehicle, HARD, rng)
-        return plans
+    def __init__(self) -> None:
+        super().__init__(HARD)
+        self.name = "martian"
 
     def phase_actions(
         self,
