@@ -94,9 +94,27 @@ def submit(page: Any) -> None:
     )
 
 
+END = "<end screen>"
+
+
 def pick(page: Any, vehicle: str, cards: list[str]) -> None:
     for card in cards:
         page.click(f"[data-plan='{vehicle}'] [data-card='{card}']")
+
+
+def next_to_plan(page: Any) -> str | None:
+    """Wait for the page to settle: the end screen gives ``END``; a hot-seat curtain is
+    lifted (None: look again); otherwise the id of the vehicle to plan."""
+    page.wait_for_selector(NEXT)
+    if page.query_selector("#end-screen"):
+        return END
+    curtain = page.query_selector("#curtain:not([hidden]) #curtain-go")
+    if curtain is not None:
+        curtain.click()
+        return None
+    vehicle = page.get_attribute("[data-plan]", "data-plan")
+    assert vehicle is not None
+    return str(vehicle)
 
 
 def test_a_whole_duel_hot_seat(server: Server, browser: Any, shots: Path) -> None:
@@ -105,15 +123,12 @@ def test_a_whole_duel_hot_seat(server: Server, browser: Any, shots: Path) -> Non
     planned = 0
     finished = False
     for _ in range(80):
-        page.wait_for_selector(NEXT)
-        if page.query_selector("#end-screen"):
+        vehicle = next_to_plan(page)
+        if vehicle == END:
             finished = True
             break
-        curtain = page.query_selector("#curtain:not([hidden]) #curtain-go")
-        if curtain is not None:
-            curtain.click()
+        if vehicle is None:
             continue
-        vehicle = page.get_attribute("[data-plan]", "data-plan")
         assert vehicle in ("camel", "albatros")
         pick(page, vehicle, ["1", "2", "3"])
         page.wait_for_selector("#submit-plans:not([disabled])")
@@ -151,15 +166,12 @@ def test_a_whole_spark_of_hope(server: Server, browser: Any, shots: Path) -> Non
     turns = {"locust": 0, "nieuport": 0}
     finished = False
     for _ in range(120):
-        page.wait_for_selector(NEXT)
-        if page.query_selector("#end-screen"):
+        vehicle = next_to_plan(page)
+        if vehicle == END:
             finished = True
             break
-        curtain = page.query_selector("#curtain:not([hidden]) #curtain-go")
-        if curtain is not None:
-            curtain.click()
+        if vehicle is None:
             continue
-        vehicle = page.get_attribute("[data-plan]", "data-plan")
         if vehicle == "locust":
             pick(page, "locust", ["1", "11", "2"])
             # a heat-ray from the front projector in phase 2 (on the standing card)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 import shapely
+from geometry_helpers import Motion
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -123,25 +123,6 @@ def angular_extent(origin: Point, geom: shapely.Geometry, mid: float) -> tuple[f
             coords.extend(g.coords)
     offsets = [wrap(bearing(origin, (x, y)) - mid) for x, y in coords]
     return min(offsets), max(offsets)
-
-
-@dataclass(frozen=True)
-class Motion:
-    """A move of the whole table: rotate about ``about``, then translate."""
-
-    dx: float
-    dy: float
-    rotation: float
-    about: Point
-
-    def pose(self, p: Pose) -> Pose:
-        return p.transformed(self.dx, self.dy, self.rotation, self.about)
-
-    def point(self, p: Point) -> Point:
-        return self.pose(Pose(p[0], p[1], 0.0)).point
-
-    def poly(self, poly: Sequence[Point]) -> Polygon:
-        return tuple(self.point(v) for v in poly)
 
 
 coords = st.floats(-200.0, 200.0, allow_nan=False, allow_infinity=False)

@@ -13,10 +13,10 @@ import math
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import pytest
 import shapely
+from geometry_helpers import Motion
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -71,25 +71,6 @@ ALL_SIDES = list(Side)
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-@dataclass(frozen=True)
-class Motion:
-    """A move of the whole table: rotate about ``about``, then translate."""
-
-    dx: float
-    dy: float
-    rotation: float
-    about: Point
-
-    def pose(self, p: Pose) -> Pose:
-        return p.transformed(self.dx, self.dy, self.rotation, self.about)
-
-    def point(self, p: Point) -> Point:
-        return self.pose(Pose(p[0], p[1], 0.0)).point
-
-    def poly(self, poly: Sequence[Point]) -> Polygon:
-        return tuple(self.point(v) for v in poly)
 
 
 def angle_diff(a: float, b: float) -> float:
