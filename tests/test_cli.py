@@ -50,7 +50,7 @@ def test_info_json_lists_catalog_and_constants() -> None:
     ):
         assert needed in ids
     assert set(info["damage_decks"]) >= {"A", "B", "C", "D", "Z"}
-    assert set(info["rulesets"]) == {"wog", "wow", "wow-basic"}
+    assert set(info["rulesets"]) == {"wog", "wow", "wow-basic", "ww2"}
 
 
 def test_info_table() -> None:

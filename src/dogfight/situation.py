@@ -16,10 +16,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dogfight.catalog.loader import Catalog, validation_to_data_error
-from dogfight.catalog.models import Scenario, Skill, Switches, Symbol
+from dogfight.catalog.models import Airplane, Scenario, Skill, Switches, Symbol
 from dogfight.errors import DataError, DogfightError
 from dogfight.geometry.pose import Pose, normalize_heading
+from dogfight.rules import ww2
 from dogfight.rules.chance import setup_rng, step_rng
+from dogfight.rules.clocks import ONE_PHASE, PHASES, clock_for
 from dogfight.rules.context import Rules
 from dogfight.rules.decks import shuffled
 from dogfight.rules.engine import allowed_symbols, resolve_phase, start_turn
@@ -209,7 +211,7 @@ def build(
         if v.id in vehicles:
             raise DataError(source, f"{where}.id", v.id, "vehicle ids must be unique")
         if v.type in catalog.tripods:
-            vehicles[v.id] = _tripod(catalog, v, source, where)
+            vehicles[v.id] = _tripod(rules, v, source, where)
             continue
         if v.type not in catalog.airplanes:
             raise DataError(
@@ -222,6 +224,8 @@ def build(
                 + ", ".join(sorted(catalog.tripods)),
             )
         airplane = catalog.airplanes[v.type]
+        if airplane.era != switches.era and not switches.mixed_eras:
+            raise DataError(source, f"{where}.type", v.type, era_problem(airplane, ruleset.name))
         if v.damage >= airplane.damage:
             raise DataError(
                 source,
@@ -255,6 +259,7 @@ def build(
             jams={w: n for w, n in v.jams.items() if n > 0},
             rockets=v.rockets,
             skills=tuple(v.skills),
+            clock=clock_for(airplane.era),
         )
     for i, v in enumerate(situation.vehicles):
         for weapon, target in v.aim.items():
@@ -277,7 +282,10 @@ def build(
             )
     piles: dict[str, list[str]] = {}
     rng = setup_rng(seed)
+    counters = switches.airplane_counters or switches.tripod_counters
     for letter in sorted(catalog.damage_decks):
+        if catalog.damage_decks[letter].counters and not counters:
+            continue  # a game without WW2 airplanes draws no counters
         composition = catalog.damage_decks[letter].composition()
         stack = situation.damage_decks.get(letter, [])
         remaining = Counter(composition)
@@ -314,6 +322,9 @@ def build(
                     if t == 0:
                         check_tripod_plan(state, vehicle, plan)
                     continue
+                if vehicle.clock == ONE_PHASE:
+                    ww2.check_plan(state, vehicle, plan, symbols)
+                    continue
                 check_plan_shape(v.id, plan, rules.deck_of(vehicle.type), symbols)
             except DogfightError as exc:
                 raise DataError(
@@ -322,9 +333,26 @@ def build(
     return state
 
 
-def _tripod(catalog: Catalog, v: VehicleIn, source: str, where: str) -> Vehicle:
+def era_problem(airplane: Airplane, ruleset: str) -> str:
+    """Why an airplane of the other era may not fly in this ruleset."""
+    if airplane.era == "ww2":
+        return (
+            f"the {airplane.name} is a WW2 airplane: it flies in the ww2 ruleset, not "
+            f'{ruleset} (or set the switch mixed_eras); 001: "These additional rules allow '
+            "you to play Wings of Glory — Tripods & Triplanes using WW2 airplanes rather "
+            'than WW1 ones"'
+        )
+    return (
+        f"the {airplane.name} is a WW1 airplane and the {ruleset} ruleset flies WW2 ones "
+        '(or set the switch mixed_eras); 001: "use normal WW2 Wings of Glory rules and '
+        'components to handle the airplanes"'
+    )
+
+
+def _tripod(rules: Rules, v: VehicleIn, source: str, where: str) -> Vehicle:
     assert v.type is not None and v.side is not None
-    model = catalog.tripods[v.type]
+    model = rules.tripod(v.type)
+    resistance = rules.tripod_resistance(v.type)
     energy = model.energy if v.energy is None else v.energy
     if energy > model.energy:
         raise DataError(
@@ -333,12 +361,12 @@ def _tripod(catalog: Catalog, v: VehicleIn, source: str, where: str) -> Vehicle:
             energy,
             f"cannot exceed the {model.name}'s rating {model.energy}",
         )
-    if v.damage >= model.damage:
+    if v.damage >= resistance:
         raise DataError(
             source,
             f"{where}.damage",
             v.damage,
-            f"must be below the {model.name}'s resistance {model.damage}",
+            f"must be below the {model.name}'s resistance {resistance}",
         )
     if v.jams or v.rockets or v.aim or v.previous is not None:
         raise DataError(
@@ -349,7 +377,7 @@ def _tripod(catalog: Catalog, v: VehicleIn, source: str, where: str) -> Vehicle:
         type=v.type,
         side=v.side,
         pose=Pose(v.pose.x, v.pose.y, normalize_heading(v.pose.heading)),
-        resistance=model.damage,
+        resistance=resistance,
         damage=v.damage,
         kind="tripod",
         tripod=TripodState(
@@ -485,6 +513,7 @@ def _setup_scenario(
             resistance=airplane.damage,
             rockets=spec.rockets,
             skills=tuple(spec.skills),
+            clock=clock_for(airplane.era),
         )
 
 
@@ -499,6 +528,43 @@ def _edge_pose(state: GameState, edge: str) -> Pose:
     }[edge]
 
 
+def _plan_phase(
+    state: GameState,
+    written: dict[str, tuple[list[Plan], int]],
+    later: dict[str, list[Plan]],
+    turn_index: int,
+    events: list[Event],
+    source: str,
+) -> GameState:
+    """One planning phase from the written plans: a plan per turn of each vehicle's clock
+    (a WW2 airplane's list holds one per Earthling turn, three to a Martian turn)."""
+    plans = {}
+    for vid in state.planning_due():
+        vehicle = state.vehicles[vid]
+        if vid not in written:
+            written[vid] = (later.get(vid, []), turn_index)
+        own, first = written[vid]
+        index = turn_index - first
+        if vehicle.clock == ONE_PHASE:
+            index = index * PHASES + state.phase
+        if index >= len(own):
+            where = f", phase {state.phase + 1}" if vehicle.clock == ONE_PHASE else ""
+            raise DataError(
+                source,
+                f"vehicle {vid}.plans",
+                len(own),
+                f"needs a plan for turn {turn_index + 1}{where}: every vehicle in play plans "
+                "each of its turns (a WW2 airplane one per Earthling turn)",
+            )
+        plans[vid] = own[index]
+    try:
+        state, more = start_turn(state, plans)
+    except DogfightError as exc:
+        raise DataError(source, f"plans of turn {turn_index + 1}", None, str(exc)) from None
+    events.extend(more)
+    return state
+
+
 def adjudicate(
     situation: Situation,
     catalog: Catalog,
@@ -508,8 +574,15 @@ def adjudicate(
 ) -> tuple[GameState, list[Event]]:
     """Resolve the situation's planned turns (or only the first ``phases`` phases)."""
     state = build(situation, catalog, seed, source)
-    turns = max((len(v.plans) for v in situation.vehicles), default=0)
-    limit = turns * 3 if phases is None else phases
+    # A WW2 airplane writes one plan per Earthling turn, three to a Martian turn (001).
+    turns = max(
+        (
+            -(-len(v.plans) // PHASES) if state.vehicles[v.id].clock == ONE_PHASE else len(v.plans)
+            for v in situation.vehicles
+        ),
+        default=0,
+    )
+    limit = turns * PHASES if phases is None else phases
     events: list[Event] = []
     played = 0
     # Each vehicle's plans and the turn its first plan is for (reinforcements: the turn
@@ -519,29 +592,14 @@ def adjudicate(
     for turn_index in range(turns):
         if state.over or played >= limit:
             break
-        plans = {}
-        for vehicle in state.in_play():
-            if vehicle.id not in written:
-                written[vehicle.id] = (later.get(vehicle.id, []), turn_index)
-            own, first = written[vehicle.id]
-            if turn_index - first >= len(own):
-                raise DataError(
-                    source,
-                    f"vehicle {vehicle.id}.plans",
-                    len(own),
-                    f"needs a plan for turn {turn_index + 1}: every vehicle in play plans "
-                    "each turn",
-                )
-            plans[vehicle.id] = own[turn_index - first]
-        try:
-            state, more = start_turn(state, plans)
-        except DogfightError as exc:
-            raise DataError(source, f"plans of turn {turn_index + 1}", None, str(exc)) from None
-        events.extend(more)
-        while not state.over and played < limit:
+        while True:
+            if state.awaiting_plans():
+                state = _plan_phase(state, written, later, turn_index, events, source)
+            if played >= limit:
+                break
             state, more = resolve_phase(state, step_rng(seed, state.turn, state.phase + 1))
             events.extend(more)
             played += 1
-            if state.phase == 0:
+            if state.over or state.phase == 0:
                 break
     return state, events

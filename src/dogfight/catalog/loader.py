@@ -182,6 +182,7 @@ def _check(catalog: Catalog) -> None:
     for scenario in catalog.scenarios.values():
         _check_scenario(catalog, scenario)
     for ruleset in catalog.rulesets.values():
+        _check_counters(catalog, ruleset)
         deck = ruleset.switches.illegal_damage_deck
         if deck not in catalog.damage_decks:
             raise DataError(
@@ -189,6 +190,32 @@ def _check(catalog: Catalog) -> None:
                 "switches.illegal_damage_deck",
                 deck,
                 "no such damage deck; known: " + ", ".join(sorted(catalog.damage_decks)),
+            )
+
+
+def _check_counters(catalog: Catalog, ruleset: Ruleset) -> None:
+    """A ruleset with damage counters has a counter set for every letter it may need: each
+    WW2 airplane's and tripod's firepower, the A of fire and illegal maneuvers, the Z of
+    black smoke (airplane counters); each WW2 airplane's firepower (tripod counters)."""
+    switches = ruleset.switches
+    ww2 = [a for a in catalog.airplanes.values() if a.era == "ww2"]
+    needed: list[tuple[str, str, str]] = []
+    if switches.airplane_counters:
+        letters = {"A", "Z", switches.illegal_damage_deck}
+        letters |= {t.firepower for t in catalog.tripods.values()}
+        letters |= {f for a in ww2 for f in a.firepower}
+        needed += [("airplane_counters", switches.airplane_counters, x) for x in sorted(letters)]
+    if switches.tripod_counters:
+        letters = {f for a in ww2 for f in a.firepower}
+        needed += [("tripod_counters", switches.tripod_counters, x) for x in sorted(letters)]
+    for field, prefix, letter in needed:
+        deck = f"{prefix}-{letter}"
+        if deck not in catalog.damage_decks:
+            raise DataError(
+                f"ruleset '{ruleset.name}'",
+                f"switches.{field}",
+                prefix,
+                f"no counter set {deck!r} (counters/{deck}.toml) for the letter {letter}",
             )
 
 
@@ -244,6 +271,7 @@ def _load(folders: tuple[Path, ...]) -> Catalog:
         _merge_folder(folder, "rulesets", Ruleset, rulesets, lambda r: r.name)
         _merge_folder(folder, "maneuvers", ManeuverDeck, maneuver_decks, lambda d: d.deck)
         _merge_folder(folder, "damage", DamageDeck, damage_decks, lambda d: d.deck)
+        _merge_folder(folder, "counters", DamageDeck, damage_decks, lambda d: d.deck)
         _merge_folder(folder, "tripod_maneuvers", TripodDeck, tripod_decks, lambda d: d.deck)
         _merge_folder(folder, "scenarios", Scenario, scenarios, lambda d: d.id)
         if (folder / "tripods").is_dir():
@@ -255,6 +283,7 @@ def _load(folders: tuple[Path, ...]) -> Catalog:
                 for airplane in parse(AirplaneFile, path).airplanes:
                     airplanes[airplane.id] = airplane
     assert constants is not None, "the shipped data folder has constants.toml"
+    scenarios = {k: s.in_cm(constants.ruler.length) for k, s in scenarios.items()}
     catalog = Catalog(
         constants,
         specials,

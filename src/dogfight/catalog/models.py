@@ -266,10 +266,15 @@ class DamageCard(Strict):
 
 
 class DamageDeck(Strict):
-    """A damage deck (``damage/<letter>.toml``)."""
+    """A damage deck (``damage/<letter>.toml``), or a set of damage counters drawn from a
+    cup (``counters/<set>-<letter>.toml``: WW2 airplanes and 001's Invasion counters),
+    handled exactly like a deck of cards."""
 
-    deck: str = Field(min_length=1, max_length=3)
+    deck: str = Field(min_length=1, max_length=12)
     note: str = ""
+    counters: bool = Field(
+        default=False, description="damage counters drawn from a cup (WW2), not cards"
+    )
     cards: list[DamageCard] = Field(alias="card", min_length=1)
 
     @model_validator(mode="after")
@@ -294,7 +299,26 @@ class Airplane(Strict):
     firepower: list[str] = Field(min_length=1, max_length=2)
     damage: int = Field(gt=0)
     rockets: bool = False
+    era: Literal["ww1", "ww2"] = Field(
+        default="ww1",
+        description="WW1 airplanes plan three cards a turn; WW2 ones one card "
+        "and a speed marker per Earthling turn (001)",
+    )
+    speeds: list[int] = Field(
+        default_factory=list,
+        description="WW2: the speed markers it may fly (this project's approximation)",
+    )
     note: str = ""
+
+    @model_validator(mode="after")
+    def _speeds(self) -> Airplane:
+        if self.era == "ww2" and not self.speeds:
+            raise ValueError("a WW2 airplane lists the speeds it may fly ('speeds')")
+        if self.era == "ww1" and self.speeds:
+            raise ValueError("only WW2 airplanes fly with a speed marker ('speeds')")
+        if any(s < 1 for s in self.speeds) or len(set(self.speeds)) != len(self.speeds):
+            raise ValueError(f"speeds are distinct whole numbers from 1: {self.speeds}")
+        return self
 
     @property
     def two_seater(self) -> bool:
@@ -334,6 +358,19 @@ class Switches(Strict):
     auto_target: AutoTarget = AutoTarget.NEAREST
     standard_rules: bool = False
     """000's Standard Rules: special damage, rockets, black smoke."""
+    era: Literal["ww1", "ww2"] = "ww1"
+    """The airplanes this ruleset flies (001, "TRIPODS IN WW2")."""
+    mixed_eras: bool = False
+    """Allow airplanes of the other era on the same table."""
+    airplane_counters: str = ""
+    """WW2: the counter sets (``<set>-<letter>``) a WW2 airplane takes its damage from."""
+    tripod_counters: str = ""
+    """001: "To handle the damage inflicted to the tripods by WW2 airplanes, use the damage
+    counters included in the Invasion set": their counter sets (``<set>-<letter>``)."""
+    tripod_factor: int = Field(default=1, ge=1)
+    """001: "double the resistance and the recharge level values of the tripods" (2)."""
+    card_speed: int = Field(default=3, ge=1)
+    """WW2: the speed marker at which a maneuver card moves as printed."""
 
 
 class Ruleset(Strict):
@@ -535,7 +572,8 @@ class Victory(Strict):
     ``destroy``: every listed vehicle is eliminated (leaving the table is not being
     destroyed, unless ``left_area_counts``). ``objectives_and_exit``: at least
     ``objectives`` objective tokens were destroyed (or drained, with ``objective_action =
-    "drain"``) and a vehicle of ``side`` left the table across ``exit_edge``.
+    "drain"``, or reached by a tripod's base with ``"reach"``) and a vehicle of ``side``
+    (every one, with ``all_exit``) left the table across ``exit_edge``.
 
     Solo scenarios (001) grade a victory: ``level`` names it (strategic, tactical,
     marginal); ``own_losses`` (when given) lists how many of ``side``'s own vehicles may be
@@ -547,7 +585,12 @@ class Victory(Strict):
     kind: Literal["destroy", "objectives_and_exit"]
     vehicles: list[str] = Field(default_factory=list)
     objectives: int = Field(default=0, ge=0)
-    objective_action: Literal["destroy", "drain"] = "destroy"
+    objective_action: Literal["destroy", "drain", "reach"] = "destroy"
+    all_exit: bool = Field(
+        default=False,
+        description='every vehicle of ``side`` must leave across ``exit_edge`` (001: "both '
+        'tripods exit the playing area from the Earthling side")',
+    )
     exit_edge: Edge | None = None
     left_area_counts: bool = False
     level: Literal["strategic", "tactical", "marginal"] | None = None
@@ -564,6 +607,12 @@ class Scenario(Strict):
     source: str
     note: str = ""
     ruleset: str = "wog"
+    unit: Literal["cm", "ruler"] = Field(
+        default="cm",
+        description="the unit of the placement distances (objectives, depth, min_distance): "
+        'cm, or airplane rulers (001: "refer to the airplane ruler for the distances"); '
+        "edge_depth is always cm",
+    )
     switches: dict[str, bool | str] = Field(default_factory=dict)
     table: TableSpec
     sides: list[ScenarioSide] = Field(alias="side", min_length=2)
@@ -577,3 +626,37 @@ class Scenario(Strict):
 
     def side(self, name: str) -> ScenarioSide | None:
         return next((s for s in self.sides if s.name == name), None)
+
+    def in_cm(self, ruler: float) -> Scenario:
+        """The scenario with its distances in cm (``unit = "ruler"``: times the ruler)."""
+        if self.unit == "cm":
+            return self
+        k = ruler
+
+        def vehicle(v: ScenarioVehicle) -> ScenarioVehicle:
+            update: dict[str, object] = {}
+            if v.depth is not None:
+                update["depth"] = v.depth * k
+            if v.min_distance is not None:
+                update["min_distance"] = v.min_distance.model_copy(
+                    update={"distance": v.min_distance.distance * k}
+                )
+            return v.model_copy(update=update)
+
+        objectives = self.objectives
+        if objectives is not None:
+            objectives = objectives.model_copy(
+                update={
+                    "max_from_centre": objectives.max_from_centre * k,
+                    "min_apart": objectives.min_apart * k,
+                    "layout": [(a * k, d * k) for a, d in objectives.layout],
+                }
+            )
+        return self.model_copy(
+            update={
+                "unit": "cm",
+                "objectives": objectives,
+                "vehicles": [vehicle(v) for v in self.vehicles],
+                "reinforcements": [vehicle(v) for v in self.reinforcements],
+            }
+        )

@@ -66,6 +66,35 @@ class Rules:
     def hex_apothem(self) -> float:
         return self.hex_side * math.sqrt(3.0) / 2.0
 
+    def era(self, type_id: str) -> str:
+        """ "ww1" or "ww2" for an airplane, "" for a tripod."""
+        plane = self.catalog.airplanes.get(type_id)
+        return "" if plane is None else plane.era
+
+    def tripod_resistance(self, type_id: str) -> int:
+        """001: "double the resistance ... of the tripods" (the ruleset's tripod_factor)."""
+        return self.tripod(type_id).damage * self.switches.tripod_factor
+
+    def recharge_level(self, type_id: str) -> int:
+        """001: "double ... the recharge level values of the tripods"."""
+        return self.tripod(type_id).recharge_level * self.switches.tripod_factor
+
+    def damage_deck(self, letter: str, target_type: str, firer_type: str | None = None) -> str:
+        """Which deck or counter set a hit of ``letter`` draws from: a WW2 airplane takes
+        WW2 counters, a tripod hit by a WW2 airplane the Invasion counters (001: "use the
+        damage counters included in the Invasion set"); everything else the cards."""
+        sw = self.switches
+        if sw.airplane_counters and self.era(target_type) == "ww2":
+            return f"{sw.airplane_counters}-{letter}"
+        if (
+            sw.tripod_counters
+            and firer_type is not None
+            and target_type in self.catalog.tripods
+            and self.era(firer_type) == "ww2"
+        ):
+            return f"{sw.tripod_counters}-{letter}"
+        return letter
+
     def deck_of(self, type_id: str) -> ManeuverDeck:
         return self.catalog.maneuver_decks[self.airplane(type_id).maneuver_deck]
 

@@ -129,8 +129,9 @@ def resolve_damage(
     vehicles they eliminate (all together)."""
     exploded: set[str] = set()
     hits: list[standard.Hit] = []
-    for firer, weapon, letter, option, aimed in shots:
+    for firer, weapon, printed, option, aimed in shots:
         target = state.vehicles[option.target]
+        letter = state.rules.damage_deck(printed, target.type, firer.type)
         count = 2 if option.short else 1
         if option.protected:
             cards = [draw(state, letter, rng, events) for _ in range(count)]
@@ -210,7 +211,7 @@ def _heat_ray_damage(
     draws a second card (this time, without revealing it to the opponent). ... long range
     ... draws 1 damage card"."""
     target = state.vehicles[option.target]
-    letter = state.rules.tripod(firer.type).firepower
+    letter = state.rules.damage_deck(state.rules.tripod(firer.type).firepower, target.type)
     specs = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
     cards = [draw(state, letter, rng, events)]
     if option.short:

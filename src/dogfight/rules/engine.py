@@ -48,6 +48,11 @@ def _begin_phase(
         raise IllegalPlanError("the game is over")
     if state.phase == 0 and any(v.plan is None for v in state.in_play()):
         raise IllegalPlanError(f"turn {state.turn} has not been planned")
+    if state.phase > 0 and state.planning_due():
+        raise IllegalPlanError(
+            f"planning phase {state.phase + 1} of turn {state.turn} awaits the plans of: "
+            + ", ".join(state.planning_due())
+        )
     new = state.copy()
     new.phase += 1
     new.phases_played += 1

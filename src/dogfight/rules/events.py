@@ -64,6 +64,36 @@ class PhaseStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class EarthlingTurnStarted(Event):
+    """001: the WW2 airplanes have planned an Earthling turn (the game's count of them:
+    "Three consecutive Earthling game turns are equivalent to a Martian game turn")."""
+
+    kind: ClassVar[str] = "earthling_turn_started"
+    earthling_turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedRevealed(Event):
+    """A WW2 airplane's speed marker, revealed with its card (001: "one maneuver card with
+    a speed marker")."""
+
+    kind: ClassVar[str] = "speed_revealed"
+    vehicle: str
+    phase: int
+    speed: int
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectiveReached(Event):
+    """A tripod's base overlaps an objective template (001: "the tripod reaches all three
+    objective templates")."""
+
+    kind: ClassVar[str] = "objective_reached"
+    objective: str
+    vehicle: str
+
+
+@dataclass(frozen=True, slots=True)
 class Revealed(Event):
     kind: ClassVar[str] = "revealed"
     vehicle: str
@@ -473,6 +503,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         TurnStarted,
         PhaseStarted,
+        EarthlingTurnStarted,
+        SpeedRevealed,
+        ObjectiveReached,
         Revealed,
         IllegalManeuver,
         Moved,

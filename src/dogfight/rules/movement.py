@@ -79,10 +79,9 @@ def reveal(
             'take an [A] damage card"',
         )
     )
-    cards, exploded = damage(
-        state, vehicle, switches.illegal_damage_deck, 1, False, "illegal maneuver", rng, events
-    )
-    hits = standard.collect(state, vehicle, switches.illegal_damage_deck, cards)
+    deck_id = state.rules.damage_deck(switches.illegal_damage_deck, vehicle.type)
+    cards, exploded = damage(state, vehicle, deck_id, 1, False, "illegal maneuver", rng, events)
+    hits = standard.collect(state, vehicle, deck_id, cards)
     special_out = standard.apply(state, hits, events)
     if vehicle.id in special_out:
         eliminate(state, vehicle, special_out[vehicle.id], rng, events)
@@ -154,8 +153,9 @@ def disperse_clouds(
             events.append(CloudDispersed(cloud_id, vid))
             if vehicle.kind != "airplane":
                 continue
-            cards, boom = damage(state, vehicle, "Z", 1, False, "black smoke", rng, events)
-            hits.extend(standard.collect(state, vehicle, "Z", cards))
+            smoke = state.rules.damage_deck("Z", vehicle.type)
+            cards, boom = damage(state, vehicle, smoke, 1, False, "black smoke", rng, events)
+            hits.extend(standard.collect(state, vehicle, smoke, cards))
             if boom:
                 eliminate(state, vehicle, "exploded", rng, events)
     out = standard.apply(state, hits, events)

@@ -77,6 +77,11 @@ class Plan(BaseModel):
         default=False,
         description="an automated tripod (001): no cards planned, one given at each phase",
     )
+    speeds: tuple[int, ...] = Field(
+        default=(),
+        description='WW2 airplanes: the speed marker planned with each card (001: "one '
+        'maneuver card with a speed marker")',
+    )
 
     @field_validator("cards", mode="before")
     @classmethod

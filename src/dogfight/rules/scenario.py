@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import math
 
+import shapely
+
 from dogfight.catalog.models import Scenario, ScenarioVehicle, Victory
 from dogfight.geometry.pose import Pose
 from dogfight.rules import events as ev
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.state import GameState, Objective, Vehicle
 
 
 def edge_distance(state: GameState, point: tuple[float, float], edge: str) -> float:
@@ -159,16 +161,48 @@ def _met(state: GameState, win: Victory) -> bool:
             vid in state.vehicles and state.vehicles[vid].eliminated not in gone
             for vid in win.vehicles
         )
-    done = [
-        o
-        for o in state.objectives.values()
-        if (o.destroyed if win.objective_action == "destroy" else o.drained)
-    ]
-    exited = any(
-        v.side == win.side and v.eliminated == "left_area" and v.exit_edge == win.exit_edge
-        for v in state.vehicles.values()
-    )
-    return len(done) >= win.objectives and exited
+    done = [o for o in state.objectives.values() if _objective_done(o, win.objective_action)]
+    if len(done) < win.objectives:
+        return False
+    own = [v for v in state.vehicles.values() if v.side == win.side]
+    exited = [v for v in own if v.eliminated == "left_area" and v.exit_edge == win.exit_edge]
+    if win.all_exit:
+        return (
+            bool(own)
+            and len(exited) == len(own)
+            and not any(r.side == win.side for r in state.reserves.values())
+        )
+    return bool(exited)
+
+
+def _objective_done(objective: Objective, action: str) -> bool:
+    if action == "destroy":
+        return objective.destroyed
+    if action == "drain":
+        return objective.drained
+    return objective.reached
+
+
+def mark_reached(state: GameState, events: list[ev.Event]) -> None:
+    """001: "the tripod reaches all three objective templates": an objective template is
+    reached once a standing or toppled tripod's base overlaps it after a movement step
+    (docs/rulings.md)."""
+    if not state.objectives:
+        return
+    radius = state.rules.catalog.constants.tripods.objective_radius
+    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+        if vehicle.tripod is None:
+            continue
+        base = None
+        for oid in sorted(state.objectives):
+            objective = state.objectives[oid]
+            if objective.reached:
+                continue
+            if base is None:
+                base = shapely.Polygon(state.base(vehicle))
+            if base.distance(shapely.Point(objective.x, objective.y)) < radius:
+                objective.reached = True
+                events.append(ev.ObjectiveReached(oid, vehicle.id))
 
 
 def verdict(state: GameState) -> Victory | None:

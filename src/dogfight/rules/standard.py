@@ -19,6 +19,7 @@ import numpy as np
 from dogfight.catalog.models import Direction, ManeuverCard, Special, Symbol, TripodCard
 from dogfight.errors import IllegalPlanError
 from dogfight.rules import events as ev
+from dogfight.rules.clocks import turn_begins, turn_ends, turn_of
 from dogfight.rules.state import GameState, Vehicle
 
 COUNTERS = 3
@@ -115,7 +116,8 @@ def apply(state: GameState, hits: list[Hit], events: list[ev.Event]) -> dict[str
             elif special is Special.FIRE:
                 status["fire"] = COUNTERS
             elif special in (Special.RUDDER_LEFT, Special.RUDDER_RIGHT, Special.GYROSCOPE):
-                status[special.value] = state.turn + 1
+                # "The following turn": of the vehicle's own clock
+                status[special.value] = turn_of(vehicle.clock, state.turn, state.phase) + 1
             elif special in (Special.REVERSE_DESTROYED, Special.SMOKE_GENERATOR):
                 status[special.value] = 1
             elif special is Special.CIRCUITS:
@@ -144,8 +146,9 @@ def check_airplane_plan(state: GameState, vehicle: Vehicle, cards: list[Maneuver
     if not state.rules.switches.standard_rules:
         return
     status = vehicle.status
+    planned = turn_of(vehicle.clock, state.turn, state.phase + 1)
     for side, direction in (("rudder_left", Direction.LEFT), ("rudder_right", Direction.RIGHT)):
-        if status.get(side) == state.turn and any(c.arrow is direction for c in cards):
+        if status.get(side) == planned and any(c.arrow is direction for c in cards):
             raise IllegalPlanError(
                 f'{vehicle.id}: the {direction.value} rudder is jammed this turn: 000: "the '
                 f"airplane cannot choose maneuvers to the left or right, based on the symbol "
@@ -236,31 +239,37 @@ def jam_length(state: GameState, vehicle: Vehicle) -> int:
 
 
 def burn(
-    state: GameState, rng: np.random.Generator, events: list[ev.Event]
-) -> list[tuple[Vehicle, list[str]]]:
+    state: GameState, phase: int, rng: np.random.Generator, events: list[ev.Event]
+) -> list[tuple[Vehicle, str, list[str]]]:
     """000: "Each turn, before revealing the first maneuver of the turn, the player removes
     a flame counter and takes a damage card from the A deck: only damage points and
-    explosions are taken into account". Returns the A cards drawn, per vehicle."""
+    explosions are taken into account"; for a WW2 airplane, each Earthling turn (001: "The
+    rule from WW2 Wings of Glory "Each turn, before revealing his maneuver, the player
+    removes a flame counter and takes an A damage counter." refers to an Earthling game
+    turn"). Returns the deck and the A cards (or counters) drawn, per vehicle."""
     from dogfight.rules.decks import draw
 
-    out: list[tuple[Vehicle, list[str]]] = []
+    out: list[tuple[Vehicle, str, list[str]]] = []
     if not state.rules.switches.standard_rules:
         return out
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
-        if vehicle.status.get("fire", 0) <= 0:
+        if vehicle.status.get("fire", 0) <= 0 or not turn_begins(vehicle.clock, phase):
             continue
         vehicle.status["fire"] -= 1
         if vehicle.status["fire"] == 0:
             del vehicle.status["fire"]
         events.append(ev.FlameCounter(vehicle.id, vehicle.status.get("fire", 0)))
-        out.append((vehicle, [draw(state, "A", rng, events)]))
+        deck = state.rules.damage_deck("A", vehicle.type)
+        out.append((vehicle, deck, [draw(state, deck, rng, events)]))
     return out
 
 
-def end_of_turn(state: GameState) -> None:
+def end_of_turn(state: GameState, phase: int = 3) -> None:
     """000: smoke "One counter will be discarded at the end of each turn, including the
-    current one"."""
+    current one" (at the end of each Earthling turn for a WW2 airplane)."""
     for vehicle in state.vehicles.values():
+        if not turn_ends(vehicle.clock, phase):
+            continue
         if vehicle.status.get("smoke", 0) > 0:
             vehicle.status["smoke"] -= 1
             if vehicle.status["smoke"] == 0:

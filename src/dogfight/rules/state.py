@@ -9,6 +9,7 @@ from dogfight.catalog.models import Scenario
 from dogfight.geometry.hexbase import hexagon
 from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import Polygon, rectangle
+from dogfight.rules.clocks import ONE_PHASE, THREE_PHASES, Clock, plans_at
 from dogfight.rules.context import Rules
 from dogfight.rules.plans import Flown, Plan
 
@@ -49,6 +50,8 @@ class Objective:
     destroyed: bool = False
     drained: bool = False
     """A tripod has recharged from it."""
+    reached: bool = False
+    """A tripod's base has overlapped it (001: "reaches all three objective templates")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +104,9 @@ class Vehicle:
     """skill -> the game's phase number when it was last used."""
     exit_edge: str | None = None
     """The table edge it left by (north, south, east, west)."""
+    clock: Clock = THREE_PHASES
+    """Its turn: 000's three phases (tripods, WW1 airplanes) or the WW2 Earthling turn of
+    one phase (001), see ``rules/clocks.py``."""
 
     @property
     def in_play(self) -> bool:
@@ -166,5 +172,21 @@ class GameState:
     def sides(self) -> list[str]:
         return sorted({v.side for v in self.vehicles.values()})
 
+    def planning_due(self) -> list[str]:
+        """The vehicles that plan in the coming planning phase: all of them before a
+        Martian turn, the WW2 airplanes (one new card and speed) before its second and
+        third action phases (001, "PLANNING")."""
+        if self.over:
+            return []
+        if self.phase == 0:
+            return [v.id for v in self.in_play()]
+        return [
+            v.id
+            for v in self.in_play()
+            if plans_at(v.clock, self.phase)
+            and v.clock == ONE_PHASE
+            and (v.plan is None or len(v.plan.cards) <= self.phase)
+        ]
+
     def awaiting_plans(self) -> bool:
-        return not self.over and self.phase == 0
+        return not self.over and (self.phase == 0 or bool(self.planning_due()))

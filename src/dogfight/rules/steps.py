@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dogfight.geometry.maneuver import apply_card
-from dogfight.rules import scenario, standard, tripods
+from dogfight.rules import scenario, standard, tripods, ww2
+from dogfight.rules.clocks import PHASES
 from dogfight.rules.damage import apply_cards, eliminate
-from dogfight.rules.events import JamCounterDiscarded, LeftArea, Moved
+from dogfight.rules.events import JamCounterDiscarded, LeftArea, Moved, SpeedRevealed
 from dogfight.rules.movement import disperse_clouds, outside, reveal
 from dogfight.rules.phase import Phase
 from dogfight.rules.plans import Flown
@@ -25,13 +26,11 @@ Step = Callable[[Phase], None]
 
 
 def burn(ph: Phase) -> None:
-    """Standard Rules: an airplane on fire draws its fire cards as the turn's first phase
-    begins, before anything moves."""
-    if ph.phase != 1:
-        return
+    """Standard Rules: an airplane on fire draws its fire cards as its turn begins (000's
+    turn, or a WW2 airplane's Earthling turn), before anything moves."""
     state, rng, events = ph.state, ph.rng, ph.events
-    for burning, fire_cards in standard.burn(state, rng, events):
-        boom = apply_cards(state, burning, "A", fire_cards, False, "fire", events)
+    for burning, deck, fire_cards in standard.burn(state, ph.phase, rng, events):
+        boom = apply_cards(state, burning, deck, fire_cards, False, "fire", events)
         if boom:
             eliminate(state, burning, "exploded", rng, events)
         elif burning.damage >= burning.resistance:
@@ -57,6 +56,20 @@ def reveal_cards(ph: Phase) -> None:
         if card is not None:
             ph.flown[vehicle.id] = card
     ph.starts = {v.id: v.pose for v in ph.movers}
+
+
+def speed_markers(ph: Phase) -> None:
+    """WW2 airplanes reveal their speed marker with the card; the card is flown at that
+    speed (this project's approximation, ``rules/ww2.py``)."""
+    card_speed = ph.state.rules.switches.card_speed
+    for vehicle in ph.movers:
+        card = ph.flown.get(vehicle.id)
+        plan = vehicle.plan
+        if card is None or plan is None or len(plan.speeds) < ph.phase:
+            continue
+        speed = plan.speeds[ph.phase - 1]
+        ph.events.append(SpeedRevealed(vehicle.id, ph.phase, speed))
+        ph.flown[vehicle.id] = ww2.scale(card, speed, card_speed)
 
 
 def walk(ph: Phase) -> None:
@@ -94,6 +107,11 @@ def fly(ph: Phase) -> None:
         vehicle.jams = {w: n for w, n in vehicle.jams.items() if n > 0}
 
 
+def reach_objectives(ph: Phase) -> None:
+    """Objective templates a tripod's base overlaps are reached (001's WW2 scenarios)."""
+    scenario.mark_reached(ph.state, ph.events)
+
+
 def clouds(ph: Phase) -> None:
     """Black smoke clouds touched by a card or a base are dispersed (Standard Rules)."""
     disperse_clouds(ph.state, ph.starts, ph.flown, ph.walked, ph.backward, ph.rng, ph.events)
@@ -124,17 +142,24 @@ def victory(ph: Phase) -> None:
 
 
 def turn_end(ph: Phase) -> None:
-    """After the third phase: reminders, the cards go back, a new planning phase."""
-    if not ph.state.over and ph.phase == 3:
+    """After the third phase: reminders, the cards go back, a new planning phase. After
+    the others, the end of an Earthling turn for the WW2 airplanes (001)."""
+    if ph.state.over:
+        return
+    if ph.phase == PHASES:
         end_turn(ph.state, ph.events)
+    else:
+        standard.end_of_turn(ph.state, ph.phase)
 
 
 MOVEMENT: tuple[Step, ...] = (
     burn,
     declare_actions,
     reveal_cards,
+    speed_markers,
     walk,
     fly,
+    reach_objectives,
     clouds,
     leave_table,
 )

@@ -516,7 +516,7 @@ def recharge(state: GameState, acts: PhaseActions, events: list[ev.Event]) -> No
             source = objective_under(state, vehicle, action.objective)
             objective = state.objectives[source] if source is not None else None
             if objective is not None and objective.charges > 0:
-                gain = state.rules.tripod(vehicle.type).recharge_level
+                gain = state.rules.recharge_level(vehicle.type)
                 objective.charges -= 1
                 objective.drained = True
             else:

@@ -8,8 +8,10 @@ from dogfight.catalog.models import (
     Symbol,
 )
 from dogfight.errors import IllegalPlanError
-from dogfight.rules import scenario, standard, tripods
+from dogfight.rules import scenario, standard, tripods, ww2
+from dogfight.rules.clocks import LATER_PLANNING_RULE, ONE_PHASE, earthling_turn
 from dogfight.rules.events import (
+    EarthlingTurnStarted,
     Event,
     Reminder,
     TurnStarted,
@@ -26,28 +28,42 @@ def allowed_symbols(state: GameState) -> set[Symbol]:
 
 
 def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, list[Event]]:
-    """Record every airplane's plan for the coming turn (000: PLANNING).
+    """Record the plans of a planning phase (000: PLANNING; 001: "PLANNING").
 
-    Every airplane in play needs a plan; plans for unknown or eliminated vehicles, or
-    plans that can never be flown, are refused with :class:`IllegalPlanError` and the
+    Before a turn every vehicle in play needs a plan: three cards on 000's turn, one card
+    and a speed marker for a WW2 airplane's Earthling turn. Before the second and third
+    action phases of a Martian turn only the WW2 airplanes plan (their next Earthling
+    turn); a plan for anything else is refused. Plans for unknown or eliminated vehicles,
+    or plans that can never be flown, are refused with :class:`IllegalPlanError` and the
     state is left as it was.
     """
     if state.over:
         raise IllegalPlanError("the game is over")
-    if state.phase != 0:
+    due = state.planning_due()
+    if state.phase != 0 and not due:
         raise IllegalPlanError(f"turn {state.turn} is already planned (phase {state.phase})")
     for vid in plans:
         if vid not in state.vehicles:
             raise IllegalPlanError(f"no vehicle {vid!r}; vehicles: {', '.join(state.vehicles)}")
         if not state.vehicles[vid].in_play:
             raise IllegalPlanError(f"{vid} is out of the game and cannot plan")
-    missing = [v.id for v in state.in_play() if v.id not in plans]
+        if vid not in due:
+            raise IllegalPlanError(
+                f"{vid}: does not plan cards in planning phase {state.phase + 1} of turn "
+                f"{state.turn}; {LATER_PLANNING_RULE}"
+            )
+    missing = [vid for vid in due if vid not in plans]
     if missing:
         raise IllegalPlanError(f"missing plans for: {', '.join(missing)}")
     symbols = allowed_symbols(state)
     new = state.copy()
     for vid, plan in plans.items():
         vehicle = new.vehicles[vid]
+        if vehicle.clock == ONE_PHASE:
+            card, speed = ww2.check_plan(new, vehicle, plan, symbols)
+            _check_targets(state, vid, plan)
+            vehicle.plan = ww2.merge(new, vehicle, plan, card.id, speed)
+            continue
         if vehicle.tripod is not None:
             standard.check_tripod_plan(new, vehicle, tripods.check_tripod_plan(new, vehicle, plan))
             vehicle.plan = plan
@@ -55,16 +71,24 @@ def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, 
         cards = check_plan_shape(vid, plan, state.rules.deck_of(vehicle.type), symbols)
         standard.check_airplane_plan(new, vehicle, cards)
         check_rockets(new, vehicle, plan)
-        for choice in (*plan.fire, *plan.rear_fire):
-            if choice in (AUTO, HOLD):
-                continue
-            target = state.vehicles.get(choice)
-            if target is None or target.side == vehicle.side:
-                raise IllegalPlanError(
-                    f"{vid}: fire choice {choice!r} must be 'auto', 'none' or an enemy vehicle id"
-                )
+        _check_targets(state, vid, plan)
         vehicle.plan = plan
-    return new, [TurnStarted(new.turn)]
+    events: list[Event] = [TurnStarted(new.turn)] if state.phase == 0 else []
+    if any(new.vehicles[vid].clock == ONE_PHASE for vid in plans):
+        events.append(EarthlingTurnStarted(earthling_turn(new.turn, new.phase + 1)))
+    return new, events
+
+
+def _check_targets(state: GameState, vid: str, plan: Plan) -> None:
+    side = state.vehicles[vid].side
+    for choice in (*plan.fire, *plan.rear_fire):
+        if choice in (AUTO, HOLD):
+            continue
+        target = state.vehicles.get(choice)
+        if target is None or target.side == side:
+            raise IllegalPlanError(
+                f"{vid}: fire choice {choice!r} must be 'auto', 'none' or an enemy vehicle id"
+            )
 
 
 def check_rockets(state: GameState, vehicle: Vehicle, plan: Plan) -> None:
@@ -106,7 +130,7 @@ def end_turn(state: GameState, events: list[Event]) -> None:
                 events.append(Reminder(vehicle.id, counter))
     for vehicle in state.vehicles.values():
         vehicle.plan = None
-    standard.end_of_turn(state)
+    standard.end_of_turn(state, 3)
     state.turn += 1
     state.phase = 0
     scenario.reinforce(state, events)
