@@ -56,6 +56,7 @@ from dogfight.catalog.models import (
 )
 from dogfight.geometry.hexbase import Side
 from dogfight.geometry.pose import Pose
+from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.context import Rules
 from dogfight.rules.plans import Action, Flown, Plan
 from dogfight.rules.state import GameState, Vehicle
@@ -776,18 +777,25 @@ def _goal(state: GameState, tripod: Vehicle, scenario: str | None) -> Goal | Non
     if win is None:
         return None
     drain = win.objective_action == "drain"
-    done = sum(
-        1
-        for o in state.objectives.values()
-        if (o.destroyed if not drain else (o.charges == 0 or o.destroyed))
-    )
-    open_ones = [
-        o
-        for o in state.objectives.values()
-        if not o.destroyed and (o.charges > 0 if drain else True)
-    ]
+    if win.objective_action == "reach":
+        # 001's WW2 scenarios: walk over every objective template
+        done = sum(1 for o in state.objectives.values() if o.reached)
+        open_ones = [o for o in state.objectives.values() if not o.reached]
+    else:
+        done = sum(
+            1
+            for o in state.objectives.values()
+            if (o.destroyed if not drain else (o.charges == 0 or o.destroyed))
+        )
+        open_ones = [
+            o
+            for o in state.objectives.values()
+            if not o.destroyed and (o.charges > 0 if drain else True)
+        ]
     if done < win.objectives and open_ones:
         target = min(open_ones, key=lambda o: (math.dist(tripod.pose.point, (o.x, o.y)), o.id))
+        if win.objective_action == "reach":
+            return Goal(target.x, target.y, target.id, None)
         return Goal(target.x, target.y, target.id, "recharge" if drain else "destroy_objective")
     edge = win.exit_edge or "south"
     w, h = rules.table_width, rules.table_height
@@ -860,7 +868,7 @@ def plan_tripod(
             standing = np.zeros((n, 3), dtype=np.bool_)
             for p in range(offset, 3):
                 standing[:, p] = stand[seqs[:, p - offset]]
-            useful = on_it & standing
+            useful = on_it & standing if goal.token is not None else on_it
             first = np.where(useful.any(axis=1), useful.argmax(axis=1), -1)
             score += 60.0 * (first >= 0) - 3.0 * np.maximum(first, 0)
             token_at = [(int(f), goal.token or "") if f >= 0 else (-1, "") for f in first.tolist()]
@@ -923,7 +931,7 @@ def plan_tripod(
     planned = [cards[int(i)] for i in seqs[best]]
     actions: list[Action | None] = [None, None, None]
     phase_token, token = token_at[best]
-    if phase_token >= 0 and goal is not None:
+    if phase_token >= 0 and goal is not None and goal.token is not None:
         actions[phase_token] = _token(token, goal.objective)
     for p in range(3):
         if chosen_rays[best, p] and actions[p] is None and plane is not None:
@@ -969,6 +977,13 @@ def facing_projector(rules: Rules, tripod_type: str, pose: Pose, plane: Vehicle)
 
 def _own(state: GameState, seat: frozenset[str]) -> list[Vehicle]:
     return sorted((v for v in state.in_play() if v.id in seat), key=lambda v: v.id)
+
+
+def _due(state: GameState, seat: frozenset[str]) -> list[Vehicle]:
+    """The seat's vehicles that plan in this planning phase (all of them before a turn;
+    before the second and third action phases only WW2 airplanes, 001)."""
+    due = set(state.planning_due())
+    return [v for v in _own(state, seat) if v.id in due]
 
 
 def random_airplane_plan(state: GameState, vehicle: Vehicle, rng: np.random.Generator) -> Plan:
@@ -1040,11 +1055,15 @@ class RandomBot(_Observer):
     def plan_turn(
         self, observation: Observation, rules: Rules, seat: frozenset[str], rng: np.random.Generator
     ) -> dict[str, Plan]:
+        from dogfight.bots.ww2_airplanes import random_ww2_plan
+
         state = self._state(observation, rules, seat)
         plans: dict[str, Plan] = {}
-        for vehicle in _own(state, seat):
+        for vehicle in _due(state, seat):
             if vehicle.tripod is not None:
                 plans[vehicle.id] = random_tripod(state, vehicle, rng)
+            elif vehicle.clock == ONE_PHASE:
+                plans[vehicle.id] = random_ww2_plan(state, vehicle, rng)
             else:
                 plans[vehicle.id] = random_airplane_plan(state, vehicle, rng)
         return plans
@@ -1062,12 +1081,16 @@ class PlanningBot(_Observer):
     def plan_turn(
         self, observation: Observation, rules: Rules, seat: frozenset[str], rng: np.random.Generator
     ) -> dict[str, Plan]:
+        from dogfight.bots.ww2_airplanes import plan_ww2_airplane
+
         state = self._state(observation, rules, seat)
         scenario = guess_scenario(observation, rules)
         plans: dict[str, Plan] = {}
-        for vehicle in _own(state, seat):
+        for vehicle in _due(state, seat):
             if vehicle.tripod is not None:
                 plans[vehicle.id] = plan_tripod(state, vehicle, scenario, rng)
+            elif vehicle.clock == ONE_PHASE:
+                plans[vehicle.id] = plan_ww2_airplane(state, vehicle, self.level, rng)
             else:
                 plans[vehicle.id] = plan_airplane(state, vehicle, self.level, rng)
         return plans

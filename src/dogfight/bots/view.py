@@ -40,6 +40,7 @@ from dogfight.catalog.models import (
     TripodDeck,
 )
 from dogfight.geometry.pose import Pose
+from dogfight.rules.clocks import clock_for
 from dogfight.rules.context import Rules
 from dogfight.rules.engine import allowed_symbols
 from dogfight.rules.plans import Flown, Plan, plan_problems
@@ -170,7 +171,7 @@ def rebuild(
             int(v["resistance"])
             if "resistance" in v
             else (
-                catalog.tripods[v["type"]].damage
+                rules.tripod_resistance(v["type"])
                 if kind == "tripod"
                 else catalog.airplane(v["type"]).damage
             )
@@ -214,10 +215,16 @@ def rebuild(
             kind=kind,
             tripod=tripod,
             status=status,
+            clock=clock_for(rules.era(v["type"])),
         )
     objectives = {
         o["id"]: Objective(
-            o["id"], float(o["x"]), float(o["y"]), int(o["charges"]), bool(o["destroyed"])
+            o["id"],
+            float(o["x"]),
+            float(o["y"]),
+            int(o["charges"]),
+            bool(o["destroyed"]),
+            reached=bool(o.get("reached", False)),
         )
         for o in observation.get("objectives", [])
     }

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from typing import Any
 
+from dogfight.rules.clocks import THREE_PHASES
 from dogfight.rules.events import Event
 from dogfight.rules.state import GameState, Vehicle
 
@@ -46,6 +47,10 @@ def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
     revealed = state.phase
     if v.plan is not None:
         view["revealed"] = list(v.plan.cards[:revealed])
+        if v.plan.speeds:
+            view["revealed_speeds"] = list(v.plan.speeds[:revealed])
+    if v.clock != THREE_PHASES:
+        view["clock"] = v.clock
     if own:
         view["resistance"] = v.resistance
         view["damage"] = v.damage
@@ -64,13 +69,22 @@ def observe(state: GameState, seat: Collection[str] | None) -> dict[str, Any]:
         "table": {"width": state.rules.table_width, "height": state.rules.table_height},
         "turn": state.turn,
         "phase": state.phase,
+        # who plans in the coming planning phase (001: WW2 airplanes each Earthling turn)
+        "planning": state.planning_due() if state.phase > 0 else [],
         "over": state.over,
         "winner": state.winner,
         "vehicles": [
             vehicle_view(state, v, seat is None or v.id in seat) for v in state.vehicles.values()
         ],
         "objectives": [
-            {"id": o.id, "x": o.x, "y": o.y, "charges": o.charges, "destroyed": o.destroyed}
+            {
+                "id": o.id,
+                "x": o.x,
+                "y": o.y,
+                "charges": o.charges,
+                "destroyed": o.destroyed,
+                "reached": o.reached,
+            }
             for o in state.objectives.values()
         ],
         # Black smoke templates and rockets in flight are on the open table.

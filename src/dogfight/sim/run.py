@@ -26,6 +26,7 @@ from dogfight.bots.base import Bot, make
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, IllegalPlanError
 from dogfight.rules.chance import step_rng
+from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.engine import resolve_phase, start_turn
 from dogfight.rules.events import DamageDrawn, Eliminated, Event, TurnStarted
 from dogfight.rules.observation import observe, side_seat
@@ -185,6 +186,10 @@ def _legal_replacement(state: GameState, vid: str) -> Plan:
 
     vehicle = state.vehicles[vid]
     rules = state.rules
+    if vehicle.clock == ONE_PHASE:
+        from dogfight.bots.ww2_airplanes import random_ww2_plan
+
+        return random_ww2_plan(state, vehicle, np.random.default_rng(0))
     if vehicle.tripod is not None:
         deck = rules.tripod_deck_of(vehicle.type)
         seqs, _ = tripod_sequences(state, vehicle)
@@ -235,22 +240,28 @@ def play_game(
     refused = 0
     stopped: str | None = None
     while not state.over and state.turn <= max_turns and stopped is None:
-        plans: dict[str, Plan] = {}
-        for side in sides:
-            seat = side_seat(state, side)
-            if not any(state.vehicles[v].in_play for v in seat):
-                continue
-            proposed = players[side].plan_turn(observe(state, seat), state.rules, seat, rngs[side])
-            plans.update({v: p for v, p in proposed.items() if v in seat})
-        try:
-            state, more, bad = start_refereed(state, plans)
-        except IllegalPlanError as exc:
-            # e.g. a tripod whose damage leaves it no legal plan: the game cannot go on
-            stopped = str(exc)
-            break
-        refused += bad
-        events.extend(more)
         while not state.over:
+            if state.awaiting_plans():
+                # a planning phase: before a turn every vehicle, before the second and third
+                # action phases of a Martian turn the WW2 airplanes (001)
+                due = set(state.planning_due())
+                plans: dict[str, Plan] = {}
+                for side in sides:
+                    seat = side_seat(state, side)
+                    if not due & seat:
+                        continue
+                    proposed = players[side].plan_turn(
+                        observe(state, seat), state.rules, seat, rngs[side]
+                    )
+                    plans.update({v: p for v, p in proposed.items() if v in seat and v in due})
+                try:
+                    state, more, bad = start_refereed(state, plans)
+                except IllegalPlanError as exc:
+                    # e.g. a tripod whose damage leaves it no legal plan: the game cannot go on
+                    stopped = str(exc)
+                    break
+                refused += bad
+                events.extend(more)
             phase = state.phase + 1
             actions: dict[str, Action | None] = {}
             cards: dict[str, str] = {}

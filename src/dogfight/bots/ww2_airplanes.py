@@ -1,0 +1,197 @@
+"""Planning for WW2 airplanes: one maneuver card and one speed marker per Earthling turn
+(001, "Tripods in WW2"; the speeds are this project's approximation, ``rules/ww2.py``).
+
+Every (card, speed) the airplane may plan now is scored at the pose it leads to: the
+expected damage its guns deal to the enemies' likely poses after this action phase (arcs,
+ruler and half mark on sampled base points, a tripod's armour), less the heat-rays it may
+take there, a pull towards a firing position behind the nearest enemy, and a prohibitive
+cost for leaving the table. The ``hard`` level also looks one Earthling turn ahead: a pose
+from which no card keeps it on the table is avoided, and it weighs more enemy samples;
+``easy`` scores a random half of its choices against a few samples; ``random`` picks any
+(card, speed) that stays on the table.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dogfight.bots.airplanes import (
+    OFF_TABLE,
+    Enemy,
+    Level,
+    _heat_ray,
+    base_points,
+    nearest_in_arc,
+    odds,
+    tripod_enemy,
+    unprotected,
+    world_points,
+)
+from dogfight.bots.view import Floats, advance, inside
+from dogfight.catalog.models import ManeuverCard
+from dogfight.rules.plans import Plan, card_problem
+from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.turns import allowed_symbols
+from dogfight.rules.ww2 import scale
+
+MARGIN = 2.0
+"""cm between the centre dot and the table's edge for a pose to count as safe."""
+
+
+def choices(state: GameState, me: Vehicle) -> list[tuple[ManeuverCard, int]]:
+    """The (card, speed) pairs the engine accepts now and that break no flight
+    restriction; if the airplane's damage forbids them all, those it accepts."""
+    rules = state.rules
+    deck = rules.deck_of(me.type)
+    speeds = rules.airplane(me.type).speeds
+    symbols = allowed_symbols(state)
+    accepted = [c for c in deck.cards if c.symbol in symbols and _status_allows(state, me, c)]
+    legal = [c for c in accepted if card_problem(me.previous, c) is None]
+    pool = legal or accepted or [deck.card(deck.straight)]
+    return [(c, s) for c in pool for s in speeds]
+
+
+def _status_allows(state: GameState, me: Vehicle, card: ManeuverCard) -> bool:
+    from dogfight.errors import IllegalPlanError
+    from dogfight.rules import standard
+
+    try:
+        standard.check_airplane_plan(state, me, [card])
+    except IllegalPlanError:
+        return False
+    return True
+
+
+def end_poses(
+    state: GameState, me: Vehicle, options: list[tuple[ManeuverCard, int]]
+) -> tuple[Floats, Floats, Floats]:
+    """Where each (card, speed) puts the base."""
+    rules = state.rules
+    flown = [scale(c, s, rules.switches.card_speed) for c, s in options]
+    n = len(flown)
+    return advance(
+        np.full(n, me.pose.x),
+        np.full(n, me.pose.y),
+        np.full(n, me.pose.heading),
+        np.array([c.forward for c in flown]),
+        np.array([c.left for c in flown]),
+        np.array([c.turn for c in flown]),
+        rules.base_length,
+    )
+
+
+def _escape(state: GameState, me: Vehicle, x: Floats, y: Floats, h: Floats) -> Floats:
+    """1 where some card at the airplane's slowest speed keeps it on the table one more
+    Earthling turn, else 0."""
+    rules = state.rules
+    deck = rules.deck_of(me.type)
+    slow = min(rules.airplane(me.type).speeds)
+    cards = [scale(c, slow, rules.switches.card_speed) for c in deck.cards]
+    fwd = np.array([c.forward for c in cards])[None, :]
+    left = np.array([c.left for c in cards])[None, :]
+    turn = np.array([c.turn for c in cards])[None, :]
+    nx, ny, _ = advance(x[:, None], y[:, None], h[:, None], fwd, left, turn, rules.base_length)
+    ok = inside(nx, ny, rules.table_width, rules.table_height, MARGIN)
+    out: Floats = np.where(np.asarray(ok, dtype=np.bool_).any(axis=1), 1.0, 0.0)
+    return out
+
+
+def _attack(
+    state: GameState, me: Vehicle, x: Floats, y: Floats, h: Floats, enemy: Enemy, p: int
+) -> Floats:
+    """Expected damage points the guns deal to one enemy from each candidate pose."""
+    rules = state.rules
+    target = enemy.vehicle
+    ex, ey, eh = enemy.phase(p)
+    tx, ty = world_points(ex, ey, eh, base_points(rules, target))
+    total = np.zeros(len(x))
+    for i, (weapon, letter) in enumerate(rules.weapons(me.type)):
+        arc = rules.arc(weapon)
+        d2 = nearest_in_arc(x, y, h + arc.centre, arc.width / 2.0, tx, ty)  # (c, s)
+        cards = np.where(d2 <= rules.half**2, 2.0, 1.0) * (d2 <= rules.ruler**2)
+        deck = rules.damage_deck(letter, target.type, me.type)
+        card = odds(rules, deck, target)
+        worth: Floats = np.full(cards.shape, card.points)
+        if target.tripod is not None:
+            open_side = unprotected(rules, target, ex, ey, eh, x, y)  # (c, s)
+            worth = open_side * card.points + (1 - open_side) * card.energy * 0.5
+        total += (cards * worth) @ enemy.weight * (1.0 if i == 0 else 0.7)
+    return total
+
+
+def _threat(
+    state: GameState, me: Vehicle, x: Floats, y: Floats, h: Floats, enemy: Enemy, p: int
+) -> Floats:
+    """Expected heat-ray damage taken at each candidate pose from one tripod."""
+    rules = state.rules
+    if enemy.vehicle.tripod is None:
+        return np.zeros(len(x))
+    ex, ey, eh = enemy.phase(p)
+    px, py = world_points(x, y, h, base_points(rules, me))
+    got = _heat_ray(rules, enemy.vehicle, ex, ey, eh, px, py)  # (s, c)
+    out: Floats = (enemy.weight @ got) * float(enemy.ray[p])
+    return out
+
+
+def plan_ww2_airplane(
+    state: GameState, me: Vehicle, level: Level, rng: np.random.Generator
+) -> Plan:
+    """The card and speed of this Earthling turn for one WW2 airplane at ``level``."""
+    rules = state.rules
+    options = choices(state, me)
+    if level.own_plans is not None and level.own_plans < 100:
+        keep = max(1, len(options) // 2)
+        picks = np.sort(rng.choice(len(options), size=keep, replace=False))
+        options = [options[int(i)] for i in picks]
+    x, y, h = end_poses(state, me, options)
+    score = np.zeros(len(options))
+    on_table = inside(x, y, rules.table_width, rules.table_height, MARGIN)
+    score -= OFF_TABLE * ~on_table
+    if level.lookahead:
+        score -= OFF_TABLE / 2 * (1.0 - _escape(state, me, x, y, h))
+    p = min(state.phase, 2)
+    nearest: Vehicle | None = None
+    best_gap = math.inf
+    for enemy_v in sorted(state.in_play(), key=lambda v: v.id):
+        if enemy_v.side == me.side:
+            continue
+        gap = math.dist(enemy_v.pose.point, me.pose.point)
+        if gap < best_gap:
+            nearest, best_gap = enemy_v, gap
+        if enemy_v.tripod is not None:
+            enemy = tripod_enemy(state, enemy_v, rng, level.samples)
+        else:
+            one = np.array([[enemy_v.pose.x] * 3])
+            enemy = Enemy(
+                enemy_v,
+                one,
+                np.array([[enemy_v.pose.y] * 3]),
+                np.array([[enemy_v.pose.heading] * 3]),
+                np.ones(1),
+            )
+        score += _attack(state, me, x, y, h, enemy, p)
+        score -= 0.8 * _threat(state, me, x, y, h, enemy, p)
+    if nearest is not None:
+        # a firing position: about half a ruler behind the target, facing it
+        ax = nearest.pose.x - 0.5 * rules.ruler * math.cos(math.radians(nearest.pose.heading))
+        ay = nearest.pose.y - 0.5 * rules.ruler * math.sin(math.radians(nearest.pose.heading))
+        score -= 0.04 * np.hypot(x - ax, y - ay)
+        bearing = np.degrees(np.arctan2(nearest.pose.y - y, nearest.pose.x - x))
+        off = np.abs((bearing - h + 180.0) % 360.0 - 180.0)
+        score -= 0.01 * off
+    score += rng.uniform(0.0, 1e-3, len(options))  # ties broken by the bot's generator
+    card, speed = options[int(np.argmax(score))]
+    return Plan(cards=(card.id,), speeds=(speed,))
+
+
+def random_ww2_plan(state: GameState, me: Vehicle, rng: np.random.Generator) -> Plan:
+    """A uniform (card, speed) among those that keep the airplane on the table."""
+    rules = state.rules
+    options = choices(state, me)
+    x, y, _ = end_poses(state, me, options)
+    safe = np.flatnonzero(inside(x, y, rules.table_width, rules.table_height, MARGIN))
+    pool = safe if len(safe) else np.arange(len(options))
+    card, speed = options[int(pool[int(rng.integers(len(pool)))])]
+    return Plan(cards=(card.id,), speeds=(speed,))
