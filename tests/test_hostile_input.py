@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from server_helpers import client, duel_situation, headers, seat_url, straights_plan
 
 from dogfight.catalog.loader import load_catalog
+from dogfight.rules.engine import resolve_phase
 from dogfight.rules.plans import Plan
 from dogfight.server import games as games_module
 from dogfight.server.games import GameService
@@ -195,7 +196,7 @@ def test_deep_nesting_is_a_4xx_never_a_traceback(tmp_path: Path, depth: int) -> 
 
 def poison_resolve_phase(monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine raises on any step of a game with a vehicle called 'poison'."""
-    real = games_module.resolve_phase
+    real = resolve_phase
 
     def resolve(state: Any, *args: Any, **kw: Any) -> Any:
         if "poison" in state.vehicles:
