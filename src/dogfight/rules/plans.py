@@ -104,8 +104,9 @@ class Plan(BaseModel):
         default=False,
         description="an automated tripod (001): no cards planned, one given at each phase",
     )
-    speeds: tuple[int, ...] = Field(
+    speeds: tuple[Annotated[int, Field(ge=1, le=20)], ...] = Field(
         default=(),
+        max_length=PHASES,
         description='WW2 airplanes: the speed marker planned with each card (001: "one '
         'maneuver card with a speed marker")',
     )

@@ -83,8 +83,9 @@ def merge(state: GameState, vehicle: Vehicle, plan: Plan, card: str, speed: int)
     speeds = (*(prior.speeds[:done] if prior else ()), speed)
 
     def choices(old: tuple[str, ...] | None, new: tuple[str, ...]) -> tuple[str, ...]:
+        # a plan's per-phase lists: this Earthling turn's choice is at its action phase
         head = old[:done] if old is not None else ()
-        mine = new[0] if new else AUTO
+        mine = new[done] if len(new) > done else AUTO
         return (*head, mine, *([AUTO] * (PHASES - done - 1)))
 
     return Plan(
