@@ -395,8 +395,8 @@ def test_londons_burning_table_and_objectives_in_airplane_rulers() -> None:
 
 
 def test_alsace_again_forces_and_variant() -> None:
-    """001: "One Messerschmitt Bf.109E and one Junkers Ju–87 Stuka" / "Variants: Use two
-    airplanes chosen between Yakovlev Yak–1 and Reggiane Re.2001"."""
+    """001: "One Messerschmitt Bf.109E and one Junkers Ju-87 Stuka" / "Variants: Use two
+    airplanes chosen between Yakovlev Yak-1 and Reggiane Re.2001"."""
     s = build(scenario_situation(CATALOG, "alsace-again"), CATALOG, 0)
     assert sorted(v.type for v in s.vehicles.values()) == ["bf-109e", "ju-87-stuka", "mk1-locust"]
     sit = scenario_situation(CATALOG, "alsace-again-variant").model_dump(

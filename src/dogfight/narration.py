@@ -12,6 +12,12 @@ def describe(event: ev.Event) -> str:
             return f"Turn {turn}: plans are down."
         case ev.PhaseStarted(turn=turn, phase=phase):
             return f"Turn {turn}, phase {phase}."
+        case ev.EarthlingTurnStarted(earthling_turn=n):
+            return f"Earthling turn {n}: the WW2 airplanes' cards and speed markers are down."
+        case ev.SpeedRevealed(vehicle=v, speed=speed):
+            return f"{v} flies at speed {speed}."
+        case ev.ObjectiveReached(objective=o, vehicle=v):
+            return f"{v} reaches objective {o}."
         case ev.Revealed(vehicle=v, card=card, symbol=symbol, steep=steep):
             extra = ", steep" if steep and symbol not in ("steep", "stall") else ""
             return f"{v} reveals card {card} ({symbol}{extra})."
