@@ -374,7 +374,7 @@ def era_problem(airplane: Airplane, ruleset: str) -> str:
         )
     return (
         f"the {airplane.name} is a WW1 airplane and the {ruleset} ruleset flies WW2 ones "
-        '(or set the switch mixed_eras); 001: "use normal WW2 Wings of Glory rules and '
+        '(or set the switch mixed_eras); 001: "normal WW2 Wings of Glory rules and '
         'components to handle the airplanes"'
     )
 

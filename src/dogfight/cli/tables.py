@@ -28,16 +28,18 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
         )
     out.print(rules)
     planes = Table(title="Airplanes")
-    for col in ("id", "name", "deck", "firepower", "damage", "rockets"):
+    for col in ("id", "name", "era", "deck", "firepower", "damage", "rockets", "speeds"):
         planes.add_column(col)
-    for a in sorted(cat.airplanes.values(), key=lambda a: a.id):
+    for a in sorted(cat.airplanes.values(), key=lambda a: (a.era, a.id)):
         planes.add_row(
             a.id,
             a.name,
+            a.era.upper(),
             a.maneuver_deck,
             "/".join(a.firepower),
             str(a.damage),
             "yes" if a.rockets else "",
+            ", ".join(map(str, a.speeds)),
         )
     out.print(planes)
     decks = Table(title="Maneuver decks")
