@@ -14,6 +14,7 @@ import numpy as np
 from dogfight.bench.bots import hard_bot_decision_median_ms, spark_of_hope_games_per_second
 from dogfight.bench.solo import decision_median_ms
 from dogfight.bench.sopwith import turn_20_planes_median_ms
+from dogfight.bench.ww2 import londons_burning_turn_median_ms
 from dogfight.bots.random_plans import random_plans
 from dogfight.catalog.loader import Catalog
 from dogfight.rules.chance import step_rng
@@ -30,6 +31,7 @@ TARGETS = {
     "automated_tripod_decision_median_ms": 5.0,
     "hard_bot_decision_median_ms": 200.0,
     "spark_of_hope_games_per_second_2_workers": 2.0,
+    "londons_burning_martian_turn_median_ms": 3.0,
 }
 
 
@@ -86,6 +88,7 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         "automated_tripod_decision_median_ms": decision_median_ms(quick, catalog),
         "hard_bot_decision_median_ms": hard_bot_decision_median_ms(catalog, quick),
         "spark_of_hope_games_per_second_2_workers": spark_of_hope_games_per_second(catalog, quick),
+        "londons_burning_martian_turn_median_ms": londons_burning_turn_median_ms(catalog, quick),
     }
     return {
         "figures": figures,

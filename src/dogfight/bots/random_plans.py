@@ -7,10 +7,14 @@ from __future__ import annotations
 import numpy as np
 
 from dogfight.catalog.models import ManeuverCard, TripodCard, TripodSymbol
+from dogfight.errors import IllegalPlanError
 from dogfight.geometry.maneuver import apply_card
+from dogfight.rules import standard
+from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.engine import allowed_symbols
 from dogfight.rules.plans import Action, Flown, Plan, plan_problems
 from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.ww2 import scale
 
 
 def _stays_on_table(state: GameState, vehicle: Vehicle, cards: list[ManeuverCard]) -> bool:
@@ -79,9 +83,53 @@ def random_tripod_plan(state: GameState, vehicle_id: str, rng: np.random.Generat
     return Plan(cards=tuple(c.id for c in cards), actions=tuple(actions))
 
 
+def _damage_allows(state: GameState, vehicle: Vehicle, card: ManeuverCard) -> bool:
+    """Whether the airplane's special damage lets it plan ``card`` (Standard Rules)."""
+    try:
+        standard.check_airplane_plan(state, vehicle, [card])
+    except IllegalPlanError:
+        return False
+    return True
+
+
+def random_ww2_plan(
+    state: GameState, vehicle_id: str, rng: np.random.Generator, tries: int = 40
+) -> Plan:
+    """A random card and speed marker for a WW2 airplane's Earthling turn (001), legal and
+    on the table whenever one is found in ``tries``."""
+    vehicle = state.vehicles[vehicle_id]
+    deck = state.rules.deck_of(vehicle.type)
+    speeds = state.rules.airplane(vehicle.type).speeds
+    card_speed = state.rules.switches.card_speed
+    symbols = allowed_symbols(state)
+    usable = [
+        c for c in deck.cards if c.symbol in symbols and _damage_allows(state, vehicle, c)
+    ] or [c for c in deck.cards if c.symbol in symbols]
+    fallback: tuple[ManeuverCard, int] | None = None
+    for _ in range(tries):
+        card = usable[int(rng.integers(len(usable)))]
+        speed = speeds[int(rng.integers(len(speeds)))]
+        if plan_problems(vehicle.previous, [card]):
+            continue
+        if _stays_on_table(state, vehicle, [scale(card, speed, card_speed)]):
+            return Plan(cards=(card.id,), speeds=(speed,))
+        fallback = fallback or (card, speed)
+    card, speed = fallback or (deck.card(deck.straight), speeds[0])
+    return Plan(cards=(card.id,), speeds=(speed,))
+
+
 def random_plans(state: GameState, rng: np.random.Generator) -> dict[str, Plan]:
-    """A random plan for every vehicle in play, in id order."""
-    return {
-        v.id: (random_tripod_plan if v.tripod is not None else random_plan)(state, v.id, rng)
-        for v in sorted(state.in_play(), key=lambda v: v.id)
-    }
+    """A random plan for every vehicle that plans in this planning phase, in id order
+    (before the second and third action phases, only the WW2 airplanes: 001)."""
+    due = set(state.planning_due())
+    out: dict[str, Plan] = {}
+    for v in sorted(state.in_play(), key=lambda v: v.id):
+        if v.id not in due:
+            continue
+        if v.tripod is not None:
+            out[v.id] = random_tripod_plan(state, v.id, rng)
+        elif v.clock == ONE_PHASE:
+            out[v.id] = random_ww2_plan(state, v.id, rng)
+        else:
+            out[v.id] = random_plan(state, v.id, rng)
+    return out

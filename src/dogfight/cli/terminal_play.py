@@ -18,6 +18,7 @@ from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, DogfightError, IllegalPlanError
 from dogfight.narration import describe
 from dogfight.rules.chance import step_rng
+from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.engine import allowed_symbols, resolve_phase, start_turn
 from dogfight.rules.events import Event
 from dogfight.rules.observation import observe, side_seat, visible_events
@@ -108,6 +109,8 @@ def _human_plan(
     count = 3 - vehicle.tripod.toppled if vehicle.tripod is not None else 3
     output_fn(f"{vehicle.id} ({vehicle.type}) at {_where(vehicle)}")
     output_fn(f"  cards: {_cards_line(state, vehicle)}")
+    if vehicle.clock == ONE_PHASE:
+        return _human_ww2_plan(state, vehicle, input_fn, output_fn)
     while True:
         answer = _ask(input_fn, f"  {vehicle.id}: {count} card ids> ")
         cards = tuple(answer.replace(",", " ").split())
@@ -131,6 +134,33 @@ def _human_plan(
         for problem in plan_problems(vehicle.previous, chosen):
             output_fn(f"  warning: card {problem.card} breaks a restriction: {problem.text}")
         return Plan(cards=cards)
+
+
+def _human_ww2_plan(
+    state: GameState,
+    vehicle: Vehicle,
+    input_fn: Callable[[str], str],
+    output_fn: Callable[[str], None],
+) -> Plan:
+    """A WW2 airplane's Earthling turn: one card and one speed marker (001)."""
+    speeds = state.rules.airplane(vehicle.type).speeds
+    while True:
+        answer = _ask(
+            input_fn,
+            f"  {vehicle.id}: one card id and a speed ({', '.join(map(str, speeds))})> ",
+        )
+        parts = answer.replace(",", " ").split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            output_fn("  give a card id and a speed, e.g. '5 3' (q to quit)")
+            continue
+        try:
+            card = state.rules.deck_of(vehicle.type).card(parts[0])
+        except DogfightError as exc:
+            output_fn(f"  {exc}")
+            continue
+        for problem in plan_problems(vehicle.previous, [card]):
+            output_fn(f"  warning: card {problem.card} breaks a restriction: {problem.text}")
+        return Plan(cards=(card.id,), speeds=(int(parts[1]),))
 
 
 def play_in_terminal(
@@ -160,23 +190,10 @@ def play_in_terminal(
         while not state.over and state.turn <= max_turns:
             output_fn(f"--- Turn {state.turn} ---")
             mine = side_seat(state, human_side)
-            plans: dict[str, Plan] = {}
-            for side, bot in bots.items():
-                seat = side_seat(state, side)
-                if any(state.vehicles[v].in_play for v in seat):
-                    proposed = bot.plan_turn(observe(state, seat), state.rules, seat, rngs[side])
-                    plans.update({v: p for v, p in proposed.items() if v in seat})
-            while True:
-                for vehicle in sorted(state.in_play(), key=lambda v: v.id):
-                    if vehicle.id in mine:
-                        plans[vehicle.id] = _human_plan(state, vehicle, input_fn, output_fn)
-                try:
-                    state, events = start_turn(state, plans)
-                    break
-                except IllegalPlanError as exc:
-                    output_fn(f"refused: {exc}")
-            _narrate(events, mine, output_fn)
             while not state.over:
+                if state.awaiting_plans():
+                    # every planning phase: a whole turn's, or a WW2 Earthling turn's (001)
+                    state = _planning(state, bots, rngs, mine, input_fn, output_fn)
                 phase = state.phase + 1
                 actions: dict[str, Action | None] = {}
                 cards: dict[str, str] = {}
@@ -202,6 +219,38 @@ def play_in_terminal(
         output_fn(f"Winner: {state.winner}" if state.winner else "The game is a draw.")
     else:
         output_fn(f"No result after {max_turns} turns.")
+    return state
+
+
+def _planning(
+    state: GameState,
+    bots: dict[str, Bot],
+    rngs: dict[str, np.random.Generator],
+    mine: frozenset[str],
+    input_fn: Callable[[str], str],
+    output_fn: Callable[[str], None],
+) -> GameState:
+    """One planning phase: the bots' plans, then the human's for each of its vehicles that
+    plans now (asked again while the engine refuses them)."""
+    due = set(state.planning_due())
+    plans: dict[str, Plan] = {}
+    for side, bot in bots.items():
+        seat = side_seat(state, side)
+        if due & seat:
+            proposed = bot.plan_turn(observe(state, seat), state.rules, seat, rngs[side])
+            plans.update({v: p for v, p in proposed.items() if v in seat and v in due})
+    if state.phase:
+        output_fn(f"--- Earthling turn: planning phase {state.phase + 1} ---")
+    while True:
+        for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+            if vehicle.id in mine and vehicle.id in due:
+                plans[vehicle.id] = _human_plan(state, vehicle, input_fn, output_fn)
+        try:
+            state, events = start_turn(state, plans)
+            break
+        except IllegalPlanError as exc:
+            output_fn(f"refused: {exc}")
+    _narrate(events, mine, output_fn)
     return state
 
 
