@@ -204,3 +204,54 @@ def test_a_whole_spark_of_hope(server: Server, browser: Any, shots: Path) -> Non
     assert "black smoke" in log
     page.screenshot(path=str(shots / "spark-end.png"))
     assert page.errors == []
+
+
+def test_a_whole_alsace_again(server: Server, browser: Any, shots: Path) -> None:
+    """001's Alsace Again!: the Locust plans three cards per Martian turn, the Earthling
+    seat one card and a speed marker for each of its two WW2 airplanes before every
+    action phase (001: "Earthling players choose one new maneuver card with a speed
+    marker")."""
+    page = new_page(browser)
+    create_in_lobby(page, server.base, "alsace-again")
+    plans = {"locust": 0, "messerschmitt": 0, "stuka": 0}
+    finished = False
+    for _ in range(200):
+        vehicle = next_to_plan(page)
+        if vehicle == END:
+            finished = True
+            break
+        if vehicle is None:
+            continue
+        if vehicle == "locust":
+            pick(page, "locust", ["1", "11", "2"])
+            page.select_option(
+                "[data-plan='locust'] select[data-action='1']",
+                value='{"token":"heat_ray","projector":"front"}',
+            )
+        else:
+            # the Earthling seat plans all its WW2 airplanes at once
+            planes = [p.get_attribute("data-plan") for p in page.query_selector_all("[data-plan]")]
+            assert set(planes) <= {"messerschmitt", "stuka"}
+            vehicle = "messerschmitt"
+            if plans[vehicle] % 3:
+                assert "Earthling turn" in page.inner_text("#stage h2")
+            for plane in planes:
+                pick(page, str(plane), [["4", "5", "2"][plans[vehicle] % 3]])
+            if "messerschmitt" in planes:
+                page.select_option("[data-plan='messerschmitt'] select[data-speed]", value="4")
+        plans[vehicle] += 1
+        try:
+            page.wait_for_selector("#submit-plans:not([disabled])")
+        except Exception:
+            raise AssertionError(f"{vehicle} {plans}: {page.inner_text('#stage')}") from None
+        if plans[vehicle] == 2 and vehicle == "messerschmitt":
+            page.wait_for_selector("#board .ghost-final")
+            page.screenshot(path=str(shots / "alsace-earthling-planning.png"))
+        submit(page)
+    assert finished, "Alsace Again! did not reach its end screen"
+    assert plans["messerschmitt"] >= 3 * plans["locust"] - 2
+    log = page.inner_text("#log-entries")
+    assert "flies at speed 4" in log
+    assert "Earthling turn" in log
+    page.screenshot(path=str(shots / "alsace-end.png"))
+    assert page.errors == []

@@ -353,7 +353,7 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
     ) -> Json:
         """Submit the seat's plans for the turn; refused whole with the rule if illegal."""
         game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        game.submit_plans(seat_id, body.turn, body.plans)
+        game.submit_plans(seat_id, body.turn, body.plans, body.phase)
         await changed(game)
         with game.lock:
             return game.seat_view(seat_id, since)

@@ -35,11 +35,13 @@ from dogfight.geometry.maneuver import apply_card, card_path
 from dogfight.geometry.pose import Pose, normalize_heading
 from dogfight.narration import describe
 from dogfight.rules.chance import step_rng
+from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.engine import preview_targets, resolve_phase, start_turn
 from dogfight.rules.events import Event, GameOver, Moved, TripodDecision
 from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import AUTO, Action, Flown, Plan, card_problem, plan_problems
 from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.ww2 import scale
 from dogfight.server import status
 from dogfight.server.seats import new_game_id, new_token, token_hash, token_matches
 from dogfight.server.status import Failure
@@ -125,8 +127,13 @@ class Answer:
     decisions: list[Json] = field(default_factory=list)
     """An automated tripod's decisions (TripodDecision events as JSON), logged with the
     phase so a player can see why it did what it did (001)."""
+    plans: dict[str, Plan] = field(default_factory=dict)
+    """WW2 airplanes' plans of an Earthling turn (001), stored as the answer of phase
+    ``-p`` for the planning phase before action phase ``p``."""
 
     def to_json(self) -> Json:
+        if self.plans:
+            return {"plans": {k: p.model_dump(mode="json") for k, p in self.plans.items()}}
         return {
             "fire": self.fire,
             "actions": {
@@ -147,6 +154,7 @@ class Answer:
             },
             cards=dict(data.get("cards", {})),
             decisions=list(data.get("decisions", [])),
+            plans={k: Plan.model_validate(p) for k, p in data.get("plans", {}).items()},
         )
 
 
@@ -378,12 +386,41 @@ class LiveGame:
                 fire.setdefault(vid, {}).update(choices)
         return actions or None, fire, cards or None
 
+    def _earthling_due(self, turn: int, phase: int) -> dict[str, list[str]]:
+        """Before action phase ``phase`` (2 or 3) of a turn with WW2 airplanes: each seat
+        whose airplanes must still plan this Earthling turn (001), with those airplanes."""
+        state = self.state
+        if phase < 2 or state.phase != phase - 1:
+            return {}
+        given = self.answers.get((turn, -phase), {})
+        out: dict[str, list[str]] = {}
+        for vid in state.planning_due():
+            owner = self.owner(vid)
+            if owner is not None and owner.id not in given:
+                out.setdefault(owner.id, []).append(vid)
+        return out
+
+    def _planned(self, turn: int, phase: int) -> tuple[GameState, list[Event]]:
+        """The state with this Earthling turn's plans down (the state itself when no WW2
+        airplane plans before this phase)."""
+        state = self.state
+        if phase < 2 or not state.planning_due():
+            return state, []
+        plans = {
+            vid: plan
+            for answer in self.answers.get((turn, -phase), {}).values()
+            for vid, plan in answer.plans.items()
+        }
+        return start_turn(state, plans)
+
     def _resolve(self, turn: int, phase: int) -> tuple[GameState, list[Event]]:
         state = self.state
         if phase == 0:
             return start_turn(state, self._merged_plans(turn))
+        state, planned = self._planned(turn, phase)
         actions, fire, cards = self._phase_inputs(turn, phase)
         new, events = resolve_phase(state, step_rng(self.seed, turn, phase), actions, fire, cards)
+        events = [*planned, *events]
         decisions = [
             TripodDecision(**{k: v for k, v in d.items() if k != "kind"})
             for answer in self.answers.get((turn, phase), {}).values()
@@ -405,8 +442,10 @@ class LiveGame:
         if cached is not None:
             return cached
         turn, phase = nxt
-        state = self.state
-        if not self._could_ask(phase):
+        if self._earthling_due(turn, phase):
+            return {}, None  # the WW2 airplanes plan first; nothing cached meanwhile
+        state, _ = self._planned(turn, phase)
+        if not self._could_ask(phase, state):
             self._questions[nxt] = ({}, None)
             return {}, None
         actions, _, cards = self._phase_inputs(turn, phase)
@@ -434,11 +473,10 @@ class LiveGame:
         self._questions[nxt] = result
         return result
 
-    def _could_ask(self, phase: int) -> bool:
+    def _could_ask(self, phase: int, state: GameState) -> bool:
         """Whether any person could be asked for a target this phase (else the preview
         of the movement is not worth computing): an airplane of a seat not on auto-fire,
         a weapon set to 'auto', and at least two enemies in play."""
-        state = self.state
         playing = state.in_play()
         for vehicle in playing:
             if vehicle.plan is None or vehicle.tripod is not None:
@@ -463,6 +501,9 @@ class LiveGame:
         turn, phase = nxt
         if phase == 0:
             return [sid for sid in self._missing_plans(turn) if not self.seats[sid].bot]
+        due = self._earthling_due(turn, phase)
+        if due:
+            return [sid for sid in due if not self.seats[sid].bot]
         asked, _ = self.questions()
         answered = self.answers.get((turn, phase), {})
         return [sid for sid in asked if sid not in answered]
@@ -511,6 +552,40 @@ class LiveGame:
                 plans[vid] = make_plan(state, vid, rng)
         return plans
 
+    def _trial(self, turn: int, phase: int) -> GameState:
+        """The state a phase's inputs are checked on: with this Earthling turn's plans down,
+        or, while some are missing, with the WW2 airplanes still to plan set aside."""
+        if not self._earthling_due(turn, phase):
+            return self._planned(turn, phase)[0]
+        trial = self.state.copy()
+        for vid in trial.planning_due():
+            trial.vehicles[vid].eliminated = "(set aside)"
+        return trial
+
+    def _bot_earthling_plans(self, turn: int, phase: int) -> None:
+        """Computer seats plan their WW2 airplanes' Earthling turn (001); a plan the
+        engine refuses is replaced by a random legal one."""
+        from dogfight.bots.random_plans import random_ww2_plan
+
+        due = self._earthling_due(turn, phase)
+        state = self.state
+        for seat_id, vids in sorted(due.items()):
+            seat = self.seats[seat_id]
+            if not seat.bot:
+                continue
+            seen = self.seat_vehicles(seat_id)
+            rng = self._bot_rng(seat, turn, -phase)
+            try:
+                got = self._bot(seat).plan_turn(observe(state, seen), state.rules, seen, rng)
+                plans = {vid: got[vid] for vid in vids}
+                self.check_seat_plans(seat_id, plans)
+            except Exception:  # a computer player's bug never stops the game
+                plans = {vid: random_ww2_plan(state, vid, rng) for vid in vids}
+            answer = Answer(plans=plans)
+            self.store.add_answer(self.id, turn, -phase, seat_id, answer.to_json())
+            self.answers.setdefault((turn, -phase), {})[seat_id] = answer
+            self._bots_acted = True
+
     def _bot_phase_inputs(self, turn: int, phase: int) -> None:
         """Computer seats with tripods in play give their action tokens (and automated
         tripods' cards) for the phase; stored like any answer."""
@@ -537,7 +612,7 @@ class LiveGame:
                 logged = [d.event().to_json() for d in decided]
                 answer = Answer(actions=dict(actions), cards=dict(cards), decisions=logged)
                 resolve_phase(
-                    state,
+                    self._trial(turn, phase),
                     step_rng(self.seed, turn, phase),
                     answer.actions or None,
                     cards=answer.cards or None,
@@ -617,6 +692,7 @@ class LiveGame:
         else:
             if any(s.bot for s in self.seats.values()):
                 self._commit(pending)
+                self._bot_earthling_plans(turn, phase)
                 self._bot_phase_inputs(turn, phase)
             if self.waiting_for():
                 return None
@@ -651,8 +727,13 @@ class LiveGame:
                 vehicle.eliminated = "(set aside)"
         start_turn(trial, plans)
 
-    def submit_plans(self, seat_id: str, turn: int, raw: Mapping[str, Any]) -> None:
-        """Store a seat's plans for ``turn`` (all its vehicles in play), then advance."""
+    def submit_plans(self, seat_id: str, turn: int, raw: Mapping[str, Any], phase: int = 0) -> None:
+        """Store a seat's plans for ``turn`` (all its vehicles in play), then advance;
+        ``phase`` 2 or 3: its WW2 airplanes' plans of the Earthling turn before that
+        action phase (001)."""
+        if phase:
+            self._submit_earthling(seat_id, turn, phase, raw)
+            return
         with self.lock:
             nxt = self.next_step()
             if nxt is None:
@@ -710,6 +791,52 @@ class LiveGame:
             self.version += 1
             if not self._missing_plans(turn):
                 _crash_point("after-last-plan")
+            self.advance()
+
+    def _submit_earthling(
+        self, seat_id: str, turn: int, phase: int, raw: Mapping[str, Any]
+    ) -> None:
+        with self.lock:
+            if self.next_step() != (turn, phase):
+                raise ApiError(409, f"turn {turn} phase {phase} is not being planned", "phase")
+            due = self._earthling_due(turn, phase).get(seat_id)
+            if not due:
+                raise ApiError(
+                    409,
+                    f'this seat plans nothing before phase {phase}: 001: "In the second and '
+                    "third planning phases, Martian players only choose their actions, while "
+                    'Earthling players choose one new maneuver card with a speed marker."',
+                    "plans",
+                )
+            plans: dict[str, Plan] = {}
+            for vid in raw:
+                if vid not in due:
+                    raise ApiError(
+                        422, f"{vid!r} does not plan now; plan: {', '.join(due)}", f"plans.{vid}"
+                    )
+            for vid in due:
+                if vid not in raw:
+                    raise ApiError(422, f"missing the plan of {vid}", f"plans.{vid}")
+                try:
+                    plans[vid] = Plan.model_validate(raw[vid])
+                except ValidationError as exc:
+                    first = exc.errors()[0]
+                    where = ".".join(str(p) for p in first["loc"])
+                    raise ApiError(
+                        422, f"{first['msg']}", f"plans.{vid}" + (f".{where}" if where else "")
+                    ) from None
+            try:
+                self.check_seat_plans(seat_id, plans)
+            except DogfightError as exc:
+                raise ApiError(422, str(exc), "plans") from None
+            answer = Answer(plans=plans)
+            try:
+                self.store.add_answer(self.id, turn, -phase, seat_id, answer.to_json())
+            except Conflict:
+                self.reload()
+                raise ApiError(409, "this seat has already planned", "plans") from None
+            self.answers.setdefault((turn, -phase), {})[seat_id] = answer
+            self.version += 1
             self.advance()
 
     def submit_answer(
@@ -863,6 +990,21 @@ class LiveGame:
                 if mine is None
                 else {k: p.model_dump(mode="json") for k, p in mine.items()},
             }
+        elif self._earthling_due(*nxt):
+            turn, phase = nxt
+            mine_due = self._earthling_due(turn, phase).get(seat_id, [])
+            given = self.answers.get((turn, -phase), {}).get(seat_id)
+            stage = {
+                "kind": "planning",
+                "turn": turn,
+                "phase": phase,
+                "earthling": True,
+                "to_plan": sorted(mine_due or (given.plans if given else [])),
+                "submitted": not mine_due,
+                "my_plans": None
+                if given is None
+                else {k: p.model_dump(mode="json") for k, p in given.plans.items()},
+            }
         else:
             turn, phase = nxt
             asked, preview = self.questions()
@@ -943,8 +1085,13 @@ class LiveGame:
                 if vehicle.tripod is not None:
                     entry["ghosts"] = _tripod_ghosts(state, vehicle, cards)
                 else:
-                    entry["problems"], entry["ghosts"] = _airplane_ghosts(state, vehicle, cards)
+                    speeds = [int(s) for s in draft.get("speeds", []) if isinstance(s, int)]
+                    entry["problems"], entry["ghosts"] = _airplane_ghosts(
+                        state, vehicle, cards, speeds
+                    )
                 needed = 3 - vehicle.tripod.toppled if vehicle.tripod is not None else 3
+                if vehicle.clock == ONE_PHASE:
+                    needed = 1  # a WW2 airplane's Earthling turn (001)
                 if len(cards) == needed:
                     plan = Plan.model_validate(draft)
                     self.check_seat_plans(seat_id, {vid: plan})
@@ -957,7 +1104,7 @@ class LiveGame:
 
 
 def _airplane_ghosts(
-    state: GameState, vehicle: Vehicle, cards: list[str]
+    state: GameState, vehicle: Vehicle, cards: list[str], speeds: list[int] | None = None
 ) -> tuple[list[Json], list[Json]]:
     rules = state.rules
     deck = rules.deck_of(vehicle.type)
@@ -970,7 +1117,7 @@ def _airplane_ghosts(
     pose = vehicle.pose
     previous: Flown | None = vehicle.previous
     eliminated = rules.switches.illegal_maneuver is IllegalRule.ELIMINATED
-    for card in chosen:
+    for i, card in enumerate(chosen):
         flown = card
         note = None
         if card_problem(previous, card) is not None:
@@ -979,6 +1126,9 @@ def _airplane_ghosts(
                 break
             flown = deck.card(deck.straight)
             note = f"flown as straight {flown.id}"
+        if speeds and i < len(speeds):
+            # a WW2 airplane's card flown at its speed marker
+            flown = scale(flown, speeds[i], rules.switches.card_speed)
         path = card_path(pose, flown, rules.base_length)
         pose = apply_card(pose, flown, rules.base_length)
         previous = Flown(flown.symbol, flown.is_steep)

@@ -40,6 +40,13 @@ class CreateGame(Strict):
 
 class SubmitPlans(Strict):
     turn: int = Field(ge=1)
+    phase: int = Field(
+        default=0,
+        ge=0,
+        le=3,
+        description="0: the turn's planning; 2 or 3: a WW2 Earthling turn planned before that "
+        "action phase (001)",
+    )
     plans: dict[str, dict[str, Any]] = Field(description="vehicle id -> plan")
 
 

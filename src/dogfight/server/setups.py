@@ -161,6 +161,8 @@ def client_catalog(catalog: Catalog, bots: list[str]) -> Json:
                 "firepower": a.firepower,
                 "damage": a.damage,
                 "rockets": a.rockets,
+                "era": a.era,
+                "speeds": a.speeds,
             }
             for a in sorted(catalog.airplanes.values(), key=lambda a: a.name)
         },

@@ -338,7 +338,14 @@ function renderEnd(box) {
 }
 
 function emptyDraft(v) {
-  return { cards: [], fire: ["auto", "auto", "auto"], rear_fire: ["auto", "auto", "auto"], rockets: [0, 0, 0], actions: [null, null, null] };
+  const speeds = ww2(v) ? catalog.airplanes[v.type].speeds : [];
+  const speed = speeds.includes(3) ? 3 : speeds[0];
+  return { cards: [], fire: ["auto", "auto", "auto"], rear_fire: ["auto", "auto", "auto"], rockets: [0, 0, 0], actions: [null, null, null], speed };
+}
+
+// A WW2 airplane plans one card and a speed marker per Earthling turn (001, Tripods in WW2).
+function ww2(v) {
+  return !(v.type in catalog.tripods) && catalog.airplanes[v.type].era === "ww2";
 }
 
 function deckOf(v) {
@@ -349,11 +356,12 @@ function deckOf(v) {
 }
 
 function needed(v) {
+  if (ww2(v)) return 1;
   return v.type in catalog.tripods ? 3 - (v.toppled || 0) : 3;
 }
 
 function renderPlanning(box, stage) {
-  box.append(el("h2", { text: `Turn ${stage.turn}: plan your maneuvers` }));
+  box.append(el("h2", { text: stage.earthling ? `Turn ${stage.turn}, Earthling turn before phase ${stage.phase}: a new card and speed` : `Turn ${stage.turn}: plan your maneuvers` }));
   const enemies = view.state.vehicles.filter((o) => !view.seat.vehicles.includes(o.id) && !o.eliminated);
   for (const vid of stage.to_plan) {
     const v = view.state.vehicles.find((x) => x.id === vid);
@@ -381,8 +389,16 @@ function renderPlanning(box, stage) {
     }
     panel.append(hand);
     const slots = el("div", { class: "slots" });
-    const offset = 3 - needed(v);
-    for (let i = 0; i < 3; i++) {
+    // a WW2 airplane's one slot is the action phase it is planned for
+    const at = ww2(v) ? (stage.phase || 1) - 1 : 0;
+    const offset = ww2(v) ? at : 3 - needed(v);
+    if (ww2(v)) {
+      const speeds = catalog.airplanes[v.type].speeds;
+      panel.append(el("label", { class: "speed" }, "speed marker ",
+        el("select", { "data-speed": vid, onchange: (e) => { draft.speed = Number(e.target.value); changedDraft(vid); } },
+          speeds.map((s) => el("option", { value: s, selected: draft.speed === s, text: String(s) })))));
+    }
+    for (let i = ww2(v) ? at : 0; i < (ww2(v) ? at + 1 : 3); i++) {
       const cardIndex = i - offset;
       const cardId = cardIndex >= 0 ? draft.cards[cardIndex] : undefined;
       const problem = check.problems.find((p) => p.index === cardIndex);
@@ -497,6 +513,7 @@ function draftPlan(vid) {
     return { cards: d.cards, actions: d.actions };
   }
   const plan = { cards: d.cards, fire: d.fire };
+  if (ww2(v)) plan.speeds = [d.speed];
   if (catalog.airplanes[v.type].firepower.length > 1) plan.rear_fire = d.rear_fire;
   if (d.rockets.some((n) => n)) plan.rockets = d.rockets;
   return plan;
@@ -520,7 +537,9 @@ async function submitPlans() {
   for (const vid of stage.to_plan) plans[vid] = draftPlan(vid);
   $("submit-plans").disabled = true;
   try {
-    await api("POST", `/api/games/${gameId}/seats/${held.active}/plans?since=${steps.length}`, { turn: stage.turn, plans }, token());
+    const body = { turn: stage.turn, plans };
+    if (stage.earthling) body.phase = stage.phase;
+    await api("POST", `/api/games/${gameId}/seats/${held.active}/plans?since=${steps.length}`, body, token());
     drafts = {};
     checks = {};
     message("");
