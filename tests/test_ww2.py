@@ -483,3 +483,25 @@ def test_adjudicate_refuses_an_era_mismatch_and_a_bad_speed_with_exit_2(tmp_path
     result = dogfight("adjudicate", str(fast), "-o", str(out))
     assert_clean_refusal(result, "speed 9")
     assert not out.exists()
+
+
+def test_render_shows_each_moves_speed_marker_and_the_scaled_path() -> None:
+    """The drawing labels a WW2 airplane's card with its speed and draws the path of the
+    card as flown at that speed (it ends where the airplane ended)."""
+    from dogfight.render.svg import render_svg
+
+    sit = json.loads((Path(__file__).parent.parent / "examples/ww2-locust-bf109.json").read_text())
+    final, events = adjudicate(parse_situation(sit), CATALOG)
+    svg = render_svg(final, events)
+    assert "card 2 speed 4" in svg and "at speed 4" in svg
+    from dogfight.render.context import _Context, _move_shapes
+    from dogfight.render.labels import _Labels
+    from dogfight.render.markup import _Frame
+
+    frame = _Frame(final.rules.table_height)
+    ctx = _Context(final, frame, {}, _Labels(frame))
+    ctx.note_speeds(events)
+    for move in (e for e in of(events, Moved) if e.vehicle == "p"):
+        _, path = _move_shapes(ctx, move, final.vehicles["p"])
+        assert path[-1][0] == pytest.approx(move.end.x, abs=0.05)
+        assert path[-1][1] == pytest.approx(move.end.y, abs=0.05)

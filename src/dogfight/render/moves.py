@@ -62,9 +62,12 @@ def _moves_layer(ctx: _Context, events: Sequence[Event]) -> list[str]:
         nose = laid.pose.moved(laid.depth / 2.0, 0.0, 0.0)
         corner = nose.to_world(laid.length - 1.0, laid.width / 2.0 - 0.3)
         ahead, left = nose.forward(), (-nose.forward()[1], nose.forward()[0])
+        speed = ctx.speed_of(move)
         ctx.labels.add(
             corner,
-            f"card {move.card}" + (" backward" if backward else ""),
+            f"card {move.card}"
+            + (" backward" if backward else "")
+            + (f" speed {speed}" if speed is not None else ""),
             size=SMALL_SIZE,
             nudges=((-1.2 * ahead[0], -1.2 * ahead[1]), (-1.2 * left[0], -1.2 * left[1])),
             tries=5,
@@ -72,6 +75,8 @@ def _moves_layer(ctx: _Context, events: Sequence[Event]) -> list[str]:
         )
         if not tripod:
             about = f"{vehicle.id} flies card {move.card}"
+            if speed is not None:
+                about += f" at speed {speed} (a WW2 speed marker scales the card's arrow)"
         elif backward:
             about = (
                 f"{vehicle.id} walks card {move.card} backward: after a reverse the card is "
