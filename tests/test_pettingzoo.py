@@ -16,7 +16,7 @@ from dogfight.research.pettingzoo_env import SIZE, DogfightParallelEnv
 from dogfight.rules.events import DamageDrawn, Revealed
 
 
-@pytest.mark.parametrize("table", [None, "a-spark-of-hope"])
+@pytest.mark.parametrize("table", [None, "a-spark-of-hope", "alsace-again"])
 def test_parallel_api(table: str | None) -> None:
     env = DogfightParallelEnv(table, max_turns=8)
     with warnings.catch_warnings():
@@ -48,7 +48,7 @@ def _episode(env: DogfightParallelEnv, seed: int, actions_seed: int) -> list[Any
     return trace
 
 
-@pytest.mark.parametrize("table", [None, "a-spark-of-hope"])
+@pytest.mark.parametrize("table", [None, "a-spark-of-hope", "alsace-again"])
 def test_same_seed_same_episode(table: str | None) -> None:
     env = DogfightParallelEnv(table, max_turns=6)
     first = _episode(env, seed=7, actions_seed=1)
@@ -102,3 +102,22 @@ def test_observations_hide_enemy_damage(catalog: Catalog) -> None:
     assert np.array_equal(env.vector("allied"), before)
     env.state_.vehicles["allied"].damage = 3
     assert not np.array_equal(env.vector("allied"), before)
+
+
+def test_ww2_steps_are_earthling_turns() -> None:
+    """001: "Three consecutive Earthling game turns are equivalent to a Martian game
+    turn": with WW2 airplanes one step is one action phase, an action one card and one
+    speed marker (every one the airplane may fly)."""
+    env = DogfightParallelEnv("alsace-again", max_turns=4)
+    _obs, infos = env.reset(seed=3)
+    agent = env.agents[0]
+    options = env.choices(agent)
+    assert int(env.action_space(agent).n) == len(options)
+    speeds = env.state_.rules.airplane(env._types[agent]).speeds
+    assert {s for _, s in options} == set(speeds)
+    played = env.state_.phases_played
+    legal = {a: int(np.flatnonzero(infos[a]["action_mask"])[0]) for a in env.agents}
+    env.step(legal)
+    assert env.state_.phases_played == played + 1
+    revealed = [e for e in env.events if e.kind == "speed_revealed"]
+    assert revealed and all(e.phase == 1 for e in revealed)

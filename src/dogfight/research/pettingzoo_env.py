@@ -38,6 +38,7 @@ from dogfight.catalog.models import ManeuverDeck, Symbol
 from dogfight.errors import DataError
 from dogfight.geometry.pose import Pose
 from dogfight.rules.chance import step_rng
+from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.engine import allowed_symbols, resolve_phase
 from dogfight.rules.events import DamageDrawn, Event
 from dogfight.rules.observation import observe, side_seat
@@ -98,6 +99,8 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.possible_agents = sorted(p.id for p in planes if p.side == self.side)
         if not self.possible_agents:
             raise DataError("env", "side", self.side, "this side has no airplane")
+        # WW2 airplanes (001): one step is one Earthling turn, an action one card and speed
+        self.ww2 = all(v.clock == ONE_PHASE for v in planes if v.id in set(self.possible_agents))
         self.opponents = {s: opponent or default_bot(probe, s) for s in sides if s != self.side}
         for name in self.opponents.values():
             make(name)
@@ -118,6 +121,13 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
     def _deck(self, agent: str) -> ManeuverDeck:
         return self.state_.rules.deck_of(self._types[agent])
 
+    def choices(self, agent: str) -> list[tuple[str, int]]:
+        """WW2: the (card id, speed) of every action of ``agent``, in action order."""
+        deck = self._deck(agent)
+        symbols = allowed_symbols(self.state_)
+        speeds = self.state_.rules.airplane(self._types[agent]).speeds
+        return [(c.id, s) for c in deck.cards if c.symbol in symbols for s in speeds]
+
     def plans(self, agent: str) -> list[tuple[str, str, str]]:
         """The card ids of every action of ``agent``, in action order."""
         deck = self._deck(agent)
@@ -129,6 +139,8 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     @functools.cache  # noqa: B019 -- one space object per agent
     def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
+        if self.ww2:
+            return gymnasium.spaces.Discrete(len(self.choices(agent)))
         count = len(all_sequences(self._deck(agent), allowed_symbols(self.state_)))
         return gymnasium.spaces.Discrete(count)
 
@@ -195,23 +207,27 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
     ]:
         state = self.state_
         before = list(self.agents)
+        # a planning phase: before a turn everything plans; before the second and third
+        # action phases of a Martian turn only the WW2 airplanes (001)
+        due = set(state.planning_due())
         plans: dict[str, Plan] = {}
         for agent in before:
-            plans[agent] = self._plan(agent, actions.get(agent))
+            if agent in due:
+                plans[agent] = self._plan(agent, actions.get(agent))
         seat = side_seat(state, self.side)
-        if any(v.id in seat and v.id not in plans for v in state.in_play()):
+        if any(v.id in seat and v.id in due and v.id not in plans for v in state.in_play()):
             # the side's tripods, if any, are played by the Martian bot
             extra = self._helper.plan_turn(
                 observe(state, seat), state.rules, seat, self._rngs[self.side]
             )
-            plans.update({k: v for k, v in extra.items() if k not in plans})
+            plans.update({k: v for k, v in extra.items() if k not in plans and k in due})
         for side, bot in self._bots.items():
             other = side_seat(state, side)
-            if any(state.vehicles[v].in_play for v in other):
+            if any(state.vehicles[v].in_play for v in other if v in due):
                 proposed = bot.plan_turn(
                     observe(state, other), state.rules, other, self._rngs[side]
                 )
-                plans.update({v: p for v, p in proposed.items() if v in other})
+                plans.update({v: p for v, p in proposed.items() if v in other and v in due})
         state, events, _ = start_refereed(state, plans)
         while not state.over:
             phase = state.phase + 1
@@ -230,8 +246,8 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
                 state, step_rng(self._seed, state.turn, phase), acts or None, cards=cards or None
             )
             events.extend(more)
-            if state.phase == 0:
-                break
+            if state.phase == 0 or self.ww2:
+                break  # a WW2 step is one Earthling turn: one action phase
         self.state_ = state
         self.events.extend(events)
         truncate = not state.over and state.turn > self.max_turns
@@ -246,9 +262,15 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
         return observations, rewards, terminated, truncated, infos
 
     def _plan(self, agent: str, action: Any) -> Plan:
-        rows = self.plans(agent)
         mask = self.action_mask(agent)
         index = -1 if action is None else int(action)
+        if self.ww2:
+            options = self.choices(agent)
+            if not (0 <= index < len(options)) or not mask[index]:
+                index = int(np.argmax(mask))
+            card, speed = options[index]
+            return Plan(cards=(card,), speeds=(speed,))
+        rows = self.plans(agent)
         if not (0 <= index < len(rows)) or not mask[index]:
             index = int(np.argmax(mask))
         return Plan(cards=rows[index])
@@ -276,6 +298,15 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
         seat = side_seat(state, self.side)
         view = rebuild(observe(state, seat), state.rules, seat)
         vehicle = view.vehicles[agent]
+        if self.ww2:
+            from dogfight.bots.ww2_airplanes import choices
+
+            legal = {(c.id, s) for c, s in choices(view, vehicle)}
+            for i, option in enumerate(self.choices(agent)):
+                mask[i] = option in legal
+            if not mask.any():
+                mask[0] = 1
+            return mask
         deck = self._deck(agent)
         index = _index(deck, allowed_symbols(state))
         for row in airplane_sequences(view, vehicle):
