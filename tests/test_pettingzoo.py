@@ -13,7 +13,7 @@ from pettingzoo.test import parallel_api_test
 from dogfight.catalog.loader import Catalog
 from dogfight.geometry.pose import Pose
 from dogfight.research.pettingzoo_env import SIZE, DogfightParallelEnv
-from dogfight.rules.events import DamageDrawn, Revealed
+from dogfight.rules.events import DamageDrawn, Revealed, SpeedRevealed
 
 
 @pytest.mark.parametrize("table", [None, "a-spark-of-hope", "alsace-again"])
@@ -119,5 +119,5 @@ def test_ww2_steps_are_earthling_turns() -> None:
     legal = {a: int(np.flatnonzero(infos[a]["action_mask"])[0]) for a in env.agents}
     env.step(legal)
     assert env.state_.phases_played == played + 1
-    revealed = [e for e in env.events if e.kind == "speed_revealed"]
+    revealed = [e for e in env.events if isinstance(e, SpeedRevealed)]
     assert revealed and all(e.phase == 1 for e in revealed)

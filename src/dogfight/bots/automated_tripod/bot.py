@@ -291,7 +291,9 @@ class AutomatedTripod:
     def _decide(
         self, scene: Scene, decks: Decks, volleys: list[Plane], rng: np.random.Generator
     ) -> _Choice:
-        status = energy_status(scene.energy, scene.rating, scene.model.recharge_level)
+        # 001: "double ... the recharge level values of the tripods" against WW2 airplanes
+        level = scene.model.recharge_level * scene.rules.switches.tripod_factor
+        status = energy_status(scene.energy, scene.rating, level)
         nearby = self._enemies_within(scene, 1.5)
         if nearby and status != "powerless":
             added = decks.lend(scene.deck, rng)
