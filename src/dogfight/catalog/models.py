@@ -334,6 +334,9 @@ class Switches(Strict):
     auto_target: AutoTarget = AutoTarget.NEAREST
     standard_rules: bool = False
     """000's Standard Rules: special damage, rockets, black smoke."""
+    tailing: bool = False
+    """002's tailing: the tailing plane sees the tailed plane's next card and may reorder
+    its own (a decision, :mod:`dogfight.rules.decisions`)."""
 
 
 class Ruleset(Strict):
