@@ -121,11 +121,14 @@ def preview_targets(
     rng: np.random.Generator,
     actions: Mapping[str, Action | None] | None = None,
     cards: Mapping[str, str] | None = None,
+    answers: Answers | None = None,
 ) -> dict[str, dict[str, list[str]]]:
     """Who each airplane's weapons could fire at after this phase's movement, nearest
     first: what a table asks a player with several targets about before the firing step.
     Nothing is kept; the same generator later resolves the same movement."""
-    result, _ = resolve_phase(state, rng, actions, cards=cards, stop_before_firing=True)
+    result, _ = resolve_phase(
+        state, rng, actions, cards=cards, stop_before_firing=True, answers=answers
+    )
     table = firing.table_of(result)
     out: dict[str, dict[str, list[str]]] = {}
     for vehicle in sorted(result.in_play(), key=lambda v: v.id):
