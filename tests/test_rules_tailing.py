@@ -142,7 +142,7 @@ def test_no_tailing_in_wog_unless_switched_on() -> None:
 
 def test_tailing_needs_front_side_to_rear_side() -> None:
     """002: the ruler passes through the tailing plane's front side and the tailed plane's
-    rear side (docs/rulings.md R29): a plane alongside, or facing the other, does not
+    rear side (docs/rulings.md W1): a plane alongside, or facing the other, does not
     tail."""
     abeam = _planned(duel(tailer_at=(60.0, 20.0, 90.0)), {"hunter": _cards(), "prey": PREY})
     assert pending_decisions(abeam, step_rng(0, 1, 1)) == []

@@ -61,7 +61,7 @@ def reorder_after_tailing(
     best_score: tuple[int, int, float] | None = None
     for order in itertools.permutations(decision.default):
         cards = [deck.card(c) for c in order]
-        legal = 0 if plan_problems(flown, cards) else 1
+        legal = 0 if plan_problems(flown, cards, rules.restrictions) else 1
         after = apply_card(_pose(me), cards[0], rules.base_length)
         aimed, near = max(_score(rules, after, t) for t in targets)
         score = (legal, aimed, near)

@@ -42,7 +42,7 @@ from dogfight.catalog.models import (
 from dogfight.geometry.pose import Pose
 from dogfight.rules.context import Rules
 from dogfight.rules.engine import allowed_symbols
-from dogfight.rules.plans import Flown, Plan, plan_problems
+from dogfight.rules.plans import BASIC, Flown, Plan, Restrictions, plan_problems
 from dogfight.rules.standard import AIRPLANE_ONLY, TRIPOD_ONLY
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 
@@ -278,7 +278,9 @@ class CardTable:
 
 
 _TABLES: dict[int, tuple[object, CardTable]] = {}
-_SEQUENCES: dict[tuple[int, Flown | None, frozenset[Symbol]], tuple[object, Ints]] = {}
+_SEQUENCES: dict[
+    tuple[int, Flown | None, frozenset[Symbol], Restrictions], tuple[object, Ints]
+] = {}
 
 
 def card_table(deck: ManeuverDeck | TripodDeck) -> CardTable:
@@ -297,12 +299,17 @@ def card_table(deck: ManeuverDeck | TripodDeck) -> CardTable:
     return table
 
 
-def legal_sequences(deck: ManeuverDeck, previous: Flown | None, symbols: Iterable[Symbol]) -> Ints:
+def legal_sequences(
+    deck: ManeuverDeck,
+    previous: Flown | None,
+    symbols: Iterable[Symbol],
+    restrictions: Restrictions = BASIC,
+) -> Ints:
     """Every plan of three distinct cards (indexes into the deck, shape (n, 3)) whose
     symbols are in play and that breaks no flight restriction after ``previous``
-    (cached per deck, previous maneuver and symbols)."""
+    (cached per deck, previous maneuver, symbols and restrictions in force)."""
     allowed = frozenset(symbols)
-    key = (id(deck), previous, allowed)
+    key = (id(deck), previous, allowed, restrictions)
     hit = _SEQUENCES.get(key)
     if hit is not None and hit[0] is deck:
         return hit[1]
@@ -310,7 +317,7 @@ def legal_sequences(deck: ManeuverDeck, previous: Flown | None, symbols: Iterabl
     rows = [
         combo
         for combo in itertools.permutations(usable, 3)
-        if not plan_problems(previous, [deck.cards[i] for i in combo])
+        if not plan_problems(previous, [deck.cards[i] for i in combo], restrictions)
     ]
     out = np.array(rows, dtype=np.int64).reshape(-1, 3)
     _SEQUENCES[key] = (deck, out)
@@ -370,7 +377,8 @@ def airplane_sequences(state: GameState, vehicle: Vehicle) -> Ints:
     plans the engine accepts that break the fewest restrictions (flown as 000 says)."""
     deck = state.rules.deck_of(vehicle.type)
     symbols = allowed_symbols(state)
-    seqs = legal_sequences(deck, vehicle.previous, symbols)
+    restrictions = state.rules.restrictions
+    seqs = legal_sequences(deck, vehicle.previous, symbols, restrictions)
     mask = status_mask(deck, seqs, vehicle.status, state.turn)
     if mask.any():
         out: Ints = seqs[mask]
@@ -380,7 +388,10 @@ def airplane_sequences(state: GameState, vehicle: Vehicle) -> Ints:
     if len(allowed) == 0:
         return seqs if len(seqs) else every
     broken = np.array(
-        [len(plan_problems(vehicle.previous, [deck.cards[int(i)] for i in row])) for row in allowed]
+        [
+            len(plan_problems(vehicle.previous, [deck.cards[int(i)] for i in row], restrictions))
+            for row in allowed
+        ]
     )
     fewest: Ints = allowed[broken == broken.min()]
     return fewest

@@ -4,7 +4,7 @@ reorder its own.
 002: "At turn start, check if tailing is possible: Ruler connects center of rear plane to
 center of front plane." — and it must leave the tailing plane through its front side and
 enter the tailed plane through its rear side, with no other plane in between (the
-manual's line swaps the two sides, see docs/rulings.md R29). The check is made at the
+manual's line swaps the two sides, see docs/rulings.md W1). The check is made at the
 start of the turn and again before the second maneuver; the second time it holds if it
 held at the start and was not broken as the FAQ says ("partial movement doesn't break it
 unless planes overlap or exit"). A plane trailing smoke or on fire cannot tail.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import shapely
 
-from dogfight.geometry.pose import Pose
+from dogfight.geometry.sides import FRONT, REAR, side_towards
 from dogfight.rules.decisions import Decision
 from dogfight.rules.events import CardsReordered, TailedCardShown, Tailing
 from dogfight.rules.phase import Phase
@@ -33,16 +33,6 @@ SMOKE_RULE = '002: "cannot perform **tailing**"'
 EPSILON = 1e-9
 
 
-def _through_side(pose: Pose, towards: tuple[float, float], length: float, width: float) -> int:
-    """Which side of a base (centred on ``pose``) a ray from its centre towards a point
-    leaves through: +1 front, -1 rear, 0 a long side. A corner belongs to both the sides
-    it joins (the ruler's edge touches both)."""
-    forward, left = pose.to_local(towards)
-    if abs(left) * length <= width * abs(forward) + EPSILON:
-        return 1 if forward > 0 else -1
-    return 0
-
-
 def can_tail(vehicle: Vehicle) -> bool:
     """002: a smoke trail (and fire, "Smoke effect also applies") forbids tailing."""
     return vehicle.status.get("smoke", 0) <= 0 and vehicle.status.get("fire", 0) <= 0
@@ -56,9 +46,9 @@ def ruler(state: GameState, tailer: Vehicle, tailed: Vehicle) -> bool:
     a, b = tailer.pose.point, tailed.pose.point
     if a == b:
         return False
-    if _through_side(tailer.pose, b, length, width) != 1:
+    if side_towards(tailer.pose, b, length, width) != FRONT:
         return False
-    if _through_side(tailed.pose, a, length, width) != -1:
+    if side_towards(tailed.pose, a, length, width) != REAR:
         return False
     mine = shapely.Polygon(state.base(tailer))
     theirs = shapely.Polygon(state.base(tailed))

@@ -1002,16 +1002,16 @@ def _airplane_ghosts(
     chosen: list[ManeuverCard] = [deck.card(c) for c in cards]
     problems = [
         {"index": p.index, "card": p.card, "rule": p.rule, "text": p.text}
-        for p in plan_problems(vehicle.previous, chosen)
+        for p in plan_problems(vehicle.previous, chosen, rules.restrictions)
     ]
     ghosts: list[Json] = []
     pose = vehicle.pose
     previous: Flown | None = vehicle.previous
     eliminated = rules.switches.illegal_maneuver is IllegalRule.ELIMINATED
-    for card in chosen:
+    for index, card in enumerate(chosen):
         flown = card
         note = None
-        if card_problem(previous, card) is not None:
+        if card_problem(previous, card, index == 0, rules.restrictions) is not None:
             if eliminated:
                 ghosts.append({"card": card.id, "flown": None, "note": "eliminated"})
                 break
