@@ -60,6 +60,9 @@ class PreviousIn(Strict):
         return self.symbol in (Symbol.STEEP, Symbol.STALL)
 
 
+StatusKey = Literal["engine", "observer", "smoke", "fire", "rudder_left", "rudder_right", "wounded"]
+
+
 class VehicleIn(Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$", max_length=40)
     type: str | None = Field(
@@ -85,6 +88,12 @@ class VehicleIn(Strict):
     cooling: int = Field(default=0, ge=0, le=1, description="tripods: heat-ray recovery token")
     reverse: bool = Field(default=False, description="tripods: a reverse reminder token")
     skills: list[Skill] = Field(default_factory=list, description="ace skills (000)")
+    status: dict[StatusKey, int] = Field(
+        default_factory=dict,
+        description="airplanes: lasting special damage on the console: engine hits, "
+        "observer (1: a two-seater's observer is out, 002), smoke and fire counters left, "
+        "rudder_left/rudder_right (the turn they forbid), wounded (000)",
+    )
     plans: list[Plan] = Field(default_factory=list, description="one plan per turn, in order")
 
 
@@ -255,6 +264,7 @@ def build(
             jams={w: n for w, n in v.jams.items() if n > 0},
             rockets=v.rockets,
             skills=tuple(v.skills),
+            status={k: n for k, n in v.status.items() if n > 0},
         )
     for i, v in enumerate(situation.vehicles):
         for weapon, target in v.aim.items():

@@ -87,7 +87,7 @@ class StatusTracker:
     def status(self, vehicle: str, rules: Rules, turn: int, tripod: bool) -> dict[str, int]:
         """The lasting effects the seen cards leave at the planning of ``turn``, in the
         form of :attr:`dogfight.rules.state.Vehicle.status`."""
-        if not rules.switches.standard_rules:
+        if rules.specials != "000":
             return {}
         specs = {
             (letter, c.id): c
@@ -351,8 +351,16 @@ def status_allows(cards: list[ManeuverCard], status: Mapping[str, int], turn: in
     return not (status.get("fire", 0) and any(c.symbol is Symbol.STRAIGHT for c in cards))
 
 
-def status_mask(deck: ManeuverDeck, sequences: Ints, status: Mapping[str, int], turn: int) -> Bools:
-    """Which sequences pass :func:`status_allows` (vectorised over the deck's cards)."""
+def status_mask(
+    deck: ManeuverDeck,
+    sequences: Ints,
+    status: Mapping[str, int],
+    turn: int,
+    specials: str | None = "000",
+) -> Bools:
+    """Which sequences pass :func:`status_allows` (vectorised over the deck's cards), for
+    the special damage rules in force (000: no straight on fire; 003: the engine asks a
+    steep card, not a stall)."""
     n = len(deck.cards)
     ok = np.ones(len(sequences), dtype=np.bool_)
     if not status:
@@ -361,11 +369,14 @@ def status_mask(deck: ManeuverDeck, sequences: Ints, status: Mapping[str, int], 
     for side, direction in (("rudder_left", Direction.LEFT), ("rudder_right", Direction.RIGHT)):
         if status.get(side) == turn:
             banned |= np.array([c.arrow is direction for c in deck.cards])
-    if status.get("fire", 0):
+    if status.get("fire", 0) and specials == "000":
         banned |= np.array([c.symbol is Symbol.STRAIGHT for c in deck.cards])
     ok &= ~banned[sequences].any(axis=1)
     if status.get("engine", 0):
-        stall = np.array([c.symbol is Symbol.STALL for c in deck.cards])
+        if specials == "003":
+            stall = np.array([c.is_steep for c in deck.cards])
+        else:
+            stall = np.array([c.symbol is Symbol.STALL for c in deck.cards])
         ok &= stall[sequences].any(axis=1)
     return ok
 
@@ -379,12 +390,12 @@ def airplane_sequences(state: GameState, vehicle: Vehicle) -> Ints:
     symbols = allowed_symbols(state)
     restrictions = state.rules.restrictions
     seqs = legal_sequences(deck, vehicle.previous, symbols, restrictions)
-    mask = status_mask(deck, seqs, vehicle.status, state.turn)
+    mask = status_mask(deck, seqs, vehicle.status, state.turn, state.rules.specials)
     if mask.any():
         out: Ints = seqs[mask]
         return out
     every = all_sequences(deck, symbols)
-    allowed = every[status_mask(deck, every, vehicle.status, state.turn)]
+    allowed = every[status_mask(deck, every, vehicle.status, state.turn, state.rules.specials)]
     if len(allowed) == 0:
         return seqs if len(seqs) else every
     broken = np.array(
