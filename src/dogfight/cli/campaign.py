@@ -25,7 +25,7 @@ def _store(db: str | None) -> Any:
     from sqlalchemy import create_engine
 
     from dogfight.campaign.store import CampaignStore
-    from dogfight.cli.web import _db_url as db_url
+    from dogfight.cli.web import db_url
 
     url, _ = db_url(db)
     return CampaignStore(create_engine(url))
