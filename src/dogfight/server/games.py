@@ -26,6 +26,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from dogfight import ENGINE_VERSION
+from dogfight.briefing import briefing, ending
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, DogfightError
 from dogfight.geometry.maneuver import card_path
@@ -800,6 +801,8 @@ class LiveGame:
                 "computer": seat.bot,
             },
             "state": self._public(state, vids),
+            "briefing": briefing(state),
+            "ending": ending(state),
             "stage": stage,
             "since": since,
             "steps": [self.step_view(i, vids) for i in range(since, len(self.steps))],
