@@ -58,6 +58,14 @@ def browser_fixture() -> Iterator[Any]:
             launched.close()
 
 
+@pytest.fixture(name="shots")
+def shots_fixture(tmp_path: Path) -> Path:
+    """A temporary folder for a test's screenshots."""
+    folder = tmp_path / "screenshots"
+    folder.mkdir()
+    return folder
+
+
 def screenshots(name: str) -> Path:
     """A folder for one test's screenshots (emptied first)."""
     folder = ARTIFACTS / name

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from browser_helpers import (  # the fixtures are used by name
     END,
     browser_fixture,  # noqa: F401
@@ -17,18 +16,12 @@ from browser_helpers import (  # the fixtures are used by name
     next_to_plan,
     pick,
     server_fixture,  # noqa: F401
+    shots_fixture,  # noqa: F401
     submit,
 )
 from server_helpers import Server
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = tmp_path / "screenshots"
-    folder.mkdir()
-    return folder
 
 
 def create_in_lobby(page: Any, base: str, preset: str) -> str:
