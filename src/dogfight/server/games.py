@@ -27,20 +27,20 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from dogfight import ENGINE_VERSION
+from dogfight.briefing import briefing, ending
 from dogfight.catalog.loader import Catalog
-from dogfight.catalog.models import IllegalManeuver as IllegalRule
-from dogfight.catalog.models import ManeuverCard, TripodCard, TripodSymbol
 from dogfight.errors import DataError, DogfightError
-from dogfight.geometry.maneuver import apply_card, card_path
-from dogfight.geometry.pose import Pose, normalize_heading
+from dogfight.geometry.maneuver import card_path
+from dogfight.geometry.pose import Pose
 from dogfight.narration import describe
 from dogfight.rules.chance import step_rng
 from dogfight.rules.decisions import Decision, for_seat
 from dogfight.rules.engine import pending_decisions, preview_targets, resolve_phase, start_turn
 from dogfight.rules.events import Event, GameOver, Moved, TripodDecision
+from dogfight.rules.foresight import Ghost, ghosts, warnings
 from dogfight.rules.observation import observe, visible_events
-from dogfight.rules.plans import AUTO, Action, Flown, Plan, card_problem, plan_problems
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.plans import AUTO, Action, Plan, plan_problems
+from dogfight.rules.state import GameState
 from dogfight.rules.tailing import RULE as TAILING_RULE
 from dogfight.server import status
 from dogfight.server.seats import new_game_id, new_token, token_hash, token_matches
@@ -1025,6 +1025,8 @@ class LiveGame:
                 "computer": seat.bot,
             },
             "state": self._public(state, vids),
+            "briefing": briefing(state),
+            "ending": ending(state),
             "stage": stage,
             "since": since,
             "steps": [self.step_view(i, vids) for i in range(since, len(self.steps))],
@@ -1058,6 +1060,7 @@ class LiveGame:
         state = self.state
         vids = self.seat_vehicles(seat_id)
         out: Json = {}
+        foreseen: dict[str, list[Ghost]] = {}
         for vid, draft in drafts.items():
             vehicle = state.vehicles.get(vid)
             if vid not in vids or vehicle is None or not vehicle.in_play:
@@ -1069,12 +1072,20 @@ class LiveGame:
             cards = [str(c) for c in draft.get("cards", [])]
             if len(cards) > 3:
                 raise ApiError(422, "at most 3 cards", f"plans.{vid}.cards")
-            entry: Json = {"problems": [], "ghosts": [], "refusal": None}
+            entry: Json = {"problems": [], "ghosts": [], "warnings": [], "refusal": None}
             try:
-                if vehicle.tripod is not None:
-                    entry["ghosts"] = _tripod_ghosts(state, vehicle, cards)
-                else:
-                    entry["problems"], entry["ghosts"] = _airplane_ghosts(state, vehicle, cards)
+                foreseen[vid] = ghosts(state, vehicle, cards)
+                entry["ghosts"] = [_ghost_json(g) for g in foreseen[vid]]
+                if vehicle.tripod is None:
+                    deck = state.rules.deck_of(vehicle.type)
+                    entry["problems"] = [
+                        {"index": p.index, "card": p.card, "rule": p.rule, "text": p.text}
+                        for p in plan_problems(
+                            vehicle.previous,
+                            [deck.card(c) for c in cards],
+                            state.rules.restrictions,
+                        )
+                    ]
                 needed = 3 - vehicle.tripod.toppled if vehicle.tripod is not None else 3
                 if len(cards) == needed:
                     plan = Plan.model_validate(draft)
@@ -1084,81 +1095,22 @@ class LiveGame:
             except ValidationError as exc:
                 entry["refusal"] = exc.errors()[0]["msg"]
             out[vid] = entry
+        for vid, found in warnings(state, foreseen).items():
+            out[vid]["warnings"] = [w.to_json() for w in found]
         return out
 
 
-def _airplane_ghosts(
-    state: GameState, vehicle: Vehicle, cards: list[str]
-) -> tuple[list[Json], list[Json]]:
-    rules = state.rules
-    deck = rules.deck_of(vehicle.type)
-    chosen: list[ManeuverCard] = [deck.card(c) for c in cards]
-    problems = [
-        {"index": p.index, "card": p.card, "rule": p.rule, "text": p.text}
-        for p in plan_problems(vehicle.previous, chosen, rules.restrictions)
-    ]
-    ghosts: list[Json] = []
-    pose = vehicle.pose
-    previous: Flown | None = vehicle.previous
-    eliminated = rules.switches.illegal_maneuver is IllegalRule.ELIMINATED
-    for index, card in enumerate(chosen):
-        flown = card
-        note = None
-        if card_problem(previous, card, index == 0, rules.restrictions) is not None:
-            if eliminated:
-                ghosts.append({"card": card.id, "flown": None, "note": "eliminated"})
-                break
-            flown = deck.card(deck.straight)
-            note = f"flown as straight {flown.id}"
-        path = card_path(pose, flown, rules.base_length)
-        pose = apply_card(pose, flown, rules.base_length)
-        previous = Flown(flown.symbol, flown.is_steep)
-        ghosts.append(
-            {
-                "card": card.id,
-                "flown": flown.id,
-                "note": note,
-                "pose": _pose_json(pose),
-                "path": [[round(x, 3), round(y, 3)] for x, y in path],
-            }
-        )
-    return problems, ghosts
-
-
-def _tripod_ghosts(state: GameState, vehicle: Vehicle, cards: list[str]) -> list[Json]:
-    """Where a tripod's cards take it (movement only; overlaps and Energy are judged
-    when the cards are revealed)."""
-    assert vehicle.tripod is not None
-    rules = state.rules
-    deck = rules.tripod_deck_of(vehicle.type)
-    chosen: list[TripodCard] = [deck.card(c) for c in cards]
-    depth = 2.0 * rules.hex_apothem()
-    pose = vehicle.pose
-    backward = vehicle.tripod.reverse_pending
-    ghosts: list[Json] = []
-    for card in chosen:
-        start = pose
-        if card.moves:
-            if backward:
-                rear = Pose(pose.x, pose.y, normalize_heading(pose.heading + 180.0))
-                moved = apply_card(rear, card, depth)
-                pose = Pose(moved.x, moved.y, normalize_heading(moved.heading + 180.0))
-            else:
-                pose = apply_card(pose, card, depth)
-        backward = card.symbol is TripodSymbol.REVERSE
-        ghosts.append(
-            {
-                "card": card.id,
-                "flown": card.id,
-                "note": "backwards" if backward and not card.moves else None,
-                "pose": _pose_json(pose),
-                "path": [
-                    [round(start.x, 3), round(start.y, 3)],
-                    [round(pose.x, 3), round(pose.y, 3)],
-                ],
-            }
-        )
-    return ghosts
+def _ghost_json(ghost: Ghost) -> Json:
+    if ghost.pose is None:
+        return {"card": ghost.card, "flown": ghost.flown, "note": ghost.note}
+    return {
+        "card": ghost.card,
+        "flown": ghost.flown,
+        "note": ghost.note,
+        "phase": ghost.phase,
+        "pose": _pose_json(ghost.pose),
+        "path": [[round(x, 3), round(y, 3)] for x, y in ghost.path],
+    }
 
 
 class GameService:
