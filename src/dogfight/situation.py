@@ -81,6 +81,9 @@ class PreviousIn(Strict):
         return self.symbol in (Symbol.STEEP, Symbol.STALL)
 
 
+StatusKey = Literal["engine", "observer", "smoke", "fire", "rudder_left", "rudder_right", "wounded"]
+
+
 class VehicleIn(Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$", max_length=40)
     type: Id | None = Field(
@@ -110,6 +113,12 @@ class VehicleIn(Strict):
     reverse: bool = Field(default=False, description="tripods: a reverse reminder token")
     skills: list[Skill] = Field(
         default_factory=list, max_length=len(Skill), description="ace skills (000)"
+    )
+    status: dict[StatusKey, Annotated[int, Field(ge=0, le=999)]] = Field(
+        default_factory=dict,
+        description="airplanes: lasting special damage on the console: engine hits, "
+        "observer (1: a two-seater's observer is out, 002), smoke and fire counters left, "
+        "rudder_left/rudder_right (the turn they forbid), wounded (000)",
     )
     plans: list[Plan] = Field(
         default_factory=list, max_length=MAX_TURNS, description="one plan per turn, in order"
@@ -290,6 +299,7 @@ def build(
             rockets=v.rockets,
             skills=tuple(v.skills),
             clock=clock_for(airplane.era),
+            status={k: n for k, n in v.status.items() if n > 0},
         )
     for i, v in enumerate(situation.vehicles):
         for weapon, target in v.aim.items():

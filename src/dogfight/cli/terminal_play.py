@@ -131,7 +131,7 @@ def _human_plan(
         except (DogfightError, ValueError) as exc:
             output_fn(f"  {exc}")
             continue
-        for problem in plan_problems(vehicle.previous, chosen):
+        for problem in plan_problems(vehicle.previous, chosen, state.rules.restrictions):
             output_fn(f"  warning: card {problem.card} breaks a restriction: {problem.text}")
         return Plan(cards=cards)
 
@@ -172,9 +172,11 @@ def play_in_terminal(
     input_fn: Callable[[str], str] = input,
     output_fn: Callable[[str], None] = print,
     max_turns: int = MAX_TURNS,
+    events_out: list[Event] | None = None,
 ) -> GameState:
     """Play ``situation`` with the human on ``human_side`` against ``bot_name`` on every
-    other side; returns the final state (also when the human quits)."""
+    other side; returns the final state (also when the human quits). ``events_out``
+    receives every event of the game (a campaign credits victories from them)."""
     state = build(situation, catalog, seed)
     sides = sides_of(state)
     if human_side not in sides:
@@ -193,7 +195,7 @@ def play_in_terminal(
             while not state.over:
                 if state.awaiting_plans():
                     # every planning phase: a whole turn's, or a WW2 Earthling turn's (001)
-                    state = _planning(state, bots, rngs, mine, input_fn, output_fn)
+                    state = _planning(state, bots, rngs, mine, input_fn, output_fn, events_out)
                 phase = state.phase + 1
                 actions: dict[str, Action | None] = {}
                 cards: dict[str, str] = {}
@@ -210,6 +212,8 @@ def play_in_terminal(
                     state, step_rng(seed, state.turn, phase), actions or None, cards=cards or None
                 )
                 _narrate(events, mine, output_fn)
+                if events_out is not None:
+                    events_out.extend(events)
                 if state.phase == 0:
                     break
     except Quit:
@@ -229,6 +233,7 @@ def _planning(
     mine: frozenset[str],
     input_fn: Callable[[str], str],
     output_fn: Callable[[str], None],
+    events_out: list[Event] | None = None,
 ) -> GameState:
     """One planning phase: the bots' plans, then the human's for each of its vehicles that
     plans now (asked again while the engine refuses them)."""
@@ -251,6 +256,8 @@ def _planning(
         except IllegalPlanError as exc:
             output_fn(f"refused: {exc}")
     _narrate(events, mine, output_fn)
+    if events_out is not None:
+        events_out.extend(events)
     return state
 
 

@@ -8,7 +8,7 @@ from dogfight.catalog.models import (
     Symbol,
 )
 from dogfight.errors import IllegalPlanError
-from dogfight.rules import scenario, standard, tripods, ww2
+from dogfight.rules import scenario, standard, tailing, tripods, ww2
 from dogfight.rules.clocks import LATER_PLANNING_RULE, ONE_PHASE, earthling_turn
 from dogfight.rules.events import (
     EarthlingTurnStarted,
@@ -131,6 +131,7 @@ def end_turn(state: GameState, events: list[Event]) -> None:
     for vehicle in state.vehicles.values():
         vehicle.plan = None
     standard.end_of_turn(state, 3)
+    tailing.end_of_turn(state)
     state.turn += 1
     state.phase = 0
     scenario.reinforce(state, events)
