@@ -190,6 +190,7 @@ def mark_reached(state: GameState, events: list[ev.Event]) -> None:
     if not state.objectives:
         return
     radius = state.rules.catalog.constants.tripods.objective_radius
+    reach = state.rules.hex_side + radius  # the hexagon's circumradius is its side
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
         if vehicle.tripod is None:
             continue
@@ -198,6 +199,8 @@ def mark_reached(state: GameState, events: list[ev.Event]) -> None:
             objective = state.objectives[oid]
             if objective.reached:
                 continue
+            if math.dist(vehicle.pose.point, (objective.x, objective.y)) >= reach:
+                continue  # too far for the base to overlap it
             if base is None:
                 base = shapely.Polygon(state.base(vehicle))
             if base.distance(shapely.Point(objective.x, objective.y)) < radius:
