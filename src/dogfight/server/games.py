@@ -40,7 +40,8 @@ from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import AUTO, Action, Flown, Plan, card_problem, plan_problems
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.server.seats import new_game_id, new_token, token_hash, token_matches
-from dogfight.server.store import Conflict, GameRecord, GameRow, SeatRow, Store
+from dogfight.server.store import Batch, Conflict, GameRecord, GameRow, SeatRow, Store
+from dogfight.server.workers import OverBudget, bot_budget, within_budget
 from dogfight.situation import build, parse_situation
 
 Json = dict[str, Any]
@@ -177,12 +178,17 @@ def _pose_json(pose: Pose) -> Json:
 class LiveGame:
     """One game in memory: its seats, inputs and the states after every step."""
 
-    def __init__(self, record: GameRecord, catalog: Catalog, store: Store) -> None:
+    def __init__(
+        self, record: GameRecord, catalog: Catalog, store: Store, budget: float | None = None
+    ) -> None:
         self.store = store
         self.catalog = catalog
         self.lock = threading.RLock()
         self.version = 0
+        self.budget = bot_budget() if budget is None else budget
+        """Seconds a computer player may think per step (then its random fallback)."""
         self._bots: dict[str, Any] = {}
+        self._unsaved = Batch()
         self._load(record)
 
     # --- loading ---------------------------------------------------------------------
@@ -433,11 +439,17 @@ class LiveGame:
         playing = sorted(v for v in vids if state.vehicles.get(v) and state.vehicles[v].in_play)
         rng = self._bot_rng(seat, turn, 0)
         plans: dict[str, Plan] = {}
+        bot = self._bot(seat)
         try:
-            got = self._bot(seat).plan_turn(observe(state, vids), state.rules, vids, rng)
+            got = within_budget(
+                lambda: bot.plan_turn(observe(state, vids), state.rules, vids, rng), self.budget
+            )
             plans = {vid: got[vid] for vid in playing}
             self.check_seat_plans(seat.id, plans)
-        except (DogfightError, KeyError, TypeError, AttributeError):
+        except (DogfightError, KeyError, TypeError, AttributeError, OverBudget) as exc:
+            if isinstance(exc, OverBudget):
+                self._bots.pop(seat.id, None)  # it may still be thinking: a fresh one next
+                rng = self._bot_rng(seat, turn, 0)
             plans = {}
             for vid in playing:
                 vehicle = state.vehicles[vid]
@@ -461,14 +473,19 @@ class LiveGame:
             ):
                 continue
             answer = Answer()
-            try:
-                actions, cards = self._bot(seat).phase_actions(
+            bot = self._bot(seat)
+
+            def think(bot: Any = bot, vids: frozenset[str] = vids, seat: Seat = seat) -> Any:
+                actions, cards = bot.phase_actions(
                     observe(state, vids), state.rules, vids, phase, self._bot_rng(seat, turn, phase)
                 )
                 # Bots that explain themselves (the Automated Tripod) keep their
                 # decisions, each able to give its TripodDecision event.
-                decided = getattr(self._bot(seat), "last_decisions", [])
-                logged = [d.event().to_json() for d in decided]
+                decided = getattr(bot, "last_decisions", [])
+                return actions, cards, [d.event().to_json() for d in decided]
+
+            try:
+                actions, cards, logged = within_budget(think, self.budget)
                 answer = Answer(actions=dict(actions), cards=dict(cards), decisions=logged)
                 resolve_phase(
                     state,
@@ -477,9 +494,11 @@ class LiveGame:
                     cards=answer.cards or None,
                     stop_before_firing=True,
                 )
-            except (DogfightError, KeyError, TypeError, AttributeError):
+            except (DogfightError, KeyError, TypeError, AttributeError, OverBudget) as exc:
+                if isinstance(exc, OverBudget):
+                    self._bots.pop(seat.id, None)
                 answer = Answer()
-            self.store.add_answer(self.id, turn, phase, seat.id, answer.to_json())
+            self._unsaved.answers.append((turn, phase, seat.id, answer.to_json()))
             self.answers.setdefault((turn, phase), {})[seat.id] = answer
             self._questions.pop((turn, phase), None)
 
@@ -502,12 +521,12 @@ class LiveGame:
                     for seat in self.seats_to_plan():
                         if seat.bot and seat.id not in self.plans.get(turn, {}):
                             plans = self._bot_plans(seat, turn)
-                            self._commit(pending)
-                            self.store.add_plans(
-                                self.id,
-                                turn,
-                                seat.id,
-                                {k: p.model_dump(mode="json") for k, p in plans.items()},
+                            self._unsaved.plans.append(
+                                (
+                                    turn,
+                                    seat.id,
+                                    {k: p.model_dump(mode="json") for k, p in plans.items()},
+                                )
                             )
                             self.plans.setdefault(turn, {})[seat.id] = plans
                             changed = True
@@ -515,7 +534,6 @@ class LiveGame:
                         break
                 else:
                     if any(s.bot for s in self.seats.values()):
-                        self._commit(pending)
                         self._bot_phase_inputs(turn, phase)
                     if self.waiting_for():
                         break
@@ -531,15 +549,18 @@ class LiveGame:
             return changed
 
     def _commit(self, pending: list[Step]) -> None:
-        """Store the steps resolved since the last commit, in one transaction; if another
-        process stored them first, reload what it stored."""
-        if not pending:
+        """Store the steps resolved since the last commit with the computer players'
+        inputs that led to them, in one transaction; if another process stored any of
+        them first, reload what it stored."""
+        batch, self._unsaved = self._unsaved, Batch()
+        batch.steps = [(s.turn, s.phase, [e.to_json() for e in s.events]) for s in pending]
+        if not batch:
             return
-        rows = [(s.turn, s.phase, [e.to_json() for e in s.events]) for s in pending]
-        over = pending[-1].state.over
+        rows = batch.steps
+        batch.over = bool(pending) and pending[-1].state.over
         pending.clear()
         try:
-            self.store.add_steps(self.id, rows, over)
+            self.store.add_batch(self.id, batch)
         except Conflict:
             self.reload()
             return
@@ -940,9 +961,11 @@ def _tripod_ghosts(state: GameState, vehicle: Vehicle, cards: list[str]) -> list
 class GameService:
     """All games of one database, loaded on first use and kept in memory."""
 
-    def __init__(self, store: Store, catalog: Catalog) -> None:
+    def __init__(self, store: Store, catalog: Catalog, budget: float | None = None) -> None:
         self.store = store
         self.catalog = catalog
+        self.budget = budget
+        """Each computer player's time budget per step (None: ``DOGFIGHT_BOT_BUDGET``)."""
         self.games: dict[str, LiveGame] = {}
         self.lock = threading.Lock()
 
@@ -954,7 +977,7 @@ class GameService:
             record = self.store.load(game_id)
             if record is None:
                 raise ApiError(404, f"no game {game_id!r}", "game_id")
-            game = LiveGame(record, self.catalog, self.store)
+            game = LiveGame(record, self.catalog, self.store, self.budget)
             self.games[game_id] = game
         game.advance()
         return game

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +127,21 @@ class Conflict(Exception):
     step resolved by someone else): nothing was written."""
 
 
+@dataclass
+class Batch:
+    """Rows written together in one transaction: computer players' plans (turn, seat,
+    plans) and answers (turn, phase, seat, answer), and the steps (turn, phase, events)
+    they let be resolved."""
+
+    plans: list[tuple[int, str, Json]] = field(default_factory=list)
+    answers: list[tuple[int, int, str, Json]] = field(default_factory=list)
+    steps: list[tuple[int, int, list[Json]]] = field(default_factory=list)
+    over: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.plans or self.answers or self.steps)
+
+
 @dataclass(frozen=True)
 class SeatRecord:
     seat: str
@@ -231,17 +246,34 @@ class Store:
             )
         )
 
-    def add_steps(self, game_id: str, steps: list[tuple[int, int, list[Json]]], over: bool) -> None:
-        """Store resolved steps (turn, phase, events) and whether the game is over, in one
-        transaction; :class:`Conflict` (and nothing written) when one was already stored."""
+    def add_batch(self, game_id: str, batch: Batch) -> None:
+        """Store computer players' inputs, resolved steps and whether the game is over, in
+        one transaction; :class:`Conflict` (and nothing written) when one was already
+        stored."""
         try:
             with Session(self.engine) as session, session.begin():
                 now = time.time()
                 session.add_all(
-                    StepRow(game_id=game_id, turn=turn, phase=phase, events=events, created=now)
-                    for turn, phase, events in steps
+                    PlanRow(game_id=game_id, turn=turn, seat=seat, plans=plans, created=now)
+                    for turn, seat, plans in batch.plans
                 )
-                if over:
+                session.add_all(
+                    AnswerRow(
+                        game_id=game_id,
+                        turn=turn,
+                        phase=phase,
+                        seat=seat,
+                        answer=answer,
+                        created=now,
+                    )
+                    for turn, phase, seat, answer in batch.answers
+                )
+                session.flush()  # inputs before the steps they led to (ids keep the order)
+                session.add_all(
+                    StepRow(game_id=game_id, turn=turn, phase=phase, events=events, created=now)
+                    for turn, phase, events in batch.steps
+                )
+                if batch.over:
                     row = session.get(GameRow, game_id)
                     if row is not None:
                         row.over = True
