@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError, DogfightError
 from dogfight.server.games import ApiError, GameService, LiveGame
+from dogfight.server.notify import Listener
 from dogfight.server.schemas import (
     CheckPlans,
     Computer,
@@ -165,10 +166,18 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
+        listener = None
+        if store.notifies:  # PostgreSQL: other processes may share the games
+            listener = Listener(db_url, heard, caught_up)
+            listener.start()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(listener.ready.wait(), 10)
         await workers.run(None, service.resume_all)
         for game in list(service.games.values()):
             schedule(game)
         yield
+        if listener is not None:
+            await listener.stop()
         workers.close()
         store.close()
 
@@ -221,6 +230,36 @@ def create_app(
         task = asyncio.create_task(run())
         running.add(task)
         task.add_done_callback(running.discard)
+
+    def catch_up(game: LiveGame, revision: int | None) -> None:
+        """Another process wrote to the game: reload what it wrote, send the seats
+        connected here their new views, let computer players go on."""
+
+        async def run() -> None:
+            def work() -> bool:
+                with game.lock:
+                    if revision is not None and game.revision >= revision:
+                        return False
+                    game.reload()
+                hub.fan_out(game)
+                return True
+
+            with contextlib.suppress(ApiError):
+                if await workers.run(game.id, work):
+                    schedule(game)
+
+        task = asyncio.create_task(run())
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    def heard(game_id: str, revision: int) -> None:
+        game = service.games.get(game_id)
+        if game is not None and game.revision < revision:
+            catch_up(game, revision)
+
+    async def caught_up() -> None:
+        for game in list(service.games.values()):
+            catch_up(game, None)
 
     def seat_of(game_id: str, seat_id: str, token: str | None) -> LiveGame:
         game = service.get(game_id)

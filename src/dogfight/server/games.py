@@ -14,13 +14,14 @@ vehicles only: the seed, other seats' plans and damage never leave this module.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import numpy as np
 from pydantic import ValidationError
@@ -40,7 +41,7 @@ from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import AUTO, Action, Flown, Plan, card_problem, plan_problems
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.server.seats import new_game_id, new_token, token_hash, token_matches
-from dogfight.server.store import Batch, Conflict, GameRecord, GameRow, SeatRow, Store
+from dogfight.server.store import Batch, Conflict, GameRecord, GameRow, SeatRow, Stale, Store
 from dogfight.server.workers import OverBudget, bot_budget, within_budget
 from dogfight.situation import build, parse_situation
 
@@ -175,6 +176,28 @@ def _pose_json(pose: Pose) -> Json:
     return {"x": round(pose.x, 4), "y": round(pose.y, 4), "heading": round(pose.heading, 4)}
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _fresh(method: Callable[Concatenate[LiveGame, P], R]) -> Callable[Concatenate[LiveGame, P], R]:
+    """A seat's change made on the game as stored: if another process changed the game
+    since it was loaded here (:class:`Stale`, nothing written), catch up and try again
+    (checking the request anew)."""
+
+    @functools.wraps(method)
+    def fresh(game: LiveGame, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        for _ in range(4):
+            try:
+                return method(game, *args, **kwargs)
+            except Stale:
+                with game.lock:
+                    game.reload()
+        raise ApiError(503, "the game is changing too fast here: try again", None)
+
+    return fresh
+
+
 class LiveGame:
     """One game in memory: its seats, inputs and the states after every step."""
 
@@ -199,6 +222,15 @@ class LiveGame:
         self.created = record.created
         self.seed = record.seed
         self.setup = record.setup
+        self.initial = build(parse_situation(record.setup, "setup"), self.catalog, record.seed)
+        self.steps: list[Step] = []
+        self.diverged: list[tuple[int, int]] = []
+        self._take(record)
+
+    def _take(self, record: GameRecord) -> None:
+        """Take the record's seats and inputs, and resolve the stored steps after the
+        ones held (they must be a prefix of the stored ones)."""
+        self.revision = record.revision
         self.seats: dict[str, Seat] = {
             s.seat: Seat(
                 s.seat,
@@ -212,8 +244,6 @@ class LiveGame:
             )
             for s in record.seats
         }
-        self.initial = build(parse_situation(record.setup, "setup"), self.catalog, record.seed)
-        self.steps: list[Step] = []
         self.plans: dict[int, dict[str, dict[str, Plan]]] = {}
         for turn, seat, plans in record.plans:
             self.plans.setdefault(turn, {})[seat] = {
@@ -222,9 +252,8 @@ class LiveGame:
         self.answers: dict[tuple[int, int], dict[str, Answer]] = {}
         for turn, phase, seat, answer in record.answers:
             self.answers.setdefault((turn, phase), {})[seat] = Answer.from_json(answer)
-        self.diverged: list[tuple[int, int]] = []
         self._questions: dict[tuple[int, int], tuple[dict[str, list[Question]], Any]] = {}
-        for turn, phase, stored in record.steps:
+        for turn, phase, stored in record.steps[len(self.steps) :]:
             expected = self.next_step()
             if expected != (turn, phase):
                 raise RuntimeError(
@@ -238,10 +267,16 @@ class LiveGame:
             self.steps.append(Step(turn, phase, events, new))
 
     def reload(self) -> None:
+        """Catch up with the database (another process wrote to the game): the new
+        inputs, and the steps stored since the ones held, resolved again here."""
         record = self.store.load(self.id)
         if record is None:
             raise ApiError(404, f"no game {self.id!r}", "game_id")
-        self._load(record)
+        held = [(s.turn, s.phase) for s in self.steps]
+        if [(t, p) for t, p, _ in record.steps[: len(held)]] == held:
+            self._take(record)
+        else:
+            self._load(record)
         self.version += 1
 
     # --- who is who ------------------------------------------------------------------
@@ -560,10 +595,11 @@ class LiveGame:
         batch.over = bool(pending) and pending[-1].state.over
         pending.clear()
         try:
-            self.store.add_batch(self.id, batch)
-        except Conflict:
+            self.store.add_batch(self.id, batch, self.revision)
+        except (Conflict, Stale):
             self.reload()
             return
+        self.revision += 1
         for turn, phase, _ in rows:
             _crash_point(f"after-step-{turn}-{phase}")
 
@@ -579,6 +615,7 @@ class LiveGame:
                 vehicle.eliminated = "(set aside)"
         start_turn(trial, plans)
 
+    @_fresh
     def submit_plans(self, seat_id: str, turn: int, raw: Mapping[str, Any]) -> None:
         """Store a seat's plans for ``turn`` (all its vehicles in play), then advance."""
         with self.lock:
@@ -627,8 +664,13 @@ class LiveGame:
                 raise ApiError(422, str(exc), "plans") from None
             try:
                 self.store.add_plans(
-                    self.id, turn, seat_id, {k: p.model_dump(mode="json") for k, p in plans.items()}
+                    self.id,
+                    turn,
+                    seat_id,
+                    {k: p.model_dump(mode="json") for k, p in plans.items()},
+                    self.revision,
                 )
+                self.revision += 1
             except Conflict:
                 self.reload()
                 raise ApiError(
@@ -640,6 +682,7 @@ class LiveGame:
                 _crash_point("after-last-plan")
             self.advance()
 
+    @_fresh
     def submit_answer(
         self, seat_id: str, turn: int, phase: int, fire: Mapping[str, Mapping[str, str]]
     ) -> None:
@@ -673,7 +716,10 @@ class LiveGame:
                             422, f"no question about {vid} {weapon}", f"fire.{vid}.{weapon}"
                         )
             try:
-                self.store.add_answer(self.id, turn, phase, seat_id, Answer(fire=answer).to_json())
+                self.store.add_answer(
+                    self.id, turn, phase, seat_id, Answer(fire=answer).to_json(), self.revision
+                )
+                self.revision += 1
             except Conflict:
                 self.reload()
                 raise ApiError(409, "this seat has already chosen its targets", "fire") from None
@@ -681,14 +727,17 @@ class LiveGame:
             self.version += 1
             self.advance()
 
+    @_fresh
     def set_auto_fire(self, seat_id: str, auto_fire: bool) -> None:
         with self.lock:
-            self.store.update_seat(self.id, seat_id, auto_fire=auto_fire)
+            self.store.update_seat(self.id, seat_id, self.revision, auto_fire=auto_fire)
+            self.revision += 1
             self.seats[seat_id].auto_fire = auto_fire
             self._questions.clear()
             self.version += 1
             self.advance()
 
+    @_fresh
     def set_bot(self, seat_id: str, bot: str | None) -> None:
         """Hand the seat to a computer player (or back to a person with None)."""
         with self.lock:
@@ -699,7 +748,8 @@ class LiveGame:
                     make(bot)
                 except DataError as exc:
                     raise ApiError(422, exc.allowed, "bot") from None
-            self.store.update_seat(self.id, seat_id, bot=bot)
+            self.store.update_seat(self.id, seat_id, self.revision, bot=bot)
+            self.revision += 1
             self.seats[seat_id].bot = bot
             self._bots.pop(seat_id, None)
             self._questions.clear()
