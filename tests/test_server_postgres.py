@@ -13,11 +13,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from postgres_helpers import Cluster, pg_url, postgres  # noqa: F401  (fixtures)
+from postgres_helpers import pg_url, postgres  # noqa: F401  (fixtures)
 from server_helpers import Server, duel_situation, straights_plan
 from test_server_persistence import _play_targets_game, create, stored_steps, submit, view
 from websockets.sync.client import ClientConnection, connect
 
+from dogfight.bench.pgcluster import Cluster
 from dogfight.catalog import load_catalog
 from dogfight.server.games import GameService, LiveGame
 from dogfight.server.store import Store
