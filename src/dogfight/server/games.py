@@ -1022,13 +1022,15 @@ class GameService:
     def get(self, game_id: str) -> LiveGame:
         with self.lock:
             game = self.games.get(game_id)
-            if game is not None:
-                return game
-            record = self.store.load(game_id)
-            if record is None:
-                raise ApiError(404, f"no game {game_id!r}", "game_id")
-            game = LiveGame(record, self.catalog, self.store, self.budget)
-            self.games[game_id] = game
+        if game is not None:
+            return game
+        # loaded (every step replayed) without holding up other games
+        record = self.store.load(game_id)
+        if record is None:
+            raise ApiError(404, f"no game {game_id!r}", "game_id")
+        loaded = LiveGame(record, self.catalog, self.store, self.budget)
+        with self.lock:
+            game = self.games.setdefault(game_id, loaded)
         game.advance()
         return game
 
