@@ -127,7 +127,7 @@ class Server:
             text=True,
         )
         self.banner: list[str] = []
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded machine starts Python slowly
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(

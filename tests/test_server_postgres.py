@@ -72,7 +72,8 @@ def test_a_plan_sent_to_one_process_reaches_a_seat_on_another(
         after = _next_view(ws)
         while after["steps_total"] < 4:
             after = _next_view(ws)
-        assert after["stage"]["turn"] == 2 and len(after["steps"]) == 4
+        assert after["stage"]["kind"] in ("planning", "over"), after["stage"]
+        assert len(after["steps"]) == after["steps_total"] >= 4
     # and B, asked directly, agrees with A
     assert view(b.base, game, central)["steps_total"] == view(a.base, game, central)["steps_total"]
 

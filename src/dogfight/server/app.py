@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError, DogfightError
-from dogfight.server.games import ApiError, GameService, LiveGame
+from dogfight.server.games import ApiError, GameFailed, GameService, LiveGame
 from dogfight.server.notify import Listener
 from dogfight.server.schemas import (
     CheckPlans,
@@ -34,6 +34,7 @@ from dogfight.server.schemas import (
     SubmitTargets,
 )
 from dogfight.server.setups import client_catalog, presets
+from dogfight.server.status import failed_ids
 from dogfight.server.store import Store
 from dogfight.server.workers import GameWorkers
 from dogfight.server.ws import Connection, Hub
@@ -189,6 +190,8 @@ def create_app(
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        if isinstance(exc, GameFailed):
+            return await failed(exc)
         return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
@@ -217,14 +220,18 @@ def create_app(
 
         async def run() -> None:
             def work() -> bool:
-                with game.lock:
-                    if game.next_step() is None or game.waiting_for():
-                        return False
+                if not game.more_to_do():
+                    return False
                 game.advance()
                 hub.fan_out(game)
                 return True
 
-            if await workers.run(game.id, work):
+            try:
+                again = await workers.run(game.id, work)
+            except GameFailed as exc:
+                await hub.close_all(game.id, {"type": "error", **exc.body(), "status": 409}, 4409)
+                return
+            if again:
                 schedule(game)
 
         task = asyncio.create_task(run())
@@ -260,6 +267,13 @@ def create_app(
     async def caught_up() -> None:
         for game in list(service.games.values()):
             catch_up(game, None)
+
+    async def failed(exc: GameFailed) -> JSONResponse:
+        """A request made a step fail: the seats' pages are told, the request gets 409."""
+        await hub.close_all(
+            exc.failure.game_id, {"type": "error", **exc.body(), "status": 409}, 4409
+        )
+        return JSONResponse(exc.body(), status_code=409)
 
     def seat_of(game_id: str, seat_id: str, token: str | None) -> LiveGame:
         game = service.get(game_id)
@@ -312,10 +326,16 @@ def create_app(
 
     @app.get("/api/games")
     async def list_games() -> Json:
-        listed = await workers.run(None, store.list_games)
+        listed, broken = await workers.run(None, lambda: (store.list_games(), failed_ids(store)))
         return {
             "games": [
-                {"id": gid, "title": title, "created": created, "over": over}
+                {
+                    "id": gid,
+                    "title": title,
+                    "created": created,
+                    "over": over,
+                    "failed": gid in broken,
+                }
                 for gid, title, created, over in listed
             ]
         }

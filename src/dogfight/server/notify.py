@@ -2,7 +2,7 @@
 writes through PostgreSQL's LISTEN/NOTIFY.
 
 Every write to a game notifies the channel :data:`dogfight.server.store.CHANNEL` with
-``"<game id> <revision>"`` when it commits (``Store._claim``). Each process listens on
+``"<game id> <revision>"`` when it commits (``Store.claim``). Each process listens on
 its own connection; a notification of a game it holds at an older revision makes it
 catch up (:meth:`LiveGame.reload`) and send the new views to the seats connected to it.
 After a lost connection it listens again and catches up on every game it holds (what

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -147,6 +148,9 @@ class Stale(Exception):
     was written; reload and try again."""
 
 
+DDL_LOCK = 0x646F67666967
+"""PostgreSQL advisory lock held while a process creates or upgrades the tables."""
+
 CHANNEL = "dogfight"
 """PostgreSQL's NOTIFY channel: every write to a game sends ``"<game id> <revision>"``
 when it commits, so every server process knows at once which games changed."""
@@ -249,10 +253,13 @@ class Store:
             ) from None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
-        columns = {c["name"] for c in inspect(self.engine).get_columns("games")}
-        if "revision" not in columns:  # a database made before revisions were counted
-            with self.engine.begin() as connection:
+        with self.engine.begin() as connection:
+            if self.engine.dialect.name == "postgresql":
+                # processes starting together on an empty database: one creates the tables
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": DDL_LOCK})
+            Base.metadata.create_all(connection)
+            columns = {c["name"] for c in inspect(connection).get_columns("games")}
+            if "revision" not in columns:  # a database made before revisions were counted
                 connection.execute(
                     text("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
                 )
@@ -262,7 +269,7 @@ class Store:
         """Whether other processes hear of each write (PostgreSQL's LISTEN/NOTIFY)."""
         return self.engine.dialect.name == "postgresql"
 
-    def _claim(self, session: Session, game_id: str, revision: int | None) -> None:
+    def claim(self, session: Session, game_id: str, revision: int | None) -> None:
         """Bump the game's revision in this transaction (the row stays locked until it
         commits): :class:`Stale` if it is not ``revision`` any more (None: any); with
         PostgreSQL, the commit notifies every listening process."""
@@ -285,17 +292,19 @@ class Store:
     def _write(self, game_id: str, revision: int | None, *rows: Base) -> None:
         try:
             with Session(self.engine) as session, session.begin():
-                self._claim(session, game_id, revision)
+                self.claim(session, game_id, revision)
                 session.add_all(rows)
         except IntegrityError as exc:
             raise Conflict(str(exc.orig)) from None
 
-    def create_game(self, game: GameRow, seats: list[SeatRow]) -> None:
+    def create_game(self, game: GameRow, seats: list[SeatRow], extra: Sequence[Base] = ()) -> None:
+        """Store a new game, its seats and any ``extra`` rows about it, in one transaction."""
         try:
             with Session(self.engine) as session, session.begin():
                 session.add(game)
                 session.flush()
                 session.add_all(seats)
+                session.add_all(extra)
         except IntegrityError as exc:
             raise Conflict(str(exc.orig)) from None
 
@@ -338,7 +347,7 @@ class Store:
         stored."""
         try:
             with Session(self.engine) as session, session.begin():
-                self._claim(session, game_id, revision)
+                self.claim(session, game_id, revision)
                 now = time.time()
                 session.add_all(
                     PlanRow(game_id=game_id, turn=turn, seat=seat, plans=plans, created=now)
@@ -371,7 +380,7 @@ class Store:
         self, game_id: str, seat: str, revision: int | None = None, **values: Any
     ) -> None:
         with Session(self.engine) as session, session.begin():
-            self._claim(session, game_id, revision)
+            self.claim(session, game_id, revision)
             row = session.get(SeatRow, (game_id, seat))
             if row is None:
                 raise KeyError(seat)

@@ -15,6 +15,7 @@ import contextlib
 import json
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 
 from fastapi import WebSocket
 
@@ -36,6 +37,8 @@ class Connection:
     version: int = -1
     """The game's version of the last view queued."""
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=OUTBOX))
+    close_code: int = 1013
+    """The code the connection is closed with when its outbox ends (1013: too slow)."""
 
 
 class Hub:
@@ -102,4 +105,14 @@ class Hub:
             pass
         self.remove(game_id, connection)
         with contextlib.suppress(Exception):
-            await connection.websocket.close(code=1013)
+            await connection.websocket.close(code=connection.close_code)
+
+    async def close_all(self, game_id: str, message: dict[str, Any], code: int) -> None:
+        """Send every page of the game ``message`` and close it with ``code`` (after
+        what is already in its outbox)."""
+        with self._lock:
+            held = list(self.games.pop(game_id, ()))
+        for connection in held:
+            connection.close_code = code
+            self.post(connection, json.dumps(message))
+            self.post(connection, None)
