@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError, DogfightError
+from dogfight.server.campaigns import register_campaigns
 from dogfight.server.games import ApiError, GameFailed, GameService, LiveGame
 from dogfight.server.notify import Listener
 from dogfight.server.schemas import (
@@ -384,12 +385,22 @@ def create_app(
 
     app.state.new_game = new_game
 
+    def start_game(body: CreateGame) -> Json:
+        """Make a game on the calling thread (the event loop's: campaigns) and let its
+        computer players start."""
+        made = new_game(body)
+        schedule(service.get(made["game"]["id"]))
+        return made
+
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame) -> Json:
         """Make a game; the answer holds each seat's private link (shown only here)."""
         made = await workers.run(None, lambda: new_game(body))
-        schedule(await workers.run(made["game"]["id"], lambda: service.get(made["game"]["id"])))
+        game_id = made["game"]["id"]
+        schedule(await workers.run(game_id, lambda: service.get(game_id)))
         return made
+
+    register_campaigns(app, service, store.engine, cat, start_game)
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:
