@@ -4,6 +4,7 @@
 
 import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
+import { cardFace, cardName, cardTitle, pathAfter, speedClass } from "./cards.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
 const replayMode = location.pathname.startsWith("/replay/");
@@ -466,12 +467,16 @@ function renderPlanning(box, stage) {
           class: `card ${card.symbol}${card.steep ? " steep" : ""}`,
           "data-card": card.id,
           disabled: used || draft.cards.length >= needed(v),
-          title: cardTitle(card),
+          title: cardTitle(card, deckData(v)),
           onclick: () => {
             draft.cards.push(card.id);
             changedDraft(vid);
           },
-        }, el("span", { class: "id", text: card.id }), el("span", { class: "sym", text: symbolGlyph(card) })),
+          onmouseenter: () => previewCard(v, card),
+          onmouseleave: () => previewCard(null),
+        }, el("span", { class: "id", text: card.id }), cardFace(card, catalog, tripod),
+        el("span", { class: "name", text: cardName(card) }),
+        el("span", { class: `speed ${speedClass(card, deckData(v))}`, text: speedClass(card, deckData(v)) })),
       );
     }
     panel.append(hand);
@@ -553,18 +558,34 @@ async function askSubmit() {
   $("submit-plans").after(box);
 }
 
-function cardTitle(card) {
-  if (card.forward !== undefined && card.symbol) {
-    return `${card.symbol}${card.steep ? " (steep)" : ""}: ${card.forward} cm ahead, ${card.left} left, turn ${card.turn}°`;
-  }
-  return card.symbol;
+function deckData(v) {
+  if (v.type in catalog.tripods) return catalog.tripod_decks[catalog.tripods[v.type].deck];
+  return catalog.maneuver_decks[catalog.airplanes[v.type].deck];
 }
 
-function symbolGlyph(card) {
-  const glyphs = { straight: "↑", left: "↰", right: "↱", sideslip: card.left > 0 ? "⇖" : "⇗", steep: card.left > 0 ? "⟲" : "⟳", stall: "■", immelmann: "∩", climb: "⇈", dive: "⇊", move: "↑", run: "⇑", stand: "●", reverse: "↓" };
-  let g = glyphs[card.symbol] || card.symbol;
-  if ((card.symbol === "move" || card.symbol === "run") && card.turn) g = card.turn > 0 ? "↰" : "↱";
-  return g;
+// Pointing at a card draws its ghost from where the plan so far leaves the vehicle.
+function previewCard(v, card) {
+  if (!view || view.stage.kind !== "planning" || animating) return;
+  const ghosts = ghostList();
+  if (v && card) {
+    const check = checks[v.id] || { ghosts: [] };
+    const known = (check.ghosts || []).filter((g) => g.pose);
+    const chosen = (drafts[v.id] || { cards: [] }).cards.length;
+    const from = known.length === chosen && known.length ? known[known.length - 1].pose : chosen ? null : v.pose;
+    if (from) {
+      const tripod = v.type in catalog.tripods;
+      const depth = tripod ? Math.sqrt(3) * catalog.constants.tripods.base_side : catalog.constants.airplane_base.length;
+      // a tripod after a reverse card walks backwards (the card laid at its rear)
+      const cards = drafts[v.id] ? drafts[v.id].cards : [];
+      const last = cards.length ? deckData(v).cards.find((c) => c.id === cards[cards.length - 1]) : null;
+      const backward = tripod && (last ? last.symbol === "reverse" : Boolean(v.reverse));
+      const start = backward ? { ...from, heading: from.heading + 180 } : from;
+      const moved = pathAfter(start, card, depth);
+      const pose = backward ? { ...moved.pose, heading: moved.pose.heading + 180 } : moved.pose;
+      ghosts.push({ vehicle: v, pose, path: moved.points, label: "?", final: false, preview: true });
+    }
+  }
+  drawBoard({ paths: lastTurnPaths(), ghosts });
 }
 
 function fireSelect(weapon, list, i, enemies) {
