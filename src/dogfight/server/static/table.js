@@ -304,10 +304,15 @@ function renderConsole() {
     const rows = [];
     rows.push(el("div", { class: "damage", text: `Damage ${v.damage ?? "?"} / ${v.resistance ?? "?"}` }));
     if (v.damage_cards && v.damage_cards.length) {
-      rows.push(el("div", { class: "cards" }, v.damage_cards.map((c) => el("span", { class: "dcard", text: c }))));
+      rows.push(el("div", { class: "cards" }, v.damage_cards.map(damageChip)));
+    }
+    const lasting = lastingIcons(v);
+    if (lasting.length) rows.push(el("div", { class: "lasting" }, lasting));
+    if (view.state.switches && !view.state.switches.standard_rules) {
+      rows.push(el("div", { class: "switch-off muted", "data-switch": "standard_rules", text: "Special damage is off (basic rules): a damage card counts its value; only jams and explosions act." }));
     }
     if (v.energy !== undefined) rows.push(el("div", { text: `Energy ${v.energy} / ${v.energy_rating}${v.toppled ? `, toppled (${v.toppled})` : ""}${v.cooling ? ", heat-ray cooling" : ""}` }));
-    if (Object.keys(v.jams).length) rows.push(el("div", { text: `Jammed: ${Object.entries(v.jams).map(([w, n]) => `${w} ${n}`).join(", ")}` }));
+
     if (v.rockets) rows.push(el("div", { text: `Rockets: ${v.rockets}` }));
     if (v.previous) rows.push(el("div", { class: "muted", text: `Last card: ${v.previous.symbol}${v.previous.steep ? " (steep)" : ""}` }));
     box.append(el("div", { class: `vehicle-console${v.eliminated ? " out" : ""}`, "data-console": v.id },
@@ -362,6 +367,55 @@ function renderBriefing() {
   }
   details.append(list);
   box.replaceChildren(details);
+}
+
+// Icons of the special damage, with the rule (specials.toml) in the tooltip.
+const ICONS = {
+  jammed: "⛓", wounded_pilot: "✚", rudder_left: "⟲", rudder_right: "⟳", engine: "⚙", smoke: "💨",
+  fire: "🔥", circuits: "⚡", gyroscope: "🧭", reverse_destroyed: "⛔", smoke_generator: "🏭",
+  toppled: "⤓", batteries: "🔋", explosion: "💥", energy: "⚡",
+};
+// The lasting status counters as the engine keeps them, and the special that sets each.
+const STATUS = {
+  fire: ["fire", (n) => `on fire: ${n} counter(s) left`],
+  smoke: ["smoke", (n) => `smoke trail: ${n} counter(s) left`],
+  wounded: ["wounded_pilot", (n) => `pilot wounded${n > 1 ? ` ×${n}` : ""}`],
+  engine: ["engine", () => "engine damaged"],
+  rudder_left: ["rudder_left", (n) => `left rudder jammed (until turn ${n})`],
+  rudder_right: ["rudder_right", (n) => `right rudder jammed (until turn ${n})`],
+  gyroscope: ["gyroscope", (n) => `gyroscope hit (until turn ${n})`],
+  reverse_destroyed: ["reverse_destroyed", () => "reverse destroyed"],
+  smoke_generator: ["smoke_generator", () => "smoke generator destroyed"],
+};
+
+function icon(special, label, rule) {
+  return el("span", { class: "icon", "data-special": special, title: rule ? `${label} — ${rule}` : label }, `${ICONS[special] || "•"} ${label}`);
+}
+
+function lastingIcons(v) {
+  const out = [];
+  for (const [key, n] of Object.entries(v.status || {})) {
+    const [special, words] = STATUS[key] || [key, () => key.replaceAll("_", " ")];
+    const spec = catalog.specials[special];
+    out.push(icon(special, words(n), spec && spec.description));
+  }
+  for (const [weapon, n] of Object.entries(v.jams || {})) {
+    const spec = catalog.specials.jammed;
+    out.push(icon("jammed", `${weapon} guns jammed: ${n} maneuver(s) left`, spec && spec.description));
+  }
+  return out;
+}
+
+// A held damage card by its value and icons (deck:id is how the engine names it).
+function damageChip(code) {
+  const [deck, id] = code.split(":");
+  const card = (catalog.damage_cards[deck] || {})[id];
+  if (!card) return el("span", { class: "dcard", text: code });
+  const parts = [card.explosion ? ICONS.explosion : String(card.value)];
+  for (const sp of card.specials) parts.push(ICONS[sp] || sp);
+  if (card.energy) parts.push(ICONS.energy);
+  const words = [card.explosion ? "explosion" : `${card.value} damage`, ...card.specials.map((sp) => sp.replaceAll("_", " "))];
+  return el("span", { class: "dcard", "data-card": code, title: `deck ${deck}: ${words.join(", ")}` }, parts.join(" "));
 }
 
 function nameOf(type) {
