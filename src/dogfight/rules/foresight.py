@@ -106,7 +106,8 @@ def _airplane_ghosts(state: GameState, vehicle: Vehicle, cards: Sequence[str]) -
     for index, card in enumerate(chosen):
         flown = card
         note = None
-        if card_problem(previous, card) is not None:
+        opening = phase + index == 1
+        if card_problem(previous, card, opening, rules.restrictions) is not None:
             if eliminated:
                 out.append(
                     Ghost(index, phase + index, card.id, None, "eliminated", pose, None, [], None)
