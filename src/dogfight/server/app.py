@@ -31,6 +31,7 @@ from dogfight.server.schemas import (
     Computer,
     CreateGame,
     Settings,
+    SubmitDecisions,
     SubmitPlans,
     SubmitTargets,
 )
@@ -463,6 +464,23 @@ def create_app(
 
         def work(game: LiveGame) -> Json:
             game.submit_answer(seat_id, body.turn, body.phase, body.fire)
+            return game.seat_view(seat_id, since)
+
+        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/decisions")
+    async def post_decisions(
+        game_id: str,
+        seat_id: str,
+        body: SubmitDecisions,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+        since: int = 0,
+    ) -> Json:
+        """Answer engine decisions of the pending phase (a reorder after tailing...)."""
+
+        def work(game: LiveGame) -> Json:
+            game.submit_decisions(seat_id, body.turn, body.phase, body.answers)
             return game.seat_view(seat_id, since)
 
         return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)

@@ -123,6 +123,23 @@ class AnswerRow(Base):
     created: Mapped[float] = mapped_column(Float)
 
 
+class DecisionRow(Base):
+    """A seat's answer to one engine decision inside a phase (a reorder after tailing, a
+    bomber's pick: :mod:`dogfight.rules.decisions`), by the decision's id."""
+
+    __tablename__ = "decisions"
+    __table_args__ = (UniqueConstraint("game_id", "decision"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[str] = mapped_column(String(40))
+    decision: Mapped[str] = mapped_column(String(200))
+    answer: Mapped[Json] = mapped_column(JSON)
+    created: Mapped[float] = mapped_column(Float)
+
+
 class StepRow(Base):
     """A resolved step: phase 0 is the start of a turn (plans revealed as laid down),
     1..3 the action phases; ``events`` are the referee's (unredacted) events."""
@@ -164,11 +181,32 @@ class Batch:
 
     plans: list[tuple[int, str, Json]] = field(default_factory=list)
     answers: list[tuple[int, int, str, Json]] = field(default_factory=list)
+    decisions: list[tuple[int, int, str, dict[str, list[str]]]] = field(default_factory=list)
+    """(turn, phase, seat, decision id -> answer)."""
     steps: list[tuple[int, int, list[Json]]] = field(default_factory=list)
     over: bool = False
 
     def __bool__(self) -> bool:
-        return bool(self.plans or self.answers or self.steps)
+        return bool(self.plans or self.answers or self.decisions or self.steps)
+
+
+def _decision_rows(
+    game_id: str, given: list[tuple[int, int, str, dict[str, list[str]]]]
+) -> list[DecisionRow]:
+    now = time.time()
+    return [
+        DecisionRow(
+            game_id=game_id,
+            turn=turn,
+            phase=phase,
+            seat=seat,
+            decision=decision,
+            answer=answer,
+            created=now,
+        )
+        for turn, phase, seat, answers in given
+        for decision, answer in sorted(answers.items())
+    ]
 
 
 @dataclass(frozen=True)
@@ -200,6 +238,8 @@ class GameRecord:
     """(turn, seat, plans)."""
     answers: list[tuple[int, int, str, Json]]
     """(turn, phase, seat, answer)."""
+    decisions: list[tuple[int, int, str, str, list[str]]]
+    """(turn, phase, seat, decision id, answer)."""
     steps: list[tuple[int, int, list[Json]]]
     """(turn, phase, events)."""
 
@@ -341,6 +381,18 @@ class Store:
             ),
         )
 
+    def add_decisions(
+        self,
+        game_id: str,
+        turn: int,
+        phase: int,
+        seat: str,
+        answers: dict[str, list[str]],
+        revision: int | None = None,
+    ) -> None:
+        """A seat's answers to decisions of one phase, in one transaction."""
+        self._write(game_id, revision, *_decision_rows(game_id, [(turn, phase, seat, answers)]))
+
     def add_batch(self, game_id: str, batch: Batch, revision: int | None = None) -> None:
         """Store computer players' inputs, resolved steps and whether the game is over, in
         one transaction; :class:`Conflict` (and nothing written) when one was already
@@ -364,6 +416,7 @@ class Store:
                     )
                     for turn, phase, seat, answer in batch.answers
                 )
+                session.add_all(_decision_rows(game_id, batch.decisions))
                 session.flush()  # inputs before the steps they led to (ids keep the order)
                 session.add_all(
                     StepRow(game_id=game_id, turn=turn, phase=phase, events=events, created=now)
@@ -418,6 +471,9 @@ class Store:
             answers = session.scalars(
                 select(AnswerRow).where(AnswerRow.game_id == game_id).order_by(AnswerRow.id)
             ).all()
+            decided = session.scalars(
+                select(DecisionRow).where(DecisionRow.game_id == game_id).order_by(DecisionRow.id)
+            ).all()
             steps = session.scalars(
                 select(StepRow)
                 .where(StepRow.game_id == game_id)
@@ -447,6 +503,7 @@ class Store:
                 ],
                 plans=[(p.turn, p.seat, p.plans) for p in plans],
                 answers=[(a.turn, a.phase, a.seat, a.answer) for a in answers],
+                decisions=[(d.turn, d.phase, d.seat, d.decision, list(d.answer)) for d in decided],
                 steps=[(s.turn, s.phase, list(s.events)) for s in steps],
             )
 
