@@ -55,7 +55,7 @@ def _listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
         raise DataError(
             "--port", "port", port, f"cannot listen on {host}: {exc.strerror}"
         ) from None
-    sock.listen(128)
+    sock.listen(2048)  # hundreds of pages (re)connecting at once
     sock.set_inheritable(True)
     return sock
 
