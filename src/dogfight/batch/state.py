@@ -130,12 +130,33 @@ def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]
     )
 
 
-def shuffle_piles(state: BatchState, rng: np.random.Generator) -> None:
-    """Shuffle every table's full damage piles (a new game's decks)."""
+def shuffle_piles(state: BatchState, rows: Ints, rng: np.random.Generator) -> None:
+    """Give tables ``rows`` full, freshly shuffled damage piles (a new game's decks)."""
     spec = state.spec
-    b, d, s = state.order.shape
-    keys = rng.random((b, d, s))
+    _, d, s = state.order.shape
+    keys = rng.random((len(rows), d, s))
     keys[:, np.arange(s)[None, :] >= spec.damage_size[:, None]] = np.inf
-    state.order[:] = np.argsort(keys, axis=2)
-    state.top[:] = spec.damage_size[None, :]
-    state.holder[:] = -1
+    state.order[rows] = np.argsort(keys, axis=2)
+    state.top[rows] = spec.damage_size[None, :]
+    state.holder[rows] = -1
+
+
+def _arrays(state: BatchState) -> list[str]:
+    return [k for k, v in state.__dict__.items() if isinstance(v, np.ndarray)]
+
+
+def tile(template: BatchState, tables: int) -> BatchState:
+    """A batch of ``tables`` copies of the template's first table."""
+    out = copy.copy(template)
+    for k in _arrays(template):
+        value = getattr(template, k)
+        setattr(out, k, np.repeat(value[:1], tables, axis=0))
+    out.names = [template.names[0]] * tables
+    return out
+
+
+def reset(state: BatchState, rows: Ints, template: BatchState, rng: np.random.Generator) -> None:
+    """Start new games on tables ``rows``: the template's first table, new piles."""
+    for k in _arrays(state):
+        getattr(state, k)[rows] = getattr(template, k)[0]
+    shuffle_piles(state, rows, rng)
