@@ -77,13 +77,12 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
     alive = state.alive
     base = sight.corners(spec, state.x, state.y, state.heading)  # (B, N, 4, 2)
     # overlaps between airplanes in play (a prefilter on centres first)
-    near = (
-        alive[:, :, None]
-        & alive[:, None, :]
-        & (np.abs(state.x[:, :, None] - state.x[:, None, :]) <= 2 * spec.base_radius + 1e-6)
-        & (np.abs(state.y[:, :, None] - state.y[:, None, :]) <= 2 * spec.base_radius + 1e-6)
-    )
-    near &= ~np.eye(n, dtype=np.bool_)[None]
+    dx = state.x[:, None, :] - state.x[:, :, None]
+    dy = state.y[:, None, :] - state.y[:, :, None]
+    both = alive[:, :, None] & alive[:, None, :]
+    span = 2 * spec.base_radius + 1e-6
+    near = both & (np.abs(dx) <= span) & (np.abs(dy) <= span)
+    near[:, np.arange(n), np.arange(n)] = False
     ov = np.zeros((b_count, n, n), dtype=np.bool_)
     bb, ii, jj = np.nonzero(near)
     if len(bb):
@@ -93,13 +92,9 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
     dist_out = np.full((b_count, n, 2), np.inf)
     if not spec.auto_nearest:
         return out, dist_out
-    enemy = (
-        (state.side[:, :, None] != state.side[:, None, :]) & alive[:, :, None] & alive[:, None, :]
-    )
-    centre = np.hypot(
-        state.x[:, None, :] - state.x[:, :, None], state.y[:, None, :] - state.y[:, :, None]
-    )
-    close = enemy & ~ov & (centre <= spec.ruler + spec.base_radius + 1e-6)
+    enemy = (state.side[:, :, None] != state.side[:, None, :]) & both
+    far = (spec.ruler + spec.base_radius + 1e-6) ** 2
+    close = enemy & ~ov & (dx * dx + dy * dy <= far)
     for w in (0, 1):
         pair = close & (ready[:, :, w] >= 0)[:, :, None]
         bb, ii, jj = np.nonzero(pair)

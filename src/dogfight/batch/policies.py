@@ -211,8 +211,9 @@ def best_tier_pick(
     return out
 
 
-PLAYOUT_TRIES = 40
-"""As :func:`dogfight.bots.random_plans.random_plan`."""
+ROUNDS = (2, 6, 12, 20)
+"""The 40 draws of :func:`dogfight.bots.random_plans.random_plan`, in rounds (most
+airplanes are served by the first)."""
 
 
 def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
@@ -231,12 +232,11 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     chosen = np.full(len(b), -1, dtype=np.int64)
     fallback = np.full(len(b), -1, dtype=np.int64)
     todo = np.arange(len(b))
-    per_round = PLAYOUT_TRIES // 4
-    for _ in range(4):
+    for tries in ROUNDS:
         if len(todo) == 0:
             break
         d = deck[todo][:, None]
-        pick = (rng.random((len(todo), per_round)) * seqs.count[d]).astype(np.int64)
+        pick = (rng.random((len(todo), tries)) * seqs.count[d]).astype(np.int64)
         ok = seqs.legal[d, kinds[todo][:, None], pick]
         fx, fy, _ = placed(seqs, d, pick, x[todo][:, None], y[todo][:, None], h[todo][:, None])
         safe = ok & moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
@@ -273,4 +273,5 @@ def illegal_plans(state: BatchState, rng: np.random.Generator, share: float) -> 
 
 Policy = Callable[[BatchState, np.random.Generator, Bools | None], None]
 POLICIES: dict[str, Policy] = {"random": random_plans}
-"""Batch policies by the name of the bot they play."""
+"""Batch policies by the name of the bot they play (``easy`` is added by
+:mod:`dogfight.batch.easy`, which builds on this module)."""

@@ -13,8 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from dogfight.batch import easy as _easy  # noqa: F401  (registers the easy bot)
 from dogfight.batch.game import resolve_phase
 from dogfight.batch.policies import POLICIES, Policy
+from dogfight.batch.spec import Ints
 from dogfight.batch.state import REASONS, WEAPONS, BatchState, reset, tile
 from dogfight.errors import DataError
 from dogfight.sim.parallel import RunSpec
@@ -34,36 +36,48 @@ def check_policies(bots: Mapping[str, str]) -> None:
             )
 
 
-def _result(state: BatchState, b: int, index: int, seed: int, max_turns: int) -> GameResult:
-    names = state.names[b]
-    damage: dict[str, int] = {}
-    gone: dict[str, str] = {}
-    for n, vid in enumerate(names):
-        if not state.present[b, n]:
-            continue
-        for w in (0, 1):
-            if state.spec.type_weapon_deck[state.type[b, n], w] >= 0 and (
-                state.dealt[b, n, w] or state.phases_played[b]
-            ):
-                points = int(state.dealt[b, n, w])
-                if points:
-                    damage[f"{vid} {WEAPONS[w]}"] = points
-        if state.reason[b, n]:
-            gone[vid] = REASONS[int(state.reason[b, n])]
-    if state.illegal_points[b]:
-        damage["illegal maneuver"] = int(state.illegal_points[b])
-    winner = int(state.winner[b])
-    over = bool(state.over[b])
-    return GameResult(
-        index=index,
-        seed=seed,
-        winner=state.side_names[winner] if over and winner >= 0 else None,
-        over=over,
-        turns=int(min(state.turn[b], max_turns)),
-        phases=int(state.phases_played[b]),
-        damage=dict(sorted(damage.items())),
-        eliminated=dict(sorted(gone.items())),
-    )
+def _results(
+    state: BatchState, rows: Ints, index: Ints, seed: int, max_turns: int
+) -> list[GameResult]:
+    """The finished games on tables ``rows`` as :class:`GameResult` (damage by weapon
+    and by illegal maneuvers, why each airplane left the game)."""
+    present = state.present[rows].tolist()
+    dealt = state.dealt[rows].tolist()
+    reasons = state.reason[rows].tolist()
+    illegal = state.illegal_points[rows].tolist()
+    winners = state.winner[rows].tolist()
+    overs = state.over[rows].tolist()
+    turns = np.minimum(state.turn[rows], max_turns).tolist()
+    phases = state.phases_played[rows].tolist()
+    out: list[GameResult] = []
+    for k, b in enumerate(rows.tolist()):
+        names = state.names[b]
+        damage: dict[str, int] = {}
+        gone: dict[str, str] = {}
+        for n, vid in enumerate(names):
+            if not present[k][n]:
+                continue
+            for w in (0, 1):
+                if dealt[k][n][w]:
+                    damage[f"{vid} {WEAPONS[w]}"] = dealt[k][n][w]
+            if reasons[k][n]:
+                gone[vid] = REASONS[reasons[k][n]]
+        if illegal[k]:
+            damage["illegal maneuver"] = illegal[k]
+        over = bool(overs[k])
+        out.append(
+            GameResult(
+                index=int(index[b]),
+                seed=seed,
+                winner=state.side_names[winners[k]] if over and winners[k] >= 0 else None,
+                over=over,
+                turns=turns[k],
+                phases=phases[k],
+                damage=dict(sorted(damage.items())),
+                eliminated=dict(sorted(gone.items())),
+            )
+        )
+    return out
 
 
 def play(
@@ -97,8 +111,7 @@ def play(
         done = np.flatnonzero(live & (state.over | capped))
         if len(done) == 0:
             continue
-        for b in done.tolist():
-            results.append(_result(state, b, int(index[b]), seed, max_turns))
+        results.extend(_results(state, done, index, seed, max_turns))
         if progress:
             progress(len(done))
         fresh = done[: max(0, games - started)]
