@@ -12,6 +12,7 @@ two engines shuffle with their own generators), ``boundary`` when a measure lies
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ import numpy as np
 from dogfight.batch.bridge import from_states, to_state
 from dogfight.batch.game import PhaseLog, resolve_phase
 from dogfight.batch.policies import illegal_plans, random_plans
+from dogfight.batch.spec import KNOWN_SWITCHES
 from dogfight.batch.state import REASONS, WEAPONS, BatchState
 from dogfight.catalog.loader import Catalog
 from dogfight.rules.chance import step_rng
@@ -74,6 +76,20 @@ def random_table(
             }
         vehicles.append(v)
     return {"ruleset": ruleset, "vehicles": vehicles}
+
+
+def as_batch_plays(state: GameState) -> GameState:
+    """The table with the switches the batch does not play set back to their defaults:
+    the ruleset as the batch plays it (``docs/batch.md``, "What it covers")."""
+    switches = state.rules.switches
+    update = {
+        name: info.default
+        for name, info in type(switches).model_fields.items()
+        if name not in KNOWN_SWITCHES and getattr(switches, name) != info.default
+    }
+    if update:
+        state.rules = dataclasses.replace(state.rules, switches=switches.model_copy(update=update))
+    return state
 
 
 @dataclass
@@ -258,7 +274,9 @@ def run(
     flight restrictions), comparing every phase with the referee."""
     rng = np.random.default_rng([seed, 7])
     data = [random_table(catalog, ruleset, rng, i) for i in range(tables)]
-    states = [build(parse_situation(d), catalog, seed + i) for i, d in enumerate(data)]
+    states = [
+        as_batch_plays(build(parse_situation(d), catalog, seed + i)) for i, d in enumerate(data)
+    ]
     batch = from_states(states)
     seeds = seed + np.arange(tables)
     report = Report(tables=tables)

@@ -45,6 +45,7 @@ KNOWN_SWITCHES = frozenset(
         "aim_bonus",
         "auto_target",
         "standard_rules",
+        "match_scoring",  # who scores the match points: the batch reports no scores
     }
 )
 
