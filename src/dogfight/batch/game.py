@@ -152,6 +152,21 @@ def _covered(
         spec, ox[:, None], oy[:, None], state.x[bb], state.y[bb], state.heading[bb]
     )
     may &= reach <= spec.ruler
+    # Only a base whose cone from the dot meets the target's cone, and that is not
+    # wholly beyond the target, can hide part of it (a conservative filter: each base
+    # lies within its circumscribed circle).
+    r = spec.base_radius
+    bx, by = state.x[bb] - ox[:, None], state.y[bb] - oy[:, None]
+    tx, ty = state.x[bb, jj] - ox, state.y[bb, jj] - oy
+    d_b, d_t = np.hypot(bx, by), np.hypot(tx, ty)
+    cone = (
+        np.arcsin(np.minimum(1.0, r / np.maximum(d_b, 1e-12)))
+        + np.arcsin(np.minimum(1.0, r / np.maximum(d_t, 1e-12)))[:, None]
+    )
+    apart = np.abs(
+        np.arctan2(bx * ty[:, None] - by * tx[:, None], bx * tx[:, None] + by * ty[:, None])
+    )
+    may &= (apart <= cone + 1e-9) & (d_b - r <= (d_t + r)[:, None] + 1e-9)
     out = np.empty(len(bb))
     count = may.sum(axis=1)
     plain = count == 0
@@ -161,8 +176,10 @@ def _covered(
         pts, ok = sight.edge_candidates(ox[p], oy[p], a, e, t0, t1)
         out[p] = sight.nearest(ox[p], oy[p], pts, ok)[0]
     rest = np.flatnonzero(~plain)
-    for start in range(0, len(rest), CHUNK):
-        p = rest[start : start + CHUNK]
+    # about CHUNK candidate-blocker tests at once, whatever the number of blockers
+    per = max(1, CHUNK // (int(count.max()) * (12 + 18 * int(count.max())) // 64 + 1))
+    for start in range(0, len(rest), per):
+        p = rest[start : start + per]
         k = int(count[p].max())
         # the first k possible blockers of each pair, by slot
         order = np.argsort(~may[p], axis=1, kind="stable")[:, :k]
