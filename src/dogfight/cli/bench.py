@@ -29,6 +29,15 @@ def register(app: typer.Typer) -> None:
                 min=1,
             ),
         ] = None,
+        batch: Annotated[
+            bool,
+            typer.Option(
+                "--batch",
+                help="Benchmark the batched simulator: random duels per second on one core "
+                "and against the referee, a 32-airplane phase on 256 tables, the differential "
+                "test (10,000 tables per ruleset) and win rates against the referee.",
+            ),
+        ] = False,
         burst: Annotated[
             bool,
             typer.Option(
@@ -50,6 +59,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Median time of one phase with 4 and 32 airplanes, random duels per second,
         peak memory; targets beside each figure. With --server: the web server."""
+        if batch:
+            from dogfight.bench.batch import run as run_batch
+            from dogfight.cli.app import catalog as load
+
+            sys.stdout.write(json.dumps(run_batch(load(), quick=quick), indent=2) + "\n")
+            return
         if server:
             from dogfight.bench.server import THINK
             from dogfight.bench.server import run as run_server
