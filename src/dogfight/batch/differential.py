@@ -50,7 +50,8 @@ def random_table(
     """A random airplane table: 2 to 6 airplanes of random models on two sides, close
     enough together to fire at and hide each other, some damaged, jammed or with a
     reminder of their last maneuver."""
-    types = sorted(catalog.airplanes)
+    # the batch plays the WW1 rulesets: WW2 airplanes fly only in ww2 (001)
+    types = sorted(a.id for a in catalog.airplanes.values() if a.era == "ww1")
     count = int(rng.integers(2, 7))
     spread = float(rng.choice([12.0, 20.0, 35.0]))
     vehicles: list[dict[str, Any]] = []

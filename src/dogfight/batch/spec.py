@@ -144,7 +144,8 @@ def build_spec(rules: Rules) -> Spec:
     catalog = rules.catalog
     sw = rules.switches
     deck_ids = tuple(sorted(catalog.maneuver_decks))
-    damage_ids = tuple(sorted(catalog.damage_decks))
+    # WW1 rulesets draw cards only: the WW2 counter sets (counters/) stay out
+    damage_ids = tuple(sorted(k for k, d in catalog.damage_decks.items() if not d.counters))
     type_ids = tuple(sorted(catalog.airplanes))
     starts: list[int] = []
     sizes: list[int] = []
