@@ -104,7 +104,7 @@ def register(app: typer.Typer) -> None:
         from dogfight.cli.app import catalog
         from dogfight.cli.output import write_atomic
         from dogfight.sim.parallel import RunSpec, check_address, run
-        from dogfight.sim.plots import lengths_png, win_rates_png
+        from dogfight.sim.plots import lengths_png, subject, win_rates_png
         from dogfight.sim.run import GameResult, default_bot, sides_of
         from dogfight.sim.stats import games_csv, results_json, summarize
         from dogfight.situation import build
@@ -171,8 +171,9 @@ def register(app: typer.Typer) -> None:
         }
         write_atomic(out / "results.json", results_json(config, summary))
         write_atomic(out / "games.csv", games_csv(results))
-        win_rates_png(summary, out / "win_rates.png")
-        lengths_png(results, out / "lengths.png")
+        what = subject(state.scenario.title if state.scenario is not None else scenario, chosen)
+        win_rates_png(summary, out / "win_rates.png", what=what)
+        lengths_png(results, out / "lengths.png", what=what, sides=sides)
         table = Table(title=f"{scenario}: {games} games, seed {seed}")
         table.add_column("outcome")
         table.add_column("bot")
