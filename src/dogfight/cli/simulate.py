@@ -35,13 +35,19 @@ def parse_bots(text: str | None, sides: list[str]) -> dict[str, str]:
 
 
 def load_table(target: str, catalog: Any) -> tuple[Any, bool]:
-    """A situation file, or a scenario id (then each game redraws the setup)."""
+    """A situation file, a scenario id (then each game redraws the setup), or another
+    ready-made setup of ``dogfight play`` (``duel``)."""
+    from dogfight.server.setups import presets
     from dogfight.sim.run import scenario_situation
-    from dogfight.situation import read_situation
+    from dogfight.situation import parse_situation, read_situation
 
     path = Path(target)
     if path.suffix.lower() == ".json" or path.exists():
         return read_situation(path), False
+    if target not in catalog.scenarios:
+        known = presets(catalog)
+        if target in known:
+            return parse_situation(known[target]["setup"], target), False
     return scenario_situation(catalog, target), True
 
 
@@ -53,7 +59,8 @@ def register(app: typer.Typer) -> None:
         scenario: Annotated[
             str | None,
             typer.Argument(
-                help="A scenario id (dogfight info) or a situation JSON file (not with --campaign)."
+                help="A scenario id (dogfight info), a preset of `dogfight play` (duel) or a "
+                "situation JSON file (not with --campaign)."
             ),
         ] = None,
         games: Annotated[int, typer.Option("--games", help="Games to play.", min=1)] = 100,
