@@ -84,6 +84,15 @@ class VehicleIn(Strict):
     toppled: int = Field(default=0, ge=0, le=2, description="tripods: toppled reminder tokens")
     cooling: int = Field(default=0, ge=0, le=1, description="tripods: heat-ray recovery token")
     reverse: bool = Field(default=False, description="tripods: a reverse reminder token")
+    pilot: Literal["martian", "human"] = Field(
+        default="martian",
+        description="tripods: a Martian pilot, or a human one on a captured tripod (001)",
+    )
+    bombs: int | None = Field(
+        default=None,
+        ge=0,
+        description="airplanes: bomb loads carried (001); default: none, or the scenario's",
+    )
     skills: list[Skill] = Field(default_factory=list, description="ace skills (000)")
     plans: list[Plan] = Field(default_factory=list, description="one plan per turn, in order")
 
@@ -240,6 +249,10 @@ def build(
                     f"{', '.join(sorted(weapons))}",
                 )
         armed_by_scenario = bool(scenario_rockets.get(v.id))
+        if v.pilot == "human" and "pilot" in v.model_fields_set:
+            raise DataError(
+                source, f"{where}.pilot", v.pilot, "pilot is for tripods (001: a captured tripod)"
+            )
         if v.rockets and not airplane.rockets and not armed_by_scenario:
             raise DataError(
                 source, f"{where}.rockets", v.rockets, f"the {airplane.name} does not carry rockets"
@@ -255,6 +268,8 @@ def build(
             jams={w: n for w, n in v.jams.items() if n > 0},
             rockets=v.rockets,
             skills=tuple(v.skills),
+            bombs=v.bombs or 0,
+            bomber=bool(v.bombs),
         )
     for i, v in enumerate(situation.vehicles):
         for weapon, target in v.aim.items():
@@ -340,9 +355,22 @@ def _tripod(catalog: Catalog, v: VehicleIn, source: str, where: str) -> Vehicle:
             v.damage,
             f"must be below the {model.name}'s resistance {model.damage}",
         )
-    if v.jams or v.rockets or v.aim or v.previous is not None:
+    if v.jams or v.rockets or v.aim or v.previous is not None or v.bombs:
         raise DataError(
-            source, where, v.id, "jams, rockets, aim and previous belong to airplanes, not tripods"
+            source,
+            where,
+            v.id,
+            "jams, rockets, bombs, aim and previous belong to airplanes, not tripods",
+        )
+    if v.pilot == "human" and model.initiative is None:
+        raise DataError(
+            source,
+            f"{where}.pilot",
+            v.pilot,
+            f"the catalog gives no human-pilot initiative for the {model.name} (001: "
+            '"tripod players show them one at a time, according to the initiative values '
+            'indicated in the table below"); models with one: '
+            + ", ".join(sorted(t.id for t in catalog.tripods.values() if t.initiative)),
         )
     return Vehicle(
         id=v.id,
@@ -358,6 +386,7 @@ def _tripod(catalog: Catalog, v: VehicleIn, source: str, where: str) -> Vehicle:
             toppled=v.toppled,
             cooling=v.cooling,
             reverse_pending=v.reverse,
+            human=v.pilot == "human",
         ),
     )
 

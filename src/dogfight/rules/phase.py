@@ -16,6 +16,7 @@ from dogfight.catalog.models import ManeuverCard, TripodCard
 from dogfight.geometry.pose import Pose
 from dogfight.rules.events import Event
 from dogfight.rules.plans import Action
+from dogfight.rules.rays import RayOption
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripods import PhaseActions
 
@@ -46,3 +47,7 @@ class Phase:
     """Tripods whose card was applied backwards."""
     silenced: set[tuple[str, str]] = field(default_factory=set)
     """(vehicle, weapon) pairs that discarded a jam counter this phase: they cannot fire."""
+    drops: dict[str, int] = field(default_factory=dict)
+    """Bomb loads each bomber dropped this phase (001)."""
+    bomb_rays: list[tuple[Vehicle, RayOption]] = field(default_factory=list)
+    """Heat-rays fired at falling bomb cards this firing step (001)."""

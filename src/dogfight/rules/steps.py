@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dogfight.geometry.maneuver import apply_card
-from dogfight.rules import scenario, standard, tripods
+from dogfight.rules import scenario, standard, tripods, versus
 from dogfight.rules.damage import apply_cards, eliminate
 from dogfight.rules.events import JamCounterDiscarded, LeftArea, Moved
 from dogfight.rules.movement import disperse_clouds, outside, reveal
@@ -37,6 +37,12 @@ def burn(ph: Phase) -> None:
         elif burning.damage >= burning.resistance:
             eliminate(state, burning, "burned", rng, events)
     ph.movers = [v for v in ph.movers if v.in_play]
+
+
+def reveal_action_cards(ph: Phase) -> None:
+    """001: secret action cards (tripods of two factions, or bombers in play) are shown
+    one tripod at a time in initiative order; they act together afterwards."""
+    versus.reveal_cards(ph.state, ph.phase, ph.chosen, ph.rng, ph.events)
 
 
 def declare_actions(ph: Phase) -> None:
@@ -110,7 +116,9 @@ def leave_table(ph: Phase) -> None:
 
 def fire(ph: Phase) -> None:
     """The firing step and the damage of all its shots, rockets and heat-rays."""
-    firing_step(ph.state, ph.phase, ph.number, ph.silenced, ph.acts, ph.flown, ph.rng, ph.events)
+    ph.bomb_rays = firing_step(
+        ph.state, ph.phase, ph.number, ph.silenced, ph.acts, ph.flown, ph.rng, ph.events
+    )
 
 
 def recharge(ph: Phase) -> None:
@@ -131,6 +139,7 @@ def turn_end(ph: Phase) -> None:
 
 MOVEMENT: tuple[Step, ...] = (
     burn,
+    reveal_action_cards,
     declare_actions,
     reveal_cards,
     walk,
