@@ -17,8 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dogfight.catalog.loader import Catalog, validation_to_data_error
 from dogfight.catalog.models import Scenario, Skill, Switches, Symbol
-from dogfight.errors import DataError, DogfightError
+from dogfight.errors import BombPickError, DataError, DogfightError
 from dogfight.geometry.pose import Pose, normalize_heading
+from dogfight.rules.bombs import stated
 from dogfight.rules.chance import setup_rng, step_rng
 from dogfight.rules.context import Rules
 from dogfight.rules.decks import shuffled
@@ -93,6 +94,11 @@ class VehicleIn(Strict):
         ge=0,
         description="airplanes: bomb loads carried (001); default: none, or the scenario's",
     )
+    bomber: bool = Field(
+        default=False,
+        description="airplanes: carries its model's usual bomb loads (001: single-engine 1, "
+        "multi-engine 2; catalog bomb_loads)",
+    )
     skills: list[Skill] = Field(default_factory=list, description="ace skills (000)")
     plans: list[Plan] = Field(default_factory=list, description="one plan per turn, in order")
 
@@ -118,6 +124,15 @@ class ObjectiveIn(Strict):
     charges: int = Field(default=1, ge=0, description="recharges it can give")
 
 
+class BombPickIn(Strict):
+    """A bomber's choice of half of the C cards when its bomb card's dot covers a tripod
+    (001: "he assigns his choice of half of them to the tripod"), used in order."""
+
+    bomber: str
+    target: str
+    cards: list[str] = Field(description="the C cards assigned, among those drawn")
+
+
 class TableIn(Strict):
     width: float = Field(gt=0)
     height: float = Field(gt=0)
@@ -140,6 +155,11 @@ class Situation(Strict):
     )
     objectives: list[ObjectiveIn] = Field(default_factory=list)
     reinforcements: list[ReinforcementIn] = Field(default_factory=list)
+    bomb_picks: list[BombPickIn] = Field(
+        default_factory=list,
+        description="bombers' choices of C cards (001); without one the engine assigns the "
+        "cards that hurt most",
+    )
 
 
 def read_situation(path: str | Path) -> Situation:
@@ -253,6 +273,7 @@ def build(
             raise DataError(
                 source, f"{where}.pilot", v.pilot, "pilot is for tripods (001: a captured tripod)"
             )
+        loads = v.bombs if v.bombs is not None else (airplane.usual_loads if v.bomber else 0)
         if v.rockets and not airplane.rockets and not armed_by_scenario:
             raise DataError(
                 source, f"{where}.rockets", v.rockets, f"the {airplane.name} does not carry rockets"
@@ -268,8 +289,8 @@ def build(
             jams={w: n for w, n in v.jams.items() if n > 0},
             rockets=v.rockets,
             skills=tuple(v.skills),
-            bombs=v.bombs or 0,
-            bomber=bool(v.bombs),
+            bombs=loads,
+            bomber=bool(loads),
         )
     for i, v in enumerate(situation.vehicles):
         for weapon, target in v.aim.items():
@@ -355,7 +376,7 @@ def _tripod(catalog: Catalog, v: VehicleIn, source: str, where: str) -> Vehicle:
             v.damage,
             f"must be below the {model.name}'s resistance {model.damage}",
         )
-    if v.jams or v.rockets or v.aim or v.previous is not None or v.bombs:
+    if v.jams or v.rockets or v.aim or v.previous is not None or v.bombs or v.bomber:
         raise DataError(
             source,
             where,
@@ -435,6 +456,9 @@ def with_scenario(
                     "side": spec.side,
                     "rockets": v.rockets or spec.rockets,
                     "skills": v.skills or list(spec.skills),
+                    "bombs": v.bombs if v.bombs is not None else spec.bombs,
+                    "bomber": v.bomber or spec.bomber,
+                    "pilot": v.pilot if "pilot" in v.model_fields_set else spec.pilot,
                 }
             )
         )
@@ -545,6 +569,7 @@ def adjudicate(
     # they enter).
     written: dict[str, tuple[list[Plan], int]] = {v.id: (v.plans, 0) for v in situation.vehicles}
     later = {r.id: r.plans for r in situation.reinforcements}
+    choice = stated([(p.bomber, p.target, p.cards) for p in situation.bomb_picks])
     for turn_index in range(turns):
         if state.over or played >= limit:
             break
@@ -568,7 +593,12 @@ def adjudicate(
             raise DataError(source, f"plans of turn {turn_index + 1}", None, str(exc)) from None
         events.extend(more)
         while not state.over and played < limit:
-            state, more = resolve_phase(state, step_rng(seed, state.turn, state.phase + 1))
+            try:
+                state, more = resolve_phase(
+                    state, step_rng(seed, state.turn, state.phase + 1), bomb_choice=choice
+                )
+            except BombPickError as exc:
+                raise DataError(source, "bomb_picks", None, str(exc)) from None
             events.extend(more)
             played += 1
             if state.phase == 0:

@@ -561,6 +561,13 @@ class ScenarioVehicle(Strict):
         default=False, description="a tripod played by 001's Automated Tripod rules"
     )
     rockets: int = Field(default=0, ge=0, le=2)
+    bombs: int | None = Field(
+        default=None, ge=0, description="bomb loads agreed for this bomber (001)"
+    )
+    bomber: bool = Field(default=False, description="a bomber with its model's usual loads (001)")
+    pilot: Literal["martian", "human"] = Field(
+        default="martian", description="tripods: who pilots it (001, Tripods vs. Tripods)"
+    )
     skills: list[Skill] = Field(default_factory=list)
     min_distance: MinDistance | None = None
     when_gone: list[str] = Field(

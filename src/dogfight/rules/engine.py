@@ -15,6 +15,7 @@ import numpy as np
 
 from dogfight.errors import IllegalPlanError
 from dogfight.rules import firing, steps, tripods
+from dogfight.rules.bombs import Chooser
 from dogfight.rules.events import (
     Event,
     PhaseStarted,
@@ -136,6 +137,7 @@ def resolve_phase(
     fire: Mapping[str, Mapping[str, str]] | None = None,
     cards: Mapping[str, str] | None = None,
     stop_before_firing: bool = False,
+    bomb_choice: Chooser | None = None,
 ) -> tuple[GameState, list[Event]]:
     """Resolve the next action phase of a planned turn.
 
@@ -145,8 +147,12 @@ def resolve_phase(
     target), as a table asks a player once it knows who can reach whom
     (:func:`preview_targets`). ``cards`` gives this phase's card of each automated tripod
     (its plan says ``automated``), chosen at the start of the movement step (001).
+    ``bomb_choice`` is how bombers assign half of the C cards drawn when a bomb card's dot
+    covers a tripod (001); by default the engine assigns those that hurt most.
     """
     ph = _begin_phase(state, rng, actions, fire, cards)
+    if bomb_choice is not None:
+        ph.bomb_choice = bomb_choice
     for step in steps.MOVEMENT:
         step(ph)
     if not stop_before_firing:

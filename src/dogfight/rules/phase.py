@@ -14,6 +14,7 @@ import numpy as np
 
 from dogfight.catalog.models import ManeuverCard, TripodCard
 from dogfight.geometry.pose import Pose
+from dogfight.rules.bombs import Chooser, most_harm
 from dogfight.rules.events import Event
 from dogfight.rules.plans import Action
 from dogfight.rules.rays import RayOption
@@ -51,3 +52,5 @@ class Phase:
     """Bomb loads each bomber dropped this phase (001)."""
     bomb_rays: list[tuple[Vehicle, RayOption]] = field(default_factory=list)
     """Heat-rays fired at falling bomb cards this firing step (001)."""
+    bomb_choice: Chooser = most_harm
+    """How each bomber assigns half of the C cards when a dot covers a base (001)."""
