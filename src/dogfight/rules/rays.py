@@ -82,12 +82,16 @@ def heat_ray_options(
     projector: Side,
     overlaps: Callable[[str, str], bool],
     energy: Mapping[str, int] | None = None,
+    bases: Mapping[str, Polygon] | None = None,
 ) -> list[RayOption]:
     """Every enemy airplane, enemy tripod and enemy bomb card the heat-ray ruler can reach
     from ``projector``, nearest first. Against a tripod the ruler is laid the way most
     favourable to the firer (000: "checking its most favorable orientation"): across an
-    unprotected side if one can be reached, then at the shortest distance."""
+    unprotected side if one can be reached, then at the shortest distance. ``bases``: the
+    bases in play already computed (``firing.Table.bases``)."""
     rules = state.rules
+    if bases is None:
+        bases = {v.id: state.base(v) for v in state.in_play()}
     spec = rules.heat_ray_ruler(tripod.type)
     ruler = RulerSpec(spec.length, spec.half, spec.width, spec.tilt)
     reach = rules.hex_apothem() + spec.length + math.hypot(rules.base_length, rules.base_width)
@@ -100,13 +104,13 @@ def heat_ray_options(
         if math.dist(tripod.pose.point, target.pose.point) > reach:
             continue
         others = [
-            state.base(v)
+            bases[v.id]
             for v in state.in_play()
             if v.id not in (tripod.id, target.id)
             and not overlaps(v.id, target.id)
             and not overlaps(v.id, tripod.id)
         ]
-        body = state.base(target)
+        body = bases[target.id]
         if target.tripod is None:
             shot = best_shot(tripod.pose, rules.hex_side, projector, ruler, body, others)
             if shot is not None:
@@ -129,11 +133,11 @@ def heat_ray_options(
         outline = state.bomb_card(card)
         # Bases under the falling card do not hide it (the bombs are in the air above them).
         others = [
-            state.base(v)
+            bases[v.id]
             for v in state.in_play()
             if v.id != tripod.id
             and not overlaps(v.id, tripod.id)
-            and not convex_overlap(state.base(v), outline)
+            and not convex_overlap(bases[v.id], outline)
         ]
         shot = best_shot(tripod.pose, rules.hex_side, projector, ruler, outline, others)
         if shot is not None:

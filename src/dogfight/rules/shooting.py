@@ -174,7 +174,9 @@ def _heat_rays(
         if not tripod.in_play or tripod.tripod is None or tripod.tripod.toppled:
             continue
         assert action.projector is not None
-        opts = heat_ray_options(state, tripod, Side.parse(action.projector), table.overlap, energy)
+        opts = heat_ray_options(
+            state, tripod, Side.parse(action.projector), table.overlap, energy, table.bases
+        )
         pick = None
         reason = None
         if action.target == AUTO:
