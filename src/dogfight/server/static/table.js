@@ -4,6 +4,7 @@
 
 import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
+import { dropSelect, extraActions, isBomber, withDrops } from "./invasion.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
 const replayMode = location.pathname.startsWith("/replay/");
@@ -406,6 +407,7 @@ function renderPlanning(box, stage) {
             [0, 1, 2].filter((n) => n <= v.rockets).map((n) => el("option", { value: n, selected: draft.rockets[i] === n, text: n ? `launch ${n} rocket(s)` : "guns" })));
           slot.append(sel);
         }
+        if (isBomber(v)) slot.append(dropSelect(v, draft, i, () => changedDraft(vid)));
       } else if (cardIndex >= 0) {
         slot.append(actionSelect(v, draft, i));
       }
@@ -445,7 +447,7 @@ function fireSelect(weapon, list, i, enemies) {
 
 function actionSelect(v, draft, i) {
   const t = catalog.tripods[v.type];
-  const options = [["", "no action token"]];
+  const options = [["", "no action token"], ...extraActions(view.state)];
   for (const p of t.projectors) options.push([JSON.stringify({ token: "heat_ray", projector: p }), `heat-ray ${p}`]);
   // Standard Rules: black smoke from a smoke projector; the engine places the cloud as
   // near the nearest enemy airplane as the ruler allows (docs/rulings.md SR9).
@@ -499,7 +501,7 @@ function draftPlan(vid) {
   const plan = { cards: d.cards, fire: d.fire };
   if (catalog.airplanes[v.type].firepower.length > 1) plan.rear_fire = d.rear_fire;
   if (d.rockets.some((n) => n)) plan.rockets = d.rockets;
-  return plan;
+  return withDrops(plan, d);
 }
 
 function ghostList() {
