@@ -13,6 +13,7 @@ from dogfight.bench.invasion import invasion_phase_times
 from dogfight.bots.base import make
 from dogfight.catalog.loader import load_catalog
 from dogfight.cli.terminal_play import play_in_terminal
+from dogfight.rules.events import Event
 from dogfight.rules.observation import observe, side_seat
 from dogfight.sim.run import game_seeds, play_game, scenario_situation
 from dogfight.situation import build
@@ -55,7 +56,7 @@ def test_martian_bot_fires_at_enemy_tripods() -> None:
     situation = scenario_situation(CATALOG, "captured-tripods")
     result = play_game(situation, CATALOG, {}, game_seeds(5, 1)[0], max_turns=8)
     assert result.turns >= 1
-    events: list = []
+    events: list[Event] = []
     play_game(situation, CATALOG, {}, game_seeds(5, 1)[0], max_turns=8, events_out=events)
     targets = {getattr(e, "target", None) for e in events if e.kind == "heat_ray"}
     assert targets & {"earth-locust", "earth-scarab", "martian-locust", "martian-scarab"}
@@ -65,7 +66,7 @@ def test_bombers_aim_their_drops() -> None:
     """The hard bot flying a bomber drops its loads when its bomb card would fall on a
     tripod (it aims by eye: where the tripods stand when it plans)."""
     situation = scenario_situation(CATALOG, "bombers-over-the-tripods")
-    events: list = []
+    events: list[Event] = []
     play_game(situation, CATALOG, {}, game_seeds(2, 1)[0], max_turns=10, events_out=events)
     assert any(e.kind == "bombs_dropped" for e in events)
 
@@ -86,3 +87,16 @@ def test_observation_shows_loads_pilots_and_secret_cards() -> None:
     bot = make("martian")
     plans = bot.plan_turn(view, state.rules, side_seat(state, "martians"), np.random.default_rng(0))
     assert set(plans) == {"martian-locust", "martian-scarab"}
+
+
+def test_pettingzoo_bombers_are_agents() -> None:
+    """The PettingZoo environment plays 001's bombing scenario: the bombers are the agents
+    (their drops aimed as the bots aim them)."""
+    from dogfight.research.pettingzoo_env import parallel_env
+
+    env = parallel_env(situation="bombers-over-the-tripods", side="earth", max_turns=3)
+    env.reset(seed=1)
+    assert sorted(env.agents) == ["camel", "caproni"]
+    while env.agents:
+        env.step({a: None for a in env.agents})
+    assert env.state_.turn >= 2
