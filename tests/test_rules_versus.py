@@ -27,12 +27,15 @@ from test_rules_tripods import (
     cards,
     drawn,
     energy,
+    planned,
     ray,
     tplan,
     tripod,
 )
 
-from dogfight.errors import DataError
+from dogfight.errors import DataError, IllegalPlanError
+from dogfight.rules.chance import step_rng
+from dogfight.rules.engine import preview_targets, resolve_phase
 from dogfight.rules.events import ActionCardRevealed, ActionWasted, HeatRay, ProtectedHit
 from dogfight.situation import build, parse_situation
 
@@ -287,3 +290,25 @@ def test_human_pilot_needs_an_initiative_in_the_catalog() -> None:
     earth, mars = facing_pair()
     with pytest.raises(DataError, match="initiative"):
         build(parse_situation(situation(earth, mars)), cat, 0)
+
+
+def test_heat_ray_target_named_after_movement_must_be_reached() -> None:
+    """000: "Each tripod can fire at a single target each round, choosing one if there are
+    several possible targets." / "If a target is beyond a tripod's range it cannot be
+    hit." The table knows who the ruler reaches once everything has moved: the preview
+    lists the tripod's targets, a target it reaches is taken, one it does not is refused
+    (nothing resolved)."""
+    fire = [tplan(*STILL_PLAN, actions=[ray("front"), None, None])]
+    earth = tripod("e", X0, Y0, 90.0, side="earth", pilot="human", plans=fire)
+    near = tripod("m", X0, Y0 + SEP, 270.0)
+    far = tripod("far", X0 + 30.0, Y0 + 45.0, 270.0)
+    sit = situation(earth, near, far, damage_decks={"A": plain("A", 2, 2)})
+    state = planned(sit)
+    rng = step_rng(0, 1, 1)
+    assert preview_targets(state, rng)["e"]["heat_ray"] == ["m"]
+    with pytest.raises(IllegalPlanError, match="not reached"):
+        resolve_phase(state, step_rng(0, 1, 1), fire={"e": {"heat_ray": "far"}})
+    with pytest.raises(IllegalPlanError, match="mandatory"):
+        resolve_phase(state, step_rng(0, 1, 1), fire={"e": {"heat_ray": "none"}})
+    _, events = resolve_phase(state, step_rng(0, 1, 1), fire={"e": {"heat_ray": "m"}})
+    assert [(e.firer, e.target) for e in of(events, HeatRay)] == [("e", "m")]

@@ -52,5 +52,7 @@ class Phase:
     """Bomb loads each bomber dropped this phase (001)."""
     bomb_rays: list[tuple[Vehicle, RayOption]] = field(default_factory=list)
     """Heat-rays fired at falling bomb cards this firing step (001)."""
+    aimed: set[str] = field(default_factory=set)
+    """Tripods whose heat-ray target was named after movement (checked against reach)."""
     bomb_choice: Chooser = most_harm
     """How each bomber assigns half of the C cards when a dot covers a base (001)."""

@@ -542,7 +542,9 @@ function renderQuestions(box, stage) {
     answers[q.vehicle] = answers[q.vehicle] || {};
     answers[q.vehicle][q.weapon] = q.options[0];
     const group = el("fieldset", { "data-question": `${q.vehicle}-${q.weapon}` }, el("legend", { text: `${q.vehicle}, ${q.weapon} guns` }));
-    const choices = [...q.options.map((o, i) => [o, i === 0 ? `${o} (nearest)` : o]), ["none", "hold fire"]];
+    // a heat-ray cannot hold fire (000: "Firing is mandatory")
+    const hold = q.weapon === "heat_ray" ? [] : [["none", "hold fire"]];
+    const choices = [...q.options.map((o, i) => [o, i === 0 ? `${o} (nearest)` : o]), ...hold];
     for (const [value, text] of choices) {
       group.append(el("label", {}, el("input", { type: "radio", name, value, checked: value === q.options[0], onchange: () => { answers[q.vehicle][q.weapon] = value; } }), ` ${text}`));
     }
