@@ -29,3 +29,25 @@ export function withDrops(plan, draft) {
   if (draft.drop && draft.drop.some((n) => n)) plan.drop = draft.drop;
   return plan;
 }
+
+// Bomb cards laid after movement (001): the card's outline and its dot, drawn over the
+// board's top layer after Board.draw (board.Y flips table y).
+export function bombsOf(events) {
+  return events.filter((e) => e.kind === "bomb_card_placed").map((e) => ({ corners: e.corners, dot: [e.pose.x, e.pose.y], bomber: e.bomber }));
+}
+
+export function drawBombs(board, bombs) {
+  if (!bombs || !bombs.length || !board.overLayer) return;
+  const NS = "http://www.w3.org/2000/svg";
+  const make = (name, attrs) => {
+    const node = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    return node;
+  };
+  for (const b of bombs) {
+    const g = make("g", { class: "bomb-card", "data-bomber": b.bomber });
+    g.append(make("polygon", { points: b.corners.map(([x, y]) => `${x},${board.Y(y)}`).join(" "), fill: "#3b3b8f", "fill-opacity": "0.2", stroke: "#3b3b8f", "stroke-width": "0.3" }));
+    g.append(make("circle", { cx: b.dot[0], cy: board.Y(b.dot[1]), r: "0.6", fill: "#3b3b8f" }));
+    board.overLayer.append(g);
+  }
+}

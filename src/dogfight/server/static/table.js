@@ -4,7 +4,7 @@
 
 import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
-import { dropSelect, extraActions, isBomber, withDrops } from "./invasion.js";
+import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, withDrops } from "./invasion.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
 const replayMode = location.pathname.startsWith("/replay/");
@@ -152,7 +152,7 @@ async function animate(fresh, previous) {
       if (e.kind === "fired") shots.push({ origin: e.origin, point: e.point });
       if (e.kind === "heat_ray" && e.origin && e.point) shots.push({ origin: e.origin, point: e.point, heat: true });
     }
-    drawBoard({ poses: { ...poses }, paths: pathsOf([s]), shots });
+    drawBoard({ poses: { ...poses }, paths: pathsOf([s]), shots, bombs: bombsOf(s.events) });
     if (shots.length) await sleep(700);
     else await sleep(250);
     markSeen(s.index);
@@ -188,6 +188,7 @@ function drawBoard(extra = {}) {
   if (stage.kind === "targets" && stage.preview && !animating) state = stage.preview.state;
   shown = { state, ...extra };
   board.draw(state, { mine: new Set(view.seat.vehicles), ...extra });
+  drawBombs(board, extra.bombs);
 }
 
 // --- rendering ------------------------------------------------------------------------
