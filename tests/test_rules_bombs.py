@@ -12,11 +12,15 @@ from typing import Any
 import pytest
 from conftest import HOLD, Json, default_plans, of, plain, plane, run, situation
 from test_rules_tripods import CATALOG, CONST, before, drawn, tplan, tripod
+from test_rules_tripods import planned as planned_state
 from test_rules_versus import still_cards
 
 from dogfight.catalog.models import Symbol
 from dogfight.errors import DataError
 from dogfight.geometry.pose import Pose
+from dogfight.rules.chance import step_rng
+from dogfight.rules.decisions import for_seat
+from dogfight.rules.engine import pending_decisions, resolve_phase
 from dogfight.rules.events import (
     BombCardPlaced,
     BomberPicked,
@@ -255,3 +259,29 @@ def test_usual_loads_from_the_catalog() -> None:
     )
     state, _ = run(sit, phases=1)
     assert state.vehicles["caproni"].bombs == 2
+
+
+def test_the_bombers_pick_is_an_engine_decision_for_its_seat_only() -> None:
+    """001: "he assigns his choice of half of them to the tripod" -- one engine decision
+    (``bomb_pick``), asked of the bomber's seat alone with the cards it drew; the phase
+    waits for it when resolved interactively, and the answer decides the damage."""
+    sit = situation(
+        target("scarab", SCARAB, 45.0, 45.0, 270.0, None),
+        bomber("camel", CAMEL, (45.0, 47.0), 1, 1),
+        damage_decks={"C": plain("C", 1, 2)},
+    )
+    state = planned_state(sit)
+    (decision,) = pending_decisions(state, step_rng(0, 1, 1))
+    assert (decision.kind, decision.vehicle, decision.mode, decision.count) == (
+        "bomb_pick",
+        "camel",
+        "pick",
+        1,
+    )
+    assert decision.shown["drawn"] == plain("C", 1, 2)
+    assert for_seat([decision], {"scarab"}) == []
+    low = next(o for o in decision.options if o.endswith(plain("C", 1)[0]))
+    new, events = resolve_phase(state, step_rng(0, 1, 1), answers={decision.id: [low]})
+    assert new.vehicles["scarab"].damage == 1
+    picked = of(events, BomberPicked)[0]
+    assert picked.secret_for == "camel" and picked.redacted() is None

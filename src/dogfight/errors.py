@@ -46,10 +46,6 @@ class IllegalPlanError(DogfightError):
     """
 
 
-class BombPickError(IllegalPlanError):
-    """A bomber's choice of C cards that is not half of those drawn (001)."""
-
-
 class OrdersError(DogfightError):
     """Written orders that cannot be read: says where (file, line, column) and what was
     expected there, so the Games Master can send it back to the player."""

@@ -17,13 +17,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dogfight.catalog.loader import Catalog, validation_to_data_error
 from dogfight.catalog.models import Scenario, Skill, Switches, Symbol
-from dogfight.errors import BombPickError, DataError, DogfightError
+from dogfight.errors import DataError, DogfightError
 from dogfight.geometry.pose import Pose, normalize_heading
-from dogfight.rules.bombs import stated
 from dogfight.rules.chance import setup_rng, step_rng
 from dogfight.rules.context import Rules
 from dogfight.rules.decks import shuffled
-from dogfight.rules.engine import allowed_symbols, resolve_phase, start_turn
+from dogfight.rules.engine import allowed_symbols, pending_decisions, resolve_phase, start_turn
 from dogfight.rules.events import Event
 from dogfight.rules.plans import Flown, Id, Plan, check_plan_shape
 from dogfight.rules.scenario import objectives_problem, placement_problem
@@ -80,6 +79,9 @@ class PreviousIn(Strict):
         return self.symbol in (Symbol.STEEP, Symbol.STALL)
 
 
+StatusKey = Literal["engine", "observer", "smoke", "fire", "rudder_left", "rudder_right", "wounded"]
+
+
 class VehicleIn(Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$", max_length=40)
     type: Id | None = Field(
@@ -125,6 +127,12 @@ class VehicleIn(Strict):
     skills: list[Skill] = Field(
         default_factory=list, max_length=len(Skill), description="ace skills (000)"
     )
+    status: dict[StatusKey, Annotated[int, Field(ge=0, le=999)]] = Field(
+        default_factory=dict,
+        description="airplanes: lasting special damage on the console: engine hits, "
+        "observer (1: a two-seater's observer is out, 002), smoke and fire counters left, "
+        "rudder_left/rudder_right (the turn they forbid), wounded (000)",
+    )
     plans: list[Plan] = Field(
         default_factory=list, max_length=MAX_TURNS, description="one plan per turn, in order"
     )
@@ -155,10 +163,13 @@ class ObjectiveIn(Strict):
 
 class BombPickIn(Strict):
     """A bomber's choice of half of the C cards when its bomb card's dot covers a tripod
-    (001: "he assigns his choice of half of them to the tripod"), used in order."""
+    (001: "he assigns his choice of half of them to the tripod"): the engine decision
+    ``bomb_pick`` of that phase, answered."""
 
+    turn: int = Field(default=1, ge=1, le=MAX_TURNS)
+    phase: int = Field(default=1, ge=1, le=3)
     bomber: Id
-    target: Id
+    target: Id | None = Field(default=None, description="the tripod under the dot")
     cards: list[Id] = Field(max_length=40, description="the C cards assigned, among those drawn")
 
 
@@ -323,6 +334,7 @@ def build(
             skills=tuple(v.skills),
             bombs=loads,
             bomber=bool(loads),
+            status={k: n for k, n in v.status.items() if n > 0},
         )
     for i, v in enumerate(situation.vehicles):
         for weapon, target in v.aim.items():
@@ -584,6 +596,57 @@ def _edge_pose(state: GameState, edge: str) -> Pose:
     }[edge]
 
 
+def _pick_answers(
+    state: GameState, seed: int, picks: list[BombPickIn], source: str
+) -> dict[str, tuple[str, ...]]:
+    """The situation's bombers' choices for the coming phase, as answers to its
+    ``bomb_pick`` decisions (the cards named by id, matched to those drawn)."""
+    turn, phase = state.turn, state.phase + 1
+    wanted = [(i, p) for i, p in enumerate(picks) if (p.turn, p.phase) == (turn, phase)]
+    if not wanted:
+        return {}
+    decisions = pending_decisions(state, step_rng(seed, turn, phase))
+    answers: dict[str, tuple[str, ...]] = {}
+    for i, pick in wanted:
+        where = f"bomb_picks[{i}]"
+        decision = next(
+            (
+                d
+                for d in decisions
+                if d.kind.startswith("bomb_pick")
+                and d.vehicle == pick.bomber
+                and (pick.target is None or d.shown.get("target") == pick.target)
+            ),
+            None,
+        )
+        if decision is None:
+            raise DataError(
+                source,
+                where,
+                pick.bomber,
+                f"no bomb card's dot of it covers a tripod in turn {turn} phase {phase}",
+            )
+        labels: list[str] = []
+        for card in pick.cards:
+            label = next(
+                (o for o in decision.options if o.split(":", 1)[1] == card and o not in labels),
+                card if card in decision.options and card not in labels else None,
+            )
+            if label is None:
+                raise DataError(
+                    source,
+                    f"{where}.cards",
+                    card,
+                    "the C cards drawn: " + ", ".join(decision.shown.get("drawn", [])),
+                )
+            labels.append(label)
+        try:
+            answers[decision.id] = decision.check(labels)
+        except DogfightError as exc:
+            raise DataError(source, f"{where}.cards", pick.cards, str(exc)) from None
+    return answers
+
+
 def adjudicate(
     situation: Situation,
     catalog: Catalog,
@@ -601,7 +664,6 @@ def adjudicate(
     # they enter).
     written: dict[str, tuple[list[Plan], int]] = {v.id: (v.plans, 0) for v in situation.vehicles}
     later = {r.id: r.plans for r in situation.reinforcements}
-    choice = stated([(p.bomber, p.target, p.cards) for p in situation.bomb_picks])
     for turn_index in range(turns):
         if state.over or played >= limit:
             break
@@ -625,12 +687,10 @@ def adjudicate(
             raise DataError(source, f"plans of turn {turn_index + 1}", None, str(exc)) from None
         events.extend(more)
         while not state.over and played < limit:
-            try:
-                state, more = resolve_phase(
-                    state, step_rng(seed, state.turn, state.phase + 1), bomb_choice=choice
-                )
-            except BombPickError as exc:
-                raise DataError(source, "bomb_picks", None, str(exc)) from None
+            answers = _pick_answers(state, seed, situation.bomb_picks, source)
+            state, more = resolve_phase(
+                state, step_rng(seed, state.turn, state.phase + 1), answers=answers
+            )
             events.extend(more)
             played += 1
             if state.phase == 0:

@@ -10,18 +10,19 @@ dropped immediately after an Immelmann/Split-S maneuver."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from dogfight.catalog.models import ManeuverCard, Symbol
-from dogfight.errors import BombPickError, IllegalPlanError
+from dogfight.errors import IllegalPlanError
 from dogfight.geometry.maneuver import arrowhead
 from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import convex_overlap, nearest_point
 from dogfight.rules import events as ev
 from dogfight.rules import standard
 from dogfight.rules.damage import apply_cards, damage, eliminate
+from dogfight.rules.decisions import Asking, Decision
 from dogfight.rules.decks import draw, shuffled
 from dogfight.rules.plans import Plan
 from dogfight.rules.rays import RayOption
@@ -43,9 +44,10 @@ LOAD_RULE = (
     'bombs" / "each bomber\'s player can decide to drop one or more loads of bombs"'
 )
 
-Chooser = Callable[[GameState, Vehicle, Vehicle, list[str], int], list[str]]
-"""(state, bomber, target tripod, the C cards drawn, how many to assign) -> the cards
-assigned: the bomber's player's choice of half (001)."""
+PICK_RULE = (
+    "001: \"the bomber's player draws two C damage cards for each load of bombs dropped, and "
+    'he assigns his choice of half of them to the tripod and discards the others."'
+)
 
 
 def check_drops(
@@ -162,27 +164,6 @@ def most_harm(
     return [card_id for _, card_id in sorted(ranked)]
 
 
-def stated(
-    picks: Sequence[tuple[str, str, Sequence[str]]], fallback: Chooser = most_harm
-) -> Chooser:
-    """A chooser following picks written in advance -- (bomber, target tripod, the cards it
-    assigns), used in order -- as a situation with stacked decks states them; a pick that
-    does not match the draw is refused (``IllegalPlanError``)."""
-    pending = list(picks)
-
-    def choose(
-        state: GameState, bomber: Vehicle, target: Vehicle, drawn: list[str], count: int
-    ) -> list[str]:
-        for i, (who, whom, assigned) in enumerate(pending):
-            if who == bomber.id and whom == target.id:
-                del pending[i]
-                _check_pick(drawn, list(assigned), count)
-                return list(assigned)
-        return fallback(state, bomber, target, drawn, count)
-
-    return choose
-
-
 def shoot(
     state: GameState,
     rays: Sequence[tuple[Vehicle, RayOption]],
@@ -230,22 +211,51 @@ def shoot(
             _remove_if_out(state, bomber, exploded, specials_out.get(bomber.id), rng, events)
 
 
+def _labels(drawn: Sequence[str]) -> tuple[str, ...]:
+    """The drawn cards as a decision's options: ``position:card`` (two copies of a card
+    can both be picked)."""
+    return tuple(f"{i + 1}:{card}" for i, card in enumerate(drawn))
+
+
+def pick_decision(
+    state: GameState, card: BombCard, target: str, drawn: list[str], kind: str
+) -> Decision:
+    """001's choice of half of the C cards, asked of the bomber's seat alone."""
+    bomber = state.vehicles[card.bomber]
+    labels = _labels(drawn)
+    best = most_harm(state, bomber, state.vehicles[target], list(drawn), card.loads)
+    default: list[str] = []
+    for chosen in best:
+        default.append(
+            next(lab for lab in labels if lab.split(":", 1)[1] == chosen and lab not in default)
+        )
+    return Decision(
+        kind=kind,
+        vehicle=card.bomber,
+        turn=state.turn,
+        phase=state.phase,
+        mode="pick",
+        options=labels,
+        default=tuple(default),
+        rule=PICK_RULE,
+        count=card.loads,
+        shown={"bombs": card.id, "target": target, "drawn": list(drawn), "loads": card.loads},
+    )
+
+
 def land(
-    state: GameState,
-    rng: np.random.Generator,
-    events: list[ev.Event],
-    choose: Chooser = most_harm,
+    state: GameState, asking: Asking, rng: np.random.Generator, events: list[ev.Event]
 ) -> None:
     """001: bombs not eliminated hit the ground -- no base covered: a miss; the card covers
     a base but not with its dot: "one C damage card for each load"; the dot covers a base:
     "the bomber's player draws two C damage cards for each load of bombs dropped, and he
-    assigns his choice of half of them to the tripod"; "If the bomb card covers more than
-    one tripod's base, it inflicts damage separately to each hit tripod." / "If there is
-    any special damage on any C damage card inflicted, the tripod also topples." / "After
-    calculating the inflicted damage, remove the bomb card." """
+    assigns his choice of half of them to the tripod" (a decision of the bomber's seat,
+    all the phase's asked together); "If the bomb card covers more than one tripod's base,
+    it inflicts damage separately to each hit tripod." / "If there is any special damage
+    on any C damage card inflicted, the tripod also topples." / "After calculating the
+    inflicted damage, remove the bomb card." """
     specs = {c.id: c for c in state.rules.catalog.damage_decks[BOMB_DECK].cards}
-    hits: list[standard.Hit] = []
-    exploded: set[str] = set()
+    landing: list[tuple[BombCard, str, list[str], Decision | None]] = []
     for card in state.bomb_cards:
         if card.destroyed:
             continue
@@ -253,50 +263,44 @@ def land(
         if not dot and not covered:
             events.append(ev.BombsLanded(card.id, card.bomber, None, "miss", 0))
             continue
-        bomber = state.vehicles[card.bomber]
         for target_id in sorted(dot + covered):
-            target = state.vehicles[target_id]
             if target_id in dot:
                 drawn = [draw(state, BOMB_DECK, rng, events) for _ in range(2 * card.loads)]
-                assigned = choose(state, bomber, target, list(drawn), card.loads)
-                _check_pick(drawn, assigned, card.loads)
-                events.append(ev.BomberPicked(bomber.id, target_id, tuple(drawn), tuple(assigned)))
-                rest = list(drawn)
-                for c in assigned:
-                    rest.remove(c)
-                pile = state.piles[BOMB_DECK]
-                pile.extend(rest)
-                pile[:] = shuffled(pile, rng)
-                how = "dot"
+                kind = "bomb_pick" if dot.index(target_id) == 0 else f"bomb_pick_{target_id}"
+                landing.append(
+                    (card, target_id, drawn, pick_decision(state, card, target_id, drawn, kind))
+                )
             else:
-                assigned = [draw(state, BOMB_DECK, rng, events) for _ in range(card.loads)]
-                how = "card"
-            events.append(ev.BombsLanded(card.id, card.bomber, target_id, how, len(assigned)))
-            if apply_cards(
-                state, target, BOMB_DECK, assigned, False, f"{card.bomber} bombs", events
-            ):
-                exploded.add(target_id)
-            hits.extend(standard.collect(state, target, BOMB_DECK, assigned))
-            if any(specs[c].specials for c in assigned) and target.tripod is not None:
-                topple(target, "bombs: a special damage icon on a C card", events)
+                drawn = [draw(state, BOMB_DECK, rng, events) for _ in range(card.loads)]
+                landing.append((card, target_id, drawn, None))
+    answers = asking.ask(d for _, _, _, d in landing if d is not None)
+    hits: list[standard.Hit] = []
+    exploded: set[str] = set()
+    for card, target_id, drawn, decision in landing:
+        target = state.vehicles[target_id]
+        if decision is not None:
+            picked = answers[decision.id]
+            assigned = [label.split(":", 1)[1] for label in picked]
+            rest = [c for lab, c in zip(decision.options, drawn, strict=True) if lab not in picked]
+            events.append(ev.BomberPicked(card.bomber, target_id, tuple(drawn), tuple(assigned)))
+            pile = state.piles[BOMB_DECK]
+            pile.extend(rest)
+            pile[:] = shuffled(pile, rng)
+            how = "dot"
+        else:
+            assigned = drawn
+            how = "card"
+        events.append(ev.BombsLanded(card.id, card.bomber, target_id, how, len(assigned)))
+        if apply_cards(state, target, BOMB_DECK, assigned, False, f"{card.bomber} bombs", events):
+            exploded.add(target_id)
+        hits.extend(standard.collect(state, target, BOMB_DECK, assigned))
+        if any(specs[c].specials for c in assigned) and target.tripod is not None:
+            topple(target, "bombs: a special damage icon on a C card", events)
     state.bomb_cards = []
     specials_out = standard.apply(state, hits, events)
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
         _remove_if_out(
             state, vehicle, vehicle.id in exploded, specials_out.get(vehicle.id), rng, events
-        )
-
-
-def _check_pick(drawn: list[str], assigned: list[str], count: int) -> None:
-    pool = list(drawn)
-    for card_id in assigned:
-        if card_id not in pool:
-            raise BombPickError(f"bomb cards assigned {assigned} are not among {drawn}")
-        pool.remove(card_id)
-    if len(assigned) != count:
-        raise BombPickError(
-            f'the bomber assigns {count} of the {len(drawn)} C cards (001: "his choice of '
-            f'half of them"), got {len(assigned)}'
         )
 
 

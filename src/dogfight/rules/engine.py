@@ -16,7 +16,7 @@ import numpy as np
 from dogfight.errors import IllegalPlanError
 from dogfight.geometry.hexbase import Side
 from dogfight.rules import firing, steps, tripods
-from dogfight.rules.bombs import Chooser
+from dogfight.rules.decisions import Answers, Asking, Decision, Paused
 from dogfight.rules.events import (
     Event,
     PhaseStarted,
@@ -31,6 +31,7 @@ from dogfight.rules.victory import SHOT_DOWN, scores
 __all__ = [
     "SHOT_DOWN",
     "allowed_symbols",
+    "pending_decisions",
     "play_turn",
     "preview_targets",
     "resolve_phase",
@@ -45,6 +46,7 @@ def _begin_phase(
     actions: Mapping[str, Action | None] | None,
     fire: Mapping[str, Mapping[str, str]] | None,
     cards: Mapping[str, str] | None,
+    asking: Asking | None = None,
 ) -> Phase:
     """Check the phase can be resolved and copy the state with this phase's overrides."""
     if state.over:
@@ -61,7 +63,7 @@ def _begin_phase(
         if vehicle is None or vehicle.plan is None or not vehicle.in_play:
             raise IllegalPlanError(f"{vid!r} is not an airplane in play with a plan")
         if vehicle.tripod is not None:
-            rays[vid] = _ray_choice(new, vehicle, choices)
+            rays[vid] = _ray_choice(vehicle, choices)
             continue
         weapons = {w for w, _ in new.rules.weapons(vehicle.type)}
         update: dict[str, tuple[str, ...]] = {}
@@ -123,10 +125,12 @@ def _begin_phase(
         chosen[vid] = aimed
     ph = Phase(new, rng, phase, number, [PhaseStarted(new.turn, phase)], movers, chosen)
     ph.aimed = set(rays)
+    if asking is not None:
+        ph.asking = asking
     return ph
 
 
-def _ray_choice(state: GameState, vehicle: Vehicle, choices: Mapping[str, str]) -> str:
+def _ray_choice(vehicle: Vehicle, choices: Mapping[str, str]) -> str:
     """A tripod's heat-ray target chosen once it knows who its ruler reaches (000: "Each
     tripod can fire at a single target each round, choosing one if there are several
     possible targets"); firing is mandatory, so 'none' is refused."""
@@ -180,11 +184,12 @@ def preview_targets(
     rng: np.random.Generator,
     actions: Mapping[str, Action | None] | None = None,
     cards: Mapping[str, str] | None = None,
+    answers: Answers | None = None,
 ) -> dict[str, dict[str, list[str]]]:
     """Who each airplane's weapons could fire at after this phase's movement, nearest
     first: what a table asks a player with several targets about before the firing step.
     Nothing is kept; the same generator later resolves the same movement."""
-    ph = _begin_phase(state, rng, actions, None, cards)
+    ph = _begin_phase(state, rng, actions, None, cards, Asking(answers or {}))
     for step in steps.MOVEMENT:
         step(ph)
     result = ph.state
@@ -208,29 +213,54 @@ def resolve_phase(
     fire: Mapping[str, Mapping[str, str]] | None = None,
     cards: Mapping[str, str] | None = None,
     stop_before_firing: bool = False,
-    bomb_choice: Chooser | None = None,
+    answers: Answers | None = None,
 ) -> tuple[GameState, list[Event]]:
     """Resolve the next action phase of a planned turn.
 
     ``actions`` are the tripods' action tokens for this phase, chosen in the open at the
     start of the movement step; when None, those written in the plans are used. ``fire``
     overrides this phase's firing choices (vehicle -> weapon -> 'auto', 'none' or a
-    target), as a table asks a player once it knows who can reach whom
-    (:func:`preview_targets`). ``cards`` gives this phase's card of each automated tripod
-    (its plan says ``automated``), chosen at the start of the movement step (001).
-    ``bomb_choice`` is how bombers assign half of the C cards drawn when a bomb card's dot
-    covers a tripod (001); by default the engine assigns those that hurt most.
+    target; a tripod's ``heat_ray`` -> 'auto' or a target it reaches), as a table asks a
+    player once it knows who can reach whom (:func:`preview_targets`). ``cards`` gives
+    this phase's card of each automated tripod (its plan says ``automated``), chosen at
+    the start of the movement step (001).
+    ``answers`` answers this phase's decisions (:mod:`dogfight.rules.decisions`) by id;
+    a decision without an answer takes its default. An answer to a decision no step
+    asks is refused with :class:`IllegalPlanError`.
     """
-    ph = _begin_phase(state, rng, actions, fire, cards)
-    if bomb_choice is not None:
-        ph.bomb_choice = bomb_choice
+    asking = Asking(answers or {})
+    ph = _begin_phase(state, rng, actions, fire, cards, asking)
     for step in steps.MOVEMENT:
         step(ph)
     _check_aimed(ph)
     if not stop_before_firing:
         for step in steps.FIRING:
             step(ph)
+        asking.check_all_used()
     return ph.state, ph.events
+
+
+def pending_decisions(
+    state: GameState,
+    rng: np.random.Generator,
+    actions: Mapping[str, Action | None] | None = None,
+    fire: Mapping[str, Mapping[str, str]] | None = None,
+    cards: Mapping[str, str] | None = None,
+    answers: Answers | None = None,
+) -> list[Decision]:
+    """The decisions the next phase waits for, given the answers so far (empty: it can be
+    resolved). The phase runs from its start with the answers and stops at the first
+    step that asks something unanswered; nothing is kept, and the same generator later
+    resolves the same phase (:mod:`dogfight.rules.decisions`)."""
+    asking = Asking(answers or {}, interactive=True)
+    ph = _begin_phase(state, rng, actions, fire, cards, asking)
+    try:
+        for step in (*steps.MOVEMENT, *steps.FIRING):
+            step(ph)
+    except Paused as paused:
+        return paused.decisions
+    asking.check_all_used()
+    return []
 
 
 def play_turn(

@@ -14,7 +14,7 @@ import numpy as np
 
 from dogfight.catalog.models import ManeuverCard, TripodCard
 from dogfight.geometry.pose import Pose
-from dogfight.rules.bombs import Chooser, most_harm
+from dogfight.rules.decisions import Asking
 from dogfight.rules.events import Event
 from dogfight.rules.plans import Action
 from dogfight.rules.rays import RayOption
@@ -54,5 +54,5 @@ class Phase:
     """Heat-rays fired at falling bomb cards this firing step (001)."""
     aimed: set[str] = field(default_factory=set)
     """Tripods whose heat-ray target was named after movement (checked against reach)."""
-    bomb_choice: Chooser = most_harm
-    """How each bomber assigns half of the C cards when a dot covers a base (001)."""
+    asking: Asking = field(default_factory=lambda: Asking({}))
+    """The players' answers to this phase's decisions (:mod:`dogfight.rules.decisions`)."""

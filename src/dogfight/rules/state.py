@@ -164,6 +164,9 @@ class GameState:
     """The phase being resolved: automated tripods' cards (001)."""
     bomb_cards: list[BombCard] = field(default_factory=list)
     """The phase being resolved: bomb cards falling (001), removed once they land."""
+    tailing: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """002's tailing this turn: tailing plane -> the planes it tails (the positions that
+    existed at the start of the turn, and still hold)."""
 
     def copy(self) -> GameState:
         return replace(
@@ -175,6 +178,7 @@ class GameState:
             clouds=list(self.clouds),
             bomb_cards=list(self.bomb_cards),
             reserves={k: v.copy() for k, v in self.reserves.items()},
+            tailing=dict(self.tailing),
         )
 
     def bomb_card(self, card: BombCard) -> Polygon:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dogfight.geometry.maneuver import apply_card
-from dogfight.rules import bombs, scenario, standard, tripods, versus
+from dogfight.rules import bombs, scenario, standard, tailing, tripods, versus
 from dogfight.rules.damage import apply_cards, eliminate
 from dogfight.rules.events import JamCounterDiscarded, LeftArea, Moved
 from dogfight.rules.movement import disperse_clouds, outside, reveal
@@ -22,6 +22,12 @@ from dogfight.rules.turns import end_turn
 from dogfight.rules.victory import check_victory
 
 Step = Callable[[Phase], None]
+
+
+def tail(ph: Phase) -> None:
+    """002: tailing, checked at the start of the turn and before the second maneuver; the
+    tailing seat may reorder its cards (a decision)."""
+    tailing.tail(ph)
 
 
 def burn(ph: Phase) -> None:
@@ -139,7 +145,7 @@ def bombs_fall(ph: Phase) -> None:
     if not ph.state.bomb_cards:
         return
     bombs.shoot(ph.state, ph.bomb_rays, ph.rng, ph.events)
-    bombs.land(ph.state, ph.rng, ph.events, ph.bomb_choice)
+    bombs.land(ph.state, ph.asking, ph.rng, ph.events)
 
 
 def recharge(ph: Phase) -> None:
@@ -159,6 +165,7 @@ def turn_end(ph: Phase) -> None:
 
 
 MOVEMENT: tuple[Step, ...] = (
+    tail,
     burn,
     drop_bombs,
     reveal_action_cards,

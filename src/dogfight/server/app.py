@@ -23,12 +23,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError, DogfightError
+from dogfight.server.campaigns import register_campaigns
 from dogfight.server.games import ApiError, GameFailed, GameService, LiveGame
 from dogfight.server.schemas import (
     CheckPlans,
     Computer,
     CreateGame,
     Settings,
+    SubmitDecisions,
     SubmitPlans,
     SubmitTargets,
 )
@@ -317,12 +319,17 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
 
     app.state.new_game = new_game
 
-    @app.post("/api/games", status_code=201)
-    async def create_game(body: CreateGame) -> Json:
-        """Make a game; the answer holds each seat's private link (shown only here)."""
+    def start_game(body: CreateGame) -> Json:
         made = new_game(body)
         schedule(service.get(made["game"]["id"]))
         return made
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: CreateGame) -> Json:
+        """Make a game; the answer holds each seat's private link (shown only here)."""
+        return start_game(body)
+
+    register_campaigns(app, service, store.engine, cat, start_game)
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:
@@ -383,6 +390,22 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
         """Choose targets for the weapons asked about in the pending phase."""
         game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
         game.submit_answer(seat_id, body.turn, body.phase, body.fire)
+        await changed(game)
+        with game.lock:
+            return game.seat_view(seat_id, since)
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/decisions")
+    async def post_decisions(
+        game_id: str,
+        seat_id: str,
+        body: SubmitDecisions,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+        since: int = 0,
+    ) -> Json:
+        """Answer engine decisions of the pending phase (a reorder after tailing...)."""
+        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
+        game.submit_decisions(seat_id, body.turn, body.phase, body.answers)
         await changed(game)
         with game.lock:
             return game.seat_view(seat_id, since)

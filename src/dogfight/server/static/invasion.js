@@ -51,3 +51,30 @@ export function drawBombs(board, bombs) {
     board.overLayer.append(g);
   }
 }
+
+// The bomber's choice (001: "he assigns his choice of half of them to the tripod"): an
+// engine decision shown to the bomber's seat only; `send(answers)` posts them.
+export function renderBombPicks(box, stage, send) {
+  const picks = (stage.decisions || []).filter((d) => d.kind.startsWith("bomb_pick"));
+  if (!picks.length) return false;
+  box.append(el("h2", { text: `Turn ${stage.turn}, phase ${stage.phase}: your bombs hit` }));
+  const answers = {};
+  const form = el("div", { class: "questions" });
+  for (const d of picks) {
+    answers[d.id] = [...d.default];
+    const group = el("fieldset", { "data-decision": d.id }, el("legend", { text: `${d.vehicle}: assign ${d.count} of these C cards to ${d.shown.target}` }));
+    for (const option of d.options) {
+      const input = el("input", { type: "checkbox", value: option, checked: d.default.includes(option), onchange: (e) => {
+        const list = answers[d.id];
+        if (e.target.checked) list.push(option);
+        else list.splice(list.indexOf(option), 1);
+      } });
+      group.append(el("label", {}, input, ` ${option.split(":")[1]}`));
+    }
+    group.append(el("div", { class: "rule", text: d.rule }));
+    form.append(group);
+  }
+  box.append(form);
+  box.append(el("button", { id: "submit-decisions", class: "primary", text: "Assign", onclick: (e) => { e.target.disabled = true; send(answers).catch(() => { e.target.disabled = false; }); } }));
+  return true;
+}
