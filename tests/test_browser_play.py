@@ -10,6 +10,7 @@ from typing import Any
 
 from browser_helpers import (  # the fixtures are used by name
     END,
+    NEXT,
     browser_fixture,  # noqa: F401
     needs_chromium,
     new_page,
@@ -136,7 +137,15 @@ def test_a_whole_bombing_game(server: Server, browser: Any, shots: Path) -> None
     create_in_lobby(page, server.base, "bombers-over-the-tripods")
     turns: dict[str, int] = {}
     finished = False
+    assigned = 0
     for _ in range(160):
+        page.wait_for_selector(f"{NEXT}, #submit-decisions")
+        if page.query_selector("#submit-decisions"):
+            # the bomber's choice of half of the C cards (its seat alone is asked)
+            page.click("#submit-decisions")
+            page.wait_for_selector("#submit-decisions", state="detached")
+            assigned += 1
+            continue
         first = next_to_plan(page)
         if first == END:
             finished = True
@@ -169,6 +178,7 @@ def test_a_whole_bombing_game(server: Server, browser: Any, shots: Path) -> None
     assert "drops 1 load(s) of bombs" in log
     assert "bomb card" in log
     assert "initiative" in log
+    assert assigned == log.count("the dot covers")
     page.screenshot(path=str(shots / "bombing-end.png"))
     assert page.errors == []
 
