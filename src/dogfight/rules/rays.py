@@ -95,6 +95,8 @@ def heat_ray_options(
     spec = rules.heat_ray_ruler(tripod.type)
     ruler = RulerSpec(spec.length, spec.half, spec.width, spec.tilt)
     reach = rules.hex_apothem() + spec.length + math.hypot(rules.base_length, rules.base_width)
+    # only bases within the ruler's reach can block it
+    near = [v for v in state.in_play() if math.dist(v.pose.point, tripod.pose.point) <= reach]
     out: list[RayOption] = []
     for target in sorted(state.in_play(), key=lambda v: v.id):
         if target.side == tripod.side or target.id == tripod.id:
@@ -105,7 +107,7 @@ def heat_ray_options(
             continue
         others = [
             bases[v.id]
-            for v in state.in_play()
+            for v in near
             if v.id not in (tripod.id, target.id)
             and not overlaps(v.id, target.id)
             and not overlaps(v.id, tripod.id)
@@ -127,14 +129,19 @@ def heat_ray_options(
                 best = (key, shot, protected)
         if best is not None:
             out.append(_option(target.id, best[1], "tripod", best[2]))
+    size = rules.catalog.constants.tripods.bomb_card
     for card in state.bomb_cards:
         if card.side == tripod.side or card.destroyed:
+            continue
+        if math.dist(card.pose.point, tripod.pose.point) > reach + math.hypot(
+            size.length, size.width
+        ):
             continue
         outline = state.bomb_card(card)
         # Bases under the falling card do not hide it (the bombs are in the air above them).
         others = [
             bases[v.id]
-            for v in state.in_play()
+            for v in near
             if v.id != tripod.id
             and not overlaps(v.id, tripod.id)
             and not convex_overlap(bases[v.id], outline)
