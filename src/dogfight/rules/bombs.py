@@ -148,20 +148,17 @@ def place(
         )
 
 
-def most_harm(
-    state: GameState, bomber: Vehicle, target: Vehicle, drawn: list[str], count: int
-) -> list[str]:
-    """The engine's choice for a bomber that states none: the cards hurting most (an
-    explosion, then a special icon, then points), the first drawn first on ties."""
+def most_harm(state: GameState, drawn: Sequence[str], count: int) -> list[int]:
+    """The default of the bomber's choice: the positions of the ``count`` cards hurting
+    most (an explosion, then a special icon, then points; the first drawn on ties), in
+    the order drawn."""
     specs = {c.id: c for c in state.rules.catalog.damage_decks[BOMB_DECK].cards}
 
-    def harm(item: tuple[int, str]) -> tuple[int, int, int, int]:
-        index, card_id = item
-        spec = specs[card_id]
+    def harm(index: int) -> tuple[int, int, int, int]:
+        spec = specs[drawn[index]]
         return (int(spec.explosion), int(bool(spec.specials)), spec.value, -index)
 
-    ranked = sorted(enumerate(drawn), key=harm, reverse=True)[:count]
-    return [card_id for _, card_id in sorted(ranked)]
+    return sorted(sorted(range(len(drawn)), key=harm, reverse=True)[:count])
 
 
 def shoot(
@@ -221,14 +218,7 @@ def pick_decision(
     state: GameState, card: BombCard, target: str, drawn: list[str], kind: str
 ) -> Decision:
     """001's choice of half of the C cards, asked of the bomber's seat alone."""
-    bomber = state.vehicles[card.bomber]
     labels = _labels(drawn)
-    best = most_harm(state, bomber, state.vehicles[target], list(drawn), card.loads)
-    default: list[str] = []
-    for chosen in best:
-        default.append(
-            next(lab for lab in labels if lab.split(":", 1)[1] == chosen and lab not in default)
-        )
     return Decision(
         kind=kind,
         vehicle=card.bomber,
@@ -236,7 +226,7 @@ def pick_decision(
         phase=state.phase,
         mode="pick",
         options=labels,
-        default=tuple(default),
+        default=tuple(labels[i] for i in most_harm(state, drawn, card.loads)),
         rule=PICK_RULE,
         count=card.loads,
         shown={"bombs": card.id, "target": target, "drawn": list(drawn), "loads": card.loads},
