@@ -97,6 +97,13 @@ def test_two_planes_of_one_seat_have_their_own_ghost_colours(server: Server, bro
     assert page.get_attribute("[data-vehicle='spad'] .body", "fill") == colour
     assert page.get_attribute("[data-label='spad']", "fill") == colour
     assert page.get_attribute("[data-plan='spad'] .swatch", "data-colour") == colour
+    # every card is drawn from the deck data, with its name; pointing at one draws its
+    # ghost from where the plan leaves the airplane
+    assert page.query_selector("[data-plan='spad'] [data-card='4'] svg.card-face")
+    assert page.inner_text("[data-plan='spad'] [data-card='4'] .name").startswith("bank")
+    page.click("[data-plan='spad'] .slot .chosen")  # take the cards back
+    page.hover("[data-plan='spad'] [data-card='4']")
+    page.wait_for_selector("#board [data-ghost='spad'].preview")
     page.screenshot(path=str(folder / "two-planes.png"))
     assert page.errors == []
 
