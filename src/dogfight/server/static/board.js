@@ -143,6 +143,7 @@ export class Board {
         const g = this.base(gh.vehicle, gh.pose, true);
         g.classList.add(gh.final ? "ghost-final" : "ghost");
         if (gh.warned) g.classList.add("warned");
+        if (gh.preview) g.classList.add("preview");
         g.setAttribute("data-ghost", gh.vehicle.id);
         g.setAttribute("data-colour", colour);
         if (gh.label) {

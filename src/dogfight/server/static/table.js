@@ -4,6 +4,7 @@
 
 import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
+import { cardFace, cardName, cardTitle, pathAfter, speedClass } from "./cards.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
 const replayMode = location.pathname.startsWith("/replay/");
@@ -136,6 +137,7 @@ function showReveal(fresh, previous) {
   $("stage").replaceChildren();
   $("stage").dataset.stage = "reveal";
   $("console").replaceChildren();
+  $("seat-tools").replaceChildren();
   $("log-entries").replaceChildren();
   const first = fresh[0];
   $("curtain-text").textContent = first.phase === 0
@@ -259,6 +261,7 @@ function renderAll() {
   drawBoard({ paths, ghosts, shots });
   renderBriefing();
   renderConsole();
+  renderSeatTools();
   renderStage();
   renderLog();
   maybeCurtain();
@@ -303,10 +306,15 @@ function renderConsole() {
     const rows = [];
     rows.push(el("div", { class: "damage", text: `Damage ${v.damage ?? "?"} / ${v.resistance ?? "?"}` }));
     if (v.damage_cards && v.damage_cards.length) {
-      rows.push(el("div", { class: "cards" }, v.damage_cards.map((c) => el("span", { class: "dcard", text: c }))));
+      rows.push(el("div", { class: "cards" }, v.damage_cards.map(damageChip)));
+    }
+    const lasting = lastingIcons(v);
+    if (lasting.length) rows.push(el("div", { class: "lasting" }, lasting));
+    if (view.state.switches && !view.state.switches.standard_rules) {
+      rows.push(el("div", { class: "switch-off muted", "data-switch": "standard_rules", text: "Special damage is off (basic rules): a damage card counts its value; only jams and explosions act." }));
     }
     if (v.energy !== undefined) rows.push(el("div", { text: `Energy ${v.energy} / ${v.energy_rating}${v.toppled ? `, toppled (${v.toppled})` : ""}${v.cooling ? ", heat-ray cooling" : ""}` }));
-    if (Object.keys(v.jams).length) rows.push(el("div", { text: `Jammed: ${Object.entries(v.jams).map(([w, n]) => `${w} ${n}`).join(", ")}` }));
+
     if (v.rockets) rows.push(el("div", { text: `Rockets: ${v.rockets}` }));
     if (v.previous) rows.push(el("div", { class: "muted", text: `Last card: ${v.previous.symbol}${v.previous.steep ? " (steep)" : ""}` }));
     box.append(el("div", { class: `vehicle-console${v.eliminated ? " out" : ""}`, "data-console": v.id },
@@ -326,6 +334,42 @@ function renderConsole() {
       if (mine.length) parts.push(`announced: ${mine.join(", ")}`);
       box.append(el("div", { class: "other", "data-console": v.id }, swatch(v), parts.join(" · ")));
     }
+  }
+}
+
+// The seats this browser holds: each one's private link again (to send to a player
+// later), and handing the seat at the controls to a computer player — or back.
+function renderSeatTools() {
+  const box = $("seat-tools");
+  const details = el("details", { open: box.querySelector("details[open]") ? true : undefined },
+    el("summary", { text: "Seats and links" }));
+  const links = el("ul", { class: "links" });
+  for (const [id, tok] of Object.entries(held.seats)) {
+    const seat = view.game.seats.find((x) => x.id === id);
+    const link = `${location.origin}/play/${gameId}#seat=${encodeURIComponent(id)}&token=${encodeURIComponent(tok)}`;
+    links.append(el("li", {}, el("b", { text: seat ? seat.label : id }), " ", el("a", { href: link, class: "seat-link", "data-seat": id, text: link })));
+  }
+  details.append(el("p", { class: "muted", text: "Each seat's private link (whoever opens it plays that seat):" }), links);
+  if (view.stage.kind !== "over") {
+    const current = view.seat.computer;
+    if (current) {
+      details.append(el("p", {}, `${view.seat.label} is played by the computer (${current}). `,
+        el("button", { id: "take-back", onclick: () => handTo(null), text: "Take it back" })));
+    } else {
+      const select = el("select", { id: "hand-to" }, catalog.bots.map((b) => el("option", { value: b, text: b })));
+      details.append(el("p", {}, `Hand ${view.seat.label} to a computer player: `, select, " ",
+        el("button", { id: "hand-over", onclick: () => handTo(select.value), text: "Hand over" })));
+    }
+  }
+  box.replaceChildren(details);
+}
+
+async function handTo(bot) {
+  try {
+    await api("POST", `/api/games/${gameId}/seats/${held.active}/computer`, { bot }, token());
+    message(bot ? `${view.seat.label} is now played by ${bot}.` : `${view.seat.label} is yours again.`);
+  } catch (e) {
+    message(e.message, "error");
   }
 }
 
@@ -361,6 +405,55 @@ function renderBriefing() {
   }
   details.append(list);
   box.replaceChildren(details);
+}
+
+// Icons of the special damage, with the rule (specials.toml) in the tooltip.
+const ICONS = {
+  jammed: "⛓", wounded_pilot: "✚", rudder_left: "⟲", rudder_right: "⟳", engine: "⚙", smoke: "💨",
+  fire: "🔥", circuits: "⚡", gyroscope: "🧭", reverse_destroyed: "⛔", smoke_generator: "🏭",
+  toppled: "⤓", batteries: "🔋", explosion: "💥", energy: "⚡",
+};
+// The lasting status counters as the engine keeps them, and the special that sets each.
+const STATUS = {
+  fire: ["fire", (n) => `on fire: ${n} counter(s) left`],
+  smoke: ["smoke", (n) => `smoke trail: ${n} counter(s) left`],
+  wounded: ["wounded_pilot", (n) => `pilot wounded${n > 1 ? ` ×${n}` : ""}`],
+  engine: ["engine", () => "engine damaged"],
+  rudder_left: ["rudder_left", (n) => `left rudder jammed (until turn ${n})`],
+  rudder_right: ["rudder_right", (n) => `right rudder jammed (until turn ${n})`],
+  gyroscope: ["gyroscope", (n) => `gyroscope hit (until turn ${n})`],
+  reverse_destroyed: ["reverse_destroyed", () => "reverse destroyed"],
+  smoke_generator: ["smoke_generator", () => "smoke generator destroyed"],
+};
+
+function icon(special, label, rule) {
+  return el("span", { class: "icon", "data-special": special, title: rule ? `${label} — ${rule}` : label }, `${ICONS[special] || "•"} ${label}`);
+}
+
+function lastingIcons(v) {
+  const out = [];
+  for (const [key, n] of Object.entries(v.status || {})) {
+    const [special, words] = STATUS[key] || [key, () => key.replaceAll("_", " ")];
+    const spec = catalog.specials[special];
+    out.push(icon(special, words(n), spec && spec.description));
+  }
+  for (const [weapon, n] of Object.entries(v.jams || {})) {
+    const spec = catalog.specials.jammed;
+    out.push(icon("jammed", `${weapon} guns jammed: ${n} maneuver(s) left`, spec && spec.description));
+  }
+  return out;
+}
+
+// A held damage card by its value and icons (deck:id is how the engine names it).
+function damageChip(code) {
+  const [deck, id] = code.split(":");
+  const card = (catalog.damage_cards[deck] || {})[id];
+  if (!card) return el("span", { class: "dcard", text: code });
+  const parts = [card.explosion ? ICONS.explosion : String(card.value)];
+  for (const sp of card.specials) parts.push(ICONS[sp] || sp);
+  if (card.energy) parts.push(ICONS.energy);
+  const words = [card.explosion ? "explosion" : `${card.value} damage`, ...card.specials.map((sp) => sp.replaceAll("_", " "))];
+  return el("span", { class: "dcard", "data-card": code, title: `deck ${deck}: ${words.join(", ")}` }, parts.join(" "));
 }
 
 function nameOf(type) {
@@ -466,12 +559,16 @@ function renderPlanning(box, stage) {
           class: `card ${card.symbol}${card.steep ? " steep" : ""}`,
           "data-card": card.id,
           disabled: used || draft.cards.length >= needed(v),
-          title: cardTitle(card),
+          title: cardTitle(card, deckData(v)),
           onclick: () => {
             draft.cards.push(card.id);
             changedDraft(vid);
           },
-        }, el("span", { class: "id", text: card.id }), el("span", { class: "sym", text: symbolGlyph(card) })),
+          onmouseenter: () => previewCard(v, card),
+          onmouseleave: () => previewCard(null),
+        }, el("span", { class: "id", text: card.id }), cardFace(card, catalog, tripod),
+        el("span", { class: "name", text: cardName(card) }),
+        el("span", { class: `speed ${speedClass(card, deckData(v))}`, text: speedClass(card, deckData(v)) })),
       );
     }
     panel.append(hand);
@@ -553,18 +650,34 @@ async function askSubmit() {
   $("submit-plans").after(box);
 }
 
-function cardTitle(card) {
-  if (card.forward !== undefined && card.symbol) {
-    return `${card.symbol}${card.steep ? " (steep)" : ""}: ${card.forward} cm ahead, ${card.left} left, turn ${card.turn}°`;
-  }
-  return card.symbol;
+function deckData(v) {
+  if (v.type in catalog.tripods) return catalog.tripod_decks[catalog.tripods[v.type].deck];
+  return catalog.maneuver_decks[catalog.airplanes[v.type].deck];
 }
 
-function symbolGlyph(card) {
-  const glyphs = { straight: "↑", left: "↰", right: "↱", sideslip: card.left > 0 ? "⇖" : "⇗", steep: card.left > 0 ? "⟲" : "⟳", stall: "■", immelmann: "∩", climb: "⇈", dive: "⇊", move: "↑", run: "⇑", stand: "●", reverse: "↓" };
-  let g = glyphs[card.symbol] || card.symbol;
-  if ((card.symbol === "move" || card.symbol === "run") && card.turn) g = card.turn > 0 ? "↰" : "↱";
-  return g;
+// Pointing at a card draws its ghost from where the plan so far leaves the vehicle.
+function previewCard(v, card) {
+  if (!view || view.stage.kind !== "planning" || animating) return;
+  const ghosts = ghostList();
+  if (v && card) {
+    const check = checks[v.id] || { ghosts: [] };
+    const known = (check.ghosts || []).filter((g) => g.pose);
+    const chosen = (drafts[v.id] || { cards: [] }).cards.length;
+    const from = known.length === chosen && known.length ? known[known.length - 1].pose : chosen ? null : v.pose;
+    if (from) {
+      const tripod = v.type in catalog.tripods;
+      const depth = tripod ? Math.sqrt(3) * catalog.constants.tripods.base_side : catalog.constants.airplane_base.length;
+      // a tripod after a reverse card walks backwards (the card laid at its rear)
+      const cards = drafts[v.id] ? drafts[v.id].cards : [];
+      const last = cards.length ? deckData(v).cards.find((c) => c.id === cards[cards.length - 1]) : null;
+      const backward = tripod && (last ? last.symbol === "reverse" : Boolean(v.reverse));
+      const start = backward ? { ...from, heading: from.heading + 180 } : from;
+      const moved = pathAfter(start, card, depth);
+      const pose = backward ? { ...moved.pose, heading: moved.pose.heading + 180 } : moved.pose;
+      ghosts.push({ vehicle: v, pose, path: moved.points, label: "?", final: false, preview: true });
+    }
+  }
+  drawBoard({ paths: lastTurnPaths(), ghosts });
 }
 
 function fireSelect(weapon, list, i, enemies) {
@@ -728,6 +841,7 @@ function showCurtain(id) {
   $("stage").replaceChildren();
   $("stage").dataset.stage = "curtain";
   $("console").replaceChildren();
+  $("seat-tools").replaceChildren();
   $("log-entries").replaceChildren();
   $("board").replaceChildren();
   $("curtain-text").textContent = `Pass the device to ${label}.`;
