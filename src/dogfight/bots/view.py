@@ -185,6 +185,7 @@ def rebuild(
                 toppled=int(v.get("toppled", 0)),
                 cooling=int(v.get("cooling", 0)),
                 reverse_pending=bool(v.get("reverse", False)),
+                human=v.get("pilot") == "human",
             )
         status: dict[str, int] = {}
         if own and "status" in v:
@@ -215,6 +216,8 @@ def rebuild(
             kind=kind,
             tripod=tripod,
             status=status,
+            bombs=int(v.get("bombs", 0)),
+            bomber="bombs" in v,
             clock=clock_for(rules.era(v["type"])),
         )
     objectives = {

@@ -28,7 +28,17 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
         )
     out.print(rules)
     planes = Table(title="Airplanes")
-    for col in ("id", "name", "era", "deck", "firepower", "damage", "rockets", "speeds"):
+    for col in (
+        "id",
+        "name",
+        "era",
+        "deck",
+        "firepower",
+        "damage",
+        "rockets",
+        "bomb loads",
+        "speeds",
+    ):
         planes.add_column(col)
     for a in sorted(cat.airplanes.values(), key=lambda a: (a.era, a.id)):
         planes.add_row(
@@ -39,6 +49,7 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
             "/".join(a.firepower),
             str(a.damage),
             "yes" if a.rockets else "",
+            str(a.usual_loads),
             ", ".join(map(str, a.speeds)),
         )
     out.print(planes)
@@ -81,6 +92,8 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
         "projectors",
         "protected",
         "facing",
+        "vs tripods",
+        "initiative",
     ):
         tripods.add_column(col)
     for t in sorted(cat.tripods.values(), key=lambda t: t.id):
@@ -95,6 +108,8 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
             ", ".join(t.projectors),
             ", ".join(t.protected),
             str(t.facing_limit),
+            f"{t.tripod_firepower} ({'A' if t.tripod_firepower == 'X' else 'B'})",
+            "" if t.initiative is None else f"{t.initiative.human}/{t.initiative.martian}",
         )
     out.print(tripods)
     t_decks = Table(title="Tripod maneuver decks")
@@ -123,5 +138,7 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
         f"Tripod base: hexagon of side {m.base_side:g} cm; heat-ray rulers: medium "
         f"{m.medium.length:g} cm (half {m.medium.half:g}), heavy {m.heavy.length:g} cm "
         f"(half {m.heavy.half:g}), tilted {m.medium.tilt:g}/{m.heavy.tilt:g} deg on the clipped "
-        f"corner; objectives {2 * m.objective_radius:g} cm across."
+        f"corner; objectives {2 * m.objective_radius:g} cm across; bomb card "
+        f"{m.bomb_card.length:g} x {m.bomb_card.width:g} cm, dot {2 * m.bomb_card.dot_radius:g} "
+        "cm across (001)."
     )

@@ -8,7 +8,7 @@ from dogfight.catalog.models import (
     Symbol,
 )
 from dogfight.errors import IllegalPlanError
-from dogfight.rules import scenario, standard, tailing, tripods, ww2
+from dogfight.rules import bombs, scenario, standard, tailing, tripods, ww2
 from dogfight.rules.clocks import LATER_PLANNING_RULE, ONE_PHASE, earthling_turn
 from dogfight.rules.events import (
     EarthlingTurnStarted,
@@ -71,6 +71,7 @@ def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, 
         cards = check_plan_shape(vid, plan, state.rules.deck_of(vehicle.type), symbols)
         standard.check_airplane_plan(new, vehicle, cards)
         check_rockets(new, vehicle, plan)
+        bombs.check_drops(new, vehicle, plan, cards)
         _check_targets(state, vid, plan)
         vehicle.plan = plan
     events: list[Event] = [TurnStarted(new.turn)] if state.phase == 0 else []

@@ -4,6 +4,7 @@
 
 import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
+import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderBombPicks, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, pathAfter, speedClass } from "./cards.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
@@ -137,6 +138,7 @@ function showReveal(fresh, previous) {
   $("stage").replaceChildren();
   $("stage").dataset.stage = "reveal";
   $("console").replaceChildren();
+  $("seat-tools").replaceChildren();
   $("log-entries").replaceChildren();
   const first = fresh[0];
   $("curtain-text").textContent = first.phase === 0
@@ -183,7 +185,7 @@ async function animate(fresh, previous, publicReveal = false) {
       if (e.kind === "fired") shots.push({ origin: e.origin, point: e.point });
       if (e.kind === "heat_ray" && e.origin && e.point) shots.push({ origin: e.origin, point: e.point, heat: true });
     }
-    drawBoard({ poses: { ...poses }, paths: pathsOf([s]), shots });
+    drawBoard({ poses: { ...poses }, paths: pathsOf([s]), shots, bombs: bombsOf(s.events) });
     if (shots.length) await sleep(700);
     else await sleep(250);
     markSeen(s.index);
@@ -243,6 +245,7 @@ function drawBoard(extra = {}) {
   shown = { state, ...extra };
   const exits = ((view.briefing && view.briefing.exits) || []).map((e) => ({ ...e, text: `${e.side} exit` }));
   board.draw(state, { mine: new Set(view.seat.vehicles), exits, ...extra });
+  drawBombs(board, extra.bombs);
 }
 
 // --- rendering ------------------------------------------------------------------------
@@ -260,6 +263,7 @@ function renderAll() {
   drawBoard({ paths, ghosts, shots });
   renderBriefing();
   renderConsole();
+  renderSeatTools();
   renderStage();
   renderLog();
   maybeCurtain();
@@ -332,6 +336,42 @@ function renderConsole() {
       if (mine.length) parts.push(`announced: ${mine.join(", ")}`);
       box.append(el("div", { class: "other", "data-console": v.id }, swatch(v), parts.join(" · ")));
     }
+  }
+}
+
+// The seats this browser holds: each one's private link again (to send to a player
+// later), and handing the seat at the controls to a computer player — or back.
+function renderSeatTools() {
+  const box = $("seat-tools");
+  const details = el("details", { open: box.querySelector("details[open]") ? true : undefined },
+    el("summary", { text: "Seats and links" }));
+  const links = el("ul", { class: "links" });
+  for (const [id, tok] of Object.entries(held.seats)) {
+    const seat = view.game.seats.find((x) => x.id === id);
+    const link = `${location.origin}/play/${gameId}#seat=${encodeURIComponent(id)}&token=${encodeURIComponent(tok)}`;
+    links.append(el("li", {}, el("b", { text: seat ? seat.label : id }), " ", el("a", { href: link, class: "seat-link", "data-seat": id, text: link })));
+  }
+  details.append(el("p", { class: "muted", text: "Each seat's private link (whoever opens it plays that seat):" }), links);
+  if (view.stage.kind !== "over") {
+    const current = view.seat.computer;
+    if (current) {
+      details.append(el("p", {}, `${view.seat.label} is played by the computer (${current}). `,
+        el("button", { id: "take-back", onclick: () => handTo(null), text: "Take it back" })));
+    } else {
+      const select = el("select", { id: "hand-to" }, catalog.bots.map((b) => el("option", { value: b, text: b })));
+      details.append(el("p", {}, `Hand ${view.seat.label} to a computer player: `, select, " ",
+        el("button", { id: "hand-over", onclick: () => handTo(select.value), text: "Hand over" })));
+    }
+  }
+  box.replaceChildren(details);
+}
+
+async function handTo(bot) {
+  try {
+    await api("POST", `/api/games/${gameId}/seats/${held.active}/computer`, { bot }, token());
+    message(bot ? `${view.seat.label} is now played by ${bot}.` : `${view.seat.label} is yours again.`);
+  } catch (e) {
+    message(e.message, "error");
   }
 }
 
@@ -459,6 +499,15 @@ function renderStage() {
     return;
   }
   if (stage.kind === "targets") {
+    const send = async (answers) => {
+      try {
+        await api("POST", `/api/games/${gameId}/seats/${held.active}/decisions?since=${steps.length}`, { turn: stage.turn, phase: stage.phase, answers }, token());
+      } catch (err) {
+        message(`Refused: ${err.message}`, "error");
+        throw err;
+      }
+    };
+    if (renderBombPicks(box, stage, send)) return;
     if (stage.questions.length) {
       renderQuestions(box, stage);
     } else {
@@ -580,6 +629,7 @@ function renderPlanning(box, stage) {
             [0, 1, 2].filter((n) => n <= v.rockets).map((n) => el("option", { value: n, selected: draft.rockets[i] === n, text: n ? `launch ${n} rocket(s)` : "guns" })));
           slot.append(sel);
         }
+        if (isBomber(v)) slot.append(dropSelect(v, draft, i, () => changedDraft(vid)));
       } else if (cardIndex >= 0) {
         slot.append(actionSelect(v, draft, i));
       }
@@ -667,7 +717,7 @@ function fireSelect(weapon, list, i, enemies) {
 
 function actionSelect(v, draft, i) {
   const t = catalog.tripods[v.type];
-  const options = [["", "no action token"]];
+  const options = [["", "no action token"], ...extraActions(view.state)];
   for (const p of t.projectors) options.push([JSON.stringify({ token: "heat_ray", projector: p }), `heat-ray ${p}`]);
   // Standard Rules: black smoke from a smoke projector; the engine places the cloud as
   // near the nearest enemy airplane as the ruler allows (docs/rulings.md SR9).
@@ -725,7 +775,7 @@ function draftPlan(vid) {
   if (ww2(v)) plan.speeds = [d.speed];
   if (catalog.airplanes[v.type].firepower.length > 1) plan.rear_fire = d.rear_fire;
   if (d.rockets.some((n) => n)) plan.rockets = d.rockets;
-  return plan;
+  return withDrops(plan, d);
 }
 
 function ghostList() {
@@ -769,7 +819,9 @@ function renderQuestions(box, stage) {
     answers[q.vehicle] = answers[q.vehicle] || {};
     answers[q.vehicle][q.weapon] = q.options[0];
     const group = el("fieldset", { "data-question": `${q.vehicle}-${q.weapon}` }, el("legend", { text: `${q.vehicle}, ${q.weapon} guns` }));
-    const choices = [...q.options.map((o, i) => [o, i === 0 ? `${o} (nearest)` : o]), ["none", "hold fire"]];
+    // a heat-ray cannot hold fire (000: "Firing is mandatory")
+    const hold = q.weapon === "heat_ray" ? [] : [["none", "hold fire"]];
+    const choices = [...q.options.map((o, i) => [o, i === 0 ? `${o} (nearest)` : o]), ...hold];
     for (const [value, text] of choices) {
       group.append(el("label", {}, el("input", { type: "radio", name, value, checked: value === q.options[0], onchange: () => { answers[q.vehicle][q.weapon] = value; } }), ` ${text}`));
     }
@@ -822,6 +874,7 @@ function showCurtain(id) {
   $("stage").replaceChildren();
   $("stage").dataset.stage = "curtain";
   $("console").replaceChildren();
+  $("seat-tools").replaceChildren();
   $("log-entries").replaceChildren();
   $("board").replaceChildren();
   $("curtain-text").textContent = `Pass the device to ${label}.`;
