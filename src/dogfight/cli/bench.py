@@ -28,8 +28,9 @@ def register(app: typer.Typer) -> None:
             typer.Option(help="With --server: no thinking time, every plan sent at once."),
         ] = False,
     ) -> None:
-        """Median time of one phase with 4 and 32 airplanes, random duels per second,
-        peak memory; targets beside each figure. With --server: the web server."""
+        """Median phase time with 4 to 64 airplanes all in play (constant density and a
+        crowded 90 x 90 table), per-plane cost and its growth, random duels per second,
+        bots, peak memory; targets beside each figure. With --server: the web server."""
         if server:
             from dogfight.bench.server import THINK
             from dogfight.bench.server import run as run_server
