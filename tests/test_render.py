@@ -19,7 +19,8 @@ from dogfight.catalog import Catalog, load_catalog
 from dogfight.cli.app import app
 from dogfight.geometry.hexbase import Side, side_midpoint, side_segment
 from dogfight.render import render_svg
-from dogfight.render.svg import ARMOUR, HEADER, MARGIN, PALETTE, RAY, SCALE, side_colours
+from dogfight.render.context import side_colours
+from dogfight.render.style import ARMOUR, HEADER, MARGIN, PALETTE, RAY, SCALE
 from dogfight.rules.events import (
     CloudDispersed,
     Event,

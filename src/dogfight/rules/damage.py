@@ -1,0 +1,223 @@
+"""Damage: drawing and applying damage cards, and removing what they eliminate.
+
+000: "All damage inflicted in the same firing step, regardless of its source, is
+resolved simultaneously": :func:`resolve_damage` applies the cards of every shot, rocket
+and heat-ray of one firing step, then removes the vehicles they eliminate together.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dogfight.catalog.models import Explosion as ExplosionRule
+from dogfight.catalog.models import Skill, Special
+from dogfight.geometry.reach import sight
+from dogfight.rules import firing, rockets, scenario, standard, tripods
+from dogfight.rules.decks import draw, return_cards, shuffled
+from dogfight.rules.events import (
+    CardRevealed,
+    DamageDrawn,
+    Eliminated,
+    Event,
+    Explosion,
+    Jammed,
+    SkillUsed,
+)
+from dogfight.rules.state import GameState, Vehicle
+
+
+def eliminate(
+    state: GameState, vehicle: Vehicle, reason: str, rng: np.random.Generator, events: list[Event]
+) -> None:
+    """Take ``vehicle`` out of the game for ``reason``; its damage cards go back."""
+    vehicle.eliminated = reason
+    events.append(Eliminated(vehicle.id, reason))
+    return_cards(state, vehicle, rng, events)
+
+
+def damage(
+    state: GameState,
+    target: Vehicle,
+    deck: str,
+    count: int,
+    aimed: bool,
+    source: str,
+    rng: np.random.Generator,
+    events: list[Event],
+) -> tuple[list[str], bool]:
+    """Draw ``count`` cards for ``target``; add their points (aim: +1 on each non-zero
+    card). Returns the cards and whether an explosion eliminates it outright."""
+    cards = [draw(state, deck, rng, events) for _ in range(count)]
+    return cards, apply_cards(state, target, deck, cards, aimed, source, events)
+
+
+def apply_cards(
+    state: GameState,
+    target: Vehicle,
+    deck: str,
+    cards: list[str],
+    aimed: bool,
+    source: str,
+    events: list[Event],
+) -> bool:
+    """Add drawn cards' points to ``target``; True when an explosion eliminates it."""
+    specs = {c.id: c for c in state.rules.catalog.damage_decks[deck].cards}
+    points = 0
+    exploded = False
+    for card_id in cards:
+        spec = specs[card_id]
+        if spec.explosion:
+            events.append(Explosion(target.id, card_id))
+            if state.rules.switches.explosion is ExplosionRule.ELIMINATED:
+                exploded = True
+            else:
+                points += math.ceil(target.resistance / 2)
+        elif spec.value > 0:
+            points += spec.value + (1 if aimed else 0)
+    target.damage += points
+    target.held.extend((deck, c) for c in cards)
+    events.append(DamageDrawn(target.id, deck, tuple(cards), points, target.damage, source))
+    return exploded
+
+
+Shot = tuple[Vehicle, str, str, firing.Option, bool]
+"""(firer, weapon, damage deck letter, the option taken, aimed)."""
+
+
+def _snipe(
+    state: GameState,
+    firer: Vehicle,
+    target: Vehicle,
+    letter: str,
+    number: int,
+    rng: np.random.Generator,
+    events: list[Event],
+) -> list[str]:
+    """000's Sniper: "the pilot draws two damage cards, chooses one to give to the
+    opponent, reshuffles the other one". The engine chooses for the pilot the card that
+    hurts most (an explosion, else the highest value)."""
+    specs = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
+    pair = [draw(state, letter, rng, events), draw(state, letter, rng, events)]
+
+    def harm(card_id: str) -> tuple[int, int]:
+        spec = specs[card_id]
+        return (1 if spec.explosion else 0, spec.value)
+
+    keep = max(pair, key=harm)
+    other = pair[1] if keep == pair[0] else pair[0]
+    pile = state.piles[letter]
+    pile.append(other)
+    pile[:] = shuffled(pile, rng)
+    firer.skill_used[Skill.SNIPER] = number
+    events.append(SkillUsed(firer.id, Skill.SNIPER, f"chose one of two cards for {target.id}"))
+    return [keep]
+
+
+def resolve_damage(
+    state: GameState,
+    table: firing.Table,
+    shots: list[Shot],
+    arrivals: list[rockets.RocketHit],
+    rays: list[tuple[Vehicle, tripods.RayOption]],
+    number: int,
+    rng: np.random.Generator,
+    events: list[Event],
+) -> None:
+    """Draw and apply every card of the shots, rockets and heat-rays, then remove the
+    vehicles they eliminate (all together)."""
+    exploded: set[str] = set()
+    hits: list[standard.Hit] = []
+    for firer, weapon, letter, option, aimed in shots:
+        target = state.vehicles[option.target]
+        count = 2 if option.short else 1
+        if option.protected:
+            cards = [draw(state, letter, rng, events) for _ in range(count)]
+            tripods.apply_protected_hit(state, target, firer.id, letter, cards, events)
+            # 000: "All revealed cards are shuffled back into their deck after all their
+            # effects have been applied."
+            state.piles[letter].extend(cards)
+            state.piles[letter][:] = shuffled(state.piles[letter], rng)
+        else:
+            cards = []
+            if scenario.skill_ready(firer, Skill.SNIPER, number):
+                cards = _snipe(state, firer, target, letter, number, rng, events)
+            cards += [draw(state, letter, rng, events) for _ in range(count - len(cards))]
+            boom = apply_cards(state, target, letter, cards, aimed, f"{firer.id} {weapon}", events)
+            hits.extend(standard.collect(state, target, letter, cards))
+            if boom:
+                exploded.add(target.id)
+        deck = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
+        jams = [c for c in cards if Special.JAMMED in deck[c].specials]
+        if jams:
+            # 000: "If two jammed cards are drawn at the same time, jamming still lasts for
+            # only three maneuvers."
+            firer.jams[weapon] = standard.jam_length(state, firer)
+            events.append(Jammed(firer.id, weapon, jams[0], firer.jams[weapon]))
+    for arrival in arrivals:
+        exploded |= _rocket_damage(state, table, arrival, hits, rng, events)
+    for tripod, ray in rays:
+        exploded |= _heat_ray_damage(state, tripod, ray, hits, rng, events)
+    special_out = standard.apply(state, hits, events)
+    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+        if vehicle.id in special_out:
+            eliminate(state, vehicle, special_out[vehicle.id], rng, events)
+        elif vehicle.id in exploded:
+            eliminate(state, vehicle, "exploded", rng, events)
+        elif vehicle.damage >= vehicle.resistance:
+            eliminate(state, vehicle, "shot_down", rng, events)
+
+
+def _rocket_damage(
+    state: GameState,
+    table: firing.Table,
+    arrival: rockets.RocketHit,
+    hits: list[standard.Hit],
+    rng: np.random.Generator,
+    events: list[Event],
+) -> set[str]:
+    """000: "the target takes one D damage card for each Rocket token spent". A tripod's
+    electrified armour works against rockets as against guns; jam icons are ignored (no
+    gun fired)."""
+    firer = state.vehicles[arrival.firer]
+    target = state.vehicles[arrival.target]
+    deck = rockets.ROCKET_DECK
+    if target.tripod is not None and not table.overlap(firer.id, target.id):
+        seen = sight(firer.pose, state.rules.front_arc, table.bases[target.id], 1e6)
+        if firing.is_protected(state, firer, target, seen):
+            cards = [draw(state, deck, rng, events) for _ in range(arrival.count)]
+            tripods.apply_protected_hit(state, target, firer.id, deck, cards, events)
+            state.piles[deck].extend(cards)
+            state.piles[deck][:] = shuffled(state.piles[deck], rng)
+            return set()
+    cards, boom = damage(
+        state, target, deck, arrival.count, False, f"{firer.id} rockets", rng, events
+    )
+    hits.extend(standard.collect(state, target, deck, cards))
+    return {target.id} if boom else set()
+
+
+def _heat_ray_damage(
+    state: GameState,
+    firer: Vehicle,
+    option: tripods.RayOption,
+    hits: list[standard.Hit],
+    rng: np.random.Generator,
+    events: list[Event],
+) -> set[str]:
+    """000: "short range ... draws and reveals 1 damage card ...: if it is a 0, the player
+    draws a second card (this time, without revealing it to the opponent). ... long range
+    ... draws 1 damage card"."""
+    target = state.vehicles[option.target]
+    letter = state.rules.tripod(firer.type).firepower
+    specs = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
+    cards = [draw(state, letter, rng, events)]
+    if option.short:
+        first = specs[cards[0]]
+        events.append(CardRevealed(target.id, letter, cards[0], first.value))
+        if first.value == 0 and not first.explosion:
+            cards.append(draw(state, letter, rng, events))
+    boom = apply_cards(state, target, letter, cards, False, f"{firer.id} heat-ray", events)
+    hits.extend(standard.collect(state, target, letter, cards))
+    return {target.id} if boom else set()

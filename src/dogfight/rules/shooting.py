@@ -1,0 +1,182 @@
+"""The firing step: who fires at whom, heat-rays and rockets, then the damage of them all."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dogfight.catalog.models import (
+    AutoTarget,
+    ManeuverCard,
+    Skill,
+)
+from dogfight.geometry.hexbase import Side
+from dogfight.rules import firing, rockets, scenario, standard, tripods
+from dogfight.rules.damage import Shot, resolve_damage
+from dogfight.rules.events import (
+    Event,
+    Fired,
+    HeatRay,
+    HeldFire,
+    RocketsLaunched,
+    SkillUsed,
+)
+from dogfight.rules.plans import AUTO, HOLD
+from dogfight.rules.state import GameState, Salvo, Vehicle
+
+
+def firing_step(
+    state: GameState,
+    phase: int,
+    number: int,
+    silenced: set[tuple[str, str]],
+    acts: tripods.PhaseActions,
+    flown: dict[str, ManeuverCard],
+    rng: np.random.Generator,
+    events: list[Event],
+) -> None:
+    """000: "All damage inflicted in the same firing step, regardless of its source, is
+    resolved simultaneously, after all vehicles that wish to fire have done so." A pilot
+    using Itchy Trigger Finger shoots first: its damage is resolved before anyone else
+    fires (000: "once every 5 phases, the pilot shoots first")."""
+    table = firing.table_of(state)
+    first = [
+        v
+        for v in sorted(state.in_play(), key=lambda v: v.id)
+        if scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number)
+    ]
+    early = _decide_shots(state, table, first, phase, number, silenced, flown, events)
+    done = {v.id for v in first}
+    if early:
+        for firer in sorted({shot[0].id for shot in early}):
+            state.vehicles[firer].skill_used[Skill.ITCHY_TRIGGER_FINGER] = number
+            events.append(SkillUsed(firer, Skill.ITCHY_TRIGGER_FINGER, "shoots first"))
+        resolve_damage(state, table, early, [], [], number, rng, events)
+        table = firing.table_of(state)
+    rays = _heat_rays(state, table, acts, events)
+    tripods.place_smoke(state, acts, events)
+    arrivals = rockets.resolve(state, table, flown, events)
+    rest = [v for v in sorted(state.in_play(), key=lambda v: v.id) if v.id not in done]
+    shots = _decide_shots(state, table, rest, phase, number, silenced, flown, events)
+    resolve_damage(state, table, shots, arrivals, rays, number, rng, events)
+
+
+def _decide_shots(
+    state: GameState,
+    table: firing.Table,
+    vehicles: list[Vehicle],
+    phase: int,
+    number: int,
+    silenced: set[tuple[str, str]],
+    flown: dict[str, ManeuverCard],
+    events: list[Event],
+) -> list[Shot]:
+    """Each airplane's weapons choose their targets (or launch rockets)."""
+    shots: list[Shot] = []
+    for vehicle in vehicles:
+        grounded = standard.cannot_fire(state, vehicle, flown.get(vehicle.id))
+        for weapon, letter in state.rules.weapons(vehicle.type):
+            if (vehicle.id, weapon) in silenced or grounded:
+                if grounded:
+                    events.append(
+                        HeldFire(vehicle.id, weapon, "wounded pilot flying a steep maneuver")
+                    )
+                vehicle.aim.pop(weapon, None)
+                continue
+            opts = firing.options(state, table, vehicle, weapon)
+            option = _choose(state, table, vehicle, weapon, phase, opts, events)
+            if option is None:
+                vehicle.aim.pop(weapon, None)
+                continue
+            salvo = vehicle.plan.rockets[phase - 1] if vehicle.plan and weapon == "front" else 0
+            if salvo:
+                # 000: "An airplane carrying rockets may fire its machine guns or its
+                # rockets, but not both in the same phase."
+                vehicle.aim.pop(weapon, None)
+                vehicle.rockets -= salvo
+                state.salvos.append(Salvo(vehicle.id, option.target, salvo, number))
+                events.append(RocketsLaunched(vehicle.id, option.target, salvo, vehicle.rockets))
+                continue
+            aimed = state.rules.switches.aim_bonus and vehicle.aim.get(weapon) == (
+                option.target,
+                number - 1,
+            )
+            vehicle.aim[weapon] = (option.target, number)
+            shots.append((vehicle, weapon, letter, option, aimed))
+            events.append(
+                Fired(
+                    vehicle.id,
+                    weapon,
+                    option.target,
+                    "short" if option.short else "long",
+                    option.sight.distance,
+                    vehicle.pose.point,
+                    option.sight.point or (0.0, 0.0),
+                    2 if option.short else 1,
+                    aimed,
+                )
+            )
+    return shots
+
+
+def _choose(
+    state: GameState,
+    table: firing.Table,
+    vehicle: Vehicle,
+    weapon: str,
+    phase: int,
+    opts: list[firing.Option],
+    events: list[Event],
+) -> firing.Option | None:
+    assert vehicle.plan is not None
+    choice = vehicle.plan.choice(weapon, phase)
+    if choice == HOLD:
+        if opts:
+            events.append(HeldFire(vehicle.id, weapon, "holds fire"))
+        return None
+    if choice == AUTO:
+        if state.rules.switches.auto_target is AutoTarget.NONE:
+            return None
+        return opts[0] if opts else None
+    for option in opts:
+        if option.target == choice:
+            return option
+    reason = firing.why_not(state, table, vehicle, weapon, state.vehicles[choice])
+    events.append(HeldFire(vehicle.id, weapon, f"chosen target {choice} {reason}"))
+    return None
+
+
+def _heat_rays(
+    state: GameState, table: firing.Table, acts: tripods.PhaseActions, events: list[Event]
+) -> list[tuple[Vehicle, tripods.RayOption]]:
+    """Tripods that committed Energy to a heat-ray fire it (000: "Firing is mandatory.
+    Discard the Energy token used to fire after checking for targets.")."""
+    out: list[tuple[Vehicle, tripods.RayOption]] = []
+    for vid, action in sorted(acts.heat_ray.items()):
+        tripod = state.vehicles[vid]
+        if not tripod.in_play or tripod.tripod is None or tripod.tripod.toppled:
+            continue
+        assert action.projector is not None
+        opts = tripods.heat_ray_options(state, tripod, Side.parse(action.projector), table.overlap)
+        pick = None
+        if action.target == AUTO:
+            pick = opts[0] if opts else None
+        else:
+            pick = next((o for o in opts if o.target == action.target), None)
+        if pick is None:
+            events.append(HeatRay(vid, action.projector, None, None, None, None, None, None))
+        else:
+            events.append(
+                HeatRay(
+                    vid,
+                    action.projector,
+                    pick.target,
+                    "short" if pick.short else "long",
+                    pick.distance,
+                    pick.origin,
+                    pick.point,
+                    pick.tilt,
+                )
+            )
+            out.append((tripod, pick))
+        tripods.spend_fired(tripod, events)
+    return out

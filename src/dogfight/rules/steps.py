@@ -1,0 +1,144 @@
+"""The action phase as a list of named steps (000, "THE GAME TURN").
+
+An action phase is :data:`MOVEMENT` then :data:`FIRING`, each step a function of the
+:class:`~dogfight.rules.phase.Phase` being resolved. A new system of the rules adds a step
+here (or a decision a step asks), rather than a branch inside the resolver; the order of
+the list is the order the rule texts give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dogfight.geometry.maneuver import apply_card
+from dogfight.rules import scenario, standard, tripods
+from dogfight.rules.damage import apply_cards, eliminate
+from dogfight.rules.events import JamCounterDiscarded, LeftArea, Moved
+from dogfight.rules.movement import disperse_clouds, outside, reveal
+from dogfight.rules.phase import Phase
+from dogfight.rules.plans import Flown
+from dogfight.rules.shooting import firing_step
+from dogfight.rules.turns import end_turn
+from dogfight.rules.victory import check_victory
+
+Step = Callable[[Phase], None]
+
+
+def burn(ph: Phase) -> None:
+    """Standard Rules: an airplane on fire draws its fire cards as the turn's first phase
+    begins, before anything moves."""
+    if ph.phase != 1:
+        return
+    state, rng, events = ph.state, ph.rng, ph.events
+    for burning, fire_cards in standard.burn(state, rng, events):
+        boom = apply_cards(state, burning, "A", fire_cards, False, "fire", events)
+        if boom:
+            eliminate(state, burning, "exploded", rng, events)
+        elif burning.damage >= burning.resistance:
+            eliminate(state, burning, "burned", rng, events)
+    ph.movers = [v for v in ph.movers if v.in_play]
+
+
+def declare_actions(ph: Phase) -> None:
+    """Tripods' reminder and recovery tokens, then their action tokens face up (000: "At
+    the start of each Movement step, all Tripod players may choose an Action token")."""
+    ph.acts = tripods.start_of_phase(ph.state, ph.phase, ph.chosen, ph.events)
+
+
+def reveal_cards(ph: Phase) -> None:
+    """Every vehicle reveals this phase's card; the illegal-maneuver rules apply here."""
+    for vehicle in ph.movers:
+        if vehicle.tripod is not None:
+            tripod_card = tripods.reveal(ph.state, vehicle, ph.phase, ph.events)
+            if tripod_card is not None:
+                ph.walked[vehicle.id] = tripod_card
+            continue
+        card = reveal(ph.state, vehicle, ph.phase, ph.rng, ph.events)
+        if card is not None:
+            ph.flown[vehicle.id] = card
+    ph.starts = {v.id: v.pose for v in ph.movers}
+
+
+def walk(ph: Phase) -> None:
+    """Tripods walk their cards, then overlapping tripods are resolved and facings change."""
+    state = ph.state
+    for vehicle in ph.movers:
+        if (
+            vehicle.id in ph.walked
+            and vehicle.in_play
+            and tripods.move(state, vehicle, ph.walked[vehicle.id], ph.events)
+        ):
+            ph.backward.add(vehicle.id)
+    moved = {vid for vid, card in ph.walked.items() if card.moves}
+    tripods.resolve_overlaps(state, ph.starts, moved, ph.rng, ph.events)
+    tripods.change_facing(state, ph.acts.facing, ph.events)
+
+
+def fly(ph: Phase) -> None:
+    """Airplanes fly their cards; a jammed gun discards one jam counter per maneuver and
+    stays silent this phase."""
+    base_length = ph.state.rules.base_length
+    for vehicle in ph.movers:
+        card = ph.flown.get(vehicle.id)
+        if card is None or not vehicle.in_play:
+            continue
+        start = vehicle.pose
+        vehicle.pose = apply_card(start, card, base_length)
+        vehicle.previous = Flown(card.symbol, card.is_steep)
+        ph.events.append(Moved(vehicle.id, card.id, start, vehicle.pose))
+        for weapon in sorted(vehicle.jams):
+            if vehicle.jams[weapon] > 0:
+                vehicle.jams[weapon] -= 1
+                ph.silenced.add((vehicle.id, weapon))
+                ph.events.append(JamCounterDiscarded(vehicle.id, weapon, vehicle.jams[weapon]))
+        vehicle.jams = {w: n for w, n in vehicle.jams.items() if n > 0}
+
+
+def clouds(ph: Phase) -> None:
+    """Black smoke clouds touched by a card or a base are dispersed (Standard Rules)."""
+    disperse_clouds(ph.state, ph.starts, ph.flown, ph.walked, ph.backward, ph.rng, ph.events)
+
+
+def leave_table(ph: Phase) -> None:
+    """000: a vehicle whose centre left the playing area is out of the game."""
+    for vehicle in ph.movers:
+        if vehicle.in_play and outside(ph.state, vehicle):
+            ph.events.append(LeftArea(vehicle.id, vehicle.pose))
+            vehicle.exit_edge = scenario.exit_edge(ph.state, vehicle.pose.point)
+            eliminate(ph.state, vehicle, "left_area", ph.rng, ph.events)
+
+
+def fire(ph: Phase) -> None:
+    """The firing step and the damage of all its shots, rockets and heat-rays."""
+    firing_step(ph.state, ph.phase, ph.number, ph.silenced, ph.acts, ph.flown, ph.rng, ph.events)
+
+
+def recharge(ph: Phase) -> None:
+    """Tripods that chose to recharge gain their Energy."""
+    tripods.recharge(ph.state, ph.acts, ph.events)
+
+
+def victory(ph: Phase) -> None:
+    """The game ends when a side (or the scenario's conditions) says so."""
+    check_victory(ph.state, ph.events)
+
+
+def turn_end(ph: Phase) -> None:
+    """After the third phase: reminders, the cards go back, a new planning phase."""
+    if not ph.state.over and ph.phase == 3:
+        end_turn(ph.state, ph.events)
+
+
+MOVEMENT: tuple[Step, ...] = (
+    burn,
+    declare_actions,
+    reveal_cards,
+    walk,
+    fly,
+    clouds,
+    leave_table,
+)
+"""From the phase's start to every vehicle in its new place: what a target preview runs."""
+
+FIRING: tuple[Step, ...] = (fire, recharge, victory, turn_end)
+"""From the firing step to the end of the phase."""

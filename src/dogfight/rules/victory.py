@@ -1,0 +1,55 @@
+"""Victory and match scoring."""
+
+from __future__ import annotations
+
+from dogfight.rules import scenario
+from dogfight.rules.events import (
+    Event,
+    GameOver,
+)
+from dogfight.rules.state import GameState
+
+SHOT_DOWN = (
+    "shot_down",
+    "exploded",
+    "out_of_control",
+    "burned",
+    "pilot_incapacitated",
+    "engine_destroyed",
+)
+
+
+def scores(state: GameState) -> dict[str, int]:
+    """002's match scoring for every side: +1 per enemy that left the area, +2 per enemy
+    shot down, -1 per own airplane shot down."""
+    out: dict[str, int] = {}
+    for side in state.sides():
+        total = 0
+        for v in state.vehicles.values():
+            if v.eliminated is None:
+                continue
+            if v.side != side:
+                total += 1 if v.eliminated == "left_area" else 2
+            elif v.eliminated in SHOT_DOWN:
+                total -= 1
+        out[side] = total
+    return out
+
+
+def check_victory(state: GameState, events: list[Event]) -> None:
+    """000: "the winner is the player (or team) with vehicles still in the playing area
+    when all the enemy vehicles exit it or are eliminated." Both gone at once: a draw.
+    A scenario judges its own victory conditions instead."""
+    if state.scenario is not None:
+        scenario.judge(state, events)
+        if state.over:
+            events.append(GameOver(state.winner, scores(state)))
+        return
+    sides = state.sides()
+    if len(sides) < 2:
+        return
+    left = sorted({v.side for v in state.in_play()})
+    if len(left) <= 1:
+        state.over = True
+        state.winner = left[0] if left else None
+        events.append(GameOver(state.winner, scores(state)))
