@@ -27,6 +27,13 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(help="With --server: no thinking time, every plan sent at once."),
         ] = False,
+        differential: Annotated[
+            bool,
+            typer.Option(
+                help="Compare the firing geometry with the frozen pre-issue-13 reference on "
+                "10,000 phases of random crowded tables (exit status 1 on any difference)."
+            ),
+        ] = False,
     ) -> None:
         """Median phase time with 4 to 64 airplanes all in play (constant density and a
         crowded 90 x 90 table), per-plane cost and its growth, random duels per second,
@@ -42,7 +49,23 @@ def register(app: typer.Typer) -> None:
             )
             sys.stdout.write(json.dumps(figures, indent=2) + "\n")
             return
-        from dogfight.bench.engine import run
         from dogfight.cli.app import catalog
+
+        if differential:
+            from dogfight.bench.differential import compare
+
+            report = compare(catalog(), 500 if quick else 10_000)
+            out = {
+                "phases": report.phases,
+                "shots": report.shots,
+                "differences": report.differences,
+                "new_ms_per_phase": round(1000 * report.new_seconds / report.phases, 3),
+                "reference_ms_per_phase": round(1000 * report.old_seconds / report.phases, 3),
+            }
+            sys.stdout.write(json.dumps(out, indent=2) + "\n")
+            if report.differences:
+                raise typer.Exit(1)
+            return
+        from dogfight.bench.engine import run
 
         sys.stdout.write(json.dumps(run(catalog(), quick=quick), indent=2) + "\n")
