@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -24,25 +24,44 @@ from dogfight.rules.context import Rules
 from dogfight.rules.decks import shuffled
 from dogfight.rules.engine import allowed_symbols, resolve_phase, start_turn
 from dogfight.rules.events import Event
-from dogfight.rules.plans import Flown, Plan, check_plan_shape
+from dogfight.rules.plans import Flown, Id, Plan, check_plan_shape
 from dogfight.rules.scenario import objectives_problem, placement_problem
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 from dogfight.rules.tripods import check_tripod_plan
 
 Weapon = Literal["front", "rear"]
 
+MAX_VEHICLES = 64
+"""The most vehicles (and as many reinforcements and objectives) a situation may hold:
+far beyond any scenario, small enough that no input makes a step take minutes. The
+server has its own, lower cap (``dogfight serve --max-vehicles``)."""
+
+MAX_TABLE = 2000.0
+"""The widest table (cm): 20 m of floor."""
+
+MAX_COORDINATE = 10 * MAX_TABLE
+"""How far from the corner (cm) a pose or a point may be given, off the table included."""
+
+MAX_HEADING = 3600.0
+"""Headings are normalised to [0, 360); within ten turns either way is accepted."""
+
+MAX_TURNS = 500
+"""The most planned turns a situation may carry per vehicle."""
+
+Coordinate = Annotated[float, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
+
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class PoseIn(Strict):
     """Centre dot (cm from the lower-left corner) and heading (degrees, counter-clockwise
     from the +x axis)."""
 
-    x: float
-    y: float
-    heading: float = 0.0
+    x: Coordinate
+    y: Coordinate
+    heading: float = Field(default=0.0, ge=-MAX_HEADING, le=MAX_HEADING)
 
 
 class PreviousIn(Strict):
@@ -62,7 +81,7 @@ class PreviousIn(Strict):
 
 class VehicleIn(Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$", max_length=40)
-    type: str | None = Field(
+    type: Id | None = Field(
         default=None,
         description="airplane or tripod id from the catalog (dogfight info); with a "
         "scenario, defaults to the scenario's first choice",
@@ -71,32 +90,41 @@ class VehicleIn(Strict):
         default=None, min_length=1, max_length=40, description="team; given by a scenario"
     )
     pose: PoseIn
-    damage: int = Field(default=0, ge=0, description="damage points already taken")
+    damage: int = Field(default=0, ge=0, le=10_000, description="damage points already taken")
     jams: dict[Weapon, int] = Field(default_factory=dict, description="jam counters left")
     previous: PreviousIn | None = None
-    aim: dict[Weapon, str] = Field(
+    aim: dict[Weapon, Id] = Field(
         default_factory=dict, description="target each weapon fired at in the previous phase"
     )
     rockets: int = Field(default=0, ge=0, le=2)
     energy: int | None = Field(
-        default=None, ge=0, description="tripods: Energy tokens (default: the Energy rating)"
+        default=None,
+        ge=0,
+        le=10_000,
+        description="tripods: Energy tokens (default: the Energy rating)",
     )
     toppled: int = Field(default=0, ge=0, le=2, description="tripods: toppled reminder tokens")
     cooling: int = Field(default=0, ge=0, le=1, description="tripods: heat-ray recovery token")
     reverse: bool = Field(default=False, description="tripods: a reverse reminder token")
-    skills: list[Skill] = Field(default_factory=list, description="ace skills (000)")
-    plans: list[Plan] = Field(default_factory=list, description="one plan per turn, in order")
+    skills: list[Skill] = Field(
+        default_factory=list, max_length=len(Skill), description="ace skills (000)"
+    )
+    plans: list[Plan] = Field(
+        default_factory=list, max_length=MAX_TURNS, description="one plan per turn, in order"
+    )
 
 
 class ReinforcementIn(Strict):
     """Where a scenario's reinforcement should appear when its turn comes (moved along the
     table to the nearest legal point if that spot breaks the placement rule then)."""
 
-    id: str
-    type: str | None = None
+    id: Id
+    type: Id | None = None
     pose: PoseIn
     plans: list[Plan] = Field(
-        default_factory=list, description="its plans from the turn it enters, in order"
+        default_factory=list,
+        max_length=MAX_TURNS,
+        description="its plans from the turn it enters, in order",
     )
 
 
@@ -104,33 +132,35 @@ class ObjectiveIn(Strict):
     """An objective token (round, ``objective_radius`` from constants.toml)."""
 
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$", max_length=40)
-    x: float
-    y: float
-    charges: int = Field(default=1, ge=0, description="recharges it can give")
+    x: Coordinate
+    y: Coordinate
+    charges: int = Field(default=1, ge=0, le=100, description="recharges it can give")
 
 
 class TableIn(Strict):
-    width: float = Field(gt=0)
-    height: float = Field(gt=0)
+    width: float = Field(gt=0, le=MAX_TABLE)
+    height: float = Field(gt=0, le=MAX_TABLE)
 
 
 class Situation(Strict):
     """A table situation to adjudicate."""
 
-    scenario: str | None = Field(
+    scenario: Id | None = Field(
         default=None, description="a scenario id (dogfight info): its forces, placement and victory"
     )
-    ruleset: str | None = Field(default=None, description="default: the scenario's, else wog")
-    switches: dict[str, Any] = Field(
-        default_factory=dict, description="rule switches overriding the ruleset's"
+    ruleset: Id | None = Field(default=None, description="default: the scenario's, else wog")
+    switches: dict[Id, bool | int | str] = Field(
+        default_factory=dict, max_length=20, description="rule switches overriding the ruleset's"
     )
     table: TableIn | None = None
-    vehicles: list[VehicleIn] = Field(min_length=1)
-    damage_decks: dict[str, list[str]] = Field(
-        default_factory=dict, description="stacked damage decks: top cards, first drawn first"
+    vehicles: list[VehicleIn] = Field(min_length=1, max_length=MAX_VEHICLES)
+    damage_decks: dict[Id, Annotated[list[Id], Field(max_length=500)]] = Field(
+        default_factory=dict,
+        max_length=20,
+        description="stacked damage decks: top cards, first drawn first",
     )
-    objectives: list[ObjectiveIn] = Field(default_factory=list)
-    reinforcements: list[ReinforcementIn] = Field(default_factory=list)
+    objectives: list[ObjectiveIn] = Field(default_factory=list, max_length=MAX_VEHICLES)
+    reinforcements: list[ReinforcementIn] = Field(default_factory=list, max_length=MAX_VEHICLES)
 
 
 def read_situation(path: str | Path) -> Situation:

@@ -185,3 +185,7 @@ _register_web(app)
 from dogfight.cli.simulate import register as _register_simulate  # noqa: E402
 
 _register_simulate(app)
+
+from dogfight.cli.doctor import register as _register_doctor  # noqa: E402
+
+_register_doctor(app)

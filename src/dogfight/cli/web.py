@@ -27,7 +27,7 @@ HostOption = Annotated[str, typer.Option(help="Address to listen on.")]
 PortOption = Annotated[int, typer.Option(help="Port to listen on (0: any free port).")]
 
 
-def _db_url(db: str | None) -> tuple[str, str]:
+def db_url(db: str | None) -> tuple[str, str]:
     """The database URL and what to print about where the games are."""
     from dogfight.server.store import default_db_path, sqlite_url
 
@@ -90,7 +90,7 @@ def register(app: typer.Typer) -> None:
         from dogfight.cli.app import catalog
         from dogfight.server.app import create_app
 
-        url, where = _db_url(db)
+        url, where = db_url(db)
         web = create_app(url, catalog())
         sock = _listen(host, port)
         bound = sock.getsockname()[1]
@@ -141,7 +141,7 @@ def register(app: typer.Typer) -> None:
             if not seat or not bot:
                 raise DataError("--computer", "computer", item, "SEAT=BOT, e.g. central=random")
             bots[seat] = bot
-        url, where = _db_url(db)
+        url, where = db_url(db)
         web = create_app(url, catalog())
         try:
             made = web.state.new_game(CreateGame(preset=scenario, computer=bots, seed=seed))
@@ -190,7 +190,7 @@ def register(app: typer.Typer) -> None:
         from dogfight.server.store import Store
         from dogfight.transcript import transcript
 
-        url, _ = _db_url(db)
+        url, _ = db_url(db)
         store = Store(url)
         try:
             service = GameService(store, catalog())

@@ -9,9 +9,9 @@ lists those restrictions so a user interface can flag them while the player choo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from dogfight.catalog.models import ManeuverCard, ManeuverDeck, Symbol
 from dogfight.errors import IllegalPlanError, UnknownCardError
@@ -19,8 +19,18 @@ from dogfight.errors import IllegalPlanError, UnknownCardError
 HOLD = "none"
 AUTO = "auto"
 
-FireChoice = str
+PHASES = 3
+"""Action phases in a turn: every per-phase list of a plan has exactly this many entries."""
+
+MAX_ID = 40
+"""The longest id (vehicle, card, objective) any input may give."""
+
+Id = Annotated[str, StringConstraints(max_length=MAX_ID)]
+
+FireChoice = Id
 """``"auto"`` (the ruleset's auto-target rule), ``"none"`` (hold fire) or a vehicle id."""
+
+RocketCount = Annotated[int, Field(ge=0, le=2)]
 
 
 ActionToken = Literal["change_facing", "recharge", "destroy_objective", "heat_ray", "black_smoke"]
@@ -36,15 +46,15 @@ class Action(BaseModel):
     ('auto' = the nearest it can reach).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     token: ActionToken
     sides: int | None = Field(default=None, ge=-3, le=3)
     projector: (
         Literal["front", "front-left", "rear-left", "rear", "rear-right", "front-right"] | None
     ) = None
-    objective: str | None = None
-    target: str = AUTO
+    objective: Id | None = None
+    target: Id = AUTO
     at: tuple[float, float] | None = Field(
         default=None, description="black smoke: where to centre the cloud (x, y)"
     )
@@ -52,26 +62,43 @@ class Action(BaseModel):
 
 class Plan(BaseModel):
     """One turn's plan for one vehicle: its maneuver cards (a toppled tripod plans fewer,
-    for the last phases), firing choices and, for tripods, the action tokens."""
+    for the last phases), firing choices and, for tripods, the action tokens.
+
+    This model is the one check of a plan's shape wherever a plan enters (situation
+    files, the browser API, bots, simulation): every per-phase list has exactly
+    :data:`PHASES` entries and every number its range, so the engine never meets a plan
+    it could index out of range. What the rules refuse (wrong card count, a card not in
+    the deck) is left to the engine, which says which rule."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    cards: tuple[str, ...] = Field(description="maneuver card ids, first to third")
+    cards: tuple[Id, ...] = Field(
+        max_length=2 * PHASES, description="maneuver card ids, first to third"
+    )
     fire: tuple[FireChoice, ...] = Field(
         default=(AUTO, AUTO, AUTO),
+        min_length=PHASES,
+        max_length=PHASES,
         description="front-gun choice per phase: 'auto', 'none' or a target id",
     )
     rear_fire: tuple[FireChoice, ...] = Field(
         default=(AUTO, AUTO, AUTO),
+        min_length=PHASES,
+        max_length=PHASES,
         description="rear-gun choice per phase (two-seaters): 'auto', 'none' or a target id",
     )
-    rockets: tuple[int, ...] = Field(
+    rockets: tuple[RocketCount, ...] = Field(
         default=(0, 0, 0),
+        min_length=PHASES,
+        max_length=PHASES,
         description="rockets launched per phase instead of the front guns (0, 1 or 2), at the "
         "front 'fire' choice",
     )
     actions: tuple[Action | None, ...] = Field(
-        default=(None, None, None), description="tripods: the action token of each phase"
+        default=(None, None, None),
+        min_length=PHASES,
+        max_length=PHASES,
+        description="tripods: the action token of each phase",
     )
     automated: bool = Field(
         default=False,

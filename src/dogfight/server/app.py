@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError, DogfightError
-from dogfight.server.games import ApiError, GameService, LiveGame
+from dogfight.server.games import ApiError, GameFailed, GameService, LiveGame
 from dogfight.server.schemas import (
     CheckPlans,
     Computer,
@@ -33,6 +33,7 @@ from dogfight.server.schemas import (
     SubmitTargets,
 )
 from dogfight.server.setups import client_catalog, presets
+from dogfight.server.status import failed_ids
 from dogfight.server.store import Store
 from dogfight.server.ws import Connection, Hub
 from dogfight.situation import build, parse_situation
@@ -172,6 +173,8 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        if isinstance(exc, GameFailed):
+            return await failed(exc)
         return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
@@ -197,12 +200,16 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
 
     def schedule(game: LiveGame) -> None:
         """Keep resolving a game whose next step waits for nobody (computer players)."""
-        if game.next_step() is None or game.waiting_for():
+        if not game.more_to_do():
             return
 
         async def run() -> None:
             await asyncio.sleep(0)
-            game.advance()
+            try:
+                game.advance()
+            except GameFailed as exc:
+                await hub.close_all(game.id, {"type": "error", **exc.body(), "status": 409}, 4409)
+                return
             await hub.notify(game)
             schedule(game)
 
@@ -213,6 +220,13 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
     async def changed(game: LiveGame) -> None:
         await hub.notify(game)
         schedule(game)
+
+    async def failed(exc: GameFailed) -> JSONResponse:
+        """A request made a step fail: the seats' pages are told, the request gets 409."""
+        await hub.close_all(
+            exc.failure.game_id, {"type": "error", **exc.body(), "status": 409}, 4409
+        )
+        return JSONResponse(exc.body(), status_code=409)
 
     def seat_of(game_id: str, seat_id: str, token: str | None) -> LiveGame:
         game = service.get(game_id)
@@ -245,9 +259,16 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
 
     @app.get("/api/games")
     async def list_games() -> Json:
+        broken = failed_ids(store)
         return {
             "games": [
-                {"id": gid, "title": title, "created": created, "over": over}
+                {
+                    "id": gid,
+                    "title": title,
+                    "created": created,
+                    "over": over,
+                    "failed": gid in broken,
+                }
                 for gid, title, created, over in store.list_games()
             ]
         }

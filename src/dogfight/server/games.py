@@ -20,10 +20,11 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 
 from dogfight import ENGINE_VERSION
 from dogfight.catalog.loader import Catalog
@@ -39,7 +40,9 @@ from dogfight.rules.events import Event, GameOver, Moved, TripodDecision
 from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import AUTO, Action, Flown, Plan, card_problem, plan_problems
 from dogfight.rules.state import GameState, Vehicle
+from dogfight.server import status
 from dogfight.server.seats import new_game_id, new_token, token_hash, token_matches
+from dogfight.server.status import Failure
 from dogfight.server.store import Conflict, GameRecord, GameRow, SeatRow, Store
 from dogfight.situation import build, parse_situation
 
@@ -61,6 +64,36 @@ class ApiError(Exception):
 
     def body(self) -> Json:
         return {"error": self.error, "field": self.field}
+
+
+class GameFailed(ApiError):
+    """A game whose step the referee could not resolve: it answers 409 with the reason
+    until the operator rolls it back (``dogfight doctor``)."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(409, failure.public(), "game_id")
+        self.failure = failure
+
+    def body(self) -> Json:
+        return {
+            **super().body(),
+            "failed": {
+                "turn": self.failure.turn,
+                "phase": self.failure.phase,
+                "error": self.failure.kind,
+            },
+        }
+
+
+class StepError(Exception):
+    """The engine raised while replaying or resolving (turn, phase): a bug or an input
+    stored before it was validated. Never reaches a client: the game is marked failed."""
+
+    def __init__(self, turn: int, phase: int, cause: BaseException) -> None:
+        super().__init__(f"turn {turn} phase {phase}: {type(cause).__name__}: {cause}")
+        self.turn = turn
+        self.phase = phase
+        self.cause = cause
 
 
 def _crash_point(name: str) -> None:
@@ -183,11 +216,26 @@ class LiveGame:
         self.lock = threading.RLock()
         self.version = 0
         self._bots: dict[str, Any] = {}
+        self._bots_acted = False
         self._load(record)
 
     # --- loading ---------------------------------------------------------------------
 
     def _load(self, record: GameRecord) -> None:
+        """Rebuild the game from its record; :class:`StepError` names the step whose
+        stored input or replay the engine refused."""
+        self.failure: Failure | None = None
+        self._at = (0, 0)
+        try:
+            self._replay(record)
+        except StepError:
+            raise
+        except SQLAlchemyError:
+            raise
+        except Exception as exc:
+            raise StepError(*self._at, exc) from exc
+
+    def _replay(self, record: GameRecord) -> None:
         self.id = record.id
         self.title = record.title
         self.created = record.created
@@ -210,15 +258,19 @@ class LiveGame:
         self.steps: list[Step] = []
         self.plans: dict[int, dict[str, dict[str, Plan]]] = {}
         for turn, seat, plans in record.plans:
+            self._at = (turn, 0)
             self.plans.setdefault(turn, {})[seat] = {
                 vid: Plan.model_validate(p) for vid, p in plans.items()
             }
         self.answers: dict[tuple[int, int], dict[str, Answer]] = {}
         for turn, phase, seat, answer in record.answers:
+            self._at = (turn, phase)
             self.answers.setdefault((turn, phase), {})[seat] = Answer.from_json(answer)
         self.diverged: list[tuple[int, int]] = []
         self._questions: dict[tuple[int, int], tuple[dict[str, list[Question]], Any]] = {}
+        self._at = (0, 0)
         for turn, phase, stored in record.steps:
+            self._at = (turn, phase)
             expected = self.next_step()
             if expected != (turn, phase):
                 raise RuntimeError(
@@ -235,8 +287,17 @@ class LiveGame:
         record = self.store.load(self.id)
         if record is None:
             raise ApiError(404, f"no game {self.id!r}", "game_id")
-        self._load(record)
+        try:
+            self._load(record)
+        except StepError as exc:
+            self.fail(exc.turn, exc.phase, exc.cause)
         self.version += 1
+
+    def fail(self, turn: int, phase: int, cause: BaseException) -> NoReturn:
+        """Mark the game failed at (turn, phase) and refuse the request (409)."""
+        self.failure = status.mark_failed(self.store, self.id, turn, phase, cause)
+        self.version += 1
+        raise GameFailed(self.failure)
 
     # --- who is who ------------------------------------------------------------------
 
@@ -394,17 +455,22 @@ class LiveGame:
         return False
 
     def waiting_for(self) -> list[str]:
-        """The seats the game waits for (to plan, or to choose targets)."""
+        """The seats of people the game waits for (to plan, or to choose targets).
+        Computer players are never waited for: they act as soon as the game advances."""
         nxt = self.next_step()
         if nxt is None:
             return []
         turn, phase = nxt
         if phase == 0:
-            done = self.plans.get(turn, {})
-            return [s.id for s in self.seats_to_plan() if s.id not in done]
+            return [sid for sid in self._missing_plans(turn) if not self.seats[sid].bot]
         asked, _ = self.questions()
         answered = self.answers.get((turn, phase), {})
         return [sid for sid in asked if sid not in answered]
+
+    def _missing_plans(self, turn: int) -> list[str]:
+        """Every seat (person or computer) with a vehicle in play and no plans for ``turn``."""
+        done = self.plans.get(turn, {})
+        return [s.id for s in self.seats_to_plan() if s.id not in done]
 
     # --- computer players ------------------------------------------------------------
 
@@ -437,7 +503,7 @@ class LiveGame:
             got = self._bot(seat).plan_turn(observe(state, vids), state.rules, vids, rng)
             plans = {vid: got[vid] for vid in playing}
             self.check_seat_plans(seat.id, plans)
-        except (DogfightError, KeyError, TypeError, AttributeError):
+        except Exception:  # a computer player's bug never stops the game
             plans = {}
             for vid in playing:
                 vehicle = state.vehicles[vid]
@@ -477,7 +543,7 @@ class LiveGame:
                     cards=answer.cards or None,
                     stop_before_firing=True,
                 )
-            except (DogfightError, KeyError, TypeError, AttributeError):
+            except Exception:  # a computer player's bug never stops the game
                 answer = Answer()
             self.store.add_answer(self.id, turn, phase, seat.id, answer.to_json())
             self.answers.setdefault((turn, phase), {})[seat.id] = answer
@@ -488,8 +554,12 @@ class LiveGame:
     def advance(self, limit: int = 40) -> bool:
         """Resolve every step whose inputs are all in (computer seats answer on the way),
         at most ``limit`` of them; the new steps are committed together. Returns whether
-        anything changed."""
+        anything changed. If the engine raises on a step, the steps before it are kept,
+        the game is marked failed and :class:`GameFailed` raised: nothing about the
+        failed step is stored but the mark."""
         with self.lock:
+            if self.failure is not None:
+                raise GameFailed(self.failure)
             changed = False
             pending: list[Step] = []
             resolved = 0
@@ -497,30 +567,16 @@ class LiveGame:
                 nxt = self.next_step()
                 if nxt is None:
                     break
-                turn, phase = nxt
-                if phase == 0:
-                    for seat in self.seats_to_plan():
-                        if seat.bot and seat.id not in self.plans.get(turn, {}):
-                            plans = self._bot_plans(seat, turn)
-                            self._commit(pending)
-                            self.store.add_plans(
-                                self.id,
-                                turn,
-                                seat.id,
-                                {k: p.model_dump(mode="json") for k, p in plans.items()},
-                            )
-                            self.plans.setdefault(turn, {})[seat.id] = plans
-                            changed = True
-                    if self.waiting_for():
-                        break
-                else:
-                    if any(s.bot for s in self.seats.values()):
-                        self._commit(pending)
-                        self._bot_phase_inputs(turn, phase)
-                    if self.waiting_for():
-                        break
-                new, events = self._resolve(turn, phase)
-                step = Step(turn, phase, events, new)
+                try:
+                    step = self._advance_one(nxt, pending)
+                except (ApiError, SQLAlchemyError):
+                    raise
+                except Exception as exc:
+                    self._commit(pending)
+                    self.fail(*nxt, exc)
+                if step is None:
+                    changed = changed or self._bots_acted
+                    break
                 self.steps.append(step)
                 pending.append(step)
                 resolved += 1
@@ -529,6 +585,43 @@ class LiveGame:
             if changed:
                 self.version += 1
             return changed
+
+    def more_to_do(self) -> bool:
+        """Whether :meth:`advance` would resolve a step now: the next step waits for
+        nobody but computer players (who act on the way)."""
+        with self.lock:
+            if self.failure is not None or self.next_step() is None:
+                return False
+            return not self.waiting_for()
+
+    def _advance_one(self, nxt: tuple[int, int], pending: list[Step]) -> Step | None:
+        """Computer seats give their inputs to step ``nxt``; the step resolved, or None
+        when a person must act first."""
+        turn, phase = nxt
+        self._bots_acted = False
+        if phase == 0:
+            for seat in self.seats_to_plan():
+                if seat.bot and seat.id not in self.plans.get(turn, {}):
+                    plans = self._bot_plans(seat, turn)
+                    self._commit(pending)
+                    self.store.add_plans(
+                        self.id,
+                        turn,
+                        seat.id,
+                        {k: p.model_dump(mode="json") for k, p in plans.items()},
+                    )
+                    self.plans.setdefault(turn, {})[seat.id] = plans
+                    self._bots_acted = True
+            if self.waiting_for():
+                return None
+        else:
+            if any(s.bot for s in self.seats.values()):
+                self._commit(pending)
+                self._bot_phase_inputs(turn, phase)
+            if self.waiting_for():
+                return None
+        new, events = self._resolve(turn, phase)
+        return Step(turn, phase, events, new)
 
     def _commit(self, pending: list[Step]) -> None:
         """Store the steps resolved since the last commit, in one transaction; if another
@@ -599,7 +692,7 @@ class LiveGame:
                     ) from None
             try:
                 self.check_seat_plans(seat_id, plans)
-                if not [s for s in self.waiting_for() if s != seat_id]:
+                if not [s for s in self._missing_plans(turn) if s != seat_id]:
                     # the last seat: the whole turn must start
                     start_turn(state, {**self._merged_plans(turn), **plans})
             except DogfightError as exc:
@@ -615,7 +708,7 @@ class LiveGame:
                 ) from None
             self.plans.setdefault(turn, {})[seat_id] = plans
             self.version += 1
-            if not self.waiting_for():
+            if not self._missing_plans(turn):
                 _crash_point("after-last-plan")
             self.advance()
 
@@ -945,26 +1038,42 @@ class GameService:
         self.catalog = catalog
         self.games: dict[str, LiveGame] = {}
         self.lock = threading.Lock()
+        status.ensure_table(store)
 
     def get(self, game_id: str) -> LiveGame:
+        """The game, loaded on first use; 404 if there is none, 409 if it failed."""
         with self.lock:
             game = self.games.get(game_id)
             if game is not None:
+                if game.failure is not None:
+                    raise GameFailed(game.failure)
                 return game
+            failed = status.failure(self.store, game_id)
+            if failed is not None:
+                raise GameFailed(failed)
             record = self.store.load(game_id)
             if record is None:
                 raise ApiError(404, f"no game {game_id!r}", "game_id")
-            game = LiveGame(record, self.catalog, self.store)
+            try:
+                game = LiveGame(record, self.catalog, self.store)
+            except StepError as exc:
+                failure = status.mark_failed(self.store, game_id, exc.turn, exc.phase, exc.cause)
+                raise GameFailed(failure) from None
             self.games[game_id] = game
         game.advance()
         return game
 
     def resume_all(self) -> int:
-        """Load every unfinished game and resolve what can be (after a restart)."""
-        ids = self.store.game_ids(unfinished_only=True)
-        for game_id in ids:
-            self.get(game_id)
-        return len(ids)
+        """Load every unfinished game and resolve what can be (after a restart); a game
+        that fails is marked so and skipped. Returns how many games are running."""
+        running = 0
+        for game_id in self.store.game_ids(unfinished_only=True):
+            try:
+                self.get(game_id)
+            except GameFailed:
+                continue
+            running += 1
+        return running
 
     def create(
         self,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -205,12 +206,14 @@ class Store:
         except IntegrityError as exc:
             raise Conflict(str(exc.orig)) from None
 
-    def create_game(self, game: GameRow, seats: list[SeatRow]) -> None:
+    def create_game(self, game: GameRow, seats: list[SeatRow], extra: Sequence[Base] = ()) -> None:
+        """Store a new game, its seats and any ``extra`` rows about it, in one transaction."""
         try:
             with Session(self.engine) as session, session.begin():
                 session.add(game)
                 session.flush()
                 session.add_all(seats)
+                session.add_all(extra)
         except IntegrityError as exc:
             raise Conflict(str(exc.orig)) from None
 

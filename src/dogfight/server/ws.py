@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass, field
+from typing import Any
 
 from fastapi import WebSocket
 
@@ -51,6 +52,13 @@ class Hub:
                 return
             connection.sent = view["steps_total"]
             connection.version = version
+
+    async def close_all(self, game_id: str, message: dict[str, Any], code: int) -> None:
+        """Send every page of the game ``message`` and close it with ``code``."""
+        for connection in list(self.games.pop(game_id, ())):
+            with contextlib.suppress(Exception):
+                await connection.websocket.send_json(message)
+                await connection.websocket.close(code=code)
 
     async def notify(self, game: LiveGame) -> None:
         connections = list(self.games.get(game.id, ()))
