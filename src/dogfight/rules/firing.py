@@ -32,6 +32,7 @@ from dogfight.rules.state import GameState, Vehicle
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +84,7 @@ class Table:
     _index: dict[str, int] = field(default_factory=dict)
     _centres: Floats | None = None
     _distance: Floats | None = None
-    _reach: dict[tuple[float, float, float], list[list[int]]] = field(default_factory=dict)
+    _reach: dict[tuple[float, float, float], Bools] = field(default_factory=dict)
     _near: dict[tuple[int, float], list[NearBase]] = field(default_factory=dict)
     _batch: dict[float, tuple[Ints, Ints, Floats, Floats, Floats, Floats]] = field(
         default_factory=dict
@@ -118,11 +119,12 @@ class Table:
         if len(self.ids) <= SMALL:
             return self._reach_row(index, arc, limit)
         key = (arc.centre, arc.width, limit)
-        rows = self._reach.get(key)
-        if rows is None:
-            rows = self._reach_rows(arc, limit)
-            self._reach[key] = rows
-        return rows[index]
+        matrix = self._reach.get(key)
+        if matrix is None:
+            matrix = self._reach_matrix(arc, limit)
+            self._reach[key] = matrix
+        out: list[int] = np.flatnonzero(matrix[index]).tolist()
+        return out
 
     def _reach_row(self, index: int, arc: Arc, limit: float) -> list[int]:
         x, y = self.dots[index]
@@ -143,12 +145,11 @@ class Table:
             out.append(j)
         return out
 
-    def _reach_rows(self, arc: Arc, limit: float) -> list[list[int]]:
-        n = len(self.ids)
+    def _reach_matrix(self, arc: Arc, limit: float) -> Bools:
         distance = self.distance()
         d = self.centres[None, :, :] - self.centres[:, None, :]
         sides = np.array(self.sides)
-        ok = (distance <= limit) & (sides[:, None] != sides[None, :])
+        ok: Bools = (distance <= limit) & (sides[:, None] != sides[None, :])
         bearing = np.degrees(np.arctan2(d[..., 1], d[..., 0]))
         headings = np.array(self.headings)
         off = np.abs((bearing - headings[:, None] - arc.centre + 180.0) % 360.0 - 180.0)
@@ -159,7 +160,7 @@ class Table:
             for other in others:
                 ok[self.index(vid), self.index(other)] = False
         np.fill_diagonal(ok, False)
-        return [np.flatnonzero(ok[i]).tolist() for i in range(n)]
+        return ok
 
     def near(self, index: int, ruler: float) -> list[NearBase]:
         """The bases within ``ruler`` of base ``index``'s centre dot (its firing dot), in
