@@ -28,6 +28,7 @@ from dogfight.geometry.reach import (
     sight,
 )
 from dogfight.geometry.shapes import EPSILON, Polygon, convex_overlap, nearest_point
+from dogfight.geometry.sides import REAR, side_towards
 from dogfight.rules.state import GameState, Vehicle
 
 Floats = npt.NDArray[np.float64]
@@ -253,6 +254,30 @@ def possible_blockers(table: Table, firer: str, target: str) -> list[str]:
     ]
 
 
+def blockers_of(state: GameState, table: Table, firer: Vehicle, target: Vehicle) -> list[str]:
+    """The bases that may block this shot under the switch ``blocking``: any base (000:
+    "enemy or friendly"; 002) or only the firer's own side's (003: "在飞机和目标间若有己方
+    飞机,则不可向这目标开火")."""
+    ids = possible_blockers(table, firer.id, target.id)
+    if state.rules.switches.blocking == "friendly":
+        return [v for v in ids if state.vehicles[v].side == firer.side]
+    return ids
+
+
+def in_blind_spot(state: GameState, firer: Vehicle, weapon: str, seen: Sight) -> bool:
+    """002: "Rear gun of two-seaters cannot fire if target is directly behind tail." /
+    "If ruler touches target with first half and passes through rear side of two-seater
+    → firing blocked." The ruler is the one the shot is measured with (to the nearest
+    point it reaches)."""
+    if weapon != "rear" or not state.rules.switches.blind_spot or seen.point is None:
+        return False
+    rules = state.rules
+    if not seen.short(rules.half):
+        return False
+    side = side_towards(firer.pose, seen.point, rules.base_length, rules.base_width)
+    return side == REAR
+
+
 def table_of(state: GameState) -> Table:
     """Bases of every vehicle in play and which of them overlap (the separating-axis
     test only for pairs whose centres are close enough, found with arrays)."""
@@ -302,6 +327,7 @@ def options(state: GameState, table: Table, firer: Vehicle, weapon: str) -> list
     ruler = rules.ruler
     origin = firer.pose.point
     index = table.index(firer.id)
+    friendly_only = rules.switches.blocking == "friendly"  # see blockers_of
     out: list[Option] = []
     for row in table.in_reach(index, arc, ruler + rules.base_radius):
         tid = table.ids[row]
@@ -316,6 +342,8 @@ def options(state: GameState, table: Table, firer: Vehicle, weapon: str) -> list
             continue
         hiding = table.overlaps[tid]
         near = [n for n in table.near(index, ruler) if n[0] != tid and n[0] not in hiding]
+        if friendly_only:
+            near = [n for n in near if state.vehicles[n[0]].side == firer.side]
         seen = measure(
             origin,
             region,
@@ -323,7 +351,7 @@ def options(state: GameState, table: Table, firer: Vehicle, weapon: str) -> list
             ruler,
             [(i, base, d, extent) for i, (_, base, d, extent) in enumerate(near)],
         )
-        if seen.reachable(ruler):
+        if seen.reachable(ruler) and not in_blind_spot(state, firer, weapon, seen):
             out.append(
                 Option(
                     firer.id,
@@ -377,7 +405,7 @@ def blocked_shots(
             continue
         bare = sight(firer.pose, arc, table.bases[target.id], rules.ruler)
         if bare.reachable(rules.ruler):
-            ids = possible_blockers(table, firer.id, target.id)
+            ids = blockers_of(state, table, firer, target)
             seen = sight(
                 firer.pose, arc, table.bases[target.id], rules.ruler, [table.bases[v] for v in ids]
             )
@@ -397,7 +425,7 @@ def why_not(state: GameState, table: Table, firer: Vehicle, weapon: str, target:
         return "is outside the firing arc"
     if not bare.reachable(rules.ruler):
         return f"is beyond the ruler ({bare.arc_distance:.1f} cm)"
-    ids = possible_blockers(table, firer.id, target.id)
+    ids = blockers_of(state, table, firer, target)
     seen = sight(
         firer.pose,
         rules.arc(weapon),
@@ -405,4 +433,6 @@ def why_not(state: GameState, table: Table, firer: Vehicle, weapon: str, target:
         rules.ruler,
         [table.bases[v] for v in ids],
     )
+    if seen.reachable(rules.ruler) and in_blind_spot(state, firer, weapon, seen):
+        return "is in the rear gun's blind spot, right behind the tail (002)"
     return "is blocked by " + ", ".join(ids[i] for i in seen.blockers)

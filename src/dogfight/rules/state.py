@@ -168,6 +168,9 @@ class GameState:
     """Reinforcements not on the table yet, with the pose their player asked for."""
     phase_cards: dict[str, str] = field(default_factory=dict)
     """The phase being resolved: automated tripods' cards (001)."""
+    tailing: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """002's tailing this turn: tailing plane -> the planes it tails (the positions that
+    existed at the start of the turn, and still hold)."""
 
     def copy(self) -> GameState:
         """An independent copy for the resolver to change: vehicles, piles, objectives
@@ -189,6 +192,7 @@ class GameState:
             self.scenario,
             {k: v.copy() for k, v in self.reserves.items()},
             self.phase_cards.copy(),
+            self.tailing.copy(),
         )
 
     def base(self, vehicle: Vehicle) -> Polygon:
