@@ -11,6 +11,8 @@ import typer
 
 from dogfight.errors import DataError
 
+ENGINES = ("local", "ray", "batch", "ray-batch")
+
 
 def parse_bots(text: str | None, sides: list[str]) -> dict[str, str]:
     """``allies=hard,central=random`` (or one name for every side) -> side -> bot."""
@@ -36,13 +38,19 @@ def parse_bots(text: str | None, sides: list[str]) -> dict[str, str]:
 
 
 def load_table(target: str, catalog: Any) -> tuple[Any, bool]:
-    """A situation file, or a scenario id (then each game redraws the setup)."""
+    """A situation file, a scenario id (then each game redraws the setup), or another
+    ready-made setup of ``dogfight play`` (``duel``)."""
+    from dogfight.server.setups import presets
     from dogfight.sim.run import scenario_situation
-    from dogfight.situation import read_situation
+    from dogfight.situation import parse_situation, read_situation
 
     path = Path(target)
     if path.suffix.lower() == ".json" or path.exists():
         return read_situation(path), False
+    if target not in catalog.scenarios:
+        known = presets(catalog)
+        if target in known:
+            return parse_situation(known[target]["setup"], target), False
     return scenario_situation(catalog, target), True
 
 
@@ -54,7 +62,8 @@ def register(app: typer.Typer) -> None:
         scenario: Annotated[
             str | None,
             typer.Argument(
-                help="A scenario id (dogfight info) or a situation JSON file (not with --campaign)."
+                help="A scenario id (dogfight info), a preset of `dogfight play` (duel) or a "
+                "situation JSON file (not with --campaign)."
             ),
         ] = None,
         games: Annotated[int, typer.Option("--games", help="Games to play.", min=1)] = 100,
@@ -74,7 +83,13 @@ def register(app: typer.Typer) -> None:
         ] = None,
         seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 0,
         engine: Annotated[
-            str, typer.Option("--engine", help="local (processes) or ray.")
+            str,
+            typer.Option(
+                "--engine",
+                help="local (processes), ray, batch (the batched simulator: airplane tables "
+                "of wog, wow, wow-basic; bots random and easy) or ray-batch (batches on "
+                "Ray workers).",
+            ),
         ] = "local",
         address: Annotated[
             str | None, typer.Option("--address", help="Ray cluster address (with --engine ray).")
@@ -105,7 +120,7 @@ def register(app: typer.Typer) -> None:
         from dogfight.cli.app import catalog
         from dogfight.cli.output import write_atomic
         from dogfight.sim.parallel import RunSpec, check_address, run
-        from dogfight.sim.plots import lengths_png, win_rates_png
+        from dogfight.sim.plots import lengths_png, subject, win_rates_png
         from dogfight.sim.run import GameResult, default_bot, sides_of
         from dogfight.sim.stats import games_csv, results_json, summarize
         from dogfight.situation import build
@@ -117,10 +132,10 @@ def register(app: typer.Typer) -> None:
             return
         if scenario is None:
             raise DataError("SCENARIO", "scenario", None, "a scenario id or a situation file")
-        if engine not in ("local", "ray"):
-            raise DataError("--engine", "engine", engine, "local or ray")
-        if address is not None and engine != "ray":
-            raise DataError("--address", "address", address, "only with --engine ray")
+        if engine not in ENGINES:
+            raise DataError("--engine", "engine", engine, ", ".join(ENGINES))
+        if address is not None and engine not in ("ray", "ray-batch"):
+            raise DataError("--address", "address", address, "only with --engine ray or ray-batch")
         if address is not None:
             check_address(address)
         cat = catalog()
@@ -128,7 +143,23 @@ def register(app: typer.Typer) -> None:
         state = build(situation, cat, seed, scenario)
         sides = sides_of(state)
         chosen = parse_bots(bots, sides)
-        chosen = {side: chosen.get(side) or default_bot(state, side) for side in sides}
+        batched = engine in ("batch", "ray-batch")
+        if batched:
+            from dogfight.batch.bridge import not_covered
+            from dogfight.batch.run import CHUNK, check_policies
+
+            missing = not_covered(state)
+            if missing:
+                raise DataError(
+                    scenario,
+                    "engine",
+                    "batch",
+                    "the batch engine does not play: " + "; ".join(missing),
+                )
+            chosen = {side: chosen.get(side) or "easy" for side in sides}
+            check_policies(chosen)
+        else:
+            chosen = {side: chosen.get(side) or default_bot(state, side) for side in sides}
         if out.exists() and not out.is_dir():
             raise DataError(str(out), "--out", str(out), "must be a folder")
         out.mkdir(parents=True, exist_ok=True)
@@ -141,6 +172,7 @@ def register(app: typer.Typer) -> None:
             max_turns=max_turns,
             vary=vary,
             data=cat.folders[1] if len(cat.folders) > 1 else None,
+            extra={"engine": "batch"} if batched else {},
         )
         console = Console(stderr=True)
         with Progress(
@@ -153,13 +185,23 @@ def register(app: typer.Typer) -> None:
         ) as bar:
             task = bar.add_task(f"{games} games on {count} {engine} worker(s)", total=games)
             began = time.perf_counter()
-            raw = run(
-                spec,
-                count,
-                engine,
-                address,
-                progress=lambda done: bar.advance(task, done),
-            )
+
+            def advance(done: int) -> None:
+                bar.advance(task, done)
+
+            if batched and count == 1 and engine == "batch":
+                from dogfight.batch.run import play_chunk
+
+                raw = play_chunk(spec, list(range(games)), advance)
+            else:
+                raw = run(
+                    spec,
+                    count,
+                    "ray" if engine == "ray-batch" else "local",
+                    address,
+                    progress=advance,
+                    per_task=CHUNK if batched else None,
+                )
         wall = time.perf_counter() - began
         cores = min(count, os.cpu_count() or 1)
         # On the terminal only: results.json stays the same file for the same seed.
@@ -182,8 +224,9 @@ def register(app: typer.Typer) -> None:
         }
         write_atomic(out / "results.json", results_json(config, summary))
         write_atomic(out / "games.csv", games_csv(results))
-        win_rates_png(summary, out / "win_rates.png")
-        lengths_png(results, out / "lengths.png")
+        what = subject(state.scenario.title if state.scenario is not None else scenario, chosen)
+        win_rates_png(summary, out / "win_rates.png", what=what)
+        lengths_png(results, out / "lengths.png", what=what, sides=sides)
         table = Table(title=f"{scenario}: {games} games, seed {seed}")
         table.add_column("outcome")
         table.add_column("bot")

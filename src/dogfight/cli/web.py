@@ -15,6 +15,7 @@ import typer
 
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
+from dogfight.situation import Situation
 
 DbOption = Annotated[
     str | None,
@@ -42,10 +43,12 @@ def db_url(db: str | None) -> tuple[str, str]:
     return sqlite_url(path), str(path)
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def _listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:  # several processes on one address: the kernel shares the connections
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     try:
         sock.bind((host, port))
     except OSError as exc:
@@ -53,7 +56,7 @@ def _listen(host: str, port: int) -> socket.socket:
         raise DataError(
             "--port", "port", port, f"cannot listen on {host}: {exc.strerror}"
         ) from None
-    sock.listen(128)
+    sock.listen(2048)  # hundreds of pages (re)connecting at once
     sock.set_inheritable(True)
     return sock
 
@@ -85,6 +88,14 @@ def register(app: typer.Typer) -> None:
         db: DbOption = None,
         host: HostOption = "127.0.0.1",
         port: PortOption = 8000,
+        reuse_port: Annotated[
+            bool,
+            typer.Option(
+                "--reuse-port",
+                help="Let other `dogfight serve --reuse-port` processes listen on the same "
+                "address (with a PostgreSQL --db they share the games; docs/web.md).",
+            ),
+        ] = False,
     ) -> None:
         """Serve the browser game: the lobby at the printed address."""
         from dogfight.cli.app import catalog
@@ -92,7 +103,7 @@ def register(app: typer.Typer) -> None:
 
         url, where = db_url(db)
         web = create_app(url, catalog())
-        sock = _listen(host, port)
+        sock = _listen(host, port, reuse_port)
         bound = sock.getsockname()[1]
         print(f"dogfight: games are stored in {where}", flush=True)
         print(f"dogfight: serving on {_address(host, bound)}/ (Ctrl-C to stop)", flush=True)
@@ -241,6 +252,20 @@ def register(app: typer.Typer) -> None:
             store.close()
 
 
+def human_side(situation: Situation, cat: Catalog, bot: str, sides: list[str]) -> str:
+    """The side a human takes against ``bot``: the first side the bot would not be
+    chosen to play (``play a-lonely-invader --vs automated-tripod`` seats the human with
+    the airplanes), else the first side."""
+    from dogfight.sim.run import default_bot
+    from dogfight.situation import build
+
+    state = build(situation, cat, 0)
+    natural = {side: default_bot(state, side) for side in sides}
+    if bot in natural.values():
+        return next((s for s in sides if natural[s] != bot), sides[0])
+    return sides[0]
+
+
 def _play_in_terminal(cat: Catalog, preset: str, bot: str, side: str | None, seed: int) -> None:
     """``dogfight play PRESET --vs BOT``: the same presets as the browser, in the terminal."""
     from dogfight.bots.base import make
@@ -256,7 +281,7 @@ def _play_in_terminal(cat: Catalog, preset: str, bot: str, side: str | None, see
     sides = sorted({v.side for v in situation.vehicles if v.side is not None})
     if situation.scenario is not None:
         sides = [s.name for s in cat.scenarios[situation.scenario].sides]
-    human = side or sides[0]
+    human = side or human_side(situation, cat, bot, sides)
     if human not in sides:
         raise DataError("--as", "side", human, "sides: " + ", ".join(sides))
     play_in_terminal(situation, cat, human, bot, seed)

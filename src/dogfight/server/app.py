@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -25,6 +25,7 @@ from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError, DogfightError
 from dogfight.server.campaigns import register_campaigns
 from dogfight.server.games import ApiError, GameFailed, GameService, LiveGame
+from dogfight.server.notify import Listener
 from dogfight.server.schemas import (
     CheckPlans,
     Computer,
@@ -37,12 +38,14 @@ from dogfight.server.schemas import (
 from dogfight.server.setups import client_catalog, presets
 from dogfight.server.status import failed_ids
 from dogfight.server.store import Store
+from dogfight.server.workers import GameWorkers
 from dogfight.server.ws import Connection, Hub
 from dogfight.situation import build, parse_situation
 
 STATIC = Path(__file__).parent / "static"
 
 Json = dict[str, Any]
+T = TypeVar("T")
 
 AUTOMATED = "automated-tripod"
 """The computer player given by default to a seat of automated tripods (solo scenarios)."""
@@ -151,20 +154,34 @@ def _seats_of(
     return out
 
 
-def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
-    """The application serving one game database (any SQLAlchemy URL)."""
+def create_app(
+    db_url: str, catalog: Catalog | None = None, bot_budget: float | None = None
+) -> FastAPI:
+    """The application serving one game database (any SQLAlchemy URL); ``bot_budget``:
+    seconds a computer player may think per step (default ``DOGFIGHT_BOT_BUDGET``, 2)."""
     cat = catalog or load_catalog()
     store = Store(db_url)
-    service = GameService(store, cat)
+    service = GameService(store, cat, bot_budget)
     hub = Hub()
+    workers = GameWorkers()
     running: set[asyncio.Task[None]] = set()
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        service.resume_all()
+        hub.loop = asyncio.get_running_loop()
+        listener = None
+        if store.notifies:  # PostgreSQL: other processes may share the games
+            listener = Listener(db_url, heard, caught_up)
+            listener.start()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(listener.ready.wait(), 10)
+        await workers.run(None, service.resume_all)
         for game in list(service.games.values()):
             schedule(game)
         yield
+        if listener is not None:
+            await listener.stop()
+        workers.close()
         store.close()
 
     app = FastAPI(title="dogfight", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
@@ -202,26 +219,56 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
 
     def schedule(game: LiveGame) -> None:
         """Keep resolving a game whose next step waits for nobody (computer players)."""
-        if not game.more_to_do():
-            return
 
         async def run() -> None:
-            await asyncio.sleep(0)
-            try:
+            def work() -> bool:
+                if not game.more_to_do():
+                    return False
                 game.advance()
+                hub.fan_out(game)
+                return True
+
+            try:
+                again = await workers.run(game.id, work)
             except GameFailed as exc:
                 await hub.close_all(game.id, {"type": "error", **exc.body(), "status": 409}, 4409)
                 return
-            await hub.notify(game)
-            schedule(game)
+            if again:
+                schedule(game)
 
         task = asyncio.create_task(run())
         running.add(task)
         task.add_done_callback(running.discard)
 
-    async def changed(game: LiveGame) -> None:
-        await hub.notify(game)
-        schedule(game)
+    def catch_up(game: LiveGame, revision: int | None) -> None:
+        """Another process wrote to the game: reload what it wrote, send the seats
+        connected here their new views, let computer players go on."""
+
+        async def run() -> None:
+            def work() -> bool:
+                with game.lock:
+                    if revision is not None and game.revision >= revision:
+                        return False
+                    game.reload()
+                hub.fan_out(game)
+                return True
+
+            with contextlib.suppress(ApiError):
+                if await workers.run(game.id, work):
+                    schedule(game)
+
+        task = asyncio.create_task(run())
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    def heard(game_id: str, revision: int) -> None:
+        game = service.games.get(game_id)
+        if game is not None and game.revision < revision:
+            catch_up(game, revision)
+
+    async def caught_up() -> None:
+        for game in list(service.games.values()):
+            catch_up(game, None)
 
     async def failed(exc: GameFailed) -> JSONResponse:
         """A request made a step fail: the seats' pages are told, the request gets 409."""
@@ -234,6 +281,26 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
         game = service.get(game_id)
         game.seat(seat_id, token)
         return game
+
+    async def on_seat(
+        game_id: str, seat_id: str, token: str | None, work: Callable[[LiveGame], T]
+    ) -> T:
+        """Run ``work`` on the seat's game off the event loop (after the game's earlier
+        work); if it changed the game, queue every connection its view and let computer
+        players go on."""
+
+        def task() -> tuple[LiveGame, T, bool]:
+            game = seat_of(game_id, seat_id, token)
+            before = game.version
+            out = work(game)
+            if game.version != before:
+                hub.fan_out(game)
+            return game, out, game.version != before
+
+        game, out, changed = await workers.run(game_id, task)
+        if changed:
+            schedule(game)
+        return out
 
     # --- pages -----------------------------------------------------------------------
 
@@ -261,7 +328,7 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
 
     @app.get("/api/games")
     async def list_games() -> Json:
-        broken = failed_ids(store)
+        listed, broken = await workers.run(None, lambda: (store.list_games(), failed_ids(store)))
         return {
             "games": [
                 {
@@ -271,7 +338,7 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
                     "over": over,
                     "failed": gid in broken,
                 }
-                for gid, title, created, over in store.list_games()
+                for gid, title, created, over in listed
             ]
         }
 
@@ -320,6 +387,8 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
     app.state.new_game = new_game
 
     def start_game(body: CreateGame) -> Json:
+        """Make a game on the calling thread (the event loop's: campaigns) and let its
+        computer players start."""
         made = new_game(body)
         schedule(service.get(made["game"]["id"]))
         return made
@@ -327,14 +396,17 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame) -> Json:
         """Make a game; the answer holds each seat's private link (shown only here)."""
-        return start_game(body)
+        made = await workers.run(None, lambda: new_game(body))
+        game_id = made["game"]["id"]
+        schedule(await workers.run(game_id, lambda: service.get(game_id)))
+        return made
 
     register_campaigns(app, service, store.engine, cat, start_game)
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:
         """What anyone may know: seats, turn, phase, who is awaited, the result."""
-        return service.get(game_id).summary()
+        return await workers.run(game_id, lambda: service.get(game_id).summary())
 
     @app.get("/api/games/{game_id}/seats/{seat_id}")
     async def get_seat(
@@ -345,9 +417,8 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
         since: int = 0,
     ) -> Json:
         """The seat's view: the table as it sees it, its stage, the steps since ``since``."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        with game.lock:
-            return game.seat_view(seat_id, since)
+        token = _token(x_seat_token, authorization)
+        return await on_seat(game_id, seat_id, token, lambda g: g.seat_view(seat_id, since))
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/plans")
     async def post_plans(
@@ -359,11 +430,12 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
         since: int = 0,
     ) -> Json:
         """Submit the seat's plans for the turn; refused whole with the rule if illegal."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        game.submit_plans(seat_id, body.turn, body.plans)
-        await changed(game)
-        with game.lock:
+
+        def work(game: LiveGame) -> Json:
+            game.submit_plans(seat_id, body.turn, body.plans)
             return game.seat_view(seat_id, since)
+
+        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/check")
     async def post_check(
@@ -374,9 +446,10 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
         authorization: AuthHeader = None,
     ) -> Json:
         """Flags and ghosts for cards being chosen (nothing is stored)."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        with game.lock:
-            return {"plans": game.check_draft(seat_id, body.plans)}
+        token = _token(x_seat_token, authorization)
+        return await on_seat(
+            game_id, seat_id, token, lambda g: {"plans": g.check_draft(seat_id, body.plans)}
+        )
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/targets")
     async def post_targets(
@@ -388,11 +461,12 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
         since: int = 0,
     ) -> Json:
         """Choose targets for the weapons asked about in the pending phase."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        game.submit_answer(seat_id, body.turn, body.phase, body.fire)
-        await changed(game)
-        with game.lock:
+
+        def work(game: LiveGame) -> Json:
+            game.submit_answer(seat_id, body.turn, body.phase, body.fire)
             return game.seat_view(seat_id, since)
+
+        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/decisions")
     async def post_decisions(
@@ -404,11 +478,12 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
         since: int = 0,
     ) -> Json:
         """Answer engine decisions of the pending phase (a reorder after tailing...)."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        game.submit_decisions(seat_id, body.turn, body.phase, body.answers)
-        await changed(game)
-        with game.lock:
+
+        def work(game: LiveGame) -> Json:
+            game.submit_decisions(seat_id, body.turn, body.phase, body.answers)
             return game.seat_view(seat_id, since)
+
+        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/settings")
     async def post_settings(
@@ -419,9 +494,8 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
         authorization: AuthHeader = None,
     ) -> Json:
         """Auto-fire: never ask this seat for targets (the nearest is taken)."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        game.set_auto_fire(seat_id, body.auto_fire)
-        await changed(game)
+        token = _token(x_seat_token, authorization)
+        await on_seat(game_id, seat_id, token, lambda g: g.set_auto_fire(seat_id, body.auto_fire))
         return {"auto_fire": body.auto_fire}
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/computer")
@@ -433,9 +507,8 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
         authorization: AuthHeader = None,
     ) -> Json:
         """Hand the seat to a computer player (``bot``), or back to its person (null)."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        game.set_bot(seat_id, body.bot)
-        await changed(game)
+        token = _token(x_seat_token, authorization)
+        await on_seat(game_id, seat_id, token, lambda g: g.set_bot(seat_id, body.bot))
         return {"computer": body.bot}
 
     @app.get("/api/games/{game_id}/seats/{seat_id}/replay")
@@ -446,9 +519,8 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
         authorization: AuthHeader = None,
     ) -> Json:
         """Every step of the game so far as this seat saw it."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        with game.lock:
-            return game.replay(seat_id)
+        token = _token(x_seat_token, authorization)
+        return await on_seat(game_id, seat_id, token, lambda g: g.replay(seat_id))
 
     @app.websocket("/api/games/{game_id}/ws")
     async def websocket(websocket: WebSocket, game_id: str) -> None:
@@ -471,22 +543,27 @@ def create_app(db_url: str, catalog: Catalog | None = None) -> FastAPI:
                 )
                 await websocket.close(code=4400)
                 return
+            connection = Connection(websocket, seat_id, sent=max(0, since))
+
+            def join(game: LiveGame) -> None:
+                hub.add(game_id, connection)
+                hub.queue(game, connection)
+
             try:
-                game = seat_of(game_id, seat_id, token if isinstance(token, str) else None)
+                await on_seat(game_id, seat_id, token if isinstance(token, str) else None, join)
             except ApiError as exc:
                 await websocket.send_json({"type": "error", **exc.body(), "status": exc.status})
                 await websocket.close(code=4000 + exc.status)
                 return
-            connection = Connection(websocket, seat_id, sent=max(0, since))
-            hub.add(game_id, connection)
+            sender = asyncio.create_task(hub.pump(game_id, connection))
             try:
-                await hub.send(game, connection)
                 while True:
                     message = await websocket.receive_text()
                     if message == "ping":
-                        await websocket.send_json({"type": "pong"})
+                        hub.post(connection, json.dumps({"type": "pong"}))
             finally:
                 hub.remove(game_id, connection)
+                sender.cancel()
         except WebSocketDisconnect:
             return
 
