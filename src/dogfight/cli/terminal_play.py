@@ -22,7 +22,8 @@ from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, DogfightError, IllegalPlanError
 from dogfight.narration import describe
 from dogfight.rules.chance import step_rng
-from dogfight.rules.engine import allowed_symbols, resolve_phase, start_turn
+from dogfight.rules.decisions import Decision
+from dogfight.rules.engine import allowed_symbols, pending_decisions, resolve_phase, start_turn
 from dogfight.rules.events import Event
 from dogfight.rules.foresight import ghosts, warnings
 from dogfight.rules.observation import observe, side_seat, visible_events
@@ -244,8 +245,15 @@ def play_in_terminal(
                     )
                     actions.update({v: a for v, a in acts.items() if v in seat})
                     cards.update({v: c for v, c in drawn.items() if v in seat})
+                answers = _phase_decisions(
+                    state, phase, seed, actions, cards, bots, rngs, mine, input_fn, output_fn
+                )
                 state, events = resolve_phase(
-                    state, step_rng(seed, state.turn, phase), actions or None, cards=cards or None
+                    state,
+                    step_rng(seed, state.turn, phase),
+                    actions or None,
+                    cards=cards or None,
+                    answers=answers,
                 )
                 _narrate(events, mine, output_fn)
                 if events_out is not None:
@@ -260,6 +268,82 @@ def play_in_terminal(
     else:
         output_fn(f"No result after {max_turns} turns.")
     return state
+
+
+def _phase_decisions(
+    state: GameState,
+    phase: int,
+    seed: int,
+    actions: dict[str, Action | None],
+    cards: dict[str, str],
+    bots: dict[str, Bot],
+    rngs: dict[str, np.random.Generator],
+    mine: frozenset[str],
+    input_fn: Callable[[str], str],
+    output_fn: Callable[[str], None],
+) -> dict[str, tuple[str, ...]]:
+    """Ask every decision the phase waits for (a reorder after tailing...): the player's
+    own at the prompt, the bots' from the bots, until none is left."""
+    from dogfight.bots.decide import decide
+
+    answers: dict[str, tuple[str, ...]] = {}
+    for _ in range(12):
+        pending = pending_decisions(
+            state,
+            step_rng(seed, state.turn, phase),
+            actions or None,
+            cards=cards or None,
+            answers=answers,
+        )
+        if not pending:
+            break
+        for side, bot in bots.items():
+            seat = side_seat(state, side)
+            theirs = [d for d in pending if d.vehicle in seat]
+            if theirs:
+                answers.update(
+                    decide(bot, observe(state, seat, theirs), state.rules, seat, theirs, rngs[side])
+                )
+        for d in pending:
+            if d.vehicle in mine:
+                answers[d.id] = _human_decision(state, d, input_fn, output_fn)
+            elif d.id not in answers:
+                answers[d.id] = d.default
+    return answers
+
+
+def _human_decision(
+    state: GameState,
+    decision: Decision,
+    input_fn: Callable[[str], str],
+    output_fn: Callable[[str], None],
+) -> tuple[str, ...]:
+    """Ask the player one decision at the prompt (Enter keeps the default)."""
+    if decision.kind == "tailing":
+        for shown in decision.shown.get("tailed", []):
+            tailed = state.vehicles[shown["vehicle"]]
+            card = state.rules.deck_of(tailed.type).card(shown["card"])
+            output_fn(
+                f"  {decision.vehicle} is tailing {tailed.id}: it shows you its card for phase "
+                f"{shown['phase']}: {card.id} ({card.symbol.value})."
+            )
+        prompt = (
+            f"  {decision.vehicle}: your remaining cards {' '.join(decision.options)}; "
+            "new order (Enter keeps it)> "
+        )
+    else:
+        prompt = (
+            f"  {decision.vehicle}: {decision.kind}: choose {decision.count or 'an order'} "
+            f"of {' '.join(decision.options)} (Enter: {' '.join(decision.default)})> "
+        )
+    while True:
+        line = _ask(input_fn, prompt)
+        if not line:
+            return decision.default
+        try:
+            return decision.check(line.replace(",", " ").split())
+        except DogfightError as exc:
+            output_fn(f"  {exc}")
 
 
 def _enemies(state: GameState, mine: frozenset[str]) -> list[str]:
