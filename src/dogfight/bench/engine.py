@@ -24,6 +24,7 @@ import numpy as np
 
 from dogfight.bench import layouts
 from dogfight.bench.bots import hard_bot_decision_median_ms, spark_of_hope_games_per_second
+from dogfight.bench.invasion import invasion_phase_median_us
 from dogfight.bench.solo import decision_median_ms
 from dogfight.bench.sopwith import turn_20_planes_median_ms
 from dogfight.bots.random_plans import random_plans
@@ -46,6 +47,7 @@ TARGETS: dict[str, float] = {
     "phase_32_crowded_90x90_median_us": 5000.0,
     "per_plane_growth_64_vs_4": 2.0,
     "phase_2_tripods_4_airplanes_median_us": 250.0,
+    "phase_invasion_median_us": 1000.0,
     "games_per_second": 400.0,
     "simulate_random_bots_slowdown": 1.5,
     "sopwith_turn_20_planes_median_ms": 50.0,
@@ -183,6 +185,7 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
     figures, samples = scaling(catalog, quick)
     figures.update(
         {
+            "phase_invasion_median_us": invasion_phase_median_us(catalog, quick),
             "games_per_second": round(games_per_second(catalog, 20 if quick else 300), 1),
             "simulate_random_bots_games_per_second": round(
                 random_bot_games_per_second(catalog, 10 if quick else 150), 1
