@@ -45,6 +45,7 @@ class TripodState:
             self.reverse_pending,
             self.movement_cards,
             self.steadied,
+            self.human,
         )
 
 
@@ -159,6 +160,8 @@ class Vehicle:
             self.skills,
             self.skill_used.copy(),
             self.exit_edge,
+            self.bombs,
+            self.bomber,
         )
 
 
@@ -206,6 +209,7 @@ class GameState:
             bomb_cards=list(self.bomb_cards),
             reserves={k: v.copy() for k, v in self.reserves.items()},
             tailing=dict(self.tailing),
+            phase_cards=dict(self.phase_cards),
         )
 
     def bomb_card(self, card: BombCard) -> Polygon:
