@@ -168,6 +168,7 @@ class Vehicle:
             self.exit_edge,
             self.bombs,
             self.bomber,
+            self.clock,
         )
 
 
