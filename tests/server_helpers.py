@@ -22,13 +22,15 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from dogfight.server.app import create_app
+from dogfight.server.limits import Limits
 
 Json = dict[str, Any]
 
 
 def client(db: Path) -> TestClient:
     """A test client of a fresh app on ``db`` (use it as a context manager)."""
-    return TestClient(create_app(f"sqlite:///{db}"))
+    limits = Limits(allowed_hosts=("testserver",))  # the test client's name for the server
+    return TestClient(create_app(f"sqlite:///{db}", limits=limits))
 
 
 def headers(token: str) -> dict[str, str]:

@@ -65,6 +65,11 @@ def new_page(browser: Any) -> Any:
     page.set_default_timeout(15000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # the pages run under the server's Content-Security-Policy: nothing may be blocked
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     page.errors = errors
     return page
 
@@ -73,6 +78,7 @@ def create_in_lobby(page: Any, base: str, preset: str) -> str:
     """Make a game in the lobby; go to its hot-seat link (animations sped up)."""
     page.goto(base + "/")
     page.check(f"input[name=preset][value='{preset}']")
+    page.check("#analysis")  # a chosen seed: an open analysis game
     page.fill("#seed", "7")
     page.click("#create")
     page.wait_for_selector("#hotseat[href^='/play/']")

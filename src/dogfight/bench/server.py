@@ -91,7 +91,9 @@ async def _play(
     turns: int,
     think: tuple[float, float],
 ) -> list[float]:
-    made = (await client.post("/api/games", json={"preset": "duel", "seed": index})).json()
+    made = (
+        await client.post("/api/games", json={"preset": "duel", "seed": index, "analysis": True})
+    ).json()
     game = made["game"]["id"]
     seats = [Seat(game, s["id"], s["token"], s["vehicles"][0]) for s in made["seats"]]
     ws_base = base.replace("http://", "ws://")
@@ -165,6 +167,8 @@ def run(games: int = 50, turns: int = 4, think: tuple[float, float] = THINK) -> 
                 "127.0.0.1",
                 "--port",
                 str(port),
+                "--games-per-minute",
+                "0",
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

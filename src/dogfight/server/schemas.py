@@ -3,21 +3,24 @@ clear 4xx rather than a silent default."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dogfight.rules.plans import Id
+from dogfight.situation import MAX_VEHICLES
+
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class SeatSpec(Strict):
     """An explicit seat: a label, the vehicles it plays, optionally a computer player."""
 
     label: str = Field(min_length=1, max_length=60)
-    vehicles: list[str] = Field(min_length=1)
-    bot: str | None = None
+    vehicles: list[Id] = Field(min_length=1, max_length=MAX_VEHICLES)
+    bot: Id | None = None
 
 
 class CreateGame(Strict):
@@ -25,32 +28,49 @@ class CreateGame(Strict):
     ``situation`` (docs/situations.md, without plans), and how the seats are made."""
 
     title: str | None = Field(default=None, max_length=200)
-    preset: str | None = None
+    preset: Id | None = None
     situation: dict[str, Any] | None = None
-    seed: int | None = Field(default=None, ge=0, le=2**32 - 1)
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**32 - 1,
+        description="the damage decks' seed: only for an open analysis game ('analysis')",
+    )
+    analysis: bool = Field(
+        default=False,
+        description="an open analysis game: the creator may choose the seed, which is then "
+        "public (shown on the page): anyone can predict the damage cards",
+    )
     seating: Literal["side", "vehicle"] = Field(
         default="side", description="a seat per side or per vehicle (when no 'seats')"
     )
-    seats: list[SeatSpec] | None = None
-    computer: dict[str, str] = Field(
+    seats: list[SeatSpec] | None = Field(default=None, max_length=MAX_VEHICLES)
+    computer: dict[Annotated[str, Field(max_length=60)], Id] = Field(
         default_factory=dict,
+        max_length=MAX_VEHICLES,
         description="seat label (side name or vehicle id) -> computer player name",
     )
 
 
 class SubmitPlans(Strict):
-    turn: int = Field(ge=1)
-    plans: dict[str, dict[str, Any]] = Field(description="vehicle id -> plan")
+    turn: int = Field(ge=1, le=1_000_000)
+    plans: dict[Id, dict[str, Any]] = Field(
+        max_length=MAX_VEHICLES, description="vehicle id -> plan"
+    )
 
 
 class CheckPlans(Strict):
-    plans: dict[str, dict[str, Any]] = Field(description="vehicle id -> draft plan")
+    plans: dict[Id, dict[str, Any]] = Field(
+        max_length=MAX_VEHICLES, description="vehicle id -> draft plan"
+    )
 
 
 class SubmitTargets(Strict):
-    turn: int = Field(ge=1)
+    turn: int = Field(ge=1, le=1_000_000)
     phase: int = Field(ge=1, le=3)
-    fire: dict[str, dict[str, str]] = Field(description="vehicle -> weapon -> target")
+    fire: dict[Id, dict[Id, Id]] = Field(
+        max_length=MAX_VEHICLES, description="vehicle -> weapon -> target"
+    )
 
 
 class Settings(Strict):
@@ -58,4 +78,12 @@ class Settings(Strict):
 
 
 class Computer(Strict):
-    bot: str | None = Field(description="a computer player's name; null: back to a person")
+    bot: Id | None = Field(description="a computer player's name; null: back to a person")
+
+
+class Hello(Strict):
+    """A WebSocket's first message: the seat, its token, the steps the page has."""
+
+    seat: str = Field(max_length=40)
+    token: str | None = Field(default=None, max_length=200)
+    since: int = Field(default=0, ge=0, le=1_000_000)
