@@ -178,6 +178,10 @@ from dogfight.cli.sopwith import app as _sopwith_app  # noqa: E402
 
 app.add_typer(_sopwith_app, name="sopwith")
 
+from dogfight.cli.campaign import app as _campaign_app  # noqa: E402
+
+app.add_typer(_campaign_app, name="campaign")
+
 from dogfight.cli.web import register as _register_web  # noqa: E402
 
 _register_web(app)

@@ -51,8 +51,11 @@ def register(app: typer.Typer) -> None:
     @app.command("simulate")
     def simulate(
         scenario: Annotated[
-            str, typer.Argument(help="A scenario id (dogfight info) or a situation JSON file.")
-        ],
+            str | None,
+            typer.Argument(
+                help="A scenario id (dogfight info) or a situation JSON file (not with --campaign)."
+            ),
+        ] = None,
         games: Annotated[int, typer.Option("--games", help="Games to play.", min=1)] = 100,
         workers: Annotated[
             int | None,
@@ -81,6 +84,14 @@ def register(app: typer.Typer) -> None:
         out: Annotated[
             Path, typer.Option("--out", help="Folder for results.json, games.csv and PNGs.")
         ] = Path("simulation"),
+        campaign: Annotated[
+            str | None,
+            typer.Option(
+                "--campaign",
+                help="Play whole campaigns (a shipped campaign id or a campaign file) instead "
+                "of single games: --games campaigns, SIDE=BOT by campaign side.",
+            ),
+        ] = None,
     ) -> None:
         """Bot-against-bot games: win rates with 95% intervals, game length, damage dealt by
         weapon; writes results.json, games.csv, win_rates.png and lengths.png to --out. Each
@@ -98,6 +109,13 @@ def register(app: typer.Typer) -> None:
         from dogfight.sim.stats import games_csv, results_json, summarize
         from dogfight.situation import build
 
+        if campaign is not None:
+            if scenario is not None:
+                raise DataError("SCENARIO", "scenario", scenario, "give a scenario or --campaign")
+            simulate_campaigns(campaign, games, bots, seed, max_turns, out)
+            return
+        if scenario is None:
+            raise DataError("SCENARIO", "scenario", None, "a scenario id or a situation file")
         if engine not in ("local", "ray"):
             raise DataError("--engine", "engine", engine, "local or ray")
         if address is not None and engine != "ray":
@@ -178,3 +196,69 @@ def register(app: typer.Typer) -> None:
         for weapon, data in summary["damage_by_weapon"].items():
             report.print(f"damage by {weapon}: {data['total']} ({data['per_game']:.2f} per game)")
         report.print(f"written to {out}/: results.json, games.csv, win_rates.png, lengths.png")
+
+
+def simulate_campaigns(
+    name: str, campaigns: int, bots: str | None, seed: int, max_turns: int, out: Path
+) -> None:
+    """``simulate --campaign``: whole campaigns bot against bot; how often each side wins
+    the campaign, how long it lasts and how long pilots survive (campaigns.json)."""
+    import json
+
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from dogfight.campaign.spec import load_campaign
+    from dogfight.cli.app import catalog
+    from dogfight.cli.output import write_atomic
+    from dogfight.sim.campaign import play_campaign, summarize_campaigns
+
+    cat = catalog()
+    spec, _ = load_campaign(name, cat)
+    chosen = parse_bots(bots, list(spec.sides))
+    if out.exists() and not out.is_dir():
+        raise DataError(str(out), "--out", str(out), "must be a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    played = []
+    with Progress(console=Console(stderr=True)) as bar:
+        task = bar.add_task(f"{campaigns} campaigns of {spec.title}", total=campaigns)
+        for k in range(campaigns):
+            played.append(play_campaign(spec, cat, seed + k, chosen, max_turns))
+            bar.advance(task)
+    summary = summarize_campaigns(spec, played)
+    config = {"campaign": spec.id, "campaigns": campaigns, "seed": seed, "bots": chosen}
+    write_atomic(
+        out / "campaigns.json",
+        json.dumps({"config": config, "summary": summary.to_json()}, indent=2) + "\n",
+    )
+    table = Table(title=f"{spec.title}: {campaigns} campaigns, seed {seed}")
+    for column in ("winner", "campaigns", "rate", "95% interval"):
+        table.add_column(column)
+    rows = [*summary.wins.items(), ("draw", summary.draws)]
+    for label, data in rows:
+        low, high = data["ci95"]
+        table.add_row(label, str(data["count"]), f"{data['rate']:.1%}", f"{low:.1%} - {high:.1%}")
+    pilots = Table(title="pilots")
+    for column in (
+        "side",
+        "pilots",
+        "killed or captured",
+        "missions each",
+        "missions before loss",
+        "aces",
+    ):
+        pilots.add_column(column)
+    for side, p in summary.pilots.items():
+        pilots.add_row(
+            side,
+            f"{p['pilots']:.0f}",
+            f"{p['lost_rate']:.1%}",
+            f"{p['missions_mean']:.2f}",
+            f"{p['missions_before_loss']:.2f}",
+            f"{p['aces']:.0f}",
+        )
+    report = Console()
+    report.print(table)
+    report.print(pilots)
+    report.print(f"missions per campaign: {summary.missions:.2f}; written to {out}/campaigns.json")

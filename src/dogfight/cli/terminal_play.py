@@ -142,9 +142,11 @@ def play_in_terminal(
     input_fn: Callable[[str], str] = input,
     output_fn: Callable[[str], None] = print,
     max_turns: int = MAX_TURNS,
+    events_out: list[Event] | None = None,
 ) -> GameState:
     """Play ``situation`` with the human on ``human_side`` against ``bot_name`` on every
-    other side; returns the final state (also when the human quits)."""
+    other side; returns the final state (also when the human quits). ``events_out``
+    receives every event of the game (a campaign credits victories from them)."""
     state = build(situation, catalog, seed)
     sides = sides_of(state)
     if human_side not in sides:
@@ -176,6 +178,8 @@ def play_in_terminal(
                 except IllegalPlanError as exc:
                     output_fn(f"refused: {exc}")
             _narrate(events, mine, output_fn)
+            if events_out is not None:
+                events_out.extend(events)
             while not state.over:
                 phase = state.phase + 1
                 actions: dict[str, Action | None] = {}
@@ -193,6 +197,8 @@ def play_in_terminal(
                     state, step_rng(seed, state.turn, phase), actions or None, cards=cards or None
                 )
                 _narrate(events, mine, output_fn)
+                if events_out is not None:
+                    events_out.extend(events)
                 if state.phase == 0:
                     break
     except Quit:

@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError, DogfightError
+from dogfight.server.campaigns import register_campaigns
 from dogfight.server.games import ApiError, GameFailed, GameService, LiveGame
 from dogfight.server.limits import Guard, Limits, RateLimit
 from dogfight.server.schemas import (
@@ -349,6 +350,11 @@ def create_app(
 
     app.state.new_game = new_game
 
+    def start_game(body: CreateGame) -> Json:
+        made = new_game(body)
+        schedule(service.get(made["game"]["id"]))
+        return made
+
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> Json:
         """Make a game; the answer holds each seat's private link (shown only here)."""
@@ -361,9 +367,9 @@ def create_app(
                 f"try again in {wait:.0f} s",
                 None,
             )
-        made = new_game(body)
-        schedule(service.get(made["game"]["id"]))
-        return made
+        return start_game(body)
+
+    register_campaigns(app, service, store.engine, cat, start_game)
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:
