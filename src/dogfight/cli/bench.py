@@ -27,9 +27,32 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(help="With --server: no thinking time, every plan sent at once."),
         ] = False,
+        fuzz: Annotated[
+            int | None,
+            typer.Option(
+                "--fuzz",
+                metavar="N",
+                min=1,
+                help="Send N hostile inputs (HTTP, WebSocket, situations, orders) in "
+                "process; count tracebacks, 5xx and invalid JSON (targets 0). Try 100000.",
+            ),
+        ] = None,
+        seed: Annotated[int, typer.Option(help="With --fuzz: the generator's seed.")] = 0,
     ) -> None:
         """Median time of one phase with 4 and 32 airplanes, random duels per second,
-        peak memory; targets beside each figure. With --server: the web server."""
+        peak memory; targets beside each figure. With --server: the web server; with
+        --fuzz N: N hostile inputs."""
+        if fuzz is not None:
+            from dogfight.bench.fuzz import run as run_fuzz
+            from dogfight.cli.app import catalog as load
+
+            def progress(done: int) -> None:
+                if done % 10_000 == 0:
+                    sys.stderr.write(f"dogfight bench --fuzz: {done} cases\n")
+
+            figures = run_fuzz(load(), fuzz, seed, progress)
+            sys.stdout.write(json.dumps(figures, indent=2) + "\n")
+            return
         if server:
             from dogfight.bench.server import THINK
             from dogfight.bench.server import run as run_server

@@ -27,6 +27,7 @@ from dogfight.server.campaigns import register_campaigns
 from dogfight.server.games import ApiError, GameFailed, GameService, LiveGame
 from dogfight.server.limits import Guard, Limits, RateLimit
 from dogfight.server.schemas import (
+    REFUSALS,
     CheckPlans,
     Computer,
     CreateGame,
@@ -90,15 +91,19 @@ def _seats_of(
     body: CreateGame, setup: Json, catalog: Catalog, max_vehicles: int = 0
 ) -> list[tuple[str, str, list[str], str | None]]:
     """Check the setup and turn the request's seating into (label, side, vehicles, bot)."""
-    for i, vehicle in enumerate(setup.get("vehicles", []) or []):
-        if isinstance(vehicle, dict) and vehicle.get("plans"):
+    try:
+        situation = parse_situation(setup, "situation")
+        planned = [f"vehicles[{i}].plans" for i, v in enumerate(situation.vehicles) if v.plans]
+        planned += [
+            f"reinforcements[{i}].plans" for i, r in enumerate(situation.reinforcements) if r.plans
+        ]
+        if planned:
             raise ApiError(
                 422,
                 "a game's setup has no plans: each seat plans its turns",
-                f"situation.vehicles[{i}].plans",
+                f"situation.{planned[0]}",
             )
-    try:
-        state = build(parse_situation(setup, "situation"), catalog, 0, "situation")
+        state = build(situation, catalog, 0, "situation")
     except DataError as exc:
         raise ApiError(
             422, f"{exc.allowed} (got {_short(exc.value)})", f"situation.{exc.field}"
@@ -189,7 +194,13 @@ def create_app(
         yield
         store.close()
 
-    app = FastAPI(title="dogfight", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(
+        title="dogfight",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        responses=REFUSALS,
+    )
     app.state.service = service
     app.state.store = store
     app.state.limits = limits
@@ -301,7 +312,7 @@ def create_app(
 
     def new_game(body: CreateGame) -> Json:
         """Make a game; the answer holds each seat's private link (shown only here)."""
-        ready = presets(cat)
+        ready = ready_made()
         if body.seed is not None and not body.analysis:
             raise ApiError(
                 422,
@@ -349,6 +360,14 @@ def create_app(
         }
 
     app.state.new_game = new_game
+
+    ready_cache: list[dict[str, Json]] = []
+
+    def ready_made() -> dict[str, Json]:
+        """The presets, worked out once (each places and checks a whole scenario)."""
+        if not ready_cache:
+            ready_cache.append(presets(cat))
+        return ready_cache[0]
 
     def start_game(body: CreateGame) -> Json:
         made = new_game(body)

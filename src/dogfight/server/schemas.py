@@ -87,3 +87,26 @@ class Hello(Strict):
     seat: str = Field(max_length=40)
     token: str | None = Field(default=None, max_length=200)
     since: int = Field(default=0, ge=0, le=1_000_000)
+
+
+class ErrorBody(BaseModel):
+    """Every refusal: what is wrong and the field at fault (null: the request as a whole)."""
+
+    error: str
+    field: str | None
+
+
+def _refusal(why: str) -> dict[str, Any]:
+    return {"model": ErrorBody, "description": why}
+
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    400: _refusal("the body is not JSON, or the Host header is not this server's"),
+    403: _refusal("the seat's token is missing or wrong"),
+    404: _refusal("no such game or seat"),
+    409: _refusal("not now: wrong turn, already submitted, game over, or the game failed"),
+    413: _refusal("the body is larger than the server accepts"),
+    422: _refusal("invalid: the field at fault, and the rule for an illegal plan"),
+    429: _refusal("too many new games from this address this minute"),
+}
+"""The statuses every API route may answer besides its success (in the OpenAPI schema)."""
