@@ -8,10 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from browser_helpers import (  # the fixtures are used by name
+    browser_fixture,  # noqa: F401
+    needs_chromium,
+    new_page,
+    server_fixture,  # noqa: F401
+    shots_fixture,  # noqa: F401
+)
 from server_helpers import Server
-from test_browser_play import browser, new_page, pytestmark, server, shots
 
-__all__ = ["browser", "pytestmark", "server", "shots"]
+pytestmark = needs_chromium
 
 
 def test_a_campaign_to_its_end(server: Server, browser: Any, shots: Path) -> None:

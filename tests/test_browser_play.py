@@ -5,73 +5,23 @@ tokens). Screenshots of planning and firing go to a temporary folder."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+from browser_helpers import (  # the fixtures are used by name
+    END,
+    browser_fixture,  # noqa: F401
+    needs_chromium,
+    new_page,
+    next_to_plan,
+    pick,
+    server_fixture,  # noqa: F401
+    shots_fixture,  # noqa: F401
+    submit,
+)
 from server_helpers import Server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason=f"no chromium at {CHROMIUM} (apt-get install chromium)",
-)
-
-NEXT = "#end-screen, #curtain:not([hidden]) #curtain-go, [data-plan] [data-card]:not([disabled])"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("browser") / "games.sqlite")
-    try:
-        yield srv
-    finally:
-        srv.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = tmp_path / "screenshots"
-    folder.mkdir()
-    return folder
-
-
-def new_page(browser: Any) -> Any:
-    page = browser.new_page(viewport={"width": 1280, "height": 860})
-    page.set_default_timeout(15000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    # the pages run under the server's Content-Security-Policy: nothing may be blocked
-    page.on(
-        "console",
-        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
-    )
-    page.errors = errors
-    return page
+pytestmark = needs_chromium
 
 
 def create_in_lobby(page: Any, base: str, preset: str) -> str:
@@ -87,40 +37,6 @@ def create_in_lobby(page: Any, base: str, preset: str) -> str:
     path, _, fragment = href.partition("#")
     page.goto(f"{base}{path}?speed=25#{fragment}")
     return str(path.split("/")[-1])
-
-
-def submit(page: Any) -> None:
-    """Click "Submit plans" and wait until the page shows the next stage."""
-    before = page.get_attribute("#stage", "data-stage")
-    page.click("#submit-plans")
-    page.wait_for_function(
-        "before => { const s = document.getElementById('stage');"
-        " return !s || s.dataset.stage !== before; }",
-        arg=before,
-    )
-
-
-END = "<end screen>"
-
-
-def pick(page: Any, vehicle: str, cards: list[str]) -> None:
-    for card in cards:
-        page.click(f"[data-plan='{vehicle}'] [data-card='{card}']")
-
-
-def next_to_plan(page: Any) -> str | None:
-    """Wait for the page to settle: the end screen gives ``END``; a hot-seat curtain is
-    lifted (None: look again); otherwise the id of the vehicle to plan."""
-    page.wait_for_selector(NEXT)
-    if page.query_selector("#end-screen"):
-        return END
-    curtain = page.query_selector("#curtain:not([hidden]) #curtain-go")
-    if curtain is not None:
-        curtain.click()
-        return None
-    vehicle = page.get_attribute("[data-plan]", "data-plan")
-    assert vehicle is not None
-    return str(vehicle)
 
 
 def test_a_whole_duel_hot_seat(server: Server, browser: Any, shots: Path) -> None:

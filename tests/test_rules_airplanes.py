@@ -309,14 +309,17 @@ def test_illegal_maneuver_wow_out_of_control_counts_as_shot_down() -> None:
     assert not state.vehicles["a"].in_play
     (over,) = of(events, GameOver)
     assert over.winner == "central"
-    assert over.scores == {"allies": -1, "central": 2}
+    # 002: "Winning player/team scores" (the loser's -1 is not counted: switch
+    # match_scoring, docs/rulings.md R28).
+    assert over.scores == {"allies": 0, "central": 2}
 
 
 def test_illegal_maneuver_wow_basic_flown_as_straight_without_damage(catalog: Catalog) -> None:
     """003: "当玩家编排出一些不可执行的动作时,任何不可执行的动作即作直线飞行论" (when a
     player plans maneuvers that cannot be executed, any such maneuver is flown as a
-    straight)."""
-    state, events = run(flyer(held(STEEP, STEEP_2, S1), ruleset="wow-basic"))
+    straight). (The straight before the first steep: 003's steep rule, R6.)"""
+    before = {"symbol": "straight"}
+    state, events = run(flyer(held(STEEP, STEEP_2, S1), ruleset="wow-basic", previous=before))
     assert [(p, e.outcome, e.replaced_by) for _, p, e in illegal(events)] == [
         (2, "flown as a straight", straight(DECK))
     ]

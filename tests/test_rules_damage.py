@@ -300,7 +300,9 @@ def test_explosion_eliminates_at_once_in_wings_of_war(ruleset: str, catalog: Cat
     assert state.vehicles["a"].damage == 1
     assert state.vehicles["a"].in_play
     (over,) = of(events, GameOver)
-    assert over.scores == {"allies": 2, "central": -1}  # an explosion counts as shot down
+    # an explosion counts as shot down; 002: only the "Winning player/team scores"
+    loser = 0 if ruleset == "wow" else -1
+    assert over.scores == {"allies": 2, "central": loser}
 
 
 # --- jammed guns --------------------------------------------------------------------------------

@@ -118,4 +118,11 @@ def describe(event: ev.Event) -> str:
             plays = f"card {card}" if card is not None else "no card"
             token = f", {action.replace('_', ' ')}" if action else ""
             return f"{v} (automated tripod, {branch}): {plays}{token}."
+        case ev.Tailing(tailer=t, tailed=f, phase=phase):
+            when = "at the start of the turn" if phase == 1 else f"before maneuver {phase}"
+            return f"{t} is tailing {f} {when}: {f} shows its next card to {t}."
+        case ev.TailedCardShown(tailer=t, tailed=f, phase=phase, card=card):
+            return f"{f} shows {t} its card for phase {phase}: {card} (secret)."
+        case ev.CardsReordered(vehicle=v, phase=phase, cards=cards):
+            return f"{v} reorders its cards from phase {phase}: {', '.join(cards)} (secret)."
     return event.kind

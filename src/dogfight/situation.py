@@ -79,6 +79,9 @@ class PreviousIn(Strict):
         return self.symbol in (Symbol.STEEP, Symbol.STALL)
 
 
+StatusKey = Literal["engine", "observer", "smoke", "fire", "rudder_left", "rudder_right", "wounded"]
+
+
 class VehicleIn(Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$", max_length=40)
     type: Id | None = Field(
@@ -108,6 +111,12 @@ class VehicleIn(Strict):
     reverse: bool = Field(default=False, description="tripods: a reverse reminder token")
     skills: list[Skill] = Field(
         default_factory=list, max_length=len(Skill), description="ace skills (000)"
+    )
+    status: dict[StatusKey, Annotated[int, Field(ge=0, le=999)]] = Field(
+        default_factory=dict,
+        description="airplanes: lasting special damage on the console: engine hits, "
+        "observer (1: a two-seater's observer is out, 002), smoke and fire counters left, "
+        "rudder_left/rudder_right (the turn they forbid), wounded (000)",
     )
     plans: list[Plan] = Field(
         default_factory=list, max_length=MAX_TURNS, description="one plan per turn, in order"
@@ -285,6 +294,7 @@ def build(
             jams={w: n for w, n in v.jams.items() if n > 0},
             rockets=v.rockets,
             skills=tuple(v.skills),
+            status={k: n for k, n in v.status.items() if n > 0},
         )
     for i, v in enumerate(situation.vehicles):
         for weapon, target in v.aim.items():

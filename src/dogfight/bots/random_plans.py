@@ -39,7 +39,7 @@ def random_plan(
     for _ in range(tries):
         picks = rng.choice(len(usable), size=3, replace=False)
         cards = [usable[int(i)] for i in picks]
-        if plan_problems(previous, cards):
+        if plan_problems(previous, cards, state.rules.restrictions):
             continue
         if _stays_on_table(state, vehicle, cards):
             return Plan(cards=tuple(c.id for c in cards))

@@ -42,7 +42,7 @@ from dogfight.catalog.models import (
 from dogfight.geometry.pose import Pose
 from dogfight.rules.context import Rules
 from dogfight.rules.engine import allowed_symbols
-from dogfight.rules.plans import Flown, Plan, plan_problems
+from dogfight.rules.plans import BASIC, Flown, Plan, Restrictions, plan_problems
 from dogfight.rules.standard import AIRPLANE_ONLY, TRIPOD_ONLY
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 
@@ -87,7 +87,7 @@ class StatusTracker:
     def status(self, vehicle: str, rules: Rules, turn: int, tripod: bool) -> dict[str, int]:
         """The lasting effects the seen cards leave at the planning of ``turn``, in the
         form of :attr:`dogfight.rules.state.Vehicle.status`."""
-        if not rules.switches.standard_rules:
+        if rules.specials != "000":
             return {}
         specs = {
             (letter, c.id): c
@@ -278,7 +278,9 @@ class CardTable:
 
 
 _TABLES: dict[int, tuple[object, CardTable]] = {}
-_SEQUENCES: dict[tuple[int, Flown | None, frozenset[Symbol]], tuple[object, Ints]] = {}
+_SEQUENCES: dict[
+    tuple[int, Flown | None, frozenset[Symbol], Restrictions], tuple[object, Ints]
+] = {}
 
 
 def card_table(deck: ManeuverDeck | TripodDeck) -> CardTable:
@@ -297,12 +299,17 @@ def card_table(deck: ManeuverDeck | TripodDeck) -> CardTable:
     return table
 
 
-def legal_sequences(deck: ManeuverDeck, previous: Flown | None, symbols: Iterable[Symbol]) -> Ints:
+def legal_sequences(
+    deck: ManeuverDeck,
+    previous: Flown | None,
+    symbols: Iterable[Symbol],
+    restrictions: Restrictions = BASIC,
+) -> Ints:
     """Every plan of three distinct cards (indexes into the deck, shape (n, 3)) whose
     symbols are in play and that breaks no flight restriction after ``previous``
-    (cached per deck, previous maneuver and symbols)."""
+    (cached per deck, previous maneuver, symbols and restrictions in force)."""
     allowed = frozenset(symbols)
-    key = (id(deck), previous, allowed)
+    key = (id(deck), previous, allowed, restrictions)
     hit = _SEQUENCES.get(key)
     if hit is not None and hit[0] is deck:
         return hit[1]
@@ -310,7 +317,7 @@ def legal_sequences(deck: ManeuverDeck, previous: Flown | None, symbols: Iterabl
     rows = [
         combo
         for combo in itertools.permutations(usable, 3)
-        if not plan_problems(previous, [deck.cards[i] for i in combo])
+        if not plan_problems(previous, [deck.cards[i] for i in combo], restrictions)
     ]
     out = np.array(rows, dtype=np.int64).reshape(-1, 3)
     _SEQUENCES[key] = (deck, out)
@@ -344,8 +351,16 @@ def status_allows(cards: list[ManeuverCard], status: Mapping[str, int], turn: in
     return not (status.get("fire", 0) and any(c.symbol is Symbol.STRAIGHT for c in cards))
 
 
-def status_mask(deck: ManeuverDeck, sequences: Ints, status: Mapping[str, int], turn: int) -> Bools:
-    """Which sequences pass :func:`status_allows` (vectorised over the deck's cards)."""
+def status_mask(
+    deck: ManeuverDeck,
+    sequences: Ints,
+    status: Mapping[str, int],
+    turn: int,
+    specials: str | None = "000",
+) -> Bools:
+    """Which sequences pass :func:`status_allows` (vectorised over the deck's cards), for
+    the special damage rules in force (000: no straight on fire; 003: the engine asks a
+    steep card, not a stall)."""
     n = len(deck.cards)
     ok = np.ones(len(sequences), dtype=np.bool_)
     if not status:
@@ -354,11 +369,14 @@ def status_mask(deck: ManeuverDeck, sequences: Ints, status: Mapping[str, int], 
     for side, direction in (("rudder_left", Direction.LEFT), ("rudder_right", Direction.RIGHT)):
         if status.get(side) == turn:
             banned |= np.array([c.arrow is direction for c in deck.cards])
-    if status.get("fire", 0):
+    if status.get("fire", 0) and specials == "000":
         banned |= np.array([c.symbol is Symbol.STRAIGHT for c in deck.cards])
     ok &= ~banned[sequences].any(axis=1)
     if status.get("engine", 0):
-        stall = np.array([c.symbol is Symbol.STALL for c in deck.cards])
+        if specials == "003":
+            stall = np.array([c.is_steep for c in deck.cards])
+        else:
+            stall = np.array([c.symbol is Symbol.STALL for c in deck.cards])
         ok &= stall[sequences].any(axis=1)
     return ok
 
@@ -370,17 +388,21 @@ def airplane_sequences(state: GameState, vehicle: Vehicle) -> Ints:
     plans the engine accepts that break the fewest restrictions (flown as 000 says)."""
     deck = state.rules.deck_of(vehicle.type)
     symbols = allowed_symbols(state)
-    seqs = legal_sequences(deck, vehicle.previous, symbols)
-    mask = status_mask(deck, seqs, vehicle.status, state.turn)
+    restrictions = state.rules.restrictions
+    seqs = legal_sequences(deck, vehicle.previous, symbols, restrictions)
+    mask = status_mask(deck, seqs, vehicle.status, state.turn, state.rules.specials)
     if mask.any():
         out: Ints = seqs[mask]
         return out
     every = all_sequences(deck, symbols)
-    allowed = every[status_mask(deck, every, vehicle.status, state.turn)]
+    allowed = every[status_mask(deck, every, vehicle.status, state.turn, state.rules.specials)]
     if len(allowed) == 0:
         return seqs if len(seqs) else every
     broken = np.array(
-        [len(plan_problems(vehicle.previous, [deck.cards[int(i)] for i in row])) for row in allowed]
+        [
+            len(plan_problems(vehicle.previous, [deck.cards[int(i)] for i in row], restrictions))
+            for row in allowed
+        ]
     )
     fewest: Ints = allowed[broken == broken.min()]
     return fewest

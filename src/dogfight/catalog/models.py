@@ -334,6 +334,25 @@ class Switches(Strict):
     auto_target: AutoTarget = AutoTarget.NEAREST
     standard_rules: bool = False
     """000's Standard Rules: special damage, rockets, black smoke."""
+    immelmann_counter: bool = False
+    """002: after an Immelmann as the last card, the next turn may open with a straight
+    or an Immelmann."""
+    steep_after_turn_or_straight: bool = False
+    """003: the card before a steep maneuver must be a left turn, right turn or straight."""
+    blocking: Literal["any", "friendly"] = "any"
+    """Which planes between a firer and its target block the shot: any (000, 002) or
+    only the firer's own side's (003)."""
+    blind_spot: bool = False
+    """002: a rear gun cannot fire at a target right behind the tail (first half of the
+    ruler, through the two-seater's rear side)."""
+    special_damage: Literal["000", "002", "003"] | None = None
+    """Whose special damage is in force: 000's Standard Rules, 002's list, 003's engine
+    damage only; None: 000's when ``standard_rules`` is on, else none."""
+    match_scoring: Literal["every_side", "winner"] = "every_side"
+    """002: only the winner scores the match points; 003 ("计算每局双方分数"): every side."""
+    tailing: bool = False
+    """002's tailing: the tailing plane sees the tailed plane's next card and may reorder
+    its own (a decision, :mod:`dogfight.rules.decisions`)."""
 
 
 class Ruleset(Strict):

@@ -128,7 +128,7 @@ def _human_plan(
         except (DogfightError, ValueError) as exc:
             output_fn(f"  {exc}")
             continue
-        for problem in plan_problems(vehicle.previous, chosen):
+        for problem in plan_problems(vehicle.previous, chosen, state.rules.restrictions):
             output_fn(f"  warning: card {problem.card} breaks a restriction: {problem.text}")
         return Plan(cards=cards)
 

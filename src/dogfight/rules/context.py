@@ -17,6 +17,7 @@ from dogfight.catalog.models import (
     TripodDeck,
 )
 from dogfight.geometry.reach import Arc
+from dogfight.rules.plans import Restrictions
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,20 @@ class Rules:
         object.__setattr__(self, "hex_side", c.tripods.base_side)
         plane = math.hypot(c.airplane_base.length, c.airplane_base.width) / 2.0
         object.__setattr__(self, "base_radius", max(plane, c.tripods.base_side))
+
+    @property
+    def restrictions(self) -> Restrictions:
+        """The flight restrictions of the switches in force."""
+        return Restrictions(
+            self.switches.immelmann_counter, self.switches.steep_after_turn_or_straight
+        )
+
+    @property
+    def specials(self) -> str | None:
+        """Whose special damage applies: "000", "002", "003" or None."""
+        if self.switches.special_damage is not None:
+            return self.switches.special_damage
+        return "000" if self.switches.standard_rules else None
 
     def airplane(self, type_id: str) -> Airplane:
         return self.catalog.airplane(type_id)

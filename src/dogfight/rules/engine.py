@@ -15,6 +15,7 @@ import numpy as np
 
 from dogfight.errors import IllegalPlanError
 from dogfight.rules import firing, steps, tripods
+from dogfight.rules.decisions import Answers, Asking, Decision, Paused
 from dogfight.rules.events import (
     Event,
     PhaseStarted,
@@ -28,6 +29,7 @@ from dogfight.rules.victory import SHOT_DOWN, scores
 __all__ = [
     "SHOT_DOWN",
     "allowed_symbols",
+    "pending_decisions",
     "play_turn",
     "preview_targets",
     "resolve_phase",
@@ -42,6 +44,7 @@ def _begin_phase(
     actions: Mapping[str, Action | None] | None,
     fire: Mapping[str, Mapping[str, str]] | None,
     cards: Mapping[str, str] | None,
+    asking: Asking | None = None,
 ) -> Phase:
     """Check the phase can be resolved and copy the state with this phase's overrides."""
     if state.over:
@@ -107,7 +110,10 @@ def _begin_phase(
             if action is not None:
                 tripods.check_action(new, vehicle, action, phase)
         chosen.update(actions)
-    return Phase(new, rng, phase, number, [PhaseStarted(new.turn, phase)], movers, chosen)
+    ph = Phase(new, rng, phase, number, [PhaseStarted(new.turn, phase)], movers, chosen)
+    if asking is not None:
+        ph.asking = asking
+    return ph
 
 
 def preview_targets(
@@ -115,11 +121,14 @@ def preview_targets(
     rng: np.random.Generator,
     actions: Mapping[str, Action | None] | None = None,
     cards: Mapping[str, str] | None = None,
+    answers: Answers | None = None,
 ) -> dict[str, dict[str, list[str]]]:
     """Who each airplane's weapons could fire at after this phase's movement, nearest
     first: what a table asks a player with several targets about before the firing step.
     Nothing is kept; the same generator later resolves the same movement."""
-    result, _ = resolve_phase(state, rng, actions, cards=cards, stop_before_firing=True)
+    result, _ = resolve_phase(
+        state, rng, actions, cards=cards, stop_before_firing=True, answers=answers
+    )
     table = firing.table_of(result)
     out: dict[str, dict[str, list[str]]] = {}
     for vehicle in sorted(result.in_play(), key=lambda v: v.id):
@@ -136,6 +145,7 @@ def resolve_phase(
     fire: Mapping[str, Mapping[str, str]] | None = None,
     cards: Mapping[str, str] | None = None,
     stop_before_firing: bool = False,
+    answers: Answers | None = None,
 ) -> tuple[GameState, list[Event]]:
     """Resolve the next action phase of a planned turn.
 
@@ -145,14 +155,42 @@ def resolve_phase(
     target), as a table asks a player once it knows who can reach whom
     (:func:`preview_targets`). ``cards`` gives this phase's card of each automated tripod
     (its plan says ``automated``), chosen at the start of the movement step (001).
+    ``answers`` answers this phase's decisions (:mod:`dogfight.rules.decisions`) by id;
+    a decision without an answer takes its default. An answer to a decision no step
+    asks is refused with :class:`IllegalPlanError`.
     """
-    ph = _begin_phase(state, rng, actions, fire, cards)
+    asking = Asking(answers or {})
+    ph = _begin_phase(state, rng, actions, fire, cards, asking)
     for step in steps.MOVEMENT:
         step(ph)
     if not stop_before_firing:
         for step in steps.FIRING:
             step(ph)
+        asking.check_all_used()
     return ph.state, ph.events
+
+
+def pending_decisions(
+    state: GameState,
+    rng: np.random.Generator,
+    actions: Mapping[str, Action | None] | None = None,
+    fire: Mapping[str, Mapping[str, str]] | None = None,
+    cards: Mapping[str, str] | None = None,
+    answers: Answers | None = None,
+) -> list[Decision]:
+    """The decisions the next phase waits for, given the answers so far (empty: it can be
+    resolved). The phase runs from its start with the answers and stops at the first
+    step that asks something unanswered; nothing is kept, and the same generator later
+    resolves the same phase (:mod:`dogfight.rules.decisions`)."""
+    asking = Asking(answers or {}, interactive=True)
+    ph = _begin_phase(state, rng, actions, fire, cards, asking)
+    try:
+        for step in (*steps.MOVEMENT, *steps.FIRING):
+            step(ph)
+    except Paused as paused:
+        return paused.decisions
+    asking.check_all_used()
+    return []
 
 
 def play_turn(

@@ -468,6 +468,53 @@ class TripodDecision(Event):
     action: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class Tailing(Event):
+    """002's tailing ruler holds before this phase: ``tailer`` tails ``tailed`` (measured
+    in the open)."""
+
+    kind: ClassVar[str] = "tailing"
+    tailer: str
+    tailed: str
+    phase: int
+
+
+@dataclass(frozen=True, slots=True)
+class TailedCardShown(Event):
+    """The tailed plane's card for ``phase``, shown to the tailing seat only (002)."""
+
+    kind: ClassVar[str] = "tailed_card_shown"
+    tailer: str
+    tailed: str
+    phase: int
+    card: str
+
+    @property
+    def secret_for(self) -> str | None:
+        return self.tailer
+
+    def redacted(self) -> Event | None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class CardsReordered(Event):
+    """A tailing plane's remaining cards, from ``phase`` on, in their new order (secret:
+    the cards are face down)."""
+
+    kind: ClassVar[str] = "cards_reordered"
+    vehicle: str
+    phase: int
+    cards: tuple[str, ...]
+
+    @property
+    def secret_for(self) -> str | None:
+        return self.vehicle
+
+    def redacted(self) -> Event | None:
+        return None
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -511,6 +558,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Reinforcement,
         SkillUsed,
         TripodDecision,
+        Tailing,
+        TailedCardShown,
+        CardsReordered,
     )
 }
 

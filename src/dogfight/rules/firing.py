@@ -16,6 +16,7 @@ from dogfight.geometry.hexbase import Side
 from dogfight.geometry.protection import unprotected_point
 from dogfight.geometry.reach import Sight, sight
 from dogfight.geometry.shapes import Polygon, convex_overlap
+from dogfight.geometry.sides import REAR, side_towards
 from dogfight.rules.state import GameState, Vehicle
 
 
@@ -55,6 +56,30 @@ def possible_blockers(table: Table, firer: str, target: str) -> list[str]:
     ]
 
 
+def blockers_of(state: GameState, table: Table, firer: Vehicle, target: Vehicle) -> list[str]:
+    """The bases that may block this shot under the switch ``blocking``: any base (000:
+    "enemy or friendly"; 002) or only the firer's own side's (003: "在飞机和目标间若有己方
+    飞机,则不可向这目标开火")."""
+    ids = possible_blockers(table, firer.id, target.id)
+    if state.rules.switches.blocking == "friendly":
+        return [v for v in ids if state.vehicles[v].side == firer.side]
+    return ids
+
+
+def in_blind_spot(state: GameState, firer: Vehicle, weapon: str, seen: Sight) -> bool:
+    """002: "Rear gun of two-seaters cannot fire if target is directly behind tail." /
+    "If ruler touches target with first half and passes through rear side of two-seater
+    → firing blocked." The ruler is the one the shot is measured with (to the nearest
+    point it reaches)."""
+    if weapon != "rear" or not state.rules.switches.blind_spot or seen.point is None:
+        return False
+    rules = state.rules
+    if not seen.short(rules.half):
+        return False
+    side = side_towards(firer.pose, seen.point, rules.base_length, rules.base_width)
+    return side == REAR
+
+
 def table_of(state: GameState) -> Table:
     """Bases of every vehicle in play and which of them overlap."""
     vehicles = state.in_play()
@@ -87,11 +112,11 @@ def options(state: GameState, table: Table, firer: Vehicle, weapon: str) -> list
             > rules.ruler + radius
         ):
             continue
-        ids = possible_blockers(table, firer.id, target.id)
+        ids = blockers_of(state, table, firer, target)
         seen = sight(
             firer.pose, arc, table.bases[target.id], rules.ruler, [table.bases[v] for v in ids]
         )
-        if seen.reachable(rules.ruler):
+        if seen.reachable(rules.ruler) and not in_blind_spot(state, firer, weapon, seen):
             out.append(
                 Option(
                     firer.id,
@@ -145,7 +170,7 @@ def blocked_shots(
             continue
         bare = sight(firer.pose, arc, table.bases[target.id], rules.ruler)
         if bare.reachable(rules.ruler):
-            ids = possible_blockers(table, firer.id, target.id)
+            ids = blockers_of(state, table, firer, target)
             seen = sight(
                 firer.pose, arc, table.bases[target.id], rules.ruler, [table.bases[v] for v in ids]
             )
@@ -165,7 +190,7 @@ def why_not(state: GameState, table: Table, firer: Vehicle, weapon: str, target:
         return "is outside the firing arc"
     if not bare.reachable(rules.ruler):
         return f"is beyond the ruler ({bare.arc_distance:.1f} cm)"
-    ids = possible_blockers(table, firer.id, target.id)
+    ids = blockers_of(state, table, firer, target)
     seen = sight(
         firer.pose,
         rules.arc(weapon),
@@ -173,4 +198,6 @@ def why_not(state: GameState, table: Table, firer: Vehicle, weapon: str, target:
         rules.ruler,
         [table.bases[v] for v in ids],
     )
+    if seen.reachable(rules.ruler) and in_blind_spot(state, firer, weapon, seen):
+        return "is in the rear gun's blind spot, right behind the tail (002)"
     return "is blocked by " + ", ".join(ids[i] for i in seen.blockers)

@@ -37,7 +37,7 @@ def reveal(
     deck = state.rules.deck_of(vehicle.type)
     card = deck.card(vehicle.plan.cards[phase - 1])
     events.append(Revealed(vehicle.id, phase, card.id, card.symbol.value, card.is_steep))
-    problem = card_problem(vehicle.previous, card)
+    problem = card_problem(vehicle.previous, card, phase == 1, state.rules.restrictions)
     if problem is None:
         return card
     switches = state.rules.switches

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from typing import Any
 
+from dogfight.rules.decisions import Decision, for_seat
 from dogfight.rules.events import Event
 from dogfight.rules.state import GameState, Vehicle
 
@@ -57,8 +58,12 @@ def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
     return view
 
 
-def observe(state: GameState, seat: Collection[str] | None) -> dict[str, Any]:
-    """The state as seen by the seat controlling ``seat`` (vehicle ids); None: referee."""
+def observe(
+    state: GameState, seat: Collection[str] | None, pending: Iterable[Decision] = ()
+) -> dict[str, Any]:
+    """The state as seen by the seat controlling ``seat`` (vehicle ids); None: referee.
+    ``pending`` are the decisions the next phase waits for: the seat sees its own, with
+    what they show it (:mod:`dogfight.rules.decisions`)."""
     return {
         "ruleset": state.rules.ruleset.name,
         "table": {"width": state.rules.table_width, "height": state.rules.table_height},
@@ -76,6 +81,7 @@ def observe(state: GameState, seat: Collection[str] | None) -> dict[str, Any]:
         # Black smoke templates and rockets in flight are on the open table.
         "clouds": [{"id": c.id, "x": c.x, "y": c.y, "radius": c.radius} for c in state.clouds],
         "salvos": [{"firer": r.firer, "target": r.target, "count": r.count} for r in state.salvos],
+        "decisions": [d.to_json() for d in for_seat(pending, seat)],
     }
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from dogfight.catalog.models import ManeuverCard, TripodCard
 from dogfight.geometry.pose import Pose
+from dogfight.rules.decisions import Asking
 from dogfight.rules.events import Event
 from dogfight.rules.plans import Action
 from dogfight.rules.state import GameState, Vehicle
@@ -46,3 +47,5 @@ class Phase:
     """Tripods whose card was applied backwards."""
     silenced: set[tuple[str, str]] = field(default_factory=set)
     """(vehicle, weapon) pairs that discarded a jam counter this phase: they cannot fire."""
+    asking: Asking = field(default_factory=lambda: Asking({}))
+    """The players' answers to this phase's decisions (:mod:`dogfight.rules.decisions`)."""

@@ -123,8 +123,26 @@ class Problem:
 
     index: int
     card: str
-    rule: Literal["steep_after_steep", "immelmann_without_straight", "after_immelmann"]
+    rule: Literal[
+        "steep_after_steep",
+        "immelmann_without_straight",
+        "after_immelmann",
+        "steep_without_turn_or_straight",
+    ]
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Restrictions:
+    """The flight restrictions that differ between the rule texts (switches)."""
+
+    immelmann_counter: bool = False
+    """002: the Immelmann counter "allows next turn to start with straight or Immelmann"."""
+    steep_after_turn_or_straight: bool = False
+    """003: the card before a steep maneuver is a left turn, a right turn or a straight."""
+
+
+BASIC = Restrictions()
 
 
 STEEP_RULE = (
@@ -142,6 +160,16 @@ IMMELMANN_AFTER_RULE = (
 )
 
 
+STEEP_003_RULE = (
+    '003: "进行这动作前,玩家都必须先执行一次左徊旋、右徊旋或直线飞行(不包括英麦曼回旋)" '
+    "(before a steep maneuver, a left turn, a right turn or a straight, not an Immelmann)"
+)
+IMMELMANN_COUNTER_RULE = (
+    '002: "Immelmann performed → place **Immelmann counter** (allows next turn to start '
+    'with straight or Immelmann)"'
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Flown:
     """What the previous maneuver was, as far as the restrictions care."""
@@ -150,29 +178,58 @@ class Flown:
     steep: bool
 
 
-def card_problem(previous: Flown | None, card: ManeuverCard) -> Problem | None:
-    """The restriction ``card`` breaks when flown right after ``previous`` (None: none)."""
+TURN_OR_STRAIGHT = (Symbol.LEFT, Symbol.RIGHT, Symbol.STRAIGHT)
+
+
+def card_problem(
+    previous: Flown | None,
+    card: ManeuverCard,
+    opening: bool = False,
+    restrictions: Restrictions = BASIC,
+) -> Problem | None:
+    """The restriction ``card`` breaks when flown right after ``previous`` (None: none);
+    ``opening``: the card opens a turn (``previous`` is the last card of the turn before,
+    as its reminder counter says)."""
     if card.is_steep and previous is not None and previous.steep:
         return Problem(0, card.id, "steep_after_steep", STEEP_RULE)
+    # 002: the Immelmann counter lets a turn open with an Immelmann after an Immelmann.
+    counter = (
+        restrictions.immelmann_counter
+        and opening
+        and previous is not None
+        and previous.symbol is Symbol.IMMELMANN
+        and card.symbol is Symbol.IMMELMANN
+    )
     if (
         previous is not None
         and previous.symbol is Symbol.IMMELMANN
         and card.symbol is not Symbol.STRAIGHT
+        and not counter
     ):
         return Problem(0, card.id, "after_immelmann", IMMELMANN_AFTER_RULE)
-    if card.symbol is Symbol.IMMELMANN and (
-        previous is None or previous.symbol is not Symbol.STRAIGHT
+    if (
+        card.symbol is Symbol.IMMELMANN
+        and (previous is None or previous.symbol is not Symbol.STRAIGHT)
+        and not counter
     ):
         return Problem(0, card.id, "immelmann_without_straight", IMMELMANN_BEFORE_RULE)
+    if (
+        restrictions.steep_after_turn_or_straight
+        and card.is_steep
+        and (previous is None or previous.steep or previous.symbol not in TURN_OR_STRAIGHT)
+    ):
+        return Problem(0, card.id, "steep_without_turn_or_straight", STEEP_003_RULE)
     return None
 
 
-def plan_problems(previous: Flown | None, cards: list[ManeuverCard]) -> list[Problem]:
+def plan_problems(
+    previous: Flown | None, cards: list[ManeuverCard], restrictions: Restrictions = BASIC
+) -> list[Problem]:
     """Every restriction the planned cards break, assuming each illegal card is flown as
     a straight (as 000 and 003 do)."""
     problems: list[Problem] = []
     for index, card in enumerate(cards):
-        problem = card_problem(previous, card)
+        problem = card_problem(previous, card, index == 0, restrictions)
         if problem is not None:
             problems.append(Problem(index, card.id, problem.rule, problem.text))
             previous = Flown(Symbol.STRAIGHT, False)

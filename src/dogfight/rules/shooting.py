@@ -75,6 +75,10 @@ def _decide_shots(
     for vehicle in vehicles:
         grounded = standard.cannot_fire(state, vehicle, flown.get(vehicle.id))
         for weapon, letter in state.rules.weapons(vehicle.type):
+            if weapon == "rear" and standard.rear_gun_lost(state, vehicle):
+                events.append(HeldFire(vehicle.id, weapon, "observer incapacitated (002)"))
+                vehicle.aim.pop(weapon, None)
+                continue
             if (vehicle.id, weapon) in silenced or grounded:
                 if grounded:
                     events.append(

@@ -1,4 +1,15 @@
-"""The Standard Rules' special damage (000, "SPECIAL DAMAGE ICONS AND EFFECTS").
+"""Special damage: the Standard Rules' (000, "SPECIAL DAMAGE ICONS AND EFFECTS"), and the
+same mechanism read by 002's list and 003's engine damage (switch ``special_damage``,
+:attr:`dogfight.rules.context.Rules.specials`).
+
+- ``"000"``: the table at the end of 000 (with the Standard Rules);
+- ``"002"``: 002's "Special Damages (Keep Secret Unless Noted)": rudder jammed left or
+  right next turn, observer incapacitated (the crew icon: a two-seater loses its rear
+  gun), engine damaged (a stall every turn, a second hit is an explosion), smoke trail
+  (no tailing, 3 turns), on fire (a flame counter and an A card each turn, only damage and
+  explosions count; smoke too); "Duplicates: only most recent counts"; all secret;
+- ``"003"``: 003's only special besides jams and explosions, "两个齿轮" (engine damage:
+  a steep maneuver every turn, a second hit and the airplane crashes).
 
 Specials drawn in a firing step are applied together at its end, like the damage points.
 Each vehicle's lasting effects are counters in ``Vehicle.status``:
@@ -34,6 +45,16 @@ TRIPOD_ONLY = {
     Special.BATTERIES,
 }
 ONCE_AT_A_TIME = {Special.FIRE, Special.RUDDER_LEFT, Special.RUDDER_RIGHT, Special.GYROSCOPE}
+WOW_SPECIALS = {
+    Special.RUDDER_LEFT,
+    Special.RUDDER_RIGHT,
+    Special.WOUNDED_PILOT,
+    Special.ENGINE,
+    Special.SMOKE,
+    Special.FIRE,
+}
+"""002's list: the crew icon (``wounded_pilot`` on the shipped cards) reads as 002's
+observer icon."""
 """000: "Multiple vehicle on fire damage cards, left jams, right jams, or gyroscopes out of
 order drawn at the same time, apply their effects only once.\""""
 
@@ -59,13 +80,19 @@ def applies(vehicle: Vehicle, special: Special) -> bool:
 
 
 def announced(state: GameState, special: Special) -> bool:
+    """000's table says which specials are shown; 002 keeps them all secret ("Keep
+    Secret Unless Noted", and none is noted), and so does 003 ("除机枪发生故障的特殊伤害外,
+    所有损伤牌都无需让他人知晓")."""
+    if state.rules.specials != "000":
+        return False
     spec = state.rules.catalog.specials.get(special)
     return bool(spec and spec.announced)
 
 
 def collect(state: GameState, target: Vehicle, deck: str, cards: list[str]) -> list[Hit]:
     """The special icons on ``cards`` that take effect on ``target``."""
-    if not state.rules.switches.standard_rules:
+    mode = state.rules.specials
+    if mode is None or (target.kind != "airplane" and mode != "000"):
         return []
     specs = {c.id: c for c in state.rules.catalog.damage_decks[deck].cards}
     out: list[Hit] = []
@@ -75,8 +102,49 @@ def collect(state: GameState, target: Vehicle, deck: str, cards: list[str]) -> l
             Hit(target.id, card_id, special, spec.value)
             for special in spec.specials
             if applies(target, special)
+            and (
+                mode == "000"
+                or (mode == "002" and special in WOW_SPECIALS)
+                or (mode == "003" and special is Special.ENGINE)
+            )
         )
     return out
+
+
+def two_seater(state: GameState, vehicle: Vehicle) -> bool:
+    return len(state.rules.weapons(vehicle.type)) > 1
+
+
+def rear_gun_lost(state: GameState, vehicle: Vehicle) -> bool:
+    """002: observer incapacitated, "two-seaters lose rear gun"."""
+    return bool(vehicle.status.get("observer"))
+
+
+def _apply_wow(state: GameState, vehicle: Vehicle, hit: Hit, events: list[ev.Event]) -> str | None:
+    """One of 002's or 003's specials on an airplane; returns why it is eliminated, if it
+    is. 002: "Multiple different special damages apply. Duplicates: only most recent
+    counts" (a smoke on a smoking plane starts its 3 turns again, not a fire as in 000)."""
+    status = vehicle.status
+    special = hit.special
+    if special is Special.WOUNDED_PILOT:
+        if not two_seater(state, vehicle):
+            return None  # 002 lists no effect of the crew icon on a single-seater
+        events.append(ev.SpecialDamage(vehicle.id, "observer", False))
+        status["observer"] = 1
+        return None
+    events.append(ev.SpecialDamage(vehicle.id, special.value, False))
+    if special is Special.ENGINE:
+        status["engine"] = status.get("engine", 0) + 1
+        if status["engine"] >= 2:
+            # 002: "Second engine hit = explosion."; 003: "再次机件受损则飞机坠毁"
+            return "exploded" if state.rules.specials == "002" else "engine_destroyed"
+    elif special is Special.SMOKE:
+        status["smoke"] = COUNTERS
+    elif special is Special.FIRE:
+        status["fire"] = COUNTERS
+    elif special in (Special.RUDDER_LEFT, Special.RUDDER_RIGHT):
+        status[special.value] = state.turn + 1
+    return None
 
 
 def apply(state: GameState, hits: list[Hit], events: list[ev.Event]) -> dict[str, str]:
@@ -87,11 +155,20 @@ def apply(state: GameState, hits: list[Hit], events: list[ev.Event]) -> dict[str
     by_target: dict[str, list[Hit]] = {}
     for hit in hits:
         by_target.setdefault(hit.target, []).append(hit)
+    wow = state.rules.specials in ("002", "003")
     for target_id in sorted(by_target):
         vehicle = state.vehicles[target_id]
         seen: set[Special] = set()
         for hit in by_target[target_id]:
             special = hit.special
+            if wow:
+                if special in seen and special is not Special.ENGINE:
+                    continue
+                seen.add(special)
+                out = _apply_wow(state, vehicle, hit, events)
+                if out is not None:
+                    eliminated[vehicle.id] = out
+                continue
             if special in ONCE_AT_A_TIME and special in seen:
                 continue
             seen.add(special)
@@ -141,7 +218,8 @@ def apply(state: GameState, hits: list[Hit], events: list[ev.Event]) -> dict[str
 
 def check_airplane_plan(state: GameState, vehicle: Vehicle, cards: list[ManeuverCard]) -> None:
     """Planning restrictions of damaged airplanes (refused, like an impossible plan)."""
-    if not state.rules.switches.standard_rules:
+    mode = state.rules.specials
+    if mode is None:
         return
     status = vehicle.status
     for side, direction in (("rudder_left", Direction.LEFT), ("rudder_right", Direction.RIGHT)):
@@ -151,11 +229,22 @@ def check_airplane_plan(state: GameState, vehicle: Vehicle, cards: list[Maneuver
                 f"airplane cannot choose maneuvers to the left or right, based on the symbol "
                 f'drawn"'
             )
+    if mode == "003":
+        if status.get("engine", 0) and not any(c.is_steep for c in cards):
+            raise IllegalPlanError(
+                f'{vehicle.id}: the engine is damaged: 003: "引擎机件受损,飞机每个回合都必须执行'
+                '一次失速动作" (the airplane must fly a steep maneuver every turn)'
+            )
+        return
     if status.get("engine", 0) and not any(c.symbol is Symbol.STALL for c in cards):
-        raise IllegalPlanError(
-            f'{vehicle.id}: the engine is damaged: 000: "it must plan at least one stall '
-            'maneuver every turn"'
+        rule = (
+            '002: "must play **one stall maneuver** ... per turn"'
+            if mode == "002"
+            else '000: "it must plan at least one stall maneuver every turn"'
         )
+        raise IllegalPlanError(f"{vehicle.id}: the engine is damaged: {rule}")
+    if mode == "002":
+        return
     if status.get("fire", 0) and any(c.symbol is Symbol.STRAIGHT for c in cards):
         raise IllegalPlanError(
             f'{vehicle.id}: on fire: 000: "An airplane on fire cannot plan any straight '
@@ -244,7 +333,7 @@ def burn(
     from dogfight.rules.decks import draw
 
     out: list[tuple[Vehicle, list[str]]] = []
-    if not state.rules.switches.standard_rules:
+    if state.rules.specials not in ("000", "002"):
         return out
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
         if vehicle.status.get("fire", 0) <= 0:

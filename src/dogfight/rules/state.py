@@ -143,6 +143,9 @@ class GameState:
     """Reinforcements not on the table yet, with the pose their player asked for."""
     phase_cards: dict[str, str] = field(default_factory=dict)
     """The phase being resolved: automated tripods' cards (001)."""
+    tailing: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """002's tailing this turn: tailing plane -> the planes it tails (the positions that
+    existed at the start of the turn, and still hold)."""
 
     def copy(self) -> GameState:
         return replace(
@@ -153,6 +156,7 @@ class GameState:
             salvos=list(self.salvos),
             clouds=list(self.clouds),
             reserves={k: v.copy() for k, v in self.reserves.items()},
+            tailing=dict(self.tailing),
         )
 
     def base(self, vehicle: Vehicle) -> Polygon:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dogfight.geometry.maneuver import apply_card
-from dogfight.rules import scenario, standard, tripods
+from dogfight.rules import scenario, standard, tailing, tripods
 from dogfight.rules.damage import apply_cards, eliminate
 from dogfight.rules.events import JamCounterDiscarded, LeftArea, Moved
 from dogfight.rules.movement import disperse_clouds, outside, reveal
@@ -22,6 +22,12 @@ from dogfight.rules.turns import end_turn
 from dogfight.rules.victory import check_victory
 
 Step = Callable[[Phase], None]
+
+
+def tail(ph: Phase) -> None:
+    """002: tailing, checked at the start of the turn and before the second maneuver; the
+    tailing seat may reorder its cards (a decision)."""
+    tailing.tail(ph)
 
 
 def burn(ph: Phase) -> None:
@@ -130,6 +136,7 @@ def turn_end(ph: Phase) -> None:
 
 
 MOVEMENT: tuple[Step, ...] = (
+    tail,
     burn,
     declare_actions,
     reveal_cards,

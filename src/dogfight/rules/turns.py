@@ -8,7 +8,7 @@ from dogfight.catalog.models import (
     Symbol,
 )
 from dogfight.errors import IllegalPlanError
-from dogfight.rules import scenario, standard, tripods
+from dogfight.rules import scenario, standard, tailing, tripods
 from dogfight.rules.events import (
     Event,
     Reminder,
@@ -107,6 +107,7 @@ def end_turn(state: GameState, events: list[Event]) -> None:
     for vehicle in state.vehicles.values():
         vehicle.plan = None
     standard.end_of_turn(state)
+    tailing.end_of_turn(state)
     state.turn += 1
     state.phase = 0
     scenario.reinforce(state, events)

@@ -20,8 +20,10 @@ SHOT_DOWN = (
 
 
 def scores(state: GameState) -> dict[str, int]:
-    """002's match scoring for every side: +1 per enemy that left the area, +2 per enemy
-    shot down, -1 per own airplane shot down."""
+    """Match scoring: +1 per enemy that left the area, +2 per enemy shot down, -1 per own
+    airplane shot down. 002: "Winning player/team scores" them (switch ``match_scoring =
+    "winner"``: the other sides score 0, and nobody in a draw); 003: "计算每局双方分数"
+    (every side's score, ``"every_side"``)."""
     out: dict[str, int] = {}
     for side in state.sides():
         total = 0
@@ -33,6 +35,8 @@ def scores(state: GameState) -> dict[str, int]:
             elif v.eliminated in SHOT_DOWN:
                 total -= 1
         out[side] = total
+    if state.rules.switches.match_scoring == "winner":
+        return {side: (points if side == state.winner else 0) for side, points in out.items()}
     return out
 
 

@@ -33,6 +33,7 @@ from dogfight.server.schemas import (
     CreateGame,
     Hello,
     Settings,
+    SubmitDecisions,
     SubmitPlans,
     SubmitTargets,
 )
@@ -449,6 +450,22 @@ def create_app(
         """Choose targets for the weapons asked about in the pending phase."""
         game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
         game.submit_answer(seat_id, body.turn, body.phase, body.fire)
+        await changed(game)
+        with game.lock:
+            return game.seat_view(seat_id, since)
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/decisions")
+    async def post_decisions(
+        game_id: str,
+        seat_id: str,
+        body: SubmitDecisions,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+        since: int = 0,
+    ) -> Json:
+        """Answer engine decisions of the pending phase (a reorder after tailing...)."""
+        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
+        game.submit_decisions(seat_id, body.turn, body.phase, body.answers)
         await changed(game)
         with game.lock:
             return game.seat_view(seat_id, since)

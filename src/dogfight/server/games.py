@@ -28,19 +28,21 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from dogfight import ENGINE_VERSION
+from dogfight.briefing import briefing, ending
 from dogfight.catalog.loader import Catalog
-from dogfight.catalog.models import IllegalManeuver as IllegalRule
-from dogfight.catalog.models import ManeuverCard, TripodCard, TripodSymbol
 from dogfight.errors import DataError, DogfightError
-from dogfight.geometry.maneuver import apply_card, card_path
-from dogfight.geometry.pose import Pose, normalize_heading
+from dogfight.geometry.maneuver import card_path
+from dogfight.geometry.pose import Pose
 from dogfight.narration import describe
 from dogfight.rules.chance import step_rng
-from dogfight.rules.engine import preview_targets, resolve_phase, start_turn
+from dogfight.rules.decisions import Decision, for_seat
+from dogfight.rules.engine import pending_decisions, preview_targets, resolve_phase, start_turn
 from dogfight.rules.events import Event, GameOver, Moved, TripodDecision
+from dogfight.rules.foresight import Ghost, ghosts, warnings
 from dogfight.rules.observation import observe, visible_events
-from dogfight.rules.plans import AUTO, Action, Flown, Plan, card_problem, plan_problems
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.plans import AUTO, Action, Plan, plan_problems
+from dogfight.rules.state import GameState
+from dogfight.rules.tailing import RULE as TAILING_RULE
 from dogfight.server import status
 from dogfight.server.seats import new_game_id, new_token, token_hash, token_matches
 from dogfight.server.status import Failure
@@ -276,6 +278,10 @@ class LiveGame:
         for turn, phase, seat, answer in record.answers:
             self._at = (turn, phase)
             self.answers.setdefault((turn, phase), {})[seat] = Answer.from_json(answer)
+        self.decided: dict[tuple[int, int], dict[str, tuple[str, ...]]] = {}
+        for turn, phase, _seat, decision, given in record.decisions:
+            self.decided.setdefault((turn, phase), {})[decision] = tuple(given)
+        self._pending: dict[tuple[int, int, int], list[Decision]] = {}
         self.diverged: list[tuple[int, int]] = []
         self._questions: dict[tuple[int, int], tuple[dict[str, list[Question]], Any]] = {}
         self._at = (0, 0)
@@ -393,7 +399,14 @@ class LiveGame:
         if phase == 0:
             return start_turn(state, self._merged_plans(turn))
         actions, fire, cards = self._phase_inputs(turn, phase)
-        new, events = resolve_phase(state, step_rng(self.seed, turn, phase), actions, fire, cards)
+        new, events = resolve_phase(
+            state,
+            step_rng(self.seed, turn, phase),
+            actions,
+            fire,
+            cards,
+            answers=self.decided.get((turn, phase)),
+        )
         decisions = [
             TripodDecision(**{k: v for k, v in d.items() if k != "kind"})
             for answer in self.answers.get((turn, phase), {}).values()
@@ -418,12 +431,15 @@ class LiveGame:
             return cached
         turn, phase = nxt
         state = self.state
+        if self.pending():
+            return {}, None
         if not self._could_ask(phase):
             self._questions[nxt] = ({}, None)
             return {}, None
         actions, _, cards = self._phase_inputs(turn, phase)
         rng = step_rng(self.seed, turn, phase)
-        targets = preview_targets(state, rng, actions, cards)
+        decided = self.decided.get(nxt)
+        targets = preview_targets(state, rng, actions, cards, decided)
         asked: dict[str, list[Question]] = {}
         for vid, weapons in targets.items():
             vehicle = state.vehicles[vid]
@@ -444,10 +460,33 @@ class LiveGame:
                 actions,
                 cards=cards,
                 stop_before_firing=True,
+                answers=decided,
             )
         result = (asked, preview)
         self._questions[nxt] = result
         return result
+
+    def pending(self) -> list[Decision]:
+        """The engine decisions the pending action phase waits for (a reorder after
+        tailing...), given the answers so far: asked before any target question."""
+        nxt = self.next_step()
+        if nxt is None or nxt[1] == 0:
+            return []
+        turn, phase = nxt
+        decided = self.decided.get(nxt, {})
+        key = (turn, phase, len(decided))
+        cached = self._pending.get(key)
+        if cached is None:
+            actions, fire, cards = self._phase_inputs(turn, phase)
+            cached = pending_decisions(
+                self.state, step_rng(self.seed, turn, phase), actions, fire, cards, decided
+            )
+            self._pending = {key: cached}
+        return cached
+
+    def _decider(self, decision: Decision) -> Seat | None:
+        """The seat that answers a decision: the one playing its vehicle."""
+        return self.owner(decision.vehicle)
 
     def _could_ask(self, phase: int) -> bool:
         """Whether any person could be asked for a target this phase (else the preview
@@ -474,6 +513,10 @@ class LiveGame:
         turn, phase = nxt
         if phase == 0:
             return [sid for sid in self._missing_plans(turn) if not self.seats[sid].bot]
+        pend = self.pending()
+        if pend:
+            seats = {s.id for s in (self._decider(d) for d in pend) if s and not s.bot}
+            return sorted(seats, key=lambda sid: self.seats[sid].position)
         asked, _ = self.questions()
         answered = self.answers.get((turn, phase), {})
         return [sid for sid in asked if sid not in answered]
@@ -560,6 +603,44 @@ class LiveGame:
             self.answers.setdefault((turn, phase), {})[seat.id] = answer
             self._questions.pop((turn, phase), None)
 
+    def _bot_decisions(self, turn: int, phase: int) -> None:
+        """Computer seats (and vehicles no seat plays) answer the phase's decisions, until
+        only people's are left; an answer a bot gets wrong is replaced by the default."""
+        from dogfight.bots.decide import decide
+
+        for _ in range(12):
+            pend = self.pending()
+            by_seat: dict[str | None, list[Decision]] = {}
+            for d in pend:
+                seat = self._decider(d)
+                if seat is None or seat.bot:
+                    by_seat.setdefault(None if seat is None else seat.id, []).append(d)
+            if not by_seat:
+                return
+            for seat_id, decisions in sorted(by_seat.items(), key=lambda kv: kv[0] or ""):
+                state = self.state
+                got: dict[str, tuple[str, ...]] = {}
+                if seat_id is not None:
+                    seat = self.seats[seat_id]
+                    vids = self.seat_vehicles(seat_id)
+                    try:
+                        got = decide(
+                            self._bot(seat),
+                            observe(state, vids, decisions),
+                            state.rules,
+                            vids,
+                            decisions,
+                            self._bot_rng(seat, turn, phase),
+                        )
+                    except (DogfightError, KeyError, TypeError, AttributeError, ValueError):
+                        got = {}
+                answers = {d.id: list(got.get(d.id, d.default)) for d in decisions}
+                self.store.add_decisions(self.id, turn, phase, seat_id or "-", answers)
+                self.decided.setdefault((turn, phase), {}).update(
+                    {k: tuple(v) for k, v in answers.items()}
+                )
+                self._questions.pop((turn, phase), None)
+
     # --- resolution ------------------------------------------------------------------
 
     def advance(self, limit: int = 40) -> bool:
@@ -629,6 +710,8 @@ class LiveGame:
             if any(s.bot for s in self.seats.values()):
                 self._commit(pending)
                 self._bot_phase_inputs(turn, phase)
+            self._commit(pending)
+            self._bot_decisions(turn, phase)
             if self.waiting_for():
                 return None
         new, events = self._resolve(turn, phase)
@@ -764,6 +847,52 @@ class LiveGame:
             self.version += 1
             self.advance()
 
+    def submit_decisions(
+        self, seat_id: str, turn: int, phase: int, answers: Mapping[str, list[str]]
+    ) -> None:
+        """Store a seat's answers to decisions of the pending phase (a reorder after
+        tailing...), then advance. Refused, nothing stored, when the seat has no such
+        decision pending or an answer breaks its rule."""
+        with self.lock:
+            if self.next_step() != (turn, phase) or phase == 0:
+                raise ApiError(
+                    409, f"no decision is pending for turn {turn} phase {phase}", "phase"
+                )
+            if not answers:
+                raise ApiError(422, "give at least one answer (decision id -> choice)", "answers")
+            mine: dict[str, Decision] = {}
+            for d in self.pending():
+                seat = self._decider(d)
+                if seat is not None and seat.id == seat_id:
+                    mine[d.id] = d
+            checked: dict[str, list[str]] = {}
+            for did, given in answers.items():
+                decision = mine.get(did)
+                if decision is None:
+                    why = (
+                        "this seat is not tailing now: only the tailing player reorders ("
+                        + TAILING_RULE
+                        + ")"
+                        if did.startswith("tailing:")
+                        else "this seat has no such decision pending"
+                    )
+                    raise ApiError(409, f"{did}: {why}", f"answers.{did}")
+                try:
+                    checked[did] = list(decision.check(given))
+                except DogfightError as exc:
+                    raise ApiError(422, str(exc), f"answers.{did}") from None
+            try:
+                self.store.add_decisions(self.id, turn, phase, seat_id, checked)
+            except Conflict:
+                self.reload()
+                raise ApiError(409, "this decision was already answered", "answers") from None
+            self.decided.setdefault((turn, phase), {}).update(
+                {k: tuple(v) for k, v in checked.items()}
+            )
+            self._questions.pop((turn, phase), None)
+            self.version += 1
+            self.advance()
+
     def set_auto_fire(self, seat_id: str, auto_fire: bool) -> None:
         with self.lock:
             self.store.update_seat(self.id, seat_id, auto_fire=auto_fire)
@@ -887,6 +1016,8 @@ class LiveGame:
                 "phase": phase,
                 "questions": [q.to_json() for q in asked.get(seat_id, [])] if not answered else [],
                 "answered": answered,
+                # engine decisions (a reorder after tailing...): this seat's own only
+                "decisions": [d.to_json() for d in for_seat(self.pending(), vids)],
             }
             if preview is not None:
                 p_state, p_events = preview
@@ -908,6 +1039,8 @@ class LiveGame:
                 "computer": seat.bot,
             },
             "state": self._public(state, vids),
+            "briefing": briefing(state),
+            "ending": ending(state),
             "stage": stage,
             "since": since,
             "steps": [self.step_view(i, vids) for i in range(since, len(self.steps))],
@@ -941,6 +1074,7 @@ class LiveGame:
         state = self.state
         vids = self.seat_vehicles(seat_id)
         out: Json = {}
+        foreseen: dict[str, list[Ghost]] = {}
         for vid, draft in drafts.items():
             vehicle = state.vehicles.get(vid)
             if vid not in vids or vehicle is None or not vehicle.in_play:
@@ -952,12 +1086,20 @@ class LiveGame:
             cards = [str(c) for c in draft.get("cards", [])]
             if len(cards) > 3:
                 raise ApiError(422, "at most 3 cards", f"plans.{vid}.cards")
-            entry: Json = {"problems": [], "ghosts": [], "refusal": None}
+            entry: Json = {"problems": [], "ghosts": [], "warnings": [], "refusal": None}
             try:
-                if vehicle.tripod is not None:
-                    entry["ghosts"] = _tripod_ghosts(state, vehicle, cards)
-                else:
-                    entry["problems"], entry["ghosts"] = _airplane_ghosts(state, vehicle, cards)
+                foreseen[vid] = ghosts(state, vehicle, cards)
+                entry["ghosts"] = [_ghost_json(g) for g in foreseen[vid]]
+                if vehicle.tripod is None:
+                    deck = state.rules.deck_of(vehicle.type)
+                    entry["problems"] = [
+                        {"index": p.index, "card": p.card, "rule": p.rule, "text": p.text}
+                        for p in plan_problems(
+                            vehicle.previous,
+                            [deck.card(c) for c in cards],
+                            state.rules.restrictions,
+                        )
+                    ]
                 needed = 3 - vehicle.tripod.toppled if vehicle.tripod is not None else 3
                 if len(cards) == needed:
                     plan = Plan.model_validate(draft)
@@ -967,81 +1109,22 @@ class LiveGame:
             except ValidationError as exc:
                 entry["refusal"] = exc.errors()[0]["msg"]
             out[vid] = entry
+        for vid, found in warnings(state, foreseen).items():
+            out[vid]["warnings"] = [w.to_json() for w in found]
         return out
 
 
-def _airplane_ghosts(
-    state: GameState, vehicle: Vehicle, cards: list[str]
-) -> tuple[list[Json], list[Json]]:
-    rules = state.rules
-    deck = rules.deck_of(vehicle.type)
-    chosen: list[ManeuverCard] = [deck.card(c) for c in cards]
-    problems = [
-        {"index": p.index, "card": p.card, "rule": p.rule, "text": p.text}
-        for p in plan_problems(vehicle.previous, chosen)
-    ]
-    ghosts: list[Json] = []
-    pose = vehicle.pose
-    previous: Flown | None = vehicle.previous
-    eliminated = rules.switches.illegal_maneuver is IllegalRule.ELIMINATED
-    for card in chosen:
-        flown = card
-        note = None
-        if card_problem(previous, card) is not None:
-            if eliminated:
-                ghosts.append({"card": card.id, "flown": None, "note": "eliminated"})
-                break
-            flown = deck.card(deck.straight)
-            note = f"flown as straight {flown.id}"
-        path = card_path(pose, flown, rules.base_length)
-        pose = apply_card(pose, flown, rules.base_length)
-        previous = Flown(flown.symbol, flown.is_steep)
-        ghosts.append(
-            {
-                "card": card.id,
-                "flown": flown.id,
-                "note": note,
-                "pose": _pose_json(pose),
-                "path": [[round(x, 3), round(y, 3)] for x, y in path],
-            }
-        )
-    return problems, ghosts
-
-
-def _tripod_ghosts(state: GameState, vehicle: Vehicle, cards: list[str]) -> list[Json]:
-    """Where a tripod's cards take it (movement only; overlaps and Energy are judged
-    when the cards are revealed)."""
-    assert vehicle.tripod is not None
-    rules = state.rules
-    deck = rules.tripod_deck_of(vehicle.type)
-    chosen: list[TripodCard] = [deck.card(c) for c in cards]
-    depth = 2.0 * rules.hex_apothem()
-    pose = vehicle.pose
-    backward = vehicle.tripod.reverse_pending
-    ghosts: list[Json] = []
-    for card in chosen:
-        start = pose
-        if card.moves:
-            if backward:
-                rear = Pose(pose.x, pose.y, normalize_heading(pose.heading + 180.0))
-                moved = apply_card(rear, card, depth)
-                pose = Pose(moved.x, moved.y, normalize_heading(moved.heading + 180.0))
-            else:
-                pose = apply_card(pose, card, depth)
-        backward = card.symbol is TripodSymbol.REVERSE
-        ghosts.append(
-            {
-                "card": card.id,
-                "flown": card.id,
-                "note": "backwards" if backward and not card.moves else None,
-                "pose": _pose_json(pose),
-                "path": [
-                    [round(start.x, 3), round(start.y, 3)],
-                    [round(pose.x, 3), round(pose.y, 3)],
-                ],
-            }
-        )
-    return ghosts
+def _ghost_json(ghost: Ghost) -> Json:
+    if ghost.pose is None:
+        return {"card": ghost.card, "flown": ghost.flown, "note": ghost.note}
+    return {
+        "card": ghost.card,
+        "flown": ghost.flown,
+        "note": ghost.note,
+        "phase": ghost.phase,
+        "pose": _pose_json(ghost.pose),
+        "path": [[round(x, 3), round(y, 3)] for x, y in ghost.path],
+    }
 
 
 class GameService:

@@ -73,6 +73,14 @@ class SubmitTargets(Strict):
     )
 
 
+class SubmitDecisions(Strict):
+    turn: int = Field(ge=1)
+    phase: int = Field(ge=1, le=3)
+    answers: dict[str, list[str]] = Field(
+        description="decision id -> answer (a reorder: the cards in their new order)"
+    )
+
+
 class Settings(Strict):
     auto_fire: bool
 

@@ -140,7 +140,8 @@ def presets(catalog: Catalog) -> dict[str, Json]:
 
 def client_catalog(catalog: Catalog, bots: list[str]) -> Json:
     """What the browser needs to draw and plan: public figures only (no damage decks'
-    order, no seed)."""
+    order, no seed). The damage cards' faces (value, specials) are the printed deck's
+    contents, so the console can show a held card by its value and icons."""
     c = catalog.constants
     return {
         "constants": {
@@ -211,6 +212,22 @@ def client_catalog(catalog: Catalog, bots: list[str]) -> Json:
                 "vehicles": [{"id": v.id, "side": v.side, "types": v.types} for v in s.vehicles],
             }
             for sid, s in sorted(catalog.scenarios.items())
+        },
+        "specials": {
+            special.value: spec.model_dump(mode="json")
+            for special, spec in sorted(catalog.specials.items())
+        },
+        "damage_cards": {
+            letter: {
+                card.id: {
+                    "value": card.value,
+                    "explosion": card.explosion,
+                    "specials": [s.value for s in card.specials],
+                    "energy": card.energy,
+                }
+                for card in deck.cards
+            }
+            for letter, deck in sorted(catalog.damage_decks.items())
         },
         "presets": presets(catalog),
         "bots": bots,

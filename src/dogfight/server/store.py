@@ -109,6 +109,23 @@ class AnswerRow(Base):
     created: Mapped[float] = mapped_column(Float)
 
 
+class DecisionRow(Base):
+    """A seat's answer to one engine decision inside a phase (a reorder after tailing, a
+    bomber's pick: :mod:`dogfight.rules.decisions`), by the decision's id."""
+
+    __tablename__ = "decisions"
+    __table_args__ = (UniqueConstraint("game_id", "decision"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[str] = mapped_column(String(40))
+    decision: Mapped[str] = mapped_column(String(200))
+    answer: Mapped[Json] = mapped_column(JSON)
+    created: Mapped[float] = mapped_column(Float)
+
+
 class StepRow(Base):
     """A resolved step: phase 0 is the start of a turn (plans revealed as laid down),
     1..3 the action phases; ``events`` are the referee's (unredacted) events."""
@@ -157,6 +174,8 @@ class GameRecord:
     """(turn, seat, plans)."""
     answers: list[tuple[int, int, str, Json]]
     """(turn, phase, seat, answer)."""
+    decisions: list[tuple[int, int, str, str, list[str]]]
+    """(turn, phase, seat, decision id, answer)."""
     steps: list[tuple[int, int, list[Json]]]
     """(turn, phase, events)."""
 
@@ -235,6 +254,26 @@ class Store:
             )
         )
 
+    def add_decisions(
+        self, game_id: str, turn: int, phase: int, seat: str, answers: dict[str, list[str]]
+    ) -> None:
+        """A seat's answers to decisions of one phase, in one transaction."""
+        now = time.time()
+        self._write(
+            *(
+                DecisionRow(
+                    game_id=game_id,
+                    turn=turn,
+                    phase=phase,
+                    seat=seat,
+                    decision=decision,
+                    answer=answer,
+                    created=now,
+                )
+                for decision, answer in sorted(answers.items())
+            )
+        )
+
     def add_steps(self, game_id: str, steps: list[tuple[int, int, list[Json]]], over: bool) -> None:
         """Store resolved steps (turn, phase, events) and whether the game is over, in one
         transaction; :class:`Conflict` (and nothing written) when one was already stored."""
@@ -291,6 +330,9 @@ class Store:
             answers = session.scalars(
                 select(AnswerRow).where(AnswerRow.game_id == game_id).order_by(AnswerRow.id)
             ).all()
+            decided = session.scalars(
+                select(DecisionRow).where(DecisionRow.game_id == game_id).order_by(DecisionRow.id)
+            ).all()
             steps = session.scalars(
                 select(StepRow)
                 .where(StepRow.game_id == game_id)
@@ -319,6 +361,7 @@ class Store:
                 ],
                 plans=[(p.turn, p.seat, p.plans) for p in plans],
                 answers=[(a.turn, a.phase, a.seat, a.answer) for a in answers],
+                decisions=[(d.turn, d.phase, d.seat, d.decision, list(d.answer)) for d in decided],
                 steps=[(s.turn, s.phase, list(s.events)) for s in steps],
             )
 

@@ -4,21 +4,53 @@
 
 import { svg } from "./common.js";
 
-const COLOURS = ["#1f5fa8", "#b3261e", "#2e7d32", "#8e44ad", "#c77700", "#00838f"];
+// One family of shades per side, one shade per vehicle: a vehicle's base, ghosts, paths,
+// label and console entry share its colour, and a side still reads as one.
+const FAMILIES = [
+  ["#1f5fa8", "#00838f", "#5e35b1", "#4a90d9", "#0b3d7a", "#26a69a"],
+  ["#b3261e", "#c77700", "#ad1457", "#e06666", "#7a1010", "#f4a261"],
+  ["#2e7d32", "#827717", "#558b2f", "#66bb6a", "#1b5e20", "#9e9d24"],
+  ["#6d4c41", "#546e7a", "#8d6e63", "#37474f", "#a1887f", "#78909c"],
+];
 
 export class Board {
   constructor(root, catalog) {
     this.root = root;
     this.catalog = catalog;
     this.hover = null;
-    this.sideColour = new Map();
+    this.tapped = null; // vehicle id whose arcs a tap pinned
+    this.sideIndex = new Map();
+    this.vehicleColours = new Map();
+    this.zoom = null; // {x, y, w, h}: the part of the view shown (null: all of it)
+    this.touch(root);
   }
 
+  sideOf(side) {
+    if (!this.sideIndex.has(side)) this.sideIndex.set(side, this.sideIndex.size);
+    return this.sideIndex.get(side);
+  }
+
+  // The colour of a side (its first shade).
   colour(side) {
-    if (!this.sideColour.has(side)) {
-      this.sideColour.set(side, COLOURS[this.sideColour.size % COLOURS.length]);
+    return FAMILIES[this.sideOf(side) % FAMILIES.length][0];
+  }
+
+  // Give every vehicle its shade: the side's vehicles in id order.
+  assign(vehicles) {
+    const bySide = new Map();
+    for (const v of [...vehicles].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+      if (this.vehicleColours.has(v.id)) continue;
+      const family = FAMILIES[this.sideOf(v.side) % FAMILIES.length];
+      const taken = [...this.vehicleColours.entries()].filter(([, c]) => family.includes(c)).length;
+      const n = (bySide.get(v.side) || 0) + taken;
+      bySide.set(v.side, (bySide.get(v.side) || 0) + 1);
+      this.vehicleColours.set(v.id, family[n % family.length]);
     }
-    return this.sideColour.get(side);
+  }
+
+  vehicleColour(v) {
+    if (!this.vehicleColours.has(v.id)) this.assign([v]);
+    return this.vehicleColours.get(v.id);
   }
 
   // state: observation; extra: {poses: {id: pose} overriding, paths: [...], ghosts: [...],
@@ -31,7 +63,22 @@ export class Board {
     const Y = (y) => H - y;
     this.Y = Y;
     const root = this.root;
-    root.setAttribute("viewBox", `-2 -2 ${W + 4} ${H + 4}`);
+    this.assign(state.vehicles);
+    // the view reaches whatever is drawn beyond the table (a ghost over the edge)
+    let [x0, y0, x1, y1] = [-2, -2, W + 2, H + 2];
+    const grow = (x, y, r = 3) => {
+      x0 = Math.min(x0, x - r);
+      x1 = Math.max(x1, x + r);
+      y0 = Math.min(y0, Y(y) - r);
+      y1 = Math.max(y1, Y(y) + r);
+    };
+    for (const gh of extra.ghosts || []) {
+      if (gh.pose) grow(gh.pose.x, gh.pose.y, 5);
+      for (const [x, y] of gh.path || []) grow(x, y);
+    }
+    for (const p of extra.paths || []) for (const [x, y] of p.points) grow(x, y);
+    this.full = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+    this.applyView();
     root.replaceChildren();
     root.append(svg("rect", { x: 0, y: 0, width: W, height: H, class: "felt" }));
     for (let x = 10; x < W; x += 10) {
@@ -40,7 +87,17 @@ export class Board {
     for (let y = 10; y < H; y += 10) {
       root.append(svg("line", { x1: 0, y1: Y(y), x2: W, y2: Y(y), class: "grid" }));
     }
-    for (const side of new Set(state.vehicles.map((v) => v.side))) this.colour(side);
+    for (const e of extra.exits || []) {
+      const c = this.colour(e.side);
+      const at = { north: [0, 0, W, 0], south: [0, H, W, H], west: [0, 0, 0, H], east: [W, 0, W, H] }[e.edge];
+      if (!at) continue;
+      const g = svg("g", { class: "exit", "data-exit": e.edge });
+      g.append(svg("line", { x1: at[0], y1: at[1], x2: at[2], y2: at[3], stroke: c }));
+      const tx = (at[0] + at[2]) / 2;
+      const ty = e.edge === "north" ? -0.6 : e.edge === "south" ? H + 1.9 : H / 2;
+      g.append(svg("text", { x: e.edge === "west" ? 1 : e.edge === "east" ? W - 1 : tx, y: ty, class: `exit-label ${e.edge}`, fill: c, text: e.text }));
+      root.append(g);
+    }
 
     const layer = (name) => {
       const g = svg("g", { class: name });
@@ -69,18 +126,26 @@ export class Board {
     for (const c of state.clouds || []) {
       under.append(svg("circle", { cx: c.x, cy: Y(c.y), r: c.radius, class: "cloud" }));
     }
+    const byId = new Map(state.vehicles.map((v) => [v.id, v]));
     for (const p of extra.paths || []) {
       const points = p.points.map(([x, y]) => `${x},${Y(y)}`).join(" ");
-      paths.append(svg("polyline", { points, class: "path", stroke: this.colour(p.side) }));
+      const v = byId.get(p.vehicle);
+      const stroke = v ? this.vehicleColour(v) : this.colour(p.side);
+      paths.append(svg("polyline", { points, class: "path", stroke, "data-path": p.vehicle }));
     }
     for (const gh of extra.ghosts || []) {
+      const colour = this.vehicleColour(gh.vehicle);
       if (gh.path) {
         const points = gh.path.map(([x, y]) => `${x},${Y(y)}`).join(" ");
-        ghosts.append(svg("polyline", { points, class: "ghost-path" }));
+        ghosts.append(svg("polyline", { points, class: `ghost-path${gh.warned ? " warned" : ""}`, stroke: colour }));
       }
       if (gh.pose) {
         const g = this.base(gh.vehicle, gh.pose, true);
         g.classList.add(gh.final ? "ghost-final" : "ghost");
+        if (gh.warned) g.classList.add("warned");
+        if (gh.preview) g.classList.add("preview");
+        g.setAttribute("data-ghost", gh.vehicle.id);
+        g.setAttribute("data-colour", colour);
         if (gh.label) {
           g.append(svg("text", { x: 0, y: 0.9, class: "ghost-label", transform: `rotate(${gh.pose.heading})`, text: gh.label }));
         }
@@ -88,23 +153,48 @@ export class Board {
       }
     }
     const poses = extra.poses || {};
+    const shown = [];
     for (const v of state.vehicles) {
       const pose = poses[v.id] || v.pose;
       if (v.eliminated && !poses[v.id]) {
         const left = pose.x < 0 || pose.y < 0 || pose.x > W || pose.y > H;
         if (left) continue;
       }
+      shown.push([v, pose]);
+    }
+    const discs = shown.map(([v, pose]) => [pose.x, Y(pose.y), this.radius(v)]);
+    for (const gh of extra.ghosts || []) {
+      if (gh.pose) discs.push([gh.pose.x, Y(gh.pose.y), this.radius(gh.vehicle)]);
+    }
+    const placed = [];
+    for (const [v, pose] of shown) {
       const g = this.base(v, pose, false);
       if (v.eliminated) g.classList.add("eliminated");
       if (extra.mine && extra.mine.has(v.id)) g.classList.add("mine");
       g.setAttribute("data-vehicle", v.id);
       g.addEventListener("mouseenter", () => this.showReach(v, pose));
-      g.addEventListener("mouseleave", () => this.hideReach());
+      g.addEventListener("mouseleave", () => {
+        if (this.tapped !== v.id) this.hideReach();
+      });
+      // a tap (or click) pins the arcs until the next tap: there is no hover on a phone
+      g.addEventListener("pointerup", (event) => {
+        event.stopPropagation();
+        if (this.moved) return;
+        if (this.tapped === v.id) {
+          this.tapped = null;
+          this.hideReach();
+        } else {
+          this.tapped = v.id;
+          this.showReach(v, pose);
+        }
+      });
       bases.append(g);
-      bases.append(
-        svg("text", { x: pose.x, y: Y(pose.y) - this.radius(v) - 1, class: "label", text: v.id }),
-      );
+      const [lx, ly] = this.labelSpot(pose.x, Y(pose.y), this.radius(v), v.id, discs, placed);
+      bases.append(svg("text", { x: lx, y: ly, class: "label", fill: this.vehicleColour(v), "data-label": v.id, text: v.id }));
     }
+    const pinned = shown.find(([v]) => v.id === this.tapped);
+    if (pinned) this.showReach(pinned[0], pinned[1]);
+    else this.tapped = null;
     for (const s of extra.shots || []) {
       shots.append(
         svg("line", {
@@ -113,6 +203,109 @@ export class Board {
         }),
       );
     }
+  }
+
+  // A spot for a base's label that covers no base (nor ghost) and no label placed
+  // before it: above, below, right or left of the base, further out if need be.
+  labelSpot(x, y, r, text, discs, placed) {
+    const w = 1.25 * text.length + 0.6;
+    const h = 2.4;
+    const hits = (cx, cy) => {
+      const box = [cx - w / 2, cy - h + 0.4, cx + w / 2, cy + 0.6];
+      for (const [dx, dy, dr] of discs) {
+        const nx = Math.max(box[0], Math.min(dx, box[2]));
+        const ny = Math.max(box[1], Math.min(dy, box[3]));
+        if (Math.hypot(nx - dx, ny - dy) < dr) return true;
+      }
+      return placed.some((b) => box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3]);
+    };
+    for (const extra of [1, 3, 6]) {
+      const spots = [[x, y - r - extra], [x, y + r + extra + 1.6], [x + r + extra + w / 2, y + 0.8], [x - r - extra - w / 2, y + 0.8]];
+      for (const [cx, cy] of spots) {
+        if (!hits(cx, cy)) {
+          placed.push([cx - w / 2, cy - h + 0.4, cx + w / 2, cy + 0.6]);
+          return [cx, cy];
+        }
+      }
+    }
+    return [x, y - r - 1];
+  }
+
+  applyView() {
+    const v = this.zoom || this.full;
+    if (v) this.root.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+  }
+
+  // Pinch or wheel to zoom, drag to pan, double-click to see the whole table again. A
+  // drag is not a tap: this.moved keeps a base's click from pinning its arcs after one.
+  touch(root) {
+    const pointers = new Map();
+    let last = null;
+    const toTable = (clientX, clientY) => {
+      const box = root.getBoundingClientRect();
+      const v = this.zoom || this.full;
+      const s = Math.max(v.w / box.width, v.h / box.height);
+      const ox = v.x + (v.w - box.width * s) / 2;
+      const oy = v.y + (v.h - box.height * s) / 2;
+      return [ox + (clientX - box.left) * s, oy + (clientY - box.top) * s, s];
+    };
+    const zoomAt = (clientX, clientY, factor) => {
+      if (!this.full) return;
+      const v = this.zoom || { ...this.full };
+      const [px, py] = toTable(clientX, clientY);
+      const w = Math.min(this.full.w * 1.5, Math.max(this.full.w / 8, v.w / factor));
+      const k = w / v.w;
+      this.zoom = { x: px - (px - v.x) * k, y: py - (py - v.y) * k, w, h: v.h * k };
+      this.applyView();
+    };
+    root.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      zoomAt(e.clientX, e.clientY, e.deltaY < 0 ? 1.15 : 1 / 1.15);
+    }, { passive: false });
+    root.addEventListener("dblclick", () => {
+      this.zoom = null;
+      this.applyView();
+    });
+    root.addEventListener("pointerdown", (e) => {
+      pointers.set(e.pointerId, [e.clientX, e.clientY]);
+      this.moved = false;
+      last = null;
+    });
+    root.addEventListener("pointermove", (e) => {
+      if (!pointers.has(e.pointerId) || !this.full) return;
+      const before = pointers.get(e.pointerId);
+      pointers.set(e.pointerId, [e.clientX, e.clientY]);
+      if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
+        if (last) zoomAt((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, d / last);
+        last = d;
+        this.moved = true;
+        return;
+      }
+      const dx = e.clientX - before[0];
+      const dy = e.clientY - before[1];
+      if (!this.moved && Math.hypot(dx, dy) < 4) {
+        pointers.set(e.pointerId, before);
+        return;
+      }
+      this.moved = true;
+      if (!this.zoom) return;
+      const [, , s] = toTable(0, 0);
+      this.zoom = { ...this.zoom, x: this.zoom.x - dx * s, y: this.zoom.y - dy * s };
+      this.applyView();
+    });
+    const up = (e) => {
+      pointers.delete(e.pointerId);
+      if (pointers.size < 2) last = null;
+    };
+    root.addEventListener("pointerup", up, true);
+    root.addEventListener("pointercancel", up, true);
+    root.addEventListener("pointerup", () => {
+      if (this.moved || !this.tapped) return;
+      this.tapped = null;
+      this.hideReach();
+    });
   }
 
   radius(v) {
@@ -124,7 +317,7 @@ export class Board {
   // One vehicle's base at a pose: a rectangle with a nose for airplanes, a hexagon with
   // its front side flat for tripods; the centre dot.
   base(v, pose, ghost) {
-    const colour = this.colour(v.side);
+    const colour = this.vehicleColour(v);
     const g = svg("g", {
       class: "base",
       transform: `translate(${pose.x} ${this.Y(pose.y)}) rotate(${-pose.heading})`,
@@ -160,6 +353,7 @@ export class Board {
     const c = this.catalog.constants;
     const g = svg("g", {
       class: "reach",
+      "data-reach": v.id,
       transform: `translate(${pose.x} ${this.Y(pose.y)}) rotate(${-pose.heading})`,
     });
     const wedge = (centre, width, r) => {

@@ -4,6 +4,7 @@
 
 import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
+import { cardFace, cardName, cardTitle, pathAfter, speedClass } from "./cards.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
 const replayMode = location.pathname.startsWith("/replay/");
@@ -23,6 +24,7 @@ let checks = {}; // vehicle id -> answer of /check
 let animating = false;
 let shown = null; // what the board shows: {state, poses, paths, shots}
 let curtainFor = null;
+let curtainAction = null; // what the curtain's button does: take a seat, or watch a reveal
 
 function token() {
   return held.seats[held.active];
@@ -38,6 +40,10 @@ function seen() {
 
 function markSeen(n) {
   localStorage.setItem(seenKey(), String(n));
+}
+
+function markSeenBy(seat, n) {
+  localStorage.setItem(`dogfight:${gameId}:${seat}:seen`, String(n));
 }
 
 function sleep(ms) {
@@ -107,8 +113,12 @@ function receive(data) {
   const previous = view;
   view = data;
   renderHeader();
-  renderLog();
   const fresh = steps.filter((s) => s.index > seen());
+  if (fresh.length && !animating && hotseat()) {
+    showReveal(fresh, previous);
+    return;
+  }
+  renderLog();
   if (fresh.length && !animating) {
     animate(fresh, previous);
   } else if (!animating) {
@@ -116,7 +126,29 @@ function receive(data) {
   }
 }
 
-async function animate(fresh, previous) {
+function hotseat() {
+  return Object.keys(held.seats).length > 1;
+}
+
+// Hot-seat: before a reveal everybody may watch, so nobody's secret stays on screen —
+// the console, the log and the plans are cleared, and a curtain says what comes.
+function showReveal(fresh, previous) {
+  document.body.classList.add("public");
+  $("stage").replaceChildren();
+  $("stage").dataset.stage = "reveal";
+  $("console").replaceChildren();
+  $("log-entries").replaceChildren();
+  const first = fresh[0];
+  $("curtain-text").textContent = first.phase === 0
+    ? `Turn ${first.turn}: every plan is in. Everyone may watch the reveal.`
+    : `Turn ${first.turn}, phase ${first.phase}: everyone may watch.`;
+  $("curtain-go").textContent = "Watch";
+  $("curtain").dataset.kind = "reveal";
+  curtainAction = () => animate(fresh, previous, true);
+  $("curtain").hidden = false;
+}
+
+async function animate(fresh, previous, publicReveal = false) {
   animating = true;
   const state = view.state;
   // start every vehicle at the start of its first move in the fresh steps
@@ -155,9 +187,32 @@ async function animate(fresh, previous) {
     if (shots.length) await sleep(700);
     else await sleep(250);
     markSeen(s.index);
+    if (publicReveal) for (const id of Object.keys(held.seats)) markSeenBy(id, s.index);
+    if (publicReveal) renderPublicLog(s);
   }
   animating = false;
+  if (publicReveal) {
+    document.body.classList.remove("public");
+    const waiting = view.stage.waiting_for || [];
+    const next = Object.keys(held.seats).find((id) => waiting.includes(id));
+    if (next) {
+      showCurtain(next);
+      return;
+    }
+  }
   renderAll();
+}
+
+// During a public reveal the log tells only what every seat may know: moves and shots,
+// not the damage cards a seat drew.
+function renderPublicLog(s) {
+  const box = $("log-entries");
+  box.append(el("h4", { text: s.phase === 0 ? `Turn ${s.turn}` : `Turn ${s.turn}, phase ${s.phase}` }));
+  for (const e of s.events) {
+    if (["moved", "fired", "heat_ray", "left_area", "eliminated", "game_over", "cloud_placed"].includes(e.kind)) {
+      box.append(el("div", { class: `log ${e.kind}`, text: e.text }));
+    }
+  }
 }
 
 function pathsOf(someSteps) {
@@ -167,7 +222,7 @@ function pathsOf(someSteps) {
   for (const s of someSteps) {
     for (const e of s.events) {
       if (e.kind === "moved") {
-        out.push({ side: sides[e.vehicle], points: e.path || [[e.start.x, e.start.y], [e.end.x, e.end.y]] });
+        out.push({ vehicle: e.vehicle, side: sides[e.vehicle], points: e.path || [[e.start.x, e.start.y], [e.end.x, e.end.y]] });
       }
     }
   }
@@ -186,7 +241,8 @@ function drawBoard(extra = {}) {
   let state = view.state;
   if (stage.kind === "targets" && stage.preview && !animating) state = stage.preview.state;
   shown = { state, ...extra };
-  board.draw(state, { mine: new Set(view.seat.vehicles), ...extra });
+  const exits = ((view.briefing && view.briefing.exits) || []).map((e) => ({ ...e, text: `${e.side} exit` }));
+  board.draw(state, { mine: new Set(view.seat.vehicles), exits, ...extra });
 }
 
 // --- rendering ------------------------------------------------------------------------
@@ -202,6 +258,7 @@ function renderAll() {
     paths = pathsOf([{ events: stage.preview.events }]);
   }
   drawBoard({ paths, ghosts, shots });
+  renderBriefing();
   renderConsole();
   renderStage();
   renderLog();
@@ -247,14 +304,19 @@ function renderConsole() {
     const rows = [];
     rows.push(el("div", { class: "damage", text: `Damage ${v.damage ?? "?"} / ${v.resistance ?? "?"}` }));
     if (v.damage_cards && v.damage_cards.length) {
-      rows.push(el("div", { class: "cards" }, v.damage_cards.map((c) => el("span", { class: "dcard", text: c }))));
+      rows.push(el("div", { class: "cards" }, v.damage_cards.map(damageChip)));
+    }
+    const lasting = lastingIcons(v);
+    if (lasting.length) rows.push(el("div", { class: "lasting" }, lasting));
+    if (view.state.switches && !view.state.switches.standard_rules) {
+      rows.push(el("div", { class: "switch-off muted", "data-switch": "standard_rules", text: "Special damage is off (basic rules): a damage card counts its value; only jams and explosions act." }));
     }
     if (v.energy !== undefined) rows.push(el("div", { text: `Energy ${v.energy} / ${v.energy_rating}${v.toppled ? `, toppled (${v.toppled})` : ""}${v.cooling ? ", heat-ray cooling" : ""}` }));
-    if (Object.keys(v.jams).length) rows.push(el("div", { text: `Jammed: ${Object.entries(v.jams).map(([w, n]) => `${w} ${n}`).join(", ")}` }));
+
     if (v.rockets) rows.push(el("div", { text: `Rockets: ${v.rockets}` }));
     if (v.previous) rows.push(el("div", { class: "muted", text: `Last card: ${v.previous.symbol}${v.previous.steep ? " (steep)" : ""}` }));
     box.append(el("div", { class: `vehicle-console${v.eliminated ? " out" : ""}`, "data-console": v.id },
-      el("h3", { text: `${v.id} — ${nameOf(v.type)}${v.eliminated ? ` (out: ${v.eliminated.replace("_", " ")})` : ""}` }), rows));
+      el("h3", {}, swatch(v), `${v.id} — ${nameOf(v.type)}${v.eliminated ? ` (out: ${v.eliminated.replace("_", " ")})` : ""}`), rows));
   }
   const specials = [];
   for (const s of steps) for (const e of s.events) if (e.kind === "special_damage" && e.announced) specials.push(e);
@@ -268,9 +330,92 @@ function renderConsole() {
       if (Object.keys(v.jams).length) parts.push("jammed");
       if (v.energy !== undefined) parts.push(`Energy ${v.energy}`);
       if (mine.length) parts.push(`announced: ${mine.join(", ")}`);
-      box.append(el("div", { class: "other" }, parts.join(" · ")));
+      box.append(el("div", { class: "other", "data-console": v.id }, swatch(v), parts.join(" · ")));
     }
   }
+}
+
+// The scenario at the table: forces, objectives, exit edges, and every victory
+// condition in the rule's words with what its side still needs now.
+function renderBriefing() {
+  const box = $("briefing");
+  const b = view.briefing;
+  box.hidden = !b;
+  if (!b) return;
+  const open = box.querySelector("details") ? box.querySelector("details").open : true;
+  const details = el("details", { open });
+  details.append(el("summary", {}, el("strong", { text: `Scenario: ${b.title}` })));
+  if (b.note) details.append(el("p", { class: "muted", text: b.note }));
+  for (const side of b.sides) {
+    const forces = side.vehicles.map((v) => `${v.id} (${nameOf(v.type)}${v.in_play ? "" : `, out: ${(v.out || "").replace("_", " ")}`})`);
+    if (side.reserves.length) forces.push(`to come: ${side.reserves.join(", ")}`);
+    details.append(el("div", { class: "force", "data-side": side.name }, el("strong", { text: `${side.name}` }), ` — from the ${side.edge} edge: ${forces.join(", ") || "none"}`));
+  }
+  if (b.objectives.length) {
+    const gone = b.objectives.filter((o) => o.destroyed).length;
+    const drained = b.objectives.filter((o) => o.drained).length;
+    details.append(el("div", { class: "objectives-state", text: `Objectives: ${b.objectives.length} on the table, ${gone} destroyed, ${drained} drained` }));
+  }
+  for (const e of b.exits) {
+    details.append(el("div", { class: "exit-edge", "data-exit": e.edge, text: `Exit: the ${e.side} win by leaving the table across the ${e.edge} edge (drawn on the table)` }));
+  }
+  details.append(el("h4", { text: "Victory" }));
+  const list = el("ul", { class: "victory" });
+  for (const w of b.victory) {
+    list.append(el("li", {}, el("strong", { text: `${w.side}${w.level ? ` (${w.level})` : ""}: ` }), w.text,
+      el("div", { class: "needs", text: w.needs === "met" ? "met" : `needs now: ${w.needs}` })));
+  }
+  details.append(list);
+  box.replaceChildren(details);
+}
+
+// Icons of the special damage, with the rule (specials.toml) in the tooltip.
+const ICONS = {
+  jammed: "⛓", wounded_pilot: "✚", rudder_left: "⟲", rudder_right: "⟳", engine: "⚙", smoke: "💨",
+  fire: "🔥", circuits: "⚡", gyroscope: "🧭", reverse_destroyed: "⛔", smoke_generator: "🏭",
+  toppled: "⤓", batteries: "🔋", explosion: "💥", energy: "⚡",
+};
+// The lasting status counters as the engine keeps them, and the special that sets each.
+const STATUS = {
+  fire: ["fire", (n) => `on fire: ${n} counter(s) left`],
+  smoke: ["smoke", (n) => `smoke trail: ${n} counter(s) left`],
+  wounded: ["wounded_pilot", (n) => `pilot wounded${n > 1 ? ` ×${n}` : ""}`],
+  engine: ["engine", () => "engine damaged"],
+  rudder_left: ["rudder_left", (n) => `left rudder jammed (until turn ${n})`],
+  rudder_right: ["rudder_right", (n) => `right rudder jammed (until turn ${n})`],
+  gyroscope: ["gyroscope", (n) => `gyroscope hit (until turn ${n})`],
+  reverse_destroyed: ["reverse_destroyed", () => "reverse destroyed"],
+  smoke_generator: ["smoke_generator", () => "smoke generator destroyed"],
+};
+
+function icon(special, label, rule) {
+  return el("span", { class: "icon", "data-special": special, title: rule ? `${label} — ${rule}` : label }, `${ICONS[special] || "•"} ${label}`);
+}
+
+function lastingIcons(v) {
+  const out = [];
+  for (const [key, n] of Object.entries(v.status || {})) {
+    const [special, words] = STATUS[key] || [key, () => key.replaceAll("_", " ")];
+    const spec = catalog.specials[special];
+    out.push(icon(special, words(n), spec && spec.description));
+  }
+  for (const [weapon, n] of Object.entries(v.jams || {})) {
+    const spec = catalog.specials.jammed;
+    out.push(icon("jammed", `${weapon} guns jammed: ${n} maneuver(s) left`, spec && spec.description));
+  }
+  return out;
+}
+
+// A held damage card by its value and icons (deck:id is how the engine names it).
+function damageChip(code) {
+  const [deck, id] = code.split(":");
+  const card = (catalog.damage_cards[deck] || {})[id];
+  if (!card) return el("span", { class: "dcard", text: code });
+  const parts = [card.explosion ? ICONS.explosion : String(card.value)];
+  for (const sp of card.specials) parts.push(ICONS[sp] || sp);
+  if (card.energy) parts.push(ICONS.energy);
+  const words = [card.explosion ? "explosion" : `${card.value} damage`, ...card.specials.map((sp) => sp.replaceAll("_", " "))];
+  return el("span", { class: "dcard", "data-card": code, title: `deck ${deck}: ${words.join(", ")}` }, parts.join(" "));
 }
 
 function nameOf(type) {
@@ -324,13 +469,18 @@ function renderStage() {
 
 function renderEnd(box) {
   const result = view.game.result || {};
+  const ending = view.ending || {};
   const winner = result.winner ? `${result.winner} win` : "A draw";
   const scores = Object.entries(result.scores || {}).map(([s, p]) => `${s} ${p >= 0 ? "+" : ""}${p}`).join(", ");
+  const how = Object.entries(ending.how || {}).map(([side, lines]) =>
+    el("li", {}, el("strong", { text: `${side}: ` }), lines.length ? lines.join("; ") : "no points"));
   box.append(
     el("div", { id: "end-screen", class: "end" },
       el("h2", { text: "Game over" }),
       el("p", { class: "winner", text: winner }),
+      ending.reason ? el("p", { class: "reason", text: `Why: ${ending.reason}` }) : null,
       el("p", { text: scores ? `Scores: ${scores}` : "" }),
+      how.length ? el("ul", { class: "score-how" }, how) : null,
       el("a", { href: `/replay/${gameId}`, text: "Step through the replay" }),
       " · ",
       el("a", { href: "/", text: "Lobby" })),
@@ -362,7 +512,7 @@ function renderPlanning(box, stage) {
     const check = checks[vid] || { problems: [], refusal: null, ghosts: [] };
     const tripod = v.type in catalog.tripods;
     const panel = el("div", { class: "plan", "data-plan": vid });
-    panel.append(el("h3", { text: `${vid} — ${nameOf(v.type)}` }));
+    panel.append(el("h3", {}, swatch(v), `${vid} — ${nameOf(v.type)}`));
     const hand = el("div", { class: "hand" });
     for (const card of deckOf(v)) {
       const used = draft.cards.includes(card.id);
@@ -371,12 +521,16 @@ function renderPlanning(box, stage) {
           class: `card ${card.symbol}${card.steep ? " steep" : ""}`,
           "data-card": card.id,
           disabled: used || draft.cards.length >= needed(v),
-          title: cardTitle(card),
+          title: cardTitle(card, deckData(v)),
           onclick: () => {
             draft.cards.push(card.id);
             changedDraft(vid);
           },
-        }, el("span", { class: "id", text: card.id }), el("span", { class: "sym", text: symbolGlyph(card) })),
+          onmouseenter: () => previewCard(v, card),
+          onmouseleave: () => previewCard(null),
+        }, el("span", { class: "id", text: card.id }), cardFace(card, catalog, tripod),
+        el("span", { class: "name", text: cardName(card) }),
+        el("span", { class: `speed ${speedClass(card, deckData(v))}`, text: speedClass(card, deckData(v)) })),
       );
     }
     panel.append(hand);
@@ -397,6 +551,10 @@ function renderPlanning(box, stage) {
         slot.append(el("div", { class: "muted", text: "choose a card" }));
       }
       if (problem) slot.append(el("div", { class: "rule", text: `${problem.rule.replaceAll("_", " ")}: ${problem.text}` }));
+      for (const w of (check.warnings || []).filter((x) => x.index === cardIndex)) {
+        slot.classList.add("warned");
+        slot.append(el("div", { class: "warning", "data-warning": w.kind, text: `⚠ ${w.text}` }));
+      }
       if (ghost && ghost.note) slot.append(el("div", { class: "note", text: ghost.note }));
       if (!tripod) {
         slot.append(fireSelect("front", draft.fire, i, enemies));
@@ -419,21 +577,69 @@ function renderPlanning(box, stage) {
     const v = view.state.vehicles.find((x) => x.id === vid);
     return drafts[vid] && drafts[vid].cards.length === needed(v) && !(checks[vid] && checks[vid].refusal);
   });
-  box.append(el("button", { id: "submit-plans", class: "primary", disabled: !ready, onclick: submitPlans, text: "Submit plans" }));
+  box.append(el("button", { id: "submit-plans", class: "primary", disabled: !ready, onclick: askSubmit, text: "Submit plans" }));
 }
 
-function cardTitle(card) {
-  if (card.forward !== undefined && card.symbol) {
-    return `${card.symbol}${card.steep ? " (steep)" : ""}: ${card.forward} cm ahead, ${card.left} left, turn ${card.turn}°`;
+// The vehicle's colour by its name (set through the CSSOM: no inline style attribute).
+function swatch(v) {
+  const node = el("span", { class: "swatch", "data-colour": board.vehicleColour(v) }, "■ ");
+  node.style.color = board.vehicleColour(v);
+  return node;
+}
+
+function planWarnings() {
+  const out = [];
+  for (const vid of view.stage.to_plan) for (const w of (checks[vid] && checks[vid].warnings) || []) out.push(w);
+  return out;
+}
+
+// Submit, or first ask: a plan with a warning is never sent silently.
+async function askSubmit() {
+  $("submit-plans").disabled = true;
+  if (checking) await checking;
+  const found = planWarnings();
+  if (!found.length) {
+    submitPlans();
+    return;
   }
-  return card.symbol;
+  const box = el("div", { id: "confirm-submit", class: "confirm" },
+    el("h3", { text: "Submit these plans anyway?" }),
+    el("ul", {}, found.map((w) => el("li", { text: w.text }))),
+    el("button", { id: "submit-anyway", class: "primary", onclick: () => { box.remove(); submitPlans(); }, text: "Submit anyway" }),
+    " ",
+    el("button", { id: "submit-back", onclick: () => { box.remove(); $("submit-plans").disabled = false; }, text: "Change my plans" }));
+  $("submit-plans").disabled = true;
+  $("submit-plans").after(box);
 }
 
-function symbolGlyph(card) {
-  const glyphs = { straight: "↑", left: "↰", right: "↱", sideslip: card.left > 0 ? "⇖" : "⇗", steep: card.left > 0 ? "⟲" : "⟳", stall: "■", immelmann: "∩", climb: "⇈", dive: "⇊", move: "↑", run: "⇑", stand: "●", reverse: "↓" };
-  let g = glyphs[card.symbol] || card.symbol;
-  if ((card.symbol === "move" || card.symbol === "run") && card.turn) g = card.turn > 0 ? "↰" : "↱";
-  return g;
+function deckData(v) {
+  if (v.type in catalog.tripods) return catalog.tripod_decks[catalog.tripods[v.type].deck];
+  return catalog.maneuver_decks[catalog.airplanes[v.type].deck];
+}
+
+// Pointing at a card draws its ghost from where the plan so far leaves the vehicle.
+function previewCard(v, card) {
+  if (!view || view.stage.kind !== "planning" || animating) return;
+  const ghosts = ghostList();
+  if (v && card) {
+    const check = checks[v.id] || { ghosts: [] };
+    const known = (check.ghosts || []).filter((g) => g.pose);
+    const chosen = (drafts[v.id] || { cards: [] }).cards.length;
+    const from = known.length === chosen && known.length ? known[known.length - 1].pose : chosen ? null : v.pose;
+    if (from) {
+      const tripod = v.type in catalog.tripods;
+      const depth = tripod ? Math.sqrt(3) * catalog.constants.tripods.base_side : catalog.constants.airplane_base.length;
+      // a tripod after a reverse card walks backwards (the card laid at its rear)
+      const cards = drafts[v.id] ? drafts[v.id].cards : [];
+      const last = cards.length ? deckData(v).cards.find((c) => c.id === cards[cards.length - 1]) : null;
+      const backward = tripod && (last ? last.symbol === "reverse" : Boolean(v.reverse));
+      const start = backward ? { ...from, heading: from.heading + 180 } : from;
+      const moved = pathAfter(start, card, depth);
+      const pose = backward ? { ...moved.pose, heading: moved.pose.heading + 180 } : moved.pose;
+      ghosts.push({ vehicle: v, pose, path: moved.points, label: "?", final: false, preview: true });
+    }
+  }
+  drawBoard({ paths: lastTurnPaths(), ghosts });
 }
 
 function fireSelect(weapon, list, i, enemies) {
@@ -471,10 +677,13 @@ function actionSelect(v, draft, i) {
 }
 
 let checkTimer = null;
+let checking = null; // the /check in flight (Submit waits for it: no warning is skipped)
 function changedDraft(vid) {
   renderStage();
   clearTimeout(checkTimer);
-  checkTimer = setTimeout(runChecks, 30);
+  checking = new Promise((resolve) => {
+    checkTimer = setTimeout(() => runChecks().finally(resolve), 30);
+  });
 }
 
 async function runChecks() {
@@ -507,8 +716,9 @@ function ghostList() {
   for (const [vid, check] of Object.entries(checks)) {
     const v = view.state.vehicles.find((x) => x.id === vid);
     if (!v) continue;
+    const warned = new Set((check.warnings || []).map((w) => w.index));
     check.ghosts.forEach((g, i) => {
-      if (g.pose) out.push({ vehicle: v, pose: g.pose, path: g.path, label: String(i + 1), final: i === check.ghosts.length - 1 });
+      if (g.pose) out.push({ vehicle: v, pose: g.pose, path: g.path, label: String(g.phase || i + 1), final: i === check.ghosts.length - 1, warned: warned.has(i) });
     });
   }
   return out;
@@ -580,6 +790,8 @@ function askSwitch(id) {
 
 function showCurtain(id) {
   curtainFor = id;
+  const seat = view && view.game.seats.find((x) => x.id === id);
+  const label = seat ? `${seat.label} (${seat.vehicles.join(", ")})` : id;
   // drop the current seat's view before anyone else looks at the screen
   view = null;
   steps = [];
@@ -591,20 +803,29 @@ function showCurtain(id) {
     socket = null;
   }
   $("stage").replaceChildren();
+  $("stage").dataset.stage = "curtain";
   $("console").replaceChildren();
   $("log-entries").replaceChildren();
   $("board").replaceChildren();
-  const label = id;
   $("curtain-text").textContent = `Pass the device to ${label}.`;
+  $("curtain-go").textContent = "I am ready";
+  $("curtain").dataset.kind = "seat";
+  curtainAction = takeSeat;
   $("curtain").hidden = false;
 }
 
-function leaveCurtain() {
-  $("curtain").hidden = true;
+function takeSeat() {
   held.active = curtainFor;
   saveSeats(gameId, held);
   curtainFor = null;
   connect();
+}
+
+function leaveCurtain() {
+  $("curtain").hidden = true;
+  const action = curtainAction;
+  curtainAction = null;
+  if (action) action();
 }
 
 // --- replay ---------------------------------------------------------------------------

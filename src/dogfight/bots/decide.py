@@ -1,0 +1,94 @@
+"""How a computer player answers an engine decision (:mod:`dogfight.rules.decisions`).
+
+A bot may define ``decide(observation, rules, seat, decisions, rng)`` returning answers by
+decision id; whatever it leaves out is answered here: a reorder after tailing by
+:func:`reorder_after_tailing`, any other decision by its default. The bot sees only its
+seat's observation, where the decisions carry what they show it (the tailed card).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from dogfight.catalog.models import Symbol
+from dogfight.geometry.maneuver import apply_card
+from dogfight.geometry.pose import Pose
+from dogfight.rules.context import Rules
+from dogfight.rules.decisions import Answer, Decision
+from dogfight.rules.plans import Flown, plan_problems
+
+
+def _pose(view: Mapping[str, Any]) -> Pose:
+    p = view["pose"]
+    return Pose(float(p["x"]), float(p["y"]), float(p["heading"]))
+
+
+def _score(rules: Rules, me: Pose, them: Pose) -> tuple[int, float]:
+    """Better when the enemy's centre is in my front arc within the ruler, then nearer."""
+    forward, left = me.to_local(them.point)
+    distance = math.hypot(forward, left)
+    angle = abs(math.degrees(math.atan2(left, forward)))
+    aimed = angle <= rules.front_arc.width / 2.0 and distance <= rules.ruler
+    return (1 if aimed else 0, -distance)
+
+
+def reorder_after_tailing(
+    observation: Mapping[str, Any], rules: Rules, decision: Decision
+) -> Answer:
+    """The order of the remaining cards that best keeps the tailed plane in the front arc
+    after the next move, knowing its card; orders that would break a flight restriction
+    are skipped, and the planned order wins ties."""
+    views = {v["id"]: v for v in observation["vehicles"]}
+    me = views[decision.vehicle]
+    deck = rules.deck_of(me["type"])
+    previous = me.get("previous")
+    flown = None if previous is None else Flown(Symbol(previous["symbol"]), bool(previous["steep"]))
+    targets: list[Pose] = []
+    for shown in decision.shown.get("tailed", []):
+        them = views.get(shown["vehicle"])
+        if them is None:
+            continue
+        card = rules.deck_of(them["type"]).card(shown["card"])
+        targets.append(apply_card(_pose(them), card, rules.base_length))
+    if not targets:
+        return decision.default
+    best = decision.default
+    best_score: tuple[int, int, float] | None = None
+    for order in itertools.permutations(decision.default):
+        cards = [deck.card(c) for c in order]
+        legal = 0 if plan_problems(flown, cards, rules.restrictions) else 1
+        after = apply_card(_pose(me), cards[0], rules.base_length)
+        aimed, near = max(_score(rules, after, t) for t in targets)
+        score = (legal, aimed, near)
+        if best_score is None or score > best_score:
+            best, best_score = tuple(order), score
+    return best
+
+
+def decide(
+    bot: Any,
+    observation: Mapping[str, Any],
+    rules: Rules,
+    seat: frozenset[str],
+    decisions: Sequence[Decision],
+    rng: np.random.Generator,
+) -> dict[str, Answer]:
+    """Answers to ``decisions`` (all of this seat's) from ``bot``, checked."""
+    method = getattr(bot, "decide", None)
+    given: Mapping[str, Sequence[str]] = (
+        method(observation, rules, seat, decisions, rng) if method is not None else {}
+    )
+    out: dict[str, Answer] = {}
+    for d in decisions:
+        if d.id in given:
+            out[d.id] = d.check(given[d.id])
+        elif d.kind == "tailing":
+            out[d.id] = reorder_after_tailing(observation, rules, d)
+        else:
+            out[d.id] = d.default
+    return out

@@ -1,0 +1,142 @@
+"""A scenario's briefing and a game's ending, in words, for the table and the terminal.
+
+The briefing is what a player reads before the first card and looks up during play: the
+forces of each side (in play, out, still to come), the objective tokens and their state,
+the edges a side must leave by, every victory condition as the rule text gives it and
+what that side still needs now. The ending says why the game ended and how each side's
+score was made (002's match scoring, :func:`dogfight.rules.victory.scores`).
+
+Everything here is public: built from the state without any seat's secrets (positions,
+eliminations and objective tokens are on the table for all to see).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dogfight.catalog.models import Victory
+from dogfight.rules.scenario import edge_distance, own_losses, reinforced, verdict
+from dogfight.rules.state import GameState
+from dogfight.rules.victory import SHOT_DOWN, scores
+
+Json = dict[str, Any]
+
+
+def _needs(state: GameState, win: Victory) -> str:
+    """What ``win.side`` still needs for this condition, as the table stands."""
+    parts: list[str] = []
+    if win.kind == "destroy":
+        gone = (None,) if win.left_area_counts else (None, "left_area")
+        left = [
+            vid
+            for vid in win.vehicles
+            if vid not in state.vehicles or state.vehicles[vid].eliminated in gone
+        ]
+        if left:
+            parts.append("destroy " + ", ".join(left))
+    else:
+        done = [
+            o
+            for o in state.objectives.values()
+            if (o.destroyed if win.objective_action == "destroy" else o.drained)
+        ]
+        more = win.objectives - len(done)
+        if more > 0:
+            verb = "destroy" if win.objective_action == "destroy" else "drain"
+            parts.append(f"{verb} {more} more objective(s) ({len(done)} of {win.objectives})")
+        exited = any(
+            v.side == win.side and v.eliminated == "left_area" and v.exit_edge == win.exit_edge
+            for v in state.vehicles.values()
+        )
+        if not exited and win.exit_edge is not None:
+            movers = [v for v in state.in_play() if v.side == win.side]
+            near = min(
+                ((edge_distance(state, v.pose.point, win.exit_edge), v.id) for v in movers),
+                default=None,
+            )
+            where = "" if near is None else f" ({near[1]} is {near[0]:.0f} cm from it)"
+            parts.append(f"leave the table across the {win.exit_edge} edge{where}")
+    if win.reinforced is True and not reinforced(state, win.side):
+        parts.append("only once a reinforcement has entered")
+    if win.reinforced is False and reinforced(state, win.side):
+        parts.append("no longer possible: a reinforcement has entered")
+    if win.own_losses is not None and own_losses(state, win.side) not in win.own_losses:
+        parts.append(f"with {' or '.join(map(str, win.own_losses))} own losses")
+    return "; ".join(parts) if parts else "met"
+
+
+def briefing(state: GameState) -> Json | None:
+    """The scenario's briefing (None: not a scenario)."""
+    scenario = state.scenario
+    if scenario is None:
+        return None
+    sides: list[Json] = []
+    for side in scenario.sides:
+        vehicles = [
+            {"id": v.id, "type": v.type, "in_play": v.in_play, "out": v.eliminated}
+            for v in sorted(state.vehicles.values(), key=lambda v: v.id)
+            if v.side == side.name
+        ]
+        reserves = sorted(vid for vid, v in state.reserves.items() if v.side == side.name)
+        sides.append(
+            {"name": side.name, "edge": side.edge, "vehicles": vehicles, "reserves": reserves}
+        )
+    victory = [
+        {
+            "side": win.side,
+            "level": win.level,
+            "text": win.text,
+            "exit_edge": win.exit_edge,
+            "needs": _needs(state, win),
+        }
+        for win in scenario.victory
+    ]
+    exits = sorted(
+        {(win.side, win.exit_edge) for win in scenario.victory if win.exit_edge is not None}
+    )
+    return {
+        "id": scenario.id,
+        "title": scenario.title,
+        "note": scenario.note,
+        "sides": sides,
+        "objectives": [
+            {"id": o.id, "destroyed": o.destroyed, "drained": o.drained, "charges": o.charges}
+            for o in sorted(state.objectives.values(), key=lambda o: o.id)
+        ],
+        "exits": [{"side": side, "edge": edge} for side, edge in exits],
+        "victory": victory,
+    }
+
+
+def ending(state: GameState) -> Json | None:
+    """Why the game ended and how each side's score was made (None: not over)."""
+    if not state.over:
+        return None
+    if state.scenario is not None:
+        win = verdict(state)
+        if win is not None:
+            level = f"{win.level} victory: " if win.level else ""
+            reason = f"{win.side}: {level}{win.text}"
+        else:
+            reason = "a side has nothing left in play and no condition of the scenario is met"
+    elif state.winner is not None:
+        reason = (
+            f"the {state.winner} side still has vehicles in the playing area and every enemy "
+            "vehicle has left it or been eliminated (000)"
+        )
+    else:
+        reason = "the last vehicles of both sides went out at the same time: a draw (000)"
+    how: dict[str, list[str]] = {}
+    for side in state.sides():
+        lines: list[str] = []
+        for v in sorted(state.vehicles.values(), key=lambda v: v.id):
+            if v.eliminated is None:
+                continue
+            what = v.eliminated.replace("_", " ")
+            if v.side != side:
+                points = 1 if v.eliminated == "left_area" else 2
+                lines.append(f"+{points}: enemy {v.id} {what}")
+            elif v.eliminated in SHOT_DOWN:
+                lines.append(f"-1: own {v.id} {what}")
+        how[side] = lines
+    return {"reason": reason, "winner": state.winner, "scores": scores(state), "how": how}

@@ -1,0 +1,125 @@
+"""Helpers of the browser tests: Debian's chromium driven by Playwright (headless, with
+the launch arguments the team uses), a page that records its script errors, the
+hot-seat loop's next-seat step, and where screenshots go (``artifacts/browser/``,
+git-ignored, kept after the run)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import Server
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+needs_chromium = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason=f"no chromium at {CHROMIUM} (apt-get install chromium)",
+)
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "browser"
+
+NEXT = "#end-screen, #curtain:not([hidden]) #curtain-go, [data-plan] [data-card]:not([disabled])"
+END = "<end screen>"
+
+
+@pytest.fixture(scope="module", name="server")
+def server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A real ``dogfight serve`` on a fresh database, one per test module."""
+    srv = Server(tmp_path_factory.mktemp("browser") / "games.sqlite")
+    try:
+        yield srv
+    finally:
+        srv.kill()
+
+
+@pytest.fixture(scope="module", name="browser")
+def browser_fixture() -> Iterator[Any]:
+    """Debian's chromium, headless, one per test module."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(name="shots")
+def shots_fixture(tmp_path: Path) -> Path:
+    """A temporary folder for a test's screenshots."""
+    folder = tmp_path / "screenshots"
+    folder.mkdir()
+    return folder
+
+
+def screenshots(name: str) -> Path:
+    """A folder for one test's screenshots (emptied first)."""
+    folder = ARTIFACTS / name
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.png"):
+        old.unlink()
+    return folder
+
+
+def new_page(browser: Any, width: int = 1280, height: int = 860, **options: Any) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": height}, **options)
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # the pages run under the server's Content-Security-Policy: nothing may be blocked
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    page.errors = errors
+    return page
+
+
+def next_to_plan(page: Any) -> str | None:
+    """Wait for the page to settle: the end screen gives ``END``; a hot-seat curtain is
+    lifted (None: look again); otherwise the id of the vehicle to plan."""
+    page.wait_for_selector(NEXT)
+    if page.query_selector("#end-screen"):
+        return END
+    curtain = page.query_selector("#curtain:not([hidden]) #curtain-go")
+    if curtain is not None:
+        curtain.click()
+        return None
+    vehicle = page.get_attribute("[data-plan]", "data-plan")
+    assert vehicle is not None
+    return str(vehicle)
+
+
+def pick(page: Any, vehicle: str, cards: list[str]) -> None:
+    for card in cards:
+        page.click(f"[data-plan='{vehicle}'] [data-card='{card}']")
+
+
+def submit(page: Any) -> None:
+    """Click "Submit plans" (and "Submit anyway" if the plans carry warnings) and wait
+    until the page shows the next stage."""
+    before = page.get_attribute("#stage", "data-stage")
+    page.click("#submit-plans")
+    changed = "b => document.getElementById('stage').dataset.stage !== b"
+    page.wait_for_function(
+        "b => document.getElementById('confirm-submit')"
+        " || document.getElementById('stage').dataset.stage !== b",
+        arg=before,
+    )
+    if page.query_selector("#confirm-submit"):
+        page.click("#submit-anyway")
+        page.wait_for_function(changed, arg=before)

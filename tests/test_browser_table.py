@@ -1,0 +1,178 @@
+"""The table that tells before you commit (issue 12), in a real browser: a plan that
+leaves the table is warned and needs a confirmation; two airplanes of one seat have
+their own ghost colours; *A Lonely Invader*'s briefing names the exit edge; the
+hot-seat curtain hides a seat's damage before the next seat plans; on a phone-sized
+screen a tap on a base shows its arcs. Screenshots go to ``artifacts/browser/``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from browser_helpers import (  # the fixtures are used by name
+    browser_fixture,  # noqa: F401
+    needs_chromium,
+    new_page,
+    next_to_plan,
+    pick,
+    screenshots,
+    server_fixture,  # noqa: F401
+    submit,
+)
+from server_helpers import Json, Server, duel_situation, three_planes
+
+pytestmark = needs_chromium
+
+
+def hot_seat(page: Any, server: Server, body: Json) -> str:
+    """Make a game over the API and open its hot-seat link (animations sped up)."""
+    answer = httpx.post(server.base + "/api/games", json={"seed": 3, **body}, timeout=10)
+    assert answer.status_code == 201, answer.text
+    path, _, fragment = answer.json()["hotseat_link"].partition("#")
+    page.goto(f"{server.base}{path}?speed=40#{fragment}")
+    return str(answer.json()["game"])
+
+
+def plan_for(page: Any, wanted: str) -> None:
+    """Lift curtains until ``wanted`` is the vehicle to plan."""
+    for _ in range(10):
+        if next_to_plan(page) == wanted:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never asked to plan {wanted}")
+
+
+def test_a_plan_off_the_table_is_warned_and_needs_a_confirmation(
+    server: Server, browser: Any
+) -> None:
+    folder = screenshots("off-the-table")
+    page = new_page(browser)
+    # the Camel starts 12 cm from the north edge, heading north
+    sit = duel_situation(gap=30.0)
+    sit["vehicles"][0]["pose"] = {"x": 20.0, "y": 78.0, "heading": 90}
+    hot_seat(page, server, {"situation": sit})
+    plan_for(page, "camel")
+    pick(page, "camel", ["1", "2", "3"])
+    warning = page.wait_for_selector("[data-plan='camel'] [data-warning='leaves_table']")
+    text = warning.inner_text()
+    assert "north edge" in text and "phase 2" in text and " cm beyond" in text
+    # the ghost is drawn beyond the edge: the view grew past the table
+    page.wait_for_selector("#board [data-ghost='camel'].warned")
+    top = float(page.get_attribute("#board", "viewBox").split()[1])
+    assert top < -2.0
+    page.screenshot(path=str(folder / "warned.png"))
+    # Submit asks first; "change my plans" keeps the plan unsent
+    page.click("#submit-plans")
+    page.wait_for_selector("#confirm-submit")
+    assert "north edge" in page.inner_text("#confirm-submit")
+    page.screenshot(path=str(folder / "confirm.png"))
+    page.click("#submit-back")
+    assert page.query_selector("#confirm-submit") is None
+    page.click("#submit-plans")
+    page.wait_for_selector("#confirm-submit")
+    before = page.get_attribute("#stage", "data-stage")
+    page.click("#submit-anyway")
+    page.wait_for_function("b => document.getElementById('stage').dataset.stage !== b", arg=before)
+    assert page.errors == []
+
+
+def test_two_planes_of_one_seat_have_their_own_ghost_colours(server: Server, browser: Any) -> None:
+    folder = screenshots("ghost-colours")
+    page = new_page(browser)
+    hot_seat(page, server, {"situation": three_planes(), "seating": "side"})
+    for _ in range(10):
+        if next_to_plan(page) in ("spad", "camel"):
+            break
+    pick(page, "spad", ["1", "2", "3"])
+    pick(page, "camel", ["1", "2", "3"])
+    page.wait_for_selector("#board [data-ghost='spad'].ghost-final")
+    page.wait_for_selector("#board [data-ghost='camel'].ghost-final")
+    spad = {g.get_attribute("data-colour") for g in page.query_selector_all("[data-ghost='spad']")}
+    camel = {
+        g.get_attribute("data-colour") for g in page.query_selector_all("[data-ghost='camel']")
+    }
+    assert len(spad) == 1 and len(camel) == 1 and spad != camel
+    # the base, its label and the console entry share the ghost's colour
+    (colour,) = spad
+    assert page.get_attribute("[data-vehicle='spad'] .body", "fill") == colour
+    assert page.get_attribute("[data-label='spad']", "fill") == colour
+    assert page.get_attribute("[data-plan='spad'] .swatch", "data-colour") == colour
+    # every card is drawn from the deck data, with its name; pointing at one draws its
+    # ghost from where the plan leaves the airplane
+    assert page.query_selector("[data-plan='spad'] [data-card='4'] svg.card-face")
+    assert page.inner_text("[data-plan='spad'] [data-card='4'] .name").startswith("bank")
+    page.click("[data-plan='spad'] .slot .chosen")  # take the cards back
+    page.hover("[data-plan='spad'] [data-card='4']")
+    page.wait_for_selector("#board [data-ghost='spad'].preview")
+    page.screenshot(path=str(folder / "two-planes.png"))
+    assert page.errors == []
+
+
+def test_a_lonely_invader_names_its_exit_edge(server: Server, browser: Any) -> None:
+    folder = screenshots("lonely-invader")
+    page = new_page(browser)
+    hot_seat(page, server, {"preset": "a-lonely-invader"})
+    page.wait_for_selector("#briefing:not([hidden]) .exit-edge")
+    text = page.inner_text("#briefing")
+    assert "south edge" in text
+    assert "tripod exits the playing area from the Earthling side" in text
+    assert "needs now" in text
+    page.wait_for_selector("#board [data-exit='south']")
+    page.screenshot(path=str(folder / "briefing.png"))
+    assert page.errors == []
+
+
+def test_the_curtain_hides_a_seats_damage_before_the_next_seat_plans(
+    server: Server, browser: Any
+) -> None:
+    folder = screenshots("curtain")
+    page = new_page(browser)
+    # point blank: both fire in every phase of turn 1
+    hot_seat(page, server, {"situation": duel_situation(gap=22.0)})
+    planned: list[str] = []
+    saw_reveal = False
+    for _ in range(40):
+        curtain = page.query_selector("#curtain:not([hidden])")
+        if curtain is not None:
+            kind = curtain.get_attribute("data-kind")
+            # behind a curtain no seat's console, plans or damage are on the page
+            assert page.query_selector("#console .damage") is None
+            assert page.query_selector("#stage [data-plan]") is None
+            if kind == "reveal":
+                saw_reveal = True
+                page.screenshot(path=str(folder / "before-reveal.png"))
+            elif len(planned) >= 2:
+                page.screenshot(path=str(folder / "pass-the-device.png"))
+        vehicle = next_to_plan(page)
+        if vehicle is None:
+            continue
+        if vehicle == "<end screen>" or len(planned) == 4:
+            break
+        # only this seat's damage is in the console
+        consoles = page.query_selector_all("#console .vehicle-console")
+        assert [c.get_attribute("data-console") for c in consoles] == [vehicle]
+        pick(page, vehicle, ["1", "2", "3"])
+        page.wait_for_selector("#submit-plans:not([disabled])")
+        submit(page)
+        planned.append(vehicle)
+    assert saw_reveal
+    assert len(planned) >= 3
+    assert page.errors == []
+
+
+def test_a_phone_can_tap_a_base_for_its_arcs(server: Server, browser: Any) -> None:
+    folder = screenshots("phone")
+    page = new_page(browser, 390, 844, has_touch=True, is_mobile=True, device_scale_factor=2)
+    hot_seat(page, server, {"situation": duel_situation()})
+    next_to_plan(page)
+    page.wait_for_selector("#board [data-vehicle='camel']")
+    width = page.evaluate("document.getElementById('board').getBoundingClientRect().width")
+    assert width >= 370
+    page.tap("#board [data-vehicle='camel']")
+    page.wait_for_selector("#board [data-reach='camel'] .arc.half")
+    assert page.query_selector("#board [data-reach='camel'] .ruler") is not None
+    page.screenshot(path=str(folder / "tapped.png"))
+    # a tap on the table elsewhere puts the arcs away
+    page.tap("#board .felt", position={"x": 5, "y": 5})
+    page.wait_for_selector("#board [data-reach]", state="detached")
+    assert page.errors == []
