@@ -27,10 +27,11 @@ from dogfight.server.limits import Limits
 Json = dict[str, Any]
 
 
-def client(db: Path) -> TestClient:
-    """A test client of a fresh app on ``db`` (use it as a context manager)."""
+def client(db: Path | str) -> TestClient:
+    """A test client of a fresh app on ``db``: an SQLite file, or a database URL (use it
+    as a context manager)."""
     limits = Limits(allowed_hosts=("testserver",))  # the test client's name for the server
-    return TestClient(create_app(f"sqlite:///{db}", limits=limits))
+    return TestClient(create_app(db if isinstance(db, str) else f"sqlite:///{db}", limits=limits))
 
 
 def headers(token: str) -> dict[str, str]:
@@ -101,9 +102,10 @@ def free_port() -> int:
 
 
 class Server:
-    """``dogfight serve`` in a subprocess on 127.0.0.1 and a free port."""
+    """``dogfight serve`` in a subprocess on 127.0.0.1 and a free port (``db``: an SQLite
+    file or a database URL)."""
 
-    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, db: Path | str, env: dict[str, str] | None = None) -> None:
         self.db = db
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -127,7 +129,7 @@ class Server:
             text=True,
         )
         self.banner: list[str] = []
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded machine starts Python slowly
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(
@@ -156,7 +158,7 @@ class Server:
 
 
 @contextlib.contextmanager
-def serving(db: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
+def serving(db: Path | str, env: dict[str, str] | None = None) -> Iterator[Server]:
     server = Server(db, env)
     try:
         yield server

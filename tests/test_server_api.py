@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from postgres_helpers import pg_url, postgres  # noqa: F401  (fixtures)
 from server_helpers import (
     client,
     duel_situation,
@@ -19,9 +20,13 @@ from server_helpers import (
 Json = dict[str, Any]
 
 
-@pytest.fixture
-def app_client(tmp_path: Path) -> Any:
-    with client(tmp_path / "games.sqlite") as c:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def app_client(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """A test client of a fresh app on SQLite, and again on a real PostgreSQL."""
+    db: Path | str = tmp_path / "games.sqlite"
+    if request.param == "postgresql":
+        db = request.getfixturevalue("pg_url")
+    with client(db) as c:
         yield c
 
 

@@ -43,8 +43,8 @@ def submit(base: str, game: str, seat: tuple[str, str], turn: int, plans: Json) 
     )
 
 
-def stored_steps(db: Path, game: str) -> list[tuple[int, int]]:
-    store = Store(sqlite_url(db))
+def stored_steps(db: Path | str, game: str) -> list[tuple[int, int]]:
+    store = Store(db if isinstance(db, str) else sqlite_url(db))
     try:
         return store.count_steps(game)
     finally:
@@ -109,9 +109,12 @@ def _slow_plans(kind_of: dict[str, str]) -> dict[str, Json]:
     return out
 
 
-def _play_targets_game(base: str, kill: Server | None, db: Path) -> list[Json]:
+def _play_targets_game(
+    base: str, kill: Server | None, db: Path | str, other: Server | None = None
+) -> list[Json]:
     """Three airplanes, a target question in phase 1; with ``kill``, the server is killed
-    while the question waits and a new one answers it. Returns the central seat's view."""
+    while the question waits and a new one answers it (or ``other``, a second process
+    already serving the same database). Returns the central seat's view."""
     game, seats = create(base, situation=three_planes(), seed=21, analysis=True)
     allies, central = seats["allies"], seats["central"]
     plans = _slow_plans({"spad": "spad-xiii", "camel": "sopwith-camel", "fokker": "fokker-dr1"})
@@ -123,7 +126,7 @@ def _play_targets_game(base: str, kill: Server | None, db: Path) -> list[Json]:
     if kill is not None:
         kill.kill()
         assert stored_steps(db, game) == [(1, 0)]
-        restarted = Server(db)
+        restarted = other or Server(db)
         base = restarted.base
     try:
         again = view(base, game, central)
@@ -218,3 +221,31 @@ def test_export_writes_the_transcript_and_an_svg_of_a_step(tmp_path: Path) -> No
     assert svg.read_text().startswith("<")
     bad = CliRunner().invoke(app, ["export", "nope", "--db", str(db), "-o", str(out)])
     assert bad.exit_code != 0
+
+
+def test_a_database_from_before_revisions_is_upgraded(tmp_path: Path) -> None:
+    """Games stored before writes were counted (no ``revision`` column) still load and
+    go on: the column is added, at 0, when the server opens the file."""
+    from sqlalchemy import text
+
+    db = tmp_path / "games.sqlite"
+    store = Store(sqlite_url(db))
+    game, _ = GameService(store, load_catalog()).create(
+        duel_situation(),
+        "duel",
+        [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], None)],
+        3,
+    )
+    with store.engine.begin() as connection:
+        connection.execute(text("ALTER TABLE games DROP COLUMN revision"))
+    store.close()
+    store = Store(sqlite_url(db))
+    try:
+        service = GameService(store, load_catalog())
+        again = service.get(game.id)
+        assert again.revision == 0
+        again.submit_plans("a", 1, {"camel": straights_plan()})
+        again.submit_plans("b", 1, {"albatros": straights_plan()})
+        assert store.count_steps(game.id) == [(1, 0), (1, 1), (1, 2), (1, 3)]
+    finally:
+        store.close()

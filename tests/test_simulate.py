@@ -177,7 +177,7 @@ def test_simulate_a_situation_file_same_seed_same_files(tmp_path: Path) -> None:
         (["no-such-scenario"], "no-such-scenario"),
         (["a-spark-of-hope", "--bots", "earth=ace"], "known bots"),
         (["a-spark-of-hope", "--bots", "germans=hard"], "sides of this table"),
-        (["a-spark-of-hope", "--engine", "spark"], "local or ray"),
+        (["a-spark-of-hope", "--engine", "spark"], "local, ray, batch"),
         (["a-spark-of-hope", "--address", "ray://x:1"], "only with --engine ray"),
         (
             ["a-spark-of-hope", "--engine", "ray", "--address", "127.0.0.1:1"],

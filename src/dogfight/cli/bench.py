@@ -22,11 +22,40 @@ def register(app: typer.Typer) -> None:
                 "127.0.0.1, result latency p50/p99 and the server's memory.",
             ),
         ] = False,
-        games: Annotated[int, typer.Option(help="With --server: concurrent games.", min=1)] = 50,
+        games: Annotated[
+            int | None,
+            typer.Option(
+                help="With --server: concurrent games (default 500; with --burst 50 and 200).",
+                min=1,
+            ),
+        ] = None,
+        batch: Annotated[
+            bool,
+            typer.Option(
+                "--batch",
+                help="Benchmark the batched simulator: random duels per second on one core "
+                "and against the referee, a 32-airplane phase on 256 tables, the differential "
+                "test (10,000 tables per ruleset) and win rates against the referee.",
+            ),
+        ] = False,
         burst: Annotated[
             bool,
-            typer.Option(help="With --server: no thinking time, every plan sent at once."),
+            typer.Option(
+                help="With --server: no thinking time, every seat of every game submits at "
+                "once, turn after turn."
+            ),
         ] = False,
+        processes: Annotated[
+            int,
+            typer.Option(
+                help="With --server: server processes sharing the games (2 or more: on "
+                "PostgreSQL, a throwaway cluster unless --db).",
+                min=1,
+            ),
+        ] = 1,
+        db: Annotated[
+            str | None, typer.Option(help="With --server: the database URL to serve.")
+        ] = None,
         fuzz: Annotated[
             int | None,
             typer.Option(
@@ -50,19 +79,37 @@ def register(app: typer.Typer) -> None:
                 if done % 10_000 == 0:
                     sys.stderr.write(f"dogfight bench --fuzz: {done} cases\n")
 
-            figures = run_fuzz(load(), fuzz, seed, progress)
-            sys.stdout.write(json.dumps(figures, indent=2) + "\n")
+            fuzzed = run_fuzz(load(), fuzz, seed, progress)
+            sys.stdout.write(json.dumps(fuzzed, indent=2) + "\n")
+            return
+        if batch:
+            from dogfight.bench.batch import run as run_batch
+            from dogfight.cli.app import catalog as load
+
+            sys.stdout.write(json.dumps(run_batch(load(), quick=quick), indent=2) + "\n")
             return
         if server:
             from dogfight.bench.server import THINK
             from dogfight.bench.server import run as run_server
 
-            figures = run_server(
-                games=5 if quick else games,
-                turns=2 if quick else 4,
-                think=(0.0, 0.0) if burst else THINK,
-            )
-            sys.stdout.write(json.dumps(figures, indent=2) + "\n")
+            if quick:
+                counts = [games or 5]
+            elif games is not None:
+                counts = [games]
+            else:
+                counts = [50, 200] if burst else [500]
+            figures = [
+                run_server(
+                    games=n,
+                    turns=2 if quick else 4,
+                    think=(0.0, 0.0) if burst else THINK,
+                    processes=processes,
+                    db=db,
+                )
+                for n in counts
+            ]
+            out = figures[0] if len(figures) == 1 else figures
+            sys.stdout.write(json.dumps(out, indent=2) + "\n")
             return
         from dogfight.bench.engine import run
         from dogfight.cli.app import catalog

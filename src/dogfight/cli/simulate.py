@@ -10,6 +10,8 @@ import typer
 
 from dogfight.errors import DataError
 
+ENGINES = ("local", "ray", "batch", "ray-batch")
+
 
 def parse_bots(text: str | None, sides: list[str]) -> dict[str, str]:
     """``allies=hard,central=random`` (or one name for every side) -> side -> bot."""
@@ -73,7 +75,13 @@ def register(app: typer.Typer) -> None:
         ] = None,
         seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 0,
         engine: Annotated[
-            str, typer.Option("--engine", help="local (processes) or ray.")
+            str,
+            typer.Option(
+                "--engine",
+                help="local (processes), ray, batch (the batched simulator: airplane tables "
+                "of wog, wow, wow-basic; bots random and easy) or ray-batch (batches on "
+                "Ray workers).",
+            ),
         ] = "local",
         address: Annotated[
             str | None, typer.Option("--address", help="Ray cluster address (with --engine ray).")
@@ -116,10 +124,10 @@ def register(app: typer.Typer) -> None:
             return
         if scenario is None:
             raise DataError("SCENARIO", "scenario", None, "a scenario id or a situation file")
-        if engine not in ("local", "ray"):
-            raise DataError("--engine", "engine", engine, "local or ray")
-        if address is not None and engine != "ray":
-            raise DataError("--address", "address", address, "only with --engine ray")
+        if engine not in ENGINES:
+            raise DataError("--engine", "engine", engine, ", ".join(ENGINES))
+        if address is not None and engine not in ("ray", "ray-batch"):
+            raise DataError("--address", "address", address, "only with --engine ray or ray-batch")
         if address is not None:
             check_address(address)
         cat = catalog()
@@ -127,7 +135,23 @@ def register(app: typer.Typer) -> None:
         state = build(situation, cat, seed, scenario)
         sides = sides_of(state)
         chosen = parse_bots(bots, sides)
-        chosen = {side: chosen.get(side) or default_bot(state, side) for side in sides}
+        batched = engine in ("batch", "ray-batch")
+        if batched:
+            from dogfight.batch.bridge import not_covered
+            from dogfight.batch.run import CHUNK, check_policies
+
+            missing = not_covered(state)
+            if missing:
+                raise DataError(
+                    scenario,
+                    "engine",
+                    "batch",
+                    "the batch engine does not play: " + "; ".join(missing),
+                )
+            chosen = {side: chosen.get(side) or "easy" for side in sides}
+            check_policies(chosen)
+        else:
+            chosen = {side: chosen.get(side) or default_bot(state, side) for side in sides}
         if out.exists() and not out.is_dir():
             raise DataError(str(out), "--out", str(out), "must be a folder")
         out.mkdir(parents=True, exist_ok=True)
@@ -140,6 +164,7 @@ def register(app: typer.Typer) -> None:
             max_turns=max_turns,
             vary=vary,
             data=cat.folders[1] if len(cat.folders) > 1 else None,
+            extra={"engine": "batch"} if batched else {},
         )
         console = Console(stderr=True)
         with Progress(
@@ -151,13 +176,23 @@ def register(app: typer.Typer) -> None:
             transient=False,
         ) as bar:
             task = bar.add_task(f"{games} games on {count} {engine} worker(s)", total=games)
-            raw = run(
-                spec,
-                count,
-                engine,
-                address,
-                progress=lambda done: bar.advance(task, done),
-            )
+
+            def advance(done: int) -> None:
+                bar.advance(task, done)
+
+            if batched and count == 1 and engine == "batch":
+                from dogfight.batch.run import play_chunk
+
+                raw = play_chunk(spec, list(range(games)), advance)
+            else:
+                raw = run(
+                    spec,
+                    count,
+                    "ray" if engine == "ray-batch" else "local",
+                    address,
+                    progress=advance,
+                    per_task=CHUNK if batched else None,
+                )
         results = [GameResult.from_json(g) for g in raw]
         summary = summarize(results, sides)
         config = {

@@ -68,10 +68,12 @@ def db_url(db: str | None) -> tuple[str, str]:
     return sqlite_url(path), str(path)
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def _listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:  # several processes on one address: the kernel shares the connections
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     try:
         sock.bind((host, port))
     except OSError as exc:
@@ -79,7 +81,7 @@ def _listen(host: str, port: int) -> socket.socket:
         raise DataError(
             "--port", "port", port, f"cannot listen on {host}: {exc.strerror}"
         ) from None
-    sock.listen(128)
+    sock.listen(2048)  # hundreds of pages (re)connecting at once
     sock.set_inheritable(True)
     return sock
 
@@ -139,6 +141,14 @@ def register(app: typer.Typer) -> None:
         max_vehicles: MaxVehiclesOption = None,
         games_per_minute: GamesPerMinuteOption = None,
         allow_host: AllowHostOption = None,
+        reuse_port: Annotated[
+            bool,
+            typer.Option(
+                "--reuse-port",
+                help="Let other `dogfight serve --reuse-port` processes listen on the same "
+                "address (with a PostgreSQL --db they share the games; docs/web.md).",
+            ),
+        ] = False,
     ) -> None:
         """Serve the browser game: the lobby at the printed address."""
         from dogfight.cli.app import catalog
@@ -147,7 +157,7 @@ def register(app: typer.Typer) -> None:
         url, where = db_url(db)
         limits = _limits(host, max_body, max_vehicles, games_per_minute, allow_host)
         web = create_app(url, catalog(), limits)
-        sock = _listen(host, port)
+        sock = _listen(host, port, reuse_port)
         bound = sock.getsockname()[1]
         print(f"dogfight: games are stored in {where}", flush=True)
         print(f"dogfight: serving on {_address(host, bound)}/ (Ctrl-C to stop)", flush=True)

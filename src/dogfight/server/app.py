@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -26,6 +27,7 @@ from dogfight.errors import DataError, DogfightError
 from dogfight.server.campaigns import register_campaigns
 from dogfight.server.games import ApiError, GameFailed, GameService, LiveGame
 from dogfight.server.limits import Guard, Limits, RateLimit
+from dogfight.server.notify import Listener
 from dogfight.server.schemas import (
     REFUSALS,
     CheckPlans,
@@ -40,12 +42,14 @@ from dogfight.server.schemas import (
 from dogfight.server.setups import client_catalog, presets
 from dogfight.server.status import failed_ids
 from dogfight.server.store import Store
+from dogfight.server.workers import GameWorkers
 from dogfight.server.ws import Connection, Hub
 from dogfight.situation import build, parse_situation
 
 STATIC = Path(__file__).parent / "static"
 
 Json = dict[str, Any]
+T = TypeVar("T")
 
 AUTOMATED = "automated-tripod"
 """The computer player given by default to a seat of automated tripods (solo scenarios)."""
@@ -175,24 +179,40 @@ def _seats_of(
 
 
 def create_app(
-    db_url: str, catalog: Catalog | None = None, limits: Limits | None = None
+    db_url: str,
+    catalog: Catalog | None = None,
+    limits: Limits | None = None,
+    bot_budget: float | None = None,
 ) -> FastAPI:
     """The application serving one game database (any SQLAlchemy URL), within
-    ``limits`` (default: from the environment, see :mod:`dogfight.server.limits`)."""
+    ``limits`` (default: from the environment, see :mod:`dogfight.server.limits`);
+    ``bot_budget``: seconds a computer player may think per step (default
+    ``DOGFIGHT_BOT_BUDGET``, 2)."""
     cat = catalog or load_catalog()
     limits = (limits or Limits.from_env()).resolved()
     new_games = RateLimit(limits.games_per_minute)
     store = Store(db_url)
-    service = GameService(store, cat)
+    service = GameService(store, cat, bot_budget)
     hub = Hub()
+    workers = GameWorkers()
     running: set[asyncio.Task[None]] = set()
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        service.resume_all()
+        hub.loop = asyncio.get_running_loop()
+        listener = None
+        if store.notifies:  # PostgreSQL: other processes may share the games
+            listener = Listener(db_url, heard, caught_up)
+            listener.start()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(listener.ready.wait(), 10)
+        await workers.run(None, service.resume_all)
         for game in list(service.games.values()):
             schedule(game)
         yield
+        if listener is not None:
+            await listener.stop()
+        workers.close()
         store.close()
 
     app = FastAPI(
@@ -238,26 +258,56 @@ def create_app(
 
     def schedule(game: LiveGame) -> None:
         """Keep resolving a game whose next step waits for nobody (computer players)."""
-        if not game.more_to_do():
-            return
 
         async def run() -> None:
-            await asyncio.sleep(0)
-            try:
+            def work() -> bool:
+                if not game.more_to_do():
+                    return False
                 game.advance()
+                hub.fan_out(game)
+                return True
+
+            try:
+                again = await workers.run(game.id, work)
             except GameFailed as exc:
                 await hub.close_all(game.id, {"type": "error", **exc.body(), "status": 409}, 4409)
                 return
-            await hub.notify(game)
-            schedule(game)
+            if again:
+                schedule(game)
 
         task = asyncio.create_task(run())
         running.add(task)
         task.add_done_callback(running.discard)
 
-    async def changed(game: LiveGame) -> None:
-        await hub.notify(game)
-        schedule(game)
+    def catch_up(game: LiveGame, revision: int | None) -> None:
+        """Another process wrote to the game: reload what it wrote, send the seats
+        connected here their new views, let computer players go on."""
+
+        async def run() -> None:
+            def work() -> bool:
+                with game.lock:
+                    if revision is not None and game.revision >= revision:
+                        return False
+                    game.reload()
+                hub.fan_out(game)
+                return True
+
+            with contextlib.suppress(ApiError):
+                if await workers.run(game.id, work):
+                    schedule(game)
+
+        task = asyncio.create_task(run())
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    def heard(game_id: str, revision: int) -> None:
+        game = service.games.get(game_id)
+        if game is not None and game.revision < revision:
+            catch_up(game, revision)
+
+    async def caught_up() -> None:
+        for game in list(service.games.values()):
+            catch_up(game, None)
 
     async def failed(exc: GameFailed) -> JSONResponse:
         """A request made a step fail: the seats' pages are told, the request gets 409."""
@@ -270,6 +320,26 @@ def create_app(
         game = service.get(game_id)
         game.seat(seat_id, token)
         return game
+
+    async def on_seat(
+        game_id: str, seat_id: str, token: str | None, work: Callable[[LiveGame], T]
+    ) -> T:
+        """Run ``work`` on the seat's game off the event loop (after the game's earlier
+        work); if it changed the game, queue every connection its view and let computer
+        players go on."""
+
+        def task() -> tuple[LiveGame, T, bool]:
+            game = seat_of(game_id, seat_id, token)
+            before = game.version
+            out = work(game)
+            if game.version != before:
+                hub.fan_out(game)
+            return game, out, game.version != before
+
+        game, out, changed = await workers.run(game_id, task)
+        if changed:
+            schedule(game)
+        return out
 
     # --- pages -----------------------------------------------------------------------
 
@@ -297,7 +367,7 @@ def create_app(
 
     @app.get("/api/games")
     async def list_games() -> Json:
-        broken = failed_ids(store)
+        listed, broken = await workers.run(None, lambda: (store.list_games(), failed_ids(store)))
         return {
             "games": [
                 {
@@ -307,7 +377,7 @@ def create_app(
                     "over": over,
                     "failed": gid in broken,
                 }
-                for gid, title, created, over in store.list_games()
+                for gid, title, created, over in listed
             ]
         }
 
@@ -371,6 +441,8 @@ def create_app(
         return ready_cache[0]
 
     def start_game(body: CreateGame) -> Json:
+        """Make a game on the calling thread (the event loop's: campaigns) and let its
+        computer players start."""
         made = new_game(body)
         schedule(service.get(made["game"]["id"]))
         return made
@@ -387,14 +459,17 @@ def create_app(
                 f"try again in {wait:.0f} s",
                 None,
             )
-        return start_game(body)
+        made = await workers.run(None, lambda: new_game(body))
+        game_id = made["game"]["id"]
+        schedule(await workers.run(game_id, lambda: service.get(game_id)))
+        return made
 
     register_campaigns(app, service, store.engine, cat, start_game)
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:
         """What anyone may know: seats, turn, phase, who is awaited, the result."""
-        return service.get(game_id).summary()
+        return await workers.run(game_id, lambda: service.get(game_id).summary())
 
     @app.get("/api/games/{game_id}/seats/{seat_id}")
     async def get_seat(
@@ -405,9 +480,8 @@ def create_app(
         since: int = 0,
     ) -> Json:
         """The seat's view: the table as it sees it, its stage, the steps since ``since``."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        with game.lock:
-            return game.seat_view(seat_id, since)
+        token = _token(x_seat_token, authorization)
+        return await on_seat(game_id, seat_id, token, lambda g: g.seat_view(seat_id, since))
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/plans")
     async def post_plans(
@@ -419,11 +493,12 @@ def create_app(
         since: int = 0,
     ) -> Json:
         """Submit the seat's plans for the turn; refused whole with the rule if illegal."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        game.submit_plans(seat_id, body.turn, body.plans)
-        await changed(game)
-        with game.lock:
+
+        def work(game: LiveGame) -> Json:
+            game.submit_plans(seat_id, body.turn, body.plans)
             return game.seat_view(seat_id, since)
+
+        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/check")
     async def post_check(
@@ -434,9 +509,10 @@ def create_app(
         authorization: AuthHeader = None,
     ) -> Json:
         """Flags and ghosts for cards being chosen (nothing is stored)."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        with game.lock:
-            return {"plans": game.check_draft(seat_id, body.plans)}
+        token = _token(x_seat_token, authorization)
+        return await on_seat(
+            game_id, seat_id, token, lambda g: {"plans": g.check_draft(seat_id, body.plans)}
+        )
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/targets")
     async def post_targets(
@@ -448,11 +524,12 @@ def create_app(
         since: int = 0,
     ) -> Json:
         """Choose targets for the weapons asked about in the pending phase."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        game.submit_answer(seat_id, body.turn, body.phase, body.fire)
-        await changed(game)
-        with game.lock:
+
+        def work(game: LiveGame) -> Json:
+            game.submit_answer(seat_id, body.turn, body.phase, body.fire)
             return game.seat_view(seat_id, since)
+
+        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/decisions")
     async def post_decisions(
@@ -464,11 +541,12 @@ def create_app(
         since: int = 0,
     ) -> Json:
         """Answer engine decisions of the pending phase (a reorder after tailing...)."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        game.submit_decisions(seat_id, body.turn, body.phase, body.answers)
-        await changed(game)
-        with game.lock:
+
+        def work(game: LiveGame) -> Json:
+            game.submit_decisions(seat_id, body.turn, body.phase, body.answers)
             return game.seat_view(seat_id, since)
+
+        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/settings")
     async def post_settings(
@@ -479,9 +557,8 @@ def create_app(
         authorization: AuthHeader = None,
     ) -> Json:
         """Auto-fire: never ask this seat for targets (the nearest is taken)."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        game.set_auto_fire(seat_id, body.auto_fire)
-        await changed(game)
+        token = _token(x_seat_token, authorization)
+        await on_seat(game_id, seat_id, token, lambda g: g.set_auto_fire(seat_id, body.auto_fire))
         return {"auto_fire": body.auto_fire}
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/computer")
@@ -493,9 +570,8 @@ def create_app(
         authorization: AuthHeader = None,
     ) -> Json:
         """Hand the seat to a computer player (``bot``), or back to its person (null)."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        game.set_bot(seat_id, body.bot)
-        await changed(game)
+        token = _token(x_seat_token, authorization)
+        await on_seat(game_id, seat_id, token, lambda g: g.set_bot(seat_id, body.bot))
         return {"computer": body.bot}
 
     @app.get("/api/games/{game_id}/seats/{seat_id}/replay")
@@ -506,9 +582,8 @@ def create_app(
         authorization: AuthHeader = None,
     ) -> Json:
         """Every step of the game so far as this seat saw it."""
-        game = seat_of(game_id, seat_id, _token(x_seat_token, authorization))
-        with game.lock:
-            return game.replay(seat_id)
+        token = _token(x_seat_token, authorization)
+        return await on_seat(game_id, seat_id, token, lambda g: g.replay(seat_id))
 
     @app.websocket("/api/games/{game_id}/ws")
     async def websocket(websocket: WebSocket, game_id: str) -> None:
@@ -544,27 +619,32 @@ def create_app(
                     f"first message {{seat, token, since}}: {where}: {error['msg']}", where
                 )
                 return
+            connection = Connection(websocket, hello.seat, sent=hello.since)
+
+            def join(game: LiveGame) -> None:
+                hub.add(game_id, connection)
+                hub.queue(game, connection)
+
             try:
-                game = seat_of(game_id, hello.seat, hello.token)
+                await on_seat(game_id, hello.seat, hello.token, join)
             except ApiError as exc:
                 await websocket.send_json({"type": "error", **exc.body(), "status": exc.status})
                 await websocket.close(code=4000 + exc.status, reason=exc.error[:120])
                 return
-            connection = Connection(websocket, hello.seat, sent=hello.since)
-            hub.add(game_id, connection)
+            sender = asyncio.create_task(hub.pump(game_id, connection))
             try:
-                await hub.send(game, connection)
                 while True:
                     message = await websocket.receive()
                     if message["type"] == "websocket.disconnect":
                         return
                     if message.get("text") == "ping":
-                        await websocket.send_json({"type": "pong"})
+                        hub.post(connection, json.dumps({"type": "pong"}))
                         continue
                     await refuse("after the first message only 'ping' is expected", None)
                     return
             finally:
                 hub.remove(game_id, connection)
+                sender.cancel()
         except WebSocketDisconnect:
             return
 

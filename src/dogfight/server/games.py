@@ -14,14 +14,15 @@ vehicles only: the seed, other seats' plans and damage never leave this module.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import secrets
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
 import numpy as np
 from pydantic import ValidationError
@@ -46,7 +47,8 @@ from dogfight.rules.tailing import RULE as TAILING_RULE
 from dogfight.server import status
 from dogfight.server.seats import new_game_id, new_token, token_hash, token_matches
 from dogfight.server.status import Failure
-from dogfight.server.store import Conflict, GameRecord, GameRow, SeatRow, Store
+from dogfight.server.store import Batch, Conflict, GameRecord, GameRow, SeatRow, Stale, Store
+from dogfight.server.workers import OverBudget, bot_budget, within_budget
 from dogfight.situation import build, parse_situation
 
 Json = dict[str, Any]
@@ -218,27 +220,58 @@ def _pose_json(pose: Pose) -> Json:
     return {"x": round(pose.x, 4), "y": round(pose.y, 4), "heading": round(pose.heading, 4)}
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _fresh(method: Callable[Concatenate[LiveGame, P], R]) -> Callable[Concatenate[LiveGame, P], R]:
+    """A seat's change made on the game as stored: if another process changed the game
+    since it was loaded here (:class:`Stale`, nothing written), catch up and try again
+    (checking the request anew)."""
+
+    @functools.wraps(method)
+    def fresh(game: LiveGame, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        for _ in range(4):
+            try:
+                return method(game, *args, **kwargs)
+            except Stale:
+                with game.lock:
+                    game.reload()
+        raise ApiError(503, "the game is changing too fast here: try again", None)
+
+    return fresh
+
+
 class LiveGame:
     """One game in memory: its seats, inputs and the states after every step."""
 
-    def __init__(self, record: GameRecord, catalog: Catalog, store: Store) -> None:
+    def __init__(
+        self, record: GameRecord, catalog: Catalog, store: Store, budget: float | None = None
+    ) -> None:
         self.store = store
         self.catalog = catalog
         self.lock = threading.RLock()
         self.version = 0
+        self.budget = bot_budget() if budget is None else budget
+        """Seconds a computer player may think per step (then its random fallback)."""
         self._bots: dict[str, Any] = {}
+        self._unsaved = Batch()
         self._bots_acted = False
         self._load(record)
 
     # --- loading ---------------------------------------------------------------------
 
-    def _load(self, record: GameRecord) -> None:
-        """Rebuild the game from its record; :class:`StepError` names the step whose
-        stored input or replay the engine refused."""
+    def _load(self, record: GameRecord, catch_up: bool = False) -> None:
+        """Rebuild the game from its record (``catch_up``: only resolve the steps stored
+        after the ones held); :class:`StepError` names the step whose stored input or
+        replay the engine refused."""
         self.failure: Failure | None = None
         self._at = (0, 0)
         try:
-            self._replay(record)
+            if catch_up:
+                self._take(record)
+            else:
+                self._replay(record)
         except StepError:
             raise
         except SQLAlchemyError:
@@ -253,6 +286,15 @@ class LiveGame:
         self.seed = record.seed
         self.analysis = status.is_analysis(self.store, record.id)
         self.setup = record.setup
+        self.initial = build(parse_situation(record.setup, "setup"), self.catalog, record.seed)
+        self.steps: list[Step] = []
+        self.diverged: list[tuple[int, int]] = []
+        self._take(record)
+
+    def _take(self, record: GameRecord) -> None:
+        """Take the record's seats and inputs, and resolve the stored steps after the
+        ones held (they must be a prefix of the stored ones)."""
+        self.revision = record.revision
         self.seats: dict[str, Seat] = {
             s.seat: Seat(
                 s.seat,
@@ -266,8 +308,6 @@ class LiveGame:
             )
             for s in record.seats
         }
-        self.initial = build(parse_situation(record.setup, "setup"), self.catalog, record.seed)
-        self.steps: list[Step] = []
         self.plans: dict[int, dict[str, dict[str, Plan]]] = {}
         for turn, seat, plans in record.plans:
             self._at = (turn, 0)
@@ -282,10 +322,9 @@ class LiveGame:
         for turn, phase, _seat, decision, given in record.decisions:
             self.decided.setdefault((turn, phase), {})[decision] = tuple(given)
         self._pending: dict[tuple[int, int, int], list[Decision]] = {}
-        self.diverged: list[tuple[int, int]] = []
         self._questions: dict[tuple[int, int], tuple[dict[str, list[Question]], Any]] = {}
         self._at = (0, 0)
-        for turn, phase, stored in record.steps:
+        for turn, phase, stored in record.steps[len(self.steps) :]:
             self._at = (turn, phase)
             expected = self.next_step()
             if expected != (turn, phase):
@@ -300,11 +339,15 @@ class LiveGame:
             self.steps.append(Step(turn, phase, events, new))
 
     def reload(self) -> None:
+        """Catch up with the database (another process wrote to the game): the new
+        inputs, and the steps stored since the ones held, resolved again here."""
         record = self.store.load(self.id)
         if record is None:
             raise ApiError(404, f"no game {self.id!r}", "game_id")
+        held = [(s.turn, s.phase) for s in self.steps]
+        catch_up = [(t, p) for t, p, _ in record.steps[: len(held)]] == held
         try:
-            self._load(record)
+            self._load(record, catch_up)
         except StepError as exc:
             self.fail(exc.turn, exc.phase, exc.cause)
         self.version += 1
@@ -553,11 +596,17 @@ class LiveGame:
         playing = sorted(v for v in vids if state.vehicles.get(v) and state.vehicles[v].in_play)
         rng = self._bot_rng(seat, turn, 0)
         plans: dict[str, Plan] = {}
+        bot = self._bot(seat)
         try:
-            got = self._bot(seat).plan_turn(observe(state, vids), state.rules, vids, rng)
+            got = within_budget(
+                lambda: bot.plan_turn(observe(state, vids), state.rules, vids, rng), self.budget
+            )
             plans = {vid: got[vid] for vid in playing}
             self.check_seat_plans(seat.id, plans)
-        except Exception:  # a computer player's bug never stops the game
+        except Exception as exc:  # a computer player's bug never stops the game
+            if isinstance(exc, OverBudget):
+                self._bots.pop(seat.id, None)  # it may still be thinking: a fresh one next
+                rng = self._bot_rng(seat, turn, 0)
             plans = {}
             for vid in playing:
                 vehicle = state.vehicles[vid]
@@ -581,14 +630,19 @@ class LiveGame:
             ):
                 continue
             answer = Answer()
-            try:
-                actions, cards = self._bot(seat).phase_actions(
+            bot = self._bot(seat)
+
+            def think(bot: Any = bot, vids: frozenset[str] = vids, seat: Seat = seat) -> Any:
+                actions, cards = bot.phase_actions(
                     observe(state, vids), state.rules, vids, phase, self._bot_rng(seat, turn, phase)
                 )
                 # Bots that explain themselves (the Automated Tripod) keep their
                 # decisions, each able to give its TripodDecision event.
-                decided = getattr(self._bot(seat), "last_decisions", [])
-                logged = [d.event().to_json() for d in decided]
+                decided = getattr(bot, "last_decisions", [])
+                return actions, cards, [d.event().to_json() for d in decided]
+
+            try:
+                actions, cards, logged = within_budget(think, self.budget)
                 answer = Answer(actions=dict(actions), cards=dict(cards), decisions=logged)
                 resolve_phase(
                     state,
@@ -597,9 +651,11 @@ class LiveGame:
                     cards=answer.cards or None,
                     stop_before_firing=True,
                 )
-            except Exception:  # a computer player's bug never stops the game
+            except Exception as exc:  # a computer player's bug never stops the game
+                if isinstance(exc, OverBudget):
+                    self._bots.pop(seat.id, None)
                 answer = Answer()
-            self.store.add_answer(self.id, turn, phase, seat.id, answer.to_json())
+            self._unsaved.answers.append((turn, phase, seat.id, answer.to_json()))
             self.answers.setdefault((turn, phase), {})[seat.id] = answer
             self._questions.pop((turn, phase), None)
 
@@ -623,19 +679,26 @@ class LiveGame:
                 if seat_id is not None:
                     seat = self.seats[seat_id]
                     vids = self.seat_vehicles(seat_id)
+                    bot, seen = self._bot(seat), observe(state, vids, decisions)
+                    rng = self._bot_rng(seat, turn, phase)
                     try:
-                        got = decide(
-                            self._bot(seat),
-                            observe(state, vids, decisions),
-                            state.rules,
-                            vids,
-                            decisions,
-                            self._bot_rng(seat, turn, phase),
+                        got = within_budget(
+                            functools.partial(decide, bot, seen, state.rules, vids, decisions, rng),
+                            self.budget,
                         )
-                    except (DogfightError, KeyError, TypeError, AttributeError, ValueError):
-                        got = {}
+                    except (
+                        DogfightError,
+                        KeyError,
+                        TypeError,
+                        AttributeError,
+                        ValueError,
+                        OverBudget,
+                    ) as exc:
+                        if isinstance(exc, OverBudget):
+                            self._bots.pop(seat.id, None)
+                        got = {}  # the defaults
                 answers = {d.id: list(got.get(d.id, d.default)) for d in decisions}
-                self.store.add_decisions(self.id, turn, phase, seat_id or "-", answers)
+                self._unsaved.decisions.append((turn, phase, seat_id or "-", answers))
                 self.decided.setdefault((turn, phase), {}).update(
                     {k: tuple(v) for k, v in answers.items()}
                 )
@@ -695,22 +758,15 @@ class LiveGame:
             for seat in self.seats_to_plan():
                 if seat.bot and seat.id not in self.plans.get(turn, {}):
                     plans = self._bot_plans(seat, turn)
-                    self._commit(pending)
-                    self.store.add_plans(
-                        self.id,
-                        turn,
-                        seat.id,
-                        {k: p.model_dump(mode="json") for k, p in plans.items()},
-                    )
+                    dumped = {k: p.model_dump(mode="json") for k, p in plans.items()}
+                    self._unsaved.plans.append((turn, seat.id, dumped))
                     self.plans.setdefault(turn, {})[seat.id] = plans
                     self._bots_acted = True
             if self.waiting_for():
                 return None
         else:
             if any(s.bot for s in self.seats.values()):
-                self._commit(pending)
                 self._bot_phase_inputs(turn, phase)
-            self._commit(pending)
             self._bot_decisions(turn, phase)
             if self.waiting_for():
                 return None
@@ -718,18 +774,22 @@ class LiveGame:
         return Step(turn, phase, events, new)
 
     def _commit(self, pending: list[Step]) -> None:
-        """Store the steps resolved since the last commit, in one transaction; if another
-        process stored them first, reload what it stored."""
-        if not pending:
+        """Store the steps resolved since the last commit with the computer players'
+        inputs that led to them, in one transaction; if another process stored any of
+        them first, reload what it stored."""
+        batch, self._unsaved = self._unsaved, Batch()
+        batch.steps = [(s.turn, s.phase, [e.to_json() for e in s.events]) for s in pending]
+        if not batch:
             return
-        rows = [(s.turn, s.phase, [e.to_json() for e in s.events]) for s in pending]
-        over = pending[-1].state.over
+        rows = batch.steps
+        batch.over = bool(pending) and pending[-1].state.over
         pending.clear()
         try:
-            self.store.add_steps(self.id, rows, over)
-        except Conflict:
+            self.store.add_batch(self.id, batch, self.revision)
+        except (Conflict, Stale):
             self.reload()
             return
+        self.revision += 1
         for turn, phase, _ in rows:
             _crash_point(f"after-step-{turn}-{phase}")
 
@@ -745,6 +805,7 @@ class LiveGame:
                 vehicle.eliminated = "(set aside)"
         start_turn(trial, plans)
 
+    @_fresh
     def submit_plans(self, seat_id: str, turn: int, raw: Mapping[str, Any]) -> None:
         """Store a seat's plans for ``turn`` (all its vehicles in play), then advance."""
         with self.lock:
@@ -793,8 +854,13 @@ class LiveGame:
                 raise ApiError(422, str(exc), "plans") from None
             try:
                 self.store.add_plans(
-                    self.id, turn, seat_id, {k: p.model_dump(mode="json") for k, p in plans.items()}
+                    self.id,
+                    turn,
+                    seat_id,
+                    {k: p.model_dump(mode="json") for k, p in plans.items()},
+                    self.revision,
                 )
+                self.revision += 1
             except Conflict:
                 self.reload()
                 raise ApiError(
@@ -806,6 +872,7 @@ class LiveGame:
                 _crash_point("after-last-plan")
             self.advance()
 
+    @_fresh
     def submit_answer(
         self, seat_id: str, turn: int, phase: int, fire: Mapping[str, Mapping[str, str]]
     ) -> None:
@@ -839,7 +906,10 @@ class LiveGame:
                             422, f"no question about {vid} {weapon}", f"fire.{vid}.{weapon}"
                         )
             try:
-                self.store.add_answer(self.id, turn, phase, seat_id, Answer(fire=answer).to_json())
+                self.store.add_answer(
+                    self.id, turn, phase, seat_id, Answer(fire=answer).to_json(), self.revision
+                )
+                self.revision += 1
             except Conflict:
                 self.reload()
                 raise ApiError(409, "this seat has already chosen its targets", "fire") from None
@@ -847,6 +917,7 @@ class LiveGame:
             self.version += 1
             self.advance()
 
+    @_fresh
     def submit_decisions(
         self, seat_id: str, turn: int, phase: int, answers: Mapping[str, list[str]]
     ) -> None:
@@ -882,7 +953,8 @@ class LiveGame:
                 except DogfightError as exc:
                     raise ApiError(422, str(exc), f"answers.{did}") from None
             try:
-                self.store.add_decisions(self.id, turn, phase, seat_id, checked)
+                self.store.add_decisions(self.id, turn, phase, seat_id, checked, self.revision)
+                self.revision += 1
             except Conflict:
                 self.reload()
                 raise ApiError(409, "this decision was already answered", "answers") from None
@@ -893,14 +965,17 @@ class LiveGame:
             self.version += 1
             self.advance()
 
+    @_fresh
     def set_auto_fire(self, seat_id: str, auto_fire: bool) -> None:
         with self.lock:
-            self.store.update_seat(self.id, seat_id, auto_fire=auto_fire)
+            self.store.update_seat(self.id, seat_id, self.revision, auto_fire=auto_fire)
+            self.revision += 1
             self.seats[seat_id].auto_fire = auto_fire
             self._questions.clear()
             self.version += 1
             self.advance()
 
+    @_fresh
     def set_bot(self, seat_id: str, bot: str | None) -> None:
         """Hand the seat to a computer player (or back to a person with None)."""
         with self.lock:
@@ -911,7 +986,8 @@ class LiveGame:
                     make(bot)
                 except DataError as exc:
                     raise ApiError(422, exc.allowed, "bot") from None
-            self.store.update_seat(self.id, seat_id, bot=bot)
+            self.store.update_seat(self.id, seat_id, self.revision, bot=bot)
+            self.revision += 1
             self.seats[seat_id].bot = bot
             self._bots.pop(seat_id, None)
             self._questions.clear()
@@ -1130,9 +1206,11 @@ def _ghost_json(ghost: Ghost) -> Json:
 class GameService:
     """All games of one database, loaded on first use and kept in memory."""
 
-    def __init__(self, store: Store, catalog: Catalog) -> None:
+    def __init__(self, store: Store, catalog: Catalog, budget: float | None = None) -> None:
         self.store = store
         self.catalog = catalog
+        self.budget = budget
+        """Each computer player's time budget per step (None: ``DOGFIGHT_BOT_BUDGET``)."""
         self.games: dict[str, LiveGame] = {}
         self.lock = threading.Lock()
         status.ensure_table(store)
@@ -1141,22 +1219,24 @@ class GameService:
         """The game, loaded on first use; 404 if there is none, 409 if it failed."""
         with self.lock:
             game = self.games.get(game_id)
-            if game is not None:
-                if game.failure is not None:
-                    raise GameFailed(game.failure)
-                return game
-            failed = status.failure(self.store, game_id)
-            if failed is not None:
-                raise GameFailed(failed)
-            record = self.store.load(game_id)
-            if record is None:
-                raise ApiError(404, f"no game {game_id!r}", "game_id")
-            try:
-                game = LiveGame(record, self.catalog, self.store)
-            except StepError as exc:
-                failure = status.mark_failed(self.store, game_id, exc.turn, exc.phase, exc.cause)
-                raise GameFailed(failure) from None
-            self.games[game_id] = game
+        if game is not None:
+            if game.failure is not None:
+                raise GameFailed(game.failure)
+            return game
+        failed = status.failure(self.store, game_id)
+        if failed is not None:
+            raise GameFailed(failed)
+        # loaded (every step replayed) without holding up other games
+        record = self.store.load(game_id)
+        if record is None:
+            raise ApiError(404, f"no game {game_id!r}", "game_id")
+        try:
+            loaded = LiveGame(record, self.catalog, self.store, self.budget)
+        except StepError as exc:
+            failure = status.mark_failed(self.store, game_id, exc.turn, exc.phase, exc.cause)
+            raise GameFailed(failure) from None
+        with self.lock:
+            game = self.games.setdefault(game_id, loaded)
         game.advance()
         return game
 

@@ -132,6 +132,7 @@ def rollback(store: Store, game_id: str) -> tuple[int, int]:
         raise KeyError(game_id)
     turn = found.turn
     with Session(store.engine) as session, session.begin():
+        store.claim(session, game_id, None)  # processes holding the game reload it
         deleted = 0
         for model in (StepRow, AnswerRow, PlanRow):
             result = session.execute(

@@ -8,6 +8,12 @@ generator). The resolved events are stored too, so that a transcript can be read
 the engine, and so that a step is resolved at most once: ``steps`` has a unique
 (game, turn, phase) key, and a second resolution of the same step fails to commit.
 
+Every write to a game also checks and bumps the game's ``revision`` in the same
+transaction (an ``UPDATE ... WHERE revision = n``, which locks the game's row until the
+commit): a process holding an older copy of the game gets :class:`Stale`, writes nothing,
+catches up and tries again. So several server processes can share one database; on
+PostgreSQL each write also notifies the others (``NOTIFY``, see ``notify.py``).
+
 With SQLite (the default) the file runs in WAL mode with ``synchronous=NORMAL``: a
 committed plan or step survives the server process being killed at any moment (the
 commit is in the operating system's hands when it returns); a power cut may lose the
@@ -20,7 +26,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +42,16 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    inspect,
     select,
+    text,
+    update,
 )
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from dogfight.errors import DataError
 
 Json = dict[str, Any]
 
@@ -60,6 +72,9 @@ class GameRow(Base):
     setup: Mapped[Json] = mapped_column(JSON)
     engine: Mapped[int] = mapped_column(Integer)
     over: Mapped[bool] = mapped_column(Boolean, default=False)
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Counts the game's writes: each write checks and bumps it in the same transaction
+    (so a process holding a stale copy of the game cannot write over a newer one)."""
 
 
 class SeatRow(Base):
@@ -146,6 +161,55 @@ class Conflict(Exception):
     step resolved by someone else): nothing was written."""
 
 
+class Stale(Exception):
+    """The game was changed (by another process) since the writer loaded it: nothing
+    was written; reload and try again."""
+
+
+DDL_LOCK = 0x646F67666967
+"""PostgreSQL advisory lock held while a process creates or upgrades the tables."""
+
+CHANNEL = "dogfight"
+"""PostgreSQL's NOTIFY channel: every write to a game sends ``"<game id> <revision>"``
+when it commits, so every server process knows at once which games changed."""
+
+
+@dataclass
+class Batch:
+    """Rows written together in one transaction: computer players' plans (turn, seat,
+    plans) and answers (turn, phase, seat, answer), and the steps (turn, phase, events)
+    they let be resolved."""
+
+    plans: list[tuple[int, str, Json]] = field(default_factory=list)
+    answers: list[tuple[int, int, str, Json]] = field(default_factory=list)
+    decisions: list[tuple[int, int, str, dict[str, list[str]]]] = field(default_factory=list)
+    """(turn, phase, seat, decision id -> answer)."""
+    steps: list[tuple[int, int, list[Json]]] = field(default_factory=list)
+    over: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.plans or self.answers or self.decisions or self.steps)
+
+
+def _decision_rows(
+    game_id: str, given: list[tuple[int, int, str, dict[str, list[str]]]]
+) -> list[DecisionRow]:
+    now = time.time()
+    return [
+        DecisionRow(
+            game_id=game_id,
+            turn=turn,
+            phase=phase,
+            seat=seat,
+            decision=decision,
+            answer=answer,
+            created=now,
+        )
+        for turn, phase, seat, answers in given
+        for decision, answer in sorted(answers.items())
+    ]
+
+
 @dataclass(frozen=True)
 class SeatRecord:
     seat: str
@@ -169,6 +233,7 @@ class GameRecord:
     setup: Json
     engine: int
     over: bool
+    revision: int
     seats: list[SeatRecord]
     plans: list[tuple[int, str, Json]]
     """(turn, seat, plans)."""
@@ -211,17 +276,64 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url)
+        parsed = make_url(url)
+        if parsed.drivername in ("postgresql", "postgres"):
+            parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3, the extra
+        options: dict[str, Any] = {}
+        if parsed.get_backend_name() != "sqlite":
+            # one connection per worker thread, and the listener's (see notify.py)
+            options = {"pool_size": 16, "max_overflow": 16, "pool_pre_ping": True}
+        try:
+            self.engine: Engine = create_engine(parsed, **options)
+        except ModuleNotFoundError as exc:
+            raise DataError(
+                "--db",
+                "url",
+                url,
+                f"the driver is not installed ({exc.name}): pip install 'dogfight[postgres]'",
+            ) from None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        with self.engine.begin() as connection:
+            if self.engine.dialect.name == "postgresql":
+                # processes starting together on an empty database: one creates the tables
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": DDL_LOCK})
+            Base.metadata.create_all(connection)
+            columns = {c["name"] for c in inspect(connection).get_columns("games")}
+            if "revision" not in columns:  # a database made before revisions were counted
+                connection.execute(
+                    text("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+                )
+
+    @property
+    def notifies(self) -> bool:
+        """Whether other processes hear of each write (PostgreSQL's LISTEN/NOTIFY)."""
+        return self.engine.dialect.name == "postgresql"
+
+    def claim(self, session: Session, game_id: str, revision: int | None) -> None:
+        """Bump the game's revision in this transaction (the row stays locked until it
+        commits): :class:`Stale` if it is not ``revision`` any more (None: any); with
+        PostgreSQL, the commit notifies every listening process."""
+        bumped = GameRow.revision + 1
+        query = update(GameRow).where(GameRow.id == game_id).values(revision=bumped)
+        if revision is not None:
+            query = query.where(GameRow.revision == revision)
+        got = session.execute(query.returning(GameRow.revision)).scalar_one_or_none()
+        if got is None:
+            raise Stale(game_id)
+        if self.notifies:
+            session.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": f"{game_id} {got}"},
+            )
 
     def close(self) -> None:
         self.engine.dispose()
 
-    def _write(self, *rows: Base) -> None:
+    def _write(self, game_id: str, revision: int | None, *rows: Base) -> None:
         try:
             with Session(self.engine) as session, session.begin():
+                self.claim(session, game_id, revision)
                 session.add_all(rows)
         except IntegrityError as exc:
             raise Conflict(str(exc.orig)) from None
@@ -237,13 +349,29 @@ class Store:
         except IntegrityError as exc:
             raise Conflict(str(exc.orig)) from None
 
-    def add_plans(self, game_id: str, turn: int, seat: str, plans: Json) -> None:
+    def add_plans(
+        self, game_id: str, turn: int, seat: str, plans: Json, revision: int | None = None
+    ) -> None:
+        """Store a seat's plans for a turn (``revision``: the game's, as the writer knows
+        it; :class:`Stale` if it moved on)."""
         self._write(
-            PlanRow(game_id=game_id, turn=turn, seat=seat, plans=plans, created=time.time())
+            game_id,
+            revision,
+            PlanRow(game_id=game_id, turn=turn, seat=seat, plans=plans, created=time.time()),
         )
 
-    def add_answer(self, game_id: str, turn: int, phase: int, seat: str, answer: Json) -> None:
+    def add_answer(
+        self,
+        game_id: str,
+        turn: int,
+        phase: int,
+        seat: str,
+        answer: Json,
+        revision: int | None = None,
+    ) -> None:
         self._write(
+            game_id,
+            revision,
             AnswerRow(
                 game_id=game_id,
                 turn=turn,
@@ -251,48 +379,62 @@ class Store:
                 seat=seat,
                 answer=answer,
                 created=time.time(),
-            )
+            ),
         )
 
     def add_decisions(
-        self, game_id: str, turn: int, phase: int, seat: str, answers: dict[str, list[str]]
+        self,
+        game_id: str,
+        turn: int,
+        phase: int,
+        seat: str,
+        answers: dict[str, list[str]],
+        revision: int | None = None,
     ) -> None:
         """A seat's answers to decisions of one phase, in one transaction."""
-        now = time.time()
-        self._write(
-            *(
-                DecisionRow(
-                    game_id=game_id,
-                    turn=turn,
-                    phase=phase,
-                    seat=seat,
-                    decision=decision,
-                    answer=answer,
-                    created=now,
-                )
-                for decision, answer in sorted(answers.items())
-            )
-        )
+        self._write(game_id, revision, *_decision_rows(game_id, [(turn, phase, seat, answers)]))
 
-    def add_steps(self, game_id: str, steps: list[tuple[int, int, list[Json]]], over: bool) -> None:
-        """Store resolved steps (turn, phase, events) and whether the game is over, in one
-        transaction; :class:`Conflict` (and nothing written) when one was already stored."""
+    def add_batch(self, game_id: str, batch: Batch, revision: int | None = None) -> None:
+        """Store computer players' inputs, resolved steps and whether the game is over, in
+        one transaction; :class:`Conflict` (and nothing written) when one was already
+        stored."""
         try:
             with Session(self.engine) as session, session.begin():
+                self.claim(session, game_id, revision)
                 now = time.time()
                 session.add_all(
-                    StepRow(game_id=game_id, turn=turn, phase=phase, events=events, created=now)
-                    for turn, phase, events in steps
+                    PlanRow(game_id=game_id, turn=turn, seat=seat, plans=plans, created=now)
+                    for turn, seat, plans in batch.plans
                 )
-                if over:
+                session.add_all(
+                    AnswerRow(
+                        game_id=game_id,
+                        turn=turn,
+                        phase=phase,
+                        seat=seat,
+                        answer=answer,
+                        created=now,
+                    )
+                    for turn, phase, seat, answer in batch.answers
+                )
+                session.add_all(_decision_rows(game_id, batch.decisions))
+                session.flush()  # inputs before the steps they led to (ids keep the order)
+                session.add_all(
+                    StepRow(game_id=game_id, turn=turn, phase=phase, events=events, created=now)
+                    for turn, phase, events in batch.steps
+                )
+                if batch.over:
                     row = session.get(GameRow, game_id)
                     if row is not None:
                         row.over = True
         except IntegrityError as exc:
             raise Conflict(str(exc.orig)) from None
 
-    def update_seat(self, game_id: str, seat: str, **values: Any) -> None:
+    def update_seat(
+        self, game_id: str, seat: str, revision: int | None = None, **values: Any
+    ) -> None:
         with Session(self.engine) as session, session.begin():
+            self.claim(session, game_id, revision)
             row = session.get(SeatRow, (game_id, seat))
             if row is None:
                 raise KeyError(seat)
@@ -346,6 +488,7 @@ class Store:
                 setup=game.setup,
                 engine=game.engine,
                 over=game.over,
+                revision=game.revision or 0,
                 seats=[
                     SeatRecord(
                         s.seat,

@@ -1,10 +1,19 @@
 """Live updates: every open page of a seat holds a WebSocket; after each change to a game
-each connection is sent the seat's view with the steps it has not seen yet."""
+each connection is sent the seat's view with the steps it has not been sent yet.
+
+The views are built where the change was made (on a worker thread, with the game
+locked) and put in each connection's outbox; one sender task per connection empties it.
+So a change never waits for a slow client: a client that lets :data:`OUTBOX` views pile
+up, or does not take one within :data:`SEND_TIMEOUT` seconds, is disconnected (its page
+reconnects and asks for what it missed with ``since``).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,15 +21,24 @@ from fastapi import WebSocket
 
 from dogfight.server.games import LiveGame
 
+OUTBOX = 32
+"""Views waiting to be sent to one connection before it counts as too slow."""
+
+SEND_TIMEOUT = 10.0
+"""Seconds one view may take to send before the connection counts as too slow."""
+
 
 @dataclass(eq=False)
 class Connection:
     websocket: WebSocket
     seat: str
     sent: int = 0
-    """Steps already sent to this page."""
+    """Steps already put in the outbox (only touched with the game locked)."""
     version: int = -1
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """The game's version of the last view queued."""
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=OUTBOX))
+    close_code: int = 1013
+    """The code the connection is closed with when its outbox ends (1013: too slow)."""
 
 
 class Hub:
@@ -28,39 +46,73 @@ class Hub:
 
     def __init__(self) -> None:
         self.games: dict[str, set[Connection]] = {}
+        self._lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def add(self, game_id: str, connection: Connection) -> None:
-        self.games.setdefault(game_id, set()).add(connection)
+        with self._lock:
+            self.games.setdefault(game_id, set()).add(connection)
 
     def remove(self, game_id: str, connection: Connection) -> None:
-        self.games.get(game_id, set()).discard(connection)
+        with self._lock:
+            held = self.games.get(game_id)
+            if held is not None:
+                held.discard(connection)
+                if not held:
+                    del self.games[game_id]
 
-    async def send(self, game: LiveGame, connection: Connection) -> None:
-        """Send one connection its seat's view since what it has (if anything changed)."""
-        async with connection.lock:
+    def connections(self, game_id: str) -> list[Connection]:
+        with self._lock:
+            return list(self.games.get(game_id, ()))
+
+    def queue(self, game: LiveGame, connection: Connection) -> None:
+        """Build the connection's view (if the game changed since its last one) and put
+        it in its outbox. Called on a worker thread while the game's work is serialised."""
+        with game.lock:
             if connection.version == game.version:
                 return
-            with game.lock:
-                view = game.seat_view(connection.seat, since=connection.sent)
-                version = game.version
-            try:
-                await connection.websocket.send_json(view)
-            except Exception:
-                self.remove(game.id, connection)
-                with contextlib.suppress(Exception):
-                    await connection.websocket.close()
-                return
+            view = game.seat_view(connection.seat, since=connection.sent)
             connection.sent = view["steps_total"]
-            connection.version = version
+            connection.version = game.version
+        text = json.dumps(view)
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.post, connection, text)
+
+    def fan_out(self, game: LiveGame) -> None:
+        """Queue every connection of the game its new view (on a worker thread)."""
+        for connection in self.connections(game.id):
+            self.queue(game, connection)
+
+    def post(self, connection: Connection, text: str | None) -> None:
+        """Put a message in the outbox (on the event loop); None closes the connection."""
+        try:
+            connection.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            # too slow: drop it (the sender closes it), its page reconnects with since=
+            while not connection.outbox.empty():
+                connection.outbox.get_nowait()
+            connection.outbox.put_nowait(None)
+
+    async def pump(self, game_id: str, connection: Connection) -> None:
+        """Send the connection's outbox in order until it is closed or too slow."""
+        try:
+            while True:
+                text = await connection.outbox.get()
+                if text is None:
+                    break
+                await asyncio.wait_for(connection.websocket.send_text(text), SEND_TIMEOUT)
+        except Exception:
+            pass
+        self.remove(game_id, connection)
+        with contextlib.suppress(Exception):
+            await connection.websocket.close(code=connection.close_code)
 
     async def close_all(self, game_id: str, message: dict[str, Any], code: int) -> None:
-        """Send every page of the game ``message`` and close it with ``code``."""
-        for connection in list(self.games.pop(game_id, ())):
-            with contextlib.suppress(Exception):
-                await connection.websocket.send_json(message)
-                await connection.websocket.close(code=code)
-
-    async def notify(self, game: LiveGame) -> None:
-        connections = list(self.games.get(game.id, ()))
-        if connections:
-            await asyncio.gather(*(self.send(game, c) for c in connections))
+        """Send every page of the game ``message`` and close it with ``code`` (after
+        what is already in its outbox)."""
+        with self._lock:
+            held = list(self.games.pop(game_id, ()))
+        for connection in held:
+            connection.close_code = code
+            self.post(connection, json.dumps(message))
+            self.post(connection, None)

@@ -42,7 +42,15 @@ class RunSpec:
 
 
 def play_chunk(spec: RunSpec, indices: list[int]) -> list[dict[str, Any]]:
-    """Play games ``indices`` of a run (in a worker); results as plain dicts."""
+    """Play games ``indices`` of a run (in a worker); results as plain dicts. With
+    ``extra["engine"] == "batch"`` the games are played by the batched simulator."""
+    if spec.extra.get("engine") == "batch":
+        from dogfight.batch.run import play_chunk as play_batch
+
+        try:
+            return play_batch(spec, indices)
+        except DogfightError as exc:
+            raise DogfightError(str(exc)) from None
     from dogfight.catalog.loader import load_catalog
     from dogfight.sim.run import play_games
     from dogfight.situation import parse_situation

@@ -1,0 +1,169 @@
+"""To and from the referee: a batch built from :class:`~dogfight.rules.state.GameState`
+tables (as :func:`dogfight.situation.build` makes them, stacked decks included), and one
+table of a batch as a ``GameState`` the referee can resolve."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dogfight.batch.spec import SYMBOLS, Spec, build_spec, uncovered
+from dogfight.batch.state import REASONS, WEAPONS, BatchState, empty_state
+from dogfight.errors import DataError
+from dogfight.geometry.pose import Pose
+from dogfight.rules.plans import Flown, Plan
+from dogfight.rules.state import GameState, Vehicle
+
+
+def not_covered(state: GameState) -> list[str]:
+    """What of this table the batch does not play (empty: all of it)."""
+    missing = uncovered(state.rules)
+    if state.scenario is not None:
+        missing.append(f"scenario {state.scenario.id!r} (objectives, placement, its victory)")
+    kinds = sorted({v.type for v in state.vehicles.values() if v.kind != "airplane"})
+    if kinds:
+        missing.append("tripods (" + ", ".join(kinds) + ")")
+    if state.reserves:
+        missing.append("reinforcements")
+    if any(v.skills for v in state.vehicles.values()):
+        missing.append("ace skills")
+    if any(v.rockets for v in state.vehicles.values()):
+        missing.append("rockets")
+    if any(v.status for v in state.vehicles.values()) or state.clouds or state.salvos:
+        missing.append("Standard Rules damage, smoke or rockets in play")
+    if state.phase != 0:
+        missing.append("a table in the middle of a turn")
+    return missing
+
+
+def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchState:
+    """A batch of these tables (same rules and table size), at the start of a turn."""
+    if not states:
+        raise DataError("batch", "tables", 0, "at least one table")
+    first = states[0].rules
+    for i, s in enumerate(states):
+        missing = not_covered(s)
+        if missing:
+            raise DataError("--engine", "engine", "batch", "not covered: " + "; ".join(missing))
+        r = s.rules
+        if (r.ruleset.name, r.switches, r.table_width, r.table_height) != (
+            first.ruleset.name,
+            first.switches,
+            first.table_width,
+            first.table_height,
+        ):
+            raise DataError("batch", f"tables[{i}]", r.ruleset.name, "one ruleset and table size")
+    spec = spec or build_spec(first)
+    sides = tuple(sorted({v.side for s in states for v in s.vehicles.values()}))
+    slots = max(len(s.vehicles) for s in states)
+    batch = empty_state(spec, len(states), slots, sides)
+    for b, s in enumerate(states):
+        ids = sorted(s.vehicles)
+        batch.names[b] = tuple(ids) + ("",) * (slots - len(ids))
+        index = {vid: n for n, vid in enumerate(ids)}
+        for n, vid in enumerate(ids):
+            v = s.vehicles[vid]
+            t = spec.type_index(v.type)
+            batch.present[b, n] = True
+            batch.alive[b, n] = v.in_play
+            batch.reason[b, n] = REASONS.index(v.eliminated) if v.eliminated else 0
+            batch.side[b, n] = sides.index(v.side)
+            batch.type[b, n] = t
+            batch.x[b, n], batch.y[b, n], batch.heading[b, n] = v.pose.x, v.pose.y, v.pose.heading
+            batch.damage[b, n] = v.damage
+            batch.resistance[b, n] = v.resistance
+            if v.previous is not None:
+                batch.prev_symbol[b, n] = SYMBOLS.index(v.previous.symbol)
+                batch.prev_steep[b, n] = v.previous.steep
+            for w, weapon in enumerate(WEAPONS):
+                batch.jams[b, n, w] = v.jams.get(weapon, 0)
+                aim = v.aim.get(weapon)
+                if aim is not None and aim[1] == s.phases_played and aim[0] in index:
+                    batch.aim[b, n, w] = index[aim[0]]
+            if v.plan is not None:
+                for k, card in enumerate(v.plan.cards):
+                    batch.plan[b, n, k] = spec.card_index(t, card)
+        for d, letter in enumerate(spec.damage_ids):
+            free: dict[str, list[int]] = {}
+            for slot, card in enumerate(spec.damage_cards[d]):
+                free.setdefault(card, []).append(slot)
+            pile = s.piles.get(letter, [])
+            used: list[int] = []
+            for card in pile:
+                used.append(free[card].pop(0))
+            rest = [slot for slot in range(spec.slots) if slot not in set(used)]
+            batch.order[b, d] = used + rest
+            batch.top[b, d] = len(used)
+            for vid in ids:
+                for count, (deck, card) in enumerate(s.vehicles[vid].held):
+                    if deck == letter and free.get(card):
+                        slot = free[card].pop(0)
+                        batch.holder[b, d, slot] = index[vid]
+                        batch.drawn_at[b, d, slot] = count - len(s.vehicles[vid].held)
+        batch.turn[b] = s.turn
+        batch.phase[b] = s.phase
+        batch.phases_played[b] = s.phases_played
+        batch.over[b] = s.over
+        batch.winner[b] = sides.index(s.winner) if s.winner is not None else -1
+    return batch
+
+
+def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
+    """Table ``b`` of the batch as a referee ``GameState`` (rules and vehicle models from
+    ``template``, a state of the same table)."""
+    spec = batch.spec
+    names = batch.names[b]
+    vehicles: dict[str, Vehicle] = {}
+    for n, vid in enumerate(names):
+        if not batch.present[b, n]:
+            continue
+        t = int(batch.type[b, n])
+        cards: list[tuple[int, str, str]] = []
+        for d, letter in enumerate(spec.damage_ids):
+            for slot in range(int(spec.damage_size[d])):
+                if batch.holder[b, d, slot] == n:
+                    cards.append(
+                        (int(batch.drawn_at[b, d, slot]), letter, spec.damage_cards[d][slot])
+                    )
+        held = [(letter, card) for _, letter, card in sorted(cards)]
+        previous = None
+        if batch.prev_symbol[b, n] >= 0:
+            previous = Flown(SYMBOLS[int(batch.prev_symbol[b, n])], bool(batch.prev_steep[b, n]))
+        jams = {WEAPONS[w]: int(batch.jams[b, n, w]) for w in (0, 1) if batch.jams[b, n, w] > 0}
+        aim = {
+            WEAPONS[w]: (names[int(batch.aim[b, n, w])], int(batch.phases_played[b]))
+            for w in (0, 1)
+            if batch.aim[b, n, w] >= 0
+        }
+        plan = None
+        if batch.plan[b, n, 0] >= 0:
+            plan = Plan(cards=tuple(spec.card_ids[int(c)] for c in batch.plan[b, n]))
+        reason = int(batch.reason[b, n])
+        vehicles[vid] = Vehicle(
+            id=vid,
+            type=spec.type_ids[t],
+            side=batch.side_names[int(batch.side[b, n])],
+            pose=Pose(float(batch.x[b, n]), float(batch.y[b, n]), float(batch.heading[b, n])),
+            resistance=int(batch.resistance[b, n]),
+            damage=int(batch.damage[b, n]),
+            held=held,
+            eliminated=REASONS[reason] if reason else None,
+            previous=previous,
+            jams=jams,
+            aim=aim,
+            plan=plan,
+        )
+    piles = {
+        letter: [spec.damage_cards[d][int(s)] for s in batch.order[b, d, : int(batch.top[b, d])]]
+        for d, letter in enumerate(spec.damage_ids)
+    }
+    winner = int(batch.winner[b])
+    return GameState(
+        rules=template.rules,
+        vehicles=vehicles,
+        piles=piles,
+        turn=int(batch.turn[b]),
+        phase=int(batch.phase[b]),
+        phases_played=int(batch.phases_played[b]),
+        winner=batch.side_names[winner] if winner >= 0 else None,
+        over=bool(batch.over[b]),
+    )

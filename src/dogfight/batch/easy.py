@@ -1,0 +1,204 @@
+"""The ``easy`` bot for every airplane of a batch at once (after
+:class:`dogfight.bots.airplanes.EasyBot`).
+
+Each airplane scores a sample of its own plans (120, of the best safety tier) against a
+few plausible plans of every enemy (6 each, of their best safety tier), phase by phase:
+the expected damage it deals (arcs, the ruler and half mark measured to the corners and
+centre of the enemy's base, two cards at short range, the aim bonus, its jams) — the
+best enemy per phase, one shot per weapon — less the expected damage it takes, weighted
+by how damaged it already is. It flies the best plan. The measures are the bot's
+approximations, as in the referee's bot; the rules are the batch engine's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dogfight.batch import moves
+from dogfight.batch.policies import (
+    POLICIES,
+    SAFE_MARGIN,
+    best_tier_pick,
+    kind,
+    needing,
+    placed,
+    sequences,
+)
+from dogfight.batch.spec import Bools, Floats, Ints, Spec
+from dogfight.batch.state import BatchState
+
+OWN_PLANS = 120
+SAMPLES = 6
+CHUNK = 256
+"""Airplanes planned at once (bounds the memory of the score arrays)."""
+
+
+def sample_plans(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random.Generator) -> Ints:
+    """``count`` plans (triple indexes) per airplane (b, n), uniform among its legal plans
+    that keep it safely on the table (drawn four times over); an airplane for which too
+    few are found draws among the plans of its best safety tier instead."""
+    spec = state.spec
+    seqs = sequences(spec)
+    deck = spec.type_deck[state.type[b, n]][:, None]
+    kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])[:, None]
+    x, y, h = (a[b, n][:, None] for a in (state.x, state.y, state.heading))
+    pick = (rng.random((len(b), 4 * count)) * seqs.count[deck]).astype(np.int64)
+    ok = seqs.legal[deck, kinds, pick]
+    fx, fy, _ = placed(seqs, deck, pick, x, y, h)
+    ok &= moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
+    # the first ``count`` good draws of each row
+    order = np.argsort(~ok, axis=1, kind="stable")[:, :count]
+    out: Ints = np.take_along_axis(pick, order, axis=1)
+    short = np.flatnonzero(ok.sum(axis=1) < count)
+    for r in short.tolist():
+        d, k = deck[r, :1], kinds[r, :1]
+        out[r] = [
+            int(best_tier_pick(spec, seqs, d, k, x[r], y[r], h[r], rng)[0]) for _ in range(count)
+        ]
+    return out
+
+
+def _odds(spec: Spec, decks: Ints, resistance: Ints) -> tuple[Floats, Floats]:
+    """Expected points of one card of ``decks`` against targets of ``resistance``, and
+    the chance it has a value (the aim bonus adds 1 to those)."""
+    size = spec.damage_size[decks].astype(np.float64)
+    value = spec.slot_value[decks].sum(axis=-1) / size
+    booms = spec.slot_explosion[decks].sum(axis=-1) / size
+    nonzero = ((spec.slot_value[decks] > 0) & ~spec.slot_explosion[decks]).sum(axis=-1) / size
+    hit = resistance if spec.explosion_eliminates else (resistance + 1) // 2
+    points: Floats = value + booms * hit
+    return points, nonzero
+
+
+_POINTS = np.array([(0.0, 0.0), (1, 1), (1, -1), (-1, 1), (-1, -1)])
+
+
+def _sample_points(spec: Spec, x: Floats, y: Floats, h: Floats) -> tuple[Floats, Floats]:
+    """The centre and corners of bases at poses (...): arrays (..., 5)."""
+    rad = np.radians(h)[..., None]
+    c, s = np.cos(rad), np.sin(rad)
+    f = _POINTS[:, 0] * spec.base_length / 2.0
+    lft = _POINTS[:, 1] * spec.base_width / 2.0
+    return x[..., None] + f * c - lft * s, y[..., None] + f * s + lft * c
+
+
+def _nearest_in_arc(
+    spec: Spec, ox: Floats, oy: Floats, axis: Floats, half: float, px: Floats, py: Floats
+) -> Floats:
+    """Squared distance from dots (...) to the nearest sample point (..., 5) in the arc
+    (inf when none is)."""
+    rad = np.radians(axis)[..., None]
+    c, s = np.cos(rad), np.sin(rad)
+    dx, dy = px - ox[..., None], py - oy[..., None]
+    along = dx * c + dy * s
+    across = np.abs(dy * c - dx * s)
+    d2 = np.where(across <= along * np.tan(np.radians(half)), dx * dx + dy * dy, np.inf)
+    out: Floats = d2.min(axis=-1)
+    return out
+
+
+def _shots(
+    spec: Spec,
+    fx: Floats,
+    fy: Floats,
+    fh: Floats,
+    tx: Floats,
+    ty: Floats,
+    th: Floats,
+    weapon: int,
+) -> tuple[Floats, Floats]:
+    """(reach, cards) of shots from poses f at bases at poses t (broadcast)."""
+    px, py = _sample_points(spec, tx, ty, th)
+    d2 = _nearest_in_arc(
+        spec, fx, fy, fh + spec.arc_centre[weapon], float(spec.arc_half[weapon]), px, py
+    )
+    apart = (fx - tx) ** 2 + (fy - ty) ** 2 > (spec.base_length * 0.9) ** 2
+    reach = (d2 <= spec.ruler**2) & apart
+    cards = np.where(d2 <= spec.half**2, 2.0, 1.0) * reach
+    return reach.astype(np.float64), cards
+
+
+def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
+    """Give every airplane that needs one the easy bot's plan (in place)."""
+    b, n = needing(state, mask)
+    for start in range(0, len(b), CHUNK):
+        _plan(state, b[start : start + CHUNK], n[start : start + CHUNK], rng)
+
+
+def _plan(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None:
+    spec = state.spec
+    seqs = sequences(spec)
+    v_count, slots = len(b), state.slots
+    own = sample_plans(state, b, n, OWN_PLANS, rng)  # (V, K)
+    deck = spec.type_deck[state.type[b, n]]
+    mx, my, mh = placed(seqs, deck[:, None], own, *(a[b, n][:, None] for a in _poses(state)))
+    # every enemy in play, with a few plausible plans each
+    enemy = state.alive[b] & (state.side[b] != state.side[b, n][:, None])  # (V, N)
+    ex = np.zeros((v_count, slots, SAMPLES, 3))
+    ey = np.zeros_like(ex)
+    eh = np.zeros_like(ex)
+    vb, vn = np.nonzero(enemy)
+    if len(vb):
+        tb, tn = b[vb], vn
+        picks = sample_plans(state, tb, tn, SAMPLES, rng)
+        e_deck = spec.type_deck[state.type[tb, tn]]
+        px, py, ph = placed(
+            seqs, e_deck[:, None], picks, *(a[tb, tn][:, None] for a in _poses(state))
+        )
+        ex[vb, vn], ey[vb, vn], eh[vb, vn] = px, py, ph
+    weapons = state.weapon_deck()
+    my_decks = weapons[b, n]  # (V, 2)
+    their_decks = weapons[b]  # (V, N, 2)
+    jams = state.jams[b, n]
+    their_jams = state.jams[b]
+    aim = state.aim[b, n]
+    risk = 1.0 + 1.5 * state.damage[b, n] / np.maximum(1, state.resistance[b, n])
+    dealt = np.zeros((3, v_count, slots, OWN_PLANS))
+    taken = np.zeros((v_count, OWN_PLANS))
+    res_them = state.resistance[b]  # (V, N)
+    res_me = state.resistance[b, n]
+    prev_reach: dict[int, Floats] = {}
+    prev_enemy: dict[int, Floats] = {}
+    for p in range(3):
+        # (V, 1, K, 1) against (V, N, 1, M)
+        fx, fy, fh = (a[:, None, :, None, p] for a in (mx, my, mh))
+        tx, ty, th = (a[:, :, None, :, p] for a in (ex, ey, eh))
+        for w in (0, 1):
+            usable = (my_decks[:, w] >= 0) & (jams[:, w] <= p)
+            if not usable.any():
+                continue
+            d = np.maximum(my_decks[:, w], 0)
+            points, nonzero = _odds(spec, d[:, None], res_them)  # (V, N)
+            reach, cards = _shots(spec, fx, fy, fh, tx, ty, th, w)  # (V, N, K, M)
+            if spec.aim_bonus:
+                if p == 0:
+                    bonus = (aim[:, w][:, None] == np.arange(slots))[:, :, None, None] * reach
+                else:
+                    bonus = prev_reach.get(w, 0.0) * reach
+            else:
+                bonus = 0.0
+            value = cards * (points[..., None, None] + nonzero[..., None, None] * bonus)
+            dealt[p] += value.mean(axis=3) * usable[:, None, None]
+            prev_reach[w] = reach
+        for w in (0, 1):
+            usable = (their_decks[:, :, w] >= 0) & (their_jams[:, :, w] <= p) & enemy
+            if not usable.any():
+                continue
+            d = np.maximum(their_decks[:, :, w], 0)
+            points, nonzero = _odds(spec, d, res_me[:, None])  # (V, N)
+            reach, cards = _shots(spec, tx, ty, th, fx, fy, fh, w)
+            bonus = prev_enemy.get(w, 0.0) * reach if (spec.aim_bonus and p > 0) else 0.0
+            value = cards * (points[..., None, None] + nonzero[..., None, None] * bonus)
+            taken += (value.mean(axis=3) * usable[:, :, None]).sum(axis=1)
+            prev_enemy[w] = reach
+    dealt = np.where(enemy[None, :, :, None], dealt, 0.0)
+    score = dealt.max(axis=2).sum(axis=0) - risk[:, None] * taken
+    best = score.argmax(axis=1)
+    state.plan[b, n] = seqs.rows[deck, own[np.arange(v_count), best]]
+
+
+def _poses(state: BatchState) -> tuple[Floats, Floats, Floats]:
+    return state.x, state.y, state.heading
+
+
+POLICIES["easy"] = easy_plans

@@ -1,0 +1,331 @@
+"""One action phase for every table of a batch, in the referee's order of steps
+(000, "THE GAME TURN"): reveal (flight restrictions per switch), move, leave the table,
+fire, damage (all together at the end of the firing step), victory, end of turn.
+
+Every random number comes from the generator given; the log of a phase says what
+happened on each table (for the differential test and for statistics).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dogfight.batch import damage, moves, sight
+from dogfight.batch.spec import (
+    ILLEGAL_ELIMINATED,
+    ILLEGAL_STRAIGHT_AND_DAMAGE,
+    Bools,
+    Floats,
+    Ints,
+)
+from dogfight.batch.state import (
+    EXPLODED,
+    LEFT_AREA,
+    OUT_OF_CONTROL,
+    SHOT_DOWN,
+    BatchState,
+)
+from dogfight.errors import IllegalPlanError
+
+REACH_TOLERANCE = 1e-9
+"""As ``Sight.reachable`` and ``Sight.short``: exactly on the ruler or the half mark counts."""
+
+
+@dataclass
+class PhaseLog:
+    """What one phase did on each table (arrays indexed [table, slot, ...])."""
+
+    active: Bools
+    """(B,) tables that resolved this phase."""
+    card: Ints
+    """(B, N) the card flown (global index), -1 when the airplane did not move."""
+    illegal: Bools
+    """(B, N) the revealed card broke a flight restriction."""
+    illegal_slot: Ints
+    """(B, N) the damage slot drawn for an illegal maneuver (wog), -1 for none."""
+    x: Floats
+    y: Floats
+    heading: Floats
+    target: Ints
+    """(B, N, 2) the slot each weapon fired at, -1 for none."""
+    distance: Floats
+    short: Bools
+    aimed: Bools
+    slots: Ints
+    """(B, N, 2, 2) damage slots drawn for each shot, -1 for none."""
+    points: Ints
+    """(B, N, 2) damage points each shot dealt."""
+    eliminated: Ints
+    """(B, N) reason code of the airplanes eliminated this phase, 0 for none."""
+
+
+def _weapon_ready(state: BatchState, silenced: Ints, act: Bools) -> Ints:
+    """(B, N, 2) damage deck of each weapon that may fire, -1 when it may not."""
+    deck = state.weapon_deck()
+    ok = (state.alive & act[:, None])[..., None] & (deck >= 0) & (silenced == 0)
+    out: Ints = np.where(ok, deck, -1)
+    return out
+
+
+def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats]:
+    """Each ready weapon's nearest reachable enemy (ties by slot, i.e. by id) and the
+    range: (B, N, 2) slots (-1: none) and distances."""
+    spec = state.spec
+    b_count, n = state.tables, state.slots
+    alive = state.alive
+    base = sight.corners(spec, state.x, state.y, state.heading)  # (B, N, 4, 2)
+    # overlaps between airplanes in play (a prefilter on centres first)
+    dx = state.x[:, None, :] - state.x[:, :, None]
+    dy = state.y[:, None, :] - state.y[:, :, None]
+    both = alive[:, :, None] & alive[:, None, :]
+    span = 2 * spec.base_radius + 1e-6
+    near = both & (np.abs(dx) <= span) & (np.abs(dy) <= span)
+    near[:, np.arange(n), np.arange(n)] = False
+    ov = np.zeros((b_count, n, n), dtype=np.bool_)
+    bb, ii, jj = np.nonzero(near)
+    if len(bb):
+        ov[bb, ii, jj] = sight.overlap(base[bb, ii], base[bb, jj])
+    ready = _weapon_ready(state, silenced, act)
+    out = np.full((b_count, n, 2), -1, dtype=np.int64)
+    dist_out = np.full((b_count, n, 2), np.inf)
+    if not spec.auto_nearest:
+        return out, dist_out
+    enemy = (state.side[:, :, None] != state.side[:, None, :]) & both
+    far = (spec.ruler + spec.base_radius + 1e-6) ** 2
+    close = enemy & ~ov & (dx * dx + dy * dy <= far)
+    for w in (0, 1):
+        pair = close & (ready[:, :, w] >= 0)[:, :, None]
+        bb, ii, jj = np.nonzero(pair)
+        if len(bb) == 0:
+            continue
+        ox, oy = state.x[bb, ii], state.y[bb, ii]
+        axis = state.heading[bb, ii] + spec.arc_centre[w]
+        half = np.full(len(bb), spec.arc_half[w])
+        a, e, t0, t1 = sight.in_arc_edges(ox, oy, axis, half, base[bb, jj])
+        pts, ok = sight.edge_candidates(ox, oy, a, e, t0, t1)
+        dist, _, _ = sight.nearest(ox, oy, pts, ok)
+        reach = dist <= spec.ruler + REACH_TOLERANCE
+        if n > 2 and reach.any():
+            idx = np.flatnonzero(reach)
+            dist[idx] = _covered(state, base, ov, bb[idx], ii[idx], jj[idx], axis[idx], half[idx])
+        matrix = np.full((b_count, n, n), np.inf)
+        matrix[bb, ii, jj] = dist
+        best = np.argmin(matrix, axis=2)
+        best_d = np.take_along_axis(matrix, best[..., None], axis=2)[..., 0]
+        hit = best_d <= spec.ruler + REACH_TOLERANCE
+        out[:, :, w] = np.where(hit, best, -1)
+        dist_out[:, :, w] = np.where(hit, best_d, np.inf)
+    return out, dist_out
+
+
+CHUNK = 4096
+"""Pairs measured for cover at once (bounds the memory of the candidate arrays)."""
+
+
+def _covered(
+    state: BatchState,
+    base: Floats,
+    ov: Bools,
+    bb: Ints,
+    ii: Ints,
+    jj: Ints,
+    axis: Floats,
+    half: Floats,
+) -> Floats:
+    """Range to the nearest visible in-arc point for pairs (firer ii, target jj) on
+    tables bb, other bases hiding part of the target (000: "may not fire through other
+    vehicles"); bases overlapping the firer or the target never block."""
+    spec = state.spec
+    n = state.slots
+    ox, oy = state.x[bb, ii], state.y[bb, ii]
+    slots = np.arange(n)[None, :]
+    may = (
+        state.alive[bb]
+        & (slots != ii[:, None])
+        & (slots != jj[:, None])
+        & ~ov[bb, ii]
+        & ~ov[bb, jj]
+    )
+    reach = sight.dot_distance(
+        spec, ox[:, None], oy[:, None], state.x[bb], state.y[bb], state.heading[bb]
+    )
+    may &= reach <= spec.ruler
+    # Only a base whose cone from the dot meets the target's cone, and that is not
+    # wholly beyond the target, can hide part of it (a conservative filter: each base
+    # lies within its circumscribed circle).
+    r = spec.base_radius
+    bx, by = state.x[bb] - ox[:, None], state.y[bb] - oy[:, None]
+    tx, ty = state.x[bb, jj] - ox, state.y[bb, jj] - oy
+    d_b, d_t = np.hypot(bx, by), np.hypot(tx, ty)
+    cone = (
+        np.arcsin(np.minimum(1.0, r / np.maximum(d_b, 1e-12)))
+        + np.arcsin(np.minimum(1.0, r / np.maximum(d_t, 1e-12)))[:, None]
+    )
+    apart = np.abs(
+        np.arctan2(bx * ty[:, None] - by * tx[:, None], bx * tx[:, None] + by * ty[:, None])
+    )
+    may &= (apart <= cone + 1e-9) & (d_b - r <= (d_t + r)[:, None] + 1e-9)
+    out = np.empty(len(bb))
+    count = may.sum(axis=1)
+    plain = count == 0
+    if plain.any():
+        p = np.flatnonzero(plain)
+        a, e, t0, t1 = sight.in_arc_edges(ox[p], oy[p], axis[p], half[p], base[bb[p], jj[p]])
+        pts, ok = sight.edge_candidates(ox[p], oy[p], a, e, t0, t1)
+        out[p] = sight.nearest(ox[p], oy[p], pts, ok)[0]
+    rest = np.flatnonzero(~plain)
+    # about CHUNK candidate-blocker tests at once, whatever the number of blockers
+    per = max(1, CHUNK // (int(count.max()) * (12 + 18 * int(count.max())) // 64 + 1))
+    for start in range(0, len(rest), per):
+        p = rest[start : start + per]
+        k = int(count[p].max())
+        # the first k possible blockers of each pair, by slot
+        order = np.argsort(~may[p], axis=1, kind="stable")[:, :k]
+        mask = np.take_along_axis(may[p], order, axis=1)
+        blockers = base[bb[p][:, None], order]
+        out[p] = sight.visible_nearest(
+            ox[p], oy[p], axis[p], half[p], base[bb[p], jj[p]], blockers, mask
+        )[0]
+    return out
+
+
+def _eliminate(state: BatchState, reason: Ints, log: Ints, dice: damage.Dice) -> None:
+    """Remove the airplanes with a reason code (B, N) (0: stays) and shuffle their cards
+    back (000: "all its damage cards are shuffled back into the appropriate decks")."""
+    gone = reason > 0
+    if not gone.any():
+        return
+    state.alive &= ~gone
+    state.reason = np.where(gone, reason, state.reason)
+    log[gone] = reason[gone]
+    damage.return_cards(state, gone, dice)
+
+
+def resolve_phase(
+    state: BatchState, rng: np.random.Generator, seeds: Ints | None = None
+) -> PhaseLog:
+    """Resolve the next action phase of every table that is not over (in place).
+
+    With ``seeds``, each table shuffles its piles exactly as the referee does with
+    ``step_rng(seeds[b], turn, phase)`` (see :class:`dogfight.batch.damage.Dice`)."""
+    dice = damage.Dice(rng, seeds)
+    spec = state.spec
+    b_count, n = state.tables, state.slots
+    act = ~state.over
+    if (act[:, None] & state.alive & (state.plan[..., 0] < 0)).any():
+        raise IllegalPlanError("some table's turn has not been planned")
+    rows = np.arange(b_count)
+    p = np.minimum(state.phase, 2)
+    state.phases_played += act
+    movers = state.alive & act[:, None]
+    card = state.plan[rows, :, p] if n else state.plan[:, :, 0]
+    card = np.where(movers, card, 0)
+    log = PhaseLog(
+        active=act.copy(),
+        card=np.full((b_count, n), -1, dtype=np.int64),
+        illegal=np.zeros((b_count, n), dtype=np.bool_),
+        illegal_slot=np.full((b_count, n), -1, dtype=np.int64),
+        x=state.x,
+        y=state.y,
+        heading=state.heading,
+        target=np.full((b_count, n, 2), -1, dtype=np.int64),
+        distance=np.full((b_count, n, 2), np.inf),
+        short=np.zeros((b_count, n, 2), dtype=np.bool_),
+        aimed=np.zeros((b_count, n, 2), dtype=np.bool_),
+        slots=np.full((b_count, n, 2, 2), -1, dtype=np.int64),
+        points=np.zeros((b_count, n, 2), dtype=np.int64),
+        eliminated=np.zeros((b_count, n), dtype=np.int64),
+    )
+    # reveal: the flight restrictions, per the ruleset's switch
+    bad = movers & moves.problem(spec, state.prev_symbol, state.prev_steep, card)
+    log.illegal = bad
+    if bad.any():
+        straight = spec.deck_straight[spec.type_deck[state.type]]
+        if spec.illegal == ILLEGAL_ELIMINATED:
+            _eliminate(state, np.where(bad, OUT_OF_CONTROL, 0), log.eliminated, dice)
+        else:
+            card = np.where(bad, straight, card)
+        if spec.illegal == ILLEGAL_STRAIGHT_AND_DAMAGE:
+            for i in range(n):
+                t = np.flatnonzero(bad[:, i])
+                if len(t) == 0:
+                    continue
+                who = np.full(len(t), i)
+                decks = np.full(len(t), spec.illegal_deck)
+                slot = damage.draw(state, t, decks, who, dice)
+                log.illegal_slot[t, i] = slot
+                pts, boom = damage.points(state, t, who, decks, slot, np.zeros(len(t), bool))
+                state.damage[t, i] += pts
+                state.illegal_points[t] += pts
+                out = np.zeros((b_count, n), dtype=np.int64)
+                down = state.damage[t, i] >= state.resistance[t, i]
+                out[t, i] = np.where(boom, EXPLODED, np.where(down, OUT_OF_CONTROL, 0))
+                _eliminate(state, out, log.eliminated, dice)
+    # move every airplane still in play at once
+    flown = movers & state.alive
+    nx, ny, nh = moves.fly(spec, state.x, state.y, state.heading, card)
+    state.x = np.where(flown, nx, state.x)
+    state.y = np.where(flown, ny, state.y)
+    state.heading = np.where(flown, nh, state.heading)
+    state.prev_symbol = np.where(flown, spec.card_symbol[card], state.prev_symbol)
+    state.prev_steep = np.where(flown, spec.card_steep[card], state.prev_steep)
+    log.card = np.where(flown, card, -1)
+    log.x, log.y, log.heading = state.x.copy(), state.y.copy(), state.heading.copy()
+    silenced = np.where(flown[..., None], state.jams > 0, False).astype(np.int64)
+    state.jams -= silenced
+    # leaving the table
+    gone = flown & moves.outside(spec, state.x, state.y)
+    _eliminate(state, np.where(gone, LEFT_AREA, 0), log.eliminated, dice)
+    # firing: every weapon chooses, then every card is drawn, then damage is applied
+    target, dist = targets(state, silenced, act)
+    fired = target >= 0
+    aimed = fired & (state.aim == target) & spec.aim_bonus
+    state.aim = np.where(fired, target, -1)
+    short = fired & (dist <= spec.half + REACH_TOLERANCE)
+    log.target, log.distance, log.short, log.aimed = target, dist, short, aimed
+    exploded = np.zeros((b_count, n), dtype=np.bool_)
+    decks_of = state.weapon_deck()
+    for i in range(n):
+        for w in (0, 1):
+            t = np.flatnonzero(fired[:, i, w])
+            if len(t) == 0:
+                continue
+            tgt = target[t, i, w]
+            decks = decks_of[t, i, w]
+            jammed = np.zeros(len(t), dtype=np.bool_)
+            for c in (0, 1):
+                sub = np.arange(len(t)) if c == 0 else np.flatnonzero(short[t, i, w])
+                if len(sub) == 0:
+                    continue
+                ts = t[sub]
+                slot = damage.draw(state, ts, decks[sub], tgt[sub], dice)
+                log.slots[ts, i, w, c] = slot
+                pts, boom = damage.points(state, ts, tgt[sub], decks[sub], slot, aimed[ts, i, w])
+                state.damage[ts, tgt[sub]] += pts
+                state.dealt[ts, i, w] += pts
+                log.points[ts, i, w] += pts
+                exploded[ts, tgt[sub]] |= boom
+                jammed[sub] |= spec.slot_jammed[decks[sub], slot]
+            state.jams[t[jammed], i, w] = spec.jam_maneuvers
+    down = state.damage >= state.resistance
+    reason = np.where(exploded, EXPLODED, np.where(down, SHOT_DOWN, 0))
+    _eliminate(state, np.where(state.alive, reason, 0), log.eliminated, dice)
+    # victory: one side (or none) left in play
+    sides = len(state.side_names)
+    onehot = state.side[..., None] == np.arange(sides)
+    present = (onehot & state.present[..., None]).any(axis=1)
+    standing = (onehot & state.alive[..., None]).any(axis=1)
+    ends = act & (present.sum(axis=1) >= 2) & (standing.sum(axis=1) <= 1)
+    state.over |= ends
+    state.winner = np.where(
+        ends, np.where(standing.any(axis=1), standing.argmax(axis=1), -1), state.winner
+    )
+    # end of turn
+    state.phase = np.where(act, state.phase + 1, state.phase)
+    done = act & ~state.over & (state.phase >= 3)
+    state.phase[done] = 0
+    state.turn[done] += 1
+    state.plan[done] = -1
+    return log

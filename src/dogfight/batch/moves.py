@@ -1,0 +1,64 @@
+"""Maneuver cards on arrays: the rigid move of each card (as
+:func:`dogfight.geometry.maneuver.apply_card`), the flight restrictions (as
+:func:`dogfight.rules.plans.card_problem`) and leaving the table."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dogfight.batch.spec import IMMELMANN, STRAIGHT, Bools, Floats, Ints, Spec
+
+
+def normalize(degrees: Floats) -> Floats:
+    """Headings into [0, 360), as :func:`dogfight.geometry.pose.normalize_heading`."""
+    value = np.fmod(degrees, 360.0)
+    value = np.where(value < 0, value + 360.0, value)
+    out: Floats = np.where(value >= 360.0, 0.0, value)
+    return out
+
+
+def _moved(
+    x: Floats, y: Floats, h: Floats, forward: Floats | float, left: Floats | float
+) -> tuple[Floats, Floats]:
+    rad = np.radians(h)
+    c, s = np.cos(rad), np.sin(rad)
+    return x + forward * c - left * s, y + forward * s + left * c
+
+
+def fly(spec: Spec, x: Floats, y: Floats, h: Floats, card: Ints) -> tuple[Floats, Floats, Floats]:
+    """Poses after flying ``card`` (global card indexes, broadcast with the poses): the
+    card laid on the nose, the base's rear edge put on the arrowhead."""
+    half = spec.base_length / 2.0
+    nx, ny = _moved(x, y, h, half, 0.0)
+    nh = normalize(h)
+    ax, ay = _moved(nx, ny, nh, spec.card_forward[card], spec.card_left[card])
+    ah = normalize(nh + spec.card_turn[card])
+    ex, ey = _moved(ax, ay, ah, half, 0.0)
+    return ex, ey, ah
+
+
+def problem(spec: Spec, prev_symbol: Ints, prev_steep: Bools, card: Ints) -> Bools:
+    """Whether ``card`` breaks a flight restriction right after the previous maneuver
+    (``prev_symbol`` -1: none): two steep cards in a row, an Immelmann not after a
+    straight, anything but a straight after an Immelmann."""
+    symbol = spec.card_symbol[card]
+    has_prev = prev_symbol >= 0
+    steep_twice = spec.card_steep[card] & has_prev & prev_steep
+    after_immelmann = (prev_symbol == IMMELMANN) & (symbol != STRAIGHT)
+    no_straight_before = (symbol == IMMELMANN) & (prev_symbol != STRAIGHT)
+    out: Bools = steep_twice | after_immelmann | no_straight_before
+    return out
+
+
+def outside(spec: Spec, x: Floats, y: Floats) -> Bools:
+    """The centre dot strictly outside the table (on the edge is still on it)."""
+    out: Bools = (x < 0) | (y < 0) | (x > spec.width) | (y > spec.height)
+    return out
+
+
+def inside(spec: Spec, x: Floats, y: Floats, margin: float) -> Bools:
+    """The centre dot at least ``margin`` cm inside every edge."""
+    out: Bools = (
+        (x >= margin) & (x <= spec.width - margin) & (y >= margin) & (y <= spec.height - margin)
+    )
+    return out

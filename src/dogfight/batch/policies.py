@@ -1,0 +1,277 @@
+"""Plans for every airplane of a batch at once.
+
+- :func:`random_plans`: the ``random`` bot's plans (:class:`dogfight.bots.airplanes.RandomBot`):
+  uniform among the legal three-card plans of the best safety tier (every phase at least
+  1 cm inside the table, else merely on it, else on it longest);
+- :func:`illegal_plans`: any three distinct cards (the differential test's way to make
+  the flight restrictions bite);
+- :func:`easy_plans`: the ``easy`` bot vectorised (:class:`dogfight.bots.airplanes.EasyBot`):
+  a sample of its own plans scored against a few plausible plans of every enemy.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from dogfight.batch import moves
+from dogfight.batch.spec import IMMELMANN, STRAIGHT, SYMBOLS, Bools, Floats, Ints, Spec
+from dogfight.batch.state import BatchState
+
+SAFE_MARGIN = 1.0
+"""As :data:`dogfight.bots.airplanes.SAFE_MARGIN`."""
+TRIES = 32
+"""Uniform draws per airplane before every plan is looked at."""
+
+
+@dataclass(frozen=True)
+class Sequences:
+    """Every ordered triple of distinct usable cards of each maneuver deck (global card
+    indexes), padded: ``rows[d, :count[d]]``, with where each leaves an airplane that
+    starts at the origin facing +x (the moves are rigid, so any start is a rotation and
+    a translation of these), and which are legal after each kind of previous maneuver."""
+
+    rows: Ints
+    """(decks, T, 3)"""
+    count: Ints
+    forward: Floats
+    """(decks, T, 3) the centre dot after each card, along the start heading."""
+    left: Floats
+    turn: Floats
+    legal: Bools
+    """(decks, kinds of previous maneuver, T), see :func:`kind`."""
+
+
+# a previous maneuver as the restrictions see it: (symbol index, steep)
+_KINDS = [(-1, False), (STRAIGHT, False), (STRAIGHT, True), (IMMELMANN, False), (IMMELMANN, True)]
+
+
+def kind(spec: Spec, prev_symbol: Ints, prev_steep: Bools) -> Ints:
+    """The kind of each previous maneuver: none, straight, steep straight, Immelmann,
+    steep Immelmann, another steep card, another card (all the restrictions look at)."""
+    out: Ints = np.select(
+        [prev_symbol < 0, prev_symbol == STRAIGHT, prev_symbol == IMMELMANN],
+        [0, 1 + prev_steep, 3 + prev_steep],
+        5 + ~prev_steep,
+    )
+    return out
+
+
+@lru_cache(maxsize=8)
+def _sequences(spec: Spec) -> Sequences:
+    out: list[list[tuple[int, int, int]]] = []
+    for d in range(len(spec.deck_ids)):
+        start, size = int(spec.deck_start[d]), int(spec.deck_size[d])
+        usable = [c for c in range(start, start + size) if spec.card_usable[c]]
+        out.append(list(itertools.permutations(usable, 3)))
+    width = max(len(o) for o in out)
+    rows = np.zeros((len(out), width, 3), dtype=np.int64)
+    for d, o in enumerate(out):
+        rows[d, : len(o)] = o
+    zero = np.zeros(rows.shape[:2])
+    fx, fy, fh = flights(spec, zero, zero, zero, rows)
+    other = next(i for i in range(len(SYMBOLS)) if i not in (STRAIGHT, IMMELMANN))
+    kinds = [*_KINDS, (other, True), (other, False)]
+    ok = np.stack(
+        [legal(spec, np.array(sym), np.array(steep), rows) for sym, steep in kinds], axis=1
+    )
+    count = np.array([len(o) for o in out], dtype=np.int64)
+    ok &= np.arange(width)[None, None, :] < count[:, None, None]
+    return Sequences(rows, count, fx, fy, fh, ok)
+
+
+def sequences(spec: Spec) -> Sequences:
+    return _sequences(spec)
+
+
+def legal(spec: Spec, prev_symbol: Ints, prev_steep: Bools, rows: Ints) -> Bools:
+    """Whether plans (..., 3) break no flight restriction after the previous maneuvers
+    (broadcast against rows[..., 0])."""
+    ok = ~moves.problem(spec, prev_symbol, prev_steep, rows[..., 0])
+    for k in (1, 2):
+        before = rows[..., k - 1]
+        ok &= ~moves.problem(spec, spec.card_symbol[before], spec.card_steep[before], rows[..., k])
+    out: Bools = ok
+    return out
+
+
+def flights(
+    spec: Spec, x: Floats, y: Floats, h: Floats, rows: Ints
+) -> tuple[Floats, Floats, Floats]:
+    """Poses (..., 3) after each card of plans ``rows`` (..., 3) from poses (...)."""
+    xs, ys, hs = [], [], []
+    for k in range(3):
+        x, y, h = moves.fly(spec, x, y, h, rows[..., k])
+        xs.append(x)
+        ys.append(y)
+        hs.append(h)
+    return np.stack(xs, axis=-1), np.stack(ys, axis=-1), np.stack(hs, axis=-1)
+
+
+def placed(
+    seqs: Sequences, deck: Ints, pick: Ints, x: Floats, y: Floats, h: Floats
+) -> tuple[Floats, Floats, Floats]:
+    """Poses (..., 3) after each card of triples ``pick`` (...) of ``deck`` (...) from
+    poses (...) (broadcast), by the precomputed rigid moves."""
+    rad = np.radians(h)[..., None]
+    c, s = np.cos(rad), np.sin(rad)
+    f = seqs.forward[deck, pick]
+    lft = seqs.left[deck, pick]
+    return (
+        x[..., None] + f * c - lft * s,
+        y[..., None] + f * s + lft * c,
+        h[..., None] + seqs.turn[deck, pick],
+    )
+
+
+def tiers(spec: Spec, fx: Floats, fy: Floats) -> Ints:
+    """Safety of plans from their poses (..., 3): 5 when every phase stays
+    ``SAFE_MARGIN`` inside, else the number of phases on the table before it leaves (so
+    a larger value is always at least as good, as ``best_tier`` ranks them)."""
+    safe = moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
+    on = moves.inside(spec, fx, fy, -1e-9)
+    two = on[..., 0] & on[..., 1]
+    kept = on[..., 0].astype(np.int64) + two + (two & on[..., 2])
+    out: Ints = np.where(safe, 5, kept)
+    return out
+
+
+def needing(state: BatchState, mask: Bools | None = None) -> tuple[Ints, Ints]:
+    """Tables and slots that need a plan: airplanes in play (and in ``mask``) on tables
+    not over whose turn is not planned yet."""
+    need = state.alive & ~state.over[:, None] & (state.plan[..., 0] < 0)
+    if mask is not None:
+        need &= mask
+    b, n = np.nonzero(need)
+    return b, n
+
+
+def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
+    """Give every airplane that needs one the random bot's plan (in place): uniform
+    among the legal plans of the best safety tier. A few uniform draws find a plan of
+    the safe tier for most airplanes (the first safe one of independent uniform draws
+    is uniform among the safe plans); the others look at every plan."""
+    spec = state.spec
+    seqs = sequences(spec)
+    b, n = needing(state, mask)
+    if len(b) == 0:
+        return
+    deck = spec.type_deck[state.type[b, n]]
+    x, y, h = state.x[b, n], state.y[b, n], state.heading[b, n]
+    kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
+    chosen = np.zeros(len(b), dtype=np.int64)
+    todo = np.arange(len(b))
+    for _ in range(4):
+        if len(todo) == 0:
+            break
+        d = deck[todo][:, None]
+        pick = (rng.random((len(todo), TRIES // 4)) * seqs.count[d]).astype(np.int64)
+        ok = seqs.legal[d, kinds[todo][:, None], pick]
+        fx, fy, _ = placed(seqs, d, pick, x[todo][:, None], y[todo][:, None], h[todo][:, None])
+        ok &= moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
+        found = ok.any(axis=1)
+        chosen[todo[found]] = pick[found, ok[found].argmax(axis=1)]
+        todo = todo[~found]
+    for start in range(0, len(todo), 512):
+        part = todo[start : start + 512]
+        chosen[part] = best_tier_pick(
+            spec, seqs, deck[part], kinds[part], x[part], y[part], h[part], rng
+        )
+    state.plan[b, n] = seqs.rows[deck, chosen]
+
+
+def best_tier_pick(
+    spec: Spec,
+    seqs: Sequences,
+    deck: Ints,
+    kinds: Ints,
+    x: Floats,
+    y: Floats,
+    h: Floats,
+    rng: np.random.Generator,
+) -> Ints:
+    """Uniform picks (triple indexes) among every legal plan of the best safety tier."""
+    out = np.zeros(len(deck), dtype=np.int64)
+    for d in np.unique(deck).tolist():
+        rows = np.flatnonzero(deck == d)
+        t = int(seqs.count[d])
+        f, lft = seqs.forward[d, :t], seqs.left[d, :t]
+        rad = np.radians(h[rows])[:, None, None]
+        c, s = np.cos(rad), np.sin(rad)
+        fx = x[rows, None, None] + f * c - lft * s
+        fy = y[rows, None, None] + f * s + lft * c
+        tier = np.where(seqs.legal[d, kinds[rows], :t], tiers(spec, fx, fy), -1)
+        best = tier == tier.max(axis=1, keepdims=True)
+        keys = np.where(best, rng.random(best.shape), -1.0)
+        out[rows] = keys.argmax(axis=1)
+    return out
+
+
+ROUNDS = (2, 6, 12, 20)
+"""The 40 draws of :func:`dogfight.bots.random_plans.random_plan`, in rounds (most
+airplanes are served by the first)."""
+
+
+def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
+    """The random playouts' plans (:func:`dogfight.bots.random_plans.random_plan`, used
+    by ``dogfight demo`` and the referee's benchmark): up to 40 uniform draws of three
+    distinct cards; the first legal one that keeps the dot 1 cm inside the table, else
+    the first legal one, else the first three straights."""
+    spec = state.spec
+    seqs = sequences(spec)
+    b, n = needing(state, mask)
+    if len(b) == 0:
+        return
+    deck = spec.type_deck[state.type[b, n]]
+    x, y, h = state.x[b, n], state.y[b, n], state.heading[b, n]
+    kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
+    chosen = np.full(len(b), -1, dtype=np.int64)
+    fallback = np.full(len(b), -1, dtype=np.int64)
+    todo = np.arange(len(b))
+    for tries in ROUNDS:
+        if len(todo) == 0:
+            break
+        d = deck[todo][:, None]
+        pick = (rng.random((len(todo), tries)) * seqs.count[d]).astype(np.int64)
+        ok = seqs.legal[d, kinds[todo][:, None], pick]
+        fx, fy, _ = placed(seqs, d, pick, x[todo][:, None], y[todo][:, None], h[todo][:, None])
+        safe = ok & moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
+        first_legal = ok.any(axis=1) & (fallback[todo] < 0)
+        fallback[todo[first_legal]] = pick[first_legal, ok[first_legal].argmax(axis=1)]
+        found = safe.any(axis=1)
+        chosen[todo[found]] = pick[found, safe[found].argmax(axis=1)]
+        todo = todo[~found]
+    chosen[todo] = fallback[todo]
+    rows = seqs.rows[deck, np.maximum(chosen, 0)]
+    stuck = np.flatnonzero(chosen < 0)
+    for r in stuck.tolist():
+        k = int(deck[r])
+        cards: range = range(int(spec.deck_start[k]), int(spec.deck_start[k] + spec.deck_size[k]))
+        usable = [c for c in cards if spec.card_usable[c]]
+        straight = [c for c in usable if spec.card_symbol[c] == STRAIGHT][:3]
+        rows[r] = np.array((straight + [c for c in usable if c not in straight])[:3])
+    state.plan[b, n] = rows
+
+
+def illegal_plans(state: BatchState, rng: np.random.Generator, share: float) -> None:
+    """Replace a ``share`` of the plans just made by three distinct cards drawn with no
+    regard for the flight restrictions (some of them break one)."""
+    spec = state.spec
+    seqs = sequences(spec)
+    need = state.alive & ~state.over[:, None]
+    b, n = np.nonzero(need & (rng.random(need.shape) < share))
+    if len(b) == 0:
+        return
+    deck = spec.type_deck[state.type[b, n]]
+    pick = (rng.random(len(b)) * seqs.count[deck]).astype(np.int64)
+    state.plan[b, n] = seqs.rows[deck, pick]
+
+
+Policy = Callable[[BatchState, np.random.Generator, Bools | None], None]
+POLICIES: dict[str, Policy] = {"random": random_plans}
+"""Batch policies by the name of the bot they play (``easy`` is added by
+:mod:`dogfight.batch.easy`, which builds on this module)."""

@@ -1,0 +1,156 @@
+"""Whole games on a batch: tables that finish are harvested and refilled with new games
+until the requested number is played, so the batch stays full.
+
+Each side's airplanes are planned by a batch policy (``random`` or ``easy``); results
+come back as :class:`dogfight.sim.run.GameResult`, like the referee's games. A run is
+reproducible from its seed and batch size (one generator drives every table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from dogfight.batch import easy as _easy  # noqa: F401  (registers the easy bot)
+from dogfight.batch.game import resolve_phase
+from dogfight.batch.policies import POLICIES, Policy
+from dogfight.batch.spec import Ints
+from dogfight.batch.state import REASONS, WEAPONS, BatchState, reset, tile
+from dogfight.errors import DataError
+from dogfight.sim.parallel import RunSpec
+from dogfight.sim.run import GameResult
+
+Progress = Callable[[int], None]
+
+
+def check_policies(bots: Mapping[str, str]) -> None:
+    for side, name in bots.items():
+        if name not in POLICIES:
+            raise DataError(
+                "--bots",
+                side,
+                name,
+                "the batch engine plays the bots " + ", ".join(sorted(POLICIES)),
+            )
+
+
+def _results(
+    state: BatchState, rows: Ints, index: Ints, seed: int, max_turns: int
+) -> list[GameResult]:
+    """The finished games on tables ``rows`` as :class:`GameResult` (damage by weapon
+    and by illegal maneuvers, why each airplane left the game)."""
+    present = state.present[rows].tolist()
+    dealt = state.dealt[rows].tolist()
+    reasons = state.reason[rows].tolist()
+    illegal = state.illegal_points[rows].tolist()
+    winners = state.winner[rows].tolist()
+    overs = state.over[rows].tolist()
+    turns = np.minimum(state.turn[rows], max_turns).tolist()
+    phases = state.phases_played[rows].tolist()
+    out: list[GameResult] = []
+    for k, b in enumerate(rows.tolist()):
+        names = state.names[b]
+        damage: dict[str, int] = {}
+        gone: dict[str, str] = {}
+        for n, vid in enumerate(names):
+            if not present[k][n]:
+                continue
+            for w in (0, 1):
+                if dealt[k][n][w]:
+                    damage[f"{vid} {WEAPONS[w]}"] = dealt[k][n][w]
+            if reasons[k][n]:
+                gone[vid] = REASONS[reasons[k][n]]
+        if illegal[k]:
+            damage["illegal maneuver"] = illegal[k]
+        over = bool(overs[k])
+        out.append(
+            GameResult(
+                index=int(index[b]),
+                seed=seed,
+                winner=state.side_names[winners[k]] if over and winners[k] >= 0 else None,
+                over=over,
+                turns=turns[k],
+                phases=phases[k],
+                damage=dict(sorted(damage.items())),
+                eliminated=dict(sorted(gone.items())),
+            )
+        )
+    return out
+
+
+def play(
+    template: BatchState,
+    bots: Mapping[str, str],
+    games: int,
+    seed: int = 0,
+    max_turns: int = 30,
+    tables: int = 4096,
+    progress: Progress | None = None,
+    policies: Mapping[str, Policy] = POLICIES,
+) -> list[GameResult]:
+    """Play ``games`` games from the template's first table (``side -> policy``)."""
+    if policies is POLICIES:
+        check_policies(bots)
+    rng = np.random.default_rng(seed)
+    size = max(1, min(tables, games))
+    state = tile(template, size)
+    rows = np.arange(size)
+    reset(state, rows, template, rng)
+    index = rows.copy()
+    started = size
+    results: list[GameResult] = []
+    live = np.ones(size, dtype=np.bool_)
+    sides = {name: state.side == i for i, name in enumerate(state.side_names) if name in bots}
+    while live.any():
+        for name, mask in sides.items():
+            policies[bots[name]](state, rng, mask & live[:, None])
+        resolve_phase(state, rng)
+        capped = live & ~state.over & (state.turn > max_turns)
+        done = np.flatnonzero(live & (state.over | capped))
+        if len(done) == 0:
+            continue
+        results.extend(_results(state, done, index, seed, max_turns))
+        if progress:
+            progress(len(done))
+        fresh = done[: max(0, games - started)]
+        if len(fresh):
+            reset(state, fresh, template, rng)
+            index[fresh] = np.arange(started, started + len(fresh))
+            started += len(fresh)
+        stale = done[len(fresh) :]
+        live[stale] = False
+        state.over[stale] = True
+    return sorted(results, key=lambda r: r.index)
+
+
+CHUNK = 4096
+"""Games per task when a run is split between processes or Ray workers: fixed, so the
+results do not depend on the number of workers."""
+
+
+def template_of(situation: dict[str, Any], data: str | None) -> BatchState:
+    """The batch template of a situation (refusing what the batch does not play)."""
+    from dogfight.batch.bridge import from_states
+    from dogfight.catalog.loader import load_catalog
+    from dogfight.situation import build, parse_situation
+
+    catalog = load_catalog(data)
+    return from_states([build(parse_situation(situation), catalog, 0)])
+
+
+def play_chunk(
+    spec: RunSpec, indices: list[int], progress: Progress | None = None
+) -> list[dict[str, Any]]:
+    """Games ``indices`` (consecutive) of a run, played on one batch seeded by the run's
+    seed and the first index; results as plain dicts."""
+    template = template_of(spec.situation, spec.data)
+    seed = int(np.random.SeedSequence([spec.seed, indices[0]]).generate_state(1)[0])
+    games = play(template, spec.bots, len(indices), seed, spec.max_turns, progress=progress)
+    out = []
+    for index, game in zip(indices, games, strict=True):
+        data = game.to_json()
+        data["index"] = index
+        out.append(data)
+    return out

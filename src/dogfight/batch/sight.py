@@ -1,0 +1,263 @@
+"""Whole-base geometry on arrays: bases, overlaps, arcs, reach to the nearest in-arc
+point and partial cover, with the definitions of :mod:`dogfight.geometry.reach`.
+
+The referee subtracts shadows with shapely; here the nearest visible point is found
+among a finite set of candidate points that must contain it (docs/batch.md, "Partial
+cover"):
+
+1. on each edge of the target, the part inside the arc's wedge: its two ends and the
+   point nearest the firing dot (these give the in-arc distance with no blockers);
+2. for each blocker, where the rays through its two outermost corners enter the target;
+3. where an edge of the target crosses an edge of a blocker.
+
+A candidate counts when the ruler from the dot to it touches no blocker (a ray through
+a blocker's outermost corner may graze that blocker; a crossing point may lie on the
+near side of its own blocker). The nearest counted candidate is the nearest visible
+point.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dogfight.batch.spec import Bools, Floats, Spec
+
+EPSILON = 1e-9
+"""As :data:`dogfight.geometry.shapes.EPSILON` (overlaps, ruler and half mark)."""
+TOUCH = 1e-9
+"""Tolerance (a fraction of the ruler's run to a candidate) for touching a blocker."""
+
+
+def corners(spec: Spec, x: Floats, y: Floats, heading: Floats) -> Floats:
+    """(..., 4, 2) corners of airplane bases, counter-clockwise, in the order of
+    :func:`dogfight.geometry.shapes.rectangle`."""
+    hl, hw = spec.base_length / 2.0, spec.base_width / 2.0
+    f = np.array([-hl, hl, hl, -hl])
+    lft = np.array([-hw, -hw, hw, hw])
+    rad = np.radians(heading)[..., None]
+    c, s = np.cos(rad), np.sin(rad)
+    px = x[..., None] + f * c - lft * s
+    py = y[..., None] + f * s + lft * c
+    out: Floats = np.stack([px, py], axis=-1)
+    return out
+
+
+def _cross_edges(poly: Floats, pts: Floats) -> Floats:
+    """cross(p_i, p_{i+1}, v) for every edge i of ``poly`` (..., 4, 2) and point v of
+    ``pts`` (..., m, 2): shape (..., 4, m)."""
+    p = poly[..., :, None, :]
+    q = np.roll(poly, -1, axis=-2)[..., :, None, :]
+    v = pts[..., None, :, :]
+    out: Floats = (q[..., 0] - p[..., 0]) * (v[..., 1] - p[..., 1]) - (q[..., 1] - p[..., 1]) * (
+        v[..., 0] - p[..., 0]
+    )
+    return out
+
+
+def overlap(a: Floats, b: Floats) -> Bools:
+    """Whether convex quadrilaterals ``a`` and ``b`` (..., 4, 2) share interior, by the
+    separating-axis test of :func:`dogfight.geometry.shapes.convex_overlap`."""
+    apart_a = (_cross_edges(a, b) <= EPSILON).all(axis=-1).any(axis=-1)
+    apart_b = (_cross_edges(b, a) <= EPSILON).all(axis=-1).any(axis=-1)
+    out: Bools = np.logical_not(apart_a | apart_b)
+    return out
+
+
+def dot_distance(spec: Spec, ox: Floats, oy: Floats, x: Floats, y: Floats, h: Floats) -> Floats:
+    """Distance from points to airplane bases at poses (broadcast): 0 inside."""
+    rad = np.radians(h)
+    c, s = np.cos(rad), np.sin(rad)
+    dx, dy = ox - x, oy - y
+    u = np.abs(dx * c + dy * s) - spec.base_length / 2.0
+    v = np.abs(-dx * s + dy * c) - spec.base_width / 2.0
+    out: Floats = np.hypot(np.maximum(u, 0.0), np.maximum(v, 0.0))
+    return out
+
+
+def _direction(degrees: Floats) -> tuple[Floats, Floats]:
+    rad = np.radians(degrees)
+    return np.cos(rad), np.sin(rad)
+
+
+def _interval(sa: Floats, sb: Floats) -> tuple[Floats, Floats]:
+    """Parameters t in [0, 1] where sa + t (sb - sa) >= 0, as [low, high]."""
+    d = sb - sa
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cut = -sa / d
+    low = np.where(d > 0, cut, np.where((d == 0) & (sa < 0), np.inf, 0.0))
+    high = np.where(d < 0, cut, np.where((d == 0) & (sa < 0), -np.inf, 1.0))
+    return low, high
+
+
+def in_arc_edges(
+    ox: Floats, oy: Floats, axis: Floats, half: Floats, target: Floats
+) -> tuple[Floats, Floats, Floats, Floats]:
+    """Each target edge's part inside the arc's wedge (edges included): for pairs (P,)
+    with targets (P, 4, 2), the start points (P, 4, 2), edge vectors (P, 4, 2) and the
+    parameter range [t0, t1] (P, 4) (empty when t0 > t1)."""
+    rx, ry = _direction(axis - half)
+    lx, ly = _direction(axis + half)
+    a = target
+    e = np.roll(target, -1, axis=1) - a
+    dx = a[..., 0] - ox[:, None]
+    dy = a[..., 1] - oy[:, None]
+    bx, by = dx + e[..., 0], dy + e[..., 1]
+    # left of the right edge's ray, and right of the left edge's ray (as clip_half_plane)
+    s1a = rx[:, None] * dy - ry[:, None] * dx
+    s1b = rx[:, None] * by - ry[:, None] * bx
+    s2a = -lx[:, None] * dy + ly[:, None] * dx
+    s2b = -lx[:, None] * by + ly[:, None] * bx
+    lo1, hi1 = _interval(s1a, s1b)
+    lo2, hi2 = _interval(s2a, s2b)
+    t0 = np.maximum(np.maximum(lo1, lo2), 0.0)
+    t1 = np.minimum(np.minimum(hi1, hi2), 1.0)
+    return a, e, t0, t1
+
+
+def edge_candidates(
+    ox: Floats, oy: Floats, a: Floats, e: Floats, t0: Floats, t1: Floats
+) -> tuple[Floats, Bools]:
+    """Candidates of kind 1: both ends of each in-arc edge part and its point nearest the
+    dot: points (P, 12, 2) and whether they exist (P, 12)."""
+    ex, ey = e[..., 0], e[..., 1]
+    length2 = ex * ex + ey * ey
+    with np.errstate(divide="ignore", invalid="ignore"):
+        foot = ((ox[:, None] - a[..., 0]) * ex + (oy[:, None] - a[..., 1]) * ey) / length2
+    foot = np.clip(np.nan_to_num(foot), t0, t1)
+    ts = np.stack([t0, t1, foot], axis=2)  # (P, 4, 3)
+    ok = np.broadcast_to((t0 <= t1)[..., None], ts.shape)
+    ts = np.where(ok, ts, 0.0)
+    px = a[..., 0, None] + ts * ex[..., None]
+    py = a[..., 1, None] + ts * ey[..., None]
+    pts = np.stack([px, py], axis=-1).reshape(len(ox), 12, 2)
+    return pts, ok.reshape(len(ox), 12)
+
+
+def nearest(ox: Floats, oy: Floats, pts: Floats, ok: Bools) -> tuple[Floats, Floats, Floats]:
+    """The nearest existing candidate: distance (P,) (inf when none) and its point."""
+    d = np.hypot(pts[..., 0] - ox[:, None], pts[..., 1] - oy[:, None])
+    d = np.where(ok, d, np.inf)
+    best = np.argmin(d, axis=1)
+    rows = np.arange(len(ox))
+    return d[rows, best], pts[rows, best, 0], pts[rows, best, 1]
+
+
+def _ray_polygon(
+    ox: Floats, oy: Floats, dx: Floats, dy: Floats, poly: Floats
+) -> tuple[Floats, Floats]:
+    """Cyrus-Beck: the parameters [tmin, tmax] of the ray O + t d (t >= 0) inside a
+    convex counter-clockwise polygon (tmin > tmax: it misses). Shapes: O (...), d (...),
+    poly (..., 4, 2)."""
+    p = poly
+    q = np.roll(poly, -1, axis=-2)
+    ex, ey = q[..., 0] - p[..., 0], q[..., 1] - p[..., 1]
+    c = ex * (oy[..., None] - p[..., 1]) - ey * (ox[..., None] - p[..., 0])
+    g = ex * dy[..., None] - ey * dx[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cut = -c / g
+    low = np.where(g > 0, cut, np.where((g == 0) & (c < 0), np.inf, -np.inf))
+    high = np.where(g < 0, cut, np.where((g == 0) & (c < 0), -np.inf, np.inf))
+    return low.max(axis=-1), high.min(axis=-1)
+
+
+def visible_nearest(*args: object) -> tuple[Floats, Floats, Floats]:
+    """See :func:`_visible_nearest` (infinities of parallel edges stay quiet)."""
+    with np.errstate(all="ignore"):
+        return _visible_nearest(*args)  # type: ignore[arg-type]
+
+
+def _visible_nearest(
+    ox: Floats,
+    oy: Floats,
+    axis: Floats,
+    half: Floats,
+    target: Floats,
+    blockers: Floats,
+    mask: Bools,
+) -> tuple[Floats, Floats, Floats]:
+    """The nearest point of the target's in-arc part that a ruler from the dot reaches
+    without crossing a blocker: distance (P,) (inf when all is hidden) and the point.
+    ``blockers`` (P, K, 4, 2) with ``mask`` (P, K) saying which exist."""
+    p_count, k_count = mask.shape
+    a, e, t0, t1 = in_arc_edges(ox, oy, axis, half, target)
+    first, first_ok = edge_candidates(ox, oy, a, e, t0, t1)
+    # kind 2: rays through each blocker's outermost corners, where they enter the target
+    vx = blockers[..., 0] - ox[:, None, None]
+    vy = blockers[..., 1] - oy[:, None, None]
+    cx, cy = vx.mean(axis=2), vy.mean(axis=2)
+    angle = np.arctan2(
+        cx[..., None] * vy - cy[..., None] * vx, cx[..., None] * vx + cy[..., None] * vy
+    )
+    ends = np.stack([angle.argmin(axis=2), angle.argmax(axis=2)], axis=2)  # (P, K, 2)
+    dx = np.take_along_axis(vx, ends, axis=2)
+    dy = np.take_along_axis(vy, ends, axis=2)
+    o_x = np.broadcast_to(ox[:, None, None], dx.shape)
+    o_y = np.broadcast_to(oy[:, None, None], dx.shape)
+    tmin, tmax = _ray_polygon(
+        o_x, o_y, dx, dy, np.broadcast_to(target[:, None, None], (*dx.shape, 4, 2))
+    )
+    tmin = np.maximum(tmin, 0.0)
+    rx, ry = _direction(axis - half)
+    lx, ly = _direction(axis + half)
+    norm = np.hypot(dx, dy)
+    inside_wedge = (rx[:, None, None] * dy - ry[:, None, None] * dx > 1e-12 * norm) & (
+        -lx[:, None, None] * dy + ly[:, None, None] * dx > 1e-12 * norm
+    )
+    second_ok = mask[..., None] & inside_wedge & (tmax - tmin > EPSILON)
+    second = np.stack([ox[:, None, None] + tmin * dx, oy[:, None, None] + tmin * dy], axis=-1)
+    # kind 3: target edges (in-arc parts) crossing blocker edges
+    c0 = blockers  # (P, K, 4, 2)
+    f = np.roll(blockers, -1, axis=2) - c0
+    ae = a[:, None, :, None, :]  # (P, 1, 4, 1, 2)
+    ee = e[:, None, :, None, :]
+    cc = c0[:, :, None, :, :]  # (P, K, 1, 4, 2)
+    ff = f[:, :, None, :, :]
+    denom = ee[..., 0] * ff[..., 1] - ee[..., 1] * ff[..., 0]
+    wx, wy = cc[..., 0] - ae[..., 0], cc[..., 1] - ae[..., 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (wx * ff[..., 1] - wy * ff[..., 0]) / denom
+        u = (wx * ee[..., 1] - wy * ee[..., 0]) / denom
+    tol = 1e-12
+    third_ok = (
+        mask[:, :, None, None]
+        & (np.abs(denom) > 1e-12)
+        & (t >= t0[:, None, :, None] - tol)
+        & (t <= t1[:, None, :, None] + tol)
+        & (u >= -tol)
+        & (u <= 1 + tol)
+    )
+    t = np.nan_to_num(t)
+    third = np.stack([ae[..., 0] + t * ee[..., 0], ae[..., 1] + t * ee[..., 1]], axis=-1)
+    # every candidate, with the blocker it came from (-1: none)
+    pts = np.concatenate(
+        [first, second.reshape(p_count, -1, 2), third.reshape(p_count, -1, 2)], axis=1
+    )
+    ok = np.concatenate(
+        [first_ok, second_ok.reshape(p_count, -1), third_ok.reshape(p_count, -1)], axis=1
+    )
+    own = np.concatenate(
+        [
+            np.full(12, -1),
+            np.repeat(np.arange(k_count), 2),
+            np.repeat(np.arange(k_count), 16),
+        ]
+    )
+    kind3 = np.concatenate([np.zeros(12 + 2 * k_count, bool), np.ones(16 * k_count, bool)])
+    # does the ruler from the dot to each candidate touch each blocker?
+    sx = pts[..., 0] - ox[:, None]
+    sy = pts[..., 1] - oy[:, None]
+    shape = (p_count, pts.shape[1], k_count)
+    low, high = _ray_polygon(
+        np.broadcast_to(ox[:, None, None], shape),
+        np.broadcast_to(oy[:, None, None], shape),
+        np.broadcast_to(sx[..., None], shape),
+        np.broadcast_to(sy[..., None], shape),
+        np.broadcast_to(blockers[:, None], (*shape, 4, 2)),
+    )
+    touches = (np.maximum(low, 0.0) <= np.minimum(high, 1.0) + TOUCH) & mask[:, None, :]
+    mine = own[None, :, None] == np.arange(k_count)[None, None, :]
+    # a crossing point on its own blocker's near side is reached; behind it, it is not
+    behind_own = low < 1.0 - TOUCH
+    hidden = np.where(mine, kind3[None, :, None] & touches & behind_own, touches)
+    ok = ok & ~hidden.any(axis=2)
+    return nearest(ox, oy, pts, ok)

@@ -1,0 +1,234 @@
+"""The rules in force as arrays: table measures, switches, airplane models, maneuver
+cards and damage decks, indexed the way the batched engine indexes them.
+
+Built from the referee's :class:`dogfight.rules.context.Rules` (read only), so the batch
+plays with exactly the catalog, ruleset and switches a situation chose.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from dogfight.catalog.models import Explosion, IllegalManeuver, Special, Symbol
+from dogfight.errors import DataError
+from dogfight.rules.context import Rules
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+
+SYMBOLS = list(Symbol)
+STRAIGHT = SYMBOLS.index(Symbol.STRAIGHT)
+IMMELMANN = SYMBOLS.index(Symbol.IMMELMANN)
+
+ILLEGAL_STRAIGHT_AND_DAMAGE = 0
+ILLEGAL_ELIMINATED = 1
+ILLEGAL_STRAIGHT = 2
+_ILLEGAL = {
+    IllegalManeuver.STRAIGHT_AND_DAMAGE: ILLEGAL_STRAIGHT_AND_DAMAGE,
+    IllegalManeuver.ELIMINATED: ILLEGAL_ELIMINATED,
+    IllegalManeuver.STRAIGHT: ILLEGAL_STRAIGHT,
+}
+
+RULESETS = ("wog", "wow", "wow-basic")
+"""The rulesets whose airplane game the batch plays."""
+KNOWN_SWITCHES = frozenset(
+    {
+        "illegal_maneuver",
+        "illegal_damage_deck",
+        "explosion",
+        "altitude_cards",
+        "aim_bonus",
+        "auto_target",
+        "standard_rules",
+        "match_scoring",  # who scores the match points: the batch reports no scores
+    }
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Spec:
+    """Everything the batched engine reads from the catalog and the switches."""
+
+    rules: Rules
+    width: float
+    height: float
+    ruler: float
+    half: float
+    base_length: float
+    base_width: float
+    base_radius: float
+    arc_centre: Floats
+    """(2,) degrees off the heading: front, rear."""
+    arc_half: Floats
+    """(2,) half widths in degrees."""
+    jam_maneuvers: int
+    illegal: int
+    illegal_deck: int
+    explosion_eliminates: bool
+    aim_bonus: bool
+    auto_nearest: bool
+    # airplane models
+    type_ids: tuple[str, ...]
+    type_deck: Ints
+    """(T,) maneuver deck index of each model."""
+    type_resistance: Ints
+    type_weapon_deck: Ints
+    """(T, 2) damage deck index of the front and rear weapon, -1 for none."""
+    # maneuver cards, all decks one after the other
+    deck_ids: tuple[str, ...]
+    deck_start: Ints
+    deck_size: Ints
+    deck_straight: Ints
+    """(decks,) global index of the straight flown in place of an illegal card."""
+    card_ids: tuple[str, ...]
+    card_forward: Floats
+    card_left: Floats
+    card_turn: Floats
+    card_symbol: Ints
+    card_steep: Bools
+    card_usable: Bools
+    """Cards in play under the switches (climb and dive only with altitude cards)."""
+    # damage decks
+    damage_ids: tuple[str, ...]
+    damage_size: Ints
+    damage_cards: tuple[tuple[str, ...], ...]
+    """Per deck, the card id of each physical slot (composition order)."""
+    slot_value: Ints
+    """(D, S) points printed on each slot's card (0 for padding)."""
+    slot_explosion: Bools
+    slot_jammed: Bools
+
+    @property
+    def slots(self) -> int:
+        return int(self.slot_value.shape[1])
+
+    def type_index(self, type_id: str) -> int:
+        return self.type_ids.index(type_id)
+
+    def damage_index(self, letter: str) -> int:
+        return self.damage_ids.index(letter)
+
+    def card_index(self, type_index: int, card_id: str) -> int:
+        deck = int(self.type_deck[type_index])
+        start, size = int(self.deck_start[deck]), int(self.deck_size[deck])
+        for i in range(start, start + size):
+            if self.card_ids[i] == card_id:
+                return i
+        raise DataError("plan", "cards", card_id, f"not in deck {self.deck_ids[deck]}")
+
+
+def uncovered(rules: Rules) -> list[str]:
+    """What of these rules the batch does not play (empty: it plays all of it)."""
+    missing: list[str] = []
+    if rules.ruleset.name not in RULESETS:
+        missing.append(f"ruleset {rules.ruleset.name!r} (covered: {', '.join(RULESETS)})")
+    if rules.switches.standard_rules:
+        missing.append("the Standard Rules (switch standard_rules: special damage, rockets, smoke)")
+    # A switch added to the referee after this module was written is not played here.
+    for name, info in type(rules.switches).model_fields.items():
+        if name not in KNOWN_SWITCHES and getattr(rules.switches, name) != info.default:
+            missing.append(f"switch {name}={getattr(rules.switches, name)!r}")
+    return missing
+
+
+def build_spec(rules: Rules) -> Spec:
+    """The arrays of ``rules``; raises :class:`DataError` for rules the batch does not play."""
+    missing = uncovered(rules)
+    if missing:
+        raise DataError("--engine", "engine", "batch", "not covered: " + "; ".join(missing))
+    catalog = rules.catalog
+    sw = rules.switches
+    deck_ids = tuple(sorted(catalog.maneuver_decks))
+    damage_ids = tuple(sorted(catalog.damage_decks))
+    type_ids = tuple(sorted(catalog.airplanes))
+    starts: list[int] = []
+    sizes: list[int] = []
+    straight: list[int] = []
+    ids: list[str] = []
+    fwd: list[float] = []
+    left: list[float] = []
+    turn: list[float] = []
+    sym: list[int] = []
+    steep: list[bool] = []
+    usable: list[bool] = []
+    for d in deck_ids:
+        deck = catalog.maneuver_decks[d]
+        starts.append(len(ids))
+        sizes.append(len(deck.cards))
+        for card in deck.cards:
+            if card.id == deck.straight:
+                straight.append(len(ids))
+            ids.append(card.id)
+            fwd.append(card.forward)
+            left.append(card.left)
+            turn.append(card.turn)
+            sym.append(SYMBOLS.index(card.symbol))
+            steep.append(card.is_steep)
+            usable.append(sw.altitude_cards or card.symbol not in (Symbol.CLIMB, Symbol.DIVE))
+    d_sizes = [len(catalog.damage_decks[d].composition()) for d in damage_ids]
+    width = max(d_sizes)
+    value = np.zeros((len(damage_ids), width), dtype=np.int64)
+    boom = np.zeros((len(damage_ids), width), dtype=np.bool_)
+    jam = np.zeros((len(damage_ids), width), dtype=np.bool_)
+    names: list[tuple[str, ...]] = []
+    for i, d in enumerate(damage_ids):
+        deck_d = catalog.damage_decks[d]
+        specs = {dc.id: dc for dc in deck_d.cards}
+        comp = deck_d.composition()
+        names.append(tuple(comp))
+        for slot, card_id in enumerate(comp):
+            printed = specs[card_id]
+            value[i, slot] = printed.value
+            boom[i, slot] = printed.explosion
+            jam[i, slot] = Special.JAMMED in printed.specials
+    weapon_deck = np.full((len(type_ids), 2), -1, dtype=np.int64)
+    for t, tid in enumerate(type_ids):
+        for w, letter in enumerate(catalog.airplanes[tid].firepower):
+            weapon_deck[t, w] = damage_ids.index(letter)
+    c = catalog.constants
+    return Spec(
+        rules=rules,
+        width=rules.table_width,
+        height=rules.table_height,
+        ruler=rules.ruler,
+        half=rules.half,
+        base_length=rules.base_length,
+        base_width=rules.base_width,
+        base_radius=math.hypot(rules.base_length, rules.base_width) / 2.0,
+        arc_centre=np.array([c.arcs.front.centre, c.arcs.rear.centre]),
+        arc_half=np.array([c.arcs.front.width / 2.0, c.arcs.rear.width / 2.0]),
+        jam_maneuvers=c.jam_maneuvers,
+        illegal=_ILLEGAL[sw.illegal_maneuver],
+        illegal_deck=damage_ids.index(sw.illegal_damage_deck),
+        explosion_eliminates=sw.explosion is Explosion.ELIMINATED,
+        aim_bonus=sw.aim_bonus,
+        auto_nearest=sw.auto_target.value == "nearest",
+        type_ids=type_ids,
+        type_deck=np.array(
+            [deck_ids.index(catalog.airplanes[t].maneuver_deck) for t in type_ids], dtype=np.int64
+        ),
+        type_resistance=np.array([catalog.airplanes[t].damage for t in type_ids], dtype=np.int64),
+        type_weapon_deck=weapon_deck,
+        deck_ids=deck_ids,
+        deck_start=np.array(starts, dtype=np.int64),
+        deck_size=np.array(sizes, dtype=np.int64),
+        deck_straight=np.array(straight, dtype=np.int64),
+        card_ids=tuple(ids),
+        card_forward=np.array(fwd),
+        card_left=np.array(left),
+        card_turn=np.array(turn),
+        card_symbol=np.array(sym, dtype=np.int64),
+        card_steep=np.array(steep, dtype=np.bool_),
+        card_usable=np.array(usable, dtype=np.bool_),
+        damage_ids=damage_ids,
+        damage_size=np.array(d_sizes, dtype=np.int64),
+        damage_cards=tuple(names),
+        slot_value=value,
+        slot_explosion=boom,
+        slot_jammed=jam,
+    )

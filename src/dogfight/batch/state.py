@@ -1,0 +1,162 @@
+"""A batch of tables: every airplane's pose, damage, reminders, jams and aim, the plans
+of the turn and the damage piles, as arrays with a leading table axis.
+
+Airplane slots of a table are kept in the order of their ids (the referee breaks ties
+by id, so slot order is id order). A table with fewer airplanes leaves slots empty
+(``present`` False).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dogfight.batch.spec import Bools, Floats, Ints, Spec
+
+REASONS = ("", "shot_down", "exploded", "out_of_control", "left_area")
+"""Why an airplane left the game, by code (0: still in play), the referee's words."""
+SHOT_DOWN, EXPLODED, OUT_OF_CONTROL, LEFT_AREA = 1, 2, 3, 4
+WEAPONS = ("front", "rear")
+
+
+@dataclass
+class BatchState:
+    """B tables of up to N airplanes each. Arrays are indexed [table, slot, ...]."""
+
+    spec: Spec
+    present: Bools
+    alive: Bools
+    side: Ints
+    """Index into ``side_names``."""
+    type: Ints
+    x: Floats
+    y: Floats
+    heading: Floats
+    damage: Ints
+    resistance: Ints
+    prev_symbol: Ints
+    """Symbol index of the last maneuver flown, -1 before the first."""
+    prev_steep: Bools
+    jams: Ints
+    """(B, N, 2) jam counters left on the front and rear weapons."""
+    aim: Ints
+    """(B, N, 2) the slot each weapon fired at in the previous phase, -1 for none."""
+    reason: Ints
+    plan: Ints
+    """(B, N, 3) global card indexes of the turn's plan, -1 when not planned."""
+    order: Ints
+    """(B, D, S) each damage pile's slots, bottom first; ``order[b, d, top - 1]`` is next."""
+    top: Ints
+    holder: Ints
+    """(B, D, S) the airplane slot holding each physical card, -1 when it is not held."""
+    drawn_at: Ints
+    """(B, D, S) when each held card was drawn (a running count): the order the referee
+    keeps a vehicle's cards in, which is the order they go back into the pile."""
+    clock: Ints
+    """(B,) cards drawn so far on each table (stamps ``drawn_at``)."""
+    turn: Ints
+    phase: Ints
+    phases_played: Ints
+    over: Bools
+    winner: Ints
+    """Side index of the winner, -1 for none (a draw, or not over)."""
+    dealt: Ints
+    """(B, N, 2) damage points each weapon has dealt this game."""
+    illegal_points: Ints
+    """(B,) damage points of illegal-maneuver cards this game."""
+    side_names: tuple[str, ...]
+    names: list[tuple[str, ...]] = field(default_factory=list)
+    """Per table, the vehicle id of each slot (empty strings for empty slots)."""
+
+    @property
+    def tables(self) -> int:
+        return int(self.present.shape[0])
+
+    @property
+    def slots(self) -> int:
+        return int(self.present.shape[1])
+
+    def weapon_deck(self) -> Ints:
+        """(B, N, 2) damage deck of each weapon, -1 for none."""
+        out: Ints = self.spec.type_weapon_deck[self.type]
+        return out
+
+    def copy(self) -> BatchState:
+        out = copy.copy(self)
+        for k, v in self.__dict__.items():
+            if isinstance(v, np.ndarray):
+                setattr(out, k, v.copy())
+        out.names = list(self.names)
+        return out
+
+
+def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]) -> BatchState:
+    """A batch with no airplanes placed and full, unshuffled piles (callers fill it)."""
+    b, n, d, s = tables, slots, len(spec.damage_ids), spec.slots
+    order = np.broadcast_to(np.arange(s, dtype=np.int64), (b, d, s)).copy()
+    return BatchState(
+        spec=spec,
+        present=np.zeros((b, n), dtype=np.bool_),
+        alive=np.zeros((b, n), dtype=np.bool_),
+        side=np.zeros((b, n), dtype=np.int64),
+        type=np.zeros((b, n), dtype=np.int64),
+        x=np.zeros((b, n)),
+        y=np.zeros((b, n)),
+        heading=np.zeros((b, n)),
+        damage=np.zeros((b, n), dtype=np.int64),
+        resistance=np.ones((b, n), dtype=np.int64),
+        prev_symbol=np.full((b, n), -1, dtype=np.int64),
+        prev_steep=np.zeros((b, n), dtype=np.bool_),
+        jams=np.zeros((b, n, 2), dtype=np.int64),
+        aim=np.full((b, n, 2), -1, dtype=np.int64),
+        reason=np.zeros((b, n), dtype=np.int64),
+        plan=np.full((b, n, 3), -1, dtype=np.int64),
+        order=order,
+        top=np.broadcast_to(spec.damage_size, (b, d)).copy(),
+        holder=np.full((b, d, s), -1, dtype=np.int64),
+        drawn_at=np.zeros((b, d, s), dtype=np.int64),
+        clock=np.zeros(b, dtype=np.int64),
+        turn=np.ones(b, dtype=np.int64),
+        phase=np.zeros(b, dtype=np.int64),
+        phases_played=np.zeros(b, dtype=np.int64),
+        over=np.zeros(b, dtype=np.bool_),
+        winner=np.full(b, -1, dtype=np.int64),
+        dealt=np.zeros((b, n, 2), dtype=np.int64),
+        illegal_points=np.zeros(b, dtype=np.int64),
+        side_names=side_names,
+        names=[("",) * n for _ in range(b)],
+    )
+
+
+def shuffle_piles(state: BatchState, rows: Ints, rng: np.random.Generator) -> None:
+    """Give tables ``rows`` full, freshly shuffled damage piles (a new game's decks)."""
+    spec = state.spec
+    _, d, s = state.order.shape
+    keys = rng.random((len(rows), d, s))
+    keys[:, np.arange(s)[None, :] >= spec.damage_size[:, None]] = np.inf
+    state.order[rows] = np.argsort(keys, axis=2)
+    state.top[rows] = spec.damage_size[None, :]
+    state.holder[rows] = -1
+
+
+def _arrays(state: BatchState) -> list[str]:
+    return [k for k, v in state.__dict__.items() if isinstance(v, np.ndarray)]
+
+
+def tile(template: BatchState, tables: int) -> BatchState:
+    """A batch of ``tables`` copies of the template's first table."""
+    out = copy.copy(template)
+    for k in _arrays(template):
+        value = getattr(template, k)
+        setattr(out, k, np.repeat(value[:1], tables, axis=0))
+    out.names = [template.names[0]] * tables
+    return out
+
+
+def reset(state: BatchState, rows: Ints, template: BatchState, rng: np.random.Generator) -> None:
+    """Start new games on tables ``rows``: the template's first table, new piles."""
+    for k in _arrays(state):
+        getattr(state, k)[rows] = getattr(template, k)[0]
+    shuffle_piles(state, rows, rng)

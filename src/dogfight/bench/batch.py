@@ -1,0 +1,117 @@
+"""Time and check the batched simulator (``dogfight bench --batch``): complete random
+duels per second on one core, the same duels by the referee from the same run, one
+phase of 32 airplanes on 256 tables, the differential test and the statistical
+comparison with the referee.
+
+Times are the process's CPU time (both engines run on one core), so the figures hold
+on a machine shared with other work."""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import time
+from typing import Any
+
+import numpy as np
+
+from dogfight.batch.bridge import from_states
+from dogfight.batch.compare import MATCHUPS, matchup
+from dogfight.batch.differential import run as differential
+from dogfight.batch.game import resolve_phase
+from dogfight.batch.policies import playout_plans
+from dogfight.batch.run import play
+from dogfight.batch.state import reset, tile
+from dogfight.bench.engine import peak_memory_mb
+from dogfight.catalog.loader import Catalog
+from dogfight.sim.duel import duel_situation, melee_situation, random_game
+from dogfight.situation import build
+
+TARGETS = {
+    "batch_games_per_second": 20000.0,
+    "batch_to_referee_ratio": 50.0,
+    "batch_phase_32x256_per_table_ms": 2.0,
+}
+
+
+def batch_games_per_second(catalog: Catalog, games: int, tables: int, seed: int = 0) -> float:
+    """Complete random duels (the random playouts' plans, ``wog`` rules with jams,
+    explosions and reshuffles) per second on this core."""
+    template = from_states([build(duel_situation(), catalog, seed)])
+    play(template, {"allies": "playout", "central": "playout"}, 256, seed, policies=_PLAYOUT)
+    began = time.process_time()
+    play(
+        template,
+        {"allies": "playout", "central": "playout"},
+        games,
+        seed,
+        tables=tables,
+        policies=_PLAYOUT,
+    )
+    return games / (time.process_time() - began)
+
+
+_PLAYOUT = {"playout": playout_plans}
+
+
+def referee_games_per_second(catalog: Catalog, games: int, seed: int = 0) -> float:
+    """The same duels played by the referee (:func:`dogfight.sim.duel.random_game`)."""
+    began = time.process_time()
+    for i in range(games):
+        random_game(catalog, seed + i)
+    return games / (time.process_time() - began)
+
+
+def phase_per_table_ms(
+    catalog: Catalog, airplanes: int = 32, tables: int = 256, phases: int = 12, seed: int = 0
+) -> float:
+    """Median time of one action phase of ``tables`` tables of ``airplanes`` airplanes
+    (planning not included), divided by the number of tables."""
+    template = from_states([build(melee_situation(airplanes), catalog, seed)])
+    state = tile(template, tables)
+    rng = np.random.default_rng(seed)
+    reset(state, np.arange(tables), template, rng)
+    times: list[float] = []
+    while len(times) < phases and not state.over.all():
+        playout_plans(state, rng)
+        began = time.process_time()
+        resolve_phase(state, rng)
+        times.append(time.process_time() - began)
+    return statistics.median(times) * 1000.0 / tables
+
+
+def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
+    """All figures as one JSON-ready dictionary, with the targets beside them."""
+    games = 4000 if quick else 100_000
+    batch_rate = batch_games_per_second(catalog, games, 8192)
+    referee_rate = referee_games_per_second(catalog, 20 if quick else 300)
+    figures = {
+        "batch_games_per_second": round(batch_rate, 1),
+        "referee_games_per_second": round(referee_rate, 1),
+        "batch_to_referee_ratio": round(batch_rate / referee_rate, 1),
+        "batch_phase_32x256_per_table_ms": round(
+            phase_per_table_ms(catalog, phases=4 if quick else 12), 3
+        ),
+    }
+    tables = 200 if quick else 10_000
+    same = {
+        ruleset: differential(catalog, tables, seed=1, ruleset=ruleset).to_json()
+        for ruleset in ("wog", "wow", "wow-basic")
+    }
+    for report in same.values():
+        report["examples"] = report["examples"][:3]
+    ours, theirs = (1000, 100) if quick else (10_000, 2_000)
+    stats = [matchup(catalog, a, b, ours, theirs, seed=2) for a, b in MATCHUPS]
+    return {
+        "figures": figures,
+        "targets": TARGETS,
+        "met": {
+            k: (figures[k] <= v if k.endswith("_ms") else figures[k] >= v)
+            for k, v in TARGETS.items()
+        },
+        "differential": same,
+        "statistical": stats,
+        "peak_memory_mb": round(peak_memory_mb(), 1),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }

@@ -1,0 +1,88 @@
+"""Engine and computer-player work off the event loop.
+
+Resolving a step, a computer player's planning, loading a game and building a seat's
+view are CPU work: done on the event loop they would freeze every other game's
+requests. :class:`GameWorkers` runs them on a thread pool, one task per game at a time
+(a game's requests queue behind each other; other games' requests go on). Waiting for a
+game's turn happens on the event loop, so a busy game never holds a pool thread idle.
+
+A computer player gets a time budget per step (:func:`within_budget`): one that has not
+answered in time is replaced, for that step, by the cheap random legal plan, and the
+late answer is thrown away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import weakref
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import TypeVar
+
+T = TypeVar("T")
+
+BUDGET_ENV = "DOGFIGHT_BOT_BUDGET"
+"""Seconds a computer player may think per step before its random fallback is used."""
+
+DEFAULT_BUDGET = 2.0
+
+THREADS_ENV = "DOGFIGHT_WORKERS"
+"""Threads resolving steps and building views (default: 8)."""
+
+
+def bot_budget() -> float:
+    """The budget from ``DOGFIGHT_BOT_BUDGET`` (seconds, > 0), else 2 s."""
+    try:
+        value = float(os.environ.get(BUDGET_ENV, DEFAULT_BUDGET))
+    except ValueError:
+        return DEFAULT_BUDGET
+    return value if value > 0 and value != float("inf") else DEFAULT_BUDGET
+
+
+class OverBudget(Exception):
+    """A computer player did not answer within its time budget."""
+
+
+_thinkers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dogfight-bot")
+"""Computer players think here; one that runs over its budget keeps its thread until it
+finishes (a thread cannot be stopped), so at most four can be running late at once and
+later ones wait their turn (and fall back if the wait eats their budget)."""
+
+
+def within_budget(work: Callable[[], T], seconds: float) -> T:
+    """``work()``'s answer if it comes within ``seconds``; else :class:`OverBudget`
+    (the work goes on in its thread, its answer is dropped)."""
+    future = _thinkers.submit(work)
+    try:
+        return future.result(timeout=seconds)
+    except FutureTimeout:
+        future.cancel()
+        raise OverBudget(f"no answer within {seconds:g} s") from None
+
+
+class GameWorkers:
+    """A thread pool running each game's work, one task per game at a time."""
+
+    def __init__(self, threads: int | None = None) -> None:
+        if threads is None:
+            threads = int(os.environ.get(THREADS_ENV, "8") or 8)
+        self.pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="dogfight")
+        self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    async def run(self, game_id: str | None, work: Callable[[], T]) -> T:
+        """``work()`` on the pool, after every earlier task of ``game_id`` (None: a task
+        of no game, such as creating one, runs at once)."""
+        loop = asyncio.get_running_loop()
+        if game_id is None:
+            return await loop.run_in_executor(self.pool, work)
+        turn = self._turns.get(game_id)
+        if turn is None:
+            turn = asyncio.Lock()
+            self._turns[game_id] = turn
+        async with turn:
+            return await loop.run_in_executor(self.pool, work)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,152 @@
+"""Several server processes on one PostgreSQL database (a throwaway cluster, see
+``postgres_helpers``): a plan sent to one process reaches the seats connected to
+another (LISTEN/NOTIFY), a step is resolved once whoever tries, and killing one process
+with SIGKILL loses nothing while the other goes on. (The whole HTTP API also runs on
+PostgreSQL: ``test_server_api``'s client is parametrised over both databases.)"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from postgres_helpers import pg_url, postgres  # noqa: F401  (fixtures)
+from server_helpers import Server, duel_situation, straights_plan
+from test_server_persistence import _play_targets_game, create, stored_steps, submit, view
+from websockets.sync.client import ClientConnection, connect
+
+from dogfight.bench.pgcluster import Cluster
+from dogfight.catalog import load_catalog
+from dogfight.server.games import GameService, LiveGame
+from dogfight.server.store import Store
+
+Json = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def shared(postgres: Cluster) -> str:  # noqa: F811
+    """One database for the module's server processes (each test plays its own games)."""
+    return postgres.new_database()
+
+
+@pytest.fixture(scope="module")
+def two(shared: str) -> Iterator[tuple[Server, Server]]:
+    """Two ``dogfight serve`` processes on one PostgreSQL database (started together)."""
+    with ThreadPoolExecutor(2) as pool:
+        a, b = pool.map(Server, [shared, shared])
+    try:
+        yield a, b
+    finally:
+        a.kill()
+        b.kill()
+
+
+def _next_view(ws: ClientConnection) -> Json:
+    while True:
+        message: Json = json.loads(ws.recv(timeout=20))
+        if message.get("type") == "view":
+            return message
+
+
+def test_a_plan_sent_to_one_process_reaches_a_seat_on_another(
+    two: tuple[Server, Server],
+) -> None:
+    a, b = two
+    game, seats = create(a.base, preset="duel")
+    allies, central = seats["allies"], seats["central"]
+    url = b.base.replace("http://", "ws://") + f"/api/games/{game}/ws"
+    with connect(url) as ws:
+        ws.send(json.dumps({"seat": allies[0], "token": allies[1], "since": 0}))
+        first = _next_view(ws)
+        assert first["stage"]["kind"] == "planning" and first["stage"]["submitted"] is False
+        # the allies' own plan, sent to process A, shows on process B's socket
+        assert submit(a.base, game, allies, 1, {"camel": straights_plan()}).is_success
+        mid = _next_view(ws)
+        assert mid["stage"]["submitted"] is True
+        assert mid["stage"]["waiting_for"] == [central[0]]
+        # the other seat's plan, sent to A: the resolved turn reaches the socket on B
+        assert submit(a.base, game, central, 1, {"albatros": straights_plan()}).is_success
+        after = _next_view(ws)
+        while after["steps_total"] < 4:
+            after = _next_view(ws)
+        assert after["stage"]["kind"] in ("planning", "over"), after["stage"]
+        assert len(after["steps"]) == after["steps_total"] >= 4
+    # and B, asked directly, agrees with A
+    assert view(b.base, game, central)["steps_total"] == view(a.base, game, central)["steps_total"]
+
+
+def test_killed_after_the_last_plan_the_other_process_resolves(
+    two: tuple[Server, Server],
+) -> None:
+    _, other = two
+    crashing = Server(other.db, env={"DOGFIGHT_TEST_CRASH": "after-last-plan"})
+    try:
+        game, seats = create(crashing.base, preset="duel", seed=9, analysis=True)
+        # the other process holds the game too (and hears of every change)
+        assert view(other.base, game, seats["allies"])["steps_total"] == 0
+        assert submit(
+            crashing.base, game, seats["allies"], 1, {"camel": straights_plan()}
+        ).is_success
+        with pytest.raises(Exception):  # noqa: B017  (the process dies mid-request)
+            submit(crashing.base, game, seats["central"], 1, {"albatros": straights_plan()})
+        assert crashing.wait_exit() == 70
+        # the last plan was committed before the crash: the other process resolves it
+        seen = view(other.base, game, seats["allies"])
+        for _ in range(100):
+            if seen["steps_total"] == 4:
+                break
+            time.sleep(0.1)
+            seen = view(other.base, game, seats["allies"])
+        assert seen["steps_total"] == 4 and seen["stage"]["turn"] == 2
+    finally:
+        crashing.kill()
+    assert stored_steps(other.db, game) == [(1, 0), (1, 1), (1, 2), (1, 3)]
+
+
+def test_one_process_killed_mid_turn_the_other_goes_on(two: tuple[Server, Server]) -> None:
+    """The kill -9 test on two processes: a target question waits on A; A is killed; B
+    (serving all along) answers it; the same events as a game never interrupted."""
+    a, b = two
+    calm = _play_targets_game(a.base, None, a.db)
+    killed = _play_targets_game(a.base, a, a.db, other=b)
+    assert killed == calm
+    assert any(e["kind"] == "fired" and e["firer"] == "fokker" for e in killed)
+
+
+def test_two_copies_of_a_game_resolve_a_step_once(pg_url: str) -> None:  # noqa: F811
+    """Two processes' copies of one game both try to resolve the same turn: one
+    commits, the other finds the game moved on (its revision) and catches up."""
+    catalog = load_catalog()
+    store = Store(pg_url)
+    try:
+        service = GameService(store, catalog)
+        game, _ = service.create(
+            duel_situation(),
+            "duel",
+            [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], None)],
+            3,
+        )
+        record = store.load(game.id)
+        assert record is not None
+        first = LiveGame(record, catalog, store)
+        second = LiveGame(record, catalog, store)
+        first.submit_plans("a", 1, {"camel": straights_plan()})
+        # the second copy has not heard of that plan; its own seat's plan still lands
+        second.submit_plans("b", 1, {"albatros": straights_plan()})
+        assert len(second.steps) == 4
+        first.reload()
+        assert [e.to_json() for s in first.steps for e in s.events] == [
+            e.to_json() for s in second.steps for e in s.events
+        ]
+        assert store.count_steps(game.id) == [(1, 0), (1, 1), (1, 2), (1, 3)]
+        # a stale copy trying to resolve again writes nothing
+        third = LiveGame(record, catalog, store)
+        third.plans = first.plans
+        third.advance()
+        assert store.count_steps(game.id) == [(1, 0), (1, 1), (1, 2), (1, 3)]
+        assert len(third.steps) == 4
+    finally:
+        store.close()

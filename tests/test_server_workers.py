@@ -1,0 +1,181 @@
+"""Engine and computer-player work runs off the event loop: a game whose computer player
+is thinking does not hold up another game's requests; a computer player that runs over
+its time budget is replaced by a random legal plan for that turn; a slow WebSocket
+client does not hold up the others."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from server_helpers import headers, seat_url, straights_plan
+
+from dogfight.bots.base import REGISTRY, register
+from dogfight.rules.context import Rules
+from dogfight.rules.plans import Action, Plan
+from dogfight.server import ws
+from dogfight.server.app import create_app
+from dogfight.server.store import Store, sqlite_url
+
+Json = dict[str, Any]
+
+
+class GatedBot:
+    """A computer player that plans straight ahead once ``gate`` opens."""
+
+    name = "gated"
+    gate = threading.Event()
+    thinking = threading.Event()
+
+    def plan_turn(
+        self, observation: Json, rules: Rules, seat: frozenset[str], rng: np.random.Generator
+    ) -> dict[str, Plan]:
+        GatedBot.thinking.set()
+        GatedBot.gate.wait(30)
+        return {vid: Plan.model_validate(straights_plan()) for vid in seat}
+
+    def phase_actions(
+        self,
+        observation: Json,
+        rules: Rules,
+        seat: frozenset[str],
+        phase: int,
+        rng: np.random.Generator,
+    ) -> tuple[dict[str, Action | None], dict[str, str]]:
+        return {}, {}
+
+
+@pytest.fixture
+def gated() -> Iterator[type[GatedBot]]:
+    GatedBot.gate.clear()
+    GatedBot.thinking.clear()
+    register("gated", GatedBot)
+    try:
+        yield GatedBot
+    finally:
+        GatedBot.gate.set()
+        REGISTRY.pop("gated", None)
+
+
+def _client(db: Path, budget: float) -> Any:
+    from fastapi.testclient import TestClient
+
+    return TestClient(create_app(sqlite_url(db), bot_budget=budget))
+
+
+def _seat(made: Json, label: str) -> tuple[str, str]:
+    return next((s["id"], s["token"]) for s in made["seats"] if s["label"] == label)
+
+
+def test_a_thinking_computer_player_does_not_block_other_games(
+    tmp_path: Path, gated: type[GatedBot]
+) -> None:
+    with _client(tmp_path / "g.sqlite", budget=60) as c, ThreadPoolExecutor(1) as pool:
+        other = c.post("/api/games", json={"preset": "duel"}).json()
+        # a game with a computer player: it plans its first turn (and waits at the gate)
+        slow = pool.submit(
+            c.post, "/api/games", json={"preset": "duel", "computer": {"central": "gated"}}
+        )
+        assert gated.thinking.wait(30)
+        # meanwhile another game answers, and so does the lobby
+        oid, otoken = _seat(other, "allies")
+        view = c.get(seat_url(other["game"]["id"], oid), headers=headers(otoken))
+        assert view.status_code == 200 and view.json()["stage"]["kind"] == "planning"
+        assert c.post(
+            seat_url(other["game"]["id"], oid, "plans"),
+            headers=headers(otoken),
+            json={"turn": 1, "plans": {"camel": straights_plan()}},
+        ).is_success
+        assert c.get("/api/games").status_code == 200
+        assert not slow.done()
+        gated.gate.set()
+        made = slow.result(30)
+        assert made.status_code == 201, made.text
+        game = made.json()["game"]["id"]
+        allies, token = _seat(made.json(), "allies")
+        response = c.post(
+            seat_url(game, allies, "plans"),
+            headers=headers(token),
+            json={"turn": 1, "plans": {"camel": straights_plan()}},
+        )
+        assert response.status_code == 200 and response.json()["steps_total"] == 4
+
+
+def test_a_computer_player_over_its_budget_plays_a_random_legal_plan(
+    tmp_path: Path, gated: type[GatedBot]
+) -> None:
+    db = tmp_path / "g.sqlite"
+    with _client(db, budget=0.2) as c:
+        made = c.post("/api/games", json={"preset": "duel", "computer": {"central": "gated"}})
+        game = made.json()["game"]["id"]
+        allies, token = _seat(made.json(), "allies")
+        response = c.post(
+            seat_url(game, allies, "plans"),
+            headers=headers(token),
+            json={"turn": 1, "plans": {"camel": straights_plan()}},
+        )
+        assert response.status_code == 200, response.text
+        assert response.json()["steps_total"] == 4  # the turn was resolved without it
+    gated.gate.set()
+    store = Store(sqlite_url(db))
+    try:
+        record = store.load(game)
+        assert record is not None
+        bot_plans = [p for turn, seat, p in record.plans if seat == "central" and turn == 1]
+        # stored like any plan (a replay gives the same game), not the gated straights
+        assert len(bot_plans) == 1 and bot_plans[0]["albatros"]["cards"] != ["1", "2", "3"]
+    finally:
+        store.close()
+
+
+class FakeSocket:
+    """A WebSocket whose client reads (``stuck=False``) or never does."""
+
+    def __init__(self, stuck: bool) -> None:
+        self.stuck = stuck
+        self.got: list[str] = []
+        self.closed: int | None = None
+
+    async def send_text(self, text: str) -> None:
+        if self.stuck:
+            await asyncio.sleep(3600)
+        self.got.append(text)
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed = code
+
+
+def test_a_client_that_does_not_read_is_dropped_not_waited_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Views are queued per connection: a client whose outbox fills up is closed, the
+    others get every view in order, and queuing never waits on a send."""
+    monkeypatch.setattr(ws, "OUTBOX", 3)
+    monkeypatch.setattr(ws, "SEND_TIMEOUT", 0.2)
+
+    async def scene() -> tuple[FakeSocket, FakeSocket, int]:
+        hub = ws.Hub()
+        fast, slow = FakeSocket(stuck=False), FakeSocket(stuck=True)
+        a = ws.Connection(fast, "a")  # type: ignore[arg-type]
+        b = ws.Connection(slow, "b")  # type: ignore[arg-type]
+        hub.add("g", a)
+        hub.add("g", b)
+        pumps = [asyncio.create_task(hub.pump("g", c)) for c in (a, b)]
+        for i in range(10):
+            for c in (a, b):
+                hub.post(c, str(i))  # returns at once, whoever reads
+            await asyncio.sleep(0.01)
+        await asyncio.wait_for(pumps[1], 5)  # the stuck client's sender gives up
+        left = len(hub.connections("g"))
+        pumps[0].cancel()
+        return fast, slow, left
+
+    fast, slow, left = asyncio.run(scene())
+    assert fast.got == [str(i) for i in range(10)]
+    assert slow.closed == 1013 and slow.got == [] and left == 1
