@@ -404,3 +404,25 @@ def test_terminal_play_as_the_martians_and_quit(catalog: Catalog) -> None:
     assert "Game left unfinished." in lines
     assert state.turn == 2 or state.over
     assert any("locust reveals card 11" in line for line in lines)
+
+
+def test_terminal_play_warns_and_asks_before_a_plan_off_the_table(catalog: Catalog) -> None:
+    """The browser's warnings in the terminal: a plan that leaves the table is warned
+    with its phase and needs a yes; 'n' asks for the cards again. Fire choices follow a
+    '/'."""
+    from dogfight.cli.terminal_play import play_in_terminal
+    from dogfight.situation import parse_situation
+
+    data = duel_situation().model_dump(mode="json", exclude_defaults=True)
+    for vehicle in data["vehicles"]:
+        if vehicle["side"] == "allies":
+            vehicle["pose"]["y"] = data.get("table", {}).get("height", 90.0) - 12.0
+    situation = parse_situation(data)
+    answers = iter(["1 2 3", "n", "4 5 10 / none auto nobody", "4 5 10 / none auto", "y", "q"])
+    lines: list[str] = []
+    play_in_terminal(situation, catalog, "allies", "easy", 3, lambda _: next(answers), lines.append)
+    text = "\n".join(lines)
+    assert "beyond the north edge: it leaves the table" in text
+    assert "auto, none or an enemy" in text
+    assert "enemy central" in text
+    assert "Turn 1: plans are down." in text

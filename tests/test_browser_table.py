@@ -32,7 +32,7 @@ def hot_seat(page: Any, server: Server, body: Json) -> str:
     assert answer.status_code == 201, answer.text
     path, _, fragment = answer.json()["hotseat_link"].partition("#")
     page.goto(f"{server.base}{path}?speed=40#{fragment}")
-    return str(answer.json()["game"])
+    return str(answer.json()["game"]["id"])
 
 
 def plan_for(page: Any, wanted: str) -> None:
@@ -177,4 +177,32 @@ def test_a_phone_can_tap_a_base_for_its_arcs(server: Server, browser: Any) -> No
     # a tap on the table elsewhere puts the arcs away
     page.tap("#board .felt", position={"x": 5, "y": 5})
     page.wait_for_selector("#board [data-reach]", state="detached")
+    assert page.errors == []
+
+
+def test_house_rules_and_handing_a_seat_to_the_computer(server: Server, browser: Any) -> None:
+    folder = screenshots("lobby-and-seats")
+    page = new_page(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector("input[name=preset][value=duel]")
+    page.check("#preset-custom")
+    # house rules generated from the ruleset's switches, each with its explanation
+    page.wait_for_selector("[data-house-rule='illegal_maneuver'] select")
+    assert "illegal maneuver" in page.text_content("[data-house-rule='illegal_maneuver']")
+    assert page.query_selector("[data-house-rule='standard_rules'] input[type=checkbox]")
+    assert "Standard Rules" in page.text_content("[data-house-rule='standard_rules'] .switch-help")
+    page.screenshot(path=str(folder / "house-rules.png"), full_page=True)
+    # at the table: the seat links again, and the seat handed to a computer player
+    game = hot_seat(page, server, {"situation": duel_situation()})
+    next_to_plan(page)
+    page.click("#seat-tools summary")
+    assert page.query_selector("#seat-tools a.seat-link[data-seat='allies']")
+    page.select_option("#hand-to", "random")
+    page.click("#hand-over")
+    # the computer plans the seat's turn at once: the next seat's curtain comes up
+    page.wait_for_selector("#take-back, #curtain:not([hidden])")
+    page.screenshot(path=str(folder / "handed-over.png"))
+    summary = httpx.get(f"{server.base}/api/games/{game}", timeout=10).json()
+    allies = next(s for s in summary["seats"] if s["id"] == "allies")
+    assert allies["computer"] == "random"
     assert page.errors == []

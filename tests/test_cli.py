@@ -191,3 +191,26 @@ def test_play_vs_bot_in_the_terminal() -> None:
 def test_play_vs_unknown_bot_exits_2() -> None:
     result = dogfight("play", "duel", "--vs", "genius")
     assert_clean_refusal(result, "genius", "known bots")
+
+
+def test_play_vs_the_automated_tripod_seats_the_human_with_the_airplanes() -> None:
+    """`play a-lonely-invader --vs automated-tripod`: the bot plays the tripod, the human
+    the Earthling airplane; the turn starts with the map and the enemy's position."""
+    result = subprocess.run(
+        [sys.executable, "-m", "dogfight", "play", "a-lonely-invader", "--vs", "automated-tripod"],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "You fly the earth side" in result.stdout
+    assert "north" in result.stdout and "enemy locust" in result.stdout
+
+
+def test_simulate_takes_the_duel_preset(tmp_path: Path) -> None:
+    result = dogfight(
+        "simulate", "duel", "--games", "2", "--workers", "1", "--out", str(tmp_path / "sim")
+    )
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "sim" / "win_rates.png").exists()

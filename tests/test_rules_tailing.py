@@ -173,3 +173,28 @@ def test_tailing_before_the_second_maneuver_needs_it_at_the_start_of_the_turn() 
     state, _ = _phase(state)
     state.vehicles["hunter"].pose = state.vehicles["prey"].pose.moved(-30.0, 0.0, 0.0)
     assert pending_decisions(state, step_rng(0, 1, 2)) == []
+
+
+def test_terminal_play_asks_the_tailing_player() -> None:
+    """Terminal play: the tailing player is shown the tailed card and asked for the new
+    order of its remaining cards; a reorder that drops a card is refused with the rule."""
+    from conftest import _catalog
+
+    from dogfight.cli.terminal_play import play_in_terminal
+    from dogfight.situation import parse_situation
+
+    sit = duel()
+    orders = iter(["1 2", "3 1 2", "2 1"])
+
+    def answer(prompt: str) -> str:
+        if "new order" in prompt:
+            return next(orders, "")
+        return "1 2 3"
+
+    lines: list[str] = []
+    play_in_terminal(parse_situation(sit), _catalog(), "allies", "easy", 0, answer, lines.append, 1)
+    text = "\n".join(lines)
+    assert "hunter is tailing prey: it shows you its card for phase 1" in text
+    assert "002" in text  # the refused reorder quotes the rule
+    assert "hunter reorders its cards from phase 1: 3, 1, 2 (secret)." in lines
+    assert "hunter reorders its cards from phase 2: 2, 1 (secret)." in lines

@@ -200,8 +200,9 @@ def test_refusals_leave_the_game_as_it_was(table: Path, tmp_path: Path) -> None:
         dogfight("sopwith", "turn", "golden", "--clouds", "1:UP", cwd=table), "'UP' is not a facing"
     )
     refused(dogfight("sopwith", "show", "golden", cwd=tmp_path), "no games database")
-    # a turn into a missing folder is refused before anything is stored
-    refused(dogfight("sopwith", "turn", "golden", "--out", "nowhere", cwd=table), "nowhere")
+    # a turn into a file, not a folder, is refused before anything is stored
+    (table / "afile").write_text("x")
+    refused(dogfight("sopwith", "turn", "golden", "--out", "afile", cwd=table), "is a file")
     assert ok(dogfight("sopwith", "show", "golden", cwd=table)) == before
 
 
@@ -226,15 +227,26 @@ def test_refused_new_games_are_not_created(table: Path) -> None:
         ),
         "unknown ruleset",
     )
+    (table / "afile").write_text("x")
     refused(
         dogfight(
-            "sopwith", "new", "g2", "--plane", "a", "--plane", "b", "--out", "nowhere", cwd=table
+            "sopwith", "new", "g2", "--plane", "a", "--plane", "b", "--out", "afile", cwd=table
         ),
-        "nowhere",
+        "afile",
     )
     refused(dogfight("sopwith", "new", "g2", "--plane", "a", cwd=table), "at least two planes")
     games = ok(dogfight("sopwith", "games", cwd=table))
     assert "g2" not in games
+
+
+def test_out_folders_are_created(table: Path) -> None:
+    """`--out` names a folder that need not exist yet: it is made, parents too."""
+    ok(
+        dogfight(
+            "sopwith", "new", "g3", "--plane", "a", "--plane", "b", "--out", "deep/er", cwd=table
+        )
+    )
+    assert (table / "deep" / "er").is_dir()
 
 
 def test_a_whole_game_to_the_end(tmp_path: Path) -> None:

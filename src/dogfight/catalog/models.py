@@ -324,14 +324,27 @@ class AutoTarget(StrEnum):
 
 
 class Switches(Strict):
-    """The rule switches a ruleset fixes and a situation may override."""
+    """The rule switches a ruleset fixes and a situation may override. Each one's
+    docstring is its description (the lobby shows it beside the switch)."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, allow_inf_nan=False, use_attribute_docstrings=True
+    )
 
     illegal_maneuver: IllegalManeuver
+    """What an illegal maneuver does: flown as a straight with a damage card, flown as a
+    straight, or the airplane is eliminated."""
     illegal_damage_deck: str = "A"
+    """The damage deck drawn from for an illegal maneuver."""
     explosion: Explosion
+    """What an explosion card does: half the airplane's resistance, or it is eliminated."""
     altitude_cards: bool = False
+    """Climb and dive cards are in the airplanes' decks."""
     aim_bonus: bool = True
+    """000's aim: from the second consecutive phase of fire at the same target, every
+    damage card scores one more point."""
     auto_target: AutoTarget = AutoTarget.NEAREST
+    """Whom a weapon fires at when its plan leaves the choice open: the nearest, or no one."""
     standard_rules: bool = False
     """000's Standard Rules: special damage, rockets, black smoke."""
     immelmann_counter: bool = False

@@ -37,13 +37,19 @@ def parse_bots(text: str | None, sides: list[str]) -> dict[str, str]:
 
 
 def load_table(target: str, catalog: Any) -> tuple[Any, bool]:
-    """A situation file, or a scenario id (then each game redraws the setup)."""
+    """A situation file, a scenario id (then each game redraws the setup), or another
+    ready-made setup of ``dogfight play`` (``duel``)."""
+    from dogfight.server.setups import presets
     from dogfight.sim.run import scenario_situation
-    from dogfight.situation import read_situation
+    from dogfight.situation import parse_situation, read_situation
 
     path = Path(target)
     if path.suffix.lower() == ".json" or path.exists():
         return read_situation(path), False
+    if target not in catalog.scenarios:
+        known = presets(catalog)
+        if target in known:
+            return parse_situation(known[target]["setup"], target), False
     return scenario_situation(catalog, target), True
 
 
@@ -55,7 +61,8 @@ def register(app: typer.Typer) -> None:
         scenario: Annotated[
             str | None,
             typer.Argument(
-                help="A scenario id (dogfight info) or a situation JSON file (not with --campaign)."
+                help="A scenario id (dogfight info), a preset of `dogfight play` (duel) or a "
+                "situation JSON file (not with --campaign)."
             ),
         ] = None,
         games: Annotated[int, typer.Option("--games", help="Games to play.", min=1)] = 100,
@@ -112,7 +119,7 @@ def register(app: typer.Typer) -> None:
         from dogfight.cli.app import catalog
         from dogfight.cli.output import write_atomic
         from dogfight.sim.parallel import RunSpec, check_address, run
-        from dogfight.sim.plots import lengths_png, win_rates_png
+        from dogfight.sim.plots import lengths_png, subject, win_rates_png
         from dogfight.sim.run import GameResult, default_bot, sides_of
         from dogfight.sim.stats import games_csv, results_json, summarize
         from dogfight.situation import build
@@ -206,8 +213,9 @@ def register(app: typer.Typer) -> None:
         }
         write_atomic(out / "results.json", results_json(config, summary))
         write_atomic(out / "games.csv", games_csv(results))
-        win_rates_png(summary, out / "win_rates.png")
-        lengths_png(results, out / "lengths.png")
+        what = subject(state.scenario.title if state.scenario is not None else scenario, chosen)
+        win_rates_png(summary, out / "win_rates.png", what=what)
+        lengths_png(results, out / "lengths.png", what=what, sides=sides)
         table = Table(title=f"{scenario}: {games} games, seed {seed}")
         table.add_column("outcome")
         table.add_column("bot")

@@ -59,9 +59,15 @@ def _store(db: str | None, create: bool = False) -> Store:
 
 
 def _folder(out: str) -> None:
-    """Refuse a missing output folder before anything is stored."""
-    if not Path(out).is_dir():
-        raise DataError("--out", "folder", out, "the folder does not exist")
+    """Create the output folder (and its parents) before anything is stored; refuse a
+    path that is a file or cannot be made."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise DataError("--out", "folder", out, "is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataError("--out", "folder", out, f"cannot be created: {exc.strerror}") from None
 
 
 def _pairs(values: list[str], option: str) -> dict[str, str]:

@@ -9,17 +9,23 @@ another front end) can drive it; ``dogfight play --vs BOT`` calls it with ``inpu
 
 from __future__ import annotations
 
+import io
+import math
 from collections.abc import Callable
 
 import numpy as np
+from rich.console import Console
+from rich.panel import Panel
 
 from dogfight.bots.base import Bot, make
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, DogfightError, IllegalPlanError
 from dogfight.narration import describe
 from dogfight.rules.chance import step_rng
-from dogfight.rules.engine import allowed_symbols, resolve_phase, start_turn
+from dogfight.rules.decisions import Decision
+from dogfight.rules.engine import allowed_symbols, pending_decisions, resolve_phase, start_turn
 from dogfight.rules.events import Event
+from dogfight.rules.foresight import ghosts, warnings
 from dogfight.rules.observation import observe, side_seat, visible_events
 from dogfight.rules.plans import Action, Plan, plan_problems
 from dogfight.rules.state import GameState, Vehicle
@@ -99,6 +105,26 @@ def _parse_action(text: str) -> Action | None:
     )
 
 
+def _fire_choices(state: GameState, vehicle: Vehicle, text: str) -> tuple[str, ...]:
+    """``auto``, ``none`` or an enemy id per phase (missing phases: ``auto``)."""
+    enemies = {v.id for v in state.in_play() if v.side != vehicle.side}
+    choices = tuple([*text.split(), "auto", "auto", "auto"][:3])
+    for choice in choices:
+        if choice not in ("auto", "none") and choice not in enemies:
+            raise DataError(
+                "terminal",
+                "fire",
+                choice,
+                "auto, none or an enemy: " + ", ".join(sorted(enemies)),
+            )
+    return choices
+
+
+def _confirm(input_fn: Callable[[str], str], question: str) -> bool:
+    """Yes unless the answer starts with n (the default keeps the plan)."""
+    return not _ask(input_fn, f"  {question} [Y/n]> ").lower().startswith("n")
+
+
 def _human_plan(
     state: GameState,
     vehicle: Vehicle,
@@ -108,9 +134,12 @@ def _human_plan(
     count = 3 - vehicle.tripod.toppled if vehicle.tripod is not None else 3
     output_fn(f"{vehicle.id} ({vehicle.type}) at {_where(vehicle)}")
     output_fn(f"  cards: {_cards_line(state, vehicle)}")
+    if vehicle.tripod is None:
+        output_fn("  fire: after the cards, '/' and auto, none or a target per phase")
     while True:
         answer = _ask(input_fn, f"  {vehicle.id}: {count} card ids> ")
-        cards = tuple(answer.replace(",", " ").split())
+        card_text, _, fire_text = answer.partition("/")
+        cards = tuple(card_text.replace(",", " ").split())
         if len(cards) != count or len(set(cards)) != count:
             output_fn(f"  give {count} different card ids, separated by spaces (q to quit)")
             continue
@@ -122,15 +151,35 @@ def _human_plan(
                 line = _ask(input_fn, "  actions for phases 1-3 (e.g. '- heat_ray:front -')> ")
                 parts = line.split() if line else []
                 actions = tuple(_parse_action(p) for p in [*parts, "-", "-", "-"][:3])
+                if _warn(state, vehicle, cards, output_fn) and not _confirm(
+                    input_fn, "keep this plan?"
+                ):
+                    continue
                 return Plan(cards=cards, actions=actions)
             airplane = state.rules.deck_of(vehicle.type)
             chosen = [airplane.card(c) for c in cards]
+            fire = _fire_choices(state, vehicle, fire_text)
         except (DogfightError, ValueError) as exc:
             output_fn(f"  {exc}")
             continue
-        for problem in plan_problems(vehicle.previous, chosen, state.rules.restrictions):
-            output_fn(f"  warning: card {problem.card} breaks a restriction: {problem.text}")
-        return Plan(cards=cards)
+        problems = plan_problems(vehicle.previous, chosen, state.rules.restrictions)
+        for problem in problems:
+            output_fn(f"  illegal: card {problem.card} breaks a restriction: {problem.text}")
+        found = _warn(state, vehicle, cards, output_fn)
+        if (problems or found) and not _confirm(input_fn, "keep this plan?"):
+            continue
+        return Plan(cards=cards, fire=fire)
+
+
+def _warn(
+    state: GameState, vehicle: Vehicle, cards: tuple[str, ...], output_fn: Callable[[str], None]
+) -> bool:
+    """Print the plan's warnings (the browser's: off the table, black smoke, an
+    Automated Tripod left unopposed); whether there were any."""
+    found = warnings(state, {vehicle.id: ghosts(state, vehicle, cards)})[vehicle.id]
+    for w in found:
+        output_fn(f"  warning: {w.text}")
+    return bool(found)
 
 
 def play_in_terminal(
@@ -162,6 +211,9 @@ def play_in_terminal(
         while not state.over and state.turn <= max_turns:
             output_fn(f"--- Turn {state.turn} ---")
             mine = side_seat(state, human_side)
+            output_fn(table_map(state, mine))
+            for line in _enemies(state, mine):
+                output_fn(line)
             plans: dict[str, Plan] = {}
             for side, bot in bots.items():
                 seat = side_seat(state, side)
@@ -193,8 +245,15 @@ def play_in_terminal(
                     )
                     actions.update({v: a for v, a in acts.items() if v in seat})
                     cards.update({v: c for v, c in drawn.items() if v in seat})
+                answers = _phase_decisions(
+                    state, phase, seed, actions, cards, bots, rngs, mine, input_fn, output_fn
+                )
                 state, events = resolve_phase(
-                    state, step_rng(seed, state.turn, phase), actions or None, cards=cards or None
+                    state,
+                    step_rng(seed, state.turn, phase),
+                    actions or None,
+                    cards=cards or None,
+                    answers=answers,
                 )
                 _narrate(events, mine, output_fn)
                 if events_out is not None:
@@ -209,6 +268,146 @@ def play_in_terminal(
     else:
         output_fn(f"No result after {max_turns} turns.")
     return state
+
+
+def _phase_decisions(
+    state: GameState,
+    phase: int,
+    seed: int,
+    actions: dict[str, Action | None],
+    cards: dict[str, str],
+    bots: dict[str, Bot],
+    rngs: dict[str, np.random.Generator],
+    mine: frozenset[str],
+    input_fn: Callable[[str], str],
+    output_fn: Callable[[str], None],
+) -> dict[str, tuple[str, ...]]:
+    """Ask every decision the phase waits for (a reorder after tailing...): the player's
+    own at the prompt, the bots' from the bots, until none is left."""
+    from dogfight.bots.decide import decide
+
+    answers: dict[str, tuple[str, ...]] = {}
+    for _ in range(12):
+        pending = pending_decisions(
+            state,
+            step_rng(seed, state.turn, phase),
+            actions or None,
+            cards=cards or None,
+            answers=answers,
+        )
+        if not pending:
+            break
+        for side, bot in bots.items():
+            seat = side_seat(state, side)
+            theirs = [d for d in pending if d.vehicle in seat]
+            if theirs:
+                answers.update(
+                    decide(bot, observe(state, seat, theirs), state.rules, seat, theirs, rngs[side])
+                )
+        for d in pending:
+            if d.vehicle in mine:
+                answers[d.id] = _human_decision(state, d, input_fn, output_fn)
+            elif d.id not in answers:
+                answers[d.id] = d.default
+    return answers
+
+
+def _human_decision(
+    state: GameState,
+    decision: Decision,
+    input_fn: Callable[[str], str],
+    output_fn: Callable[[str], None],
+) -> tuple[str, ...]:
+    """Ask the player one decision at the prompt (Enter keeps the default)."""
+    if decision.kind == "tailing":
+        for shown in decision.shown.get("tailed", []):
+            tailed = state.vehicles[shown["vehicle"]]
+            card = state.rules.deck_of(tailed.type).card(shown["card"])
+            output_fn(
+                f"  {decision.vehicle} is tailing {tailed.id}: it shows you its card for phase "
+                f"{shown['phase']}: {card.id} ({card.symbol.value})."
+            )
+        prompt = (
+            f"  {decision.vehicle}: your remaining cards {' '.join(decision.options)}; "
+            "new order (Enter keeps it)> "
+        )
+    else:
+        prompt = (
+            f"  {decision.vehicle}: {decision.kind}: choose {decision.count or 'an order'} "
+            f"of {' '.join(decision.options)} (Enter: {' '.join(decision.default)})> "
+        )
+    while True:
+        line = _ask(input_fn, prompt)
+        if not line:
+            return decision.default
+        try:
+            return decision.check(line.replace(",", " ").split())
+        except DogfightError as exc:
+            output_fn(f"  {exc}")
+
+
+def _enemies(state: GameState, mine: frozenset[str]) -> list[str]:
+    """Where each enemy stands, and how far from the nearest of the human's vehicles."""
+    own = [state.vehicles[v] for v in mine if state.vehicles[v].in_play]
+    lines = []
+    for enemy in sorted(state.in_play(), key=lambda v: v.id):
+        if enemy.id in mine:
+            continue
+        text = f"enemy {enemy.id} ({enemy.type}) at {_public_where(enemy)}"
+        if own:
+            near = min(own, key=lambda v: math.dist(v.pose.point, enemy.pose.point))
+            gap = math.dist(near.pose.point, enemy.pose.point)
+            text += f", {gap:.0f} cm from {near.id}"
+        lines.append(text)
+    return lines
+
+
+def _public_where(vehicle: Vehicle) -> str:
+    pose = vehicle.pose
+    text = f"({pose.x:.1f}, {pose.y:.1f}) heading {pose.heading:.0f}"
+    if vehicle.tripod is not None:
+        text += f", Energy {vehicle.tripod.energy}/{vehicle.tripod.rating}"
+    return text
+
+
+ARROWS = "→↗↑↖←↙↓↘"
+
+
+def table_map(state: GameState, mine: frozenset[str], columns: int = 36) -> str:
+    """A small map of the table (Rich panel, as text): each vehicle as an arrow of its
+    heading, its first letter beside it (upper case: yours), objectives as ``o``, black
+    smoke as ``*``; north up."""
+    width, height = state.rules.table_width, state.rules.table_height
+    rows = max(6, round(columns * height / width / 2))
+    grid = [["·"] * columns for _ in range(rows)]
+
+    def cell(x: float, y: float) -> tuple[int, int] | None:
+        c = int(x / width * columns)
+        r = rows - 1 - int(y / height * rows)
+        return (r, c) if 0 <= c < columns and 0 <= r < rows else None
+
+    for cloud in state.clouds:
+        at = cell(cloud.x, cloud.y)
+        if at:
+            grid[at[0]][at[1]] = "*"
+    for o in state.objectives.values():
+        at = cell(o.x, o.y)
+        if at:
+            grid[at[0]][at[1]] = "x" if o.destroyed else "o"
+    for v in sorted(state.in_play(), key=lambda v: v.id):
+        at = cell(*v.pose.point)
+        if at is None:
+            continue
+        r, c = at
+        grid[r][c] = ARROWS[round(v.pose.heading / 45.0) % 8]
+        if c + 1 < columns:
+            letter = v.id[0]
+            grid[r][c + 1] = letter.upper() if v.id in mine else letter.lower()
+    out = io.StringIO()
+    console = Console(file=out, width=columns + 4, color_system=None)
+    body = "\n".join("".join(row) for row in grid)
+    console.print(Panel(body, title="north", subtitle="south", expand=False))
+    return out.getvalue().rstrip("\n")
 
 
 def _narrate(events: list[Event], seat: frozenset[str], output_fn: Callable[[str], None]) -> None:

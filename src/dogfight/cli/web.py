@@ -15,6 +15,7 @@ import typer
 
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
+from dogfight.situation import Situation
 
 if TYPE_CHECKING:
     from dogfight.server.limits import Limits
@@ -310,6 +311,20 @@ def register(app: typer.Typer) -> None:
             store.close()
 
 
+def human_side(situation: Situation, cat: Catalog, bot: str, sides: list[str]) -> str:
+    """The side a human takes against ``bot``: the first side the bot would not be
+    chosen to play (``play a-lonely-invader --vs automated-tripod`` seats the human with
+    the airplanes), else the first side."""
+    from dogfight.sim.run import default_bot
+    from dogfight.situation import build
+
+    state = build(situation, cat, 0)
+    natural = {side: default_bot(state, side) for side in sides}
+    if bot in natural.values():
+        return next((s for s in sides if natural[s] != bot), sides[0])
+    return sides[0]
+
+
 def _play_in_terminal(cat: Catalog, preset: str, bot: str, side: str | None, seed: int) -> None:
     """``dogfight play PRESET --vs BOT``: the same presets as the browser, in the terminal."""
     from dogfight.bots.base import make
@@ -325,7 +340,7 @@ def _play_in_terminal(cat: Catalog, preset: str, bot: str, side: str | None, see
     sides = sorted({v.side for v in situation.vehicles if v.side is not None})
     if situation.scenario is not None:
         sides = [s.name for s in cat.scenarios[situation.scenario].sides]
-    human = side or sides[0]
+    human = side or human_side(situation, cat, bot, sides)
     if human not in sides:
         raise DataError("--as", "side", human, "sides: " + ", ".join(sides))
     play_in_terminal(situation, cat, human, bot, seed)

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from dogfight.catalog.loader import Catalog
-from dogfight.catalog.models import Scenario
+from dogfight.catalog.models import Scenario, Switches
 from dogfight.errors import DogfightError
 from dogfight.situation import build, parse_situation
 
@@ -138,6 +138,29 @@ def presets(catalog: Catalog) -> dict[str, Json]:
     return out
 
 
+def switch_specs() -> Json:
+    """Every rule switch for the lobby's house rules: its kind (a checkbox, a choice among
+    values, or text) and a one-line explanation (the switch's docstring)."""
+    schema = Switches.model_json_schema()
+    defs = schema.get("$defs", {})
+    out: Json = {}
+    for name, field in Switches.model_fields.items():
+        prop = schema["properties"][name]
+        ref = prop.get("$ref") or next(
+            (p.get("$ref") for p in prop.get("anyOf", []) if "$ref" in p), None
+        )
+        enum = defs[ref.split("/")[-1]]["enum"] if ref else prop.get("enum")
+        if enum is None and "anyOf" in prop:
+            enum = next((p["enum"] for p in prop["anyOf"] if "enum" in p), None)
+        kind = "bool" if prop.get("type") == "boolean" else ("choice" if enum else "text")
+        spec: Json = {"kind": kind, "help": " ".join((field.description or "").split())}
+        if enum:
+            spec["choices"] = list(enum)
+            spec["optional"] = "anyOf" in prop
+        out[name] = spec
+    return out
+
+
 def client_catalog(catalog: Catalog, bots: list[str]) -> Json:
     """What the browser needs to draw and plan: public figures only (no damage decks'
     order, no seed). The damage cards' faces (value, specials) are the printed deck's
@@ -213,6 +236,7 @@ def client_catalog(catalog: Catalog, bots: list[str]) -> Json:
             }
             for sid, s in sorted(catalog.scenarios.items())
         },
+        "switches": switch_specs(),
         "specials": {
             special.value: spec.model_dump(mode="json")
             for special, spec in sorted(catalog.specials.items())

@@ -55,14 +55,24 @@ function renderSwitches(current) {
   const defaults = catalog.rulesets[$("ruleset").value].switches;
   for (const [name, value] of Object.entries(defaults)) {
     const id = `sw-${name}`;
+    // a checkbox or a choice generated from the ruleset's switch, with its explanation
+    const spec = (catalog.switches || {})[name] || { kind: typeof value === "boolean" ? "bool" : "text", help: "" };
+    const now = name in current ? current[name] : value;
     let input;
-    if (typeof value === "boolean") {
-      input = el("input", { type: "checkbox", id, checked: name in current ? current[name] : value, "data-switch": name });
+    if (spec.kind === "bool") {
+      input = el("input", { type: "checkbox", id, checked: now, "data-switch": name });
+    } else if (spec.kind === "choice") {
+      const options = spec.optional ? [["", "(the ruleset's default)"]] : [];
+      for (const c of spec.choices) options.push([c, c.replaceAll("_", " ")]);
+      input = el("select", { id, "data-switch": name },
+        options.map(([v, text]) => el("option", { value: v, selected: v === (now ?? ""), text })));
     } else {
-      input = el("input", { id, value: name in current ? current[name] : value, size: 18, "data-switch": name });
+      input = el("input", { id, value: now, size: 18, "data-switch": name });
     }
     input.addEventListener("change", formChanged);
-    box.append(el("label", { class: "switch" }, input, ` ${name.replaceAll("_", " ")} `), " ");
+    box.append(el("div", { class: "switch", "data-house-rule": name },
+      el("label", { for: id }, input, ` ${name.replaceAll("_", " ")}`),
+      spec.help ? el("div", { class: "muted switch-help", text: spec.help }) : null));
   }
 }
 
@@ -78,7 +88,8 @@ function formSetup() {
   const switches = {};
   for (const input of $("switches").querySelectorAll("[data-switch]")) {
     const name = input.dataset.switch;
-    const value = input.type === "checkbox" ? input.checked : input.value;
+    let value = input.type === "checkbox" ? input.checked : input.value;
+    if (value === "" && input.tagName === "SELECT") value = null;
     if (value !== defaults[name]) switches[name] = value;
   }
   const setup = { ruleset, table: { width: Number($("table-w").value), height: Number($("table-h").value) }, vehicles };

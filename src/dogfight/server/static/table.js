@@ -137,6 +137,7 @@ function showReveal(fresh, previous) {
   $("stage").replaceChildren();
   $("stage").dataset.stage = "reveal";
   $("console").replaceChildren();
+  $("seat-tools").replaceChildren();
   $("log-entries").replaceChildren();
   const first = fresh[0];
   $("curtain-text").textContent = first.phase === 0
@@ -260,6 +261,7 @@ function renderAll() {
   drawBoard({ paths, ghosts, shots });
   renderBriefing();
   renderConsole();
+  renderSeatTools();
   renderStage();
   renderLog();
   maybeCurtain();
@@ -332,6 +334,42 @@ function renderConsole() {
       if (mine.length) parts.push(`announced: ${mine.join(", ")}`);
       box.append(el("div", { class: "other", "data-console": v.id }, swatch(v), parts.join(" · ")));
     }
+  }
+}
+
+// The seats this browser holds: each one's private link again (to send to a player
+// later), and handing the seat at the controls to a computer player — or back.
+function renderSeatTools() {
+  const box = $("seat-tools");
+  const details = el("details", { open: box.querySelector("details[open]") ? true : undefined },
+    el("summary", { text: "Seats and links" }));
+  const links = el("ul", { class: "links" });
+  for (const [id, tok] of Object.entries(held.seats)) {
+    const seat = view.game.seats.find((x) => x.id === id);
+    const link = `${location.origin}/play/${gameId}#seat=${encodeURIComponent(id)}&token=${encodeURIComponent(tok)}`;
+    links.append(el("li", {}, el("b", { text: seat ? seat.label : id }), " ", el("a", { href: link, class: "seat-link", "data-seat": id, text: link })));
+  }
+  details.append(el("p", { class: "muted", text: "Each seat's private link (whoever opens it plays that seat):" }), links);
+  if (view.stage.kind !== "over") {
+    const current = view.seat.computer;
+    if (current) {
+      details.append(el("p", {}, `${view.seat.label} is played by the computer (${current}). `,
+        el("button", { id: "take-back", onclick: () => handTo(null), text: "Take it back" })));
+    } else {
+      const select = el("select", { id: "hand-to" }, catalog.bots.map((b) => el("option", { value: b, text: b })));
+      details.append(el("p", {}, `Hand ${view.seat.label} to a computer player: `, select, " ",
+        el("button", { id: "hand-over", onclick: () => handTo(select.value), text: "Hand over" })));
+    }
+  }
+  box.replaceChildren(details);
+}
+
+async function handTo(bot) {
+  try {
+    await api("POST", `/api/games/${gameId}/seats/${held.active}/computer`, { bot }, token());
+    message(bot ? `${view.seat.label} is now played by ${bot}.` : `${view.seat.label} is yours again.`);
+  } catch (e) {
+    message(e.message, "error");
   }
 }
 
@@ -805,6 +843,7 @@ function showCurtain(id) {
   $("stage").replaceChildren();
   $("stage").dataset.stage = "curtain";
   $("console").replaceChildren();
+  $("seat-tools").replaceChildren();
   $("log-entries").replaceChildren();
   $("board").replaceChildren();
   $("curtain-text").textContent = `Pass the device to ${label}.`;
