@@ -9,6 +9,7 @@ The current deck is stacked where the test needs a given draw (its top card is l
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -278,11 +279,38 @@ def test_redraw_when_the_card_would_leave_the_table() -> None:
     assert out.card == "1"
 
 
-def test_leaving_across_the_earthling_side_is_not_redrawn() -> None:
-    """Rulings A8: walking off the Earthling side is the invader's goal (001: "He loses if
-    the tripod exits the playing area from the Earthling side"), so that card is kept."""
+def test_leaving_across_the_earthling_side_is_redrawn_too() -> None:
+    """001: "If the drawn card would bring the tripod outside the playing area, draw
+    another card from the current deck to replace the first (draw again if the condition
+    persists)." -- across the Earthling side too: the straight (1) is drawn again and the
+    cruising tripod draws the standing card (rulings A8)."""
+    out = decide(table(tripod(45, 12, 270, energy=3)), current=["11", "1"])
+    assert out.branches == ["draw-off-table", "draw-cruising-standing"]
+    assert out.card == "11"
+
+
+def test_when_every_card_leaves_it_walks_off_the_earthling_side() -> None:
+    """Rulings A8: when the condition persists to the last card and a card leaves across
+    the Earthling side, the tripod plays it (001: "He loses if the tripod exits the
+    playing area from the Earthling side")."""
     out = decide(table(tripod(45, 5, 270)), current=["5", "1"])
-    assert (out.branch, out.card) == ("no-enemies-3", "1")
+    assert out.branch == "draw-exit-earth" and out.card == "1"
+
+
+def test_engine_damage_and_a_destroyed_reverse_are_never_drawn() -> None:
+    """000: "If the target is a tripod, it can never plan three movement maneuvers in the
+    same turn ... If the tripod takes a second engine damage, it can plan only stationary
+    maneuvers" / "The tripod cannot plan the reverse maneuver until the end of the game."
+    With two engine hits the drawn movement card is drawn again (rulings A24)."""
+    bot = AutomatedTripod()
+    bot.decks["t"] = Decks(current=["11", "1"], reserve=list(RESERVE))
+    state = table(tripod(45, 60, 270, energy=3))
+    state.vehicles["t"].status["engine"] = 2
+    out = decide(state, bot=bot)
+    assert out.branches[0] == "draw-damaged" and out.card == "11"
+    broken = dataclasses.replace(scene(state), reverse_destroyed=True)
+    reverse = CATALOG.tripod_decks["T1"].card("13")
+    assert not out.bot._playable(broken, bot.decks["t"], reverse)
 
 
 def test_no_steep_maneuver_after_a_steep_one() -> None:

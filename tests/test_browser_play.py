@@ -10,6 +10,7 @@ from typing import Any
 
 from browser_helpers import (  # the fixtures are used by name
     END,
+    NEXT,
     browser_fixture,  # noqa: F401
     needs_chromium,
     new_page,
@@ -125,4 +126,101 @@ def test_a_whole_spark_of_hope(server: Server, browser: Any, shots: Path) -> Non
     assert "heat-ray" in log
     assert "black smoke" in log
     page.screenshot(path=str(shots / "spark-end.png"))
+    assert page.errors == []
+
+
+def test_a_whole_bombing_game(server: Server, browser: Any, shots: Path) -> None:
+    """001's Bombing Tripods in the browser, hot-seat, to the end screen: the bombers drop
+    their loads while planning (a drop choice per phase), the tripods' action cards are
+    secret (the blank card is offered) and shown in initiative order, the bomb cards are
+    laid and land."""
+    page = new_page(browser)
+    create_in_lobby(page, server.base, "bombers-over-the-tripods")
+    turns: dict[str, int] = {}
+    finished = False
+    assigned = 0
+    for _ in range(160):
+        page.wait_for_selector(f"{NEXT}, #submit-decisions")
+        if page.query_selector("#submit-decisions"):
+            # the bomber's choice of half of the C cards (its seat alone is asked)
+            page.click("#submit-decisions")
+            page.wait_for_selector("#submit-decisions", state="detached")
+            assigned += 1
+            continue
+        first = next_to_plan(page)
+        if first == END:
+            finished = True
+            break
+        if first is None:
+            continue
+        panels = page.eval_on_selector_all("[data-plan]", "els => els.map(e => e.dataset.plan)")
+        for vehicle in panels:
+            if vehicle in ("locust", "scarab"):
+                stand = "11" if vehicle == "locust" else "9"
+                pick(page, vehicle, ["1", stand, "2"])
+                options = page.eval_on_selector_all(
+                    f"[data-plan='{vehicle}'] select[data-action='0'] option",
+                    "els => els.map(e => e.value)",
+                )
+                assert '{"token":"blank"}' in options
+                page.select_option(
+                    f"[data-plan='{vehicle}'] select[data-action='1']",
+                    value='{"token":"heat_ray","projector":"front"}',
+                )
+            else:
+                pick(page, vehicle, ["1", "2", "3"])
+                if turns.get(vehicle, 0) == 0:
+                    page.select_option(f"[data-plan='{vehicle}'] select[data-drop='0']", value="1")
+            turns[vehicle] = turns.get(vehicle, 0) + 1
+        page.wait_for_selector("#submit-plans:not([disabled])")
+        submit(page)
+    assert finished, "the bombing game did not reach its end screen"
+    log = page.inner_text("#log-entries")
+    assert "drops 1 load(s) of bombs" in log
+    assert "bomb card" in log
+    assert "initiative" in log
+    assert assigned == log.count("the dot covers")
+    page.screenshot(path=str(shots / "bombing-end.png"))
+    assert page.errors == []
+
+
+def test_tripods_versus_tripods_turns(server: Server, browser: Any, shots: Path) -> None:
+    """001's Tripods vs. Tripods in the browser, hot-seat, for three turns: secret action
+    cards (the blank card offered), shown one at a time in initiative order in the log,
+    heat-rays at the enemy tripods."""
+    page = new_page(browser)
+    create_in_lobby(page, server.base, "captured-tripods")
+    submitted = 0
+    seen = ""
+
+    def wanted(text: str) -> bool:
+        return "initiative 7" in text and "blank card" in text and "heat-ray" in text
+
+    for _ in range(80):
+        first = next_to_plan(page)
+        # the hot-seat curtain clears the log between seats: keep what each reveal showed
+        seen += page.inner_text("#log-entries")
+        if first == END or (submitted >= 6 and wanted(seen)):
+            break
+        if first is None:
+            continue
+        panels = page.eval_on_selector_all("[data-plan]", "els => els.map(e => e.dataset.plan)")
+        for vehicle in panels:
+            stand = "11" if vehicle.endswith("locust") else "9"
+            for card in [stand, "1", "2", "3", "4"]:
+                button = f"[data-plan='{vehicle}'] [data-card='{card}']:not([disabled])"
+                if page.query_selector(button):
+                    page.click(button)
+            for phase, value in (
+                (0, '{"token":"heat_ray","projector":"front"}'),
+                (1, '{"token":"blank"}'),
+            ):
+                select = f"[data-plan='{vehicle}'] select[data-action='{phase}']"
+                if page.query_selector(select):
+                    page.select_option(select, value=value)
+        page.wait_for_selector("#submit-plans:not([disabled])")
+        submit(page)
+        submitted += 1
+    assert wanted(seen), seen[-2000:]
+    page.screenshot(path=str(shots / "tripods-vs-tripods.png"))
     assert page.errors == []

@@ -198,3 +198,23 @@ def test_terminal_play_asks_the_tailing_player() -> None:
     assert "002" in text  # the refused reorder quotes the rule
     assert "hunter reorders its cards from phase 1: 3, 1, 2 (secret)." in lines
     assert "hunter reorders its cards from phase 2: 2, 1 (secret)." in lines
+
+
+def test_simulated_bots_answer_tailing() -> None:
+    """`simulate` plays through the tailing decision, the bots answering it."""
+    import numpy as np
+    from conftest import _catalog
+
+    from dogfight.sim.run import play_game
+    from dogfight.situation import parse_situation
+
+    events: list[Any] = []
+    play_game(
+        parse_situation(duel()),
+        _catalog(),
+        {"allies": "easy", "central": "easy"},
+        np.random.SeedSequence(4),
+        max_turns=1,
+        events_out=events,
+    )
+    assert [e.phase for e in of(events, Tailing)][:1] == [1]

@@ -575,3 +575,34 @@ def test_automated_tripod_seat_logs_its_decisions(app_client: Any) -> None:
     decisions = [e for s in view["steps"] for e in s["events"] if e["kind"] == "tripod_decision"]
     assert decisions, "the tripod's decisions are in the log"
     assert all(e["vehicle"] == "locust" and e["branch"] and e["rule"] for e in decisions)
+
+
+def test_invasion_bad_input_is_refused_and_nothing_stored(app_client: Any) -> None:
+    """001 over the API: a drop of more loads than the bomber has left, and a bomb drop by
+    an airplane without loads, are refused with the rule (4xx) and nothing is stored."""
+    situation = {
+        "vehicles": [
+            {"id": "camel", "type": "sopwith-camel", "side": "earth", "bombs": 1,
+             "pose": {"x": 30, "y": 20, "heading": 90}},
+            {"id": "spad", "type": "spad-xiii", "side": "earth",
+             "pose": {"x": 60, "y": 20, "heading": 90}},
+            {"id": "locust", "type": "mk1-locust", "side": "martians",
+             "pose": {"x": 45, "y": 75, "heading": 270}},
+        ]
+    }  # fmt: skip
+    made = make(app_client, situation=situation, seed=3)
+    game = made["game"]["id"]
+    earth, token = seat(made, "earth")
+    for plans, needle in (
+        ({"camel": {**straights_plan(), "drop": [1, 1, 0]}, "spad": straights_plan()}, "left"),
+        ({"camel": straights_plan(), "spad": {**straights_plan(), "drop": [1, 0, 0]}}, "no bombs"),
+    ):
+        response = app_client.post(
+            seat_url(game, earth, "plans"),
+            headers=headers(token),
+            json={"turn": 1, "plans": plans},
+        )
+        assert 400 <= response.status_code < 500, response.text
+        assert needle in response.json()["error"] and "001" in response.json()["error"]
+        view = app_client.get(seat_url(game, earth), headers=headers(token)).json()
+        assert not view["stage"]["submitted"]

@@ -72,10 +72,40 @@ def describe(event: ev.Event) -> str:
             return f"{v} overlaps a tripod: put back, draws {card} ({value}) {fall}."
         case ev.FacingChanged(vehicle=v, sides=sides):
             return f"{v} turns {abs(sides)} side(s) to the {'left' if sides > 0 else 'right'}."
-        case ev.HeatRay(firer=f, projector=p, target=None):
-            return f"{f} fires its {p} heat-ray projector and reaches nothing."
-        case ev.HeatRay(firer=f, projector=p, target=t, range=r, distance=d):
-            return f"{f} fires its {p} heat-ray at {t}: {r} range ({d or 0:.1f} cm)."
+        case ev.HeatRay(firer=f, projector=p, target=None, reason=reason):
+            why = f": {reason}" if reason else ""
+            return f"{f} fires its {p} heat-ray projector and reaches nothing{why}."
+        case ev.HeatRay(firer=f, projector=p, target=t, range=r, distance=d, protected=shield):
+            armour = ""
+            if shield is not None:
+                armour = ", across its armour" if shield else ", across a bare side"
+            return f"{f} fires its {p} heat-ray at {t}: {r} range ({d or 0:.1f} cm){armour}."
+        case ev.ActionCardRevealed(
+            vehicle=v, token=token, detail=detail, initiative=init, order=order, drawn=drawn
+        ):
+            tie = ", the draw decided the order" if drawn else ""
+            card = "no action card" if token == "none" else f"a {token.replace('_', ' ')} card"
+            more = f" ({detail})" if detail and token != "none" else ""
+            return f"#{order}: {v} (initiative {init}{tie}) shows {card}{more}."
+        case ev.BombsDropped(bomber=b, loads=n, left=left):
+            return f"{b} drops {n} load(s) of bombs ({left} left)."
+        case ev.BombCardPlaced(bomber=b, loads=n, dot=dot, covered=covered):
+            under = ", ".join([*(f"{t} (dot)" for t in dot), *covered]) or "no tripod"
+            return f"{b}'s bomb card ({n} load(s)) falls over {under}."
+        case ev.BombsShot(bombs=bombs, firer=f, points=points, destroyed=destroyed, fragments=fr):
+            if not destroyed:
+                return f"{f}'s heat-ray hits {bombs} for {points}: not enough, they still fall."
+            frag = "; fragments hit the bomber" if fr else ""
+            return f"{f}'s heat-ray blows up {bombs} in the air{frag}."
+        case ev.BombsLanded(bomber=b, target=None):
+            return f"{b}'s bombs miss."
+        case ev.BombsLanded(bomber=b, target=t, how=how, cards=n):
+            where = "the dot covers" if how == "dot" else "the card covers"
+            return f"{b}'s bombs land: {where} {t}, {n} C card(s)."
+        case ev.BomberPicked(bomber=b, target=t, drawn=drawn, assigned=assigned):
+            return (
+                f"{b} draws {', '.join(drawn)} and assigns {', '.join(assigned)} to {t} (secret)."
+            )
         case ev.CardRevealed(vehicle=v, card=card, value=value):
             return f"{v} reveals damage card {card} ({value})."
         case ev.ProtectedHit(vehicle=v, firer=f, cards=cards, energy_lost=lost):

@@ -22,7 +22,7 @@ from dogfight.geometry.pose import Pose, normalize_heading
 from dogfight.rules.chance import setup_rng, step_rng
 from dogfight.rules.context import Rules
 from dogfight.rules.decks import shuffled
-from dogfight.rules.engine import allowed_symbols, resolve_phase, start_turn
+from dogfight.rules.engine import allowed_symbols, pending_decisions, resolve_phase, start_turn
 from dogfight.rules.events import Event
 from dogfight.rules.plans import Flown, Id, Plan, check_plan_shape
 from dogfight.rules.scenario import objectives_problem, placement_problem
@@ -109,6 +109,21 @@ class VehicleIn(Strict):
     toppled: int = Field(default=0, ge=0, le=2, description="tripods: toppled reminder tokens")
     cooling: int = Field(default=0, ge=0, le=1, description="tripods: heat-ray recovery token")
     reverse: bool = Field(default=False, description="tripods: a reverse reminder token")
+    pilot: Literal["martian", "human"] = Field(
+        default="martian",
+        description="tripods: a Martian pilot, or a human one on a captured tripod (001)",
+    )
+    bombs: int | None = Field(
+        default=None,
+        ge=0,
+        le=20,
+        description="airplanes: bomb loads carried (001); default: none, or the scenario's",
+    )
+    bomber: bool = Field(
+        default=False,
+        description="airplanes: carries its model's usual bomb loads (001: single-engine 1, "
+        "multi-engine 2; catalog bomb_loads)",
+    )
     skills: list[Skill] = Field(
         default_factory=list, max_length=len(Skill), description="ace skills (000)"
     )
@@ -146,6 +161,18 @@ class ObjectiveIn(Strict):
     charges: int = Field(default=1, ge=0, le=100, description="recharges it can give")
 
 
+class BombPickIn(Strict):
+    """A bomber's choice of half of the C cards when its bomb card's dot covers a tripod
+    (001: "he assigns his choice of half of them to the tripod"): the engine decision
+    ``bomb_pick`` of that phase, answered."""
+
+    turn: int = Field(default=1, ge=1, le=MAX_TURNS)
+    phase: int = Field(default=1, ge=1, le=3)
+    bomber: Id
+    target: Id | None = Field(default=None, description="the tripod under the dot")
+    cards: list[Id] = Field(max_length=40, description="the C cards assigned, among those drawn")
+
+
 class TableIn(Strict):
     width: float = Field(gt=0, le=MAX_TABLE)
     height: float = Field(gt=0, le=MAX_TABLE)
@@ -170,6 +197,12 @@ class Situation(Strict):
     )
     objectives: list[ObjectiveIn] = Field(default_factory=list, max_length=MAX_VEHICLES)
     reinforcements: list[ReinforcementIn] = Field(default_factory=list, max_length=MAX_VEHICLES)
+    bomb_picks: list[BombPickIn] = Field(
+        default_factory=list,
+        max_length=500,
+        description="bombers' choices of C cards (001); without one the engine assigns the "
+        "cards that hurt most",
+    )
 
 
 def read_situation(path: str | Path) -> Situation:
@@ -279,6 +312,11 @@ def build(
                     f"{', '.join(sorted(weapons))}",
                 )
         armed_by_scenario = bool(scenario_rockets.get(v.id))
+        if v.pilot == "human" and "pilot" in v.model_fields_set:
+            raise DataError(
+                source, f"{where}.pilot", v.pilot, "pilot is for tripods (001: a captured tripod)"
+            )
+        loads = v.bombs if v.bombs is not None else (airplane.usual_loads if v.bomber else 0)
         if v.rockets and not airplane.rockets and not armed_by_scenario:
             raise DataError(
                 source, f"{where}.rockets", v.rockets, f"the {airplane.name} does not carry rockets"
@@ -294,6 +332,8 @@ def build(
             jams={w: n for w, n in v.jams.items() if n > 0},
             rockets=v.rockets,
             skills=tuple(v.skills),
+            bombs=loads,
+            bomber=bool(loads),
             status={k: n for k, n in v.status.items() if n > 0},
         )
     for i, v in enumerate(situation.vehicles):
@@ -380,9 +420,22 @@ def _tripod(catalog: Catalog, v: VehicleIn, source: str, where: str) -> Vehicle:
             v.damage,
             f"must be below the {model.name}'s resistance {model.damage}",
         )
-    if v.jams or v.rockets or v.aim or v.previous is not None:
+    if v.jams or v.rockets or v.aim or v.previous is not None or v.bombs or v.bomber:
         raise DataError(
-            source, where, v.id, "jams, rockets, aim and previous belong to airplanes, not tripods"
+            source,
+            where,
+            v.id,
+            "jams, rockets, bombs, aim and previous belong to airplanes, not tripods",
+        )
+    if v.pilot == "human" and model.initiative is None:
+        raise DataError(
+            source,
+            f"{where}.pilot",
+            v.pilot,
+            f"the catalog gives no human-pilot initiative for the {model.name} (001: "
+            '"tripod players show them one at a time, according to the initiative values '
+            'indicated in the table below"); models with one: '
+            + ", ".join(sorted(t.id for t in catalog.tripods.values() if t.initiative)),
         )
     return Vehicle(
         id=v.id,
@@ -398,6 +451,7 @@ def _tripod(catalog: Catalog, v: VehicleIn, source: str, where: str) -> Vehicle:
             toppled=v.toppled,
             cooling=v.cooling,
             reverse_pending=v.reverse,
+            human=v.pilot == "human",
         ),
     )
 
@@ -446,6 +500,9 @@ def with_scenario(
                     "side": spec.side,
                     "rockets": v.rockets or spec.rockets,
                     "skills": v.skills or list(spec.skills),
+                    "bombs": v.bombs if v.bombs is not None else spec.bombs,
+                    "bomber": v.bomber or spec.bomber,
+                    "pilot": v.pilot if "pilot" in v.model_fields_set else spec.pilot,
                 }
             )
         )
@@ -539,6 +596,57 @@ def _edge_pose(state: GameState, edge: str) -> Pose:
     }[edge]
 
 
+def _pick_answers(
+    state: GameState, seed: int, picks: list[BombPickIn], source: str
+) -> dict[str, tuple[str, ...]]:
+    """The situation's bombers' choices for the coming phase, as answers to its
+    ``bomb_pick`` decisions (the cards named by id, matched to those drawn)."""
+    turn, phase = state.turn, state.phase + 1
+    wanted = [(i, p) for i, p in enumerate(picks) if (p.turn, p.phase) == (turn, phase)]
+    if not wanted:
+        return {}
+    decisions = pending_decisions(state, step_rng(seed, turn, phase))
+    answers: dict[str, tuple[str, ...]] = {}
+    for i, pick in wanted:
+        where = f"bomb_picks[{i}]"
+        decision = next(
+            (
+                d
+                for d in decisions
+                if d.kind.startswith("bomb_pick")
+                and d.vehicle == pick.bomber
+                and (pick.target is None or d.shown.get("target") == pick.target)
+            ),
+            None,
+        )
+        if decision is None:
+            raise DataError(
+                source,
+                where,
+                pick.bomber,
+                f"no bomb card's dot of it covers a tripod in turn {turn} phase {phase}",
+            )
+        labels: list[str] = []
+        for card in pick.cards:
+            label = next(
+                (o for o in decision.options if o.split(":", 1)[1] == card and o not in labels),
+                card if card in decision.options and card not in labels else None,
+            )
+            if label is None:
+                raise DataError(
+                    source,
+                    f"{where}.cards",
+                    card,
+                    "the C cards drawn: " + ", ".join(decision.shown.get("drawn", [])),
+                )
+            labels.append(label)
+        try:
+            answers[decision.id] = decision.check(labels)
+        except DogfightError as exc:
+            raise DataError(source, f"{where}.cards", pick.cards, str(exc)) from None
+    return answers
+
+
 def adjudicate(
     situation: Situation,
     catalog: Catalog,
@@ -579,7 +687,10 @@ def adjudicate(
             raise DataError(source, f"plans of turn {turn_index + 1}", None, str(exc)) from None
         events.extend(more)
         while not state.over and played < limit:
-            state, more = resolve_phase(state, step_rng(seed, state.turn, state.phase + 1))
+            answers = _pick_answers(state, seed, situation.bomb_picks, source)
+            state, more = resolve_phase(
+                state, step_rng(seed, state.turn, state.phase + 1), answers=answers
+            )
             events.extend(more)
             played += 1
             if state.phase == 0:

@@ -1,4 +1,5 @@
-"""Time the rules core: one phase with 4 and with 32 airplanes, whole random duels."""
+"""Time the rules core: one phase with 4 and with 32 airplanes, one of 001's Invasion
+rules (two tripods a side and two bombers dropping), whole random duels."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from dogfight.bench.bots import hard_bot_decision_median_ms, spark_of_hope_games_per_second
+from dogfight.bench.invasion import invasion_phase_median_us
 from dogfight.bench.solo import decision_median_ms
 from dogfight.bench.sopwith import turn_20_planes_median_ms
 from dogfight.bots.random_plans import random_plans
@@ -25,6 +27,7 @@ TARGETS = {
     "phase_4_median_us": 1000.0,
     "phase_32_median_us": 15000.0,
     "phase_2_tripods_4_airplanes_median_us": 2000.0,
+    "phase_invasion_median_us": 1000.0,
     "games_per_second": 100.0,
     "sopwith_turn_20_planes_median_ms": 200.0,
     "automated_tripod_decision_median_ms": 5.0,
@@ -81,6 +84,7 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         "phase_4_median_us": round(statistics.median(four) * 1e6, 1),
         "phase_32_median_us": round(statistics.median(many) * 1e6, 1),
         "phase_2_tripods_4_airplanes_median_us": round(statistics.median(mixed) * 1e6, 1),
+        "phase_invasion_median_us": invasion_phase_median_us(catalog, quick),
         "games_per_second": round(rate, 1),
         "sopwith_turn_20_planes_median_ms": turn_20_planes_median_ms(quick),
         "automated_tripod_decision_median_ms": decision_median_ms(quick, catalog),

@@ -33,6 +33,7 @@ from typing import Literal
 import numpy as np
 
 from dogfight.bots.base import Observation, register
+from dogfight.bots.invasion import aim_drops, nearest_enemy
 from dogfight.bots.view import (
     Bools,
     Flights,
@@ -817,13 +818,6 @@ def _outside_except(rules: Rules, x: Floats, y: Floats, edge: str | None) -> Boo
     return bad
 
 
-def _nearest_airplane(state: GameState, tripod: Vehicle) -> Vehicle | None:
-    planes = [v for v in state.in_play() if v.side != tripod.side and v.kind == "airplane"]
-    if not planes:
-        return None
-    return min(planes, key=lambda v: (math.dist(v.pose.point, tripod.pose.point), v.id))
-
-
 def plan_tripod(
     state: GameState,
     tripod: Vehicle,
@@ -843,7 +837,7 @@ def plan_tripod(
     stand = np.array([c.symbol is TripodSymbol.STAND for c in cards])
     stop = np.array([c.stop for c in cards])
     goal = _goal(state, tripod, scenario)
-    plane = _nearest_airplane(state, tripod)
+    plane = nearest_enemy(state, tripod)
     score = np.zeros(n)
     # never off the table, except across the edge the scenario asks us to leave by
     edge = goal.exit_edge if goal is not None else None
@@ -869,7 +863,17 @@ def plan_tripod(
         score -= 0.3 * np.abs(dist - 0.6 * rules.heat_ray_ruler(tripod.type).length)
     # heat-ray opportunities and airplane threats, against plausible airplane plans
     ray_plan = np.zeros((n, 3))
-    if plane is not None:
+    if plane is not None and plane.tripod is not None:
+        # 001: an enemy tripod -- aimed at where it stands (it moves little)
+        mx, my_ = world_points(
+            np.array([plane.pose.x]),
+            np.array([plane.pose.y]),
+            np.array([plane.pose.heading]),
+            base_points(rules, plane),
+        )
+        for p in range(3):
+            ray_plan[:, p] = _heat_ray(rules, tripod, x[:, p], y[:, p], h[:, p], mx, my_)[:, 0]
+    elif plane is not None:
         _, flights, picks = airplane_enemy(state, plane, rng, samples)
         w = np.full(len(picks), 1.0 / len(picks))
         px_all, py_all, ph_all = flights.x[picks], flights.y[picks], flights.heading[picks]
@@ -948,7 +952,10 @@ def _token(token: str, objective: str | None) -> Action:
 
 
 def predict(plane: Vehicle) -> tuple[float, float]:
-    """Where an airplane will roughly be after its next card: ahead of its nose."""
+    """Where an airplane will roughly be after its next card: ahead of its nose (a tripod
+    stays about where it is)."""
+    if plane.tripod is not None:
+        return plane.pose.point
     return plane.pose.to_world(9.0, 0.0)
 
 
@@ -1069,7 +1076,8 @@ class PlanningBot(_Observer):
             if vehicle.tripod is not None:
                 plans[vehicle.id] = plan_tripod(state, vehicle, scenario, rng)
             else:
-                plans[vehicle.id] = plan_airplane(state, vehicle, self.level, rng)
+                plan = plan_airplane(state, vehicle, self.level, rng)
+                plans[vehicle.id] = aim_drops(state, vehicle, plan)
         return plans
 
 
@@ -1119,7 +1127,7 @@ class MartianBot(PlanningBot):
             planned = plan.actions[phase - 1] if phase - 1 < len(plan.actions) else None
             if planned is None or planned.token != "heat_ray":
                 continue
-            plane = _nearest_airplane(state, tripod)
+            plane = nearest_enemy(state, tripod)
             reach = rules.heat_ray_ruler(tripod.type).length + 12.0
             deck = rules.tripod_deck_of(tripod.type)
             offset = 3 - len(plan.cards)

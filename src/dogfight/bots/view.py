@@ -184,6 +184,7 @@ def rebuild(
                 toppled=int(v.get("toppled", 0)),
                 cooling=int(v.get("cooling", 0)),
                 reverse_pending=bool(v.get("reverse", False)),
+                human=v.get("pilot") == "human",
             )
         status: dict[str, int] = {}
         if own and "status" in v:
@@ -214,6 +215,8 @@ def rebuild(
             kind=kind,
             tripod=tripod,
             status=status,
+            bombs=int(v.get("bombs", 0)),
+            bomber="bombs" in v,
         )
     objectives = {
         o["id"]: Objective(

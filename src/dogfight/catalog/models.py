@@ -118,6 +118,16 @@ class TemplatesSpec(Strict):
     L: TemplateSpec = TemplateSpec(offset=3.0, length=17.0, width=12.0)
 
 
+class BombCardSpec(Strict):
+    """001's bomb card ("BOMBING TRIPODS"): a rectangle laid with its arrow on the arrow of
+    the maneuver card placed in front of the bomber, a dot at its centre. 001 gives no
+    sizes: these are approximations (docs/rulings.md, B-entries)."""
+
+    length: float = Field(default=8.0, gt=0, description="along the bomber's heading, cm")
+    width: float = Field(default=6.0, gt=0, description="across the heading, cm")
+    dot_radius: float = Field(default=0.6, gt=0, description="the dot at its centre, cm")
+
+
 class TripodMeasures(Strict):
     """Tripod bases and rulers (Tripods & Triplanes)."""
 
@@ -127,6 +137,7 @@ class TripodMeasures(Strict):
     objective_radius: float = Field(default=2.5, gt=0, description="round objective token")
     smoke: SmokeRulerSpec = SmokeRulerSpec(length=15.0, bend=25.0, cloud_radius=4.0)
     templates: TemplatesSpec = TemplatesSpec()
+    bomb_card: BombCardSpec = BombCardSpec()
 
 
 class Constants(Strict):
@@ -294,11 +305,25 @@ class Airplane(Strict):
     firepower: list[str] = Field(min_length=1, max_length=2)
     damage: int = Field(gt=0)
     rockets: bool = False
+    engines: int = Field(default=1, ge=1, le=4, description="1: single-engine")
+    bomb_loads: int | None = Field(
+        default=None,
+        ge=0,
+        description="bomb loads it usually carries (001: single-engine 1, multi-engine 2)",
+    )
     note: str = ""
 
     @property
     def two_seater(self) -> bool:
         return len(self.firepower) == 2
+
+    @property
+    def usual_loads(self) -> int:
+        """001: "typically, a single-engine airplane has one load, while a multi-engine
+        airplane has two"."""
+        if self.bomb_loads is not None:
+            return self.bomb_loads
+        return 1 if self.engines == 1 else 2
 
 
 class IllegalManeuver(StrEnum):
@@ -459,6 +484,13 @@ class TripodDeck(Strict):
         raise UnknownCardError(self.deck, card_id, [c.id for c in self.cards])
 
 
+class Initiative(Strict):
+    """001's INITIATIVE table: one value per kind of pilot."""
+
+    human: int
+    martian: int
+
+
 HexSide = Literal["front", "front-left", "rear-left", "rear", "rear-right", "front-right"]
 
 
@@ -477,6 +509,13 @@ class Tripod(Strict):
     protected: list[HexSide] = Field(default_factory=list)
     facing_limit: int = Field(ge=1, le=3, description="sides per change of facing")
     smoke_projectors: list[HexSide] = Field(default_factory=list)
+    tripod_firepower: Literal["X", "Y"] = Field(
+        default="X",
+        description="firepower against tripods (001: airplane deck A for X, B for Y)",
+    )
+    initiative: Initiative | None = Field(
+        default=None, description="001's initiative with a human and a Martian pilot"
+    )
     note: str = ""
 
 
@@ -554,6 +593,13 @@ class ScenarioVehicle(Strict):
         default=False, description="a tripod played by 001's Automated Tripod rules"
     )
     rockets: int = Field(default=0, ge=0, le=2)
+    bombs: int | None = Field(
+        default=None, ge=0, description="bomb loads agreed for this bomber (001)"
+    )
+    bomber: bool = Field(default=False, description="a bomber with its model's usual loads (001)")
+    pilot: Literal["martian", "human"] = Field(
+        default="martian", description="tripods: who pilots it (001, Tripods vs. Tripods)"
+    )
     skills: list[Skill] = Field(default_factory=list)
     min_distance: MinDistance | None = None
     when_gone: list[str] = Field(

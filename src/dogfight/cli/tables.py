@@ -28,7 +28,7 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
         )
     out.print(rules)
     planes = Table(title="Airplanes")
-    for col in ("id", "name", "deck", "firepower", "damage", "rockets"):
+    for col in ("id", "name", "deck", "firepower", "damage", "rockets", "bomb loads"):
         planes.add_column(col)
     for a in sorted(cat.airplanes.values(), key=lambda a: a.id):
         planes.add_row(
@@ -38,6 +38,7 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
             "/".join(a.firepower),
             str(a.damage),
             "yes" if a.rockets else "",
+            str(a.usual_loads),
         )
     out.print(planes)
     decks = Table(title="Maneuver decks")
@@ -79,6 +80,8 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
         "projectors",
         "protected",
         "facing",
+        "vs tripods",
+        "initiative",
     ):
         tripods.add_column(col)
     for t in sorted(cat.tripods.values(), key=lambda t: t.id):
@@ -93,6 +96,8 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
             ", ".join(t.projectors),
             ", ".join(t.protected),
             str(t.facing_limit),
+            f"{t.tripod_firepower} ({'A' if t.tripod_firepower == 'X' else 'B'})",
+            "" if t.initiative is None else f"{t.initiative.human}/{t.initiative.martian}",
         )
     out.print(tripods)
     t_decks = Table(title="Tripod maneuver decks")
@@ -121,5 +126,7 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
         f"Tripod base: hexagon of side {m.base_side:g} cm; heat-ray rulers: medium "
         f"{m.medium.length:g} cm (half {m.medium.half:g}), heavy {m.heavy.length:g} cm "
         f"(half {m.heavy.half:g}), tilted {m.medium.tilt:g}/{m.heavy.tilt:g} deg on the clipped "
-        f"corner; objectives {2 * m.objective_radius:g} cm across."
+        f"corner; objectives {2 * m.objective_radius:g} cm across; bomb card "
+        f"{m.bomb_card.length:g} x {m.bomb_card.width:g} cm, dot {2 * m.bomb_card.dot_radius:g} "
+        "cm across (001)."
     )

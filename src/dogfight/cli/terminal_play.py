@@ -78,18 +78,26 @@ def _where(vehicle: Vehicle) -> str:
             text += f", last maneuver {vehicle.previous.symbol.value}"
         if vehicle.rockets:
             text += f", {vehicle.rockets} rocket(s)"
+        if vehicle.bombs:
+            text += f", {vehicle.bombs} load(s) of bombs"
     return text
 
 
 def _parse_action(text: str) -> Action | None:
-    """``-`` (none), ``heat_ray:front``, ``recharge[:objective]``,
-    ``change_facing:-1``, ``destroy_objective[:objective]``, ``black_smoke:rear``."""
+    """``-`` (none), ``heat_ray:front`` (``heat_ray:front@TARGET``: a vehicle or a bomber's
+    falling bombs ``bombs:ID``), ``recharge[:objective]``, ``change_facing:-1``,
+    ``destroy_objective[:objective]``, ``black_smoke:rear``, ``blank`` (001's blank card)."""
     text = text.strip()
     if text in ("", "-", "none"):
         return None
+    if text == "blank":
+        return Action(token="blank")
     token, _, arg = text.partition(":")
     if token == "heat_ray":
-        return Action.model_validate({"token": token, "projector": arg or "front"})
+        side, _, target = arg.partition("@")
+        return Action.model_validate(
+            {"token": token, "projector": side or "front", "target": target or "auto"}
+        )
     if token == "black_smoke":
         return Action.model_validate({"token": token, "projector": arg or "rear"})
     if token == "change_facing":
@@ -100,8 +108,8 @@ def _parse_action(text: str) -> Action | None:
         "terminal",
         "action",
         text,
-        "heat_ray:SIDE, recharge[:OBJ], "
-        "change_facing:N, destroy_objective[:OBJ], black_smoke:SIDE or -",
+        "heat_ray:SIDE[@TARGET], recharge[:OBJ], "
+        "change_facing:N, destroy_objective[:OBJ], black_smoke:SIDE, blank or -",
     )
 
 
@@ -168,7 +176,15 @@ def _human_plan(
         found = _warn(state, vehicle, cards, output_fn)
         if (problems or found) and not _confirm(input_fn, "keep this plan?"):
             continue
-        return Plan(cards=cards, fire=fire)
+        drop: tuple[int, ...] = (0, 0, 0)
+        if vehicle.bombs:
+            line = _ask(input_fn, f"  bomb loads dropped in phases 1-3 ({vehicle.bombs} left)> ")
+            try:
+                drop = tuple(int(n) for n in [*(line.split() if line else []), "0", "0", "0"][:3])
+            except ValueError:
+                output_fn("  give three numbers, e.g. '0 1 0'")
+                continue
+        return Plan(cards=cards, fire=fire, drop=drop)
 
 
 def _warn(

@@ -129,6 +129,27 @@ def crosses_interior(a: Point, b: Point, poly: Polygon) -> bool:
     return all(cross(poly[i], poly[(i + 1) % n], mid) > 1e-9 for i in range(n))
 
 
+def all_shots(
+    pose: Pose,
+    hex_side: float,
+    side: Side,
+    ruler: RulerSpec,
+    target: Polygon,
+    others: Sequence[Polygon] = (),
+) -> list[RayShot]:
+    """Every unblocked placement reaching the target, in placement order."""
+    out: list[RayShot] = []
+    for placement in placements(pose, hex_side, side, ruler):
+        t = first_contact(placement.start, placement.direction, ruler.length, target)
+        if t is None:
+            continue
+        point = placement.end(t)
+        if any(crosses_interior(placement.start, point, other) for other in others):
+            continue
+        out.append(RayShot(placement, t, point, t <= ruler.half + 1e-9))
+    return out
+
+
 def best_shot(
     pose: Pose,
     hex_side: float,
@@ -140,13 +161,7 @@ def best_shot(
     """The placement most favourable to the tripod: an unblocked edge reaching the target
     at the shortest distance (short range first), or None when no placement reaches."""
     best: RayShot | None = None
-    for placement in placements(pose, hex_side, side, ruler):
-        t = first_contact(placement.start, placement.direction, ruler.length, target)
-        if t is None:
-            continue
-        point = placement.end(t)
-        if any(crosses_interior(placement.start, point, other) for other in others):
-            continue
-        if best is None or t < best.distance - 1e-12:
-            best = RayShot(placement, t, point, t <= ruler.half + 1e-9)
+    for shot in all_shots(pose, hex_side, side, ruler, target, others):
+        if best is None or shot.distance < best.distance - 1e-12:
+            best = shot
     return best

@@ -196,6 +196,8 @@ def _heat_ray(ctx: _Context, ray: _Ray) -> str:
         ]
         ctx.beside(ray.middle, end, 1.0, "heat-ray: nothing reached", SMALL_SIZE, RAY)
         about = f"{e.firer} fires its {e.projector} heat-ray projector and reaches nothing"
+        if e.reason:
+            about += f" ({e.reason})"
         return _group(attrs, children, about + _when(ray.turn, ray.phase))
     origin, point = line
     kind = e.range or "long"

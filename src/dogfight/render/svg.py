@@ -20,7 +20,9 @@ crossed with who dispersed them; rockets launched, hitting (dash-dot) and missin
 fire) as tags by the vehicle. Secret specials are never drawn: a player may be shown the
 drawing. A scenario adds its title, each side's edge strip in the side's colour, the
 half-line, the circle the objectives lie in, reinforcements entering, and in the caption
-how it was won, the reserves still to come (and any rockets still in flight).
+how it was won, the reserves still to come (and any rockets still in flight). 001: bomb
+cards with their dot, crossed when blown up in the air, and each tripod's action card as
+revealed in initiative order.
 
 :func:`render_svg` is a pure function and its output is byte-for-byte deterministic: floats
 are written with a fixed number of decimals, vehicles are visited in id order and events in
@@ -44,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
+from dogfight.render.bombs import _bomb_layer, _reveal_labels
 from dogfight.render.context import _Context, side_colours
 from dogfight.render.header import _caption_more, _header
 from dogfight.render.labels import _Labels
@@ -114,6 +117,8 @@ def render_svg(
     blocked = _blocked_layer(ctx)
     moves = _moves_layer(ctx, events)
     smoke = _smoke_layer(ctx, events)
+    bombs = _bomb_layer(ctx, events)
+    _reveal_labels(ctx, events)
     objectives = _objectives_layer(ctx)
     zones = [] if scenario is None else _scenario_layer(ctx, scenario, events)
     reach = _reach_layer(ctx, events) if show_reach else []
@@ -159,6 +164,7 @@ def render_svg(
         ("scenario", zones, None),
         ("objectives", objectives, None),
         ("smoke", smoke, None),
+        ("bombs", bombs, None),
         ("reach", reach, "url(#table-area)"),
         ("moves", moves, None),
         ("blocked", blocked, None),

@@ -9,7 +9,8 @@ three phases.
   (cards in play), in a fixed order (:meth:`DogfightParallelEnv.plans`); the legal ones
   for this turn (flight restrictions, known damage restrictions) are flagged by the
   ``action_mask`` given in the observation and in the info. An action outside the mask
-  flies the first legal plan instead. Guns fire at the nearest enemy; no rockets.
+  flies the first legal plan instead. Guns fire at the nearest enemy; no rockets; a
+  bomber (001) drops its loads where the bots would (:func:`dogfight.bots.invasion.aim_drops`).
 - **Observations**: ``{"observation": Box, "action_mask": Box}``; the vector is built from
   :func:`dogfight.rules.observation.observe` for the agent's own seat only (its pose,
   damage, jams, rockets and last maneuver; the nearest enemies, friends and objectives
@@ -32,6 +33,7 @@ import numpy.typing as npt
 from pettingzoo import ParallelEnv
 
 from dogfight.bots.base import Bot, make
+from dogfight.bots.invasion import aim_drops
 from dogfight.bots.view import airplane_sequences, all_sequences, rebuild
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.catalog.models import ManeuverDeck, Symbol
@@ -251,7 +253,8 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
         index = -1 if action is None else int(action)
         if not (0 <= index < len(rows)) or not mask[index]:
             index = int(np.argmax(mask))
-        return Plan(cards=rows[index])
+        # 001's bombers drop their loads as the bots aim them, by eye
+        return aim_drops(self.state_, self.state_.vehicles[agent], Plan(cards=rows[index]))
 
     def _reward(self, agent: str, events: list[Event]) -> float:
         dealt = taken = 0

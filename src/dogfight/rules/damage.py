@@ -14,7 +14,7 @@ import numpy as np
 from dogfight.catalog.models import Explosion as ExplosionRule
 from dogfight.catalog.models import Skill, Special
 from dogfight.geometry.reach import sight
-from dogfight.rules import firing, rockets, scenario, standard, tripods
+from dogfight.rules import firing, rockets, scenario, standard, tripods, versus
 from dogfight.rules.decks import draw, return_cards, shuffled
 from dogfight.rules.events import (
     CardRevealed,
@@ -25,6 +25,7 @@ from dogfight.rules.events import (
     Jammed,
     SkillUsed,
 )
+from dogfight.rules.rays import RayOption
 from dogfight.rules.state import GameState, Vehicle
 
 
@@ -120,7 +121,7 @@ def resolve_damage(
     table: firing.Table,
     shots: list[Shot],
     arrivals: list[rockets.RocketHit],
-    rays: list[tuple[Vehicle, tripods.RayOption]],
+    rays: list[tuple[Vehicle, RayOption]],
     number: int,
     rng: np.random.Generator,
     events: list[Event],
@@ -201,7 +202,7 @@ def _rocket_damage(
 def _heat_ray_damage(
     state: GameState,
     firer: Vehicle,
-    option: tripods.RayOption,
+    option: RayOption,
     hits: list[standard.Hit],
     rng: np.random.Generator,
     events: list[Event],
@@ -210,6 +211,9 @@ def _heat_ray_damage(
     draws a second card (this time, without revealing it to the opponent). ... long range
     ... draws 1 damage card"."""
     target = state.vehicles[option.target]
+    if target.tripod is not None:
+        versus.ray_damage(state, firer, option, hits, rng, events)
+        return set()
     letter = state.rules.tripod(firer.type).firepower
     specs = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
     cards = [draw(state, letter, rng, events)]

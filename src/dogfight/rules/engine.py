@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from dogfight.errors import IllegalPlanError
+from dogfight.geometry.hexbase import Side
 from dogfight.rules import firing, steps, tripods
 from dogfight.rules.decisions import Answers, Asking, Decision, Paused
 from dogfight.rules.events import (
@@ -22,7 +23,8 @@ from dogfight.rules.events import (
 )
 from dogfight.rules.phase import Phase
 from dogfight.rules.plans import AUTO, HOLD, Action, Plan
-from dogfight.rules.state import GameState
+from dogfight.rules.rays import heat_ray_options
+from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.turns import allowed_symbols, start_turn
 from dogfight.rules.victory import SHOT_DOWN, scores
 
@@ -55,10 +57,14 @@ def _begin_phase(
     new.phase += 1
     new.phases_played += 1
     phase, number = new.phase, new.phases_played
+    rays: dict[str, str] = {}
     for vid, choices in (fire or {}).items():
         vehicle = new.vehicles.get(vid)
         if vehicle is None or vehicle.plan is None or not vehicle.in_play:
             raise IllegalPlanError(f"{vid!r} is not an airplane in play with a plan")
+        if vehicle.tripod is not None:
+            rays[vid] = _ray_choice(vehicle, choices)
+            continue
         weapons = {w for w, _ in new.rules.weapons(vehicle.type)}
         update: dict[str, tuple[str, ...]] = {}
         for weapon, choice in choices.items():
@@ -110,10 +116,67 @@ def _begin_phase(
             if action is not None:
                 tripods.check_action(new, vehicle, action, phase)
         chosen.update(actions)
+    for vid, aim in rays.items():
+        planned = chosen.get(vid)
+        if planned is None or planned.token != "heat_ray":
+            raise IllegalPlanError(f"{vid}: no heat-ray this phase to aim at {aim!r}")
+        aimed = planned.model_copy(update={"target": aim})
+        tripods.check_action(new, new.vehicles[vid], aimed, phase)
+        chosen[vid] = aimed
     ph = Phase(new, rng, phase, number, [PhaseStarted(new.turn, phase)], movers, chosen)
+    ph.aimed = set(rays)
     if asking is not None:
         ph.asking = asking
     return ph
+
+
+def _ray_choice(vehicle: Vehicle, choices: Mapping[str, str]) -> str:
+    """A tripod's heat-ray target chosen once it knows who its ruler reaches (000: "Each
+    tripod can fire at a single target each round, choosing one if there are several
+    possible targets"); firing is mandatory, so 'none' is refused."""
+    if set(choices) != {"heat_ray"}:
+        raise IllegalPlanError(f"{vehicle.id}: a tripod aims only its 'heat_ray'")
+    target = choices["heat_ray"]
+    if target == HOLD:
+        raise IllegalPlanError(
+            f'{vehicle.id}: the heat-ray cannot hold fire (000: "Firing is mandatory.")'
+        )
+    return target
+
+
+def _heat_ray_choices(ph: Phase) -> dict[str, list[str]]:
+    """After movement: the targets each tripod's committed heat-ray reaches, nearest first."""
+    state = ph.state
+    table = firing.table_of(state)
+    out: dict[str, list[str]] = {}
+    for vid, action in sorted(ph.acts.heat_ray.items()):
+        tripod = state.vehicles[vid]
+        if not tripod.in_play or tripod.tripod is None or tripod.tripod.toppled:
+            continue
+        assert action.projector is not None
+        opts = heat_ray_options(
+            state, tripod, Side.parse(action.projector), table.overlap, None, table.bases
+        )
+        out[vid] = [o.target for o in opts]
+    return out
+
+
+def _check_aimed(ph: Phase) -> None:
+    """A target named after movement must be one the ruler reaches: the table knows it
+    then (000: "If a target is beyond a tripod's range it cannot be hit")."""
+    if not ph.aimed:
+        return
+    reach = _heat_ray_choices(ph)
+    for vid in sorted(ph.aimed):
+        action = ph.chosen.get(vid)
+        if action is None or vid not in reach:
+            continue
+        if action.target != AUTO and action.target not in reach[vid]:
+            raise IllegalPlanError(
+                f"{vid}: {action.target} is not reached by its {action.projector} heat-ray "
+                "after movement (000: \"If a target is beyond a tripod's range it cannot be "
+                f'hit"); it reaches: {", ".join(reach[vid]) or "nothing"}'
+            )
 
 
 def preview_targets(
@@ -126,15 +189,20 @@ def preview_targets(
     """Who each airplane's weapons could fire at after this phase's movement, nearest
     first: what a table asks a player with several targets about before the firing step.
     Nothing is kept; the same generator later resolves the same movement."""
-    result, _ = resolve_phase(
-        state, rng, actions, cards=cards, stop_before_firing=True, answers=answers
-    )
+    ph = _begin_phase(state, rng, actions, None, cards, Asking(answers or {}))
+    for step in steps.MOVEMENT:
+        step(ph)
+    result = ph.state
     table = firing.table_of(result)
     out: dict[str, dict[str, list[str]]] = {}
     for vehicle in sorted(result.in_play(), key=lambda v: v.id):
+        if vehicle.tripod is not None:
+            continue
         for weapon, _ in result.rules.weapons(vehicle.type):
             opts = [o.target for o in firing.options(result, table, vehicle, weapon)]
             out.setdefault(vehicle.id, {})[weapon] = opts
+    for vid, targets in _heat_ray_choices(ph).items():
+        out.setdefault(vid, {})["heat_ray"] = targets
     return out
 
 
@@ -152,9 +220,10 @@ def resolve_phase(
     ``actions`` are the tripods' action tokens for this phase, chosen in the open at the
     start of the movement step; when None, those written in the plans are used. ``fire``
     overrides this phase's firing choices (vehicle -> weapon -> 'auto', 'none' or a
-    target), as a table asks a player once it knows who can reach whom
-    (:func:`preview_targets`). ``cards`` gives this phase's card of each automated tripod
-    (its plan says ``automated``), chosen at the start of the movement step (001).
+    target; a tripod's ``heat_ray`` -> 'auto' or a target it reaches), as a table asks a
+    player once it knows who can reach whom (:func:`preview_targets`). ``cards`` gives
+    this phase's card of each automated tripod (its plan says ``automated``), chosen at
+    the start of the movement step (001).
     ``answers`` answers this phase's decisions (:mod:`dogfight.rules.decisions`) by id;
     a decision without an answer takes its default. An answer to a decision no step
     asks is refused with :class:`IllegalPlanError`.
@@ -163,6 +232,7 @@ def resolve_phase(
     ph = _begin_phase(state, rng, actions, fire, cards, asking)
     for step in steps.MOVEMENT:
         step(ph)
+    _check_aimed(ph)
     if not stop_before_firing:
         for step in steps.FIRING:
             step(ph)

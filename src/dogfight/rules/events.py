@@ -307,6 +307,10 @@ class HeatRay(Event):
     origin: tuple[float, float] | None
     point: tuple[float, float] | None
     tilt: float | None
+    reason: str | None = None
+    """Why nothing was hit (a miss): the chosen target out of reach, or none in reach."""
+    protected: bool | None = None
+    """A tripod target: whether the ray crossed its working electrified armour (001)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,6 +473,100 @@ class TripodDecision(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ActionCardRevealed(Event):
+    """001 (Tripods vs. Tripods): a tripod's secret action card shown, "one at a time,
+    according to the initiative values"; ``order`` counts the reveals (tripods of one
+    team with the same initiative share it), ``drawn`` when a random draw between the
+    teams set it. ``token`` is the card ("blank": 001's blank card, no action)."""
+
+    kind: ClassVar[str] = "action_card_revealed"
+    vehicle: str
+    token: str
+    detail: str
+    initiative: int
+    order: int
+    drawn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BombsDropped(Event):
+    """001: "each bomber's player can decide to drop one or more loads of bombs"."""
+
+    kind: ClassVar[str] = "bombs_dropped"
+    bomber: str
+    loads: int
+    left: int
+
+
+@dataclass(frozen=True, slots=True)
+class BombCardPlaced(Event):
+    """001: the bomb card laid after movement, its arrow on the arrow of the maneuver
+    card (``card``: the stall or straight) placed in front of the bomber; ``under``: tripods
+    whose miniature is replaced by its cardboard base to let the card lie; ``dot`` and
+    ``covered``: the tripods its dot and its card cover."""
+
+    kind: ClassVar[str] = "bomb_card_placed"
+    bombs: str
+    bomber: str
+    loads: int
+    card: str
+    pose: Pose
+    corners: tuple[tuple[float, float], ...]
+    dot: tuple[str, ...]
+    covered: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BombsShot(Event):
+    """A heat-ray at a falling bomb card: its cards are revealed; 4 or more points or an
+    explosion destroy the bombs in the air; a special icon then sends two Z cards to the
+    bomber (001)."""
+
+    kind: ClassVar[str] = "bombs_shot"
+    bombs: str
+    firer: str
+    deck: str
+    cards: tuple[str, ...]
+    points: int
+    destroyed: bool
+    fragments: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BombsLanded(Event):
+    """Bombs hitting the ground: for each tripod base the card covers, ``how`` is "dot"
+    (2 C cards per load, the bomber assigns half) or "card" (1 C card per load); a miss
+    covers no base."""
+
+    kind: ClassVar[str] = "bombs_landed"
+    bombs: str
+    bomber: str
+    target: str | None
+    how: str
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class BomberPicked(Event):
+    """001: "the bomber's player draws two C damage cards for each load of bombs dropped,
+    and he assigns his choice of half of them to the tripod and discards the others".
+    Secret to the bomber's seat."""
+
+    kind: ClassVar[str] = "bomber_picked"
+    bomber: str
+    target: str
+    drawn: tuple[str, ...]
+    assigned: tuple[str, ...]
+
+    @property
+    def secret_for(self) -> str | None:
+        return self.bomber
+
+    def redacted(self) -> Event | None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
 class Tailing(Event):
     """002's tailing ruler holds before this phase: ``tailer`` tails ``tailed`` (measured
     in the open)."""
@@ -558,6 +656,12 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Reinforcement,
         SkillUsed,
         TripodDecision,
+        ActionCardRevealed,
+        BombsDropped,
+        BombCardPlaced,
+        BombsShot,
+        BombsLanded,
+        BomberPicked,
         Tailing,
         TailedCardShown,
         CardsReordered,

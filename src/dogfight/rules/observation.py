@@ -14,6 +14,7 @@ from typing import Any
 from dogfight.rules.decisions import Decision, for_seat
 from dogfight.rules.events import Event
 from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.tripods import secret_action_cards
 
 
 def _pose(v: Vehicle) -> dict[str, float]:
@@ -37,6 +38,10 @@ def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
         view["toppled"] = v.tripod.toppled
         view["cooling"] = v.tripod.cooling
         view["reverse"] = v.tripod.reverse_pending
+        view["pilot"] = "human" if v.tripod.human else "martian"
+    if v.bomber:
+        # 001: the loads are agreed before the game, in the open.
+        view["bombs"] = v.bombs
     # The reminder counters and the "+1 damage" aim markers sit on the open consoles.
     view["previous"] = (
         None
@@ -81,6 +86,8 @@ def observe(
         # Black smoke templates and rockets in flight are on the open table.
         "clouds": [{"id": c.id, "x": c.x, "y": c.y, "radius": c.radius} for c in state.clouds],
         "salvos": [{"firer": r.firer, "target": r.target, "count": r.count} for r in state.salvos],
+        # 001: tripods' action cards are secret until shown in initiative order.
+        "action_cards": secret_action_cards(state),
         "decisions": [d.to_json() for d in for_seat(pending, seat)],
     }
 

@@ -17,6 +17,7 @@ from dogfight.geometry.pose import Pose
 from dogfight.rules.decisions import Asking
 from dogfight.rules.events import Event
 from dogfight.rules.plans import Action
+from dogfight.rules.rays import RayOption
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripods import PhaseActions
 
@@ -47,5 +48,11 @@ class Phase:
     """Tripods whose card was applied backwards."""
     silenced: set[tuple[str, str]] = field(default_factory=set)
     """(vehicle, weapon) pairs that discarded a jam counter this phase: they cannot fire."""
+    drops: dict[str, int] = field(default_factory=dict)
+    """Bomb loads each bomber dropped this phase (001)."""
+    bomb_rays: list[tuple[Vehicle, RayOption]] = field(default_factory=list)
+    """Heat-rays fired at falling bomb cards this firing step (001)."""
+    aimed: set[str] = field(default_factory=set)
+    """Tripods whose heat-ray target was named after movement (checked against reach)."""
     asking: Asking = field(default_factory=lambda: Asking({}))
     """The players' answers to this phase's decisions (:mod:`dogfight.rules.decisions`)."""

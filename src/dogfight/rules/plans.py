@@ -31,15 +31,20 @@ FireChoice = Id
 """``"auto"`` (the ruleset's auto-target rule), ``"none"`` (hold fire) or a vehicle id."""
 
 RocketCount = Annotated[int, Field(ge=0, le=2)]
+LoadCount = Annotated[int, Field(ge=0, le=20)]
 
 
-ActionToken = Literal["change_facing", "recharge", "destroy_objective", "heat_ray", "black_smoke"]
+ActionToken = Literal[
+    "change_facing", "recharge", "destroy_objective", "heat_ray", "black_smoke", "blank"
+]
 GREEN_TOKENS = ("change_facing", "recharge", "destroy_objective")
 
 
 class Action(BaseModel):
     """A tripod's action token for one phase (000: "Action tokens").
 
+    ``blank`` is 001's blank action card (only where action cards are played: "A tripod
+    player can place a blank card to pretend he is executing an action when he is not").
     ``sides`` turns the base by that many sides at the end of the movement step (positive
     to the left); ``projector`` is the side whose projector fires; ``objective`` names the
     objective token to recharge from or destroy; ``target`` the heat-ray's target
@@ -99,6 +104,12 @@ class Plan(BaseModel):
         min_length=PHASES,
         max_length=PHASES,
         description="tripods: the action token of each phase",
+    )
+    drop: tuple[LoadCount, ...] = Field(
+        default=(0, 0, 0),
+        min_length=PHASES,
+        max_length=PHASES,
+        description="bombers: bomb loads dropped per phase (001, Bombing Tripods)",
     )
     automated: bool = Field(
         default=False,

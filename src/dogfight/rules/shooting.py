@@ -21,6 +21,7 @@ from dogfight.rules.events import (
     SkillUsed,
 )
 from dogfight.rules.plans import AUTO, HOLD
+from dogfight.rules.rays import RayOption, heat_ray_options
 from dogfight.rules.state import GameState, Salvo, Vehicle
 
 
@@ -33,11 +34,17 @@ def firing_step(
     flown: dict[str, ManeuverCard],
     rng: np.random.Generator,
     events: list[Event],
-) -> None:
+) -> list[tuple[Vehicle, RayOption]]:
     """000: "All damage inflicted in the same firing step, regardless of its source, is
     resolved simultaneously, after all vehicles that wish to fire have done so." A pilot
     using Itchy Trigger Finger shoots first: its damage is resolved before anyone else
-    fires (000: "once every 5 phases, the pilot shoots first")."""
+    fires (000: "once every 5 phases, the pilot shoots first"). 001: "if at the start of
+    the firing step the tripod has at least 1 energy counter in its reserve, all shots
+    across protected sides are considered protected by the armor": the reserves are read
+    before anything fires, and the Energy of the heat-rays is discarded once every shot
+    is decided. Returns the heat-rays fired at falling bomb cards (the bombs step
+    resolves them)."""
+    energy = {v.id: v.tripod.energy for v in state.in_play() if v.tripod is not None}
     table = firing.table_of(state)
     first = [
         v
@@ -52,12 +59,17 @@ def firing_step(
             events.append(SkillUsed(firer, Skill.ITCHY_TRIGGER_FINGER, "shoots first"))
         resolve_damage(state, table, early, [], [], number, rng, events)
         table = firing.table_of(state)
-    rays = _heat_rays(state, table, acts, events)
-    tripods.place_smoke(state, acts, events)
+    rays = _heat_rays(state, table, acts, energy, events)
     arrivals = rockets.resolve(state, table, flown, events)
     rest = [v for v in sorted(state.in_play(), key=lambda v: v.id) if v.id not in done]
     shots = _decide_shots(state, table, rest, phase, number, silenced, flown, events)
-    resolve_damage(state, table, shots, arrivals, rays, number, rng, events)
+    for tripod, _ in rays:
+        tripods.spend_fired(tripod, events)
+    tripods.place_smoke(state, acts, events)
+    hits = [(t, o) for t, o in rays if o is not None]
+    at_vehicles = [(t, o) for t, o in hits if o.kind != "bombs"]
+    resolve_damage(state, table, shots, arrivals, at_vehicles, number, rng, events)
+    return [(t, o) for t, o in hits if o.kind == "bombs"]
 
 
 def _decide_shots(
@@ -150,24 +162,39 @@ def _choose(
 
 
 def _heat_rays(
-    state: GameState, table: firing.Table, acts: tripods.PhaseActions, events: list[Event]
-) -> list[tuple[Vehicle, tripods.RayOption]]:
+    state: GameState,
+    table: firing.Table,
+    acts: tripods.PhaseActions,
+    energy: dict[str, int],
+    events: list[Event],
+) -> list[tuple[Vehicle, RayOption | None]]:
     """Tripods that committed Energy to a heat-ray fire it (000: "Firing is mandatory.
-    Discard the Energy token used to fire after checking for targets.")."""
-    out: list[tuple[Vehicle, tripods.RayOption]] = []
+    Discard the Energy token used to fire after checking for targets."). A chosen target
+    the ruler cannot reach is a miss, said so (000: "If a target is beyond a tripod's
+    range it cannot be hit"). Returns every tripod that fired, with what it hit."""
+    out: list[tuple[Vehicle, RayOption | None]] = []
     for vid, action in sorted(acts.heat_ray.items()):
         tripod = state.vehicles[vid]
         if not tripod.in_play or tripod.tripod is None or tripod.tripod.toppled:
             continue
         assert action.projector is not None
-        opts = tripods.heat_ray_options(state, tripod, Side.parse(action.projector), table.overlap)
+        opts = heat_ray_options(
+            state, tripod, Side.parse(action.projector), table.overlap, energy, table.bases
+        )
         pick = None
+        reason = None
         if action.target == AUTO:
             pick = opts[0] if opts else None
+            if pick is None:
+                reason = f"nothing in reach of the {action.projector} projector"
         else:
             pick = next((o for o in opts if o.target == action.target), None)
+            if pick is None:
+                reason = f"chosen target {action.target} {_ray_miss(state, action.target)}"
         if pick is None:
-            events.append(HeatRay(vid, action.projector, None, None, None, None, None, None))
+            events.append(
+                HeatRay(vid, action.projector, None, None, None, None, None, None, reason)
+            )
         else:
             events.append(
                 HeatRay(
@@ -179,8 +206,19 @@ def _heat_rays(
                     pick.origin,
                     pick.point,
                     pick.tilt,
+                    None,
+                    pick.protected if pick.kind == "tripod" else None,
                 )
             )
-            out.append((tripod, pick))
-        tripods.spend_fired(tripod, events)
+        out.append((tripod, pick))
     return out
+
+
+def _ray_miss(state: GameState, target: str) -> str:
+    """Why a heat-ray's chosen target is not hit, in words."""
+    vehicle = state.vehicles.get(target)
+    if vehicle is not None and not vehicle.in_play:
+        return "is out of the game"
+    if vehicle is None and not any(c.id == target for c in state.bomb_cards):
+        return "is not on the table (no bomb card falls there)"
+    return "is beyond the heat-ray ruler or out of its line of sight: a miss"

@@ -32,6 +32,8 @@ class TripodState:
     """Movement cards revealed this turn with no stationary or running card before them."""
     steadied: bool = False
     """A stationary or running card was revealed this turn."""
+    human: bool = False
+    """Piloted by a human (001, Tripods vs. Tripods: the Earth side's captured tripods)."""
 
     def copy(self) -> TripodState:
         return replace(self)
@@ -71,6 +73,19 @@ class Salvo:
     phase_number: int
 
 
+@dataclass(frozen=True, slots=True)
+class BombCard:
+    """001's bomb card: the bombs ``bomber`` dropped this phase, ``loads`` of them, laid in
+    front of it after movement (``pose``: the card's centre, its dot, and heading)."""
+
+    id: str
+    bomber: str
+    side: str
+    loads: int
+    pose: Pose
+    destroyed: bool = False
+
+
 @dataclass(slots=True)
 class Vehicle:
     """One airplane or tripod on (or off) the table."""
@@ -101,6 +116,10 @@ class Vehicle:
     """skill -> the game's phase number when it was last used."""
     exit_edge: str | None = None
     """The table edge it left by (north, south, east, west)."""
+    bombs: int = 0
+    """Bomb loads still carried (001, Bombing Tripods)."""
+    bomber: bool = False
+    """It carried bombs when the game began (001: "if you include bombers")."""
 
     @property
     def in_play(self) -> bool:
@@ -143,6 +162,8 @@ class GameState:
     """Reinforcements not on the table yet, with the pose their player asked for."""
     phase_cards: dict[str, str] = field(default_factory=dict)
     """The phase being resolved: automated tripods' cards (001)."""
+    bomb_cards: list[BombCard] = field(default_factory=list)
+    """The phase being resolved: bomb cards falling (001), removed once they land."""
     tailing: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """002's tailing this turn: tailing plane -> the planes it tails (the positions that
     existed at the start of the turn, and still hold)."""
@@ -155,9 +176,15 @@ class GameState:
             objectives={k: replace(o) for k, o in self.objectives.items()},
             salvos=list(self.salvos),
             clouds=list(self.clouds),
+            bomb_cards=list(self.bomb_cards),
             reserves={k: v.copy() for k, v in self.reserves.items()},
             tailing=dict(self.tailing),
         )
+
+    def bomb_card(self, card: BombCard) -> Polygon:
+        """The bomb card's outline (constants ``[tripods.bomb_card]``)."""
+        spec = self.rules.catalog.constants.tripods.bomb_card
+        return rectangle(card.pose, spec.length, spec.width)
 
     def base(self, vehicle: Vehicle) -> Polygon:
         if vehicle.kind == "tripod":

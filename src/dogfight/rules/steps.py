@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dogfight.geometry.maneuver import apply_card
-from dogfight.rules import scenario, standard, tailing, tripods
+from dogfight.rules import bombs, scenario, standard, tailing, tripods, versus
 from dogfight.rules.damage import apply_cards, eliminate
 from dogfight.rules.events import JamCounterDiscarded, LeftArea, Moved
 from dogfight.rules.movement import disperse_clouds, outside, reveal
@@ -43,6 +43,18 @@ def burn(ph: Phase) -> None:
         elif burning.damage >= burning.resistance:
             eliminate(state, burning, "burned", rng, events)
     ph.movers = [v for v in ph.movers if v.in_play]
+
+
+def drop_bombs(ph: Phase) -> None:
+    """001: "After action cards are chosen and before revealing any maneuvers, each
+    bomber's player can decide to drop one or more loads of bombs." """
+    ph.drops = bombs.drop(ph.state, ph.phase, ph.events)
+
+
+def reveal_action_cards(ph: Phase) -> None:
+    """001: secret action cards (tripods of two factions, or bombers in play) are shown
+    one tripod at a time in initiative order; they act together afterwards."""
+    versus.reveal_cards(ph.state, ph.phase, ph.chosen, ph.rng, ph.events)
 
 
 def declare_actions(ph: Phase) -> None:
@@ -114,9 +126,26 @@ def leave_table(ph: Phase) -> None:
             eliminate(ph.state, vehicle, "left_area", ph.rng, ph.events)
 
 
+def place_bombs(ph: Phase) -> None:
+    """001: "Then, all players execute their maneuver cards. After that, place the bomb
+    cards into play"."""
+    bombs.place(ph.state, ph.drops, ph.flown, ph.events)
+
+
 def fire(ph: Phase) -> None:
     """The firing step and the damage of all its shots, rockets and heat-rays."""
-    firing_step(ph.state, ph.phase, ph.number, ph.silenced, ph.acts, ph.flown, ph.rng, ph.events)
+    ph.bomb_rays = firing_step(
+        ph.state, ph.phase, ph.number, ph.silenced, ph.acts, ph.flown, ph.rng, ph.events
+    )
+
+
+def bombs_fall(ph: Phase) -> None:
+    """Heat-rays at falling bombs, then the bombs that were not destroyed hit the ground
+    (001)."""
+    if not ph.state.bomb_cards:
+        return
+    bombs.shoot(ph.state, ph.bomb_rays, ph.rng, ph.events)
+    bombs.land(ph.state, ph.asking, ph.rng, ph.events)
 
 
 def recharge(ph: Phase) -> None:
@@ -138,14 +167,17 @@ def turn_end(ph: Phase) -> None:
 MOVEMENT: tuple[Step, ...] = (
     tail,
     burn,
+    drop_bombs,
+    reveal_action_cards,
     declare_actions,
     reveal_cards,
     walk,
     fly,
     clouds,
     leave_table,
+    place_bombs,
 )
 """From the phase's start to every vehicle in its new place: what a target preview runs."""
 
-FIRING: tuple[Step, ...] = (fire, recharge, victory, turn_end)
+FIRING: tuple[Step, ...] = (fire, bombs_fall, recharge, victory, turn_end)
 """From the firing step to the end of the phase."""

@@ -8,7 +8,6 @@ state it is given (already a copy) and appends events.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,7 +15,6 @@ import shapely
 
 from dogfight.catalog.models import TripodCard, TripodDeck, TripodSymbol
 from dogfight.errors import IllegalPlanError, UnknownCardError
-from dogfight.geometry.heatray import RulerSpec, best_shot
 from dogfight.geometry.hexbase import Side, side_midpoint, side_normal, turned
 from dogfight.geometry.maneuver import apply_card
 from dogfight.geometry.pose import Pose, normalize_heading
@@ -65,10 +63,40 @@ def check_tripod_plan(state: GameState, vehicle: Vehicle, plan: Plan) -> list[Tr
         cards.append(card)
     if len(plan.actions) != 3:
         raise IllegalPlanError(f"{vehicle.id}: 'actions' needs 3 entries (null for none)")
+    if any(plan.drop):
+        raise IllegalPlanError(f"{vehicle.id}: tripods drop no bombs (001: bombers do)")
     for phase, action in enumerate(plan.actions, start=1):
-        if action is not None:
-            check_action(state, vehicle, action, phase)
+        if action is None:
+            continue
+        if not plan.automated and phase <= vehicle.tripod.toppled:
+            raise IllegalPlanError(
+                f"{vehicle.id}: phase {phase} action {action.token}: the tripod is lying down "
+                f'then ({vehicle.tripod.toppled} reminder token(s); 000: "the player may '
+                'only plan three cards minus the reminder tokens on the "toppled" box, for '
+                'the last phases of the turn")'
+            )
+        check_action(state, vehicle, action, phase)
     return cards
+
+
+BOMBS_PREFIX = "bombs:"
+"""A falling bomb card is named ``bombs:`` and its bomber's id (a heat-ray target, 001)."""
+
+
+def bomber_of(target: str) -> str | None:
+    """The bomber whose bomb card ``target`` names, or None."""
+    return target[len(BOMBS_PREFIX) :] if target.startswith(BOMBS_PREFIX) else None
+
+
+def secret_action_cards(state: GameState) -> bool:
+    """Whether tripods play secret action cards: 001, Tripods vs. Tripods ("When two
+    opposite factions have at least one tripod each, the action cards are secretly placed
+    face down") and Bombing Tripods ("When bombers are involved, in each movement phase
+    each tripod's player must choose their action card in secret")."""
+    tripod_sides = {v.side for v in state.vehicles.values() if v.tripod is not None}
+    if not tripod_sides:
+        return False
+    return len(tripod_sides) >= 2 or any(v.bomber for v in state.vehicles.values())
 
 
 def check_action(state: GameState, vehicle: Vehicle, action: Action, phase: int) -> None:
@@ -77,6 +105,13 @@ def check_action(state: GameState, vehicle: Vehicle, action: Action, phase: int)
     rules = state.rules
     model = rules.tripod(vehicle.type)
     where = f"{vehicle.id}: phase {phase} action {action.token}"
+    if action.token == "blank" and not secret_action_cards(state):
+        raise IllegalPlanError(
+            f"{where}: the blank action card is played only with secret action cards (001: "
+            '"When two opposite factions have at least one tripod each" / "When bombers are '
+            'involved"; "A tripod player can place a blank card to pretend he is executing '
+            'an action when he is not")'
+        )
     if action.token == "black_smoke":
         if not rules.switches.standard_rules:
             raise IllegalPlanError(
@@ -94,11 +129,20 @@ def check_action(state: GameState, vehicle: Vehicle, action: Action, phase: int)
                 f"{where}: 'projector' must be one of the {model.name}'s heat-ray "
                 f"projectors: {', '.join(model.projectors)}"
             )
-        if action.target != AUTO and (
+        bomber = state.vehicles.get(bomber_of(action.target) or "")
+        if bomber is not None:
+            if not bomber.bomber or bomber.side == vehicle.side:
+                raise IllegalPlanError(
+                    f"{where}: {action.target!r}: {bomber.id} is not an enemy bomber"
+                )
+        elif action.target != AUTO and (
             action.target not in state.vehicles
             or state.vehicles[action.target].side == vehicle.side
         ):
-            raise IllegalPlanError(f"{where}: 'target' must be 'auto' or an enemy id")
+            raise IllegalPlanError(
+                f"{where}: 'target' must be 'auto', an enemy id or an enemy bomber's falling "
+                "bombs ('bombs:' and its id)"
+            )
     if action.token == "change_facing" and (
         action.sides is None or action.sides == 0 or abs(action.sides) > model.facing_limit
     ):
@@ -204,6 +248,8 @@ def start_of_phase(
         if tripod.toppled or card is None:
             events.append(ev.ActionWasted(vehicle.id, action.token, "the tripod is down", 0))
             continue
+        if action.token == "blank":
+            continue  # 001: "to pretend he is executing an action when he is not"
         if card.stop or (action.token in GREEN_TOKENS and card.symbol is not TripodSymbol.STAND):
             why = (
                 "the planned card has the Stop icon"
@@ -413,58 +459,6 @@ def change_facing(state: GameState, facing: dict[str, int], events: list[ev.Even
             continue
         vehicle.pose = turned(vehicle.pose, sides)
         events.append(ev.FacingChanged(vid, sides, vehicle.pose))
-
-
-@dataclass(frozen=True, slots=True)
-class RayOption:
-    target: str
-    distance: float
-    short: bool
-    origin: tuple[float, float]
-    point: tuple[float, float]
-    tilt: float
-
-
-def heat_ray_options(
-    state: GameState,
-    tripod: Vehicle,
-    projector: Side,
-    overlaps: Callable[[str, str], bool],
-) -> list[RayOption]:
-    """Every enemy airplane the heat-ray ruler can reach from ``projector``, nearest first."""
-    rules = state.rules
-    spec = rules.heat_ray_ruler(tripod.type)
-    ruler = RulerSpec(spec.length, spec.half, spec.width, spec.tilt)
-    out: list[RayOption] = []
-    for target in sorted(state.in_play(), key=lambda v: v.id):
-        if target.side == tripod.side or target.kind != "airplane":
-            continue
-        if overlaps(tripod.id, target.id):
-            continue  # 000: "An airplane overlapping a tripod cannot ... be fired at by it."
-        reach = rules.hex_apothem() + spec.length + math.hypot(rules.base_length, rules.base_width)
-        if math.dist(tripod.pose.point, target.pose.point) > reach:
-            continue
-        others = [
-            state.base(v)
-            for v in state.in_play()
-            if v.id not in (tripod.id, target.id)
-            and not overlaps(v.id, target.id)
-            and not overlaps(v.id, tripod.id)
-        ]
-        shot = best_shot(tripod.pose, rules.hex_side, projector, ruler, state.base(target), others)
-        if shot is not None:
-            out.append(
-                RayOption(
-                    target.id,
-                    shot.distance,
-                    shot.short,
-                    shot.placement.start,
-                    shot.point,
-                    shot.placement.tilt,
-                )
-            )
-    out.sort(key=lambda o: (o.distance, o.target))
-    return out
 
 
 def apply_protected_hit(

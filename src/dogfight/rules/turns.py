@@ -8,7 +8,7 @@ from dogfight.catalog.models import (
     Symbol,
 )
 from dogfight.errors import IllegalPlanError
-from dogfight.rules import scenario, standard, tailing, tripods
+from dogfight.rules import bombs, scenario, standard, tailing, tripods
 from dogfight.rules.events import (
     Event,
     Reminder,
@@ -55,6 +55,7 @@ def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, 
         cards = check_plan_shape(vid, plan, state.rules.deck_of(vehicle.type), symbols)
         standard.check_airplane_plan(new, vehicle, cards)
         check_rockets(new, vehicle, plan)
+        bombs.check_drops(new, vehicle, plan, cards)
         for choice in (*plan.fire, *plan.rear_fire):
             if choice in (AUTO, HOLD):
                 continue

@@ -265,7 +265,13 @@ def play_game(
                 cards.update({v: c for v, c in drawn.items() if v in seat})
             rng_seed = step_rng(seed, state.turn, phase)
             try:
-                state, more = resolve_phase(state, rng_seed, actions or None, cards=cards or None)
+                answers = _decisions(state, phase, seed, actions, cards, players, sides, rngs)
+            except IllegalPlanError:
+                answers = {}
+            try:
+                state, more = resolve_phase(
+                    state, rng_seed, actions or None, cards=cards or None, answers=answers
+                )
             except IllegalPlanError:
                 if not actions:
                     raise
@@ -279,6 +285,52 @@ def play_game(
     if events_out is not None:
         events_out.extend(events)
     return summarize_game(index, seed, state, events, refused, stopped)
+
+
+def _decisions(
+    state: GameState,
+    phase: int,
+    seed: int,
+    actions: dict[str, Action | None],
+    cards: dict[str, str],
+    players: Mapping[str, Bot],
+    sides: list[str],
+    rngs: Mapping[str, np.random.Generator],
+) -> dict[str, tuple[str, ...]]:
+    """The bots answer the phase's engine decisions (a reorder after tailing); only asked
+    when a rule that makes decisions is on, so other games cost nothing more."""
+    from dogfight.bots.decide import decide
+    from dogfight.rules.engine import pending_decisions
+
+    answers: dict[str, tuple[str, ...]] = {}
+    if not state.rules.switches.tailing or phase > 2:
+        return answers
+    for _ in range(6):
+        pending = pending_decisions(
+            state,
+            step_rng(seed, state.turn, phase),
+            actions or None,
+            cards=cards or None,
+            answers=answers,
+        )
+        if not pending:
+            break
+        for side in sides:
+            seat = side_seat(state, side)
+            theirs = [d for d in pending if d.vehicle in seat]
+            if theirs:
+                answers.update(
+                    decide(
+                        players[side],
+                        observe(state, seat, theirs),
+                        state.rules,
+                        seat,
+                        theirs,
+                        rngs[side],
+                    )
+                )
+        answers.update({d.id: d.default for d in pending if d.id not in answers})
+    return answers
 
 
 def default_bot(state: GameState, side: str) -> str:

@@ -29,6 +29,7 @@ from dogfight.bots.automated_tripod.measures import (
     base_edge_distance,
     bearing_gap,
     edge_distance,
+    exit_edge,
     facing_earth,
     leaves_table,
     on_objective,
@@ -235,6 +236,9 @@ class AutomatedTripod:
                 # drawn in the previous phase: this turn's if the phase is not the first
                 gyro.add(turn + 1 if scene.phase > 1 else turn)
         scene.gyroscope = turn in gyro
+        status = view.get("status", {})
+        scene.engine = int(status.get("engine", 0))
+        scene.reverse_destroyed = bool(status.get("reverse_destroyed", 0))
 
     def _decks_of(self, vid: str, deck: TripodDeck, rng: np.random.Generator) -> Decks:
         if vid not in self.decks:
@@ -326,10 +330,27 @@ class AutomatedTripod:
             and all(s is TripodSymbol.MOVE for s in decks.played)
         )
 
+    def _damage_forbids(self, scene: Scene, decks: Decks, card: TripodCard) -> str | None:
+        """What its own special damage forbids (A24): 000 "The tripod cannot plan the
+        reverse maneuver until the end of the game" (reverse mechanism destroyed); engine
+        damage: "it can never plan three movement maneuvers in the same turn", after a
+        second one "it can plan only stationary maneuvers"."""
+        if scene.reverse_destroyed and card.symbol is TripodSymbol.REVERSE:
+            return "its reverse mechanism is destroyed"
+        if card.moves and scene.engine >= 2:
+            return "a second engine damage: stationary maneuvers only"
+        moved = sum(1 for s in decks.played if s in (TripodSymbol.MOVE, TripodSymbol.RUN))
+        if card.moves and scene.engine == 1 and moved >= 2:
+            return "engine damage: no third movement maneuver this turn"
+        return None
+
     def _playable(self, scene: Scene, decks: Decks, card: TripodCard) -> bool:
-        """A card the tripod may choose (A11): no Energy card without Energy, no third
-        movement card in a row, no steep card after a steep one, not off the table."""
+        """A card the tripod may choose (A11): no Energy card without Energy, none its
+        damage forbids, no third movement card in a row, no steep card after a steep
+        one, not off the table."""
         if card.energy and scene.energy < 1:
+            return False
+        if self._damage_forbids(scene, decks, card) is not None:
             return False
         if self._third_move(decks, card):
             return False
@@ -395,8 +416,12 @@ class AutomatedTripod:
         procedure: str,
         rng: np.random.Generator,
     ) -> _Choice:
-        """Draw from the current deck with 001's redraw rules."""
+        """Draw from the current deck with 001's redraw rules. A card taking it off the
+        table is drawn again, across the Earthling side too; when the condition persists
+        to the last card and one of them leaves across the Earthling side, that one is
+        played: the tripod walks off the Earthling side (A8)."""
         aside: list[str] = []
+        exits: list[str] = []
         try:
             while decks.current:
                 card_id = decks.current.pop()
@@ -408,9 +433,21 @@ class AutomatedTripod:
                     self._note(scene, "draw-steep", card)
                     aside.append(card_id)
                     continue
-                if leaves_table(scene, after(scene, card)):
+                why = self._damage_forbids(scene, decks, card)
+                if why is not None:
+                    self._note(scene, "draw-damaged", card, why)
+                    aside.append(card_id)
+                    continue
+                edge = exit_edge(scene, after(scene, card))
+                if edge is not None:
                     self._note(scene, "draw-off-table", card)
                     aside.append(card_id)
+                    if (
+                        edge == scene.earth
+                        and scene.exit_earth
+                        and not self._third_move(decks, card)
+                    ):
+                        exits.append(card_id)
                     continue
                 if card.symbol is TripodSymbol.STAND:
                     if full:
@@ -430,6 +467,12 @@ class AutomatedTripod:
                     return _Choice(run, None, "draw-third-running", f"drew {card_id}")
                 decks.discard.append(card_id)
                 return _Choice(card, None, procedure)
+            if exits:
+                aside.remove(exits[0])
+                decks.discard.append(exits[0])
+                card = scene.deck.card(exits[0])
+                why = "every card leaves the table; this one across the Earthling side"
+                return _Choice(card, None, "draw-exit-earth", why)
             return self._stand(scene, "draw-exhausted", True)
         finally:
             if aside:
@@ -521,7 +564,12 @@ class AutomatedTripod:
             _, oid, k = min(found, key=lambda f: (f[0], f[1], abs(f[2]), -f[2]))
             return self._face(scene, k, "emergency-2a", f"objective {oid} after a change of facing")
         reverse = reverse_card(scene.deck)
-        if reverse is None or reverse.id not in decks.reserve or scene.reverse:
+        if (
+            reverse is None
+            or reverse.id not in decks.reserve
+            or scene.reverse
+            or self._damage_forbids(scene, decks, reverse) is not None
+        ):
             return None
         back = replace(scene, reverse=True)
         behind = {

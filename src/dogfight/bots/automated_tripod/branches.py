@@ -60,6 +60,16 @@ RULES: dict[str, str] = {
         '001: "If a steep maneuver is used and another one is drawn in the following '
         'phase, replace the newly drawn maneuver by drawing another card."'
     ),
+    "draw-exit-earth": (
+        "dogfight (rulings A8): every card left would bring the tripod outside the playing "
+        "area; one leaves it across the Earthling side, 001's goal for the invader "
+        '("He loses if the tripod exits the playing area from the Earthling side").'
+    ),
+    "draw-damaged": (
+        '000: "The tripod cannot plan the reverse maneuver until the end of the game" / '
+        '"it can never plan three movement maneuvers in the same turn" / "it can plan only '
+        'stationary maneuvers until the end of the game" -- drawn again (rulings A24).'
+    ),
     "draw-exhausted": (
         "dogfight (rulings A12): no card of the current deck may be played, so the tripod "
         "stands still (and recharges)."

@@ -70,18 +70,21 @@ def after(scene: Scene, card: TripodCard, pose: Pose | None = None) -> Pose:
     return apply_card(start, card, depth)
 
 
-def leaves_table(scene: Scene, pose: Pose) -> bool:
-    """000: "the center of its base is even partly outside of the playing area". Leaving
-    across the Earthling side is the invader's goal, not a card to redraw (A8)."""
+def exit_edge(scene: Scene, pose: Pose) -> str | None:
+    """The table edge a pose's centre is beyond (000: "the center of its base is even
+    partly outside of the playing area"), None while it is on the table."""
     x, y = pose.point
     w, h = scene.rules.table_width, scene.rules.table_height
     if 0 <= x <= w and 0 <= y <= h:
-        return False
-    if not scene.exit_earth:
-        return True
+        return None
     edges = ("south", "north", "west", "east")
-    out_by = min(edges, key=lambda e: edge_distance(scene, pose.point, e))
-    return out_by != scene.earth
+    return min(edges, key=lambda e: edge_distance(scene, pose.point, e))
+
+
+def leaves_table(scene: Scene, pose: Pose) -> bool:
+    """001: "If the drawn card would bring the tripod outside the playing area, draw
+    another card" -- by any side, the Earthling one too (A8)."""
+    return exit_edge(scene, pose) is not None
 
 
 def line_to_earth(scene: Scene, pose: Pose) -> float | None:

@@ -64,6 +64,11 @@ class Scene:
     gyroscope: bool = False
     """Its gyroscope is out of order this turn (000: "cannot choose the Change facing
     Action token")."""
+    engine: int = 0
+    """Engine damage taken (000: no third movement maneuver a turn; after a second, only
+    stationary ones), as its own damage shows."""
+    reverse_destroyed: bool = False
+    """Its reverse mechanism is destroyed (000: no reverse until the end of the game)."""
 
     @property
     def base(self) -> Polygon:

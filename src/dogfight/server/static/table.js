@@ -4,6 +4,7 @@
 
 import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
+import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderBombPicks, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, pathAfter, speedClass } from "./cards.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
@@ -184,7 +185,7 @@ async function animate(fresh, previous, publicReveal = false) {
       if (e.kind === "fired") shots.push({ origin: e.origin, point: e.point });
       if (e.kind === "heat_ray" && e.origin && e.point) shots.push({ origin: e.origin, point: e.point, heat: true });
     }
-    drawBoard({ poses: { ...poses }, paths: pathsOf([s]), shots });
+    drawBoard({ poses: { ...poses }, paths: pathsOf([s]), shots, bombs: bombsOf(s.events) });
     if (shots.length) await sleep(700);
     else await sleep(250);
     markSeen(s.index);
@@ -244,6 +245,7 @@ function drawBoard(extra = {}) {
   shown = { state, ...extra };
   const exits = ((view.briefing && view.briefing.exits) || []).map((e) => ({ ...e, text: `${e.side} exit` }));
   board.draw(state, { mine: new Set(view.seat.vehicles), exits, ...extra });
+  drawBombs(board, extra.bombs);
 }
 
 // --- rendering ------------------------------------------------------------------------
@@ -497,6 +499,15 @@ function renderStage() {
     return;
   }
   if (stage.kind === "targets") {
+    const send = async (answers) => {
+      try {
+        await api("POST", `/api/games/${gameId}/seats/${held.active}/decisions?since=${steps.length}`, { turn: stage.turn, phase: stage.phase, answers }, token());
+      } catch (err) {
+        message(`Refused: ${err.message}`, "error");
+        throw err;
+      }
+    };
+    if (renderBombPicks(box, stage, send)) return;
     if (stage.questions.length) {
       renderQuestions(box, stage);
     } else {
@@ -602,6 +613,7 @@ function renderPlanning(box, stage) {
             [0, 1, 2].filter((n) => n <= v.rockets).map((n) => el("option", { value: n, selected: draft.rockets[i] === n, text: n ? `launch ${n} rocket(s)` : "guns" })));
           slot.append(sel);
         }
+        if (isBomber(v)) slot.append(dropSelect(v, draft, i, () => changedDraft(vid)));
       } else if (cardIndex >= 0) {
         slot.append(actionSelect(v, draft, i));
       }
@@ -689,7 +701,7 @@ function fireSelect(weapon, list, i, enemies) {
 
 function actionSelect(v, draft, i) {
   const t = catalog.tripods[v.type];
-  const options = [["", "no action token"]];
+  const options = [["", "no action token"], ...extraActions(view.state)];
   for (const p of t.projectors) options.push([JSON.stringify({ token: "heat_ray", projector: p }), `heat-ray ${p}`]);
   // Standard Rules: black smoke from a smoke projector; the engine places the cloud as
   // near the nearest enemy airplane as the ruler allows (docs/rulings.md SR9).
@@ -746,7 +758,7 @@ function draftPlan(vid) {
   const plan = { cards: d.cards, fire: d.fire };
   if (catalog.airplanes[v.type].firepower.length > 1) plan.rear_fire = d.rear_fire;
   if (d.rockets.some((n) => n)) plan.rockets = d.rockets;
-  return plan;
+  return withDrops(plan, d);
 }
 
 function ghostList() {
@@ -790,7 +802,9 @@ function renderQuestions(box, stage) {
     const preset = q.options.includes(q.planned) || q.planned === "none" ? q.planned : q.options[0];
     answers[q.vehicle][q.weapon] = preset;
     const group = el("fieldset", { "data-question": `${q.vehicle}-${q.weapon}` }, el("legend", { text: `${q.vehicle}, ${q.weapon} guns` }));
-    const choices = [...q.options.map((o, i) => [o, i === 0 ? `${o} (nearest)` : o]), ["none", "hold fire"]];
+    // a heat-ray cannot hold fire (000: "Firing is mandatory")
+    const hold = q.weapon === "heat_ray" ? [] : [["none", "hold fire"]];
+    const choices = [...q.options.map((o, i) => [o, i === 0 ? `${o} (nearest)` : o]), ...hold];
     for (const [value, text] of choices) {
       group.append(el("label", {}, el("input", { type: "radio", name, value, checked: value === preset, onchange: () => { answers[q.vehicle][q.weapon] = value; } }), ` ${text}`));
     }

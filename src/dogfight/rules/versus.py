@@ -1,0 +1,155 @@
+"""Tripods vs. Tripods (001, "TRIPODS VS. TRIPODS RULES"): secret action cards shown in
+initiative order, and heat-rays fired at tripods.
+
+001: "When two opposite factions have at least one tripod each, the action cards are
+secretly placed face down" / "After all action cards are placed, tripod players show them
+one at a time, according to the initiative values ... starting with the highest" / "If
+two tripods with the same initiative belong to the same team, they act at the same time.
+If they belong to different teams, determine randomly who goes first." / "When all
+actions are revealed, the turn goes on normally, and actions are completed at the same
+time."
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import groupby
+
+import numpy as np
+
+from dogfight.rules import events as ev
+from dogfight.rules import standard
+from dogfight.rules.decks import draw, shuffled
+from dogfight.rules.plans import Action
+from dogfight.rules.rays import RayOption
+from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.tripods import card_of_phase, secret_action_cards, spend
+
+TRIPOD_DECKS = {"X": "A", "Y": "B"}
+"""001: "from the airplane A deck if the firing tripod's firepower is X, or from the
+airplane B deck if the firing tripod's firepower is Y"."""
+
+INITIATIVE_RULE = (
+    '001: "tripod players show them one at a time, according to the initiative values '
+    'indicated in the table below"'
+)
+
+
+def initiative(state: GameState, vehicle: Vehicle) -> int:
+    """001's INITIATIVE table for this tripod's model and pilot (human or Martian)."""
+    assert vehicle.tripod is not None
+    table = state.rules.tripod(vehicle.type).initiative
+    if table is None:
+        return -1
+    return table.human if vehicle.tripod.human else table.martian
+
+
+def reveal_order(
+    state: GameState, tripods: list[Vehicle], rng: np.random.Generator
+) -> list[tuple[int, bool, list[Vehicle]]]:
+    """Groups of tripods acting together, first to last: (initiative, drawn at random,
+    tripods). Same initiative and team: one group; different teams: the seeded generator
+    orders the teams."""
+    out: list[tuple[int, bool, list[Vehicle]]] = []
+    ranked = sorted(tripods, key=lambda v: (-initiative(state, v), v.side, v.id))
+    for value, same in groupby(ranked, key=lambda v: initiative(state, v)):
+        group = list(same)
+        teams = sorted({v.side for v in group})
+        drawn = len(teams) > 1
+        if drawn:
+            teams = [teams[i] for i in rng.permutation(len(teams))]
+        for team in teams:
+            out.append((value, drawn, [v for v in group if v.side == team]))
+    return out
+
+
+def _detail(action: Action | None) -> str:
+    if action is None:
+        return "no card"
+    if action.token == "heat_ray":
+        return f"{action.projector}"
+    if action.token == "change_facing":
+        return f"{action.sides:+d} sides"
+    if action.token == "black_smoke":
+        return f"{action.projector}"
+    return action.objective or ""
+
+
+def reveal_cards(
+    state: GameState,
+    phase: int,
+    chosen: dict[str, Action | None],
+    rng: np.random.Generator,
+    events: list[ev.Event],
+) -> None:
+    """Show every standing tripod's action card in initiative order (its effects come
+    afterwards, all together, in the tripods' actions step)."""
+    if not secret_action_cards(state):
+        return
+    standing = [
+        v
+        for v in state.in_play()
+        if v.tripod is not None
+        and v.tripod.toppled < 2
+        and card_of_phase(state, v, phase) is not None
+    ]
+    for order, (value, drawn, group) in enumerate(reveal_order(state, standing, rng), start=1):
+        for vehicle in sorted(group, key=lambda v: v.id):
+            action = chosen.get(vehicle.id)
+            token = "none" if action is None else action.token
+            events.append(
+                ev.ActionCardRevealed(vehicle.id, token, _detail(action), value, order, drawn)
+            )
+
+
+def ray_damage(
+    state: GameState,
+    firer: Vehicle,
+    option: RayOption,
+    hits: list[standard.Hit],
+    rng: np.random.Generator,
+    events: list[ev.Event],
+) -> None:
+    """A heat-ray hitting a tripod (001). The cards are drawn as for an airplane hit at
+    that range (000: at short range one card revealed, a second if it is a 0)."""
+    target = state.vehicles[option.target]
+    assert target.tripod is not None
+    letter = TRIPOD_DECKS[state.rules.tripod(firer.type).tripod_firepower]
+    specs = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
+    cards = [draw(state, letter, rng, events)]
+    if option.short:
+        first = specs[cards[0]]
+        events.append(ev.CardRevealed(target.id, letter, cards[0], first.value))
+        if first.value == 0 and not first.explosion:
+            cards.append(draw(state, letter, rng, events))
+    if option.protected:
+        # 001: "Any numerical damage means that the same number of energy counters are
+        # discarded. Any special damage and jammed guns icons are ignored. An explosion
+        # icon means that the tripod must discard all of its energy counters."
+        lost = sum(target.tripod.energy if specs[c].explosion else specs[c].value for c in cards)
+        why = f"protected hit by {firer.id}'s heat-ray"
+        spent = spend(target, lost, why, events) if lost else 0
+        events.append(ev.ProtectedHit(target.id, firer.id, letter, tuple(cards), spent))
+        pile = state.piles[letter]
+        pile.extend(cards)
+        pile[:] = shuffled(pile, rng)
+        return
+    # 001: "Any numerical damage means that damage points inflicted are twice that number
+    # ... Any special damage is taken into account. Jammed guns icons are ignored. An
+    # explosion icon means that the tripod loses half of its initial resistance."
+    points = 0
+    for card_id in cards:
+        spec = specs[card_id]
+        if spec.explosion:
+            events.append(ev.Explosion(target.id, card_id))
+            points += math.ceil(target.resistance / 2)
+        else:
+            points += 2 * spec.value
+    target.damage += points
+    target.held.extend((letter, c) for c in cards)
+    events.append(
+        ev.DamageDrawn(
+            target.id, letter, tuple(cards), points, target.damage, f"{firer.id} heat-ray"
+        )
+    )
+    hits.extend(standard.collect(state, target, letter, cards))

@@ -1,0 +1,80 @@
+// 001's Invasion on the planning panel: the blank action card where tripods' action cards
+// are secret (tripods of two sides, or bombers in play), and the bombers' drops.
+
+import { el } from "./common.js";
+
+// Extra action-card choices for a tripod: 001's blank card, "to pretend he is executing an
+// action when he is not".
+export function extraActions(state) {
+  return state.action_cards ? [[JSON.stringify({ token: "blank" }), "blank card (bluff: no action)"]] : [];
+}
+
+// The loads a bomber drops before phase i's maneuvers are revealed (001). Loads already
+// planned for other phases are not offered again; the engine refuses a drop right after an
+// Immelmann with the rule quoted.
+export function dropSelect(v, draft, i, changed) {
+  if (!draft.drop) draft.drop = [0, 0, 0];
+  const others = draft.drop.reduce((a, n, j) => (j === i ? a : a + n), 0);
+  const left = Math.max(0, (v.bombs || 0) - others);
+  const options = [];
+  for (let n = 0; n <= left; n++) options.push(el("option", { value: n, selected: draft.drop[i] === n, text: n ? `drop ${n} load(s) of bombs` : "keep the bombs" }));
+  return el("select", { "data-drop": i, title: "bombs", onchange: (e) => { draft.drop[i] = Number(e.target.value); changed(); } }, options);
+}
+
+export function isBomber(v) {
+  return (v.bombs || 0) > 0;
+}
+
+export function withDrops(plan, draft) {
+  if (draft.drop && draft.drop.some((n) => n)) plan.drop = draft.drop;
+  return plan;
+}
+
+// Bomb cards laid after movement (001): the card's outline and its dot, drawn over the
+// board's top layer after Board.draw (board.Y flips table y).
+export function bombsOf(events) {
+  return events.filter((e) => e.kind === "bomb_card_placed").map((e) => ({ corners: e.corners, dot: [e.pose.x, e.pose.y], bomber: e.bomber }));
+}
+
+export function drawBombs(board, bombs) {
+  if (!bombs || !bombs.length || !board.overLayer) return;
+  const NS = "http://www.w3.org/2000/svg";
+  const make = (name, attrs) => {
+    const node = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    return node;
+  };
+  for (const b of bombs) {
+    const g = make("g", { class: "bomb-card", "data-bomber": b.bomber });
+    g.append(make("polygon", { points: b.corners.map(([x, y]) => `${x},${board.Y(y)}`).join(" "), fill: "#3b3b8f", "fill-opacity": "0.2", stroke: "#3b3b8f", "stroke-width": "0.3" }));
+    g.append(make("circle", { cx: b.dot[0], cy: board.Y(b.dot[1]), r: "0.6", fill: "#3b3b8f" }));
+    board.overLayer.append(g);
+  }
+}
+
+// The bomber's choice (001: "he assigns his choice of half of them to the tripod"): an
+// engine decision shown to the bomber's seat only; `send(answers)` posts them.
+export function renderBombPicks(box, stage, send) {
+  const picks = (stage.decisions || []).filter((d) => d.kind.startsWith("bomb_pick"));
+  if (!picks.length) return false;
+  box.append(el("h2", { text: `Turn ${stage.turn}, phase ${stage.phase}: your bombs hit` }));
+  const answers = {};
+  const form = el("div", { class: "questions" });
+  for (const d of picks) {
+    answers[d.id] = [...d.default];
+    const group = el("fieldset", { "data-decision": d.id }, el("legend", { text: `${d.vehicle}: assign ${d.count} of these C cards to ${d.shown.target}` }));
+    for (const option of d.options) {
+      const input = el("input", { type: "checkbox", value: option, checked: d.default.includes(option), onchange: (e) => {
+        const list = answers[d.id];
+        if (e.target.checked) list.push(option);
+        else list.splice(list.indexOf(option), 1);
+      } });
+      group.append(el("label", {}, input, ` ${option.split(":")[1]}`));
+    }
+    group.append(el("div", { class: "rule", text: d.rule }));
+    form.append(group);
+  }
+  box.append(form);
+  box.append(el("button", { id: "submit-decisions", class: "primary", text: "Assign", onclick: (e) => { e.target.disabled = true; send(answers).catch(() => { e.target.disabled = false; }); } }));
+  return true;
+}

@@ -1,0 +1,102 @@
+"""001's Invasion where players meet it: terminal play with a bomber and with captured
+tripods, the Martian bot against tripods, the bench phase, and simulate on the two
+Invasion scenarios."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+from conftest import default_plans
+
+from dogfight.bench.invasion import invasion_phase_times
+from dogfight.bots.base import make
+from dogfight.catalog.loader import load_catalog
+from dogfight.cli.terminal_play import play_in_terminal
+from dogfight.rules.events import Event
+from dogfight.rules.observation import observe, side_seat
+from dogfight.sim.run import game_seeds, play_game, scenario_situation
+from dogfight.situation import build
+
+CATALOG = load_catalog()
+
+
+def scripted(lines: list[str]) -> Iterator[str]:
+    yield from lines
+    while True:
+        yield "q"
+
+
+def test_terminal_bomber_drops_its_loads() -> None:
+    """001: "each bomber's player can decide to drop one or more loads of bombs" -- the
+    terminal asks a bomber for its drops per phase after its cards."""
+    situation = scenario_situation(CATALOG, "bombers-over-the-tripods")
+    answers = scripted(
+        [
+            " ".join(default_plans("sopwith-camel")[0]["cards"]),
+            "1 0 0",
+            " ".join(default_plans("caproni-ca3")[0]["cards"]),
+            "1 1 0",
+        ]
+    )
+    out: list[str] = []
+    state = play_in_terminal(
+        situation, CATALOG, "earth", "martian", 3, lambda _: next(answers), out.append
+    )
+    text = "\n".join(out)
+    assert "caproni drops 1 load(s) of bombs" in text
+    assert "camel drops 1 load(s) of bombs" in text
+    assert "bomb card" in text
+    assert state.vehicles["camel"].bombs == 0
+
+
+def test_martian_bot_fires_at_enemy_tripods() -> None:
+    """001: "When a heat-ray projector fires against another tripod" -- the Martian bot
+    plays either side's tripods and aims its heat-rays at the enemy tripods."""
+    situation = scenario_situation(CATALOG, "captured-tripods")
+    result = play_game(situation, CATALOG, {}, game_seeds(5, 1)[0], max_turns=8)
+    assert result.turns >= 1
+    events: list[Event] = []
+    play_game(situation, CATALOG, {}, game_seeds(5, 1)[0], max_turns=8, events_out=events)
+    targets = {getattr(e, "target", None) for e in events if e.kind == "heat_ray"}
+    assert targets & {"earth-locust", "earth-scarab", "martian-locust", "martian-scarab"}
+
+
+def test_bombers_aim_their_drops() -> None:
+    """The hard bot flying a bomber drops its loads when its bomb card would fall on a
+    tripod (it aims by eye: where the tripods stand when it plans)."""
+    situation = scenario_situation(CATALOG, "bombers-over-the-tripods")
+    events: list[Event] = []
+    play_game(situation, CATALOG, {}, game_seeds(2, 1)[0], max_turns=10, events_out=events)
+    assert any(e.kind == "bombs_dropped" for e in events)
+
+
+def test_bench_invasion_phase_runs() -> None:
+    """The bench phase: two tripods a side and two bombers dropping in phase 1 (timing is
+    `dogfight bench`'s business; here only that it resolves)."""
+    assert len(invasion_phase_times(CATALOG, 2)) == 2
+
+
+def test_observation_shows_loads_pilots_and_secret_cards() -> None:
+    situation = scenario_situation(CATALOG, "captured-tripods")
+    state = build(situation, CATALOG, 0)
+    view = observe(state, side_seat(state, "martians"))
+    assert view["action_cards"] is True
+    pilots = {v["id"]: v.get("pilot") for v in view["vehicles"]}
+    assert pilots["earth-locust"] == "human" and pilots["martian-locust"] == "martian"
+    bot = make("martian")
+    plans = bot.plan_turn(view, state.rules, side_seat(state, "martians"), np.random.default_rng(0))
+    assert set(plans) == {"martian-locust", "martian-scarab"}
+
+
+def test_pettingzoo_bombers_are_agents() -> None:
+    """The PettingZoo environment plays 001's bombing scenario: the bombers are the agents
+    (their drops aimed as the bots aim them)."""
+    from dogfight.research.pettingzoo_env import parallel_env
+
+    env = parallel_env(situation="bombers-over-the-tripods", side="earth", max_turns=3)
+    env.reset(seed=1)
+    assert sorted(env.agents) == ["camel", "caproni"]
+    while env.agents:
+        env.step({a: None for a in env.agents})
+    assert env.state_.turn >= 2
