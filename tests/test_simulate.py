@@ -145,6 +145,9 @@ def test_simulate_command_writes_results(tmp_path: Path) -> None:
     rows = list(csv.DictReader((out / "games.csv").read_text().splitlines()))
     assert [r["game"] for r in rows] == ["0", "1", "2", "3"]
     assert "earth" in result.stdout
+    # issue 13: "simulate reports games/s per core and per worker"
+    assert "games/s on 2 worker(s)" in result.stdout
+    assert "per worker" in result.stdout and "per core" in result.stdout
 
 
 def test_simulate_a_situation_file_same_seed_same_files(tmp_path: Path) -> None:

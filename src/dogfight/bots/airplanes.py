@@ -48,9 +48,11 @@ from dogfight.bots.view import (
     inside,
     legal_sequences,
     rebuild,
+    status_allows,
 )
 from dogfight.catalog.models import (
     Explosion,
+    ManeuverCard,
     ManeuverDeck,
     Symbol,
     TripodSymbol,
@@ -58,7 +60,7 @@ from dogfight.catalog.models import (
 from dogfight.geometry.hexbase import Side
 from dogfight.geometry.pose import Pose
 from dogfight.rules.context import Rules
-from dogfight.rules.plans import Action, Flown, Plan
+from dogfight.rules.plans import Action, Flown, Plan, plan_problems
 from dogfight.rules.state import GameState, Vehicle
 
 Projector = Literal["front", "front-left", "rear-left", "rear", "rear-right", "front-right"]
@@ -597,11 +599,12 @@ def _end_position(
     return out
 
 
-def _symbols(rules: Rules) -> set[Symbol]:
-    symbols = set(Symbol)
-    if not rules.switches.altitude_cards:
-        symbols -= {Symbol.CLIMB, Symbol.DIVE}
-    return symbols
+def _symbols(rules: Rules) -> frozenset[Symbol]:
+    return _ALTITUDE if rules.switches.altitude_cards else _LEVEL
+
+
+_ALTITUDE = frozenset(Symbol)
+_LEVEL = _ALTITUDE - {Symbol.CLIMB, Symbol.DIVE}
 
 
 _ORIGIN = Pose(0.0, 0.0, 0.0)
@@ -978,10 +981,97 @@ def _own(state: GameState, seat: frozenset[str]) -> list[Vehicle]:
     return sorted((v for v in state.in_play() if v.id in seat), key=lambda v: v.id)
 
 
+SAMPLE_BATCH = 16
+"""Plans the random bot draws at once before it falls back to enumerating them all."""
+
+_USABLE: dict[tuple[int, frozenset[Symbol]], tuple[object, Ints]] = {}
+
+
+def _usable(deck: ManeuverDeck, symbols: frozenset[Symbol]) -> Ints:
+    """Indexes of the deck's cards whose symbol is in play (cached per deck)."""
+    key = (id(deck), symbols)
+    hit = _USABLE.get(key)
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    out = np.array([i for i, c in enumerate(deck.cards) if c.symbol in symbols], dtype=np.int64)
+    _USABLE[key] = (deck, out)
+    return out
+
+
+_LEGAL: dict[tuple[int, Flown | None, tuple[int, ...]], tuple[object, bool]] = {}
+
+
+def _legal(deck: ManeuverDeck, previous: Flown | None, row: list[int]) -> bool:
+    """Whether the cards at ``row`` break no flight restriction after ``previous``
+    (remembered per deck, previous maneuver and cards)."""
+    key = (id(deck), previous, tuple(row))
+    hit = _LEGAL.get(key)
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    ok = not plan_problems(previous, [deck.cards[k] for k in row])
+    _LEGAL[key] = (deck, ok)
+    return ok
+
+
+def _safe_flight(pose: Pose, cards: list[ManeuverCard], rules: Rules, depth: float) -> bool:
+    """Whether the cards keep the centre dot ``SAFE_MARGIN`` inside the table after every
+    phase (the top tier of :func:`_safe_tiers`; :func:`~dogfight.bots.view.advance` for
+    one plan, in plain floats)."""
+    x, y, h = pose.x, pose.y, pose.heading
+    half = depth / 2.0
+    low_x, high_x = SAFE_MARGIN, rules.table_width - SAFE_MARGIN
+    low_y, high_y = SAFE_MARGIN, rules.table_height - SAFE_MARGIN
+    for card in cards:
+        rad = math.radians(h)
+        c, s = math.cos(rad), math.sin(rad)
+        nx = x + half * c + card.forward * c - card.left * s
+        ny = y + half * s + card.forward * s + card.left * c
+        h = (h + card.turn) % 360.0
+        rad = math.radians(h)
+        x, y = nx + half * math.cos(rad), ny + half * math.sin(rad)
+        if not (low_x <= x <= high_x and low_y <= y <= high_y):
+            return False
+    return True
+
+
+def _sampled_airplane_plan(
+    state: GameState, vehicle: Vehicle, deck: ManeuverDeck, rng: np.random.Generator
+) -> list[ManeuverCard] | None:
+    """A uniform legal plan that keeps the airplane safely on the table at every phase
+    (the top tier of :func:`_safe_tiers`), drawn by rejection: of :data:`SAMPLE_BATCH`
+    uniform draws of three cards, the first that are distinct, legal and safe. None when
+    none qualifies."""
+    rules = state.rules
+    usable = _usable(deck, _symbols(rules))
+    if len(usable) < 3:
+        return None
+    for row in usable[rng.integers(len(usable), size=(SAMPLE_BATCH, 3))].tolist():
+        if row[0] == row[1] or row[0] == row[2] or row[1] == row[2]:
+            continue
+        if not _legal(deck, vehicle.previous, row):
+            continue
+        cards = [deck.cards[k] for k in row]
+        if vehicle.status and not status_allows(cards, vehicle.status, state.turn):
+            continue
+        if _safe_flight(vehicle.pose, cards, rules, rules.base_length):
+            return cards
+    return None
+
+
 def random_airplane_plan(state: GameState, vehicle: Vehicle, rng: np.random.Generator) -> Plan:
-    """A uniform pick among the legal plans of the best safety tier."""
+    """A uniform pick among the legal plans of the best safety tier.
+
+    Usually without listing the ~2,700 legal plans: the first of a batch of uniform
+    three-card draws that is distinct, legal and safe at every phase is a uniform pick
+    among the safe plans, which are the best tier whenever there are any; only when a
+    batch finds none are all the plans listed, flown and the best tier picked from (the
+    same distribution either way, from a different stream of random numbers).
+    """
     rules = state.rules
     deck = rules.deck_of(vehicle.type)
+    sampled = _sampled_airplane_plan(state, vehicle, deck, rng)
+    if sampled is not None:
+        return Plan(cards=tuple(c.id for c in sampled))
     seqs = airplane_sequences(state, vehicle)
     flights = fly(vehicle.pose, card_table(deck), seqs, rules.base_length)
     pool = np.flatnonzero(best_tier(rules, flights))

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from dogfight.catalog.loader import Catalog
 from dogfight.catalog.models import (
     Direction,
     ManeuverCard,
@@ -151,6 +152,20 @@ def _held(text: str) -> tuple[str, str]:
     return letter, card
 
 
+_COMPOSITIONS: dict[int, tuple[object, dict[str, list[str]]]] = {}
+
+
+def _compositions(catalog: Catalog) -> dict[str, list[str]]:
+    """Every damage deck's full composition (cached per catalog: a bot rebuilds its view
+    every turn)."""
+    hit = _COMPOSITIONS.get(id(catalog))
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    piles = {letter: deck.composition() for letter, deck in sorted(catalog.damage_decks.items())}
+    _COMPOSITIONS[id(catalog)] = (catalog, piles)
+    return piles
+
+
 def rebuild(
     observation: Observation,
     rules: Rules,
@@ -224,7 +239,7 @@ def rebuild(
         )
         for o in observation.get("objectives", [])
     }
-    piles = {letter: deck.composition() for letter, deck in sorted(catalog.damage_decks.items())}
+    piles = {letter: list(pile) for letter, pile in _compositions(catalog).items()}
     return GameState(
         rules=rules,
         vehicles=vehicles,

@@ -45,6 +45,13 @@ def register(app: typer.Typer) -> None:
                 "once, turn after turn."
             ),
         ] = False,
+        differential: Annotated[
+            bool,
+            typer.Option(
+                help="Compare the firing geometry with the frozen pre-issue-13 reference on "
+                "10,000 phases of random crowded tables (exit status 1 on any difference)."
+            ),
+        ] = False,
         processes: Annotated[
             int,
             typer.Option(
@@ -68,9 +75,10 @@ def register(app: typer.Typer) -> None:
         ] = None,
         seed: Annotated[int, typer.Option(help="With --fuzz: the generator's seed.")] = 0,
     ) -> None:
-        """Median time of one phase with 4 and 32 airplanes, random duels per second,
-        peak memory; targets beside each figure. With --server: the web server; with
-        --fuzz N: N hostile inputs."""
+        """Median phase time with 4 to 64 airplanes all in play (constant density and a
+        crowded 90 x 90 table), per-plane cost and its growth, random duels per second,
+        bots, peak memory; targets beside each figure. With --server: the web server;
+        with --fuzz N: N hostile inputs."""
         if fuzz is not None:
             from dogfight.bench.fuzz import run as run_fuzz
             from dogfight.cli.app import catalog as load
@@ -111,7 +119,23 @@ def register(app: typer.Typer) -> None:
             out = figures[0] if len(figures) == 1 else figures
             sys.stdout.write(json.dumps(out, indent=2) + "\n")
             return
-        from dogfight.bench.engine import run
         from dogfight.cli.app import catalog
+
+        if differential:
+            from dogfight.bench.differential import compare
+
+            report = compare(catalog(), 500 if quick else 10_000)
+            out = {
+                "phases": report.phases,
+                "shots": report.shots,
+                "differences": report.differences,
+                "new_ms_per_phase": round(1000 * report.new_seconds / report.phases, 3),
+                "reference_ms_per_phase": round(1000 * report.old_seconds / report.phases, 3),
+            }
+            sys.stdout.write(json.dumps(out, indent=2) + "\n")
+            if report.differences:
+                raise typer.Exit(1)
+            return
+        from dogfight.bench.engine import run
 
         sys.stdout.write(json.dumps(run(catalog(), quick=quick), indent=2) + "\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -183,6 +184,7 @@ def register(app: typer.Typer) -> None:
             transient=False,
         ) as bar:
             task = bar.add_task(f"{games} games on {count} {engine} worker(s)", total=games)
+            began = time.perf_counter()
 
             def advance(done: int) -> None:
                 bar.advance(task, done)
@@ -200,6 +202,15 @@ def register(app: typer.Typer) -> None:
                     progress=advance,
                     per_task=CHUNK if batched else None,
                 )
+        wall = time.perf_counter() - began
+        cores = min(count, os.cpu_count() or 1)
+        # On the terminal only: results.json stays the same file for the same seed.
+        speed = {
+            "games_per_second": round(games / wall, 2),
+            "per_worker": round(games / wall / count, 2),
+            "per_core": round(games / wall / cores, 2),
+            "cores": cores,
+        }
         results = [GameResult.from_json(g) for g in raw]
         summary = summarize(results, sides)
         config = {
@@ -238,6 +249,11 @@ def register(app: typer.Typer) -> None:
         )
         for weapon, data in summary["damage_by_weapon"].items():
             report.print(f"damage by {weapon}: {data['total']} ({data['per_game']:.2f} per game)")
+        report.print(
+            f"speed: {speed['games_per_second']:g} games/s on {count} worker(s): "
+            f"{speed['per_worker']:g} per worker, {speed['per_core']:g} per core "
+            f"({cores} core(s) used, start-up included)"
+        )
         report.print(f"written to {out}/: results.json, games.csv, win_rates.png, lengths.png")
 
 

@@ -12,12 +12,22 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import shapely
 import shapely.geometry
 import shapely.ops
 
 from dogfight.geometry.pose import Point, Pose
-from dogfight.geometry.shapes import EPSILON, Polygon, area, clip_half_plane, nearest_point
+from dogfight.geometry.shapes import (
+    EPSILON,
+    Polygon,
+    area,
+    clip_half_plane,
+    contains,
+    cross,
+    nearest_point,
+    point_segment_distance,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,30 +72,23 @@ def shadow(origin: Point, blocker: Polygon, far: float) -> Polygon:
 
     For a convex blocker not containing the origin this is the convex hull of the blocker
     and its projection away from the origin, out to distance ``far`` (intermediate far
-    points keep the far edge beyond ``far`` whatever the blocker's angular size).
+    points keep the far edge beyond ``far`` whatever the blocker's angular size). The
+    points go to shapely as one array, not one vertex object at a time.
     """
     ox, oy = origin
-    centre_x = sum(v[0] for v in blocker) / len(blocker)
-    centre_y = sum(v[1] for v in blocker) / len(blocker)
+    corners = np.asarray(blocker, dtype=np.float64)
+    centre_x, centre_y = corners.mean(axis=0)
     axis = math.atan2(centre_y - oy, centre_x - ox)
-    angles = []
-    for vx, vy in blocker:
-        a = math.atan2(vy - oy, vx - ox) - axis
-        angles.append((a + math.pi) % (2 * math.pi) - math.pi)
-    low, high = min(angles), max(angles)
+    angles = np.arctan2(corners[:, 1] - oy, corners[:, 0] - ox) - axis
+    angles = (angles + math.pi) % (2 * math.pi) - math.pi
+    low, high = float(angles.min()), float(angles.max())
     steps = max(2, math.ceil((high - low) / math.radians(20.0)) + 1)
     reach = far * 2.0
-    far_points = [
-        (
-            ox + reach * math.cos(axis + low + (high - low) * i / (steps - 1)),
-            oy + reach * math.sin(axis + low + (high - low) * i / (steps - 1)),
-        )
-        for i in range(steps)
-    ]
-    hull = shapely.geometry.polygon.orient(
-        shapely.convex_hull(shapely.MultiPoint([*blocker, *far_points])), 1.0
-    )
-    return tuple((float(x), float(y)) for x, y in list(hull.exterior.coords)[:-1])
+    turns = axis + low + (high - low) * np.arange(steps) / (steps - 1)
+    far_points = np.column_stack((ox + reach * np.cos(turns), oy + reach * np.sin(turns)))
+    hull = shapely.convex_hull(shapely.multipoints(np.concatenate((corners, far_points))))
+    ring = shapely.get_coordinates(shapely.geometry.polygon.orient(hull, 1.0))[:-1]
+    return tuple((float(x), float(y)) for x, y in ring)
 
 
 def _geometry(points: Sequence[Point]) -> shapely.Geometry:
@@ -96,25 +99,75 @@ def _geometry(points: Sequence[Point]) -> shapely.Geometry:
     return shapely.Point(points[0])
 
 
-@dataclass(frozen=True, slots=True)
+Candidate = tuple[int, Polygon]
+"""A base that may block a shot: its index among the caller's bases, and its corners."""
+
+
 class Sight:
     """How a ruler from a firing dot meets a target base.
 
     ``arc_distance`` ignores other bases; ``distance`` and ``point`` are those of the
     nearest point a ruler can reach without crossing another base (``inf``/``None`` when
     every in-arc point is hidden). ``blockers`` are the indexes of the bases whose shadow
-    hides some in-arc point of the target within ``ruler``.
+    hides some in-arc point of the target within ``ruler``; ``region`` is the part of the
+    target inside the arc's wedge and ``shades`` the shadows of the bases that hide some of
+    it. When the nearest in-arc point was seen directly, ``blockers`` and ``shades`` are
+    worked out only when asked for (the firing step never needs them for an airplane).
     """
 
-    arc_distance: float
-    arc_point: Point | None
-    distance: float
-    point: Point | None
-    blockers: tuple[int, ...]
-    region: tuple[Point, ...] = ()
-    """The part of the target inside the arc's wedge."""
-    shades: tuple[Polygon, ...] = ()
-    """The shadows of the bases that hide some of ``region``."""
+    __slots__ = (
+        "_blockers",
+        "_pending",
+        "_shades",
+        "arc_distance",
+        "arc_point",
+        "distance",
+        "point",
+        "region",
+    )
+
+    def __init__(
+        self,
+        arc_distance: float,
+        arc_point: Point | None,
+        distance: float,
+        point: Point | None,
+        blockers: tuple[int, ...] = (),
+        region: tuple[Point, ...] = (),
+        shades: tuple[Polygon, ...] = (),
+        pending: tuple[Point, float, list[Candidate]] | None = None,
+    ) -> None:
+        self.arc_distance = arc_distance
+        self.arc_point = arc_point
+        self.distance = distance
+        self.point = point
+        self.region = region
+        self._blockers = blockers
+        self._shades = shades
+        self._pending = pending
+
+    def __repr__(self) -> str:
+        return (
+            f"Sight(arc_distance={self.arc_distance!r}, distance={self.distance!r}, "
+            f"point={self.point!r}, blockers={self.blockers!r})"
+        )
+
+    def _settle(self) -> None:
+        if self._pending is not None:
+            origin, ruler, candidates = self._pending
+            self._pending = None
+            _, _, self._blockers, self._shades = _shadows(origin, self.region, ruler, candidates)
+
+    @property
+    def blockers(self) -> tuple[int, ...]:
+        self._settle()
+        return self._blockers
+
+    @property
+    def shades(self) -> tuple[Polygon, ...]:
+        """The shadows of the bases that hide some of ``region``."""
+        self._settle()
+        return self._shades
 
     def visible(self) -> shapely.Geometry:
         """The part of the target in the arc that a ruler reaches without crossing another
@@ -133,6 +186,154 @@ class Sight:
         return self.distance <= half + 1e-9
 
 
+def _shadows(
+    origin: Point, region: Sequence[Point], ruler: float, candidates: list[Candidate]
+) -> tuple[shapely.Geometry, shapely.Geometry, tuple[int, ...], tuple[Polygon, ...]]:
+    """The exact test: each candidate's shadow against the in-arc region (all at once,
+    through shapely's array functions). Returns the region and its visible part, the
+    indexes of the bases hiding some of the region within ``ruler`` and the shadows
+    hiding any of it."""
+    region_shape = _geometry(region)
+    points = [shadow(origin, base, ruler) for _, base in candidates]
+    shades = np.array([shapely.Polygon(p) for p in points], dtype=object)
+    hidden = shapely.intersection(region_shape, shades)
+    hides = ~shapely.is_empty(hidden)
+    near = shapely.distance(hidden, shapely.Point(origin)) <= ruler + 1e-9
+    blockers = tuple(candidates[i][0] for i in np.flatnonzero(hides & near))
+    kept = tuple(points[i] for i in np.flatnonzero(hides))
+    visible = region_shape.difference(shapely.union_all(shades[hides])) if kept else region_shape
+    return region_shape, visible, blockers, kept
+
+
+ANGLE_MARGIN = 1e-7
+"""Radians of slack in the angular test that rules a base out as a blocker: it only ever
+keeps a base the exact test then clears, never drops one the exact test would keep."""
+
+CLEARANCE = 1e-3
+"""cm a ruler to the nearest in-arc point must pass clear of every possible blocker for
+that point to be taken as seen without building the shadows (a point a hair's breadth
+from a shadow goes to the exact test)."""
+
+MIN_REGION = 1e-3
+"""cm² below which an in-arc region always goes to the exact test (a sliver of a target
+behind a blocker counts as hidden there, see :data:`SLIVER`)."""
+
+
+Extent = tuple[float, float, float]
+"""A shape's angular extent seen from a point: (axis, lowest offset, highest offset), in
+radians (see :func:`angular_extent`)."""
+
+Blocker = tuple[int, Polygon, float, Extent]
+"""A base that may block a shot: its index among the caller's bases, its corners, its
+distance from the firing dot and its angular extent from there."""
+
+
+def angular_extent(origin: Point, points: Sequence[Point]) -> Extent:
+    """The angular extent of a convex shape not containing ``origin``: the direction of
+    its vertices' mean and the lowest and highest offsets of its vertices from it."""
+    ox, oy = origin
+    cx = sum(p[0] for p in points) / len(points) - ox
+    cy = sum(p[1] for p in points) / len(points) - oy
+    axis = math.atan2(cy, cx)
+    low = high = 0.0
+    two_pi = 2.0 * math.pi
+    for px, py in points:
+        a = (math.atan2(py - oy, px - ox) - axis + math.pi) % two_pi - math.pi
+        low = min(low, a)
+        high = max(high, a)
+    return axis, low, high
+
+
+def _may_hide(
+    region_extent: tuple[float, float, float],
+    region_far: float,
+    base_extent: tuple[float, float, float],
+    base_near: float,
+) -> bool:
+    """Whether a base's shadow may reach the region: their angular extents overlap (with
+    :data:`ANGLE_MARGIN`) and some of the region lies no nearer than the base's nearest
+    point (a shadow starts at its base)."""
+    if region_far < base_near - 1e-7:
+        return False
+    r_axis, r_low, r_high = region_extent
+    b_axis, b_low, b_high = base_extent
+    offset = (r_axis - b_axis + math.pi) % (2.0 * math.pi) - math.pi
+    for shift in (0.0, 2.0 * math.pi, -2.0 * math.pi):
+        lo, hi = offset + shift + r_low, offset + shift + r_high
+        if hi >= b_low - ANGLE_MARGIN and lo <= b_high + ANGLE_MARGIN:
+            return True
+    return False
+
+
+def _segment_clear(a: Point, b: Point, poly: Sequence[Point], margin: float) -> bool:
+    """Whether segment ab stays more than ``margin`` away from a convex polygon."""
+    if contains(poly, a) or contains(poly, b):
+        return False
+    n = len(poly)
+    for i in range(n):
+        p, q = poly[i], poly[(i + 1) % n]
+        d1, d2 = cross(a, b, p), cross(a, b, q)
+        d3, d4 = cross(p, q, a), cross(p, q, b)
+        if ((d1 > 0) != (d2 > 0)) and ((d3 > 0) != (d4 > 0)):
+            return False  # the segment crosses this edge
+        if (
+            point_segment_distance(p, a, b)[0] <= margin
+            or point_segment_distance(a, p, q)[0] <= margin
+            or point_segment_distance(b, p, q)[0] <= margin
+        ):
+            return False
+    return True
+
+
+def measure(
+    origin: Point,
+    region: Sequence[Point],
+    nearest: tuple[float, Point],
+    ruler: float,
+    candidates: Sequence[Blocker],
+) -> Sight:
+    """Measure a shot at a target whose in-arc part is ``region`` (non-empty, its point
+    nearest ``origin`` given as (distance, point)), given the bases that may block it
+    (:data:`Blocker`), each within ``ruler``: the angular test rules out the bases whose
+    shadow cannot reach the region, the ruler to the nearest in-arc point is tried first,
+    and only when something may cross it are the exact shadows built (:func:`sight` is
+    the same measure)."""
+    arc_distance, arc_point = nearest
+    region_t = tuple(region)
+    if arc_distance > ruler + 1e-9 or not candidates:
+        return Sight(arc_distance, arc_point, arc_distance, arc_point, (), region_t)
+    extent = angular_extent(origin, region)
+    far = max(math.hypot(p[0] - origin[0], p[1] - origin[1]) for p in region)
+    kept: list[Candidate] = [
+        (index, base)
+        for index, base, near, base_extent in candidates
+        if _may_hide(extent, far, base_extent, near)
+    ]
+    if not kept:
+        return Sight(arc_distance, arc_point, arc_distance, arc_point, (), region_t)
+    if (
+        arc_distance > CLEARANCE
+        and abs(area(region)) >= MIN_REGION
+        and all(_segment_clear(origin, arc_point, base, CLEARANCE) for _, base in kept)
+    ):
+        return Sight(
+            arc_distance,
+            arc_point,
+            arc_distance,
+            arc_point,
+            region=region_t,
+            pending=(origin, ruler, kept),
+        )
+    region_shape, visible, blockers, shades = _shadows(origin, region, ruler, kept)
+    # Floating-point slivers left along a shadow's edge are not a way through.
+    if visible.is_empty or (region_shape.area > 0 and visible.area < SLIVER):
+        return Sight(arc_distance, arc_point, math.inf, None, blockers, region_t, shades)
+    near_point = shapely.ops.nearest_points(shapely.Point(origin), visible)[1]
+    point = (float(near_point.x), float(near_point.y))
+    distance = math.hypot(point[0] - origin[0], point[1] - origin[1])
+    return Sight(arc_distance, arc_point, distance, point, blockers, region_t, shades)
+
+
 def sight(
     pose: Pose, arc: Arc, target: Polygon, ruler: float, others: Sequence[Polygon] = ()
 ) -> Sight:
@@ -144,43 +345,12 @@ def sight(
     region = in_arc_region(target, pose, arc)
     if not region:
         return Sight(math.inf, None, math.inf, None, ())
-    arc_distance, arc_point = nearest_point(region, pose.point)
-    region_t = tuple(region)
-    if arc_distance > ruler + 1e-9:
-        return Sight(arc_distance, arc_point, arc_distance, arc_point, (), region_t)
     origin = pose.point
-    candidates: list[int] = []
-    for index, base in enumerate(others):
-        d, _ = nearest_point(base, origin)
-        if d <= ruler:
-            candidates.append(index)
-    if not candidates:
-        return Sight(arc_distance, arc_point, arc_distance, arc_point, (), region_t)
-    region_shape = _geometry(region)
-    origin_point = shapely.Point(origin)
-    shades: list[shapely.Geometry] = []
-    shade_points: list[Polygon] = []
-    blockers: list[int] = []
-    for index in candidates:
-        points = shadow(origin, others[index], ruler)
-        shade = shapely.Polygon(points)
-        hidden = region_shape.intersection(shade)
-        if hidden.is_empty:
-            continue
-        shades.append(shade)
-        shade_points.append(points)
-        # Named whatever the order of ``others``: it hides part of the target in reach.
-        if hidden.distance(origin_point) <= ruler + 1e-9:
-            blockers.append(index)
-    visible = region_shape.difference(shapely.union_all(shades)) if shades else region_shape
-    # Floating-point slivers left along a shadow's edge are not a way through.
-    if visible.is_empty or (region_shape.area > 0 and visible.area < SLIVER):
-        return Sight(
-            arc_distance, arc_point, math.inf, None, tuple(blockers), region_t, tuple(shade_points)
-        )
-    near = shapely.ops.nearest_points(origin_point, visible)[1]
-    point = (float(near.x), float(near.y))
-    distance = math.hypot(point[0] - origin[0], point[1] - origin[1])
-    return Sight(
-        arc_distance, arc_point, distance, point, tuple(blockers), region_t, tuple(shade_points)
-    )
+    nearest = nearest_point(region, origin)
+    candidates: list[Blocker] = []
+    if nearest[0] <= ruler + 1e-9:
+        for index, base in enumerate(others):
+            d, _ = nearest_point(base, origin)
+            if d <= ruler:
+                candidates.append((index, base, d, angular_extent(origin, base)))
+    return measure(origin, region, nearest, ruler, candidates)

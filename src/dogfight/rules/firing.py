@@ -10,14 +10,30 @@ or the line of sight of the airplanes firing at them."
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
 
 from dogfight.geometry.hexbase import Side
+from dogfight.geometry.pose import Point
 from dogfight.geometry.protection import unprotected_point
-from dogfight.geometry.reach import Sight, sight
-from dogfight.geometry.shapes import Polygon, convex_overlap
+from dogfight.geometry.reach import (
+    Arc,
+    Extent,
+    Sight,
+    angular_extent,
+    in_arc_region,
+    measure,
+    sight,
+)
+from dogfight.geometry.shapes import EPSILON, Polygon, convex_overlap, nearest_point
 from dogfight.geometry.sides import REAR, side_towards
 from dogfight.rules.state import GameState, Vehicle
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,20 +45,202 @@ class Option:
     target: str
     sight: Sight
     short: bool
-    blockers: tuple[str, ...]
+    candidates: tuple[str, ...]
+    """The bases that might have blocked the shot (``sight.blockers`` index them)."""
     protected: bool = False
     """A shot at a tripod that cannot reach it without crossing its electrified armour."""
+
+    @property
+    def blockers(self) -> tuple[str, ...]:
+        """The bases whose shadow hides some of the target within the ruler."""
+        return tuple(self.candidates[i] for i in self.sight.blockers)
+
+
+NearBase = tuple[str, Polygon, float, Extent]
+"""A base near a firing dot: its id, corners, distance from the dot and angular extent."""
+
+SMALL = 12
+"""Up to this many bases, pairs are found with plain Python loops (arrays cost more to
+set up than they save)."""
 
 
 @dataclass(slots=True)
 class Table:
-    """The bases in play at one firing step, with their overlaps, computed once."""
+    """The bases in play at one firing step, with their overlaps, computed once.
+
+    Besides the bases by id it keeps them as arrays (centres, headings, sides, corners)
+    so that the pairs a shot could join are found for every firer at once
+    (:meth:`in_reach`) and the bases near every firing dot are measured in one batch
+    (:meth:`near`), instead of in Python loops over every firer x target x blocker.
+    """
 
     bases: dict[str, Polygon]
     overlaps: dict[str, set[str]]
+    ids: list[str] = field(default_factory=list)
+    dots: list[Point] = field(default_factory=list)
+    """Each base's centre dot (its firing dot), in :attr:`ids` order."""
+    headings: list[float] = field(default_factory=list)
+    sides: list[str] = field(default_factory=list)
+    radius: float = 0.0
+    _index: dict[str, int] = field(default_factory=dict)
+    _centres: Floats | None = None
+    _distance: Floats | None = None
+    _reach: dict[tuple[float, float, float], Bools] = field(default_factory=dict)
+    _near: dict[tuple[int, float], list[NearBase]] = field(default_factory=dict)
+    _batch: dict[float, tuple[Ints, Ints, Floats, Floats, Floats, Floats]] = field(
+        default_factory=dict
+    )
 
     def overlap(self, a: str, b: str) -> bool:
         return b in self.overlaps[a]
+
+    def index(self, vid: str) -> int:
+        if not self._index:
+            self._index = {v: i for i, v in enumerate(self.ids)}
+        return self._index[vid]
+
+    @property
+    def centres(self) -> Floats:
+        """The centre dots as an (n, 2) array."""
+        if self._centres is None:
+            self._centres = np.array(self.dots, dtype=np.float64).reshape(-1, 2)
+        return self._centres
+
+    def distance(self) -> Floats:
+        """Centre-to-centre distances, firer by row."""
+        if self._distance is None:
+            d = self.centres[None, :, :] - self.centres[:, None, :]
+            self._distance = np.hypot(d[..., 0], d[..., 1])
+        return self._distance
+
+    def in_reach(self, index: int, arc: Arc, limit: float) -> list[int]:
+        """Indexes of the enemies of base ``index`` it does not overlap whose centre is
+        within ``limit`` and whose circumscribed circle (:attr:`radius`) meets the arc's
+        wedge: a superset of the bases the arc can reach within ``limit - radius``."""
+        if len(self.ids) <= SMALL:
+            return self._reach_row(index, arc, limit)
+        key = (arc.centre, arc.width, limit)
+        matrix = self._reach.get(key)
+        if matrix is None:
+            matrix = self._reach_matrix(arc, limit)
+            self._reach[key] = matrix
+        out: list[int] = np.flatnonzero(matrix[index]).tolist()
+        return out
+
+    def _reach_row(self, index: int, arc: Arc, limit: float) -> list[int]:
+        x, y = self.dots[index]
+        axis = self.headings[index] + arc.centre
+        side, firer = self.sides[index], self.ids[index]
+        out = []
+        for j, (tx, ty) in enumerate(self.dots):
+            if self.sides[j] == side or self.ids[j] in self.overlaps[firer]:
+                continue
+            distance = math.hypot(tx - x, ty - y)
+            if distance > limit:
+                continue
+            if distance > self.radius:
+                off = abs((math.degrees(math.atan2(ty - y, tx - x)) - axis + 180.0) % 360.0 - 180.0)
+                slack = math.degrees(math.asin(self.radius / distance))
+                if off > arc.width / 2.0 + slack + 1e-6:
+                    continue
+            out.append(j)
+        return out
+
+    def _reach_matrix(self, arc: Arc, limit: float) -> Bools:
+        distance = self.distance()
+        d = self.centres[None, :, :] - self.centres[:, None, :]
+        sides = np.array(self.sides)
+        ok: Bools = (distance <= limit) & (sides[:, None] != sides[None, :])
+        bearing = np.degrees(np.arctan2(d[..., 1], d[..., 0]))
+        headings = np.array(self.headings)
+        off = np.abs((bearing - headings[:, None] - arc.centre + 180.0) % 360.0 - 180.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slack = np.degrees(np.arcsin(np.clip(self.radius / distance, 0.0, 1.0)))
+        ok &= (off <= arc.width / 2.0 + slack + 1e-6) | (distance <= self.radius)
+        for vid, others in self.overlaps.items():
+            for other in others:
+                ok[self.index(vid), self.index(other)] = False
+        np.fill_diagonal(ok, False)
+        return ok
+
+    def near(self, index: int, ruler: float) -> list[NearBase]:
+        """The bases within ``ruler`` of base ``index``'s centre dot (its firing dot), in
+        table order, leaving out the firer and the bases it overlaps (000: they block
+        none of its shots)."""
+        key = (index, ruler)
+        hit = self._near.get(key)
+        if hit is None:
+            small = len(self.ids) <= SMALL
+            hit = self._near_small(index, ruler) if small else self._near_batched(index, ruler)
+            self._near[key] = hit
+        return hit
+
+    def _near_small(self, index: int, ruler: float) -> list[NearBase]:
+        firer = self.ids[index]
+        origin = self.dots[index]
+        found: list[NearBase] = []
+        for vid in self.ids:
+            if vid == firer or vid in self.overlaps[firer]:
+                continue
+            base = self.bases[vid]
+            d, _ = nearest_point(base, origin)
+            if d <= ruler:
+                found.append((vid, base, d, angular_extent(origin, base)))
+        return found
+
+    def _near_batched(self, index: int, ruler: float) -> list[NearBase]:
+        batch = self._batch.get(ruler)
+        if batch is None:
+            batch = self._measure_pairs(ruler)
+            self._batch[ruler] = batch
+        firers, rows, gaps, axes, lows, highs = batch
+        begin, end = np.searchsorted(firers, [index, index + 1]).tolist()
+        origin = self.dots[index]
+        found: list[NearBase] = []
+        for k in range(begin, end):
+            vid = self.ids[int(rows[k])]
+            base = self.bases[vid]
+            gap = float(gaps[k])
+            if abs(gap - ruler) < 1e-6:
+                # At the ruler's very end: the same measure as ever decides.
+                gap, _ = nearest_point(base, origin)
+            if gap <= ruler:
+                found.append((vid, base, gap, (float(axes[k]), float(lows[k]), float(highs[k]))))
+        return found
+
+    def _measure_pairs(self, ruler: float) -> tuple[Ints, Ints, Floats, Floats, Floats, Floats]:
+        """For every (firing dot, other base) pair whose centres are within ``ruler`` and a
+        base: the exact distance from the dot to the base and the base's angular extent
+        from the dot (:func:`~dogfight.geometry.reach.angular_extent`), all at once."""
+        close = self.distance() <= ruler + self.radius + 1e-6
+        np.fill_diagonal(close, False)
+        for vid, others in self.overlaps.items():
+            for other in others:
+                close[self.index(vid), self.index(other)] = False
+        firers, rows = np.nonzero(close)
+        size = max(len(b) for b in self.bases.values())
+        corners = np.array(
+            [b + (b[0],) * (size - len(b)) for b in self.bases.values()], dtype=np.float64
+        )
+        a = corners[rows]  # (pairs, corners, 2); padding repeats the first corner
+        b = np.roll(a, -1, axis=1)
+        o = self.centres[firers][:, None, :]
+        edge, to_dot = b - a, o - a
+        length2 = (edge**2).sum(axis=-1)
+        t = np.clip((to_dot * edge).sum(axis=-1) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
+        foot = a + t[..., None] * edge - o
+        gaps = np.hypot(foot[..., 0], foot[..., 1]).min(axis=1)
+        turns = edge[..., 0] * to_dot[..., 1] - edge[..., 1] * to_dot[..., 0]
+        gaps = np.where((turns >= -EPSILON).all(axis=1), 0.0, gaps)
+        rel = a - o
+        mean = rel.mean(axis=1)
+        axes = np.arctan2(mean[:, 1], mean[:, 0])
+        offsets = (np.arctan2(rel[..., 1], rel[..., 0]) - axes[:, None] + math.pi) % (
+            2.0 * math.pi
+        ) - math.pi
+        lows = np.minimum(offsets.min(axis=1), 0.0)
+        highs = np.maximum(offsets.max(axis=1), 0.0)
+        return firers, rows, gaps, axes, lows, highs
 
 
 def possible_blockers(table: Table, firer: str, target: str) -> list[str]:
@@ -81,50 +279,87 @@ def in_blind_spot(state: GameState, firer: Vehicle, weapon: str, seen: Sight) ->
 
 
 def table_of(state: GameState) -> Table:
-    """Bases of every vehicle in play and which of them overlap."""
+    """Bases of every vehicle in play and which of them overlap (the separating-axis
+    test only for pairs whose centres are close enough, found with arrays)."""
     vehicles = state.in_play()
     bases = {v.id: state.base(v) for v in vehicles}
     overlaps: dict[str, set[str]] = {v.id: set() for v in vehicles}
     reach = 2.0 * state.rules.base_radius
-    for i, a in enumerate(vehicles):
-        for b in vehicles[i + 1 :]:
-            if abs(a.pose.x - b.pose.x) > reach or abs(a.pose.y - b.pose.y) > reach:
-                continue
-            if convex_overlap(bases[a.id], bases[b.id]):
-                overlaps[a.id].add(b.id)
-                overlaps[b.id].add(a.id)
-    return Table(bases, overlaps)
+    table = Table(
+        bases,
+        overlaps,
+        ids=[v.id for v in vehicles],
+        dots=[v.pose.point for v in vehicles],
+        headings=[v.pose.heading for v in vehicles],
+        sides=[v.side for v in vehicles],
+        radius=state.rules.base_radius,
+    )
+    if len(vehicles) <= SMALL:
+        pairs = [(i, j) for i in range(len(vehicles)) for j in range(i + 1, len(vehicles))]
+    else:
+        centres = table.centres
+        dx = np.abs(centres[None, :, 0] - centres[:, None, 0])
+        dy = np.abs(centres[None, :, 1] - centres[:, None, 1])
+        close = np.triu((dx <= reach) & (dy <= reach), 1)
+        pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(close), strict=True)]
+    for i, j in pairs:
+        a, b = vehicles[i], vehicles[j]
+        if abs(a.pose.x - b.pose.x) > reach or abs(a.pose.y - b.pose.y) > reach:
+            continue
+        if convex_overlap(bases[a.id], bases[b.id]):
+            overlaps[a.id].add(b.id)
+            overlaps[b.id].add(a.id)
+    return table
 
 
 def options(state: GameState, table: Table, firer: Vehicle, weapon: str) -> list[Option]:
-    """Every enemy ``firer``'s ``weapon`` can reach, nearest first (ties by id)."""
+    """Every enemy ``firer``'s ``weapon`` can reach, nearest first (ties by id).
+
+    The pairs worth measuring come from :meth:`Table.in_reach` (arc and reach, for every
+    firer at once); for each target whose in-arc part is within the ruler, the bases that
+    may block it are those :meth:`Table.near` found within the ruler of the firing dot,
+    less the target and the bases overlapping it, and
+    :func:`~dogfight.geometry.reach.measure` tries the ruler to the nearest in-arc point
+    before any exact shadow.
+    """
     rules = state.rules
     arc = rules.arc(weapon)
-    radius = rules.base_radius
+    ruler = rules.ruler
+    origin = firer.pose.point
+    index = table.index(firer.id)
+    friendly_only = rules.switches.blocking == "friendly"  # see blockers_of
     out: list[Option] = []
-    for target in state.in_play():
-        if target.side == firer.side or target.id == firer.id:
+    for row in table.in_reach(index, arc, ruler + rules.base_radius):
+        tid = table.ids[row]
+        target = state.vehicles[tid]
+        if not target.in_play:
             continue
-        if table.overlap(firer.id, target.id):
-            continue  # 002: "If two planes overlap: Neither can fire at each other."
-        if (
-            math.hypot(target.pose.x - firer.pose.x, target.pose.y - firer.pose.y)
-            > rules.ruler + radius
-        ):
+        region = in_arc_region(table.bases[tid], firer.pose, arc)
+        if not region:
             continue
-        ids = blockers_of(state, table, firer, target)
-        seen = sight(
-            firer.pose, arc, table.bases[target.id], rules.ruler, [table.bases[v] for v in ids]
+        nearest = nearest_point(region, origin)
+        if nearest[0] > ruler + 1e-9:
+            continue
+        hiding = table.overlaps[tid]
+        near = [n for n in table.near(index, ruler) if n[0] != tid and n[0] not in hiding]
+        if friendly_only:
+            near = [n for n in near if state.vehicles[n[0]].side == firer.side]
+        seen = measure(
+            origin,
+            region,
+            nearest,
+            ruler,
+            [(i, base, d, extent) for i, (_, base, d, extent) in enumerate(near)],
         )
-        if seen.reachable(rules.ruler) and not in_blind_spot(state, firer, weapon, seen):
+        if seen.reachable(ruler) and not in_blind_spot(state, firer, weapon, seen):
             out.append(
                 Option(
                     firer.id,
                     weapon,
-                    target.id,
+                    tid,
                     seen,
                     seen.short(rules.half),
-                    tuple(ids[i] for i in seen.blockers),
+                    tuple(n[0] for n in near),
                     is_protected(state, firer, target, seen),
                 )
             )

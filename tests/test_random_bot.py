@@ -1,0 +1,67 @@
+"""The random bot draws its plan without listing every legal plan (issue 13: "the random
+bot samples a legal plan without enumerating all ~2,700 (same distribution or documented
+change)"): uniform among the legal plans of the best safety tier, as when it listed them."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from dogfight.bots.airplanes import best_tier, random_airplane_plan
+from dogfight.bots.view import airplane_sequences, card_table, fly
+from dogfight.catalog.loader import Catalog
+from dogfight.geometry.pose import Pose
+from dogfight.rules.state import GameState
+from dogfight.sim.duel import duel_situation
+from dogfight.situation import build
+
+
+def _best(state: GameState, vid: str) -> list[tuple[str, ...]]:
+    """The best tier, listed the old way: every legal plan flown."""
+    vehicle = state.vehicles[vid]
+    deck = state.rules.deck_of(vehicle.type)
+    seqs = airplane_sequences(state, vehicle)
+    flights = fly(vehicle.pose, card_table(deck), seqs, state.rules.base_length)
+    rows = seqs[best_tier(state.rules, flights)]
+    return [tuple(deck.cards[int(i)].id for i in row) for row in rows]
+
+
+@pytest.mark.parametrize(
+    "pose",
+    [Pose(45.0, 20.0, 90.0), Pose(3.0, 45.0, 180.0), Pose(2.0, 2.0, 225.0)],
+    ids=["open table", "at an edge", "in a corner, facing out"],
+)
+def test_random_plans_are_uniform_over_the_best_tier(catalog: Catalog, pose: Pose) -> None:
+    state = build(duel_situation(), catalog, 0)
+    state.vehicles["allied"].pose = pose
+    best = _best(state, "allied")
+    rng = np.random.default_rng(3)
+    draws = 3000
+    seen = Counter(
+        random_airplane_plan(state, state.vehicles["allied"], rng).cards for _ in range(draws)
+    )
+    assert set(seen) <= set(best)
+    # The first card's share matches the listed tier's (a chi-square test, 1e-4 level).
+    expected = Counter(plan[0] for plan in best)
+    observed: Counter[str] = Counter()
+    for plan, n in seen.items():
+        observed[plan[0]] += n
+    chi2 = sum(
+        (observed[c] - draws * k / len(best)) ** 2 / (draws * k / len(best))
+        for c, k in expected.items()
+    )
+    assert chi2 < 40.0  # about 14 degrees of freedom: p < 1e-4 beyond 40
+
+
+def test_a_skewed_sampler_would_fail(catalog: Catalog) -> None:
+    """The uniformity check above can fail: always the first plan of the tier."""
+    state = build(duel_situation(), catalog, 0)
+    best = _best(state, "allied")
+    expected = Counter(plan[0] for plan in best)
+    chi2 = sum(
+        ((3000 if c == best[0][0] else 0) - 3000 * k / len(best)) ** 2 / (3000 * k / len(best))
+        for c, k in expected.items()
+    )
+    assert chi2 > 40.0

@@ -1,0 +1,83 @@
+"""The state's copies (issue 13: "copy state cheaply"): every field is carried over, and
+nothing the resolver changes in place is shared with the original."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import pytest
+
+from dogfight.catalog.loader import Catalog
+from dogfight.rules.state import GameState, TripodState, Vehicle
+from dogfight.sim.duel import tripods_situation
+from dogfight.situation import build
+
+
+def _marked(obj: Any) -> Any:
+    """Set every field of ``obj`` to a value of its own (a fresh container holding a
+    unique marker, or a unique object), so a field a copy forgets shows up."""
+    for f in fields(obj):
+        value = getattr(obj, f.name)
+        marker = object()
+        if isinstance(value, list):
+            new: Any = [marker]
+        elif isinstance(value, dict):
+            new = {marker: marker}
+        elif isinstance(value, set):
+            new = {marker}
+        elif isinstance(value, TripodState):
+            new = _marked(value.copy())
+        else:
+            new = marker
+        object.__setattr__(obj, f.name, new)
+    return obj
+
+
+def _check(original: Any, copied: Any) -> None:
+    assert type(copied) is type(original)
+    for f in fields(original):
+        before, after = getattr(original, f.name), getattr(copied, f.name)
+        if isinstance(before, (list, dict, set)):
+            assert after == before and after is not before, f.name
+        elif isinstance(before, TripodState):
+            assert after is not before, f.name
+            _check(before, after)
+        else:
+            assert after is before, f.name
+
+
+def test_tripod_console_copy_keeps_every_field(catalog: Catalog) -> None:
+    state = build(tripods_situation(), catalog, 0)
+    console = state.vehicles["t1"].tripod
+    assert console is not None
+    original = _marked(console.copy())
+    _check(original, original.copy())
+
+
+@pytest.mark.parametrize("vid", ["t1", "p0"])
+def test_vehicle_copy_keeps_every_field(catalog: Catalog, vid: str) -> None:
+    state = build(tripods_situation(), catalog, 0)
+    vehicle: Vehicle = state.vehicles[vid].copy()
+    tripod = vehicle.tripod
+    original = _marked(vehicle)
+    if tripod is not None:
+        original.tripod = _marked(tripod)
+    else:
+        original.tripod = None
+    _check(original, original.copy())
+
+
+def test_state_copy_keeps_every_field_and_copies_what_changes(catalog: Catalog) -> None:
+    state = build(tripods_situation(), catalog, 0)
+    copied = state.copy()
+    for f in fields(GameState):
+        before, after = getattr(state, f.name), getattr(copied, f.name)
+        assert after == before, f.name
+        if isinstance(before, (list, dict, set)):
+            assert after is not before, f.name
+    for vid, vehicle in state.vehicles.items():
+        assert copied.vehicles[vid] is not vehicle
+        assert copied.vehicles[vid] == vehicle
+    for letter, pile in state.piles.items():
+        assert copied.piles[letter] is not pile
