@@ -80,6 +80,11 @@ def new_page(browser: Any, width: int = 1280, height: int = 860, **options: Any)
     page.set_default_timeout(15000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # the pages run under the server's Content-Security-Policy: nothing may be blocked
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     page.errors = errors
     return page
 

@@ -22,6 +22,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from dogfight.server.app import create_app
+from dogfight.server.limits import Limits
 
 Json = dict[str, Any]
 
@@ -29,7 +30,8 @@ Json = dict[str, Any]
 def client(db: Path | str) -> TestClient:
     """A test client of a fresh app on ``db``: an SQLite file, or a database URL (use it
     as a context manager)."""
-    return TestClient(create_app(db if isinstance(db, str) else f"sqlite:///{db}"))
+    limits = Limits(allowed_hosts=("testserver",))  # the test client's name for the server
+    return TestClient(create_app(db if isinstance(db, str) else f"sqlite:///{db}", limits=limits))
 
 
 def headers(token: str) -> dict[str, str]:

@@ -12,7 +12,9 @@ from dogfight.briefing import briefing, ending
 
 def test_a_lonely_invader_is_briefed_with_its_exit_edge(tmp_path: Path) -> None:
     with client(tmp_path / "games.sqlite") as c:
-        made = c.post("/api/games", json={"preset": "a-lonely-invader", "seed": 1}).json()
+        made = c.post(
+            "/api/games", json={"preset": "a-lonely-invader", "seed": 1, "analysis": True}
+        ).json()
         human = next(s for s in made["seats"] if not s["computer"])
         view = c.get(
             seat_url(made["game"]["id"], human["id"]), headers=headers(human["token"])

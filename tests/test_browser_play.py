@@ -29,6 +29,7 @@ def create_in_lobby(page: Any, base: str, preset: str) -> str:
     """Make a game in the lobby; go to its hot-seat link (animations sped up)."""
     page.goto(base + "/")
     page.check(f"input[name=preset][value='{preset}']")
+    page.check("#analysis")  # a chosen seed: an open analysis game
     page.fill("#seed", "7")
     page.click("#create")
     page.wait_for_selector("#hotseat[href^='/play/']")

@@ -26,7 +26,9 @@ pytestmark = needs_chromium
 
 def hot_seat(page: Any, server: Server, body: Json) -> str:
     """Make a game over the API and open its hot-seat link (animations sped up)."""
-    answer = httpx.post(server.base + "/api/games", json={"seed": 3, **body}, timeout=10)
+    answer = httpx.post(
+        server.base + "/api/games", json={"seed": 3, "analysis": True, **body}, timeout=10
+    )
     assert answer.status_code == 201, answer.text
     path, _, fragment = answer.json()["hotseat_link"].partition("#")
     page.goto(f"{server.base}{path}?speed=40#{fragment}")

@@ -334,3 +334,14 @@ def test_the_server_plays_a_computer_game_past_40_steps(tmp_path: Path) -> None:
             time.sleep(0.05)
             summary = c.get(f"/api/games/{game}").json()
         assert summary["over"], summary
+
+
+def test_a_non_finite_number_is_never_printed_as_json() -> None:
+    """The command line's JSON is strict: NaN would be a bug, refused with a message."""
+    from dogfight.cli.output import dumps
+    from dogfight.errors import DataError
+
+    assert json.loads(dumps({"x": 1.5})) == {"x": 1.5}
+    for bad in (float("nan"), float("inf"), [float("-inf")]):
+        with pytest.raises(DataError, match="not finite"):
+            dumps({"x": bad})

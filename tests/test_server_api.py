@@ -91,7 +91,7 @@ def test_create_from_every_preset(app_client: Any) -> None:
 
 
 def test_create_custom_per_vehicle_and_explicit_seats(app_client: Any) -> None:
-    made = make(app_client, situation=three_planes(), seating="vehicle", seed=5)
+    made = make(app_client, situation=three_planes(), seating="vehicle", seed=5, analysis=True)
     assert sorted(s["label"] for s in made["seats"]) == ["camel", "fokker", "spad"]
     made = make(
         app_client,
@@ -115,7 +115,8 @@ def test_create_custom_per_vehicle_and_explicit_seats(app_client: Any) -> None:
         ({"preset": "duel", "situation": duel_situation()}, 422, "preset"),
         ({"preset": "nope"}, 422, "preset"),
         ({"preset": "duel", "colour": "red"}, 422, "colour"),
-        ({"preset": "duel", "seed": -1}, 422, "seed"),
+        ({"preset": "duel", "seed": -1, "analysis": True}, 422, "seed"),
+        ({"preset": "duel", "seed": 3}, 422, "seed"),
         ({"preset": "duel", "seating": "table"}, 422, "seating"),
         ({"situation": {"vehicles": []}}, 422, "situation.vehicles"),
         (
@@ -218,7 +219,7 @@ def test_seat_view_needs_its_own_token(app_client: Any) -> None:
 
 
 def test_a_whole_duel_over_the_api(app_client: Any) -> None:
-    made = make(app_client, situation=duel_situation(gap=40), seed=11)
+    made = make(app_client, situation=duel_situation(gap=40), seed=11, analysis=True)
     game = made["game"]["id"]
     allies, ta = seat(made, "allies")
     central, tc = seat(made, "central")
@@ -363,7 +364,7 @@ def test_check_flags_restrictions_with_the_rule_and_draws_ghosts(app_client: Any
 
 
 def test_target_questions_answers_and_auto_fire(app_client: Any) -> None:
-    made = make(app_client, situation=three_planes(), seed=2)
+    made = make(app_client, situation=three_planes(), seed=2, analysis=True)
     game = made["game"]["id"]
     allies, ta = seat(made, "allies")
     central, tc = seat(made, "central")

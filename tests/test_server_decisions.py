@@ -35,7 +35,9 @@ def _secrets(body: Any) -> list[Json]:
 
 def test_tailing_reorder_through_the_api(tmp_path: Path) -> None:
     with client(tmp_path / "games.sqlite") as c:
-        made = c.post("/api/games", json={"situation": tailing_situation(), "seed": 3}).json()
+        made = c.post(
+            "/api/games", json={"situation": tailing_situation(), "seed": 3, "analysis": True}
+        ).json()
         game = made["game"]["id"]
         seats = {s["label"]: (s["id"], s["token"]) for s in made["seats"]}
         (a_id, a_tok), (c_id, c_tok) = seats["allies"], seats["central"]
@@ -126,7 +128,12 @@ def test_a_computer_tailer_answers_its_own_decision(tmp_path: Path) -> None:
     with client(tmp_path / "games.sqlite") as c:
         made = c.post(
             "/api/games",
-            json={"situation": tailing_situation(), "seed": 3, "computer": {"allies": "hard"}},
+            json={
+                "situation": tailing_situation(),
+                "seed": 3,
+                "analysis": True,
+                "computer": {"allies": "hard"},
+            },
         ).json()
         game = made["game"]["id"]
         [(c_id, c_tok)] = [(s["id"], s["token"]) for s in made["seats"] if s["label"] == "central"]

@@ -54,7 +54,7 @@ def stored_steps(db: Path | str, game: str) -> list[tuple[int, int]]:
 def test_a_submitted_plan_survives_a_kill(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite"
     with serving(db) as server:
-        game, seats = create(server.base, preset="duel", seed=4)
+        game, seats = create(server.base, preset="duel", seed=4, analysis=True)
         assert submit(server.base, game, seats["allies"], 1, {"camel": straights_plan()}).is_success
         server.kill()
     with serving(db) as server:
@@ -72,7 +72,7 @@ def test_killed_right_after_the_last_plan_resolves_on_restart(tmp_path: Path) ->
     db = tmp_path / "games.sqlite"
     server = Server(db, env={"DOGFIGHT_TEST_CRASH": "after-last-plan"})
     try:
-        game, seats = create(server.base, preset="duel", seed=9)
+        game, seats = create(server.base, preset="duel", seed=9, analysis=True)
         assert submit(server.base, game, seats["allies"], 1, {"camel": straights_plan()}).is_success
         with pytest.raises(httpx.HTTPError):
             submit(server.base, game, seats["central"], 1, {"albatros": straights_plan()})
@@ -115,7 +115,7 @@ def _play_targets_game(
     """Three airplanes, a target question in phase 1; with ``kill``, the server is killed
     while the question waits and a new one answers it (or ``other``, a second process
     already serving the same database). Returns the central seat's view."""
-    game, seats = create(base, situation=three_planes(), seed=21)
+    game, seats = create(base, situation=three_planes(), seed=21, analysis=True)
     allies, central = seats["allies"], seats["central"]
     plans = _slow_plans({"spad": "spad-xiii", "camel": "sopwith-camel", "fokker": "fokker-dr1"})
     assert submit(base, game, allies, 1, {k: plans[k] for k in ("spad", "camel")}).is_success

@@ -84,7 +84,7 @@ def test_killed_after_the_last_plan_the_other_process_resolves(
     _, other = two
     crashing = Server(other.db, env={"DOGFIGHT_TEST_CRASH": "after-last-plan"})
     try:
-        game, seats = create(crashing.base, preset="duel", seed=9)
+        game, seats = create(crashing.base, preset="duel", seed=9, analysis=True)
         # the other process holds the game too (and hears of every change)
         assert view(other.base, game, seats["allies"])["steps_total"] == 0
         assert submit(

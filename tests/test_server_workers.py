@@ -21,6 +21,7 @@ from dogfight.rules.context import Rules
 from dogfight.rules.plans import Action, Plan
 from dogfight.server import ws
 from dogfight.server.app import create_app
+from dogfight.server.limits import Limits
 from dogfight.server.store import Store, sqlite_url
 
 Json = dict[str, Any]
@@ -66,7 +67,8 @@ def gated() -> Iterator[type[GatedBot]]:
 def _client(db: Path, budget: float) -> Any:
     from fastapi.testclient import TestClient
 
-    return TestClient(create_app(sqlite_url(db), bot_budget=budget))
+    limits = Limits(allowed_hosts=("testserver",))  # the test client's name for the server
+    return TestClient(create_app(sqlite_url(db), limits=limits, bot_budget=budget))
 
 
 def _seat(made: Json, label: str) -> tuple[str, str]:

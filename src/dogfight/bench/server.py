@@ -222,6 +222,7 @@ def _servers(db: str, processes: int) -> Iterator[tuple[list[str], list[subproce
             [
                 *(sys.executable, "-m", "dogfight", "serve"),
                 *("--db", db, "--host", "127.0.0.1", "--port", str(port)),
+                *("--games-per-minute", "0"),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from dogfight.catalog import Catalog, load_catalog
-from dogfight.cli.output import write_atomic
+from dogfight.cli.output import dumps, write_atomic
 from dogfight.errors import DataError, DogfightError
 from dogfight.rules.events import as_dicts
 from dogfight.rules.observation import observe, side_seat, visible_events
@@ -108,7 +108,7 @@ def info(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = 
     """The catalog (airplanes, decks, rulesets) and the constants (ruler, bases, arcs)."""
     cat = catalog()
     if as_json:
-        sys.stdout.write(json.dumps(catalog_summary(cat), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(dumps(catalog_summary(cat), indent=2, ensure_ascii=False) + "\n")
         return
     from dogfight.cli.tables import print_info
 
@@ -143,7 +143,7 @@ def adjudicate_cmd(
         "events": as_dicts(visible_events(events, viewer)),
         "state": observe(state, viewer),
     }
-    emit(json.dumps(result, indent=2, ensure_ascii=False) + "\n", output)
+    emit(dumps(result, indent=2, ensure_ascii=False) + "\n", output)
 
 
 @schema_app.command("situation")

@@ -63,11 +63,33 @@ def register(app: typer.Typer) -> None:
         db: Annotated[
             str | None, typer.Option(help="With --server: the database URL to serve.")
         ] = None,
+        fuzz: Annotated[
+            int | None,
+            typer.Option(
+                "--fuzz",
+                metavar="N",
+                min=1,
+                help="Send N hostile inputs (HTTP, WebSocket, situations, orders) in "
+                "process; count tracebacks, 5xx and invalid JSON (targets 0). Try 100000.",
+            ),
+        ] = None,
+        seed: Annotated[int, typer.Option(help="With --fuzz: the generator's seed.")] = 0,
     ) -> None:
         """Median phase time with 4 to 64 airplanes all in play (constant density and a
         crowded 90 x 90 table), per-plane cost and its growth, random duels per second,
-        bots, peak memory; targets beside each figure. With --server: the web server."""
+        bots, peak memory; targets beside each figure. With --server: the web server;
+        with --fuzz N: N hostile inputs."""
+        if fuzz is not None:
+            from dogfight.bench.fuzz import run as run_fuzz
+            from dogfight.cli.app import catalog as load
 
+            def progress(done: int) -> None:
+                if done % 10_000 == 0:
+                    sys.stderr.write(f"dogfight bench --fuzz: {done} cases\n")
+
+            fuzzed = run_fuzz(load(), fuzz, seed, progress)
+            sys.stdout.write(json.dumps(fuzzed, indent=2) + "\n")
+            return
         if batch:
             from dogfight.bench.batch import run as run_batch
             from dogfight.cli.app import catalog as load

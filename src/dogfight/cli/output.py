@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from dogfight.errors import DataError
 
@@ -28,3 +30,14 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def dumps(value: Any, **options: Any) -> str:
+    """JSON any strict parser reads. The inputs are checked to be finite, so a NaN or an
+    infinity in a result is a bug: it is refused with a message, never printed."""
+    try:
+        return json.dumps(value, allow_nan=False, **options)
+    except ValueError as exc:
+        raise DataError(
+            "(output)", "(number)", None, f"not finite, so not JSON ({exc}); please report this"
+        ) from None

@@ -9,13 +9,16 @@ import socket
 import sys
 import webbrowser
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
 from dogfight.situation import Situation
+
+if TYPE_CHECKING:
+    from dogfight.server.limits import Limits
 
 DbOption = Annotated[
     str | None,
@@ -26,6 +29,29 @@ DbOption = Annotated[
 ]
 HostOption = Annotated[str, typer.Option(help="Address to listen on.")]
 PortOption = Annotated[int, typer.Option(help="Port to listen on (0: any free port).")]
+MaxBodyOption = Annotated[
+    int | None,
+    typer.Option(help="Largest request body in bytes (env DOGFIGHT_MAX_BODY; default 262144)."),
+]
+MaxVehiclesOption = Annotated[
+    int | None,
+    typer.Option(help="Most vehicles in a game (env DOGFIGHT_MAX_VEHICLES; default 16)."),
+]
+GamesPerMinuteOption = Annotated[
+    int | None,
+    typer.Option(
+        help="New games per client address per minute, 0: no limit "
+        "(env DOGFIGHT_GAMES_PER_MINUTE; default 30)."
+    ),
+]
+AllowHostOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-host",
+        help="Another name this server answers to in the Host header (repeatable; '*': any; "
+        "env DOGFIGHT_ALLOWED_HOSTS, comma-separated).",
+    ),
+]
 
 
 def db_url(db: str | None) -> tuple[str, str]:
@@ -74,10 +100,34 @@ def _can_open_browser() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def _run(app: object, sock: socket.socket) -> None:
+def _limits(
+    host: str,
+    max_body: int | None = None,
+    max_vehicles: int | None = None,
+    games_per_minute: int | None = None,
+    allow_host: list[str] | None = None,
+) -> Limits:
+    from dogfight.server.limits import Limits
+
+    return Limits.from_env(
+        bound_host=host,
+        max_body=max_body,
+        max_vehicles=max_vehicles,
+        games_per_minute=games_per_minute,
+        allowed_hosts=allow_host or None,
+    )
+
+
+def _run(app: object, sock: socket.socket, limits: Limits) -> None:
     import uvicorn
 
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio")  # type: ignore[arg-type]
+    config = uvicorn.Config(
+        app,  # type: ignore[arg-type]
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_max_size=limits.ws_max_message,
+        h11_max_incomplete_event_size=16 * 1024,
+    )
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
 
@@ -88,6 +138,10 @@ def register(app: typer.Typer) -> None:
         db: DbOption = None,
         host: HostOption = "127.0.0.1",
         port: PortOption = 8000,
+        max_body: MaxBodyOption = None,
+        max_vehicles: MaxVehiclesOption = None,
+        games_per_minute: GamesPerMinuteOption = None,
+        allow_host: AllowHostOption = None,
         reuse_port: Annotated[
             bool,
             typer.Option(
@@ -102,12 +156,13 @@ def register(app: typer.Typer) -> None:
         from dogfight.server.app import create_app
 
         url, where = db_url(db)
-        web = create_app(url, catalog())
+        limits = _limits(host, max_body, max_vehicles, games_per_minute, allow_host)
+        web = create_app(url, catalog(), limits)
         sock = _listen(host, port, reuse_port)
         bound = sock.getsockname()[1]
         print(f"dogfight: games are stored in {where}", flush=True)
         print(f"dogfight: serving on {_address(host, bound)}/ (Ctrl-C to stop)", flush=True)
-        _run(web, sock)
+        _run(web, sock, limits)
 
     @app.command()
     def play(
@@ -134,6 +189,7 @@ def register(app: typer.Typer) -> None:
         side: Annotated[
             str | None, typer.Option("--as", help="With --vs: your side (default: the first).")
         ] = None,
+        allow_host: AllowHostOption = None,
     ) -> None:
         """Serve, create a game played hot-seat in one browser, and open it; with --vs BOT,
         play it in the terminal against a computer player."""
@@ -153,9 +209,12 @@ def register(app: typer.Typer) -> None:
                 raise DataError("--computer", "computer", item, "SEAT=BOT, e.g. central=random")
             bots[seat] = bot
         url, where = db_url(db)
-        web = create_app(url, catalog())
+        limits = _limits(host, allow_host=allow_host)
+        web = create_app(url, catalog(), limits)
         try:
-            made = web.state.new_game(CreateGame(preset=scenario, computer=bots, seed=seed))
+            made = web.state.new_game(
+                CreateGame(preset=scenario, computer=bots, seed=seed, analysis=seed is not None)
+            )
         except ApiError as exc:
             raise DataError("play", exc.field or "scenario", scenario, exc.error) from None
         try:
@@ -178,7 +237,7 @@ def register(app: typer.Typer) -> None:
         if not no_browser and _can_open_browser():
             with contextlib.suppress(webbrowser.Error):
                 webbrowser.open(link)
-        _run(web, sock)
+        _run(web, sock, limits)
 
     @app.command()
     def export(

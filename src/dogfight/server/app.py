@@ -19,17 +19,21 @@ from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError, DogfightError
 from dogfight.server.campaigns import register_campaigns
 from dogfight.server.games import ApiError, GameFailed, GameService, LiveGame
+from dogfight.server.limits import Guard, Limits, RateLimit
 from dogfight.server.notify import Listener
 from dogfight.server.schemas import (
+    REFUSALS,
     CheckPlans,
     Computer,
     CreateGame,
+    Hello,
     Settings,
     SubmitDecisions,
     SubmitPlans,
@@ -62,6 +66,15 @@ def _bots() -> list[str]:
     return sorted(REGISTRY)
 
 
+def _short(value: object, limit: int = 80) -> str:
+    """A value for an error message: never the whole of a huge or deep input."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"a deeply nested {type(value).__name__}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _loc(loc: Any) -> str | None:
     parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
     return ".".join(parts) or None
@@ -80,26 +93,37 @@ AuthHeader = Annotated[str | None, Header(alias="Authorization")]
 
 
 def _seats_of(
-    body: CreateGame, setup: Json, catalog: Catalog
+    body: CreateGame, setup: Json, catalog: Catalog, max_vehicles: int = 0
 ) -> list[tuple[str, str, list[str], str | None]]:
     """Check the setup and turn the request's seating into (label, side, vehicles, bot)."""
-    for i, vehicle in enumerate(setup.get("vehicles", []) or []):
-        if isinstance(vehicle, dict) and vehicle.get("plans"):
+    try:
+        situation = parse_situation(setup, "situation")
+        planned = [f"vehicles[{i}].plans" for i, v in enumerate(situation.vehicles) if v.plans]
+        planned += [
+            f"reinforcements[{i}].plans" for i, r in enumerate(situation.reinforcements) if r.plans
+        ]
+        if planned:
             raise ApiError(
                 422,
                 "a game's setup has no plans: each seat plans its turns",
-                f"situation.vehicles[{i}].plans",
+                f"situation.{planned[0]}",
             )
-    try:
-        state = build(parse_situation(setup, "situation"), catalog, 0, "situation")
+        state = build(situation, catalog, 0, "situation")
     except DataError as exc:
         raise ApiError(
-            422, f"{exc.allowed} (got {exc.value!r})", f"situation.{exc.field}"
+            422, f"{exc.allowed} (got {_short(exc.value)})", f"situation.{exc.field}"
         ) from None
     except DogfightError as exc:
         raise ApiError(422, str(exc), "situation") from None
     sides: dict[str, str] = {v.id: v.side for v in state.vehicles.values()}
     sides.update({v.id: v.side for v in state.reserves.values()})
+    if max_vehicles and len(sides) > max_vehicles:
+        raise ApiError(
+            422,
+            f"{len(sides)} vehicles (reinforcements included): this server plays at most "
+            f"{max_vehicles} in a game",
+            "situation.vehicles",
+        )
     seats: list[tuple[str, str, list[str], str | None]] = []
     if body.seats is not None:
         seen: set[str] = set()
@@ -155,11 +179,18 @@ def _seats_of(
 
 
 def create_app(
-    db_url: str, catalog: Catalog | None = None, bot_budget: float | None = None
+    db_url: str,
+    catalog: Catalog | None = None,
+    limits: Limits | None = None,
+    bot_budget: float | None = None,
 ) -> FastAPI:
-    """The application serving one game database (any SQLAlchemy URL); ``bot_budget``:
-    seconds a computer player may think per step (default ``DOGFIGHT_BOT_BUDGET``, 2)."""
+    """The application serving one game database (any SQLAlchemy URL), within
+    ``limits`` (default: from the environment, see :mod:`dogfight.server.limits`);
+    ``bot_budget``: seconds a computer player may think per step (default
+    ``DOGFIGHT_BOT_BUDGET``, 2)."""
     cat = catalog or load_catalog()
+    limits = (limits or Limits.from_env()).resolved()
+    new_games = RateLimit(limits.games_per_minute)
     store = Store(db_url)
     service = GameService(store, cat, bot_budget)
     hub = Hub()
@@ -184,9 +215,17 @@ def create_app(
         workers.close()
         store.close()
 
-    app = FastAPI(title="dogfight", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(
+        title="dogfight",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        responses=REFUSALS,
+    )
     app.state.service = service
     app.state.store = store
+    app.state.limits = limits
+    app.add_middleware(Guard, limits=limits)
 
     # --- errors ----------------------------------------------------------------------
 
@@ -344,7 +383,14 @@ def create_app(
 
     def new_game(body: CreateGame) -> Json:
         """Make a game; the answer holds each seat's private link (shown only here)."""
-        ready = presets(cat)
+        ready = ready_made()
+        if body.seed is not None and not body.analysis:
+            raise ApiError(
+                422,
+                "a chosen seed lets anyone predict the damage cards: give it only for an open "
+                "analysis game ('analysis': true); otherwise the server keeps its own secret",
+                "seed",
+            )
         if (body.preset is None) == (body.situation is None):
             raise ApiError(422, "give either 'preset' or 'situation'", "preset")
         if body.preset is not None:
@@ -360,8 +406,8 @@ def create_app(
             title = body.title or (
                 str(setup.get("scenario")) if setup.get("scenario") else "Custom game"
             )
-        seats = _seats_of(body, setup, cat)
-        game, tokens = service.create(setup, title, seats, body.seed)
+        seats = _seats_of(body, setup, cat, limits.max_vehicles)
+        game, tokens = service.create(setup, title, seats, body.seed, body.analysis)
         links = []
         for seat in sorted(game.seats.values(), key=lambda s: s.position):
             token = tokens[seat.id]
@@ -386,6 +432,14 @@ def create_app(
 
     app.state.new_game = new_game
 
+    ready_cache: list[dict[str, Json]] = []
+
+    def ready_made() -> dict[str, Json]:
+        """The presets, worked out once (each places and checks a whole scenario)."""
+        if not ready_cache:
+            ready_cache.append(presets(cat))
+        return ready_cache[0]
+
     def start_game(body: CreateGame) -> Json:
         """Make a game on the calling thread (the event loop's: campaigns) and let its
         computer players start."""
@@ -394,8 +448,17 @@ def create_app(
         return made
 
     @app.post("/api/games", status_code=201)
-    async def create_game(body: CreateGame) -> Json:
+    async def create_game(body: CreateGame, request: Request) -> Json:
         """Make a game; the answer holds each seat's private link (shown only here)."""
+        client = request.client.host if request.client else "unknown"
+        wait = new_games.wait(client)
+        if wait:
+            raise ApiError(
+                429,
+                f"at most {limits.games_per_minute} new games a minute from one address; "
+                f"try again in {wait:.0f} s",
+                None,
+            )
         made = await workers.run(None, lambda: new_game(body))
         game_id = made["game"]["id"]
         schedule(await workers.run(game_id, lambda: service.get(game_id)))
@@ -525,42 +588,60 @@ def create_app(
     @app.websocket("/api/games/{game_id}/ws")
     async def websocket(websocket: WebSocket, game_id: str) -> None:
         """First message ``{"seat": ..., "token": ..., "since": n}``; then the seat's
-        view after every change. A bad first message closes with code 4400/4403/4404."""
+        view after every change; ``"ping"`` gets a pong. A bad message (not that JSON,
+        a binary frame, anything but ``"ping"`` later) closes with code 4400 and the
+        reason; a wrong token or seat with 4403/4404, a failed game with 4409."""
         await websocket.accept()
+
+        async def refuse(reason: str, field: str | None = "seat") -> None:
+            with contextlib.suppress(Exception):
+                await websocket.send_json({"type": "error", "error": reason, "field": field})
+                await websocket.close(code=4400, reason=reason[:120])
+
         try:
             try:
-                hello = json.loads(await asyncio.wait_for(websocket.receive_text(), 30))
-                seat_id = str(hello["seat"])
-                token = hello.get("token")
-                since = int(hello.get("since", 0))
-            except (ValueError, KeyError, TypeError, TimeoutError):
-                await websocket.send_json(
-                    {
-                        "type": "error",
-                        "error": "first message: {seat, token, since}",
-                        "field": "seat",
-                    }
-                )
-                await websocket.close(code=4400)
+                first = await asyncio.wait_for(websocket.receive(), 30)
+            except TimeoutError:
+                await refuse("no first message within 30 s: {seat, token, since}")
                 return
-            connection = Connection(websocket, seat_id, sent=max(0, since))
+            if first["type"] == "websocket.disconnect":
+                return
+            text = first.get("text")
+            if text is None:
+                await refuse("the first message is JSON text {seat, token, since}, not binary")
+                return
+            try:
+                hello = Hello.model_validate_json(text)
+            except ValidationError as exc:
+                error = exc.errors()[0]
+                where = _loc(error.get("loc", ())) or "seat"
+                await refuse(
+                    f"first message {{seat, token, since}}: {where}: {error['msg']}", where
+                )
+                return
+            connection = Connection(websocket, hello.seat, sent=hello.since)
 
             def join(game: LiveGame) -> None:
                 hub.add(game_id, connection)
                 hub.queue(game, connection)
 
             try:
-                await on_seat(game_id, seat_id, token if isinstance(token, str) else None, join)
+                await on_seat(game_id, hello.seat, hello.token, join)
             except ApiError as exc:
                 await websocket.send_json({"type": "error", **exc.body(), "status": exc.status})
-                await websocket.close(code=4000 + exc.status)
+                await websocket.close(code=4000 + exc.status, reason=exc.error[:120])
                 return
             sender = asyncio.create_task(hub.pump(game_id, connection))
             try:
                 while True:
-                    message = await websocket.receive_text()
-                    if message == "ping":
+                    message = await websocket.receive()
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    if message.get("text") == "ping":
                         hub.post(connection, json.dumps({"type": "pong"}))
+                        continue
+                    await refuse("after the first message only 'ping' is expected", None)
+                    return
             finally:
                 hub.remove(game_id, connection)
                 sender.cancel()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -172,14 +173,22 @@ class Step:
 
 @dataclass(frozen=True)
 class Question:
-    """A weapon with several targets after this phase's movement, set to 'auto'."""
+    """A weapon with several targets after this phase's movement. Every such weapon of
+    a person's seat is asked about, whatever its plan says (``planned``, the answer
+    when none is given): so that who is asked reveals nothing of the plans."""
 
     vehicle: str
     weapon: str
     options: tuple[str, ...]
+    planned: str = AUTO
 
     def to_json(self) -> Json:
-        return {"vehicle": self.vehicle, "weapon": self.weapon, "options": list(self.options)}
+        return {
+            "vehicle": self.vehicle,
+            "weapon": self.weapon,
+            "options": list(self.options),
+            "planned": self.planned,
+        }
 
 
 SEAT_ID = re.compile(r"[^A-Za-z0-9_-]+")
@@ -282,6 +291,7 @@ class LiveGame:
         self.title = record.title
         self.created = record.created
         self.seed = record.seed
+        self.analysis = status.is_analysis(self.store, record.id)
         self.setup = record.setup
         self.initial = build(parse_situation(record.setup, "setup"), self.catalog, record.seed)
         self.steps: list[Step] = []
@@ -488,8 +498,10 @@ class LiveGame:
 
     def questions(self) -> tuple[dict[str, list[Question]], Any]:
         """For the pending action phase: each human seat's weapons that could fire at
-        several targets (set to 'auto', the seat not on auto-fire), and the preview
-        (state and events of the movement) the seats see while they choose."""
+        several targets (the seat not on auto-fire), and the preview (state and events
+        of the movement) the seats see while they choose. Whether a weapon was planned
+        'auto' does not matter: asking only those would tell every seat (``waiting_for``)
+        what another seat's plan said before anything is fired."""
         nxt = self.next_step()
         if nxt is None or nxt[1] == 0:
             return {}, None
@@ -516,8 +528,11 @@ class LiveGame:
             if vehicle.plan is None or owner is None or owner.bot or owner.auto_fire:
                 continue
             for weapon, options in sorted(weapons.items()):
-                if len(options) >= 2 and vehicle.plan.choice(weapon, phase) == AUTO:
-                    asked.setdefault(owner.id, []).append(Question(vid, weapon, tuple(options)))
+                if len(options) >= 2:
+                    planned = vehicle.plan.choice(weapon, phase)
+                    asked.setdefault(owner.id, []).append(
+                        Question(vid, weapon, tuple(options), planned)
+                    )
         preview = None
         if asked:
             preview = resolve_phase(
@@ -563,8 +578,8 @@ class LiveGame:
 
     def _could_ask(self, phase: int, state: GameState) -> bool:
         """Whether any person could be asked for a target this phase (else the preview
-        of the movement is not worth computing): an airplane of a seat not on auto-fire,
-        a weapon set to 'auto', and at least two enemies in play."""
+        of the movement is not worth computing): an airplane of a seat not on auto-fire
+        and at least two enemies in play."""
         playing = state.in_play()
         for vehicle in playing:
             if vehicle.plan is None or vehicle.tripod is not None:
@@ -572,11 +587,7 @@ class LiveGame:
             owner = self.owner(vehicle.id)
             if owner is None or owner.bot or owner.auto_fire:
                 continue
-            enemies = sum(1 for v in playing if v.side != vehicle.side)
-            if enemies >= 2 and any(
-                vehicle.plan.choice(weapon, phase) == AUTO
-                for weapon, _ in state.rules.weapons(vehicle.type)
-            ):
+            if sum(1 for v in playing if v.side != vehicle.side) >= 2:
                 return True
         return False
 
@@ -1015,8 +1026,8 @@ class LiveGame:
                 raise ApiError(409, "this seat has already chosen its targets", "fire")
             answer: dict[str, dict[str, str]] = {}
             for q in mine:
-                choice = fire.get(q.vehicle, {}).get(q.weapon, AUTO)
-                if choice not in (*q.options, AUTO, "none"):
+                choice = fire.get(q.vehicle, {}).get(q.weapon, q.planned)
+                if choice not in (*q.options, AUTO, "none", q.planned):
                     raise ApiError(
                         422,
                         f"{q.vehicle} {q.weapon}: choose one of {', '.join(q.options)}, "
@@ -1138,6 +1149,7 @@ class LiveGame:
             "winner": state.winner,
             "stage": "over" if nxt is None else ("planning" if nxt[1] == 0 else "targets"),
             "steps": len(self.steps),
+            "analysis": self.analysis,
             "waiting_for": waiting,
             "seats": [
                 {
@@ -1151,6 +1163,8 @@ class LiveGame:
                 for s in sorted(self.seats.values(), key=lambda s: s.position)
             ],
         }
+        if self.analysis:
+            out["seed"] = self.seed  # an open analysis game: its creator chose it
         if state.over:
             over = next(
                 (
@@ -1398,10 +1412,13 @@ class GameService:
         title: str,
         seats: list[tuple[str, str, list[str], str | None]],
         seed: int | None,
+        analysis: bool = False,
     ) -> tuple[LiveGame, dict[str, str]]:
         """Make a game from a checked setup and seats (label, side, vehicles, bot);
-        returns it with each seat's token (shown once, stored only as a hash)."""
-        seed = int(np.random.default_rng().integers(0, 2**31)) if seed is None else seed
+        returns it with each seat's token (shown once, stored only as a hash). Without
+        a ``seed`` the server draws a 62-bit secret one (too many to try them all
+        against the damage cards a seat has seen)."""
+        seed = secrets.randbits(62) if seed is None else seed
         game_id = new_game_id()
         tokens: dict[str, str] = {}
         rows: list[SeatRow] = []
@@ -1435,5 +1452,6 @@ class GameService:
                 over=False,
             ),
             rows,
+            [status.status_row(game_id, analysis)],
         )
         return self.get(game_id), tokens

@@ -32,6 +32,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Engine,
     Float,
@@ -67,7 +68,7 @@ class GameRow(Base):
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
     title: Mapped[str] = mapped_column(String(200))
     created: Mapped[float] = mapped_column(Float)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
     setup: Mapped[Json] = mapped_column(JSON)
     engine: Mapped[int] = mapped_column(Integer)
     over: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -151,7 +151,10 @@ async function create() {
   const computer = {};
   for (const select of $("seat-list").querySelectorAll("select")) if (select.value) computer[select.dataset.seat] = select.value;
   if (Object.keys(computer).length) body.computer = computer;
-  if ($("seed").value !== "") body.seed = Number($("seed").value);
+  if ($("analysis").checked) {
+    body.analysis = true;
+    if ($("seed").value !== "") body.seed = Number($("seed").value);
+  }
   let made;
   try {
     made = await api("POST", "/api/games", body);
@@ -186,6 +189,7 @@ async function start() {
   document.querySelectorAll('input[name="preset"]').forEach((r) => r.addEventListener("change", () => { $("custom").hidden = chosenPreset() !== "custom"; renderSeats(); }));
   document.querySelectorAll('input[name="seating"]').forEach((r) => r.addEventListener("change", renderSeats));
   $("ruleset").addEventListener("change", () => { renderSwitches({}); formChanged(); });
+  $("analysis").addEventListener("change", () => { $("seed").disabled = !$("analysis").checked; });
   $("table-w").addEventListener("input", formChanged);
   $("table-h").addEventListener("input", formChanged);
   $("situation").addEventListener("input", () => { jsonEdited = true; renderSeats(); });

@@ -271,7 +271,7 @@ function renderAll() {
 
 function renderHeader() {
   const g = view.game;
-  $("title").textContent = g.title;
+  $("title").textContent = g.analysis ? `${g.title} — open analysis game, seed ${g.seed}: the damage cards can be predicted` : g.title;
   $("seat-label").textContent = `${view.seat.label} (${view.seat.vehicles.join(", ")})`;
   const status =
     g.stage === "over"
@@ -817,13 +817,15 @@ function renderQuestions(box, stage) {
   for (const q of stage.questions) {
     const name = `q-${q.vehicle}-${q.weapon}`;
     answers[q.vehicle] = answers[q.vehicle] || {};
-    answers[q.vehicle][q.weapon] = q.options[0];
+    // the plan's choice is pre-selected when it is one of the answers
+    const preset = q.options.includes(q.planned) || q.planned === "none" ? q.planned : q.options[0];
+    answers[q.vehicle][q.weapon] = preset;
     const group = el("fieldset", { "data-question": `${q.vehicle}-${q.weapon}` }, el("legend", { text: `${q.vehicle}, ${q.weapon} guns` }));
     // a heat-ray cannot hold fire (000: "Firing is mandatory")
     const hold = q.weapon === "heat_ray" ? [] : [["none", "hold fire"]];
     const choices = [...q.options.map((o, i) => [o, i === 0 ? `${o} (nearest)` : o]), ...hold];
     for (const [value, text] of choices) {
-      group.append(el("label", {}, el("input", { type: "radio", name, value, checked: value === q.options[0], onchange: () => { answers[q.vehicle][q.weapon] = value; } }), ` ${text}`));
+      group.append(el("label", {}, el("input", { type: "radio", name, value, checked: value === preset, onchange: () => { answers[q.vehicle][q.weapon] = value; } }), ` ${text}`));
     }
     form.append(group);
   }

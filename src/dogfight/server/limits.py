@@ -1,0 +1,296 @@
+"""What the server accepts from anyone who can reach it: body size, vehicles per game,
+new games per client per minute, the ``Host`` it answers to, and the security headers
+on every response.
+
+:class:`Limits` holds the figures (``dogfight serve`` options, else environment
+variables, else the defaults below); :class:`Guard` is the ASGI middleware that refuses
+a foreign ``Host`` and an oversized body before the application sees the request, and
+adds the headers; :class:`RateLimit` counts the games each client address made in the
+last minute. ``docs/web.md`` ("Limits") says why each default is what it is.
+"""
+
+from __future__ import annotations
+
+import collections
+import ipaddress
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from dogfight.errors import DataError
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+Asgi = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+ENV = {
+    "max_body": "DOGFIGHT_MAX_BODY",
+    "max_vehicles": "DOGFIGHT_MAX_VEHICLES",
+    "games_per_minute": "DOGFIGHT_GAMES_PER_MINUTE",
+    "allowed_hosts": "DOGFIGHT_ALLOWED_HOSTS",
+}
+"""The environment variable of each figure (``serve`` options win)."""
+
+WILDCARDS = {"0.0.0.0", "::", ""}
+
+LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""The pages load only their own scripts, styles and sockets (no inline code)."""
+
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: "
+    "https://fastapi.tiangolo.com; object-src 'none'; frame-ancestors 'none'"
+)
+"""``/api/docs`` (FastAPI's Swagger page) needs its inline script and its CDN."""
+
+HEADERS = [
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits; 0 turns a count limit off."""
+
+    max_body: int = 256 * 1024
+    """Bytes of a request body: a 64-vehicle situation is about 20 KB."""
+    max_vehicles: int = 16
+    """Vehicles (reinforcements included) in a game made on this server: every scenario
+    fits; 40 hard bots made one step take 14 s."""
+    games_per_minute: int = 30
+    """New games per client address per minute."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names the server answers to besides its own address and localhost
+    (``*``: any)."""
+    bound_host: str = "127.0.0.1"
+    """The address the server listens on."""
+    ws_max_message: int = 64 * 1024
+    """Bytes of one WebSocket message."""
+    hosts: frozenset[str] = field(default=frozenset(), compare=False)
+
+    @classmethod
+    def from_env(cls, **given: Any) -> Limits:
+        """Options given (not None) win over the environment, which wins over defaults."""
+        values: dict[str, Any] = {}
+        for name, var in ENV.items():
+            raw = os.environ.get(var)
+            if raw is None or raw.strip() == "":
+                continue
+            if name == "allowed_hosts":
+                values[name] = tuple(h.strip() for h in raw.split(",") if h.strip())
+                continue
+            try:
+                number = int(raw)
+            except ValueError:
+                raise DataError(var, name, raw, "a whole number (0: no limit)") from None
+            if number < 0:
+                raise DataError(var, name, raw, "a whole number (0: no limit)")
+            values[name] = number
+        for name, value in given.items():
+            if value is None:
+                continue
+            if isinstance(value, int) and value < 0:
+                raise DataError(f"--{name.replace('_', '-')}", name, value, "0 or more")
+            values[name] = tuple(value) if isinstance(value, list) else value
+        return cls(**values).resolved()
+
+    def resolved(self) -> Limits:
+        """With the set of host names this server answers to worked out."""
+        names = {*LOCAL_NAMES, *(h.lower() for h in self.allowed_hosts)}
+        bound = self.bound_host.strip("[]").lower()
+        if bound not in WILDCARDS:
+            names.add(bound)
+        else:
+            with_host = socket.gethostname().lower()
+            names |= {with_host, f"{with_host}.local"}
+        return replace(self, hosts=frozenset(names))
+
+    def host_allowed(self, header: str) -> bool:
+        """Whether a request's ``Host`` names this server: its bound address, localhost,
+        a name of the allow-list, or (listening on every interface) any IP address —
+        a name chosen by someone else (DNS rebinding) is refused."""
+        hosts = self.hosts or self.resolved().hosts
+        if "*" in hosts:
+            return True
+        name = _host_name(header)
+        if name is None:
+            return False
+        if name in hosts:
+            return True
+        if self.bound_host.strip("[]") in WILDCARDS:
+            try:
+                ipaddress.ip_address(name)
+            except ValueError:
+                return False
+            return True
+        return False
+
+
+def _host_name(header: str) -> str | None:
+    """The name part of a ``Host`` header (no port, no brackets), lower case."""
+    value = header.strip().lower()
+    if not value or any(c in value for c in "/@ \t\\"):
+        return None
+    if value.startswith("["):
+        end = value.find("]")
+        return value[1:end] if end > 0 else None
+    if value.count(":") == 1:
+        value, _, port = value.partition(":")
+        if not port.isdigit():
+            return None
+    return value
+
+
+class RateLimit:
+    """At most ``per_minute`` events per key in any sliding minute (0: unlimited)."""
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute = per_minute
+        self.clock = clock
+        self.seen: dict[str, collections.deque[float]] = {}
+        self.lock = threading.Lock()
+
+    def wait(self, key: str) -> float:
+        """0 and the event counted if ``key`` may go on, else the seconds to wait."""
+        if self.per_minute <= 0:
+            return 0.0
+        now = self.clock()
+        with self.lock:
+            if len(self.seen) > 10_000:  # forget quiet clients
+                for old in [k for k, q in self.seen.items() if not q or q[-1] < now - 60]:
+                    del self.seen[old]
+            times = self.seen.setdefault(key, collections.deque())
+            while times and times[0] <= now - 60:
+                times.popleft()
+            if len(times) >= self.per_minute:
+                return max(0.1, times[0] + 60 - now)
+            times.append(now)
+            return 0.0
+
+
+def _json(status: int, body: dict[str, Any], csp: bytes) -> tuple[Message, Message]:
+    data = json.dumps(body).encode()
+    start: Message = {
+        "type": "http.response.start",
+        "status": status,
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(data)).encode()),
+            (b"content-security-policy", csp),
+            *HEADERS,
+        ],
+    }
+    return start, {"type": "http.response.body", "body": data}
+
+
+class Guard:
+    """ASGI middleware: a foreign ``Host`` gets 400 (a WebSocket is refused before it
+    opens), a body over ``max_body`` 413 before the application reads a byte of it, and
+    every response the security headers."""
+
+    def __init__(self, app: Asgi, limits: Limits) -> None:
+        self.app = app
+        self.limits = limits.resolved()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        host = headers.get(b"host", b"").decode("latin-1")
+        path = str(scope.get("path", ""))
+        csp = (DOCS_CSP if path.startswith("/api/docs") else CSP).encode()
+        if not self.limits.host_allowed(host):
+            error = {
+                "error": f"this server does not answer to the host {host[:80]!r} "
+                "(dogfight serve --allow-host NAME adds a name)",
+                "field": "Host",
+            }
+            if kind == "websocket":
+                await send({"type": "websocket.close", "code": 4400, "reason": "foreign Host"})
+                return
+            for message in _json(400, error, csp):
+                await send(message)
+            return
+        if kind == "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"content-security-policy", csp),
+                    *HEADERS,
+                ]
+            await send(message)
+
+        limit = self.limits.max_body
+        declared = headers.get(b"content-length")
+        too_big = {
+            "error": f"the body is larger than {limit} bytes",
+            "field": None,
+        }
+        if limit and declared is not None:
+            try:
+                size = int(declared)
+            except ValueError:
+                size = limit + 1
+            if size > limit:
+                for message in _json(413, too_big, csp):
+                    await send(message)
+                return
+        if not limit or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send_with_headers)
+            return
+        # Read the whole (small) body first: a chunked body over the limit is refused
+        # before the application has started on it.
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message]), send_with_headers)
+                return
+            body = message.get("body", b"")
+            total += len(body)
+            if total > limit:
+                for reply in _json(413, too_big, csp):
+                    await send(reply)
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        whole: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        await self.app(scope, _replay([whole], receive), send_with_headers)
+
+
+def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
+    """A ``receive`` giving ``messages`` first, then what ``then`` gives."""
+    queue = list(messages)
+
+    async def receive() -> Message:
+        if queue:
+            return queue.pop(0)
+        if then is not None:
+            return await then()
+        return {"type": "http.disconnect"}
+
+    return receive
