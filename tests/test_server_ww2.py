@@ -22,7 +22,9 @@ def app_client(tmp_path: Path) -> Any:
 
 
 def test_alsace_again_over_the_api_earthling_turns(app_client: Any) -> None:
-    made = make(app_client, preset="alsace-again", seed=5, computer={"martians": "martian"})
+    made = make(
+        app_client, preset="alsace-again", seed=5, analysis=True, computer={"martians": "martian"}
+    )
     game = made["game"]["id"]
     earth, token = seat(made, "earth")
     url = seat_url(game, earth, "plans")
