@@ -252,3 +252,18 @@ def test_simulate_campaigns(tmp_path: Path) -> None:
     assert data["summary"]["campaigns"] == 2
     assert set(data["summary"]["wins"]) == {"allies", "central"}
     assert set(data["summary"]["pilots"]["allies"]) >= {"lost_rate", "missions_before_loss"}
+
+
+def test_a_scenario_mission_keeps_the_scenarios_ruleset(catalog: Catalog) -> None:
+    """docs/campaigns.md: the campaign's ruleset is every mission's, "a scenario's own
+    ruleset wins" (a WW2 scenario in a WW1 campaign)."""
+    text = SMALL.replace(
+        'id = "one"\nforces = { allies = 1, central = 1 }',
+        'id = "one"\nscenario = "alsace-again"\nsides = { earth = "allies", martians = "central" }',
+    )
+    spec = small(catalog, text)
+    _, situation = prepare(spec, start(spec, 1), catalog)
+    assert situation.ruleset in (None, "ww2")
+    later = apply_result(spec, prepare(spec, start(spec, 1), catalog)[0], result(1, "one"))
+    _, custom = prepare(spec, later, catalog)
+    assert custom.ruleset == "wog"

@@ -54,10 +54,10 @@ def prepare(spec: CampaignSpec, campaign: Campaign, catalog: Catalog) -> tuple[C
     new = Campaign.from_json(campaign.to_json())
     mission = spec.mission(campaign.current)
     if mission.scenario is not None:
-        data = _scenario_table(spec, new, mission, catalog)
+        data = _scenario_table(spec, new, mission, catalog)  # the scenario's own ruleset
     else:
         data = _custom_table(spec, new, mission)
-    data.setdefault("ruleset", spec.ruleset)
+        data["ruleset"] = spec.ruleset
     situation = parse_situation(data, f"campaign {spec.id} mission {mission.id}")
     return new, situation
 
