@@ -590,7 +590,7 @@ def test_invasion_bad_input_is_refused_and_nothing_stored(app_client: Any) -> No
              "pose": {"x": 45, "y": 75, "heading": 270}},
         ]
     }  # fmt: skip
-    made = make(app_client, situation=situation, seed=3)
+    made = make(app_client, situation=situation, seed=3, analysis=True)
     game = made["game"]["id"]
     earth, token = seat(made, "earth")
     for plans, needle in (
