@@ -19,7 +19,7 @@ from conftest import Json, of, plane, run, situation, state_of
 
 from dogfight.catalog.loader import load_catalog
 from dogfight.errors import DataError
-from dogfight.rules.events import GameOver, HomeAfterMission, MissionAccomplished
+from dogfight.rules.events import Event, GameOver, HomeAfterMission, MissionAccomplished
 from dogfight.rules.victory import scores
 from dogfight.situation import build, parse_situation
 
@@ -103,7 +103,7 @@ def test_any_airplane_of_the_side_carries_when_the_mission_names_none() -> None:
     ]
 
 
-def _home_run(home: str) -> tuple[Json, list[object]]:
+def _home_run(home: str) -> tuple[Json, list[Event]]:
     """The Breguet bombs at (45, 13.5) in phase 1 and leaves across the south edge in phase
     3; the Albatros is the last in play."""
     sit = situation(

@@ -54,6 +54,7 @@ from dogfight.render.legend import _legend_keys, _legend_rows
 from dogfight.render.markup import Attrs, _Frame, _num, _open, _rect, _tag
 from dogfight.render.moves import _moves_layer, _reach_layer
 from dogfight.render.objectives import _objectives_block, _objectives_layer
+from dogfight.render.targets import _targets_block, _targets_layer
 from dogfight.render.rockets import _rockets_layer
 from dogfight.render.scenario import _scenario_layer
 from dogfight.render.shots import _blocked_layer, _shots_layer
@@ -111,6 +112,7 @@ def render_svg(
 
     # Labels are placed in order of importance; the layers are stacked in drawing order.
     _objectives_block(ctx)
+    _targets_block(ctx)
     vehicles = _vehicles_layer(ctx)
     tagged = _tags_layer(ctx, tags)
     shots = _shots_layer(ctx, events)
@@ -121,6 +123,7 @@ def render_svg(
     bombs = _bomb_layer(ctx, events)
     _reveal_labels(ctx, events)
     objectives = _objectives_layer(ctx)
+    targets = _targets_layer(ctx)
     zones = [] if scenario is None else _scenario_layer(ctx, scenario, events)
     reach = _reach_layer(ctx, events) if show_reach else []
 
@@ -163,6 +166,7 @@ def render_svg(
     layers = (
         ("table", _table_layer(ctx), None),
         ("scenario", zones, None),
+        ("targets", targets, None),
         ("objectives", objectives, None),
         ("smoke", smoke, None),
         ("bombs", bombs, None),
