@@ -11,6 +11,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from dogfight.match import standing
 from dogfight.sim.run import GameResult
 
 Z95 = 1.959963984540054
@@ -108,20 +109,14 @@ def summarize(results: Sequence[GameResult], sides: Sequence[str]) -> dict[str, 
 
 
 def match_points(results: Sequence[GameResult], sides: Sequence[str]) -> dict[str, Any]:
-    """The games as a match series (002: "Match Scoring (for multiple matches)" / "Used to
-    compare performance across matches"; 003: "若以多局决定胜负 ... 总分较高者胜"): each
-    side's points totalled across the games, per game, and the side ahead (None: level)."""
+    """The games as a match series (:mod:`dogfight.match`): each side's points totalled
+    across the games, per game, and the side ahead (None: level)."""
     n = len(results)
-    totals = {side: 0 for side in sides}
-    for r in results:
-        for side, points in r.points.items():
-            totals[side] = totals.get(side, 0) + points
-    best = max(totals.values(), default=0)
-    leaders = [side for side, total in totals.items() if total == best]
+    series = standing(sides, (r.points for r in sorted(results, key=lambda r: r.index)))
     return {
-        "totals": dict(sorted(totals.items())),
-        "per_game": {s: round(t / n, 4) if n else 0.0 for s, t in sorted(totals.items())},
-        "leader": leaders[0] if len(leaders) == 1 else None,
+        "totals": series.totals,
+        "per_game": {s: round(t / n, 4) if n else 0.0 for s, t in series.totals.items()},
+        "leader": series.leader,
     }
 
 
@@ -143,8 +138,9 @@ def games_csv(results: Sequence[GameResult]) -> str:
     points (``points:<side>``) with their running total over the series (``total:<side>``)."""
     sources = sorted({s for r in results for s in r.damage})
     vehicles = sorted({v for r in results for v in r.eliminated})
+    ordered = sorted(results, key=lambda r: r.index)
     sides = sorted({s for r in results for s in r.points})
-    running = {side: 0 for side in sides}
+    series = standing(sides, (r.points for r in ordered))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(
@@ -156,9 +152,7 @@ def games_csv(results: Sequence[GameResult]) -> str:
             *(f"total:{s}" for s in sides),
         ]
     )
-    for r in sorted(results, key=lambda r: r.index):
-        for side in sides:
-            running[side] += r.points.get(side, 0)
+    for r, (_, running) in zip(ordered, series.rows, strict=True):
         writer.writerow(
             [
                 r.index,
