@@ -54,7 +54,6 @@ from dogfight.render.legend import _legend_keys, _legend_rows
 from dogfight.render.markup import Attrs, _Frame, _num, _open, _rect, _tag
 from dogfight.render.moves import _moves_layer, _reach_layer
 from dogfight.render.objectives import _objectives_block, _objectives_layer
-from dogfight.render.targets import _targets_block, _targets_layer
 from dogfight.render.rockets import _rockets_layer
 from dogfight.render.scenario import _scenario_layer
 from dogfight.render.shots import _blocked_layer, _shots_layer
@@ -71,6 +70,7 @@ from dogfight.render.style import (
 )
 from dogfight.render.table import _table_layer
 from dogfight.render.tags import _tags, _tags_layer
+from dogfight.render.targets import _targets_block, _targets_layer
 from dogfight.render.vehicles import _vehicles_layer
 from dogfight.render.view import _view
 from dogfight.rules.events import (
