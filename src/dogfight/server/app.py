@@ -39,6 +39,7 @@ from dogfight.server.schemas import (
     SubmitPlans,
     SubmitTargets,
 )
+from dogfight.server.series import register_series
 from dogfight.server.setups import client_catalog, presets
 from dogfight.server.status import failed_ids
 from dogfight.server.store import Store
@@ -465,6 +466,7 @@ def create_app(
         return made
 
     register_campaigns(app, service, store.engine, cat, start_game)
+    register_series(app, service, store.engine, start_game)
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:
