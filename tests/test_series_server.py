@@ -30,10 +30,8 @@ def test_a_series_of_three_games_keeps_running_totals(tmp_path: Path) -> None:
     """Three games between the same (computer) players: each game's match points and the
     running totals per side, the side ahead, and no fourth game."""
     with client(tmp_path / "g.db") as api:
-        made = api.post(
-            "/api/series",
-            json={"title": "Best of three", "games": 3, "game": {"preset": "duel", "computer": BOTS}},
-        )
+        game = {"preset": "duel", "computer": BOTS}
+        made = api.post("/api/series", json={"title": "Best of three", "games": 3, "game": game})
         assert made.status_code == 201, made.text
         sid = made.json()["series"]["id"]
         assert made.json()["series"]["scoring"] == "every_side"  # the duel is wog: 003's way
