@@ -14,12 +14,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import Json, of, plane, run, situation, state_of
 
+from dogfight.bots.base import make
 from dogfight.catalog.loader import load_catalog
 from dogfight.errors import DataError
+from dogfight.geometry.maneuver import apply_card
 from dogfight.rules.events import Event, GameOver, HomeAfterMission, MissionAccomplished
+from dogfight.rules.missions import on_target
+from dogfight.rules.observation import observe
 from dogfight.rules.victory import scores
 from dogfight.situation import build, parse_situation
 
@@ -273,3 +278,29 @@ def test_a_scenario_file_with_its_target_off_the_table_is_refused(tmp_path: Path
     assert "Traceback" not in result.stderr
     for needle in (str(mine), "mission[0].target", "130", "off it"):
         assert needle in result.stderr
+
+
+@pytest.mark.parametrize("bot", ["easy", "hard"])
+def test_a_bot_carrying_the_bombs_flies_over_the_target(bot: str) -> None:
+    """The computer player knows the success test (rulings M3): with the target card off to
+    the left, two turns away (where cards 4 then 6 take it) and no enemy near, the
+    Breguet's plan ends a maneuver on it (a plan scored on fighting alone flies straight
+    on and misses it)."""
+    sit = situation(
+        breguet(45.0, 40.0, 90.0),
+        plane("albatros", "albatros-d5a", "central", 85.0, 110.0, 0.0),
+        ruleset="wow",
+        table=TABLE,
+        targets=[target(34.2, 57.0, carriers=["breguet"])],
+    )
+    state = state_of(sit)
+    seat = frozenset({"breguet"})
+    plans = make(bot).plan_turn(observe(state, seat), state.rules, seat, np.random.default_rng(3))
+    flown = state.vehicles["breguet"].pose
+    deck = state.rules.deck_of("breguet-14")
+    card = state.targets["depot"]
+    stops = []
+    for cid in plans["breguet"].cards:
+        flown = apply_card(flown, deck.card(cid), state.rules.base_length)
+        stops.append(on_target(state, card, flown.point))
+    assert any(stops), stops

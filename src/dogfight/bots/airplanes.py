@@ -34,6 +34,7 @@ import numpy as np
 
 from dogfight.bots.base import Observation, register
 from dogfight.bots.invasion import aim_drops, nearest_enemy
+from dogfight.bots.missions import mission_bonus
 from dogfight.bots.view import (
     Bools,
     Flights,
@@ -672,7 +673,8 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
     scored = evaluate(
         state, me, chosen_seqs, _subset(flights, candidates), enemies, level.lookahead
     )
-    best = int(np.argmax(scored.score))
+    bonus = mission_bonus(state, me, _subset(flights, candidates))  # 002's missions
+    best = int(np.argmax(scored.score + bonus))
     cards = tuple(deck.cards[int(i)].id for i in chosen_seqs[best])
     launch = int(scored.rockets[best])
     if launch:

@@ -13,8 +13,10 @@ down in the same phase has already dropped its bombs or taken its photographs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
+from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import contains
 from dogfight.rules import events as ev
 from dogfight.rules.state import GameState, TargetCard
@@ -96,4 +98,24 @@ def target_view(card: TargetCard) -> dict[str, object]:
         "points": card.points,
         "home": card.home,
         "done_by": card.done_by,
+    }
+
+
+def targets_of(observation: Iterable[Mapping[str, Any]]) -> dict[str, TargetCard]:
+    """The target cards of an observation's ``targets`` (the inverse of
+    :func:`target_view`: a bot rebuilds its state from what its seat sees)."""
+    return {
+        str(t["id"]): TargetCard(
+            id=str(t["id"]),
+            mission=str(t["mission"]),
+            side=str(t["side"]),
+            pose=Pose(float(t["x"]), float(t["y"]), float(t["heading"])),
+            length=float(t["length"]),
+            width=float(t["width"]),
+            carriers=tuple(str(c) for c in t.get("carriers", [])),
+            points=int(t.get("points", 2)),
+            home=t.get("home"),
+            done_by=t.get("done_by"),
+        )
+        for t in observation
     }
