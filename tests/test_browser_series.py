@@ -37,7 +37,7 @@ def test_a_series_of_three_games_with_running_totals(
     page.set_default_timeout(60000)
     page.goto(server.base + "/")
     page.click("a[href='/series']")
-    page.wait_for_selector("#preset option[value='duel']")
+    page.wait_for_selector("#preset option[value='duel']", state="attached")
     page.select_option("#preset", "duel")
     page.fill("#games", "3")
     page.select_option("#seat-choices select[data-seat='allies']", "random")
