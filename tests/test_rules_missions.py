@@ -19,9 +19,13 @@ import pytest
 from conftest import Json, of, plane, run, situation, state_of
 
 from dogfight.bots.base import make
+from dogfight.briefing import ending
 from dogfight.catalog.loader import load_catalog
+from dogfight.cli.terminal_play import table_map
 from dogfight.errors import DataError
 from dogfight.geometry.maneuver import apply_card
+from dogfight.narration import describe
+from dogfight.render import render_svg
 from dogfight.rules.events import Event, GameOver, HomeAfterMission, MissionAccomplished
 from dogfight.rules.missions import on_target
 from dogfight.rules.observation import observe
@@ -304,3 +308,31 @@ def test_a_bot_carrying_the_bombs_flies_over_the_target(bot: str) -> None:
         flown = apply_card(flown, deck.card(cid), state.rules.base_length)
         stops.append(on_target(state, card, flown.point))
     assert any(stops), stops
+
+
+def test_render_narration_and_ending_say_the_mission() -> None:
+    """The drawing shows the target card (filled once accomplished) and the caption says
+    so; the narration and the game's ending say the +2 and the way home (M6)."""
+    sit = situation(
+        breguet(45.0, 25.0, 270.0),
+        albatros(),
+        ruleset="wow",
+        table=TABLE,
+        targets=[target(45.0, 14.0, carriers=["breguet"], home="south")],
+    )
+    state, events = run(sit)
+    drawing = render_svg(state, events, title="mission")
+    assert 'data-target="depot"' in drawing and 'class="target-card done"' in drawing
+    assert "bombing mission depot of the allies side: accomplished by breguet (+2)" in drawing
+    lines = [describe(e) for e in events]
+    assert "breguet bombs target depot: mission accomplished, +2 to allies." in lines
+    assert (
+        "breguet goes home across its own south edge after the mission: no point for the enemy."
+        in lines
+    )
+    how = ending(state)
+    assert how is not None
+    assert how["how"]["allies"] == ["+2: bombing mission depot (breguet)"]
+    assert how["how"]["central"] == ["+0: enemy breguet went home after its mission"]
+    grid = table_map(state, frozenset()).replace("north", "").replace("south", "")
+    assert "T" not in grid and "t" in grid
