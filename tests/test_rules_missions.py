@@ -30,6 +30,8 @@ from dogfight.rules.events import Event, GameOver, HomeAfterMission, MissionAcco
 from dogfight.rules.missions import on_target
 from dogfight.rules.observation import observe
 from dogfight.rules.victory import scores
+from dogfight.sim.run import GameResult
+from dogfight.sim.stats import games_csv, summarize
 from dogfight.situation import build, parse_situation
 
 TABLE = (90.0, 120.0)
@@ -336,3 +338,30 @@ def test_render_narration_and_ending_say_the_mission() -> None:
     assert how["how"]["central"] == ["+0: enemy breguet went home after its mission"]
     grid = table_map(state, frozenset()).replace("north", "").replace("south", "")
     assert "T" not in grid and "t" in grid
+
+
+def test_simulate_totals_match_points_across_games() -> None:
+    """``dogfight simulate`` reports its games as a match series (rulings M7): each side's
+    points totalled, the side ahead, and running totals per game in games.csv."""
+    games = [
+        GameResult(0, 1, "central", True, 5, 15, points={"allies": 0, "central": 3}),
+        GameResult(1, 2, "allies", True, 4, 12, points={"allies": 4, "central": 0}),
+        GameResult(
+            2, 3, "allies", True, 6, 18, points={"allies": 3, "central": 0}, missions={"d": "b"}
+        ),
+    ]
+    summary = summarize(games, ["allies", "central"])
+    assert summary["match_points"] == {
+        "totals": {"allies": 7, "central": 3},
+        "per_game": {"allies": round(7 / 3, 4), "central": 1.0},
+        "leader": "allies",
+    }
+    assert summary["missions"] == {"d": 1}
+    rows = games_csv(games).splitlines()
+    header = rows[0].split(",")
+    totals = [dict(zip(header, r.split(","), strict=True)) for r in rows[1:]]
+    assert [(t["total:allies"], t["total:central"]) for t in totals] == [
+        ("0", "3"),
+        ("4", "3"),
+        ("7", "3"),
+    ]
