@@ -25,7 +25,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError, DogfightError
 from dogfight.server.campaigns import register_campaigns
-from dogfight.server.games import ApiError, GameFailed, GameService, LiveGame
+from dogfight.server.errors import ApiError, GameFailed
+from dogfight.server.games import LiveGame
 from dogfight.server.limits import Guard, Limits, RateLimit
 from dogfight.server.notify import Listener
 from dogfight.server.schemas import (
@@ -39,6 +40,7 @@ from dogfight.server.schemas import (
     SubmitPlans,
     SubmitTargets,
 )
+from dogfight.server.service import GameService
 from dogfight.server.setups import client_catalog, presets
 from dogfight.server.status import failed_ids
 from dogfight.server.store import Store

@@ -26,8 +26,9 @@ from dogfight.campaign.store import CampaignStore, Stored
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
 from dogfight.rules.events import Event
-from dogfight.server.games import ApiError, GameService
+from dogfight.server.errors import ApiError
 from dogfight.server.schemas import CreateGame
+from dogfight.server.service import GameService
 
 Json = dict[str, Any]
 STATIC = Path(__file__).parent / "static"
