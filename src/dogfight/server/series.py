@@ -16,15 +16,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from dogfight.match import standing
 from dogfight.rules.victory import scores
-from dogfight.server.games import ApiError, GameService
+from dogfight.server.errors import ApiError
 from dogfight.server.schemas import CreateGame
 from dogfight.server.series_store import Series, SeriesStore
+from dogfight.server.service import GameService
 
 Json = dict[str, Any]
 STATIC = Path(__file__).parent / "static"
@@ -81,9 +82,15 @@ def series_json(series: Series) -> Json:
 
 
 def register_series(
-    app: FastAPI, service: GameService, engine: Any, start_game: Callable[[CreateGame], Json]
+    app: FastAPI,
+    service: GameService,
+    engine: Any,
+    start_game: Callable[[CreateGame], Json],
+    throttle: Callable[[Request], None] = lambda request: None,
 ) -> SeriesStore:
-    """Add the series pages and API to ``app``; games go through ``start_game``."""
+    """Add the series pages and API to ``app``; games go through ``start_game``.
+    ``throttle`` refuses a caller over the server's rate of new games (429): a new series
+    and a series' next game each start a game."""
     store = SeriesStore(engine)
 
     def opened(series_id: str) -> Series:
@@ -133,8 +140,9 @@ def register_series(
         }
 
     @app.post("/api/series", status_code=201)
-    async def create_series(body: NewSeries) -> Json:
+    async def create_series(body: NewSeries, request: Request) -> Json:
         """Start a series with its first game; the answer holds that game's seat links."""
+        throttle(request)
         if body.game.seed is not None or body.game.analysis:
             raise ApiError(422, "every game of a series keeps its own secret seed", "game.seed")
         title = body.title or body.game.title or "Match series"
@@ -154,8 +162,9 @@ def register_series(
         return series_json(opened(series_id))
 
     @app.post("/api/series/{series_id}/next", status_code=201)
-    async def next_game(series_id: str) -> Json:
+    async def next_game(series_id: str, request: Request) -> Json:
         """Start the next game of the series once the last one is over."""
+        throttle(request)
         series = opened(series_id)
         number = len(series.played) + 1
         if series.played and series.played[-1].result is None:
