@@ -365,3 +365,13 @@ def test_simulate_totals_match_points_across_games() -> None:
         ("4", "3"),
         ("7", "3"),
     ]
+
+
+def test_the_shipped_mission_example() -> None:
+    """examples/mission.json (docs/situations.md): the Breguet bombs, goes home across its
+    own edge, and the Germans win without scoring it (M3, M6)."""
+    path = Path(__file__).parent.parent / "examples" / "mission.json"
+    _, events = run(json.loads(path.read_text()))
+    assert [e.mission for e in of(events, MissionAccomplished)] == ["depot"]
+    assert [e.vehicle for e in of(events, HomeAfterMission)] == ["breguet"]
+    assert of(events, GameOver)[0].scores == {"allies": 2, "central": 0}

@@ -8,10 +8,18 @@ matches." 003: "若以多局决定胜负(局数由玩家自行决定),则计算�
 from __future__ import annotations
 
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
 from server_helpers import client, duel_situation
+
+from dogfight.server.app import create_app
+from dogfight.server.limits import Limits
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
 
 BOTS = {"allies": "random", "central": "random"}
 
@@ -113,3 +121,21 @@ def test_a_scenario_game_shows_its_target_cards_and_missions(tmp_path: Path) -> 
             )
             (mission,) = view["briefing"]["missions"]
             assert mission["status"].startswith("open: breguet must end a maneuver")
+
+
+def test_a_series_counts_against_the_rate_of_new_games(tmp_path: Path) -> None:
+    """A new series and its next game each start a game: a client over the server's rate
+    of new games gets 429 there too, and nothing is stored."""
+    limits = Limits(allowed_hosts=("testserver",), games_per_minute=1)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}", limits=limits)) as api:
+        made = api.post("/api/series", json={"game": {"preset": "duel", "computer": BOTS}})
+        assert made.status_code == 201
+        late = api.post("/api/series", json={"game": {"preset": "duel"}})
+        assert late.status_code == 429 and "new games a minute" in late.json()["error"]
+        sid = made.json()["series"]["id"]
+        _until(lambda: api.get(f"/api/series/{sid}").json()["games"][-1]["over"])
+        again = api.post(f"/api/series/{sid}/next")
+        assert again.status_code == 429
+        assert len(api.get("/api/series").json()["series"]) == 1
+        assert len(api.get(f"/api/series/{sid}").json()["games"]) == 1
+        assert len(api.get("/api/games").json()["games"]) == 1
