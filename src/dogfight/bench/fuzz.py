@@ -377,14 +377,14 @@ def _offline_case(catalog: Catalog, rng: Rng, tally: Tally) -> None:
     """A situation through adjudicate (the command line's path), or Sopwith orders."""
     from dogfight.rules.events import as_dicts
     from dogfight.rules.observation import observe
-    from dogfight.situation import adjudicate, parse_situation
+    from dogfight.situation import adjudicate, loads_situation
 
     if rng.random() < 0.75:
         situation = _situation(rng)
         if rng.random() < 0.85:
             situation = mutate(situation, rng)
         try:
-            parsed = parse_situation(json.loads(_dumps(situation)), "fuzz")
+            parsed = loads_situation(_dumps(situation), "fuzz")  # as adjudicate reads a file
             state, events = adjudicate(parsed, catalog, int(rng.integers(1000)), None, "fuzz")
             text = json.dumps({"events": as_dicts(events), "state": observe(state, None)})
             _strict(text)
