@@ -277,6 +277,7 @@ def test_bloody_april_flies_002s_bombing_and_photographic_missions(catalog: Cata
     with its target card on the table, and its result comes back to the campaign."""
     import numpy as np
 
+    from dogfight.rules.events import Event
     from dogfight.sim.run import play_game
     from dogfight.situation import build
 
@@ -293,7 +294,7 @@ def test_bloody_april_flies_002s_bombing_and_photographic_missions(catalog: Cata
     assert kinds == {"bombing"}
     pilots = {f.pilot for f in flying.flights if f.side == "allies"}
     assert pilots & {p.name for p in campaign.pilots if p.side == "allies"}
-    events: list = []
+    events: list[Event] = []
     game = play_game(situation, catalog, {}, np.random.SeedSequence(3), 0, 30, events)
     sides = {v.id: v.side for v in state.vehicles.values()}
     outcome = result_of(spec, flying, events, game.winner, sides, game="seed 3")
