@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -30,18 +30,37 @@ from dogfight.bots.automated_tripod.measures import (
     turn_towards,
     turn_towards_earth,
 )
-from dogfight.bots.automated_tripod.scene import Scene
+from dogfight.bots.automated_tripod.scene import Plane, Scene
 from dogfight.catalog.models import (
     TripodCard,
     TripodSymbol,
 )
 from dogfight.geometry.hexbase import turned
-from dogfight.geometry.shapes import (
-    nearest_point,
-)
+from dogfight.geometry.shapes import nearest_point
+from dogfight.rules.plans import Action
 
-if TYPE_CHECKING:
-    from dogfight.bots.automated_tripod.bot import AutomatedTripod
+
+class AutomatedTripod(Protocol):
+    """What the no-enemies procedure asks of the tripod
+    (:class:`dogfight.bots.automated_tripod.bot.AutomatedTripod` is one)."""
+
+    steep: frozenset[str]
+
+    def _note(self, scene: Scene, branch: str, card: TripodCard | None, note: str = "") -> None: ...
+
+    def _enemies_within(self, scene: Scene, rulers: float) -> list[Plane]: ...
+
+    def _third_move(self, decks: Decks, card: TripodCard) -> bool: ...
+
+    def _damage_forbids(self, scene: Scene, decks: Decks, card: TripodCard) -> str | None: ...
+
+    def _playable(self, scene: Scene, decks: Decks, card: TripodCard) -> bool: ...
+
+    def _recharge(self, scene: Scene) -> Action: ...
+
+    def _stand(self, scene: Scene, branch: str, recharge: bool, note: str = "") -> Choice: ...
+
+    def _face(self, scene: Scene, sides: int, branch: str, note: str = "") -> Choice: ...
 
 
 def no_enemies(
