@@ -96,6 +96,17 @@ class Game:
 
 
 @dataclass(frozen=True)
+class NoOrders:
+    """A player put down as NMR by the Games Master: his orders file (``source``,
+    ``text``) could not be read (``reason``)."""
+
+    player: str
+    source: str
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Issued:
     """The reports of one turn exactly as they were issued (turn 0: the start sheet)."""
 
@@ -275,11 +286,29 @@ class Store:
 
     # -- orders --
 
-    def add_orders(self, name: str, accepted: Sequence[tuple[Orders, str]]) -> None:
-        """Keep orders (with the text they were read from); later orders of a player for a
-        turn replace earlier ones."""
+    def add_orders(
+        self,
+        name: str,
+        accepted: Sequence[tuple[Orders, str]],
+        nmr: Sequence[NoOrders] = (),
+    ) -> None:
+        """Keep orders (with the text they were read from) and the Games Master's NMRs
+        (``nmr``: a player's unreadable orders taken as none received, S22), all in one
+        transaction; later orders of a player for a turn replace earlier ones, and an NMR
+        replaces them too."""
         with self._write() as s:
             row = self._game_row(s, name)
+            for entry in nmr:
+                s.add(
+                    OrdersRow(
+                        game_id=row.id,
+                        turn=row.turn,
+                        player=entry.player,
+                        source=entry.source,
+                        text=entry.text,
+                        orders=_dump({"nmr": entry.reason}),
+                    )
+                )
             for orders, text in accepted:
                 if orders.turn != row.turn:
                     raise GameError(
@@ -306,7 +335,33 @@ class Store:
                 .where(OrdersRow.game_id == row.id, OrdersRow.turn == turn)
                 .order_by(OrdersRow.id)
             ).all()
-            return {r.player: orders_from_json(json.loads(r.orders)) for r in rows}
+            out: dict[str, Orders] = {}
+            for r in rows:
+                data = json.loads(r.orders)
+                if "nmr" in data:
+                    out.pop(r.player, None)
+                else:
+                    out[r.player] = orders_from_json(data)
+            return out
+
+    def nmrs(self, name: str, turn: int) -> dict[str, str]:
+        """The players the Games Master has put down as NMR for a turn (their last
+        orders file could not be read), with why."""
+        with Session(self.engine) as s:
+            row = self._game_row(s, name)
+            rows = s.scalars(
+                select(OrdersRow)
+                .where(OrdersRow.game_id == row.id, OrdersRow.turn == turn)
+                .order_by(OrdersRow.id)
+            ).all()
+            out: dict[str, str] = {}
+            for r in rows:
+                data = json.loads(r.orders)
+                if "nmr" in data:
+                    out[r.player] = str(data["nmr"])
+                else:
+                    out.pop(r.player, None)
+            return out
 
     def orders_texts(self, name: str, turn: int) -> list[tuple[str, str, str]]:
         """Every orders text accepted for a turn, in order: (player, source, text)."""
