@@ -171,9 +171,7 @@ def test_refusals_leave_the_game_as_it_was(table: Path, tmp_path: Path) -> None:
     (table / "zed.txt").write_text(ORDERS[2]["Kraut"], encoding="utf-8")
     # unreadable orders
     refused(
-        dogfight(
-            "sopwith", "orders", "golden", "bad/sid.txt", "--db", "sopwith.sqlite", cwd=table
-        ),
+        dogfight("sopwith", "orders", "golden", "bad/sid.txt", "--db", "sopwith.sqlite", cwd=table),
         "bad/sid.txt:2",
     )
     # orders for a turn that is not the current one
