@@ -303,3 +303,10 @@ def test_nothing_reachable_lies_in_a_blockers_shadow(
     assert part.intersection(hidden).area < 1e-6
     assert hidden.difference(sector(firer, arc, RULER).buffer(1e-6)).area < 1e-9
     assert hidden.intersection(shapely.Polygon(base(other))).area < 1e-9
+
+
+def test_simulate_refuses_a_standing_table() -> None:
+    """A standing table is a ruling: ``simulate`` says so instead of playing it."""
+    result = dogfight("simulate", str(EXAMPLES / "standing.json"), "--games", "1")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "dogfight adjudicate" in result.stderr
