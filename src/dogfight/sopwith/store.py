@@ -326,8 +326,9 @@ class Store:
                     )
                 )
 
-    def orders(self, name: str, turn: int) -> dict[str, Orders]:
-        """The orders in force for a turn: the last accepted of each player."""
+    def _orders_rows(self, name: str, turn: int) -> list[tuple[str, str, str, Any]]:
+        """Every orders row of a turn, in the order filed: (player, source, text, the
+        orders or NMR as JSON data)."""
         with Session(self.engine) as s:
             row = self._game_row(s, name)
             rows = s.scalars(
@@ -335,44 +336,33 @@ class Store:
                 .where(OrdersRow.game_id == row.id, OrdersRow.turn == turn)
                 .order_by(OrdersRow.id)
             ).all()
-            out: dict[str, Orders] = {}
-            for r in rows:
-                data = json.loads(r.orders)
-                if "nmr" in data:
-                    out.pop(r.player, None)
-                else:
-                    out[r.player] = orders_from_json(data)
-            return out
+            return [(r.player, r.source, r.text, json.loads(r.orders)) for r in rows]
+
+    def orders(self, name: str, turn: int) -> dict[str, Orders]:
+        """The orders in force for a turn: the last accepted of each player (none when
+        his last entry is an NMR)."""
+        out: dict[str, Orders] = {}
+        for player, _, _, data in self._orders_rows(name, turn):
+            if "nmr" in data:
+                out.pop(player, None)
+            else:
+                out[player] = orders_from_json(data)
+        return out
 
     def nmrs(self, name: str, turn: int) -> dict[str, str]:
         """The players the Games Master has put down as NMR for a turn (their last
         orders file could not be read), with why."""
-        with Session(self.engine) as s:
-            row = self._game_row(s, name)
-            rows = s.scalars(
-                select(OrdersRow)
-                .where(OrdersRow.game_id == row.id, OrdersRow.turn == turn)
-                .order_by(OrdersRow.id)
-            ).all()
-            out: dict[str, str] = {}
-            for r in rows:
-                data = json.loads(r.orders)
-                if "nmr" in data:
-                    out[r.player] = str(data["nmr"])
-                else:
-                    out.pop(r.player, None)
-            return out
+        out: dict[str, str] = {}
+        for player, _, _, data in self._orders_rows(name, turn):
+            if "nmr" in data:
+                out[player] = str(data["nmr"])
+            else:
+                out.pop(player, None)
+        return out
 
     def orders_texts(self, name: str, turn: int) -> list[tuple[str, str, str]]:
-        """Every orders text accepted for a turn, in order: (player, source, text)."""
-        with Session(self.engine) as s:
-            row = self._game_row(s, name)
-            rows = s.scalars(
-                select(OrdersRow)
-                .where(OrdersRow.game_id == row.id, OrdersRow.turn == turn)
-                .order_by(OrdersRow.id)
-            ).all()
-            return [(r.player, r.source, r.text) for r in rows]
+        """Every orders text received for a turn, in order: (player, source, text)."""
+        return [(p, source, text) for p, source, text, _ in self._orders_rows(name, turn)]
 
     # -- turns --
 
