@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from dogfight.catalog.loader import Catalog, validation_to_data_error
 from dogfight.catalog.models import Airplane, Scenario, Skill, Switches, Symbol
-from dogfight.errors import DataError, DogfightError
+from dogfight.errors import DataError, DogfightError, IllegalPlanError
 from dogfight.geometry.pose import Pose, normalize_heading
 from dogfight.rules import ww2
 from dogfight.rules.chance import setup_rng, step_rng
@@ -31,6 +31,7 @@ from dogfight.rules.plans import Flown, Id, Plan, check_plan_shape
 from dogfight.rules.scenario import objectives_problem, placement_problem
 from dogfight.rules.standing import TableRuling, table_ruling
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
+from dogfight.rules.tailing import RULE as TAILING_RULE
 from dogfight.rules.tripods import check_tripod_plan
 
 Weapon = Literal["front", "rear"]
@@ -53,6 +54,14 @@ MAX_TURNS = 500
 """The most planned turns a situation may carry per vehicle."""
 
 Coordinate = Annotated[float, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
+
+DecisionId = Annotated[
+    str,
+    Field(
+        pattern=r"^[a-z_]{1,40}:[A-Za-z0-9_.-]{1,64}@[0-9]{1,3}\.[1-3]$",
+        description="an engine decision's id, kind:vehicle@turn.phase (tailing:spad@1.2)",
+    ),
+]
 
 
 class Strict(BaseModel):
@@ -213,6 +222,13 @@ class Situation(Strict):
         max_length=500,
         description="bombers' choices of C cards (001); without one the engine assigns the "
         "cards that hurt most",
+    )
+    decisions: dict[DecisionId, Annotated[list[Id], Field(max_length=40)]] = Field(
+        default_factory=dict,
+        max_length=500,
+        description="answers to the engine's decisions by id (kind:vehicle@turn.phase): "
+        "a reorder after tailing (002) gives the tailing plane's remaining cards in their "
+        "new order; a decision without an answer takes its default",
     )
 
 
@@ -785,6 +801,7 @@ def adjudicate(
     limit = turns * PHASES if phases is None else phases
     events: list[Event] = []
     played = 0
+    used: set[str] = set()
     # Each vehicle's plans and the turn its first plan is for (reinforcements: the turn
     # they enter).
     written: dict[str, tuple[list[Plan], int]] = {v.id: (v.plans, 0) for v in situation.vehicles}
@@ -798,11 +815,65 @@ def adjudicate(
             if played >= limit:
                 break
             answers = _pick_answers(state, seed, situation.bomb_picks, source)
-            state, more = resolve_phase(
-                state, step_rng(seed, state.turn, state.phase + 1), answers=answers
-            )
+            given = _given_answers(state, situation.decisions, answers, source)
+            answers.update(given)
+            try:
+                state, more = resolve_phase(
+                    state, step_rng(seed, state.turn, state.phase + 1), answers=answers
+                )
+            except IllegalPlanError as exc:
+                raise _refused(exc, given, source) from None
+            used.update(given)
             events.extend(more)
             played += 1
             if state.over or state.phase == 0:
                 break
+    unused = sorted(set(situation.decisions) - used)
+    if unused and phases is None:
+        raise DataError(
+            source,
+            f"decisions.{unused[0]}",
+            situation.decisions[unused[0]],
+            "no such decision is asked in the turns the situation plans"
+            + (f": {_NOT_TAILING}" if unused[0].startswith("tailing:") else ""),
+        )
     return state, events
+
+
+_NOT_TAILING = "only the tailing player reorders his cards (" + TAILING_RULE + ")"
+
+
+def _given_answers(
+    state: GameState,
+    decisions: dict[str, list[str]],
+    already: dict[str, tuple[str, ...]],
+    source: str,
+) -> dict[str, tuple[str, ...]]:
+    """The situation's answers to decisions of the coming phase (ids ending
+    ``@turn.phase``); an answer given twice (also as a bomb pick) is refused."""
+    suffix = f"@{state.turn}.{state.phase + 1}"
+    given = {k: tuple(v) for k, v in decisions.items() if k.endswith(suffix)}
+    for key in given:
+        if key in already:
+            raise DataError(
+                source, f"decisions.{key}", decisions[key], "answered twice (also in bomb_picks)"
+            )
+    return given
+
+
+def _refused(exc: IllegalPlanError, given: dict[str, tuple[str, ...]], source: str) -> DataError:
+    """A situation's answer the engine refused, named by its field with the rule quoted:
+    a decision nobody is asked (a reorder by a plane that is not tailing) or an answer
+    that breaks its decision (a reorder that adds or drops a card)."""
+    text = str(exc)
+
+    def names(key: str) -> bool:
+        kind, rest = key.split(":", 1)
+        return key in text or text.startswith(f"{rest.split('@')[0]}: {kind}")
+
+    key = next((k for k in sorted(given) if names(k)), None)
+    if key is None:
+        return DataError(source, "decisions", None, text)
+    if key.startswith("tailing:") and "no such decision" in text:
+        text = f"{key.split(':', 1)[1].split('@')[0]} is not tailing an enemy then: {_NOT_TAILING}"
+    return DataError(source, f"decisions.{key}", list(given[key]), text)

@@ -9,6 +9,7 @@ instead of silently ignored.
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Literal
 
@@ -413,8 +414,8 @@ class Switches(Strict):
     match_scoring: Literal["every_side", "winner"] = "every_side"
     """002: only the winner scores the match points; 003 ("计算每局双方分数"): every side."""
     tailing: bool = False
-    """002's tailing: the tailing plane sees the tailed plane's next card and may reorder
-    its own (a decision, :mod:`dogfight.rules.decisions`)."""
+    """002's tailing: a plane right behind an enemy at the start of the turn (and again
+    before the second maneuver) sees its next card and may reorder its own."""
     era: Literal["ww1", "ww2"] = "ww1"
     """The airplanes this ruleset flies (001, "TRIPODS IN WW2")."""
     mixed_eras: bool = False
@@ -428,6 +429,16 @@ class Switches(Strict):
     """001: "double the resistance and the recharge level values of the tripods" (2)."""
     card_speed: int = Field(default=3, ge=1)
     """WW2: the speed marker at which a maneuver card moves as printed."""
+
+    @classmethod
+    def explanations(cls) -> dict[str, str]:
+        """Every switch with its explanation on one line (its docstring), in the order
+        the model declares them: what ``dogfight info`` and the lobby show."""
+        out = {}
+        for name, field in cls.model_fields.items():
+            text = re.sub(r":\w+:`([^`]*)`", r"\1", field.description or "").replace("``", "")
+            out[name] = " ".join(text.split())
+        return out
 
 
 class Ruleset(Strict):

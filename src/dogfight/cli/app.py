@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from dogfight.catalog import Catalog, load_catalog
+from dogfight.catalog.models import Switches
 from dogfight.cli.output import dumps, write_atomic
 from dogfight.errors import DataError, DogfightError
 from dogfight.rules.events import as_dicts
@@ -62,6 +63,7 @@ def catalog_summary(cat: Catalog) -> dict[str, Any]:
         "data_folders": list(cat.folders),
         "constants": c.model_dump(mode="json"),
         "rulesets": {n: r.model_dump(mode="json") for n, r in sorted(cat.rulesets.items())},
+        "switches": Switches.explanations(),
         "airplanes": [
             a.model_dump(mode="json") for a in sorted(cat.airplanes.values(), key=lambda a: a.id)
         ],
@@ -104,9 +106,33 @@ def catalog_summary(cat: Catalog) -> dict[str, Any]:
 
 
 @app.command()
-def info(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
-    """The catalog (airplanes, decks, rulesets) and the constants (ruler, bases, arcs)."""
+def info(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ruleset: Annotated[
+        str | None,
+        typer.Option(help="Only this ruleset's switches, each with its value and what it does."),
+    ] = None,
+) -> None:
+    """The catalog (airplanes, decks, rulesets and their switches) and the constants
+    (ruler, bases, arcs)."""
     cat = catalog()
+    if ruleset is not None:
+        if ruleset not in cat.rulesets:
+            raise DataError(
+                "--ruleset", "ruleset", ruleset, "rulesets: " + ", ".join(sorted(cat.rulesets))
+            )
+        if as_json:
+            switches = cat.rulesets[ruleset].switches.model_dump(mode="json")
+            explained = {
+                n: {"value": switches[n], "explanation": text}
+                for n, text in Switches.explanations().items()
+            }
+            sys.stdout.write(dumps({"ruleset": ruleset, "switches": explained}, indent=2) + "\n")
+            return
+        from dogfight.cli.tables import print_switches
+
+        print_switches(cat, ruleset)
+        return
     if as_json:
         sys.stdout.write(dumps(catalog_summary(cat), indent=2, ensure_ascii=False) + "\n")
         return

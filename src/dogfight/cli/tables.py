@@ -6,6 +6,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dogfight.catalog import Catalog
+from dogfight.catalog.models import Switches
 
 
 def print_info(cat: Catalog, console: Console | None = None) -> None:
@@ -27,6 +28,8 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
             r.name, r.source, r.title, r.switches.illegal_maneuver.value, r.switches.explosion.value
         )
     out.print(rules)
+    out.print(switches_table(cat))
+    print_switches(cat, console=out)
     planes = Table(title="Airplanes")
     for col in (
         "id",
@@ -142,3 +145,41 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
         f"{m.bomb_card.length:g} x {m.bomb_card.width:g} cm, dot {2 * m.bomb_card.dot_radius:g} "
         "cm across (001)."
     )
+
+
+def switches_table(cat: Catalog) -> Table:
+    """The rule switches' values, a column per ruleset."""
+    rulesets = sorted(cat.rulesets.values(), key=lambda r: r.name)
+    table = Table(title='Rule switches (a situation\'s "switches" overrides them)')
+    table.add_column("switch", overflow="fold")
+    for r in rulesets:
+        table.add_column(r.name, overflow="fold")
+    for name in Switches.explanations():
+        table.add_row(name, *(switch_value(getattr(r.switches, name)) for r in rulesets))
+    return table
+
+
+def print_switches(
+    cat: Catalog, ruleset: str | None = None, console: Console | None = None
+) -> None:
+    """Every switch with a one-line explanation (the model's field docstrings: the
+    explanation lives with the switch, not here); with ``ruleset``, its value there."""
+    out = console or Console()
+    chosen = cat.rulesets[ruleset] if ruleset is not None else None
+    if chosen is not None:
+        out.print(f"[bold]{chosen.name}[/]: {chosen.title} ({chosen.source})")
+    else:
+        out.print("[bold]What each switch does[/]")
+    for name, text in Switches.explanations().items():
+        value = f" = {switch_value(getattr(chosen.switches, name))}" if chosen else ""
+        out.print(f"  [bold]{name}[/]{value} — {text}", highlight=False, soft_wrap=True)
+
+
+def switch_value(value: object) -> str:
+    """A switch's value as the tables show it."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    text = str(getattr(value, "value", value))
+    return text or '""'

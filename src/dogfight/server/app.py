@@ -108,6 +108,12 @@ def _seats_of(
                 "a game's setup has no plans: each seat plans its turns",
                 f"situation.{planned[0]}",
             )
+        if situation.decisions:
+            raise ApiError(
+                422,
+                "a game's setup has no answers: each seat answers its own decisions",
+                "situation.decisions",
+            )
         state = build(situation, catalog, 0, "situation")
     except DataError as exc:
         raise ApiError(

@@ -7,6 +7,7 @@ import { Board, along, lerpAngle } from "./board.js";
 import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderBombPicks, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, pathAfter, speedClass } from "./cards.js";
 import { tokenStrip } from "./tokens.js";
+import { renderTailing } from "./decisions.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
 const replayMode = location.pathname.startsWith("/replay/");
@@ -508,7 +509,12 @@ function renderStage() {
         throw err;
       }
     };
-    if (renderBombPicks(box, stage, send)) return;
+    const card = (vid, id) => {
+      const v = view.state.vehicles.find((x) => x.id === vid);
+      return v ? deckData(v).cards.find((c) => c.id === id) : undefined;
+    };
+    const tailing = renderTailing(box, stage, { catalog, card, send });
+    if (renderBombPicks(box, stage, send) || tailing) return;
     if (stage.questions.length) {
       renderQuestions(box, stage);
     } else {

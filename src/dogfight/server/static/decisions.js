@@ -1,0 +1,103 @@
+// Engine decisions on the table page that reorder cards: after tailing (002, "Tailing"),
+// the tailed plane's next card is shown to the tailing seat alone (the server sends a
+// decision only to the seat that answers it), which may put its remaining planned cards
+// in a new order — by dragging them, or with the ↑/↓ buttons (touch, keyboard) — and
+// sends the order through the decisions endpoint every other decision uses.
+
+import { el } from "./common.js";
+import { cardFace, cardName } from "./cards.js";
+
+// The order being arranged, by decision id: a view arriving meanwhile (the other seat
+// did something) redraws the panel without losing it.
+const orders = new Map();
+
+function move(list, from, to) {
+  if (to < 0 || to >= list.length || from === to) return;
+  const [card] = list.splice(from, 1);
+  list.splice(to, 0, card);
+}
+
+// A card as the planning hand draws it: id, face, name.
+function cardChip(card, id, catalog) {
+  if (!card) return el("span", { class: "id", text: id });
+  return el("span", { class: "card-chip" },
+    el("span", { class: "id", text: id }), cardFace(card, catalog, false),
+    el("span", { class: "name", text: cardName(card) }));
+}
+
+// The list of the remaining cards, in the order they will be flown from this phase on.
+function orderList(d, ctx, redraw) {
+  const order = orders.get(d.id);
+  const list = el("ol", { class: "reorder", "data-order": d.vehicle });
+  order.forEach((id, i) => {
+    const item = el("li", {
+      class: "reorder-card",
+      draggable: "true",
+      "data-card": id,
+      ondragstart: (e) => {
+        e.dataTransfer.setData("text/plain", String(i));
+        e.dataTransfer.effectAllowed = "move";
+        item.classList.add("dragging");
+      },
+      ondragend: () => item.classList.remove("dragging"),
+      ondragover: (e) => {
+        e.preventDefault();
+        e.dataTransfer.dropEffect = "move";
+      },
+      ondrop: (e) => {
+        e.preventDefault();
+        move(order, Number(e.dataTransfer.getData("text/plain")), i);
+        redraw();
+      },
+    },
+    el("span", { class: "phase", text: `phase ${d.phase + i}` }),
+    cardChip(ctx.card(d.vehicle, id), id, ctx.catalog),
+    el("button", { class: "up", title: "fly it one phase earlier", "aria-label": `card ${id} earlier`, disabled: i === 0, onclick: () => { move(order, i, i - 1); redraw(`[data-order='${d.vehicle}'] [data-card='${id}'] .up`); } }, "↑"),
+    el("button", { class: "down", title: "fly it one phase later", "aria-label": `card ${id} later`, disabled: i === order.length - 1, onclick: () => { move(order, i, i + 1); redraw(`[data-order='${d.vehicle}'] [data-card='${id}'] .down`); } }, "↓"));
+    list.append(item);
+  });
+  return list;
+}
+
+// Draw the seat's tailing decisions into `box`; false when there is none. ctx: {catalog,
+// card(vehicleId, cardId) -> the card's data, send(answers) -> Promise}.
+export function renderTailing(box, stage, ctx) {
+  const mine = (stage.decisions || []).filter((d) => d.kind === "tailing");
+  if (!mine.length) return false;
+  const panel = el("div", { id: "tailing", class: "decisions" });
+  const redraw = (focus) => {
+    renderPanel();
+    if (focus) {
+      const again = document.querySelector(focus);
+      if (again && !again.disabled) again.focus();
+    }
+  };
+  const renderPanel = () => {
+    panel.replaceChildren();
+    panel.append(el("h2", { text: `Turn ${stage.turn}, phase ${stage.phase}: you are tailing` }));
+    for (const d of mine) {
+      if (!orders.has(d.id)) orders.set(d.id, [...d.default]);
+      const group = el("fieldset", { "data-decision": d.id }, el("legend", { text: `${d.vehicle} tails` }));
+      for (const t of d.shown.tailed || []) {
+        group.append(el("div", { class: "tailed-card", "data-tailed": t.vehicle },
+          el("span", { text: `${t.vehicle} will fly, in phase ${t.phase}: ` }),
+          cardChip(ctx.card(t.vehicle, t.card), t.card, ctx.catalog)));
+      }
+      group.append(el("p", { class: "muted", text: "Your remaining cards: drag them (or use ↑ ↓) into the order you will fly them." }));
+      group.append(orderList(d, ctx, redraw));
+      group.append(el("div", { class: "rule", text: d.rule }));
+      panel.append(group);
+    }
+    const answers = () => Object.fromEntries(mine.map((d) => [d.id, [...orders.get(d.id)]]));
+    panel.append(el("button", {
+      id: "submit-reorder", class: "primary", text: "Fly in this order",
+      onclick: (e) => {
+        e.target.disabled = true;
+        ctx.send(answers()).then(() => mine.forEach((d) => orders.delete(d.id)), () => { e.target.disabled = false; });
+      },
+    }));
+    return panel;
+  };
+  box.append(renderPanel());
+  return true;
+}
