@@ -777,6 +777,14 @@ def judge(
                 len(r.plans),
                 'must be empty with "move": false (no card is flown)',
             )
+    for field in ("decisions", "bomb_picks"):
+        if getattr(situation, field):
+            raise DataError(
+                source,
+                field,
+                len(getattr(situation, field)),
+                'must be empty with "move": false (no phase is played, so no decision is asked)',
+            )
     state = build(situation, catalog, seed, source)
     return Adjudication(state, [], table_ruling(state))
 
