@@ -17,11 +17,13 @@ from dogfight.render.context import _Context, _unit
 from dogfight.render.legend import _Key
 from dogfight.render.markup import Attrs, _group, _line, _polygon
 from dogfight.render.shots import _arrowhead
-from dogfight.render.style import BLOCKED_COLOUR, INK, RAY, SMALL_SIZE, TEXT_SIZE
+from dogfight.render.style import BLOCKED_COLOUR, FAINT, RAY, SMALL_SIZE, TEXT_SIZE
 from dogfight.rules.standing import REACHES, LineOfFire, TableRuling
 
 SHADOW_OPACITY = 0.22
 REACHABLE_OPACITY = 0.5
+SHADOW_KEY = "#d4d4d4"
+"""The legend's swatch of a shadow: how the translucent grey looks on the table."""
 
 
 def _standing_keys(ruling: TableRuling | None) -> list[_Key]:
@@ -30,9 +32,9 @@ def _standing_keys(ruling: TableRuling | None) -> list[_Key]:
         return []
     keys = []
     if any(line.reachable for line in ruling.lines):
-        keys.append(_Key("reachable part of a target", INK))
+        keys.append(_Key("reachable part of a target (in the firer's colour)", FAINT))
     if any(line.shadows for line in ruling.lines):
-        keys.append(_Key("blocker's shadow", BLOCKED_COLOUR))
+        keys.append(_Key("blocker's shadow", SHADOW_KEY))
     return keys
 
 
