@@ -310,3 +310,21 @@ def test_simulate_refuses_a_standing_table() -> None:
     result = dogfight("simulate", str(EXAMPLES / "standing.json"), "--games", "1")
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "dogfight adjudicate" in result.stderr
+
+
+def test_a_secret_reason_stays_with_its_owner() -> None:
+    """An observer out (002) is lasting damage only its owner sees: the referee's ruling
+    says the rear gun is silent, the other side's view does not."""
+    data = table(
+        [
+            {**plane("bristol", "bristol-f2b", "allies", 30, 45, 0), "status": {"observer": 1}},
+            plane("fokker", "fokker-dr1", "central", 20, 45, 0),
+        ]
+    )
+    ruling = ruling_of(data)
+    rear = line(ruling, "bristol", "fokker", "rear")
+    assert rear.verdict == "clear" and rear.silent == "observer incapacitated (002)"
+    assert rear.as_dict()["can_fire"] is False
+    assert rear.as_dict({"bristol"})["silent"] is not None
+    seen = rear.as_dict({"fokker"})
+    assert seen["silent"] is None and seen["can_fire"] is True

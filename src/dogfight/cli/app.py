@@ -172,7 +172,7 @@ def adjudicate_cmd(
         "state": observe(state, viewer),
     }
     if done.ruling is not None:
-        result["ruling"] = done.ruling.as_dict()
+        result["ruling"] = done.ruling.as_dict(viewer)
     emit(dumps(result, indent=2, ensure_ascii=False) + "\n", output)
 
 

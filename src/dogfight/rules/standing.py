@@ -12,6 +12,7 @@ it and ``dogfight render`` draws it.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -70,18 +71,25 @@ class LineOfFire:
     silent: str | None = None
     """Why this weapon cannot fire at all now, whatever the geometry (jammed, observer
     out, tripod down or without Energy)."""
+    secret: bool = False
+    """``silent`` comes from lasting damage only the firer's owner knows (the observer
+    out): another seat's view leaves it out."""
 
     @property
     def can_fire(self) -> bool:
         return self.verdict in REACHES and self.silent is None
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready, coordinates to 1/10000 cm."""
+    def as_dict(self, viewer: Collection[str] | None = None) -> dict[str, Any]:
+        """JSON-ready, coordinates to 1/10000 cm; as seen by the seat holding the
+        vehicles ``viewer`` (None: the referee, who sees everything)."""
+        silent = self.silent
+        if self.secret and viewer is not None and self.firer not in viewer:
+            silent = None
         return {
             "firer": self.firer,
             "weapon": self.weapon,
             "target": self.target,
-            "can_fire": self.can_fire,
+            "can_fire": self.verdict in REACHES and silent is None,
             "verdict": self.verdict,
             "range": self.range,
             "distance": None if self.distance is None else round(self.distance, 4),
@@ -89,7 +97,7 @@ class LineOfFire:
             "point": None if self.point is None else _point(self.point),
             "blockers": list(self.blockers),
             "protected": self.protected,
-            "silent": self.silent,
+            "silent": silent,
             "reachable": [_ring(p) for p in self.reachable],
             "shadows": [
                 {"blocker": s.blocker, "area": [_ring(p) for p in s.area]} for s in self.shadows
@@ -106,10 +114,11 @@ class TableRuling:
     def can_fire(self) -> list[LineOfFire]:
         return [line for line in self.lines if line.can_fire]
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, viewer: Collection[str] | None = None) -> dict[str, Any]:
+        """JSON-ready, as seen by the seat holding ``viewer`` (None: the referee)."""
         return {
             "moved": False,
-            "lines": [line.as_dict() for line in self.lines],
+            "lines": [line.as_dict(viewer) for line in self.lines],
         }
 
 
@@ -134,12 +143,13 @@ def table_ruling(state: GameState) -> TableRuling:
     return TableRuling(tuple(lines))
 
 
-def _silent(state: GameState, firer: Vehicle, weapon: str) -> str | None:
+def _silent(state: GameState, firer: Vehicle, weapon: str) -> tuple[str | None, bool]:
+    """Why the weapon cannot fire now, and whether that reason is the owner's secret."""
     if firer.jams.get(weapon):
-        return f"jammed: {firer.jams[weapon]} jam counter(s) left"
+        return f"jammed: {firer.jams[weapon]} jam counter(s) left", False
     if weapon == "rear" and standard.rear_gun_lost(state, firer):
-        return "observer incapacitated (002)"
-    return None
+        return "observer incapacitated (002)", True
+    return None, False
 
 
 def _ruler_lines(
@@ -148,7 +158,7 @@ def _ruler_lines(
     rules = state.rules
     arc, ruler = rules.arc(weapon), rules.ruler
     pose = firer.pose
-    silent = _silent(state, firer, weapon)
+    silent, secret = _silent(state, firer, weapon)
     chosen = {o.target: o for o in firing.options(state, table, firer, weapon)}
     out: list[LineOfFire] = []
     for target in sorted(state.in_play(), key=lambda v: v.id):
@@ -156,14 +166,14 @@ def _ruler_lines(
             continue
         base = table.bases[target.id]
         if table.overlap(firer.id, target.id):
-            out.append(_line(firer, weapon, target, "overlapping", silent))
+            out.append(_line(firer, weapon, target, "overlapping", silent, secret))
             continue
         bare = sight(pose, arc, base, ruler)
         if bare.arc_point is None:
-            out.append(_line(firer, weapon, target, "out of arc", silent))
+            out.append(_line(firer, weapon, target, "out of arc", silent, secret))
             continue
         if not bare.reachable(ruler):
-            line = _line(firer, weapon, target, "out of range", silent)
+            line = _line(firer, weapon, target, "out of range", silent, secret)
             out.append(_with_distance(line, bare.arc_distance))
             continue
         ids = firing.blockers_of(state, table, firer, target)
@@ -197,16 +207,31 @@ def _ruler_lines(
                 shadows,
                 option.protected if option is not None else False,
                 silent,
+                secret,
             )
         )
     return out
 
 
 def _line(
-    firer: Vehicle, weapon: str, target: Vehicle, verdict: Verdict, silent: str | None
+    firer: Vehicle,
+    weapon: str,
+    target: Vehicle,
+    verdict: Verdict,
+    silent: str | None,
+    secret: bool,
 ) -> LineOfFire:
     return LineOfFire(
-        firer.id, weapon, target.id, verdict, None, None, firer.pose.point, None, silent=silent
+        firer.id,
+        weapon,
+        target.id,
+        verdict,
+        None,
+        None,
+        firer.pose.point,
+        None,
+        silent=silent,
+        secret=secret,
     )
 
 
@@ -222,6 +247,7 @@ def _with_distance(line: LineOfFire, distance: float) -> LineOfFire:
         line.origin,
         None,
         silent=line.silent,
+        secret=line.secret,
     )
 
 
