@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import tempfile
 import time
@@ -98,7 +99,8 @@ def hostile(rng: Rng) -> Any:
         return float(rng.choice([-1, 1]) * 10 ** rng.uniform(-5, 12))
     if roll < 0.2:
         return int(rng.integers(-(2**40), 2**40))
-    return HOSTILE[int(rng.integers(len(HOSTILE)))]
+    # a copy: the shared [] and {} must not be mutated (a list appended into itself)
+    return copy.deepcopy(HOSTILE[int(rng.integers(len(HOSTILE)))])
 
 
 def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
