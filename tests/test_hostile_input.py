@@ -23,7 +23,7 @@ from dogfight.catalog.loader import load_catalog
 from dogfight.rules.engine import resolve_phase
 from dogfight.rules.plans import Plan
 from dogfight.server import games as games_module
-from dogfight.server.games import GameService
+from dogfight.server.service import GameService
 from dogfight.server.store import Store, sqlite_url
 
 Json = dict[str, Any]

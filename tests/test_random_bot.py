@@ -9,7 +9,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from dogfight.bots.airplanes import best_tier, random_airplane_plan
+from dogfight.bots.sampling import random_airplane_plan
+from dogfight.bots.threats import best_tier
 from dogfight.bots.view import airplane_sequences, card_table, fly
 from dogfight.catalog.loader import Catalog
 from dogfight.geometry.pose import Pose

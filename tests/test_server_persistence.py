@@ -13,7 +13,8 @@ import pytest
 from server_helpers import Server, duel_situation, serving, straights_plan, three_planes
 
 from dogfight.catalog import load_catalog
-from dogfight.server.games import GameService, LiveGame
+from dogfight.server.games import LiveGame
+from dogfight.server.service import GameService
 from dogfight.server.store import Store, sqlite_url
 
 Json = dict[str, Any]

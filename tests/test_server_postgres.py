@@ -20,7 +20,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from dogfight.bench.pgcluster import Cluster
 from dogfight.catalog import load_catalog
-from dogfight.server.games import GameService, LiveGame
+from dogfight.server.games import LiveGame
+from dogfight.server.service import GameService
 from dogfight.server.store import Store
 
 Json = dict[str, Any]

@@ -505,3 +505,26 @@ def test_render_shows_each_moves_speed_marker_and_the_scaled_path() -> None:
         _, path = _move_shapes(ctx, move, final.vehicles["p"])
         assert path[-1][0] == pytest.approx(move.end.x, abs=0.05)
         assert path[-1][1] == pytest.approx(move.end.y, abs=0.05)
+
+
+def test_terminal_play_asks_a_card_and_a_speed_each_earthling_turn() -> None:
+    """In the terminal, the Earthling player plans one card and a speed marker per
+    Earthling turn (001); a speed the airplane cannot fly is refused and asked again."""
+    from dogfight.cli.terminal_play import play_in_terminal
+
+    answers = iter(["2 9", "2 2"] + ["5 3", "4 2"] * 40 + ["q"] * 5)
+    out: list[str] = []
+    play_in_terminal(
+        scenario_situation(CATALOG, "alsace-again"),
+        CATALOG,
+        "earth",
+        "martian",
+        seed=1,
+        input_fn=lambda _: next(answers),
+        output_fn=out.append,
+        max_turns=1,
+    )
+    text = "\n".join(out)
+    assert "refused: " in text and "speed 9 is not one" in text
+    assert "Earthling turn: planning phase 2" in text and "planning phase 3" in text
+    assert "flies at speed 2." in text

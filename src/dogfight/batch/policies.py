@@ -23,7 +23,7 @@ from dogfight.batch.spec import IMMELMANN, STRAIGHT, SYMBOLS, Bools, Floats, Int
 from dogfight.batch.state import BatchState
 
 SAFE_MARGIN = 1.0
-"""As :data:`dogfight.bots.airplanes.SAFE_MARGIN`."""
+"""As :data:`dogfight.bots.threats.SAFE_MARGIN`."""
 TRIES = 32
 """Uniform draws per airplane before every plan is looked at."""
 

@@ -17,11 +17,10 @@ import math
 
 import numpy as np
 
-from dogfight.bots.airplanes import (
+from dogfight.bots.plane_planner import Level, heat_ray_threat
+from dogfight.bots.threats import (
     OFF_TABLE,
     Enemy,
-    Level,
-    _heat_ray,
     base_points,
     nearest_in_arc,
     odds,
@@ -130,7 +129,7 @@ def _threat(
         return np.zeros(len(x))
     ex, ey, eh = enemy.phase(p)
     px, py = world_points(x, y, h, base_points(rules, me))
-    got = _heat_ray(rules, enemy.vehicle, ex, ey, eh, px, py)  # (s, c)
+    got = heat_ray_threat(rules, enemy.vehicle, ex, ey, eh, px, py)  # (s, c)
     out: Floats = (enemy.weight @ got) * float(enemy.ray[p])
     return out
 

@@ -33,7 +33,8 @@ def register(app: typer.Typer) -> None:
         again."""
         from dogfight.cli.app import catalog
         from dogfight.server import status
-        from dogfight.server.games import ApiError, GameService
+        from dogfight.server.errors import ApiError
+        from dogfight.server.service import GameService
         from dogfight.server.store import Store
 
         url, _ = db_url(db)

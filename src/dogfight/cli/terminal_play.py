@@ -22,6 +22,7 @@ from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, DogfightError, IllegalPlanError
 from dogfight.narration import describe
 from dogfight.rules.chance import step_rng
+from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.decisions import Decision
 from dogfight.rules.engine import allowed_symbols, pending_decisions, resolve_phase, start_turn
 from dogfight.rules.events import Event
@@ -142,6 +143,8 @@ def _human_plan(
     count = 3 - vehicle.tripod.toppled if vehicle.tripod is not None else 3
     output_fn(f"{vehicle.id} ({vehicle.type}) at {_where(vehicle)}")
     output_fn(f"  cards: {_cards_line(state, vehicle)}")
+    if vehicle.clock == ONE_PHASE:
+        return _human_ww2_plan(state, vehicle, input_fn, output_fn)
     if vehicle.tripod is None:
         output_fn("  fire: after the cards, '/' and auto, none or a target per phase")
     while True:
@@ -187,6 +190,37 @@ def _human_plan(
         return Plan(cards=cards, fire=fire, drop=drop)
 
 
+def _human_ww2_plan(
+    state: GameState,
+    vehicle: Vehicle,
+    input_fn: Callable[[str], str],
+    output_fn: Callable[[str], None],
+) -> Plan:
+    """A WW2 airplane's Earthling turn: one card and one speed marker (001, "PLANNING");
+    the engine refuses a speed the airplane cannot fly and the turn asks again."""
+    speeds = state.rules.airplane(vehicle.type).speeds
+    while True:
+        answer = _ask(
+            input_fn,
+            f"  {vehicle.id}: one card id and a speed ({', '.join(map(str, speeds))})> ",
+        )
+        parts = answer.replace(",", " ").split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            output_fn("  give a card id and a speed, e.g. '5 3' (q to quit)")
+            continue
+        try:
+            card = state.rules.deck_of(vehicle.type).card(parts[0])
+        except DogfightError as exc:
+            output_fn(f"  {exc}")
+            continue
+        problems = plan_problems(vehicle.previous, [card], state.rules.restrictions)
+        for problem in problems:
+            output_fn(f"  illegal: card {problem.card} breaks a restriction: {problem.text}")
+        if problems and not _confirm(input_fn, "keep this plan?"):
+            continue
+        return Plan(cards=(card.id,), speeds=(int(parts[1]),))
+
+
 def _warn(
     state: GameState, vehicle: Vehicle, cards: tuple[str, ...], output_fn: Callable[[str], None]
 ) -> bool:
@@ -230,25 +264,12 @@ def play_in_terminal(
             output_fn(table_map(state, mine))
             for line in _enemies(state, mine):
                 output_fn(line)
-            plans: dict[str, Plan] = {}
-            for side, bot in bots.items():
-                seat = side_seat(state, side)
-                if any(state.vehicles[v].in_play for v in seat):
-                    proposed = bot.plan_turn(observe(state, seat), state.rules, seat, rngs[side])
-                    plans.update({v: p for v, p in proposed.items() if v in seat})
-            while True:
-                for vehicle in sorted(state.in_play(), key=lambda v: v.id):
-                    if vehicle.id in mine:
-                        plans[vehicle.id] = _human_plan(state, vehicle, input_fn, output_fn)
-                try:
-                    state, events = start_turn(state, plans)
-                    break
-                except IllegalPlanError as exc:
-                    output_fn(f"refused: {exc}")
-            _narrate(events, mine, output_fn)
-            if events_out is not None:
-                events_out.extend(events)
             while not state.over:
+                if state.awaiting_plans():
+                    # every planning phase: a whole turn's, or a WW2 Earthling turn's (001)
+                    state = _planning(state, bots, rngs, mine, input_fn, output_fn, events_out)
+                    if state.over:
+                        break
                 phase = state.phase + 1
                 actions: dict[str, Action | None] = {}
                 cards: dict[str, str] = {}
@@ -283,6 +304,43 @@ def play_in_terminal(
         output_fn(f"Winner: {state.winner}" if state.winner else "The game is a draw.")
     else:
         output_fn(f"No result after {max_turns} turns.")
+    return state
+
+
+def _planning(
+    state: GameState,
+    bots: dict[str, Bot],
+    rngs: dict[str, np.random.Generator],
+    mine: frozenset[str],
+    input_fn: Callable[[str], str],
+    output_fn: Callable[[str], None],
+    events_out: list[Event] | None,
+) -> GameState:
+    """One planning phase: the bots' plans, then the human's for each of his vehicles
+    that plans now (asked again while the engine refuses them). Before a Martian turn
+    every vehicle plans; before its second and third action phases only the WW2
+    airplanes do, one card and a speed each (001, "PLANNING")."""
+    due = set(state.planning_due())
+    plans: dict[str, Plan] = {}
+    for side, bot in bots.items():
+        seat = side_seat(state, side)
+        if due & seat:
+            proposed = bot.plan_turn(observe(state, seat), state.rules, seat, rngs[side])
+            plans.update({v: p for v, p in proposed.items() if v in seat and v in due})
+    if state.phase:
+        output_fn(f"--- Earthling turn: planning phase {state.phase + 1} ---")
+    while True:
+        for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+            if vehicle.id in mine and vehicle.id in due:
+                plans[vehicle.id] = _human_plan(state, vehicle, input_fn, output_fn)
+        try:
+            state, events = start_turn(state, plans)
+            break
+        except IllegalPlanError as exc:
+            output_fn(f"refused: {exc}")
+    _narrate(events, mine, output_fn)
+    if events_out is not None:
+        events_out.extend(events)
     return state
 
 

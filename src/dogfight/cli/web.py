@@ -199,7 +199,7 @@ def register(app: typer.Typer) -> None:
             _play_in_terminal(catalog(), scenario, vs, side, seed or 0)
             return
         from dogfight.server.app import create_app
-        from dogfight.server.games import ApiError
+        from dogfight.server.errors import ApiError
         from dogfight.server.schemas import CreateGame
 
         bots: dict[str, str] = {}
@@ -256,7 +256,8 @@ def register(app: typer.Typer) -> None:
         from dogfight.cli.app import catalog
         from dogfight.cli.output import write_atomic
         from dogfight.render.svg import render_svg
-        from dogfight.server.games import ApiError, GameService
+        from dogfight.server.errors import ApiError
+        from dogfight.server.service import GameService
         from dogfight.server.store import Store
         from dogfight.transcript import transcript
 

@@ -8,223 +8,49 @@ step whose inputs are all in, commits the new steps in one transaction, and stop
 seat must act: plan the next turn, or choose a target when a weapon has several.
 
 Everything sent to a seat goes through :meth:`LiveGame.seat_view` (or ``replay``), built
-from :func:`dogfight.rules.observation.observe` and ``visible_events`` for that seat's
-vehicles only: the seed, other seats' plans and damage never leave this module.
+in :mod:`dogfight.server.views` from :func:`dogfight.rules.observation.observe` and
+``visible_events`` for that seat's vehicles only: the seed, other seats' plans and damage
+never leave the server any other way. Computer seats act through
+:mod:`dogfight.server.computer_seats`; :mod:`dogfight.server.service` holds every game.
 """
 
 from __future__ import annotations
 
 import functools
 import os
-import re
-import secrets
 import threading
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
-import numpy as np
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
-from dogfight import ENGINE_VERSION
-from dogfight.briefing import briefing, ending
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, DogfightError
-from dogfight.geometry.maneuver import card_path
-from dogfight.geometry.pose import Pose
-from dogfight.narration import describe
 from dogfight.rules.chance import step_rng
-from dogfight.rules.clocks import ONE_PHASE
-from dogfight.rules.decisions import Decision, for_seat
+from dogfight.rules.decisions import Decision
 from dogfight.rules.engine import pending_decisions, preview_targets, resolve_phase, start_turn
-from dogfight.rules.events import Event, GameOver, Moved, TripodDecision
-from dogfight.rules.foresight import Ghost, ghosts, warnings
-from dogfight.rules.observation import observe, visible_events
-from dogfight.rules.plans import AUTO, Action, Plan, plan_problems
+from dogfight.rules.events import Event, TripodDecision
+from dogfight.rules.plans import AUTO, Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.rules.tailing import RULE as TAILING_RULE
-from dogfight.server import status
-from dogfight.server.seats import new_game_id, new_token, token_hash, token_matches
+from dogfight.server import computer_seats, status, views
+from dogfight.server.errors import ApiError, GameFailed, StepError
+from dogfight.server.records import Answer, Json, Question, Seat, Step
+from dogfight.server.seats import token_matches
 from dogfight.server.status import Failure
-from dogfight.server.store import Batch, Conflict, GameRecord, GameRow, SeatRow, Stale, Store
-from dogfight.server.workers import OverBudget, bot_budget, within_budget
+from dogfight.server.store import Batch, Conflict, GameRecord, Stale, Store
+from dogfight.server.workers import bot_budget
 from dogfight.situation import build, parse_situation
-
-Json = dict[str, Any]
 
 CRASH_ENV = "DOGFIGHT_TEST_CRASH"
 """Tests only: the name of a point at which the server process kills itself (to prove
 that nothing committed is lost and nothing is resolved twice)."""
 
 
-class ApiError(Exception):
-    """A refused request: HTTP status, what is wrong, and the field at fault."""
-
-    def __init__(self, status: int, error: str, field: str | None = None) -> None:
-        super().__init__(error)
-        self.status = status
-        self.error = error
-        self.field = field
-
-    def body(self) -> Json:
-        return {"error": self.error, "field": self.field}
-
-
-class GameFailed(ApiError):
-    """A game whose step the referee could not resolve: it answers 409 with the reason
-    until the operator rolls it back (``dogfight doctor``)."""
-
-    def __init__(self, failure: Failure) -> None:
-        super().__init__(409, failure.public(), "game_id")
-        self.failure = failure
-
-    def body(self) -> Json:
-        return {
-            **super().body(),
-            "failed": {
-                "turn": self.failure.turn,
-                "phase": self.failure.phase,
-                "error": self.failure.kind,
-            },
-        }
-
-
-class StepError(Exception):
-    """The engine raised while replaying or resolving (turn, phase): a bug or an input
-    stored before it was validated. Never reaches a client: the game is marked failed."""
-
-    def __init__(self, turn: int, phase: int, cause: BaseException) -> None:
-        super().__init__(f"turn {turn} phase {phase}: {type(cause).__name__}: {cause}")
-        self.turn = turn
-        self.phase = phase
-        self.cause = cause
-
-
 def _crash_point(name: str) -> None:
     if os.environ.get(CRASH_ENV) == name:
         os._exit(70)
-
-
-@dataclass
-class Seat:
-    id: str
-    position: int
-    label: str
-    side: str
-    vehicles: list[str]
-    """Vehicles given to this seat when the game was made (the first seat of a side also
-    plays that side's vehicles no seat names, such as reinforcements)."""
-    token_hash: str
-    bot: str | None = None
-    auto_fire: bool = False
-
-
-@dataclass
-class Answer:
-    """A seat's inputs to one phase."""
-
-    fire: dict[str, dict[str, str]] = field(default_factory=dict)
-    actions: dict[str, Action | None] = field(default_factory=dict)
-    cards: dict[str, str] = field(default_factory=dict)
-    decisions: list[Json] = field(default_factory=list)
-    """An automated tripod's decisions (TripodDecision events as JSON), logged with the
-    phase so a player can see why it did what it did (001)."""
-    plans: dict[str, Plan] = field(default_factory=dict)
-    """WW2 airplanes' plans of an Earthling turn (001), stored as the answer of phase
-    ``-p`` for the planning phase before action phase ``p``."""
-
-    def to_json(self) -> Json:
-        if self.plans:
-            return {"plans": {k: p.model_dump(mode="json") for k, p in self.plans.items()}}
-        return {
-            "fire": self.fire,
-            "actions": {
-                k: None if a is None else a.model_dump(mode="json", exclude_none=True)
-                for k, a in self.actions.items()
-            },
-            "cards": self.cards,
-            "decisions": self.decisions,
-        }
-
-    @classmethod
-    def from_json(cls, data: Json) -> Answer:
-        return cls(
-            fire={k: dict(v) for k, v in data.get("fire", {}).items()},
-            actions={
-                k: None if a is None else Action.model_validate(a)
-                for k, a in data.get("actions", {}).items()
-            },
-            cards=dict(data.get("cards", {})),
-            decisions=list(data.get("decisions", [])),
-            plans={k: Plan.model_validate(p) for k, p in data.get("plans", {}).items()},
-        )
-
-
-@dataclass
-class Step:
-    turn: int
-    phase: int
-    events: list[Event]
-    state: GameState
-    """The state after the step."""
-
-
-@dataclass(frozen=True)
-class Question:
-    """A weapon with several targets after this phase's movement. Every such weapon of
-    a person's seat is asked about, whatever its plan says (``planned``, the answer
-    when none is given): so that who is asked reveals nothing of the plans."""
-
-    vehicle: str
-    weapon: str
-    options: tuple[str, ...]
-    planned: str = AUTO
-
-    def to_json(self) -> Json:
-        return {
-            "vehicle": self.vehicle,
-            "weapon": self.weapon,
-            "options": list(self.options),
-            "planned": self.planned,
-        }
-
-
-SEAT_ID = re.compile(r"[^A-Za-z0-9_-]+")
-
-
-def slug(text: str, taken: set[str]) -> str:
-    base = SEAT_ID.sub("-", text).strip("-")[:30] or "seat"
-    out, n = base, 2
-    while out in taken:
-        out, n = f"{base}-{n}", n + 1
-    return out
-
-
-def event_json(event: Event, state: GameState) -> Json:
-    """An event for the page: its JSON, a sentence, and for airplane moves the path of
-    the centre dot (to animate and to draw the last maneuvers)."""
-    out = event.to_json()
-    out["text"] = describe(event)
-    if isinstance(event, Moved):
-        vehicle = state.vehicles.get(event.vehicle)
-        rules = state.rules
-        if (
-            vehicle is not None
-            and vehicle.tripod is None
-            and vehicle.type in rules.catalog.airplanes
-        ):
-            card = rules.deck_of(vehicle.type).card(event.card)
-            out["path"] = [
-                [round(x, 3), round(y, 3)]
-                for x, y in card_path(event.start, card, rules.base_length)
-            ]
-    return out
-
-
-def _pose_json(pose: Pose) -> Json:
-    return {"x": round(pose.x, 4), "y": round(pose.y, 4), "heading": round(pose.heading, 4)}
 
 
 P = ParamSpec("P")
@@ -618,49 +444,6 @@ class LiveGame:
 
     # --- computer players ------------------------------------------------------------
 
-    def _bot(self, seat: Seat) -> Any:
-        from dogfight.bots.base import make
-
-        assert seat.bot is not None
-        bot = self._bots.get(seat.id)
-        if bot is None or getattr(bot, "name", seat.bot) != seat.bot:
-            bot = make(seat.bot)
-            self._bots[seat.id] = bot
-        return bot
-
-    def _bot_rng(self, seat: Seat, turn: int, phase: int) -> np.random.Generator:
-        return np.random.Generator(
-            np.random.PCG64(np.random.SeedSequence([self.seed, turn, phase, 1000 + seat.position]))
-        )
-
-    def _bot_plans(self, seat: Seat, turn: int) -> dict[str, Plan]:
-        """A computer player's plans; a plan it gets wrong is replaced by a random legal
-        one (the referee never stalls on a bot)."""
-        from dogfight.bots.random_plans import random_plan, random_tripod_plan
-
-        state = self.state
-        vids = self.seat_vehicles(seat.id)
-        playing = sorted(v for v in vids if state.vehicles.get(v) and state.vehicles[v].in_play)
-        rng = self._bot_rng(seat, turn, 0)
-        plans: dict[str, Plan] = {}
-        bot = self._bot(seat)
-        try:
-            got = within_budget(
-                lambda: bot.plan_turn(observe(state, vids), state.rules, vids, rng), self.budget
-            )
-            plans = {vid: got[vid] for vid in playing}
-            self.check_seat_plans(seat.id, plans)
-        except Exception as exc:  # a computer player's bug never stops the game
-            if isinstance(exc, OverBudget):
-                self._bots.pop(seat.id, None)  # it may still be thinking: a fresh one next
-                rng = self._bot_rng(seat, turn, 0)
-            plans = {}
-            for vid in playing:
-                vehicle = state.vehicles[vid]
-                make_plan = random_tripod_plan if vehicle.tripod is not None else random_plan
-                plans[vid] = make_plan(state, vid, rng)
-        return plans
-
     def _trial(self, turn: int, phase: int) -> GameState:
         """The state a phase's inputs are checked on: with this Earthling turn's plans down,
         or, while some are missing, with the WW2 airplanes still to plan set aside."""
@@ -670,120 +453,6 @@ class LiveGame:
         for vid in trial.planning_due():
             trial.vehicles[vid].eliminated = "(set aside)"
         return trial
-
-    def _bot_earthling_plans(self, turn: int, phase: int) -> None:
-        """Computer seats plan their WW2 airplanes' Earthling turn (001); a plan the
-        engine refuses is replaced by a random legal one."""
-        from dogfight.bots.random_plans import random_ww2_plan
-
-        due = self._earthling_due(turn, phase)
-        state = self.state
-        for seat_id, vids in sorted(due.items()):
-            seat = self.seats[seat_id]
-            if not seat.bot:
-                continue
-            seen = self.seat_vehicles(seat_id)
-            rng = self._bot_rng(seat, turn, -phase)
-            try:
-                got = self._bot(seat).plan_turn(observe(state, seen), state.rules, seen, rng)
-                plans = {vid: got[vid] for vid in vids}
-                self.check_seat_plans(seat_id, plans)
-            except Exception:  # a computer player's bug never stops the game
-                plans = {vid: random_ww2_plan(state, vid, rng) for vid in vids}
-            answer = Answer(plans=plans)
-            self._unsaved.answers.append((turn, -phase, seat_id, answer.to_json()))
-            self.answers.setdefault((turn, -phase), {})[seat_id] = answer
-            self._bots_acted = True
-
-    def _bot_phase_inputs(self, turn: int, phase: int) -> None:
-        """Computer seats with tripods in play give their action tokens (and automated
-        tripods' cards) for the phase; stored like any answer."""
-        state = self.state
-        given = self.answers.get((turn, phase), {})
-        for seat in sorted(self.seats.values(), key=lambda s: s.position):
-            if not seat.bot or seat.id in given:
-                continue
-            vids = self.seat_vehicles(seat.id)
-            if not any(
-                state.vehicles[v].tripod is not None and state.vehicles[v].in_play
-                for v in vids
-                if v in state.vehicles
-            ):
-                continue
-            answer = Answer()
-            bot = self._bot(seat)
-
-            def think(bot: Any = bot, vids: frozenset[str] = vids, seat: Seat = seat) -> Any:
-                actions, cards = bot.phase_actions(
-                    observe(state, vids), state.rules, vids, phase, self._bot_rng(seat, turn, phase)
-                )
-                # Bots that explain themselves (the Automated Tripod) keep their
-                # decisions, each able to give its TripodDecision event.
-                decided = getattr(bot, "last_decisions", [])
-                return actions, cards, [d.event().to_json() for d in decided]
-
-            try:
-                actions, cards, logged = within_budget(think, self.budget)
-                answer = Answer(actions=dict(actions), cards=dict(cards), decisions=logged)
-                resolve_phase(
-                    self._trial(turn, phase),
-                    step_rng(self.seed, turn, phase),
-                    answer.actions or None,
-                    cards=answer.cards or None,
-                    stop_before_firing=True,
-                )
-            except Exception as exc:  # a computer player's bug never stops the game
-                if isinstance(exc, OverBudget):
-                    self._bots.pop(seat.id, None)
-                answer = Answer()
-            self._unsaved.answers.append((turn, phase, seat.id, answer.to_json()))
-            self.answers.setdefault((turn, phase), {})[seat.id] = answer
-            self._questions.pop((turn, phase), None)
-
-    def _bot_decisions(self, turn: int, phase: int) -> None:
-        """Computer seats (and vehicles no seat plays) answer the phase's decisions, until
-        only people's are left; an answer a bot gets wrong is replaced by the default."""
-        from dogfight.bots.decide import decide
-
-        for _ in range(12):
-            pend = self.pending()
-            by_seat: dict[str | None, list[Decision]] = {}
-            for d in pend:
-                seat = self._decider(d)
-                if seat is None or seat.bot:
-                    by_seat.setdefault(None if seat is None else seat.id, []).append(d)
-            if not by_seat:
-                return
-            for seat_id, decisions in sorted(by_seat.items(), key=lambda kv: kv[0] or ""):
-                state = self.state
-                got: dict[str, tuple[str, ...]] = {}
-                if seat_id is not None:
-                    seat = self.seats[seat_id]
-                    vids = self.seat_vehicles(seat_id)
-                    bot, seen = self._bot(seat), observe(state, vids, decisions)
-                    rng = self._bot_rng(seat, turn, phase)
-                    try:
-                        got = within_budget(
-                            functools.partial(decide, bot, seen, state.rules, vids, decisions, rng),
-                            self.budget,
-                        )
-                    except (
-                        DogfightError,
-                        KeyError,
-                        TypeError,
-                        AttributeError,
-                        ValueError,
-                        OverBudget,
-                    ) as exc:
-                        if isinstance(exc, OverBudget):
-                            self._bots.pop(seat.id, None)
-                        got = {}  # the defaults
-                answers = {d.id: list(got.get(d.id, d.default)) for d in decisions}
-                self._unsaved.decisions.append((turn, phase, seat_id or "-", answers))
-                self.decided.setdefault((turn, phase), {}).update(
-                    {k: tuple(v) for k, v in answers.items()}
-                )
-                self._questions.pop((turn, phase), None)
 
     # --- resolution ------------------------------------------------------------------
 
@@ -838,7 +507,7 @@ class LiveGame:
         if phase == 0:
             for seat in self.seats_to_plan():
                 if seat.bot and seat.id not in self.plans.get(turn, {}):
-                    plans = self._bot_plans(seat, turn)
+                    plans = computer_seats.bot_plans(self, seat, turn)
                     dumped = {k: p.model_dump(mode="json") for k, p in plans.items()}
                     self._unsaved.plans.append((turn, seat.id, dumped))
                     self.plans.setdefault(turn, {})[seat.id] = plans
@@ -847,9 +516,9 @@ class LiveGame:
                 return None
         else:
             if any(s.bot for s in self.seats.values()):
-                self._bot_earthling_plans(turn, phase)
-                self._bot_phase_inputs(turn, phase)
-            self._bot_decisions(turn, phase)
+                computer_seats.bot_earthling_plans(self, turn, phase)
+                computer_seats.bot_phase_inputs(self, turn, phase)
+            computer_seats.bot_decisions(self, turn, phase)
             if self.waiting_for():
                 return None
         new, events = self._resolve(turn, phase)
@@ -1133,325 +802,19 @@ class LiveGame:
     # --- what a seat sees ------------------------------------------------------------
 
     def summary(self) -> Json:
-        """What anyone may know about the game (no seed, no plans, no damage)."""
-        state = self.state
-        nxt = self.next_step()
-        waiting = self.waiting_for()
-        out: Json = {
-            "id": self.id,
-            "title": self.title,
-            "created": self.created,
-            "engine": ENGINE_VERSION,
-            "scenario": self.setup.get("scenario"),
-            "turn": state.turn,
-            "phase": state.phase,
-            "over": state.over,
-            "winner": state.winner,
-            "stage": "over" if nxt is None else ("planning" if nxt[1] == 0 else "targets"),
-            "steps": len(self.steps),
-            "analysis": self.analysis,
-            "waiting_for": waiting,
-            "seats": [
-                {
-                    "id": s.id,
-                    "label": s.label,
-                    "side": s.side,
-                    "vehicles": sorted(self.seat_vehicles(s.id)),
-                    "computer": s.bot,
-                    "waiting": s.id in waiting,
-                }
-                for s in sorted(self.seats.values(), key=lambda s: s.position)
-            ],
-        }
-        if self.analysis:
-            out["seed"] = self.seed  # an open analysis game: its creator chose it
-        if state.over:
-            over = next(
-                (
-                    e
-                    for step in reversed(self.steps)
-                    for e in step.events
-                    if isinstance(e, GameOver)
-                ),
-                None,
-            )
-            out["result"] = None if over is None else over.to_json()
-        return out
-
-    def _public(self, state: GameState, vids: frozenset[str]) -> Json:
-        view = observe(state, vids)
-        view["switches"] = state.rules.switches.model_dump(mode="json")
-        return view
-
-    def step_view(self, index: int, vids: frozenset[str]) -> Json:
-        step = self.steps[index]
-        return {
-            "index": index + 1,
-            "turn": step.turn,
-            "phase": step.phase,
-            "events": [event_json(e, step.state) for e in visible_events(step.events, vids)],
-        }
+        """What anyone may know about the game (:func:`dogfight.server.views.summary`)."""
+        return views.summary(self)
 
     def seat_view(self, seat_id: str, since: int = 0) -> Json:
-        """Everything the seat's page shows: the table as the seat sees it, the stage
-        (plan, choose targets, wait, over), its own submitted plans, and the steps after
-        ``since`` (0: all) with their events in words."""
-        seat = self.seats[seat_id]
-        vids = self.seat_vehicles(seat_id)
-        state = self.state
-        nxt = self.next_step()
-        waiting = self.waiting_for()
-        stage: Json
-        if nxt is None:
-            stage = {"kind": "over"}
-        elif nxt[1] == 0:
-            turn = nxt[0]
-            mine = self.plans.get(turn, {}).get(seat_id)
-            stage = {
-                "kind": "planning",
-                "turn": turn,
-                "to_plan": sorted(
-                    v for v in vids if v in state.vehicles and state.vehicles[v].in_play
-                ),
-                "submitted": mine is not None,
-                "my_plans": None
-                if mine is None
-                else {k: p.model_dump(mode="json") for k, p in mine.items()},
-            }
-        elif self._earthling_due(*nxt):
-            turn, phase = nxt
-            mine_due = self._earthling_due(turn, phase).get(seat_id, [])
-            given = self.answers.get((turn, -phase), {}).get(seat_id)
-            stage = {
-                "kind": "planning",
-                "turn": turn,
-                "phase": phase,
-                "earthling": True,
-                "to_plan": sorted(mine_due or (given.plans if given else [])),
-                "submitted": not mine_due,
-                "my_plans": None
-                if given is None
-                else {k: p.model_dump(mode="json") for k, p in given.plans.items()},
-            }
-        else:
-            turn, phase = nxt
-            asked, preview = self.questions()
-            answered = seat_id in self.answers.get((turn, phase), {})
-            stage = {
-                "kind": "targets",
-                "turn": turn,
-                "phase": phase,
-                "questions": [q.to_json() for q in asked.get(seat_id, [])] if not answered else [],
-                "answered": answered,
-                # engine decisions (a reorder after tailing...): this seat's own only
-                "decisions": [d.to_json() for d in for_seat(self.pending(), vids)],
-            }
-            if preview is not None:
-                p_state, p_events = preview
-                stage["preview"] = {
-                    "state": self._public(p_state, vids),
-                    "events": [event_json(e, p_state) for e in visible_events(p_events, vids)],
-                }
-        stage["waiting_for"] = waiting
-        since = max(0, min(since, len(self.steps)))
-        return {
-            "type": "view",
-            "game": self.summary(),
-            "seat": {
-                "id": seat.id,
-                "label": seat.label,
-                "side": seat.side,
-                "vehicles": sorted(vids),
-                "auto_fire": seat.auto_fire,
-                "computer": seat.bot,
-            },
-            "state": self._public(state, vids),
-            "briefing": briefing(state),
-            "ending": ending(state),
-            "stage": stage,
-            "since": since,
-            "steps": [self.step_view(i, vids) for i in range(since, len(self.steps))],
-            "steps_total": len(self.steps),
-        }
+        """Everything the seat's page shows (:func:`dogfight.server.views.seat_view`)."""
+        return views.seat_view(self, seat_id, since)
 
     def replay(self, seat_id: str) -> Json:
-        """Every step as the seat saw it: frame 0 is the table as set up."""
-        vids = self.seat_vehicles(seat_id)
-        frames = [
-            {
-                "index": 0,
-                "turn": 1,
-                "phase": 0,
-                "state": self._public(self.initial, vids),
-                "events": [],
-            }
-        ]
-        for i, step in enumerate(self.steps):
-            frame = self.step_view(i, vids)
-            frame["state"] = self._public(step.state, vids)
-            frames.append(frame)
-        return {"game": self.summary(), "seat": seat_id, "frames": frames}
+        """Every step as the seat saw it (:func:`dogfight.server.views.replay`)."""
+        return views.replay(self, seat_id)
 
     # --- ghosts and flags while choosing ---------------------------------------------
 
     def check_draft(self, seat_id: str, drafts: Mapping[str, Any]) -> Json:
-        """For cards being chosen: the flight restrictions they break (with the rule),
-        where each card and the whole sequence takes the vehicle (ghosts), and — once the
-        plan is complete — whether the engine would refuse it and why."""
-        state = self.state
-        vids = self.seat_vehicles(seat_id)
-        out: Json = {}
-        foreseen: dict[str, list[Ghost]] = {}
-        for vid, draft in drafts.items():
-            vehicle = state.vehicles.get(vid)
-            if vid not in vids or vehicle is None or not vehicle.in_play:
-                raise ApiError(
-                    422, f"{vid!r} is not a vehicle of this seat in play", f"plans.{vid}"
-                )
-            if not isinstance(draft, dict) or not isinstance(draft.get("cards", []), list):
-                raise ApiError(422, "a draft is an object with a 'cards' list", f"plans.{vid}")
-            cards = [str(c) for c in draft.get("cards", [])]
-            if len(cards) > 3:
-                raise ApiError(422, "at most 3 cards", f"plans.{vid}.cards")
-            entry: Json = {"problems": [], "ghosts": [], "warnings": [], "refusal": None}
-            try:
-                speeds = [int(s) for s in draft.get("speeds", []) if isinstance(s, int)]
-                foreseen[vid] = ghosts(state, vehicle, cards, speeds)
-                entry["ghosts"] = [_ghost_json(g) for g in foreseen[vid]]
-                if vehicle.tripod is None:
-                    deck = state.rules.deck_of(vehicle.type)
-                    entry["problems"] = [
-                        {"index": p.index, "card": p.card, "rule": p.rule, "text": p.text}
-                        for p in plan_problems(
-                            vehicle.previous,
-                            [deck.card(c) for c in cards],
-                            state.rules.restrictions,
-                        )
-                    ]
-                needed = 3 - vehicle.tripod.toppled if vehicle.tripod is not None else 3
-                if vehicle.clock == ONE_PHASE:
-                    needed = 1  # a WW2 airplane's Earthling turn (001)
-                if len(cards) == needed:
-                    plan = Plan.model_validate(draft)
-                    self.check_seat_plans(seat_id, {vid: plan})
-            except DogfightError as exc:
-                entry["refusal"] = str(exc)
-            except ValidationError as exc:
-                entry["refusal"] = exc.errors()[0]["msg"]
-            out[vid] = entry
-        for vid, found in warnings(state, foreseen).items():
-            out[vid]["warnings"] = [w.to_json() for w in found]
-        return out
-
-
-def _ghost_json(ghost: Ghost) -> Json:
-    if ghost.pose is None:
-        return {"card": ghost.card, "flown": ghost.flown, "note": ghost.note}
-    return {
-        "card": ghost.card,
-        "flown": ghost.flown,
-        "note": ghost.note,
-        "phase": ghost.phase,
-        "pose": _pose_json(ghost.pose),
-        "path": [[round(x, 3), round(y, 3)] for x, y in ghost.path],
-    }
-
-
-class GameService:
-    """All games of one database, loaded on first use and kept in memory."""
-
-    def __init__(self, store: Store, catalog: Catalog, budget: float | None = None) -> None:
-        self.store = store
-        self.catalog = catalog
-        self.budget = budget
-        """Each computer player's time budget per step (None: ``DOGFIGHT_BOT_BUDGET``)."""
-        self.games: dict[str, LiveGame] = {}
-        self.lock = threading.Lock()
-        status.ensure_table(store)
-
-    def get(self, game_id: str) -> LiveGame:
-        """The game, loaded on first use; 404 if there is none, 409 if it failed."""
-        with self.lock:
-            game = self.games.get(game_id)
-        if game is not None:
-            if game.failure is not None:
-                raise GameFailed(game.failure)
-            return game
-        failed = status.failure(self.store, game_id)
-        if failed is not None:
-            raise GameFailed(failed)
-        # loaded (every step replayed) without holding up other games
-        record = self.store.load(game_id)
-        if record is None:
-            raise ApiError(404, f"no game {game_id!r}", "game_id")
-        try:
-            loaded = LiveGame(record, self.catalog, self.store, self.budget)
-        except StepError as exc:
-            failure = status.mark_failed(self.store, game_id, exc.turn, exc.phase, exc.cause)
-            raise GameFailed(failure) from None
-        with self.lock:
-            game = self.games.setdefault(game_id, loaded)
-        game.advance()
-        return game
-
-    def resume_all(self) -> int:
-        """Load every unfinished game and resolve what can be (after a restart); a game
-        that fails is marked so and skipped. Returns how many games are running."""
-        running = 0
-        for game_id in self.store.game_ids(unfinished_only=True):
-            try:
-                self.get(game_id)
-            except GameFailed:
-                continue
-            running += 1
-        return running
-
-    def create(
-        self,
-        setup: Json,
-        title: str,
-        seats: list[tuple[str, str, list[str], str | None]],
-        seed: int | None,
-        analysis: bool = False,
-    ) -> tuple[LiveGame, dict[str, str]]:
-        """Make a game from a checked setup and seats (label, side, vehicles, bot);
-        returns it with each seat's token (shown once, stored only as a hash). Without
-        a ``seed`` the server draws a 62-bit secret one (too many to try them all
-        against the damage cards a seat has seen)."""
-        seed = secrets.randbits(62) if seed is None else seed
-        game_id = new_game_id()
-        tokens: dict[str, str] = {}
-        rows: list[SeatRow] = []
-        taken: set[str] = set()
-        for position, (label, side, vehicles, bot) in enumerate(seats):
-            seat_id = slug(label, taken)
-            taken.add(seat_id)
-            token = new_token()
-            tokens[seat_id] = token
-            rows.append(
-                SeatRow(
-                    game_id=game_id,
-                    seat=seat_id,
-                    position=position,
-                    label=label,
-                    side=side,
-                    vehicles=vehicles,
-                    token_hash=token_hash(token),
-                    bot=bot,
-                    auto_fire=False,
-                )
-            )
-        self.store.create_game(
-            GameRow(
-                id=game_id,
-                title=title,
-                created=time.time(),
-                seed=seed,
-                setup=setup,
-                engine=ENGINE_VERSION,
-                over=False,
-            ),
-            rows,
-            [status.status_row(game_id, analysis)],
-        )
-        return self.get(game_id), tokens
+        """Ghosts and flags for cards being chosen (:func:`dogfight.server.views.check_draft`)."""
+        return views.check_draft(self, seat_id, drafts)

@@ -181,7 +181,8 @@ def sides_of(state: GameState) -> list[str]:
 def _legal_replacement(state: GameState, vid: str) -> Plan:
     """The referee's stand-in for a refused plan: the first legal plan (it sees the
     whole state, including what restricts the vehicle's plans)."""
-    from dogfight.bots.airplanes import best_tier, tripod_sequences
+    from dogfight.bots.threats import best_tier
+    from dogfight.bots.tripod_moves import tripod_sequences
     from dogfight.bots.view import airplane_sequences, card_table, fly
 
     vehicle = state.vehicles[vid]

@@ -1,0 +1,420 @@
+"""The planning bots' airplane: every (or a sample of) legal three-card plan scored
+against the enemy's plausible flights, phase by phase (see :mod:`dogfight.bots.airplanes`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from dogfight.bots.threats import (
+    SAFE_MARGIN,
+    Enemy,
+    airplane_enemy,
+    base_points,
+    best_tier,
+    card_odds,
+    centre_d2,
+    nearest_in_arc,
+    odds,
+    tripod_enemy,
+    unprotected,
+    world_points,
+)
+from dogfight.bots.view import (
+    Flights,
+    Floats,
+    Ints,
+    advance,
+    airplane_sequences,
+    card_table,
+    fly,
+    inside,
+    legal_sequences,
+)
+from dogfight.catalog.models import (
+    ManeuverDeck,
+    Symbol,
+)
+from dogfight.geometry.hexbase import Side
+from dogfight.geometry.pose import Pose
+from dogfight.rules.context import Rules
+from dogfight.rules.plans import Flown, Plan
+from dogfight.rules.state import GameState, Vehicle
+
+# --- scoring --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Level:
+    """How hard a bot thinks."""
+
+    name: str
+    own_plans: int | None
+    """None: every legal plan; else a uniform sample of this many."""
+    samples: int
+    """Plausible plans drawn per enemy."""
+    best_replies: bool
+    """Mix in each enemy airplane's own best replies (against a uniform guess of ours)."""
+    lookahead: bool
+    """Score the position at the end of the turn and whether the table lets it turn."""
+
+
+EASY = Level("easy", own_plans=120, samples=6, best_replies=False, lookahead=False)
+HARD = Level("hard", own_plans=None, samples=14, best_replies=True, lookahead=True)
+
+
+@dataclass
+class Scored:
+    score: Floats
+    rockets: Ints
+    """Per plan, the phase (1-2) to launch rockets in, 0 for none."""
+
+
+def _prefixes(seqs: Ints, p: int) -> tuple[Ints, Ints]:
+    """Representative rows and inverse map of the distinct first ``p + 1`` cards."""
+    code = seqs[:, 0].astype(np.int64)
+    for k in range(1, p + 1):
+        code = code * 64 + seqs[:, k]
+    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    return first, inverse.reshape(-1)
+
+
+def weapons_at(rules: Rules, vehicle: Vehicle, phase: int) -> list[tuple[str, str]]:
+    """The vehicle's weapons that are not jammed at ``phase`` (0-based)."""
+    return [
+        (w, letter) for w, letter in rules.weapons(vehicle.type) if vehicle.jams.get(w, 0) <= phase
+    ]
+
+
+def _aimed_now(state: GameState, vehicle: Vehicle, weapon: str, target: str) -> bool:
+    aim = vehicle.aim.get(weapon)
+    return aim is not None and aim == (target, state.phases_played)
+
+
+def evaluate(
+    state: GameState,
+    me: Vehicle,
+    seqs: Ints,
+    flights: Flights,
+    enemies: Sequence[Enemy],
+    lookahead: bool,
+) -> Scored:
+    """Expected damage dealt minus taken over the turn for each plan, rockets, the end
+    position (with ``lookahead``); higher is better."""
+    rules = state.rules
+    n = len(seqs)
+    score = np.zeros(n)
+    rockets = np.zeros(n, dtype=np.int64)
+    if not enemies:
+        return Scored(score, rockets)
+    risk = 1.0 + 1.5 * me.damage / max(1, me.resistance)
+    aim_on = rules.switches.aim_bonus
+    ruler2, half2 = rules.ruler**2, rules.half**2
+    overlap2 = (rules.base_length * 0.9) ** 2
+    my_points = base_points(rules, me)
+    structure = [_prefixes(seqs, p) for p in range(3)]
+    dealt_phase = np.zeros((3, len(enemies), n))
+    front_dealt = np.zeros((3, len(enemies), n))
+    front_reach: list[list[Floats]] = [[], [], []]
+    arc_seen: list[list[Floats]] = [[], [], []]
+    taken = np.zeros(n)
+    for e_index, enemy in enumerate(enemies):
+        target = enemy.vehicle
+        w = enemy.weight
+        e_points = base_points(rules, target)
+        prev_reach: dict[str, Floats] = {}
+        prev_enemy_reach: dict[str, Floats] = {}
+        for p in range(3):
+            first, inverse = structure[p]
+            fx, fy, fh = (a[first] for a in flights.phase(p))
+            ex, ey, eh = enemy.phase(p)
+            apart = centre_d2(fx, fy, ex, ey) > overlap2  # (u, m)
+            px, py = world_points(ex, ey, eh, e_points)
+            shield = None
+            if target.tripod is not None:
+                shield = unprotected(rules, target, ex, ey, eh, fx, fy)
+            for weapon, letter in weapons_at(rules, me, p):
+                arc = rules.arc(weapon)
+                d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py)
+                reach = (d2 <= ruler2) & apart
+                cards = np.where(d2 <= half2, 2.0, 1.0) * reach
+                card = odds(rules, letter, target)
+                full = cards[inverse]
+                hit = reach[inverse].astype(np.float64)
+                bonus: Floats | float = 0.0
+                if aim_on:
+                    if p == 0:
+                        bonus = float(_aimed_now(state, me, weapon, target.id)) * hit
+                    elif weapon in prev_reach:
+                        bonus = prev_reach[weapon] * hit
+                value = full * (card.points + card.nonzero * bonus)
+                if shield is not None:
+                    open_side = shield[inverse]
+                    value = value * open_side + 0.3 * full * card.energy * (1.0 - open_side)
+                expected = value @ w
+                dealt_phase[p, e_index] += expected
+                prev_reach[weapon] = hit
+                if weapon == "front":
+                    front_dealt[p, e_index] = expected
+                    front_reach[p].append(hit * (1.0 if shield is None else shield[inverse]))
+            if me.rockets and rules.switches.standard_rules and rules.airplane(me.type).rockets:
+                arc = rules.front_arc
+                d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py)
+                seen = ((d2 < np.inf) | ~apart).astype(np.float64)
+                if shield is not None:
+                    seen = seen * shield
+                arc_seen[p].append(seen[inverse])
+            # what the enemy's weapons do to us
+            mx, my_ = world_points(fx, fy, fh, my_points)
+            if target.tripod is not None:
+                if enemy.ray[p] > 0:
+                    got = heat_ray_threat(rules, target, ex, ey, eh, mx, my_)  # (m, u)
+                    taken += enemy.ray[p] * (got.T[inverse] @ w)
+                continue
+            for weapon, letter in weapons_at(rules, target, p):
+                arc = rules.arc(weapon)
+                d2 = nearest_in_arc(ex, ey, eh + arc.centre, arc.width / 2.0, mx, my_).T
+                reach = (d2 <= ruler2) & apart
+                cards = np.where(d2 <= half2, 2.0, 1.0) * reach
+                card = odds(rules, letter, me)
+                hit = reach[inverse].astype(np.float64)
+                e_bonus: Floats | float = (
+                    prev_enemy_reach.get(weapon, 0.0) if (aim_on and p > 0) else 0.0
+                )
+                taken += (cards[inverse] * (card.points + card.nonzero * e_bonus)) @ w
+                prev_enemy_reach[weapon] = hit
+    # one shot per weapon per phase: the best enemy, not the sum
+    score += dealt_phase.max(axis=1).sum(axis=0)
+    score -= risk * taken
+    if arc_seen[0]:
+        gain, phase = _rocket_gain(rules, me, seqs, enemies, front_reach, arc_seen, front_dealt)
+        score += gain
+        rockets = phase
+    if lookahead:
+        score += _end_position(rules, me, seqs, flights, enemies, structure[2][0], risk)
+    return Scored(score, rockets)
+
+
+def heat_ray_threat(
+    rules: Rules,
+    tripod: Vehicle,
+    tx: Floats,
+    ty: Floats,
+    th: Floats,
+    px: Floats,
+    py: Floats,
+) -> Floats:
+    """Expected heat-ray damage points from tripods at (m,) on bases (u, k): (m, u), the
+    best projector each."""
+    spec = rules.heat_ray_ruler(tripod.type)
+    model = rules.tripod(tripod.type)
+    apothem = rules.hex_apothem()
+    best = np.full((len(tx), len(px)), np.inf)
+    for name in model.projectors:
+        side = int(Side.parse(name))
+        normal = th + 60.0 * side
+        rad = np.radians(normal)
+        ox, oy = tx + apothem * np.cos(rad), ty + apothem * np.sin(rad)
+        d2 = nearest_in_arc(ox, oy, normal, spec.tilt + 5.0, px, py)
+        best = np.minimum(best, d2)
+    letter = model.firepower
+    card = card_odds(rules, letter, 12, 0)
+    short = card.points * (1.0 + card.zero)
+    out: Floats = np.where(
+        best <= spec.half**2, short, np.where(best <= spec.length**2, card.points, 0.0)
+    )
+    return out
+
+
+def _rocket_gain(
+    rules: Rules,
+    me: Vehicle,
+    seqs: Ints,
+    enemies: Sequence[Enemy],
+    front_reach: list[list[Floats]],
+    arc_seen: list[list[Floats]],
+    front_dealt: Floats,
+) -> tuple[Floats, Ints]:
+    """The best gain from launching every rocket at phase 1 or 2 (hit when the next card
+    is a straight or stall and the target is still in the front arc), against firing
+    the guns then, less what the rockets would still be worth later."""
+    deck = rules.deck_of(me.type)
+    straight_or_stall = np.array([c.symbol in (Symbol.STRAIGHT, Symbol.STALL) for c in deck.cards])
+    n = len(seqs)
+    best = np.zeros(n)
+    phase = np.zeros(n, dtype=np.int64)
+    for p in (0, 1):
+        if not front_reach[p] or not arc_seen[p + 1]:
+            continue
+        follows = straight_or_stall[seqs[:, p + 1]]
+        value = np.zeros(n)
+        for e_index, enemy in enumerate(enemies):
+            card = odds(rules, "D", enemy.vehicle)
+            hit = (front_reach[p][e_index] * arc_seen[p + 1][e_index]) @ enemy.weight
+            worth = me.rockets * card.points
+            value = np.maximum(value, hit * worth - front_dealt[p, e_index] - 0.35 * worth)
+        value = np.where(follows, value, 0.0)
+        better = value > best
+        best = np.where(better, value, best)
+        phase = np.where(better, p + 1, phase)
+    return best, phase
+
+
+_ESCAPES: dict[tuple[int, frozenset[Symbol], float], tuple[object, Ints]] = {}
+
+
+def _escapes(deck: ManeuverDeck, symbols: frozenset[Symbol], base_length: float) -> Ints:
+    """A dozen compact turns (three cards legal after any maneuver but an Immelmann)
+    an airplane can use to stay on the table next turn."""
+    key = (id(deck), symbols, base_length)
+    hit = _ESCAPES.get(key)
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    seqs = legal_sequences(deck, Flown(Symbol.STEEP, True), symbols)
+    table = card_table(deck)
+    f = fly(_ORIGIN, table, seqs, base_length)
+    spread = np.hypot(f.x, f.y).max(axis=1)
+    order = np.argsort(spread, kind="stable")[:12]
+    out: Ints = seqs[order]
+    _ESCAPES[key] = (deck, out)
+    return out
+
+
+def _end_position(
+    rules: Rules,
+    me: Vehicle,
+    seqs: Ints,
+    flights: Flights,
+    enemies: Sequence[Enemy],
+    finals: Ints,
+    risk: float,
+) -> Floats:
+    """Where the turn leaves us: enemies ahead of our nose and not the reverse, close
+    enough to fight; a cost when no compact turn keeps us on the table next turn."""
+    n = len(seqs)
+    fx, fy, fh = (a[:, 2] for a in (flights.x, flights.y, flights.heading))
+    out = np.zeros(n)
+    for enemy in enemies:
+        ex, ey, eh = enemy.phase(2)
+        dx = ex[None, :] - fx[:, None]
+        dy = ey[None, :] - fy[:, None]
+        d = np.hypot(dx, dy) + 1e-6
+        rad = np.radians(fh)[:, None]
+        ahead = (dx * np.cos(rad) + dy * np.sin(rad)) / d
+        erad = np.radians(eh)[None, :]
+        behind = -(dx * np.cos(erad) + dy * np.sin(erad)) / d
+        if enemy.vehicle.tripod is not None:
+            reach = rules.heat_ray_ruler(enemy.vehicle.type).length
+            behind = np.maximum(behind, 0.5 * behind + 0.5)
+        else:
+            reach = rules.ruler
+        near = np.exp(-(((d - 0.45 * reach) / (0.6 * reach)) ** 2))
+        mine = np.clip(ahead, 0.0, None) ** 2 * near
+        theirs = np.clip(behind, 0.0, None) ** 2 * near
+        value = (
+            2.0 * mine - 2.0 * risk * theirs - 1.5 * d / (rules.table_width + rules.table_height)
+        )
+        out += value @ enemy.weight
+    escapes = _escapes(rules.deck_of(me.type), frozenset(usable_symbols(rules)), rules.base_length)
+    table = card_table(rules.deck_of(me.type))
+    w, h = rules.table_width, rules.table_height
+    edge = np.minimum(np.minimum(fx, w - fx), np.minimum(fy, h - fy))
+    rows = np.flatnonzero(edge < 25.0)  # further in, some compact turn always fits
+    x = np.repeat(fx[rows, None], len(escapes), axis=1)
+    y = np.repeat(fy[rows, None], len(escapes), axis=1)
+    hd = np.repeat(fh[rows, None], len(escapes), axis=1)
+    ok = np.ones_like(x, dtype=np.bool_)
+    for p in range(3):
+        idx = escapes[:, p]
+        x, y, hd = advance(
+            x, y, hd, table.forward[idx], table.left[idx], table.turn[idx], rules.base_length
+        )
+        ok &= inside(x, y, w, h, SAFE_MARGIN)
+    trapped = np.zeros(n, dtype=np.bool_)
+    trapped[rows] = ~ok.any(axis=1)
+    out -= 40.0 * trapped
+    return out
+
+
+def usable_symbols(rules: Rules) -> frozenset[Symbol]:
+    return _ALTITUDE if rules.switches.altitude_cards else _LEVEL
+
+
+_ALTITUDE = frozenset(Symbol)
+_LEVEL = _ALTITUDE - {Symbol.CLIMB, Symbol.DIVE}
+
+
+_ORIGIN = Pose(0.0, 0.0, 0.0)
+
+
+# --- choosing a plan ------------------------------------------------------------------------------
+
+
+def _enemy_airplane_model(
+    state: GameState,
+    me: Vehicle,
+    my_seqs: Ints,
+    my_flights: Flights,
+    my_pool: Ints,
+    enemy: Vehicle,
+    level: Level,
+    rng: np.random.Generator,
+) -> Enemy:
+    """Plausible plans of an enemy airplane: uniform among those it would consider, and
+    for the hard level half of the weight on its best replies to a uniform guess of ours."""
+    seqs, flights, picks = airplane_enemy(state, enemy, rng, level.samples)
+    weight = np.full(len(picks), 1.0 / len(picks))
+    if level.best_replies and len(picks) > 1:
+        ours = np.sort(rng.choice(my_pool, size=min(level.samples, len(my_pool)), replace=False))
+        guess = Enemy(
+            me,
+            my_flights.x[ours],
+            my_flights.y[ours],
+            my_flights.heading[ours],
+            np.full(len(ours), 1.0 / len(ours)),
+        )
+        pool = np.flatnonzero(best_tier(state.rules, flights))
+        scored = evaluate(state, enemy, seqs[pool], _subset(flights, pool), [guess], False)
+        top = pool[np.argsort(-scored.score, kind="stable")[: max(1, level.samples // 2)]]
+        uniform = np.full(len(picks), 0.5 / len(picks))
+        picks = np.concatenate([picks, top])
+        weight = np.concatenate([uniform, np.full(len(top), 0.5 / len(top))])
+    return Enemy(enemy, flights.x[picks], flights.y[picks], flights.heading[picks], weight)
+
+
+def _subset(flights: Flights, rows: Ints) -> Flights:
+    return Flights(flights.x[rows], flights.y[rows], flights.heading[rows])
+
+
+def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Generator) -> Plan:
+    """The best plan for one airplane at this level (see the module docstring)."""
+    rules = state.rules
+    deck = rules.deck_of(me.type)
+    seqs = airplane_sequences(state, me)
+    flights = fly(me.pose, card_table(deck), seqs, rules.base_length)
+    pool = np.flatnonzero(best_tier(rules, flights))
+    candidates = pool
+    if level.own_plans is not None and len(pool) > level.own_plans:
+        candidates = np.sort(rng.choice(pool, size=level.own_plans, replace=False))
+    enemies: list[Enemy] = []
+    for enemy in sorted(state.in_play(), key=lambda v: v.id):
+        if enemy.side == me.side:
+            continue
+        if enemy.tripod is not None:
+            enemies.append(tripod_enemy(state, enemy, rng, level.samples))
+        else:
+            enemies.append(_enemy_airplane_model(state, me, seqs, flights, pool, enemy, level, rng))
+    chosen_seqs = seqs[candidates]
+    scored = evaluate(
+        state, me, chosen_seqs, _subset(flights, candidates), enemies, level.lookahead
+    )
+    best = int(np.argmax(scored.score))
+    cards = tuple(deck.cards[int(i)].id for i in chosen_seqs[best])
+    launch = int(scored.rockets[best])
+    if launch:
+        salvo = [0, 0, 0]
+        salvo[launch - 1] = min(2, me.rockets)
+        return Plan(cards=cards, rockets=tuple(salvo))
+    return Plan(cards=cards)

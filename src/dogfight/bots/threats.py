@@ -1,0 +1,266 @@
+"""What a bot expects of the enemy: damage-card odds, bases as point arrays,
+unprotected tripod sides and the enemy's plausible flights (its model of the other seat)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from dogfight.bots.tripod_moves import tripod_sequences
+from dogfight.bots.view import (
+    Bools,
+    Flights,
+    Floats,
+    Ints,
+    airplane_sequences,
+    card_table,
+    fly,
+    inside,
+)
+from dogfight.catalog.models import (
+    Explosion,
+)
+from dogfight.geometry.hexbase import Side
+from dogfight.rules.context import Rules
+from dogfight.rules.state import GameState, Vehicle
+
+SAFE_MARGIN = 1.0
+"""cm between a centre dot and the table's edge for a plan to count as safely on it."""
+OFF_TABLE = 1000.0
+"""The cost of a plan that leaves the table (only chosen when every plan does)."""
+
+
+# --- expected damage ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardOdds:
+    """What one card drawn from a damage deck is worth to a given target."""
+
+    points: float
+    """Expected damage points (explosions as the ruleset scores them)."""
+    nonzero: float
+    """Chance the card has a damage value (the aim bonus adds 1 to those)."""
+    zero: float
+    """Chance of a plain 0 (a short-range heat-ray then draws a second card)."""
+    energy: float
+    """Expected Energy a protected tripod loses to it."""
+
+
+_ODDS: dict[tuple[int, bool, str, int, int], tuple[object, CardOdds]] = {}
+
+
+def card_odds(rules: Rules, letter: str, resistance: int, rating: int) -> CardOdds:
+    deck = rules.catalog.damage_decks[letter]
+    half = rules.switches.explosion is Explosion.HALF_RESISTANCE
+    key = (id(deck), half, letter, resistance, rating)
+    hit = _ODDS.get(key)
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    total = points = nonzero = zero = energy = 0.0
+    for card in deck.cards:
+        total += card.count
+        if card.explosion:
+            points += card.count * (math.ceil(resistance / 2) if half else resistance)
+            energy += card.count * rating
+        else:
+            points += card.count * card.value
+            nonzero += card.count * (card.value > 0)
+            zero += card.count * (card.value == 0)
+            energy += card.count * card.energy
+    out = CardOdds(points / total, nonzero / total, zero / total, energy / total)
+    _ODDS[key] = (deck, out)
+    return out
+
+
+def odds(rules: Rules, letter: str, target: Vehicle) -> CardOdds:
+    rating = target.tripod.rating if target.tripod is not None else 0
+    return card_odds(rules, letter, target.resistance, rating)
+
+
+# --- bases as sample points ----------------------------------------------------------------
+
+
+@lru_cache(maxsize=16)
+def _plane_points(length: float, width: float) -> tuple[Floats, Floats]:
+    hl, hw = length / 2.0, width / 2.0
+    pts = [(0.0, 0.0)] + [(sx * hl, sy * hw) for sx in (1, -1) for sy in (1, -1)]
+    arr = np.array(pts)
+    return arr[:, 0].copy(), arr[:, 1].copy()
+
+
+@lru_cache(maxsize=16)
+def _hex_points(side: float) -> tuple[Floats, Floats]:
+    pts = [(0.0, 0.0)]
+    for i in range(6):
+        a = math.radians(-30.0 + 60.0 * i)
+        pts.append((side * math.cos(a), side * math.sin(a)))
+    arr = np.array(pts)
+    return arr[:, 0].copy(), arr[:, 1].copy()
+
+
+def base_points(rules: Rules, vehicle: Vehicle) -> tuple[Floats, Floats]:
+    """Points of the base in its own frame: its centre and corners."""
+    if vehicle.kind == "tripod":
+        return _hex_points(rules.hex_side)
+    return _plane_points(rules.base_length, rules.base_width)
+
+
+def world_points(
+    x: Floats, y: Floats, heading: Floats, local: tuple[Floats, Floats]
+) -> tuple[Floats, Floats]:
+    """Sample points of bases at poses (b,) as arrays (b, k)."""
+    rad = np.radians(heading)[:, None]
+    c, s = np.cos(rad), np.sin(rad)
+    lx, ly = local
+    return x[:, None] + lx * c - ly * s, y[:, None] + lx * s + ly * c
+
+
+def nearest_in_arc(
+    fx: Floats, fy: Floats, axis: Floats, half_width: float, px: Floats, py: Floats
+) -> Floats:
+    """Squared distance from each firing dot (a,) to the nearest sample point of each
+    base (b, k) inside the arc of ``half_width`` degrees about ``axis``: shape (a, b),
+    ``inf`` when no point is in the arc."""
+    rad = np.radians(axis)
+    c = np.cos(rad).astype(np.float32)[:, None]
+    s = np.sin(rad).astype(np.float32)[:, None]
+    ox = fx.astype(np.float32)[:, None]
+    oy = fy.astype(np.float32)[:, None]
+    qx = px.astype(np.float32)
+    qy = py.astype(np.float32)
+    slope = np.float32(math.tan(math.radians(half_width)))
+    best = np.full((len(fx), px.shape[0]), np.inf, dtype=np.float32)
+    for j in range(px.shape[1]):
+        dx = qx[None, :, j] - ox
+        dy = qy[None, :, j] - oy
+        along = dx * c + dy * s
+        across = np.abs(dy * c - dx * s)
+        d2 = dx * dx + dy * dy
+        d2[across > along * slope] = np.inf
+        np.minimum(best, d2, out=best)
+    out: Floats = best.astype(np.float64)
+    return out
+
+
+def centre_d2(ax: Floats, ay: Floats, bx: Floats, by: Floats) -> Floats:
+    dx = bx[None, :] - ax[:, None]
+    dy = by[None, :] - ay[:, None]
+    out: Floats = dx * dx + dy * dy
+    return out
+
+
+def unprotected(
+    rules: Rules, tripod: Vehicle, tx: Floats, ty: Floats, th: Floats, fx: Floats, fy: Floats
+) -> Floats:
+    """1 where a firing dot (a,) faces an unprotected side of the tripod at (b,), else 0
+    (shape (a, b)); all 1 when the armour is down (no Energy, toppled)."""
+    assert tripod.tripod is not None
+    protected = {Side.parse(s) for s in rules.tripod(tripod.type).protected}
+    if not protected or tripod.tripod.energy < 1 or tripod.tripod.toppled:
+        return np.ones((len(fx), len(tx)))
+    apothem = rules.hex_apothem()
+    open_face = np.zeros((len(fx), len(tx)), dtype=np.bool_)
+    for side in Side:
+        if side in protected:
+            continue
+        rad = np.radians(th + 60.0 * int(side))
+        nx, ny = np.cos(rad), np.sin(rad)
+        mx, my = tx + apothem * nx, ty + apothem * ny
+        facing = (fx[:, None] - mx[None, :]) * nx[None, :] + (fy[:, None] - my[None, :]) * ny[
+            None, :
+        ] > 0.0
+        open_face |= facing
+    return open_face.astype(np.float64)
+
+
+# --- enemies: where they may be ---------------------------------------------------------------
+
+
+@dataclass
+class Enemy:
+    """A weighted set of an enemy's plausible poses after each phase of the turn."""
+
+    vehicle: Vehicle
+    x: Floats
+    """(m, 3) poses after phases 1-3."""
+    y: Floats
+    heading: Floats
+    weight: Floats
+    """(m,) summing to 1."""
+    ray: Floats = field(default_factory=lambda: np.zeros(3))
+    """Tripods: the chance the heat-ray fires at each phase."""
+
+    def phase(self, p: int) -> tuple[Floats, Floats, Floats]:
+        return self.x[:, p], self.y[:, p], self.heading[:, p]
+
+
+def _safe_tiers(rules: Rules, flights: Flights) -> Ints:
+    """Per plan: 2 when every phase keeps the centre ``SAFE_MARGIN`` from the edges, 1
+    when merely on the table, else 0."""
+    w, h = rules.table_width, rules.table_height
+    safe = inside(flights.x, flights.y, w, h, SAFE_MARGIN).all(axis=1)
+    on = inside(flights.x, flights.y, w, h, -1e-9).all(axis=1)
+    out: Ints = np.where(safe, 2, np.where(on, 1, 0))
+    return out
+
+
+def _phases_on(rules: Rules, flights: Flights) -> Ints:
+    """How many phases each plan keeps the airplane on the table before it leaves."""
+    on = inside(flights.x, flights.y, rules.table_width, rules.table_height, -1e-9)
+    out: Ints = np.cumprod(on, axis=1).sum(axis=1)
+    return out
+
+
+def best_tier(rules: Rules, flights: Flights) -> Bools:
+    """The plans of the best safety tier present (see :func:`_safe_tiers`); when every
+    plan leaves the table, those that stay on longest."""
+    tiers = _safe_tiers(rules, flights)
+    top = tiers.max()
+    if top > 0:
+        mask: Bools = tiers == top
+        return mask
+    on = _phases_on(rules, flights)
+    mask = on == on.max()
+    return mask
+
+
+def airplane_enemy(
+    state: GameState, vehicle: Vehicle, rng: np.random.Generator, count: int
+) -> tuple[Ints, Flights, Ints]:
+    """An enemy airplane's sequences and flights, and ``count`` uniform picks among the
+    plans it would consider (those of its best safety tier)."""
+    rules = state.rules
+    seqs = airplane_sequences(state, vehicle)
+    table = card_table(rules.deck_of(vehicle.type))
+    flights = fly(vehicle.pose, table, seqs, rules.base_length)
+    pool = np.flatnonzero(best_tier(rules, flights))
+    picks = np.sort(rng.choice(pool, size=min(count, len(pool)), replace=False))
+    return seqs, flights, picks
+
+
+def tripod_enemy(state: GameState, vehicle: Vehicle, rng: np.random.Generator, count: int) -> Enemy:
+    """A tripod's plausible poses: random legal tripod plans; its heat-ray fires when
+    ready (no recovery token, Energy left), every other phase."""
+    assert vehicle.tripod is not None
+    seqs, moves = tripod_sequences(state, vehicle)
+    picks = rng.choice(len(seqs), size=min(count, len(seqs)), replace=False)
+    x, y, h = moves
+    ray = np.zeros(3)
+    energy = vehicle.tripod.energy
+    ready = vehicle.tripod.cooling == 0
+    for p in range(3):
+        if p < vehicle.tripod.toppled or energy < 1:
+            ready = True
+            continue
+        if ready:
+            ray[p] = 0.8
+            energy -= 1
+            ready = False
+        else:
+            ready = True
+    m = len(picks)
+    return Enemy(vehicle, x[picks], y[picks], h[picks], np.full(m, 1.0 / m), ray)

@@ -1,0 +1,137 @@
+"""What a game is made of besides its states: seats, each seat's answers to a phase,
+the resolved steps, the target questions, and events as a page shows them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from dogfight.geometry.maneuver import card_path
+from dogfight.geometry.pose import Pose
+from dogfight.narration import describe
+from dogfight.rules.events import Event, Moved
+from dogfight.rules.plans import AUTO, Action, Plan
+from dogfight.rules.state import GameState
+
+Json = dict[str, Any]
+
+
+@dataclass
+class Seat:
+    id: str
+    position: int
+    label: str
+    side: str
+    vehicles: list[str]
+    """Vehicles given to this seat when the game was made (the first seat of a side also
+    plays that side's vehicles no seat names, such as reinforcements)."""
+    token_hash: str
+    bot: str | None = None
+    auto_fire: bool = False
+
+
+@dataclass
+class Answer:
+    """A seat's inputs to one phase."""
+
+    fire: dict[str, dict[str, str]] = field(default_factory=dict)
+    actions: dict[str, Action | None] = field(default_factory=dict)
+    cards: dict[str, str] = field(default_factory=dict)
+    decisions: list[Json] = field(default_factory=list)
+    """An automated tripod's decisions (TripodDecision events as JSON), logged with the
+    phase so a player can see why it did what it did (001)."""
+    plans: dict[str, Plan] = field(default_factory=dict)
+    """WW2 airplanes' plans of an Earthling turn (001), stored as the answer of phase
+    ``-p`` for the planning phase before action phase ``p``."""
+
+    def to_json(self) -> Json:
+        if self.plans:
+            return {"plans": {k: p.model_dump(mode="json") for k, p in self.plans.items()}}
+        return {
+            "fire": self.fire,
+            "actions": {
+                k: None if a is None else a.model_dump(mode="json", exclude_none=True)
+                for k, a in self.actions.items()
+            },
+            "cards": self.cards,
+            "decisions": self.decisions,
+        }
+
+    @classmethod
+    def from_json(cls, data: Json) -> Answer:
+        return cls(
+            fire={k: dict(v) for k, v in data.get("fire", {}).items()},
+            actions={
+                k: None if a is None else Action.model_validate(a)
+                for k, a in data.get("actions", {}).items()
+            },
+            cards=dict(data.get("cards", {})),
+            decisions=list(data.get("decisions", [])),
+            plans={k: Plan.model_validate(p) for k, p in data.get("plans", {}).items()},
+        )
+
+
+@dataclass
+class Step:
+    turn: int
+    phase: int
+    events: list[Event]
+    state: GameState
+    """The state after the step."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """A weapon with several targets after this phase's movement. Every such weapon of
+    a person's seat is asked about, whatever its plan says (``planned``, the answer
+    when none is given): so that who is asked reveals nothing of the plans."""
+
+    vehicle: str
+    weapon: str
+    options: tuple[str, ...]
+    planned: str = AUTO
+
+    def to_json(self) -> Json:
+        return {
+            "vehicle": self.vehicle,
+            "weapon": self.weapon,
+            "options": list(self.options),
+            "planned": self.planned,
+        }
+
+
+SEAT_ID = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def slug(text: str, taken: set[str]) -> str:
+    base = SEAT_ID.sub("-", text).strip("-")[:30] or "seat"
+    out, n = base, 2
+    while out in taken:
+        out, n = f"{base}-{n}", n + 1
+    return out
+
+
+def event_json(event: Event, state: GameState) -> Json:
+    """An event for the page: its JSON, a sentence, and for airplane moves the path of
+    the centre dot (to animate and to draw the last maneuvers)."""
+    out = event.to_json()
+    out["text"] = describe(event)
+    if isinstance(event, Moved):
+        vehicle = state.vehicles.get(event.vehicle)
+        rules = state.rules
+        if (
+            vehicle is not None
+            and vehicle.tripod is None
+            and vehicle.type in rules.catalog.airplanes
+        ):
+            card = rules.deck_of(vehicle.type).card(event.card)
+            out["path"] = [
+                [round(x, 3), round(y, 3)]
+                for x, y in card_path(event.start, card, rules.base_length)
+            ]
+    return out
+
+
+def pose_json(pose: Pose) -> Json:
+    return {"x": round(pose.x, 4), "y": round(pose.y, 4), "heading": round(pose.heading, 4)}

@@ -1,0 +1,246 @@
+"""What leaves a live game for a seat: the public summary, the seat's page (table as the
+seat sees it, stage, its own plans, steps in words), the replay and the ghosts of a
+draft. Built only from :func:`dogfight.rules.observation.observe` and ``visible_events``
+for the seat's vehicles: the seed, other seats' plans and damage never leave here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from dogfight import ENGINE_VERSION
+from dogfight.briefing import briefing, ending
+from dogfight.errors import DogfightError
+from dogfight.rules.clocks import ONE_PHASE
+from dogfight.rules.decisions import for_seat
+from dogfight.rules.events import GameOver
+from dogfight.rules.foresight import Ghost, ghosts, warnings
+from dogfight.rules.observation import observe, visible_events
+from dogfight.rules.plans import Plan, plan_problems
+from dogfight.rules.state import GameState
+from dogfight.server.errors import ApiError
+from dogfight.server.records import Json, event_json, pose_json
+
+if TYPE_CHECKING:
+    from dogfight.server.games import LiveGame
+
+
+def public_view(state: GameState, vids: frozenset[str]) -> Json:
+    view = observe(state, vids)
+    view["switches"] = state.rules.switches.model_dump(mode="json")
+    return view
+
+
+def summary(game: LiveGame) -> Json:
+    """What anyone may know about the game (no seed, no plans, no damage)."""
+    state = game.state
+    nxt = game.next_step()
+    waiting = game.waiting_for()
+    out: Json = {
+        "id": game.id,
+        "title": game.title,
+        "created": game.created,
+        "engine": ENGINE_VERSION,
+        "scenario": game.setup.get("scenario"),
+        "turn": state.turn,
+        "phase": state.phase,
+        "over": state.over,
+        "winner": state.winner,
+        "stage": "over" if nxt is None else ("planning" if nxt[1] == 0 else "targets"),
+        "steps": len(game.steps),
+        "analysis": game.analysis,
+        "waiting_for": waiting,
+        "seats": [
+            {
+                "id": s.id,
+                "label": s.label,
+                "side": s.side,
+                "vehicles": sorted(game.seat_vehicles(s.id)),
+                "computer": s.bot,
+                "waiting": s.id in waiting,
+            }
+            for s in sorted(game.seats.values(), key=lambda s: s.position)
+        ],
+    }
+    if game.analysis:
+        out["seed"] = game.seed  # an open analysis game: its creator chose it
+    if state.over:
+        over = next(
+            (e for step in reversed(game.steps) for e in step.events if isinstance(e, GameOver)),
+            None,
+        )
+        out["result"] = None if over is None else over.to_json()
+    return out
+
+
+def step_view(game: LiveGame, index: int, vids: frozenset[str]) -> Json:
+    step = game.steps[index]
+    return {
+        "index": index + 1,
+        "turn": step.turn,
+        "phase": step.phase,
+        "events": [event_json(e, step.state) for e in visible_events(step.events, vids)],
+    }
+
+
+def seat_view(game: LiveGame, seat_id: str, since: int = 0) -> Json:
+    """Everything the seat's page shows: the table as the seat sees it, the stage
+    (plan, choose targets, wait, over), its own submitted plans, and the steps after
+    ``since`` (0: all) with their events in words."""
+    seat = game.seats[seat_id]
+    vids = game.seat_vehicles(seat_id)
+    state = game.state
+    nxt = game.next_step()
+    waiting = game.waiting_for()
+    stage: Json
+    if nxt is None:
+        stage = {"kind": "over"}
+    elif nxt[1] == 0:
+        turn = nxt[0]
+        mine = game.plans.get(turn, {}).get(seat_id)
+        stage = {
+            "kind": "planning",
+            "turn": turn,
+            "to_plan": sorted(v for v in vids if v in state.vehicles and state.vehicles[v].in_play),
+            "submitted": mine is not None,
+            "my_plans": None
+            if mine is None
+            else {k: p.model_dump(mode="json") for k, p in mine.items()},
+        }
+    elif game._earthling_due(*nxt):
+        turn, phase = nxt
+        mine_due = game._earthling_due(turn, phase).get(seat_id, [])
+        given = game.answers.get((turn, -phase), {}).get(seat_id)
+        stage = {
+            "kind": "planning",
+            "turn": turn,
+            "phase": phase,
+            "earthling": True,
+            "to_plan": sorted(mine_due or (given.plans if given else [])),
+            "submitted": not mine_due,
+            "my_plans": None
+            if given is None
+            else {k: p.model_dump(mode="json") for k, p in given.plans.items()},
+        }
+    else:
+        turn, phase = nxt
+        asked, preview = game.questions()
+        answered = seat_id in game.answers.get((turn, phase), {})
+        stage = {
+            "kind": "targets",
+            "turn": turn,
+            "phase": phase,
+            "questions": [q.to_json() for q in asked.get(seat_id, [])] if not answered else [],
+            "answered": answered,
+            # engine decisions (a reorder after tailing...): this seat's own only
+            "decisions": [d.to_json() for d in for_seat(game.pending(), vids)],
+        }
+        if preview is not None:
+            p_state, p_events = preview
+            stage["preview"] = {
+                "state": public_view(p_state, vids),
+                "events": [event_json(e, p_state) for e in visible_events(p_events, vids)],
+            }
+    stage["waiting_for"] = waiting
+    since = max(0, min(since, len(game.steps)))
+    return {
+        "type": "view",
+        "game": summary(game),
+        "seat": {
+            "id": seat.id,
+            "label": seat.label,
+            "side": seat.side,
+            "vehicles": sorted(vids),
+            "auto_fire": seat.auto_fire,
+            "computer": seat.bot,
+        },
+        "state": public_view(state, vids),
+        "briefing": briefing(state),
+        "ending": ending(state),
+        "stage": stage,
+        "since": since,
+        "steps": [step_view(game, i, vids) for i in range(since, len(game.steps))],
+        "steps_total": len(game.steps),
+    }
+
+
+def replay(game: LiveGame, seat_id: str) -> Json:
+    """Every step as the seat saw it: frame 0 is the table as set up."""
+    vids = game.seat_vehicles(seat_id)
+    frames = [
+        {
+            "index": 0,
+            "turn": 1,
+            "phase": 0,
+            "state": public_view(game.initial, vids),
+            "events": [],
+        }
+    ]
+    for i, step in enumerate(game.steps):
+        frame = step_view(game, i, vids)
+        frame["state"] = public_view(step.state, vids)
+        frames.append(frame)
+    return {"game": summary(game), "seat": seat_id, "frames": frames}
+
+
+def check_draft(game: LiveGame, seat_id: str, drafts: Mapping[str, Any]) -> Json:
+    """For cards being chosen: the flight restrictions they break (with the rule),
+    where each card and the whole sequence takes the vehicle (ghosts), and — once the
+    plan is complete — whether the engine would refuse it and why."""
+    state = game.state
+    vids = game.seat_vehicles(seat_id)
+    out: Json = {}
+    foreseen: dict[str, list[Ghost]] = {}
+    for vid, draft in drafts.items():
+        vehicle = state.vehicles.get(vid)
+        if vid not in vids or vehicle is None or not vehicle.in_play:
+            raise ApiError(422, f"{vid!r} is not a vehicle of this seat in play", f"plans.{vid}")
+        if not isinstance(draft, dict) or not isinstance(draft.get("cards", []), list):
+            raise ApiError(422, "a draft is an object with a 'cards' list", f"plans.{vid}")
+        cards = [str(c) for c in draft.get("cards", [])]
+        if len(cards) > 3:
+            raise ApiError(422, "at most 3 cards", f"plans.{vid}.cards")
+        entry: Json = {"problems": [], "ghosts": [], "warnings": [], "refusal": None}
+        try:
+            speeds = [int(s) for s in draft.get("speeds", []) if isinstance(s, int)]
+            foreseen[vid] = ghosts(state, vehicle, cards, speeds)
+            entry["ghosts"] = [ghost_json(g) for g in foreseen[vid]]
+            if vehicle.tripod is None:
+                deck = state.rules.deck_of(vehicle.type)
+                entry["problems"] = [
+                    {"index": p.index, "card": p.card, "rule": p.rule, "text": p.text}
+                    for p in plan_problems(
+                        vehicle.previous,
+                        [deck.card(c) for c in cards],
+                        state.rules.restrictions,
+                    )
+                ]
+            needed = 3 - vehicle.tripod.toppled if vehicle.tripod is not None else 3
+            if vehicle.clock == ONE_PHASE:
+                needed = 1  # a WW2 airplane's Earthling turn (001)
+            if len(cards) == needed:
+                plan = Plan.model_validate(draft)
+                game.check_seat_plans(seat_id, {vid: plan})
+        except DogfightError as exc:
+            entry["refusal"] = str(exc)
+        except ValidationError as exc:
+            entry["refusal"] = exc.errors()[0]["msg"]
+        out[vid] = entry
+    for vid, found in warnings(state, foreseen).items():
+        out[vid]["warnings"] = [w.to_json() for w in found]
+    return out
+
+
+def ghost_json(ghost: Ghost) -> Json:
+    if ghost.pose is None:
+        return {"card": ghost.card, "flown": ghost.flown, "note": ghost.note}
+    return {
+        "card": ghost.card,
+        "flown": ghost.flown,
+        "note": ghost.note,
+        "phase": ghost.phase,
+        "pose": pose_json(ghost.pose),
+        "path": [[round(x, 3), round(y, 3)] for x, y in ghost.path],
+    }
