@@ -69,7 +69,7 @@ def read_text(path: str) -> str:
 class Refused:
     """An orders file not kept, and why. ``player`` is the plane the file was for when
     that much is known; ``malformed`` says its text could not be read as orders (the
-    Games Master may apply the NMR default to it, S22)."""
+    Games Master may apply the NMR default to it, S23)."""
 
     source: str
     reason: str

@@ -293,7 +293,7 @@ class Store:
         nmr: Sequence[NoOrders] = (),
     ) -> None:
         """Keep orders (with the text they were read from) and the Games Master's NMRs
-        (``nmr``: a player's unreadable orders taken as none received, S22), all in one
+        (``nmr``: a player's unreadable orders taken as none received, S23), all in one
         transaction; later orders of a player for a turn replace earlier ones, and an NMR
         replaces them too."""
         with self._write() as s:
