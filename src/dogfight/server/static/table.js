@@ -4,7 +4,7 @@
 
 import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
-import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderBombPicks, withDrops } from "./invasion.js";
+import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionDecisions, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, pathAfter, speedClass } from "./cards.js";
 import { renderTailing } from "./decisions.js";
 
@@ -513,7 +513,7 @@ function renderStage() {
       return v ? deckData(v).cards.find((c) => c.id === id) : undefined;
     };
     const tailing = renderTailing(box, stage, { catalog, card, send });
-    if (renderBombPicks(box, stage, send) || tailing) return;
+    if (renderInvasionDecisions(box, stage, send) || tailing) return;
     if (stage.questions.length) {
       renderQuestions(box, stage);
     } else {
