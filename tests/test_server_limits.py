@@ -104,6 +104,22 @@ def test_games_per_client_per_minute(tmp_path: Path) -> None:
         assert len(c.get("/api/games").json()["games"]) == 2
 
 
+def test_campaigns_and_their_missions_count_against_the_same_rate(tmp_path: Path) -> None:
+    """A campaign and its next mission each make a record or a game: a client over the
+    rate of new games gets 429 there too, and nothing is stored."""
+    with app_with(tmp_path / "c.sqlite", games_per_minute=2) as c:
+        made = c.post("/api/campaigns", json={"campaign": "bloody-april"})
+        assert made.status_code == 201
+        cid = made.json()["id"]
+        assert c.post(f"/api/campaigns/{cid}/next", json={}).status_code == 201
+        again = c.post(f"/api/campaigns/{cid}/next", json={})
+        assert again.status_code == 429 and "new games a minute" in again.json()["error"]
+        late = c.post("/api/campaigns", json={"campaign": "bloody-april"})
+        assert late.status_code == 429
+        assert len(c.get("/api/campaigns").json()["campaigns"]) == 1
+        assert len(c.get("/api/games").json()["games"]) == 1
+
+
 def test_the_rate_limit_forgets_after_a_minute() -> None:
     now = [1000.0]
     limit = RateLimit(2, clock=lambda: now[0])

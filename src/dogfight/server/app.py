@@ -455,9 +455,9 @@ def create_app(
         schedule(service.get(made["game"]["id"]))
         return made
 
-    @app.post("/api/games", status_code=201)
-    async def create_game(body: CreateGame, request: Request) -> Json:
-        """Make a game; the answer holds each seat's private link (shown only here)."""
+    def throttle(request: Request) -> None:
+        """429 when the calling address made too many games (or campaigns, or campaign
+        missions: each makes a game or a record) in the last minute."""
         client = request.client.host if request.client else "unknown"
         wait = new_games.wait(client)
         if wait:
@@ -467,12 +467,17 @@ def create_app(
                 f"try again in {wait:.0f} s",
                 None,
             )
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: CreateGame, request: Request) -> Json:
+        """Make a game; the answer holds each seat's private link (shown only here)."""
+        throttle(request)
         made = await workers.run(None, lambda: new_game(body))
         game_id = made["game"]["id"]
         schedule(await workers.run(game_id, lambda: service.get(game_id)))
         return made
 
-    register_campaigns(app, service, store.engine, cat, start_game)
+    register_campaigns(app, service, store.engine, cat, start_game, throttle)
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -85,8 +85,11 @@ def register_campaigns(
     engine: Any,
     catalog: Catalog,
     start_game: Callable[[CreateGame], Json],
+    throttle: Callable[[Request], None] = lambda request: None,
 ) -> CampaignStore:
-    """Add the campaign pages and API to ``app``; games go through ``start_game``."""
+    """Add the campaign pages and API to ``app``; games go through ``start_game``.
+    ``throttle`` refuses a caller over the server's rate of new games (429): a new
+    campaign and a campaign's next mission count as new games."""
     store = CampaignStore(engine)
 
     def opened(campaign_id: str) -> tuple[Stored, CampaignSpec]:
@@ -143,8 +146,9 @@ def register_campaigns(
         }
 
     @app.post("/api/campaigns", status_code=201)
-    async def create_campaign(body: NewCampaign) -> Json:
+    async def create_campaign(body: NewCampaign, request: Request) -> Json:
         """Start a shipped campaign (its seed is the server's secret)."""
+        throttle(request)
         if body.campaign not in available():
             raise ApiError(
                 422,
@@ -168,8 +172,9 @@ def register_campaigns(
         return campaign_json(spec, settle(stored, spec))
 
     @app.post("/api/campaigns/{campaign_id}/next", status_code=201)
-    async def next_mission(campaign_id: str, body: NextMission) -> Json:
+    async def next_mission(campaign_id: str, body: NextMission, request: Request) -> Json:
         """Start the next mission as a game; the answer holds its seats' private links."""
+        throttle(request)
         stored, spec = opened(campaign_id)
         stored = settle(stored, spec)
         campaign: Campaign = stored.campaign
