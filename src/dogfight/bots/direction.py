@@ -50,9 +50,7 @@ def face_nearest(observation: Mapping[str, Any], decision: Decision) -> Answer:
     bearing = nearest_enemy_bearing(observation, decision.vehicle)
     if bearing is None:
         return decision.default
-    heading = _pose(
-        next(v for v in observation["vehicles"] if v["id"] == decision.vehicle)
-    ).heading
+    heading = _pose(next(v for v in observation["vehicles"] if v["id"] == decision.vehicle)).heading
     turning = decision.shown.get("card") == "change_facing"
 
     def off(option: str) -> float:
