@@ -100,7 +100,7 @@ function renderDirections(box, stage, send) {
     const group = el("fieldset", { "data-decision": d.id }, el("legend", { text: `${d.vehicle} shows its ${turning ? "change of facing" : "heat-ray"} card: place the action token` }));
     const before = d.shown.revealed || [];
     group.append(el("ul", { class: "revealed" }, before.length
-      ? before.map((r) => el("li", { "data-revealed": r.vehicle, text: `#${r.order} ${r.vehicle}: ${r.card.replace("_", " ")}${r.detail ? ` (${r.detail})` : ""}` }))
+      ? before.map((r) => el("li", { "data-revealed": r.vehicle, text: `#${r.order} ${r.vehicle}: ${r.card === "none" ? "no action card" : `${r.card.replaceAll("_", " ")} card`}${r.detail ? ` (${r.detail})` : ""}` }))
       : [el("li", { class: "muted", text: "No card was shown before yours." })]));
     for (const option of d.options) {
       const input = el("input", { type: "radio", name: d.id, value: option, checked: d.default.includes(option), onchange: () => { answers[d.id] = [option]; } });
