@@ -111,6 +111,16 @@ def first_contact(start: Point, direction: float, length: float, poly: Polygon) 
 
 def crosses_interior(a: Point, b: Point, poly: Polygon) -> bool:
     """Whether segment ab passes through the polygon's interior (touching does not)."""
+    # the segment's box apart from the polygon's: it cannot pass through it
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    if (
+        max(a[0], b[0]) < min(xs)
+        or min(a[0], b[0]) > max(xs)
+        or max(a[1], b[1]) < min(ys)
+        or min(a[1], b[1]) > max(ys)
+    ):
+        return False
     rad = math.atan2(b[1] - a[1], b[0] - a[0])
     length = math.hypot(b[0] - a[0], b[1] - a[1])
     enter = first_contact(a, math.degrees(rad), length, poly)
