@@ -48,7 +48,7 @@ from dogfight.rules.events import (
 )
 from dogfight.rules.plans import Plan
 
-SPAD = "spad-xiii"  # deck A, fires A, resistance 14
+SPAD = "spad-xiii"  # deck A, fires A, resistance 16
 DECK = deck_of(SPAD)
 STEEP = card_id(DECK, Symbol.STEEP)
 STEEP_2 = card_id(DECK, Symbol.STEEP, 1)

@@ -47,7 +47,7 @@ from dogfight.rules.events import (
 )
 from dogfight.rules.plans import Plan
 
-SPAD = "spad-xiii"  # deck A, fires A, resistance 14
+SPAD = "spad-xiii"  # deck A, fires A, resistance 16
 X0, Y0 = 10.0, 45.0
 
 
@@ -191,17 +191,17 @@ def test_destroyed_airplane_still_fires_in_that_firing_step() -> None:
     (Therefore, a vehicle that is destroyed may still fire during the phase in which it is
     eliminated.)" 003: "所有飞机皆完成开火后,移除遭击落的飞机" (after all airplanes have
     fired, remove those shot down)."""
-    sit = head_on(SPAD, 10.0, b={"damage": 12})
+    sit = head_on(SPAD, 10.0, b={"damage": 14})
     sit["damage_decks"] = {"A": plain("A", 1, 1, 2, 1)}  # a fires first (ids in order)
     state, events = run(sit, phases=1)
     assert {f.firer: f.target for f in of(events, Fired)} == {"a": "b", "b": "a"}
     assert [(e.vehicle, e.reason) for e in of(events, Eliminated)] == [("b", "shot_down")]
     assert state.vehicles["a"].in_play
     assert state.vehicles["a"].damage == 3
-    assert state.vehicles["b"].damage == 14
+    assert state.vehicles["b"].damage == 16
 
 
-@pytest.mark.parametrize(("before", "eliminated"), [(10, False), (11, True), (12, True)])
+@pytest.mark.parametrize(("before", "eliminated"), [(12, False), (13, True), (14, True)])
 def test_eliminated_when_damage_reaches_resistance(before: int, eliminated: bool) -> None:
     """000: "When the total damage (indicated by adding the number on the cards) sustained
     by the vehicle equals or exceeds the resistance of the vehicle (indicated by the green
@@ -215,7 +215,7 @@ def test_eliminated_when_damage_reaches_resistance(before: int, eliminated: bool
     state, events = run(sit, phases=1)
     b = state.vehicles["b"]
     assert b.damage == before + 3
-    assert b.resistance == 14
+    assert b.resistance == 16  # the SPAD XIII's published resistance (facts.md)
     assert (not b.in_play) is eliminated
     assert [e.vehicle for e in of(events, Eliminated)] == (["b"] if eliminated else [])
 
@@ -223,7 +223,7 @@ def test_eliminated_when_damage_reaches_resistance(before: int, eliminated: bool
 def test_eliminated_airplane_returns_its_damage_cards() -> None:
     """000: "The vehicle is removed from the game and all its damage cards are shuffled
     back into the appropriate decks." """
-    sit = head_on(SPAD, 10.0, b={"damage": 12})
+    sit = head_on(SPAD, 10.0, b={"damage": 14})
     sit["damage_decks"] = {"A": plain("A", 1, 1, 2, 1)}
     state, events = run(sit, phases=1)
     a, b = state.vehicles["a"], state.vehicles["b"]

@@ -18,7 +18,7 @@ from conftest import HOLD, Json, of, plain, plane, run, situation
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.rules.events import DamageDrawn, Event, Fired, HeldFire
 
-SPAD = "spad-xiii"  # deck A, fires A, resistance 14
+SPAD = "spad-xiii"  # deck A, fires A, resistance 16
 X0, Y0 = 10.0, 45.0
 
 _C = load_catalog().constants

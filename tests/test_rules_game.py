@@ -31,7 +31,7 @@ from dogfight.rules.events import (
 )
 from dogfight.rules.observation import observe, side_seat, visible_events
 
-SPAD = "spad-xiii"  # deck A, fires A, resistance 14
+SPAD = "spad-xiii"  # deck A, fires A, resistance 16
 Y0 = 45.0
 
 
@@ -55,7 +55,7 @@ def test_victory_when_all_enemies_are_eliminated() -> None:
     airplanes remain on the field, that side wins)."""
     sit = situation(
         plane("a", SPAD, "allies", 10, Y0, 0),
-        plane("b", SPAD, "central", 22, Y0, 0, damage=12),
+        plane("b", SPAD, "central", 22, Y0, 0, damage=14),
         plane("c", SPAD, "central", 10, 80, 0, fire=HOLD),
         damage_decks={"A": plain("A", 1, 1, 1, 1, 1, 1)},
     )
@@ -94,8 +94,8 @@ def test_draw_when_both_sides_are_eliminated_at_once() -> None:
     either side, nobody wins. 000: "a vehicle that is destroyed may still fire during the
     phase in which it is eliminated." """
     sit = situation(
-        plane("a", SPAD, "allies", 25, Y0, 0, damage=12),
-        plane("b", SPAD, "central", 62, Y0, 180, damage=12),
+        plane("a", SPAD, "allies", 25, Y0, 0, damage=14),
+        plane("b", SPAD, "central", 62, Y0, 180, damage=14),
         damage_decks={"A": plain("A", 1, 1, 1, 1)},
     )
     state, events = run(sit)

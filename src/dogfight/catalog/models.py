@@ -302,6 +302,23 @@ class DamageDeck(Strict):
         return [c.id for c in self.cards for _ in range(c.count)]
 
 
+class Published(Strict):
+    """The figures of an airplane taken from a published source (``../shared/facts.md``,
+    the few public figures about the real cards); every other figure of it is this
+    project's approximation."""
+
+    source: str = Field(
+        min_length=1, description="the airplane as the source names it (a row of facts.md)"
+    )
+    trust: Literal["official", "card", "player"] = Field(
+        description="official: printed by the publisher; card: a player quoting a card he "
+        "owns; player: a player's compiled sheet"
+    )
+    figures: list[Literal["firepower", "damage"]] = Field(
+        min_length=1, description="which of the airplane's figures are the published ones"
+    )
+
+
 class Airplane(Strict):
     """An airplane model (an entry of ``airplanes/*.toml``)."""
 
@@ -325,6 +342,9 @@ class Airplane(Strict):
     speeds: list[int] = Field(
         default_factory=list,
         description="WW2: the speed markers it may fly (this project's approximation)",
+    )
+    published: Published | None = Field(
+        default=None, description="the figures taken from a published source, if any"
     )
     note: str = ""
 

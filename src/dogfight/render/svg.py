@@ -70,6 +70,7 @@ from dogfight.render.style import (
 )
 from dogfight.render.table import _table_layer
 from dogfight.render.tags import _tags, _tags_layer
+from dogfight.render.tailing import _blind_spot_layer, _tailing_layer
 from dogfight.render.vehicles import _vehicles_layer
 from dogfight.render.view import _view
 from dogfight.rules.events import (
@@ -123,6 +124,8 @@ def render_svg(
     objectives = _objectives_layer(ctx)
     zones = [] if scenario is None else _scenario_layer(ctx, scenario, events)
     reach = _reach_layer(ctx, events) if show_reach else []
+    tailing = _tailing_layer(ctx, events)
+    blind = _blind_spot_layer(ctx)
 
     name = title or "dogfight"
     if scenario is not None:
@@ -167,8 +170,10 @@ def render_svg(
         ("smoke", smoke, None),
         ("bombs", bombs, None),
         ("reach", reach, "url(#table-area)"),
+        ("blind-spots", blind, None),
         ("moves", moves, None),
         ("blocked", blocked, None),
+        ("tailing", tailing, None),
         ("shots", shots, None),
         ("rockets", rockets, None),
         ("vehicles", vehicles, None),

@@ -15,7 +15,13 @@ three phases.
   :func:`dogfight.rules.observation.observe` for the agent's own seat only (its pose,
   damage, jams, rockets and last maneuver; the nearest enemies, friends and objectives
   in its own frame), so nothing hidden leaks.
-- **Rewards**: damage points the airplane dealt minus those it took during the turn.
+- **Decisions** (:mod:`dogfight.research.decisions`): when the engine asks an agent a
+  reorder after tailing (002), the turn pauses before that action phase and the next step
+  is a decision step: the agent asked sees the tailed card in its observation's
+  ``decision`` vector (and its info's ``decision``), its mask covers the reorders of its
+  remaining cards, and its action picks one; every other agent sees zeros, its mask
+  only the no-op 0. The opponent bots answer their own decisions, unseen.
+- **Rewards**: damage points the airplane dealt minus those it took during the step.
 - **Episodes** end when the game is over (terminated) or after ``max_turns`` (truncated).
   ``reset(seed=s)`` replays exactly: the decks, the engine's chance and the opponent
   bot's choices all come from ``numpy.random.SeedSequence(s)``.
@@ -33,15 +39,18 @@ import numpy.typing as npt
 from pettingzoo import ParallelEnv
 
 from dogfight.bots.base import Bot, make
+from dogfight.bots.decide import decide
 from dogfight.bots.invasion import aim_drops
 from dogfight.bots.view import airplane_sequences, all_sequences, rebuild
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.catalog.models import ManeuverDeck, Symbol
 from dogfight.errors import DataError
 from dogfight.geometry.pose import Pose
+from dogfight.research import decisions as asked
 from dogfight.rules.chance import step_rng
 from dogfight.rules.clocks import ONE_PHASE
-from dogfight.rules.engine import allowed_symbols, resolve_phase
+from dogfight.rules.decisions import Answer, Decision
+from dogfight.rules.engine import allowed_symbols, pending_decisions, resolve_phase
 from dogfight.rules.events import DamageDrawn, Event
 from dogfight.rules.observation import observe, side_seat
 from dogfight.rules.plans import Action, Plan
@@ -117,6 +126,11 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
         self._helper: Bot = make("martian")
         self._rngs: dict[str, np.random.Generator] = {}
         self.events: list[Event] = []
+        # a turn paused for the agents' decisions: what they are asked, the answers of
+        # this phase so far, and the bots' choices of this phase (made once)
+        self._pending: list[Decision] = []
+        self._answers: dict[str, Answer] = {}
+        self._inputs: tuple[dict[str, Action | None], dict[str, str]] | None = None
 
     # --- spaces ---------------------------------------------------------------------------
 
@@ -153,6 +167,7 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
             {
                 "observation": gymnasium.spaces.Box(-BOUND, BOUND, (SIZE,), np.float32),
                 "action_mask": gymnasium.spaces.Box(0, 1, (count,), np.int8),
+                "decision": gymnasium.spaces.Box(-BOUND, BOUND, (asked.SIZE,), np.float32),
             }
         )
 
@@ -185,6 +200,7 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
         }
         self._helper = make("martian")
         self.events = []
+        self._pending, self._answers, self._inputs = [], {}, None
         self.agents = self._live()
         return (
             {a: self._observe(a) for a in self.agents},
@@ -209,6 +225,12 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
     ]:
         state = self.state_
         before = list(self.agents)
+        if self._pending:
+            # a decision step: the agents asked answer, the paused phase goes on
+            for decision in self._pending:
+                self._answers[decision.id] = asked.answer(decision, actions.get(decision.vehicle))
+            self._pending = []
+            return self._play(state, [], before)
         # a planning phase: before a turn everything plans; before the second and third
         # action phases of a Martian turn only the WW2 airplanes (001)
         due = set(state.planning_due())
@@ -231,22 +253,44 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
                 )
                 plans.update({v: p for v, p in proposed.items() if v in other and v in due})
         state, events, _ = start_refereed(state, plans)
+        return self._play(state, list(events), before)
+
+    def _play(
+        self, state: GameState, events: list[Event], before: list[str]
+    ) -> tuple[
+        dict[str, dict[str, Any]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Resolve the turn's action phases until it ends, or pauses for the agents'
+        decisions (then nobody terminates and the next step answers them)."""
         while not state.over:
             phase = state.phase + 1
-            acts: dict[str, Action | None] = {}
-            cards: dict[str, str] = {}
-            for side, bot in self._bots.items():
-                other = side_seat(state, side)
-                if not any(state.vehicles[v].in_play for v in other):
-                    continue
-                a, c = bot.phase_actions(
-                    observe(state, other), state.rules, other, phase, self._rngs[side]
+            if self._inputs is None:
+                self._inputs = self._phase_inputs(state, phase)
+            acts, cards = self._inputs
+            self._pending = self._decisions(state, phase, acts, cards)
+            if self._pending:
+                self.state_ = state
+                self.events.extend(events)
+                rewards = {a: self._reward(a, events) for a in before}
+                return (
+                    {a: self._observe(a) for a in before},
+                    rewards,
+                    dict.fromkeys(before, False),
+                    dict.fromkeys(before, False),
+                    {a: self._info(a) for a in before},
                 )
-                acts.update({v: x for v, x in a.items() if v in other})
-                cards.update({v: x for v, x in c.items() if v in other})
             state, more = resolve_phase(
-                state, step_rng(self._seed, state.turn, phase), acts or None, cards=cards or None
+                state,
+                step_rng(self._seed, state.turn, phase),
+                acts or None,
+                cards=cards or None,
+                answers=self._answers,
             )
+            self._answers, self._inputs = {}, None
             events.extend(more)
             if state.phase == 0 or self.ww2:
                 break  # a WW2 step is one Earthling turn: one action phase
@@ -262,6 +306,63 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
         observations = {a: self._observe(a) for a in everyone}
         infos = {a: self._info(a) for a in everyone}
         return observations, rewards, terminated, truncated, infos
+
+    def _phase_inputs(
+        self, state: GameState, phase: int
+    ) -> tuple[dict[str, Action | None], dict[str, str]]:
+        """The opponent bots' tripod actions and automated cards for this phase."""
+        acts: dict[str, Action | None] = {}
+        cards: dict[str, str] = {}
+        for side, bot in self._bots.items():
+            other = side_seat(state, side)
+            if not any(state.vehicles[v].in_play for v in other):
+                continue
+            a, c = bot.phase_actions(
+                observe(state, other), state.rules, other, phase, self._rngs[side]
+            )
+            acts.update({v: x for v, x in a.items() if v in other})
+            cards.update({v: x for v, x in c.items() if v in other})
+        return acts, cards
+
+    def _decisions(
+        self,
+        state: GameState,
+        phase: int,
+        acts: dict[str, Action | None],
+        cards: dict[str, str],
+    ) -> list[Decision]:
+        """The agents' reorders after tailing this phase waits for (empty: resolve it).
+        The opponent bots answer theirs from their own observation; any other decision
+        (a bomber's pick) takes its default."""
+        if self.ww2 or not state.rules.switches.tailing or phase > 2:
+            return []
+        agents = set(self.possible_agents)
+        for _ in range(8):
+            pending = pending_decisions(
+                state,
+                step_rng(self._seed, state.turn, phase),
+                acts or None,
+                cards=cards or None,
+                answers=self._answers,
+            )
+            if not pending:
+                return []
+            for side, bot in self._bots.items():
+                seat = side_seat(state, side)
+                theirs = [d for d in pending if d.vehicle in seat]
+                if theirs:
+                    seen = observe(state, seat, theirs)
+                    got = decide(bot, seen, state.rules, seat, theirs, self._rngs[side])
+                    self._answers.update(got)
+            mine = [d for d in pending if d.vehicle in agents and d.kind == "tailing"]
+            if mine:
+                return mine
+            self._answers.update({d.id: d.default for d in pending if d.id not in self._answers})
+        return []
+
+    def decision(self, agent: str) -> Decision | None:
+        """The decision ``agent`` is asked now, if any (its own: no other agent's)."""
+        return next((d for d in self._pending if d.vehicle == agent), None)
 
     def _plan(self, agent: str, action: Any) -> Plan:
         mask = self.action_mask(agent)
@@ -291,8 +392,11 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
     # --- what an agent sees ------------------------------------------------------------------
 
     def action_mask(self, agent: str) -> Mask:
-        """1 for the plans this airplane may fly this turn, as its own seat knows it."""
+        """1 for the plans this airplane may fly this turn, as its own seat knows it; in a
+        decision step, its reorders (or the no-op when it is not asked)."""
         count = int(self.action_space(agent).n)
+        if self._pending:
+            return asked.mask(self.decision(agent), count)
         mask = np.zeros(count, dtype=np.int8)
         state = self.state_
         if agent not in state.vehicles or not state.vehicles[agent].in_play or state.over:
@@ -317,10 +421,21 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
         return mask
 
     def _info(self, agent: str) -> dict[str, Any]:
-        return {"action_mask": self.action_mask(agent), "turn": self.state_.turn}
+        info: dict[str, Any] = {"action_mask": self.action_mask(agent), "turn": self.state_.turn}
+        mine = self.decision(agent)
+        if mine is not None:
+            info["decision"] = mine.to_json()
+        return info
 
     def _observe(self, agent: str) -> dict[str, Any]:
-        return {"observation": self.vector(agent), "action_mask": self.action_mask(agent)}
+        mine = self.decision(agent)
+        seat = side_seat(self.state_, self.side)
+        seen = observe(self.state_, seat, [] if mine is None else [mine])
+        return {
+            "observation": self.vector(agent),
+            "action_mask": self.action_mask(agent),
+            "decision": asked.vector(mine, seen, self.state_.rules),
+        }
 
     def vector(self, agent: str) -> Vector:
         """The agent's observation vector (see the module docstring)."""

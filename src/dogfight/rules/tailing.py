@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import shapely
 
-from dogfight.geometry.sides import FRONT, REAR, side_towards
+from dogfight.geometry.sides import FRONT, LONG_SIDE, REAR, side_towards
 from dogfight.rules.decisions import Decision
 from dogfight.rules.events import CardsReordered, TailedCardShown, Tailing
 from dogfight.rules.phase import Phase
@@ -41,26 +41,40 @@ def can_tail(vehicle: Vehicle) -> bool:
 def ruler(state: GameState, tailer: Vehicle, tailed: Vehicle) -> bool:
     """002's tailing ruler: centre to centre, out of the tailer's front side, into the
     tailed plane's rear side, no other base crossed, the two bases apart."""
+    return why_not(state, tailer, tailed) is None
+
+
+SIDE_NAMES = {FRONT: "front", REAR: "rear", LONG_SIDE: "long"}
+
+
+def why_not(state: GameState, tailer: Vehicle, tailed: Vehicle) -> str | None:
+    """Why 002's tailing ruler from ``tailer`` to ``tailed`` does not hold, in words
+    (None: it holds). A smoke trail is not tested here (:func:`can_tail`)."""
     rules = state.rules
     length, width = rules.base_length, rules.base_width
     a, b = tailer.pose.point, tailed.pose.point
     if a == b:
-        return False
-    if side_towards(tailer.pose, b, length, width) != FRONT:
-        return False
-    if side_towards(tailed.pose, a, length, width) != REAR:
-        return False
+        return "the two centre dots coincide"
+    leaves = side_towards(tailer.pose, b, length, width)
+    if leaves != FRONT:
+        return f"the ruler leaves {tailer.id} through its {SIDE_NAMES[leaves]} side, not its front"
+    enters = side_towards(tailed.pose, a, length, width)
+    if enters != REAR:
+        return f"the ruler enters {tailed.id} through its {SIDE_NAMES[enters]} side, not its rear"
     mine = shapely.Polygon(state.base(tailer))
     theirs = shapely.Polygon(state.base(tailed))
     if mine.intersection(theirs).area > EPSILON:
-        return False
+        return "the two bases overlap"
     segment = shapely.LineString([a, b])
-    for other in state.in_play():
-        if other.id in (tailer.id, tailed.id):
-            continue
-        if segment.intersection(shapely.Polygon(state.base(other))).length > EPSILON:
-            return False
-    return True
+    between = [
+        other.id
+        for other in sorted(state.in_play(), key=lambda v: v.id)
+        if other.id not in (tailer.id, tailed.id)
+        and segment.intersection(shapely.Polygon(state.base(other))).length > EPSILON
+    ]
+    if between:
+        return f"{', '.join(between)} in between"
+    return None
 
 
 def tailed_by(state: GameState) -> dict[str, tuple[str, ...]]:

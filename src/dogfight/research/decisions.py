@@ -1,0 +1,94 @@
+"""Engine decisions as actions of the PettingZoo environment: the reorder after tailing.
+
+002: "Tailed player reveals **first maneuver card** to tailing player." / "Tailing player
+may **reorder** their three planned maneuvers." When the engine asks an agent this
+(:mod:`dogfight.rules.decisions`), the environment pauses the turn and the agent answers
+with its next action in the same ``Discrete`` space as its plans: action ``i`` is the
+``i``-th permutation of its remaining cards, in :func:`itertools.permutations` order of
+their positions (0 keeps the planned order; 6 orders of three cards before the first
+maneuver, 2 of two before the second). The observation's ``decision`` vector tells the
+agent it is asked, and shows it what the decision shows its seat alone — the tailed
+plane's card; every other agent's is zeros.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from dogfight.catalog.models import ManeuverCard
+from dogfight.geometry.pose import Pose
+from dogfight.rules.context import Rules
+from dogfight.rules.decisions import Answer, Decision
+
+CARDS = 3
+CARD_SIZE = 3
+TAILED_SIZE = CARD_SIZE + 4
+SIZE = 3 + CARDS * CARD_SIZE + TAILED_SIZE
+"""asked, phase, cards left; each remaining card (forward, left, turn); the tailed plane's
+card and where that plane is (ahead, left, heading)."""
+
+Vector = npt.NDArray[np.float32]
+
+
+def orders(count: int) -> list[tuple[int, ...]]:
+    """The reorders of ``count`` cards as position permutations, identity first."""
+    return list(itertools.permutations(range(count)))
+
+
+def answer(decision: Decision, action: Any) -> Answer:
+    """The new order an action gives (an action out of range keeps the planned order)."""
+    options = orders(len(decision.default))
+    index = -1 if action is None else int(action)
+    if not 0 <= index < len(options):
+        index = 0
+    return tuple(decision.default[i] for i in options[index])
+
+
+def mask(decision: Decision | None, count: int) -> npt.NDArray[np.int8]:
+    """The legal actions while a decision is pending: the reorders for the agent asked,
+    the no-op 0 for any other agent."""
+    out = np.zeros(count, dtype=np.int8)
+    if decision is None:
+        out[0] = 1
+        return out
+    out[: min(count, len(orders(len(decision.default))))] = 1
+    return out
+
+
+def _card(card: ManeuverCard) -> list[float]:
+    return [card.forward / 10.0, card.left / 10.0, card.turn / 180.0]
+
+
+def vector(decision: Decision | None, seen: Mapping[str, Any], rules: Rules) -> Vector:
+    """The ``decision`` part of an agent's observation (zeros when it is not asked).
+    ``seen`` is its seat's observation: the tailed plane's pose there is public."""
+    out = np.zeros(SIZE, dtype=np.float32)
+    if decision is None:
+        return out
+    views = {v["id"]: v for v in seen["vehicles"]}
+    me = views[decision.vehicle]
+    deck = rules.deck_of(me["type"])
+    left = decision.default
+    values = [1.0, decision.phase / 3.0, len(left) / 3.0]
+    for i in range(CARDS):
+        values += _card(deck.card(left[i])) if i < len(left) else [0.0] * CARD_SIZE
+    tailed = decision.shown.get("tailed", [])
+    if tailed:
+        shown = tailed[0]
+        them = views[shown["vehicle"]]
+        values += _card(rules.deck_of(them["type"]).card(shown["card"]))
+        pose = Pose(me["pose"]["x"], me["pose"]["y"], me["pose"]["heading"])
+        forward, side = pose.to_local((them["pose"]["x"], them["pose"]["y"]))
+        span = max(rules.table_width, rules.table_height)
+        turn = math.radians(them["pose"]["heading"] - pose.heading)
+        values += [forward / span, side / span, math.cos(turn), math.sin(turn)]
+    else:
+        values += [0.0] * TAILED_SIZE
+    out[:] = values
+    return out
