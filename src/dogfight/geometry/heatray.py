@@ -131,17 +131,23 @@ def first_contact(start: Point, direction: float, length: float, poly: Polygon) 
     return t_in
 
 
+Box = tuple[float, float, float, float]
+
+
+@lru_cache(maxsize=1024)
+def _box(poly: Polygon) -> Box:
+    """The polygon's bounding box (x min, x max, y min, y max), cached: a step tests the
+    same bases against many ruler edges."""
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
 def crosses_interior(a: Point, b: Point, poly: Polygon) -> bool:
     """Whether segment ab passes through the polygon's interior (touching does not)."""
     # the segment's box apart from the polygon's: it cannot pass through it
-    xs = [p[0] for p in poly]
-    ys = [p[1] for p in poly]
-    if (
-        max(a[0], b[0]) < min(xs)
-        or min(a[0], b[0]) > max(xs)
-        or max(a[1], b[1]) < min(ys)
-        or min(a[1], b[1]) > max(ys)
-    ):
+    x0, x1, y0, y1 = _box(poly)
+    if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 or min(a[1], b[1]) > y1:
         return False
     rad = math.atan2(b[1] - a[1], b[0] - a[0])
     length = math.hypot(b[0] - a[0], b[1] - a[1])
