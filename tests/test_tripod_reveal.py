@@ -183,6 +183,6 @@ def test_terminal_play_asks_the_direction_at_the_prompt() -> None:
     typed = iter(["rear", "front-right"])
     got = _human_decision(planned(sit), d, lambda _prompt: next(typed), said.append)
     assert got == ("front-right",)
-    assert "  #1: e showed heat ray (front)." in said
+    assert "  #1: e showed a heat ray card (front)." in said
     assert any("places the action token" in line for line in said)
     assert _human_decision(planned(sit), d, lambda _prompt: "", said.append) == ("front-left",)

@@ -408,7 +408,11 @@ def _human_decision(
         )
     elif decision.kind == DIRECTION:
         for shown in decision.shown.get("revealed", []):
-            what = shown["card"].replace("_", " ")
+            what = (
+                "no action card"
+                if shown["card"] == "none"
+                else f"a {shown['card'].replace('_', ' ')} card"
+            )
             more = f" ({shown['detail']})" if shown["detail"] else ""
             output_fn(f"  #{shown['order']}: {shown['vehicle']} showed {what}{more}.")
         shown_card = str(decision.shown.get("card", "")).replace("_", " ")
