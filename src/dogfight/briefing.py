@@ -2,6 +2,7 @@
 
 The briefing is what a player reads before the first card and looks up during play: the
 forces of each side (in play, out, still to come), the objective tokens and their state,
+the missions and their target cards (002),
 the edges a side must leave by, every victory condition as the rule text gives it and
 what that side still needs now. The ending says why the game ended and how each side's
 score was made (002's match scoring, :func:`dogfight.rules.victory.scores`).
@@ -25,7 +26,11 @@ Json = dict[str, Any]
 def _needs(state: GameState, win: Victory) -> str:
     """What ``win.side`` still needs for this condition, as the table stands."""
     parts: list[str] = []
-    if win.kind == "destroy":
+    if win.kind == "last_in_play":
+        others = sorted({v.side for v in state.in_play()} - {win.side})
+        if others:
+            parts.append("be the last side with airplanes in play (" + ", ".join(others) + " fly)")
+    elif win.kind == "destroy":
         gone = (None,) if win.left_area_counts else (None, "left_area")
         left = [
             vid
@@ -105,7 +110,37 @@ def briefing(state: GameState) -> Json | None:
         ],
         "exits": [{"side": side, "edge": edge} for side, edge in exits],
         "victory": victory,
+        "missions": missions(state),
     }
+
+
+def missions(state: GameState) -> list[Json]:
+    """The missions on the table (002): what each is, who carries it, and how it stands."""
+    out: list[Json] = []
+    texts = {m.id: m.text for m in state.scenario.missions} if state.scenario else {}
+    for card in sorted(state.targets.values(), key=lambda t: t.id):
+        carriers = ", ".join(card.carriers) or f"any airplane of the {card.side} side"
+        done = card.done_by
+        out.append(
+            {
+                "id": card.id,
+                "kind": card.mission,
+                "side": card.side,
+                "carriers": list(card.carriers),
+                "points": card.points,
+                "home": card.home,
+                "done_by": done,
+                "text": texts.get(card.id) or f"{card.mission} mission of the {card.side} side",
+                "status": (
+                    f"accomplished by {done}: +{card.points} to {card.side}; going home across "
+                    f"the {card.home} edge now gives the enemy nothing"
+                    if done
+                    else f"open: {carriers} must end a maneuver with its centre on the "
+                    f"target card (+{card.points})"
+                ),
+            }
+        )
+    return out
 
 
 def ending(state: GameState) -> Json | None:
@@ -134,9 +169,17 @@ def ending(state: GameState) -> Json | None:
                 continue
             what = v.eliminated.replace("_", " ")
             if v.side != side:
+                if v.id in state.home_after_mission:
+                    lines.append(f"+0: enemy {v.id} went home after its mission")
+                    continue
                 points = 1 if v.eliminated == "left_area" else 2
                 lines.append(f"+{points}: enemy {v.id} {what}")
             elif v.eliminated in SHOT_DOWN:
                 lines.append(f"-1: own {v.id} {what}")
+        if state.rules.switches.match_scoring == "winner" and side != state.winner and lines:
+            lines.append("(002: only the winning side scores these)")
+        for card in sorted(state.targets.values(), key=lambda t: t.id):
+            if card.side == side and card.done_by is not None:
+                lines.append(f"+{card.points}: {card.mission} mission {card.id} ({card.done_by})")
         how[side] = lines
     return {"reason": reason, "winner": state.winner, "scores": scores(state), "how": how}

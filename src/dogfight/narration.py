@@ -54,6 +54,16 @@ def describe(event: ev.Event) -> str:
             return f"{v} is out of the game: {reason.replace('_', ' ')}."
         case ev.Reminder(vehicle=v, counter=counter):
             return f"{v} takes a {counter} reminder counter."
+        case ev.MissionAccomplished(
+            mission=m, mission_kind=kind, vehicle=v, side=side, points=points
+        ):
+            what = "bombs" if kind == "bombing" else "photographs"
+            return f"{v} {what} target {m}: mission accomplished, +{points} to {side}."
+        case ev.HomeAfterMission(vehicle=v, edge=edge):
+            return (
+                f"{v} goes home across its own {edge} edge after the mission: "
+                "no point for the enemy."
+            )
         case ev.GameOver(winner=winner, scores=scores):
             table = ", ".join(f"{s} {p:+d}" for s, p in sorted(scores.items()))
             head = f"{winner} win" if winner else "Draw: nobody is left"

@@ -32,6 +32,7 @@ from dogfight.rules.scenario import objectives_problem, placement_problem
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 from dogfight.rules.tailing import RULE as TAILING_RULE
 from dogfight.rules.tripods import check_tripod_plan
+from dogfight.situation_missions import MAX_TARGETS, TargetIn, lay_targets
 
 Weapon = Literal["front", "rear"]
 
@@ -213,6 +214,12 @@ class Situation(Strict):
     )
     objectives: list[ObjectiveIn] = Field(default_factory=list, max_length=MAX_VEHICLES)
     reinforcements: list[ReinforcementIn] = Field(default_factory=list, max_length=MAX_VEHICLES)
+    targets: list[TargetIn] = Field(
+        default_factory=list,
+        max_length=MAX_TARGETS,
+        description="target cards of bombing and photographic missions (002); default: the "
+        "scenario's",
+    )
     bomb_picks: list[BombPickIn] = Field(
         default_factory=list,
         max_length=500,
@@ -414,6 +421,7 @@ def build(
     state = GameState(rules=rules, vehicles=vehicles, piles=piles, objectives=objectives)
     if chosen is not None:
         _setup_scenario(state, situation, chosen, catalog, source)
+    lay_targets(state, list(situation.targets), chosen, source)
     symbols = allowed_symbols(state)
     for i, v in enumerate(situation.vehicles):
         for t, plan in enumerate(v.plans):

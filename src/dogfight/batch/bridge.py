@@ -24,6 +24,8 @@ def not_covered(state: GameState) -> list[str]:
         missing.append("tripods (" + ", ".join(kinds) + ")")
     if state.reserves:
         missing.append("reinforcements")
+    if state.targets:
+        missing.append("missions' target cards (002)")
     if any(v.skills for v in state.vehicles.values()):
         missing.append("ace skills")
     if any(v.rockets for v in state.vehicles.values()):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dogfight.bots.missions import mission_bonus
 from dogfight.bots.threats import (
     SAFE_MARGIN,
     Enemy,
@@ -410,7 +411,8 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
     scored = evaluate(
         state, me, chosen_seqs, _subset(flights, candidates), enemies, level.lookahead
     )
-    best = int(np.argmax(scored.score))
+    bonus = mission_bonus(state, me, _subset(flights, candidates))  # 002's missions
+    best = int(np.argmax(scored.score + bonus))
     cards = tuple(deck.cards[int(i)].id for i in chosen_seqs[best])
     launch = int(scored.rockets[best])
     if launch:

@@ -44,6 +44,7 @@ from dogfight.geometry.pose import Pose
 from dogfight.rules.clocks import clock_for
 from dogfight.rules.context import Rules
 from dogfight.rules.engine import allowed_symbols
+from dogfight.rules.missions import targets_of
 from dogfight.rules.plans import BASIC, Flown, Plan, Restrictions, plan_problems
 from dogfight.rules.standard import AIRPLANE_ONLY, TRIPOD_ONLY
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
@@ -257,6 +258,7 @@ def rebuild(
         winner=observation.get("winner"),
         over=bool(observation.get("over", False)),
         objectives=objectives,
+        targets=targets_of(observation.get("targets", [])),
     )
 
 

@@ -15,12 +15,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import JSON, Engine, Float, Integer, String, Text, select, text, update
+from sqlalchemy import JSON, Engine, Float, Integer, String, Text, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from dogfight.campaign.record import Campaign, CampaignError, MissionResult
-from dogfight.server.store import DDL_LOCK
+from dogfight.server.store import create_tables
 
 Json = dict[str, Any]
 
@@ -66,11 +66,7 @@ class CampaignStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        with engine.begin() as connection:
-            if engine.dialect.name == "postgresql":
-                # processes starting together on an empty database: one creates the tables
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": DDL_LOCK})
-            Base.metadata.create_all(connection)
+        create_tables(engine, Base.metadata)
 
     def create(self, title: str, source: str, campaign: Campaign) -> str:
         campaign_id = "c-" + secrets.token_hex(5)

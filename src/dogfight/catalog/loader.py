@@ -134,7 +134,25 @@ def _merge_folder(
         return
     for path in sorted(directory.glob("*.toml")):
         item = parse(model, path)
+        if isinstance(item, Scenario):
+            _check_targets(item, str(path))
         into[key(item)] = item
+
+
+def _check_targets(scenario: Scenario, source: str) -> None:
+    """A mission's target card must lie wholly on the scenario's table (002: "Place
+    target cards (for bombing/photo missions) as specified in scenarios.")."""
+    for i, mission in enumerate(scenario.missions):
+        corner = mission.target.off_table(scenario.table.width, scenario.table.height)
+        if corner is not None:
+            raise DataError(
+                source,
+                f"mission[{i}].target",
+                mission.target.model_dump(),
+                f"the target card of mission '{mission.id}' must lie wholly on the "
+                f"{scenario.table.width:g} x {scenario.table.height:g} cm table; its corner "
+                f"({corner[0]:.1f}, {corner[1]:.1f}) is off it",
+            )
 
 
 def _check(catalog: Catalog) -> None:
@@ -241,6 +259,25 @@ def _check_scenario(catalog: Catalog, scenario: Scenario) -> None:
                 raise DataError(where, f"vehicle[{i}].when_gone", gone, "no such vehicle id")
     if len(set(ids)) != len(ids):
         raise DataError(where, "vehicle", ids, "vehicle ids must be unique")
+    for i, mission in enumerate(scenario.missions):
+        if mission.side not in sides:
+            raise DataError(
+                where, f"mission[{i}].side", mission.side, "sides: " + ", ".join(sorted(sides))
+            )
+        forces = (*scenario.vehicles, *scenario.reinforcements)
+        own = {v.id for v in forces if v.side == mission.side}
+        for carrier in mission.carriers:
+            if carrier not in own:
+                raise DataError(
+                    where,
+                    f"mission[{i}].carriers",
+                    carrier,
+                    f"no airplane of the {mission.side} side has that id",
+                )
+    if len({m.id for m in scenario.missions}) != len(scenario.missions):
+        raise DataError(
+            where, "mission", [m.id for m in scenario.missions], "mission ids must be unique"
+        )
     for i, win in enumerate(scenario.victory):
         if win.side not in sides:
             raise DataError(

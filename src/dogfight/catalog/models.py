@@ -9,6 +9,7 @@ instead of silently ignored.
 
 from __future__ import annotations
 
+import math
 import re
 from enum import StrEnum
 from typing import Literal
@@ -675,6 +676,56 @@ class ScenarioVehicle(Strict):
     )
 
 
+class TargetSpec(Strict):
+    """Where a target card lies: its centre and the heading of its long side (cm and
+    degrees, like a vehicle's pose), and its size. 002 prints no size for a target card:
+    the default is an APPROXIMATION (docs/rulings.md M2)."""
+
+    x: float
+    y: float
+    heading: float = 0.0
+    length: float = Field(default=12.0, gt=0, le=100)
+    width: float = Field(default=8.0, gt=0, le=100)
+
+    def corners(self) -> list[tuple[float, float]]:
+        """The card's four corners on the table."""
+        h = math.radians(self.heading)
+        ux, uy = math.cos(h), math.sin(h)
+        a, b = self.length / 2.0, self.width / 2.0
+        return [
+            (self.x + sx * a * ux - sy * b * uy, self.y + sx * a * uy + sy * b * ux)
+            for sx, sy in ((1, 1), (-1, 1), (-1, -1), (1, -1))
+        ]
+
+    def off_table(self, width: float, height: float) -> tuple[float, float] | None:
+        """A corner of the card that is off a ``width`` x ``height`` table (None: the
+        whole card lies on it)."""
+        eps = 1e-9
+        return next(
+            (
+                (x, y)
+                for x, y in self.corners()
+                if not (-eps <= x <= width + eps and -eps <= y <= height + eps)
+            ),
+            None,
+        )
+
+
+class Mission(Strict):
+    """A bombing or photographic mission (002: "Place target cards (for bombing/photo
+    missions) as specified in scenarios."): the side flying it, the airplanes carrying the
+    bombs or the camera (``carriers``; empty: any airplane of the side), its target card
+    and the points a success scores (002: "+2 points immediately")."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    kind: Literal["bombing", "photo"]
+    side: str
+    carriers: list[str] = Field(default_factory=list)
+    target: TargetSpec
+    points: int = Field(default=2, ge=0, le=100)
+    text: str = Field(default="", description="the mission as the briefing tells it")
+
+
 class Victory(Strict):
     """A victory condition, checked after every phase in file order.
 
@@ -683,6 +734,8 @@ class Victory(Strict):
     ``objectives`` objective tokens were destroyed (or drained, with ``objective_action =
     "drain"``, or reached by a tripod's base with ``"reach"``) and a vehicle of ``side``
     (every one, with ``all_exit``) left the table across ``exit_edge``.
+    ``last_in_play``: ``side`` still has an airplane in play and no other side has (002:
+    "Last player/team with aircraft in play wins.").
 
     Solo scenarios (001) grade a victory: ``level`` names it (strategic, tactical,
     marginal); ``own_losses`` (when given) lists how many of ``side``'s own vehicles may be
@@ -691,7 +744,7 @@ class Victory(Strict):
     """
 
     side: str
-    kind: Literal["destroy", "objectives_and_exit"]
+    kind: Literal["destroy", "objectives_and_exit", "last_in_play"]
     vehicles: list[str] = Field(default_factory=list)
     objectives: int = Field(default=0, ge=0)
     objective_action: Literal["destroy", "drain", "reach"] = "destroy"
@@ -732,6 +785,12 @@ class Scenario(Strict):
     vehicles: list[ScenarioVehicle] = Field(alias="vehicle", min_length=1)
     reinforcements: list[ScenarioVehicle] = Field(alias="reinforcement", default_factory=list)
     victory: list[Victory] = Field(min_length=1)
+    missions: list[Mission] = Field(
+        alias="mission",
+        default_factory=list,
+        description="bombing and photographic missions with their target cards (002); "
+        "their coordinates are always cm",
+    )
 
     def side(self, name: str) -> ScenarioSide | None:
         return next((s for s in self.sides if s.name == name), None)

@@ -88,7 +88,13 @@ def catalog_summary(cat: Catalog) -> dict[str, Any]:
         },
         "specials": {s.value: spec.model_dump(mode="json") for s, spec in cat.specials.items()},
         "scenarios": {
-            sid: {"title": sc.title, "source": sc.source, "note": sc.note}
+            sid: {
+                "title": sc.title,
+                "source": sc.source,
+                "note": sc.note,
+                "ruleset": sc.ruleset,
+                "missions": [m.model_dump(mode="json") for m in sc.missions],
+            }
             for sid, sc in sorted(cat.scenarios.items())
         },
         "tripods": [

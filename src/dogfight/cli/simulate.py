@@ -249,6 +249,17 @@ def register(app: typer.Typer) -> None:
         )
         for weapon, data in summary["damage_by_weapon"].items():
             report.print(f"damage by {weapon}: {data['total']} ({data['per_game']:.2f} per game)")
+        match = summary["match_points"]
+        report.print(
+            f"match points over the {games} games ({state.rules.switches.match_scoring}): "
+            + ", ".join(
+                f"{side} {total} ({match['per_game'][side]:.2f} per game)"
+                for side, total in match["totals"].items()
+            )
+            + (f"; {match['leader']} ahead" if match["leader"] else "; level")
+        )
+        for mission, count in summary["missions"].items():
+            report.print(f"mission {mission} accomplished in {count} of {games} games")
         report.print(
             f"speed: {speed['games_per_second']:g} games/s on {count} worker(s): "
             f"{speed['per_worker']:g} per worker, {speed['per_core']:g} per core "

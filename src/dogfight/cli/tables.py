@@ -130,11 +130,16 @@ def print_info(cat: Catalog, console: Console | None = None) -> None:
         )
     out.print(t_decks)
     scenarios = Table(title="Scenarios")
-    for col in ("id", "title", "source", "forces"):
+    for col in ("id", "title", "source", "forces", "missions"):
         scenarios.add_column(col)
     for sc in sorted(cat.scenarios.values(), key=lambda s: s.id):
         forces = ", ".join(f"{v.id} ({v.side})" for v in sc.vehicles)
-        scenarios.add_row(sc.id, sc.title, sc.source, forces)
+        missions = "; ".join(
+            f"{m.id}: {m.kind} by {', '.join(m.carriers) or m.side}, target at "
+            f"({m.target.x:g}, {m.target.y:g}), +{m.points}"
+            for m in sc.missions
+        )
+        scenarios.add_row(sc.id, sc.title, sc.source, forces, missions)
     out.print(scenarios)
     m = c.tripods
     out.print(

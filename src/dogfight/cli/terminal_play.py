@@ -469,8 +469,8 @@ ARROWS = "→↗↑↖←↙↓↘"
 
 def table_map(state: GameState, mine: frozenset[str], columns: int = 36) -> str:
     """A small map of the table (Rich panel, as text): each vehicle as an arrow of its
-    heading, its first letter beside it (upper case: yours), objectives as ``o``, black
-    smoke as ``*``; north up."""
+    heading, its first letter beside it (upper case: yours), objectives as ``o``, target
+    cards of missions as ``T`` (``t`` once accomplished), black smoke as ``*``; north up."""
     width, height = state.rules.table_width, state.rules.table_height
     rows = max(6, round(columns * height / width / 2))
     grid = [["·"] * columns for _ in range(rows)]
@@ -488,6 +488,10 @@ def table_map(state: GameState, mine: frozenset[str], columns: int = 36) -> str:
         at = cell(o.x, o.y)
         if at:
             grid[at[0]][at[1]] = "x" if o.destroyed else "o"
+    for card in state.targets.values():  # 002's target cards: T, t once the mission is done
+        at = cell(*card.pose.point)
+        if at:
+            grid[at[0]][at[1]] = "t" if card.done_by else "T"
     for v in sorted(state.in_play(), key=lambda v: v.id):
         at = cell(*v.pose.point)
         if at is None:

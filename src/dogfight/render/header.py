@@ -44,6 +44,11 @@ def _caption_more(state: GameState, events: Sequence[Event], width: float) -> li
     if won:
         who = f"{won[-1].winner} win" if won[-1].winner else "no winner"
         items.append(f"{who}: {won[-1].condition}")
+    for tid, card in sorted(state.targets.items()):
+        items.append(
+            f"{card.mission} mission {tid} of the {card.side} side: "
+            + (f"accomplished by {card.done_by} (+{card.points})" if card.done_by else "not yet")
+        )
     if state.reserves:
         items.append(
             "reserves not yet entered: "

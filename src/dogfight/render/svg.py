@@ -71,6 +71,7 @@ from dogfight.render.style import (
 from dogfight.render.table import _table_layer
 from dogfight.render.tags import _tags, _tags_layer
 from dogfight.render.tailing import _blind_spot_layer, _tailing_layer
+from dogfight.render.targets import _targets_block, _targets_layer
 from dogfight.render.vehicles import _vehicles_layer
 from dogfight.render.view import _view
 from dogfight.rules.events import (
@@ -112,6 +113,7 @@ def render_svg(
 
     # Labels are placed in order of importance; the layers are stacked in drawing order.
     _objectives_block(ctx)
+    _targets_block(ctx)
     vehicles = _vehicles_layer(ctx)
     tagged = _tags_layer(ctx, tags)
     shots = _shots_layer(ctx, events)
@@ -122,6 +124,7 @@ def render_svg(
     bombs = _bomb_layer(ctx, events)
     _reveal_labels(ctx, events)
     objectives = _objectives_layer(ctx)
+    targets = _targets_layer(ctx)
     zones = [] if scenario is None else _scenario_layer(ctx, scenario, events)
     reach = _reach_layer(ctx, events) if show_reach else []
     tailing = _tailing_layer(ctx, events)
@@ -166,6 +169,7 @@ def render_svg(
     layers = (
         ("table", _table_layer(ctx), None),
         ("scenario", zones, None),
+        ("targets", targets, None),
         ("objectives", objectives, None),
         ("smoke", smoke, None),
         ("bombs", bombs, None),

@@ -643,6 +643,31 @@ class CardsReordered(Event):
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class MissionAccomplished(Event):
+    """A bombing or photographic mission succeeded: ``vehicle``'s centre ended a maneuver
+    on the target card (002: "Score upon successful execution", docs/rulings.md M3)."""
+
+    kind: ClassVar[str] = "mission_accomplished"
+    mission: str
+    mission_kind: str
+    vehicle: str
+    side: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class HomeAfterMission(Event):
+    """An airplane left the table across its own side's edge after its side's mission
+    succeeded: no point for the enemy (002: "After success, exiting from own side no
+    longer gives enemy points")."""
+
+    kind: ClassVar[str] = "home_after_mission"
+    vehicle: str
+    side: str
+    edge: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -698,6 +723,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Tailing,
         TailedCardShown,
         CardsReordered,
+        MissionAccomplished,
+        HomeAfterMission,
     )
 }
 

@@ -14,6 +14,7 @@ from typing import Any
 from dogfight.rules.clocks import THREE_PHASES
 from dogfight.rules.decisions import Decision, for_seat
 from dogfight.rules.events import Event
+from dogfight.rules.missions import target_view
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripods import secret_action_cards
 
@@ -97,6 +98,8 @@ def observe(
             }
             for o in state.objectives.values()
         ],
+        # 002's target cards lie open on the table, and a mission's success is scored aloud.
+        "targets": [target_view(t) for t in state.targets.values()],
         # Black smoke templates and rockets in flight are on the open table.
         "clouds": [{"id": c.id, "x": c.x, "y": c.y, "radius": c.radius} for c in state.clouds],
         "salvos": [{"firer": r.firer, "target": r.target, "count": r.count} for r in state.salvos],

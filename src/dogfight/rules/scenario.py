@@ -155,6 +155,10 @@ def _met(state: GameState, win: Victory) -> bool:
         return False
     if win.reinforced is not None and reinforced(state, win.side) != win.reinforced:
         return False
+    if win.kind == "last_in_play":
+        standing = {v.side for v in state.in_play()}
+        waiting = {v.side for v in state.reserves.values()}
+        return standing == {win.side} and waiting <= {win.side}
     if win.kind == "destroy":
         gone: tuple[str | None, ...] = (None,) if win.left_area_counts else (None, "left_area")
         return all(

@@ -100,6 +100,38 @@ class BombCard:
 
 
 @dataclass(slots=True)
+class TargetCard:
+    """A mission's target card on the table (002: "Place target cards (for bombing/photo
+    missions) as specified in scenarios."), and how the mission stands."""
+
+    id: str
+    """The mission's id."""
+    mission: str
+    """``bombing`` or ``photo``."""
+    side: str
+    """The side flying the mission."""
+    pose: Pose
+    """The card's centre and the heading of its long side."""
+    length: float
+    width: float
+    carriers: tuple[str, ...] = ()
+    """The airplanes carrying the bombs or the camera (empty: any of ``side``)."""
+    points: int = 2
+    home: str | None = None
+    """The side's own table edge (002: "exiting from own side")."""
+    done_by: str | None = None
+    """The airplane that accomplished the mission (None: not yet)."""
+    done_at: int | None = None
+    """The game's count of phases when it did."""
+
+    def carried_by(self, vehicle: Vehicle) -> bool:
+        """Whether ``vehicle`` carries this mission's bombs or camera."""
+        if vehicle.side != self.side or vehicle.kind != "airplane":
+            return False
+        return not self.carriers or vehicle.id in self.carriers
+
+
+@dataclass(slots=True)
 class Vehicle:
     """One airplane or tripod on (or off) the table."""
 
@@ -202,6 +234,12 @@ class GameState:
     tailing: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """002's tailing this turn: tailing plane -> the planes it tails (the positions that
     existed at the start of the turn, and still hold)."""
+    targets: dict[str, TargetCard] = field(default_factory=dict)
+    """Missions' target cards (002), by mission id."""
+    home_after_mission: list[str] = field(default_factory=list)
+    """Airplanes that left the table across their own side's edge after their side's
+    mission succeeded (002: "After success, exiting from own side no longer gives enemy
+    points")."""
 
     def copy(self) -> GameState:
         """An independent copy for the resolver to change (vehicles copied by
@@ -216,6 +254,8 @@ class GameState:
             bomb_cards=list(self.bomb_cards),
             reserves={k: v.copy() for k, v in self.reserves.items()},
             tailing=dict(self.tailing),
+            targets={k: replace(t) for k, t in self.targets.items()},
+            home_after_mission=list(self.home_after_mission),
             phase_cards=dict(self.phase_cards),
         )
 
@@ -223,6 +263,10 @@ class GameState:
         """The bomb card's outline (constants ``[tripods.bomb_card]``)."""
         spec = self.rules.catalog.constants.tripods.bomb_card
         return rectangle(card.pose, spec.length, spec.width)
+
+    def target_card(self, card: TargetCard) -> Polygon:
+        """A target card's outline."""
+        return rectangle(card.pose, card.length, card.width)
 
     def base(self, vehicle: Vehicle) -> Polygon:
         if vehicle.kind == "tripod":

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dogfight.geometry.maneuver import apply_card
-from dogfight.rules import bombs, scenario, standard, tailing, tripod_reveal, tripods, ww2
+from dogfight.rules import bombs, missions, scenario, standard, tailing, tripod_reveal, tripods, ww2
 from dogfight.rules.clocks import PHASES
 from dogfight.rules.damage import apply_cards, eliminate
 from dogfight.rules.events import JamCounterDiscarded, LeftArea, Moved, SpeedRevealed
@@ -145,6 +145,13 @@ def leave_table(ph: Phase) -> None:
             eliminate(ph.state, vehicle, "left_area", ph.rng, ph.events)
 
 
+def fly_missions(ph: Phase) -> None:
+    """002's bombing and photographic missions: an airplane home across its own edge after
+    its side's success, then a carrier's centre on a target card succeeds (rulings M3)."""
+    left = [e.vehicle for e in ph.events if isinstance(e, LeftArea)]
+    missions.fly_missions(ph.state, ph.number, left, ph.events)
+
+
 def place_bombs(ph: Phase) -> None:
     """001: "Then, all players execute their maneuver cards. After that, place the bomb
     cards into play"."""
@@ -201,6 +208,7 @@ MOVEMENT: tuple[Step, ...] = (
     reach_objectives,
     clouds,
     leave_table,
+    fly_missions,
     place_bombs,
 )
 """From the phase's start to every vehicle in its new place: what a target preview runs."""

@@ -7,6 +7,7 @@ from dogfight.rules.events import (
     Event,
     GameOver,
 )
+from dogfight.rules.missions import mission_points
 from dogfight.rules.state import GameState
 
 SHOT_DOWN = (
@@ -20,10 +21,13 @@ SHOT_DOWN = (
 
 
 def scores(state: GameState) -> dict[str, int]:
-    """Match scoring: +1 per enemy that left the area, +2 per enemy shot down, -1 per own
-    airplane shot down. 002: "Winning player/team scores" them (switch ``match_scoring =
-    "winner"``: the other sides score 0, and nobody in a draw); 003: "计算每局双方分数"
-    (every side's score, ``"every_side"``)."""
+    """Match scoring. 002: "Winning player/team scores: +1 per enemy aircraft that exited
+    playing area, +2 per enemy aircraft shot down, –1 per own aircraft shot down" (switch
+    ``match_scoring = "winner"``: the other sides score 0, and nobody in a draw); 003:
+    "计算每局双方分数" (every side's score, ``"every_side"``). A side's successful missions
+    add their points whoever wins (002: "+2 points immediately"), and an airplane that
+    went home across its own edge after its side's success gives the enemy nothing (002:
+    "After success, exiting from own side no longer gives enemy points")."""  # noqa: RUF002
     out: dict[str, int] = {}
     for side in state.sides():
         total = 0
@@ -31,12 +35,17 @@ def scores(state: GameState) -> dict[str, int]:
             if v.eliminated is None:
                 continue
             if v.side != side:
-                total += 1 if v.eliminated == "left_area" else 2
+                if v.eliminated == "left_area":
+                    total += 0 if v.id in state.home_after_mission else 1
+                else:
+                    total += 2
             elif v.eliminated in SHOT_DOWN:
                 total -= 1
         out[side] = total
     if state.rules.switches.match_scoring == "winner":
-        return {side: (points if side == state.winner else 0) for side, points in out.items()}
+        out = {side: (points if side == state.winner else 0) for side, points in out.items()}
+    for side, points in mission_points(state).items():
+        out[side] = out.get(side, 0) + points
     return out
 
 

@@ -40,6 +40,7 @@ from dogfight.server.schemas import (
     SubmitPlans,
     SubmitTargets,
 )
+from dogfight.server.series import register_series
 from dogfight.server.service import GameService
 from dogfight.server.setups import client_catalog, presets
 from dogfight.server.status import failed_ids
@@ -478,6 +479,7 @@ def create_app(
         return made
 
     register_campaigns(app, service, store.engine, cat, start_game, throttle)
+    register_series(app, service, store.engine, start_game, throttle)
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:

@@ -235,6 +235,7 @@ def client_catalog(catalog: Catalog, bots: list[str]) -> Json:
                 "note": s.note,
                 "victory": [v.text for v in s.victory],
                 "vehicles": [{"id": v.id, "side": v.side, "types": v.types} for v in s.vehicles],
+                "missions": [m.model_dump(mode="json") for m in s.missions],
             }
             for sid, s in sorted(catalog.scenarios.items())
         },

@@ -38,6 +38,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    MetaData,
     String,
     UniqueConstraint,
     create_engine,
@@ -168,6 +169,16 @@ class Stale(Exception):
 
 DDL_LOCK = 0x646F67666967
 """PostgreSQL advisory lock held while a process creates or upgrades the tables."""
+
+
+def create_tables(engine: Engine, metadata: MetaData) -> None:
+    """Create ``metadata``'s tables if missing: under the advisory lock on PostgreSQL, so
+    that processes starting together on an empty database do not race."""
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": DDL_LOCK})
+        metadata.create_all(connection)
+
 
 CHANNEL = "dogfight"
 """PostgreSQL's NOTIFY channel: every write to a game sends ``"<game id> <revision>"``

@@ -32,6 +32,7 @@ from dogfight.rules.events import DamageDrawn, Eliminated, Event, TurnStarted
 from dogfight.rules.observation import observe, side_seat
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
+from dogfight.rules.victory import scores
 from dogfight.situation import Situation, build, parse_situation
 
 MAX_TURNS = 30
@@ -58,6 +59,11 @@ class GameResult:
     stopped: str | None = None
     """Why the game had to stop early: no legal plan exists for some vehicle (the
     engine's message), else None."""
+    points: dict[str, int] = field(default_factory=dict)
+    """Match points per side (002's match scoring as the ruleset's ``match_scoring``
+    switch gives it, missions included); a game stopped unfinished scores as it stands."""
+    missions: dict[str, str] = field(default_factory=dict)
+    """mission id -> the airplane that accomplished it (002's bombing and photographs)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -388,6 +394,8 @@ def summarize_game(
         eliminated=dict(sorted(eliminated.items())),
         refused=refused,
         stopped=stopped,
+        points=scores(state),
+        missions={m: t.done_by for m, t in sorted(state.targets.items()) if t.done_by},
     )
 
 

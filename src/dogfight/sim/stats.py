@@ -11,6 +11,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from dogfight.match import standing
 from dogfight.sim.run import GameResult
 
 Z95 = 1.959963984540054
@@ -102,23 +103,56 @@ def summarize(results: Sequence[GameResult], sides: Sequence[str]) -> dict[str, 
         },
         "eliminations": dict(sorted(eliminations.items())),
         "refused_plans": sum(r.refused for r in results),
+        "match_points": match_points(results, sides),
+        "missions": missions_done(results),
     }
+
+
+def match_points(results: Sequence[GameResult], sides: Sequence[str]) -> dict[str, Any]:
+    """The games as a match series (:mod:`dogfight.match`): each side's points totalled
+    across the games, per game, and the side ahead (None: level)."""
+    n = len(results)
+    series = standing(sides, (r.points for r in sorted(results, key=lambda r: r.index)))
+    return {
+        "totals": series.totals,
+        "per_game": {s: round(t / n, 4) if n else 0.0 for s, t in series.totals.items()},
+        "leader": series.leader,
+    }
+
+
+def missions_done(results: Sequence[GameResult]) -> dict[str, int]:
+    """How many games each mission succeeded in."""
+    out: dict[str, int] = {}
+    for r in results:
+        for mission in r.missions:
+            out[mission] = out.get(mission, 0) + 1
+    return dict(sorted(out.items()))
 
 
 CSV_FIELDS = ("game", "seed", "winner", "over", "turns", "phases", "refused", "stopped")
 
 
 def games_csv(results: Sequence[GameResult]) -> str:
-    """One row per game; a ``damage:<source>`` column per damage source seen and an
-    ``out:<vehicle>`` column per vehicle eliminated in some game."""
+    """One row per game; a ``damage:<source>`` column per damage source seen, an
+    ``out:<vehicle>`` column per vehicle eliminated in some game, and each side's match
+    points (``points:<side>``) with their running total over the series (``total:<side>``)."""
     sources = sorted({s for r in results for s in r.damage})
     vehicles = sorted({v for r in results for v in r.eliminated})
+    ordered = sorted(results, key=lambda r: r.index)
+    sides = sorted({s for r in results for s in r.points})
+    series = standing(sides, (r.points for r in ordered))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(
-        [*CSV_FIELDS, *(f"damage:{s}" for s in sources), *(f"out:{v}" for v in vehicles)]
+        [
+            *CSV_FIELDS,
+            *(f"damage:{s}" for s in sources),
+            *(f"out:{v}" for v in vehicles),
+            *(f"points:{s}" for s in sides),
+            *(f"total:{s}" for s in sides),
+        ]
     )
-    for r in sorted(results, key=lambda r: r.index):
+    for r, (_, running) in zip(ordered, series.rows, strict=True):
         writer.writerow(
             [
                 r.index,
@@ -131,6 +165,8 @@ def games_csv(results: Sequence[GameResult]) -> str:
                 r.stopped or "",
                 *(r.damage.get(s, 0) for s in sources),
                 *(r.eliminated.get(v, "") for v in vehicles),
+                *(r.points.get(side, 0) for side in sides),
+                *(running[side] for side in sides),
             ]
         )
     return buffer.getvalue()

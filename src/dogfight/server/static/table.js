@@ -6,6 +6,7 @@ import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
 import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionDecisions, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, pathAfter, speedClass } from "./cards.js";
+import { drawTargets, missionLines } from "./missions.js";
 import { renderTailing } from "./decisions.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
@@ -247,6 +248,7 @@ function drawBoard(extra = {}) {
   const exits = ((view.briefing && view.briefing.exits) || []).map((e) => ({ ...e, text: `${e.side} exit` }));
   board.draw(state, { mine: new Set(view.seat.vehicles), exits, ...extra });
   drawBombs(board, extra.bombs);
+  drawTargets(board, state);
 }
 
 // --- rendering ------------------------------------------------------------------------
@@ -397,6 +399,7 @@ function renderBriefing() {
     const drained = b.objectives.filter((o) => o.drained).length;
     details.append(el("div", { class: "objectives-state", text: `Objectives: ${b.objectives.length} on the table, ${gone} destroyed, ${drained} drained` }));
   }
+  details.append(...missionLines(b));
   for (const e of b.exits) {
     details.append(el("div", { class: "exit-edge", "data-exit": e.edge, text: `Exit: the ${e.side} win by leaving the table across the ${e.edge} edge (drawn on the table)` }));
   }
