@@ -267,3 +267,47 @@ def test_a_scenario_mission_keeps_the_scenarios_ruleset(catalog: Catalog) -> Non
     later = apply_result(spec, prepare(spec, start(spec, 1), catalog)[0], result(1, "one"))
     _, custom = prepare(spec, later, catalog)
     assert custom.ruleset == "wog"
+
+
+def test_bloody_april_flies_002s_bombing_and_photographic_missions(catalog: Catalog) -> None:
+    """Issue 15: the airplane campaign uses "002's bombing/photo targets once they exist"
+    (002: "Bombing/Photographic missions: Score upon successful execution"): two Allied
+    wins lead to the bombing of *Wings over the Flanders*, a defensive patrol lost to the
+    photographic flight of *Eyes over the lines*; each is flown by the campaign's pilots
+    with its target card on the table, and its result comes back to the campaign."""
+    import numpy as np
+
+    from dogfight.rules.events import Event
+    from dogfight.sim.run import play_game
+    from dogfight.situation import build
+
+    spec, _ = load_campaign("bloody-april", catalog)
+    campaign = start(spec, 7)
+    for number, mission in ((1, "dawn-patrol"), (2, "line-sweep")):
+        campaign = apply_result(
+            spec, prepare(spec, campaign, catalog)[0], result(number, mission, winner="allies")
+        )
+    assert campaign.current == "flanders-raid"
+    flying, situation = prepare(spec, campaign, catalog)
+    state = build(situation, catalog, 3)
+    kinds = {t.mission for t in state.targets.values()}
+    assert kinds == {"bombing"}
+    pilots = {f.pilot for f in flying.flights if f.side == "allies"}
+    assert pilots & {p.name for p in campaign.pilots if p.side == "allies"}
+    events: list[Event] = []
+    game = play_game(situation, catalog, {}, np.random.SeedSequence(3), 0, 30, events)
+    sides = {v.id: v.side for v in state.vehicles.values()}
+    outcome = result_of(spec, flying, events, game.winner, sides, game="seed 3")
+    after = apply_result(spec, flying, outcome)
+    assert after.history[-1].mission == "flanders-raid"
+
+    lost = start(spec, 8)
+    lost = apply_result(
+        spec, prepare(spec, lost, catalog)[0], result(1, "dawn-patrol", winner="central")
+    )
+    lost = apply_result(
+        spec, prepare(spec, lost, catalog)[0], result(2, "defensive-patrol", winner="central")
+    )
+    assert lost.current == "photo-flight"
+    _, photo = prepare(spec, lost, catalog)
+    assert {t.mission for t in build(photo, catalog, 1).targets.values()} == {"photo"}

@@ -86,3 +86,25 @@ def test_a_server_killed_after_the_game_loses_nothing_and_applies_the_result_onc
     stored = CampaignStore(create_engine(f"sqlite:///{db}")).load(cid)
     assert stored is not None
     assert stored.missions[1].result is not None and stored.version == 3
+
+
+def test_a_sopwith_league_in_the_same_database_is_named_not_served(tmp_path: Path) -> None:
+    """A Sopwith campaign made by the Games Master's command in the server's database is
+    listed, and asking for it answers 409 saying how it is run (never a 500)."""
+    from dogfight.campaign.sopwith import available, parse_sopwith_campaign, start
+
+    path = available()["the-postal-circus"]
+    text = path.read_text(encoding="utf-8")
+    spec = parse_sopwith_campaign(text, str(path))
+    db = tmp_path / "g.db"
+    with client(db) as api:
+        cid = CampaignStore(create_engine(f"sqlite:///{db}")).create(
+            spec.title, text, start(spec, 1)
+        )
+        assert cid in {c["id"] for c in api.get("/api/campaigns").json()["campaigns"]}
+        for answer in (
+            api.get(f"/api/campaigns/{cid}"),
+            api.post(f"/api/campaigns/{cid}/next", json={}),
+        ):
+            assert answer.status_code == 409
+            assert "played by post" in answer.json()["error"]

@@ -269,3 +269,22 @@ def test_schemathesis_finds_no_undocumented_answer(tmp_path: Path) -> None:
 
         check()
     assert len(calls) >= 5 * len(operations), calls
+
+
+def test_mutations_never_share_or_nest_the_hostile_values() -> None:
+    """The mutator's own invariant: its hostile values are copies (a shared list mutated
+    by one case once came to contain itself, a 'circular reference' no body can be), and
+    its walk over a deep nesting never exhausts the stack."""
+    import copy
+
+    import numpy as np
+
+    from dogfight.bench import fuzz
+
+    before = copy.deepcopy(fuzz.HOSTILE)
+    base = {"preset": "duel", "seats": [{"label": "a", "vehicles": ["x"]}], "v": [[0]]}
+    for seed in range(400):
+        body = fuzz.mutate(base, np.random.default_rng(seed), times=3)
+        json.dumps(body, allow_nan=True)  # no circular reference
+    assert before == fuzz.HOSTILE
+    assert len(fuzz._paths(fuzz._deep(5000))) == fuzz.PATH_DEPTH + 1

@@ -191,6 +191,27 @@ def test_deep_nesting_is_a_4xx_never_a_traceback(tmp_path: Path, depth: int) -> 
             assert response.json()["error"]
 
 
+@pytest.mark.parametrize(
+    "content",
+    [("[" * 100_000).encode(), b'{"vehicles": ' + b"[" * 5000, b"\xff\xfe\x00 not text"],
+    ids=["deep", "deep-unclosed", "not-utf8"],
+)
+@pytest.mark.parametrize("command", ["adjudicate", "render"])
+def test_a_situation_file_nested_too_deep_or_not_text_is_exit_2(
+    tmp_path: Path, content: bytes, command: str
+) -> None:
+    """Found by 'dogfight bench --fuzz 100000': a file of 100,000 '[' made adjudicate
+    print a RecursionError traceback. One line naming the file, exit 2, nothing written."""
+    path = tmp_path / "s.json"
+    path.write_bytes(content)
+    out = tmp_path / "out.svg"
+    args = [command, str(path)] + (["-o", str(out)] if command == "render" else [])
+    result = dogfight(*args)
+    assert result.returncode == 2, result.stderr[-500:]
+    assert "Traceback" not in result.stderr and str(path) in result.stderr
+    assert not out.exists()
+
+
 # --- a step that raises all the same -----------------------------------------------------
 
 

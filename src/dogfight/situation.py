@@ -242,10 +242,20 @@ def read_situation(path: str | Path) -> Situation:
         raw = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise DataError(source, "(file)", source, f"cannot be read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise DataError(source, "(file)", source, "is not UTF-8 text") from None
+    return loads_situation(raw, source)
+
+
+def loads_situation(raw: str, source: str = "situation") -> Situation:
+    """A situation from its JSON text: :class:`DataError` for text that is not JSON or is
+    nested too deeply to parse (never a traceback), else as :func:`parse_situation`."""
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise DataError(source, "(syntax)", None, f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise DataError(source, "(syntax)", None, "nested too deeply to be a situation") from None
     return parse_situation(data, source)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import tempfile
 import time
@@ -98,17 +99,40 @@ def hostile(rng: Rng) -> Any:
         return float(rng.choice([-1, 1]) * 10 ** rng.uniform(-5, 12))
     if roll < 0.2:
         return int(rng.integers(-(2**40), 2**40))
-    return HOSTILE[int(rng.integers(len(HOSTILE)))]
+    # a copy: a shared list or dict mutated later would change the table (and could come
+    # to contain itself)
+    return copy.deepcopy(HOSTILE[int(rng.integers(len(HOSTILE)))])
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out.extend(_paths(item, (*prefix, key)))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            out.extend(_paths(item, (*prefix, i)))
+def _copied(value: Any) -> Any:
+    """A copy of ``value``; a nesting too deep to copy is replaced by ``[]``."""
+    try:
+        return copy.deepcopy(value)
+    except RecursionError:
+        return []
+
+
+PATH_DEPTH = 64
+"""Mutations reach this deep at most (a deep hostile nesting is not walked further)."""
+
+
+def _paths(value: Any) -> list[tuple[Any, ...]]:
+    """Every place in ``value`` (the root is ``()``), in document order, down to
+    :data:`PATH_DEPTH`; iterative, so a deep nesting cannot exhaust the stack."""
+    out: list[tuple[Any, ...]] = []
+    stack: list[tuple[tuple[Any, ...], Any]] = [((), value)]
+    while stack:
+        prefix, item = stack.pop()
+        out.append(prefix)
+        if len(prefix) >= PATH_DEPTH:
+            continue
+        if isinstance(item, dict):
+            children = [((*prefix, k), v) for k, v in item.items()]
+        elif isinstance(item, list):
+            children = [((*prefix, i), v) for i, v in enumerate(item)]
+        else:
+            continue
+        stack.extend(reversed(children))
     return out
 
 
@@ -138,7 +162,7 @@ def mutate(value: Any, rng: Rng, times: int | None = None) -> Any:
             if items and rng.random() < 0.5:
                 items.pop(int(rng.integers(len(items))))
             else:
-                items.append(items[0] if items else hostile(rng))
+                items.append(_copied(items[0]) if items else hostile(rng))
         else:
             parent[last] = [parent[last]] if rng.random() < 0.5 else {"v": parent[last]}
     return value
@@ -353,14 +377,14 @@ def _offline_case(catalog: Catalog, rng: Rng, tally: Tally) -> None:
     """A situation through adjudicate (the command line's path), or Sopwith orders."""
     from dogfight.rules.events import as_dicts
     from dogfight.rules.observation import observe
-    from dogfight.situation import adjudicate, parse_situation
+    from dogfight.situation import adjudicate, loads_situation
 
     if rng.random() < 0.75:
         situation = _situation(rng)
         if rng.random() < 0.85:
             situation = mutate(situation, rng)
         try:
-            parsed = parse_situation(json.loads(_dumps(situation)), "fuzz")
+            parsed = loads_situation(_dumps(situation), "fuzz")  # as adjudicate reads a file
             state, events = adjudicate(parsed, catalog, int(rng.integers(1000)), None, "fuzz")
             text = json.dumps({"events": as_dicts(events), "state": observe(state, None)})
             _strict(text)

@@ -41,6 +41,8 @@ class Pilot:
     damage_taken: int = 0
     shot_down: int = 0
     skills: list[str] = field(default_factory=list)
+    points: int = 0
+    """Sopwith campaigns: the player's carried score (004's Ace list)."""
 
     @property
     def can_fly(self) -> bool:

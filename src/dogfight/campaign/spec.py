@@ -13,6 +13,7 @@ from __future__ import annotations
 import tomllib
 from enum import StrEnum
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -23,6 +24,9 @@ from dogfight.errors import DataError
 SHIPPED = Path(__file__).parent / "data"
 END = "end"
 ID = r"^[A-Za-z0-9][A-Za-z0-9_-]*$"
+
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class Strict(BaseModel):
@@ -146,16 +150,22 @@ def load_campaign(name: str | Path, catalog: Catalog) -> tuple[CampaignSpec, str
     return parse_campaign(text, str(path), catalog), text
 
 
-def parse_campaign(text: str, source: str, catalog: Catalog) -> CampaignSpec:
-    """A campaign from its TOML text; ``source`` names it in messages."""
+def validated(text: str, source: str, model: type[M]) -> M:
+    """``model`` read from TOML text; :class:`DataError` naming ``source``, the field and
+    the value."""
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError(source, "(document)", None, f"not a TOML file: {exc}") from exc
     try:
-        spec = CampaignSpec.model_validate(raw)
+        return model.model_validate(raw)
     except ValidationError as exc:
         raise validation_to_data_error(source, exc) from exc
+
+
+def parse_campaign(text: str, source: str, catalog: Catalog) -> CampaignSpec:
+    """A campaign from its TOML text; ``source`` names it in messages."""
+    spec = validated(text, source, CampaignSpec)
     check(spec, catalog, source)
     return spec
 

@@ -19,6 +19,16 @@ DbOption = Annotated[
     str | None,
     typer.Option("--db", help="Any SQLAlchemy URL or an SQLite file (default: the server's)."),
 ]
+SopwithDbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--sopwith-db",
+        help="Sopwith campaigns: the Sopwith games' database (default: dogfight sopwith's).",
+    ),
+]
+OutOption = Annotated[
+    str, typer.Option("--out", help="Sopwith campaigns: the folder for the start sheet.")
+]
 
 
 def _store(db: str | None) -> Any:
@@ -32,6 +42,9 @@ def _store(db: str | None) -> Any:
 
 
 def _open(store: Any, campaign_id: str) -> Any:
+    """The stored campaign and its file (an airplane campaign's spec, or a Sopwith
+    league's)."""
+    from dogfight.campaign.sopwith import is_sopwith, parse_sopwith_campaign
     from dogfight.campaign.spec import parse_campaign
     from dogfight.cli.app import catalog
 
@@ -39,7 +52,28 @@ def _open(store: Any, campaign_id: str) -> Any:
     if stored is None:
         ids = ", ".join(i for i, _, _ in store.ids()) or "none yet (dogfight campaign new)"
         raise DataError("CAMPAIGN", "campaign", campaign_id, "a stored campaign: " + ids)
-    return stored, parse_campaign(stored.source, f"campaign {campaign_id}", catalog())
+    source = f"campaign {campaign_id}"
+    if is_sopwith(stored.source):
+        return stored, parse_sopwith_campaign(stored.source, source)
+    return stored, parse_campaign(stored.source, source, catalog())
+
+
+def _sopwith_file(name: str) -> tuple[Any, str] | None:
+    """A Sopwith campaign by shipped id or file, or None for an airplane campaign."""
+    from pathlib import Path
+
+    from dogfight.campaign import sopwith
+
+    path = sopwith.available().get(name) or Path(name)
+    if not path.is_file():
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None  # the airplane loader says what is wrong with it
+    if not sopwith.is_sopwith(text):
+        return None
+    return sopwith.parse_sopwith_campaign(text, str(path)), text
 
 
 @app.command("new")
@@ -48,11 +82,18 @@ def new(
     seed: Annotated[int, typer.Option("--seed", help="The campaign's seed.")] = 0,
     db: DbOption = None,
 ) -> None:
-    """Start a campaign; prints its id."""
+    """Start a campaign (airplanes, the Martian invasion, or a Sopwith league played by
+    post); prints its id."""
     from dogfight.campaign.record import start
     from dogfight.campaign.spec import load_campaign
     from dogfight.cli.app import catalog
 
+    league = _sopwith_file(name)
+    if league is not None:
+        from dogfight.cli import campaign_sopwith
+
+        campaign_sopwith.new(_store(db), league[0], league[1], seed)
+        return
     spec, text = load_campaign(name, catalog())
     store = _store(db)
     campaign_id = store.create(spec.title, text, start(spec, seed))
@@ -62,6 +103,7 @@ def new(
 @app.command("list")
 def list_campaigns(db: DbOption = None) -> None:
     """The stored campaigns, and the shipped campaign files."""
+    from dogfight.campaign import sopwith
     from dogfight.campaign.spec import available
 
     store = _store(db)
@@ -69,18 +111,29 @@ def list_campaigns(db: DbOption = None) -> None:
         stored = store.load(campaign_id)
         state = "over" if stored.campaign.over else f"next: {stored.campaign.current}"
         typer.echo(f"{campaign_id}  {title}  ({state})")
-    typer.echo("shipped: " + ", ".join(available()))
+    typer.echo("shipped: " + ", ".join([*available(), *sopwith.available()]))
 
 
 @app.command("status")
 def status(
     campaign_id: Annotated[str, typer.Argument(help="A stored campaign's id.")],
     db: DbOption = None,
+    sopwith_db: SopwithDbOption = None,
 ) -> None:
-    """Roster, history and the next mission."""
+    """Roster, history and the next mission (a Sopwith campaign's finished game is
+    written back here first)."""
     from rich.console import Console
 
-    stored, spec = _open(_store(db), campaign_id)
+    from dogfight.campaign.sopwith import SopwithCampaignSpec
+
+    store = _store(db)
+    stored, spec = _open(store, campaign_id)
+    if isinstance(spec, SopwithCampaignSpec):
+        from dogfight.cli import campaign_sopwith
+
+        games = campaign_sopwith.sopwith_store(sopwith_db)
+        campaign_sopwith.status(store, stored, spec, games)
+        return
     console = Console()
     for table in campaign_tables(spec, stored.campaign):
         console.print(table)
@@ -108,11 +161,15 @@ def next_mission(
     ] = None,
     max_turns: Annotated[int, typer.Option("--max-turns", min=1)] = 30,
     db: DbOption = None,
+    sopwith_db: SopwithDbOption = None,
+    out: OutOption = ".",
 ) -> None:
     """Play the next mission (yourself with --vs, else bot against bot) and write its
-    result to the campaign."""
+    result to the campaign. A Sopwith campaign's next game is started in the Sopwith
+    database for the Games Master to play by post."""
     from dogfight.campaign.missions import prepare, result_of
     from dogfight.campaign.record import apply_result, mission_seed
+    from dogfight.campaign.sopwith import SopwithCampaignSpec
     from dogfight.cli.app import catalog
     from dogfight.cli.simulate import parse_bots
     from dogfight.rules.events import Event
@@ -120,6 +177,19 @@ def next_mission(
 
     store = _store(db)
     stored, spec = _open(store, campaign_id)
+    if isinstance(spec, SopwithCampaignSpec):
+        from dogfight.cli import campaign_sopwith
+
+        if vs is not None or bots is not None:
+            raise DataError(
+                "--vs" if vs is not None else "--bots",
+                "option",
+                vs or bots,
+                "a Sopwith campaign is played by post: its games have no bots",
+            )
+        games = campaign_sopwith.sopwith_store(sopwith_db, create=True)
+        campaign_sopwith.next_game(store, stored, spec, games, out)
+        return
     cat = catalog()
     campaign, situation = prepare(spec, stored.campaign, cat)
     mission = spec.mission(str(campaign.current))

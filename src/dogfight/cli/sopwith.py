@@ -19,24 +19,23 @@ import zlib
 from pathlib import Path
 from typing import Annotated
 
-import numpy as np
 import typer
 
 from dogfight.errors import DataError
-from dogfight.sopwith.board import Board, Cloud, random_clouds
-from dogfight.sopwith.game import GameError, GameState, PlaneSetup, new_game
+from dogfight.sopwith.board import Cloud
+from dogfight.sopwith.game import GameError, GameState, PlaneSetup
 from dogfight.sopwith.hexes import FACING_NAMES, Hex, label, parse_facing, parse_label
 from dogfight.sopwith.orders import format_orders
 from dogfight.sopwith.referee import (
     files_of,
     find_plane,
-    issue_start,
     play,
     read_orders,
     write_files,
 )
 from dogfight.sopwith.report import ace_lines, standings, who
 from dogfight.sopwith.rules import DEFAULT, load_ruleset, with_switches
+from dogfight.sopwith.starting import start_game
 from dogfight.sopwith.store import Store, database_url, describe_url
 
 app = typer.Typer(
@@ -58,7 +57,7 @@ def _store(db: str | None, create: bool = False) -> Store:
     return store
 
 
-def _folder(out: str) -> None:
+def out_folder(out: str) -> None:
     """Create the output folder (and its parents) before anything is stored; refuse a
     path that is a file or cannot be made."""
     path = Path(out)
@@ -165,7 +164,7 @@ def new(
     start sheet (turn 0) with the map and prints the Ace list."""
     if not game.strip() or len(game) > 100:
         raise DataError("GAME", "name", game, "a name of 1 to 100 characters")
-    _folder(out)
+    out_folder(out)
     rules = with_switches(load_ruleset(ruleset), _pairs(switch or [], "--switch"), "--switch")
     side = rules.board_side
     store = _store(db, create=True)
@@ -194,35 +193,9 @@ def new(
             points = careers.get(name.casefold(), (name, 0))[1]
         setups.append(PlaneSetup(name, get(airfields, name), get(pilots, name), points))
     chosen = seed if seed is not None else zlib.crc32(game.encode("utf-8"))
-    clouds = _clouds(cloud or [], side)
-    if random_cloud_count:
-        extra = random_clouds(
-            Board(side), random_cloud_count, np.random.Generator(np.random.PCG64([chosen, 0]))
-        )
-        clouds.extend(Cloud(len(clouds) + c.number, c.hexes) for c in extra)
-    state = new_game(rules, setups, clouds)
-    # 004: "When an ace starts in a new game, the fact that he is an ace will be
-    # published": every known player at or above the mark, this game's at their scores
-    known = dict(careers) | {s.name.casefold(): (s.name, s.score) for s in setups}
-    aces = sorted(
-        (
-            (name, points)
-            for name, points in known.values()
-            if points >= rules.ace_threshold and rules.ace_basis == "career"
-        ),
-        key=lambda a: (-a[1], a[0].casefold()),
+    state, issued, aces = start_game(
+        store, game, rules, setups, _clouds(cloud or [], side), random_cloud_count, chosen
     )
-    issued = issue_start(game, state, aces)
-    setup = {
-        "ruleset": rules.model_dump(mode="json"),
-        "planes": [
-            {"name": s.name, "airfield": p.airfield, "pilot": s.pilot, "score": s.score}
-            for s, p in zip(setups, state.planes, strict=True)
-        ],
-        "clouds": [[label(h, side) for h in c.hexes] for c in state.clouds],
-        "seed": chosen,
-    }
-    store.create(game, chosen, setup, state, issued)
     written = write_files(out, files_of(game, issued))
     typer.echo(
         f"game {game!r} created: {len(state.planes)} planes, rules {rules.name}, seed {chosen}"
@@ -280,7 +253,7 @@ def turn(
 ) -> None:
     """Resolve the turn to play with the orders filed (no orders: NMR) and write every
     player's result, the published report and the map."""
-    _folder(out)
+    out_folder(out)
     store = _store(db)
     stored = store.game(game)
     before = stored.state
@@ -316,7 +289,7 @@ def report(
     """Re-issue a turn's reports exactly as they were issued (turn 0: the start sheet)."""
     print_ = print_ or player is not None
     if not print_:
-        _folder(out)
+        out_folder(out)
     store = _store(db)
     issued = store.issued(game, turn_number)
     if print_:

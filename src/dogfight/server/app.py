@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError, DogfightError
+from dogfight.server import views
 from dogfight.server.campaigns import register_campaigns
 from dogfight.server.errors import ApiError, GameFailed
 from dogfight.server.games import LiveGame
@@ -434,7 +435,7 @@ def create_app(
         humans = [s for s in links if not s["computer"]]
         hotseat = ",".join(f"{s['id']}:{s['token']}" for s in humans)
         return {
-            "game": game.summary(),
+            "game": views.summary(game),
             "seats": links,
             "hotseat_link": f"/play/{game.id}#seats={hotseat}",
         }
@@ -484,7 +485,7 @@ def create_app(
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:
         """What anyone may know: seats, turn, phase, who is awaited, the result."""
-        return await workers.run(game_id, lambda: service.get(game_id).summary())
+        return await workers.run(game_id, lambda: views.summary(service.get(game_id)))
 
     @app.get("/api/games/{game_id}/seats/{seat_id}")
     async def get_seat(
@@ -496,7 +497,7 @@ def create_app(
     ) -> Json:
         """The seat's view: the table as it sees it, its stage, the steps since ``since``."""
         token = _token(x_seat_token, authorization)
-        return await on_seat(game_id, seat_id, token, lambda g: g.seat_view(seat_id, since))
+        return await on_seat(game_id, seat_id, token, lambda g: views.seat_view(g, seat_id, since))
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/plans")
     async def post_plans(
@@ -511,7 +512,7 @@ def create_app(
 
         def work(game: LiveGame) -> Json:
             game.submit_plans(seat_id, body.turn, body.plans, body.phase)
-            return game.seat_view(seat_id, since)
+            return views.seat_view(game, seat_id, since)
 
         return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
 
@@ -526,7 +527,7 @@ def create_app(
         """Flags and ghosts for cards being chosen (nothing is stored)."""
         token = _token(x_seat_token, authorization)
         return await on_seat(
-            game_id, seat_id, token, lambda g: {"plans": g.check_draft(seat_id, body.plans)}
+            game_id, seat_id, token, lambda g: {"plans": views.check_draft(g, seat_id, body.plans)}
         )
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/targets")
@@ -542,7 +543,7 @@ def create_app(
 
         def work(game: LiveGame) -> Json:
             game.submit_answer(seat_id, body.turn, body.phase, body.fire)
-            return game.seat_view(seat_id, since)
+            return views.seat_view(game, seat_id, since)
 
         return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
 
@@ -559,7 +560,7 @@ def create_app(
 
         def work(game: LiveGame) -> Json:
             game.submit_decisions(seat_id, body.turn, body.phase, body.answers)
-            return game.seat_view(seat_id, since)
+            return views.seat_view(game, seat_id, since)
 
         return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
 
@@ -598,7 +599,7 @@ def create_app(
     ) -> Json:
         """Every step of the game so far as this seat saw it."""
         token = _token(x_seat_token, authorization)
-        return await on_seat(game_id, seat_id, token, lambda g: g.replay(seat_id))
+        return await on_seat(game_id, seat_id, token, lambda g: views.replay(g, seat_id))
 
     @app.websocket("/api/games/{game_id}/ws")
     async def websocket(websocket: WebSocket, game_id: str) -> None:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dogfight.campaign.missions import prepare, result_of
 from dogfight.campaign.record import Campaign, CampaignError, apply_result, start
+from dogfight.campaign.sopwith import is_sopwith
 from dogfight.campaign.spec import CampaignSpec, available, load_campaign, parse_campaign
 from dogfight.campaign.store import CampaignStore, Stored
 from dogfight.catalog.loader import Catalog
@@ -96,6 +97,13 @@ def register_campaigns(
         stored = store.load(campaign_id)
         if stored is None:
             raise ApiError(404, f"no campaign {campaign_id!r}", "campaign_id")
+        if is_sopwith(stored.source):
+            raise ApiError(
+                409,
+                f"campaign {campaign_id!r} is a Sopwith league played by post: its Games "
+                f"Master runs it with 'dogfight campaign status {campaign_id}'",
+                "campaign_id",
+            )
         return stored, parse_campaign(stored.source, f"campaign {campaign_id}", catalog)
 
     def settle(stored: Stored, spec: CampaignSpec) -> Stored:

@@ -5,7 +5,8 @@ replaced by a random legal plan or the default, so the referee never stalls on a
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -15,11 +16,40 @@ from dogfight.rules.decisions import Decision
 from dogfight.rules.engine import resolve_phase
 from dogfight.rules.observation import observe
 from dogfight.rules.plans import Plan
-from dogfight.server.records import Answer, Seat
+from dogfight.rules.state import GameState
+from dogfight.server.records import Answer, Question, Seat
+from dogfight.server.store import Batch
 from dogfight.server.workers import OverBudget, within_budget
 
-if TYPE_CHECKING:
-    from dogfight.server.games import LiveGame
+
+class LiveGame(Protocol):
+    """What a computer seat needs of a live game (:class:`dogfight.server.games.LiveGame`
+    is one): its seats and inputs, and the checks the people's inputs get too."""
+
+    seats: dict[str, Seat]
+    seed: int
+    budget: float
+    answers: dict[tuple[int, int], dict[str, Answer]]
+    decided: dict[tuple[int, int], dict[str, tuple[str, ...]]]
+    _bots: dict[str, Any]
+    _bots_acted: bool
+    _unsaved: Batch
+    _questions: dict[tuple[int, int], tuple[dict[str, list[Question]], Any]]
+
+    @property
+    def state(self) -> GameState: ...
+
+    def seat_vehicles(self, seat_id: str, state: GameState | None = None) -> frozenset[str]: ...
+
+    def check_seat_plans(self, seat_id: str, plans: Mapping[str, Plan]) -> None: ...
+
+    def pending(self) -> list[Decision]: ...
+
+    def _decider(self, decision: Decision) -> Seat | None: ...
+
+    def _earthling_due(self, turn: int, phase: int) -> dict[str, list[str]]: ...
+
+    def _trial(self, turn: int, phase: int) -> GameState: ...
 
 
 def seat_bot(game: LiveGame, seat: Seat) -> Any:

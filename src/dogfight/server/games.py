@@ -7,8 +7,8 @@ a server killed at any moment resumes exactly. :meth:`LiveGame.advance` resolves
 step whose inputs are all in, commits the new steps in one transaction, and stops where a
 seat must act: plan the next turn, or choose a target when a weapon has several.
 
-Everything sent to a seat goes through :meth:`LiveGame.seat_view` (or ``replay``), built
-in :mod:`dogfight.server.views` from :func:`dogfight.rules.observation.observe` and
+Everything sent to a seat goes through :func:`dogfight.server.views.seat_view` (or
+``replay``), built from :func:`dogfight.rules.observation.observe` and
 ``visible_events`` for that seat's vehicles only: the seed, other seats' plans and damage
 never leave the server any other way. Computer seats act through
 :mod:`dogfight.server.computer_seats`; :mod:`dogfight.server.service` holds every game.
@@ -34,9 +34,9 @@ from dogfight.rules.events import Event, TripodDecision
 from dogfight.rules.plans import AUTO, Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.rules.tailing import RULE as TAILING_RULE
-from dogfight.server import computer_seats, status, views
+from dogfight.server import computer_seats, status
 from dogfight.server.errors import ApiError, GameFailed, StepError
-from dogfight.server.records import Answer, Json, Question, Seat, Step
+from dogfight.server.records import Answer, Question, Seat, Step
 from dogfight.server.seats import token_matches
 from dogfight.server.status import Failure
 from dogfight.server.store import Batch, Conflict, GameRecord, Stale, Store
@@ -798,23 +798,3 @@ class LiveGame:
             self._questions.clear()
             self.version += 1
             self.advance()
-
-    # --- what a seat sees ------------------------------------------------------------
-
-    def summary(self) -> Json:
-        """What anyone may know about the game (:func:`dogfight.server.views.summary`)."""
-        return views.summary(self)
-
-    def seat_view(self, seat_id: str, since: int = 0) -> Json:
-        """Everything the seat's page shows (:func:`dogfight.server.views.seat_view`)."""
-        return views.seat_view(self, seat_id, since)
-
-    def replay(self, seat_id: str) -> Json:
-        """Every step as the seat saw it (:func:`dogfight.server.views.replay`)."""
-        return views.replay(self, seat_id)
-
-    # --- ghosts and flags while choosing ---------------------------------------------
-
-    def check_draft(self, seat_id: str, drafts: Mapping[str, Any]) -> Json:
-        """Ghosts and flags for cards being chosen (:func:`dogfight.server.views.check_draft`)."""
-        return views.check_draft(self, seat_id, drafts)

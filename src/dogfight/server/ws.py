@@ -19,6 +19,7 @@ from typing import Any
 
 from fastapi import WebSocket
 
+from dogfight.server import views
 from dogfight.server.games import LiveGame
 
 OUTBOX = 32
@@ -71,7 +72,7 @@ class Hub:
         with game.lock:
             if connection.version == game.version:
                 return
-            view = game.seat_view(connection.seat, since=connection.sent)
+            view = views.seat_view(game, connection.seat, since=connection.sent)
             connection.sent = view["steps_total"]
             connection.version = game.version
         text = json.dumps(view)

@@ -19,7 +19,9 @@ The readings of 001 that this module makes are ``docs/rulings.md`` A1-A30.
 
 The package is laid out by what it holds: :mod:`.branches` (the text of 001's
 branches), :mod:`.decisions`, :mod:`.decks`, :mod:`.scene` (what the tripod sees),
-:mod:`.measures` (distances, facings, aims) and :mod:`.bot` (the procedure itself).
+:mod:`.measures` (distances, facings, aims), :mod:`.choices` (what a step chose),
+:mod:`.cruise` (the procedure with no enemy nearby) and :mod:`.bot` (the rest of the
+procedure: enemies nearby, no power, rockets, firing).
 """
 
 from __future__ import annotations

@@ -4,39 +4,29 @@ fire after every vehicle has moved.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from dogfight.bots.automated_tripod import cruise
 from dogfight.bots.automated_tripod.branches import RULES, Status
+from dogfight.bots.automated_tripod.choices import Choice, Memo
 from dogfight.bots.automated_tripod.decisions import Decision
 from dogfight.bots.automated_tripod.decks import (
     Decks,
     _card_order,
-    _shuffled,
-    reverse_card,
-    running_card,
     standing_card,
 )
 from dogfight.bots.automated_tripod.measures import (
     Aim,
     after,
     aims,
-    base_edge_distance,
-    bearing_gap,
-    edge_distance,
-    exit_edge,
-    facing_earth,
     leaves_table,
     on_objective,
     poly_distance,
     template,
-    turn_towards,
-    turn_towards_earth,
 )
 from dogfight.bots.automated_tripod.scene import Plane, Scene, _as_pose, energy_status, scene_of
 from dogfight.bots.base import Observation, register
@@ -63,23 +53,6 @@ from dogfight.rules.events import DamageCardsTaken, DamageDrawn, Event
 from dogfight.rules.plans import AUTO, Action, Plan
 
 
-@dataclass(slots=True)
-class _Memo:
-    """What the tripod chose before movement, for the firing step."""
-
-    heat_ready: bool
-    card: TripodCard | None
-    action: Action | None
-
-
-@dataclass(slots=True)
-class _Choice:
-    card: TripodCard | None
-    action: Action | None
-    branch: str
-    note: str = ""
-
-
 class AutomatedTripod:
     """A seat of automated tripods (001). ``earth`` is the Earthling side of the table
     (the south edge unless the scenario says otherwise); ``steep`` lists tripod card ids
@@ -99,7 +72,7 @@ class AutomatedTripod:
         self.cards_drawn: dict[str, int] = {}
         """Damage cards each vehicle was seen to draw (public, R26)."""
         self._rockets: dict[str, int] = {}
-        self._memo: dict[str, _Memo] = {}
+        self._memo: dict[str, Memo] = {}
         self._held: dict[str, Counter[str]] = {}
         self._gyroscope: dict[str, set[int]] = {}
 
@@ -144,7 +117,7 @@ class AutomatedTripod:
             if vid not in seat or view["eliminated"] is not None or "energy" not in view:
                 continue
             if int(view["toppled"]) > 0:
-                self._log(vid, phase, _Choice(None, None, "toppled"))
+                self._log(vid, phase, Choice(None, None, "toppled"))
                 continue
             scene = scene_of(observation, rules, vid, self.earth, self.exit_earth, phase)
             self._own_damage(scene, view, int(observation["turn"]))
@@ -157,7 +130,7 @@ class AutomatedTripod:
             actions[vid] = choice.action
             decks.played.append(choice.card.symbol)
             decks.last_steep = choice.card.id in self.steep
-            self._memo[vid] = _Memo(scene.cooling == 0, choice.card, choice.action)
+            self._memo[vid] = Memo(scene.cooling == 0, choice.card, choice.action)
         return actions, cards
 
     # -- after movement: the firing step ------------------------------------------------
@@ -183,13 +156,13 @@ class AutomatedTripod:
                 continue
             if int(view["toppled"]) > 0:
                 why = "it toppled during the movement step"
-                self._log(vid, phase, _Choice(memo.card, None, "firing-none", why))
+                self._log(vid, phase, Choice(memo.card, None, "firing-none", why))
                 out[vid] = None
                 continue
             if memo.action is not None and memo.action.token == "change_facing":
                 out[vid] = memo.action
                 why = "its token this phase is the change of facing"
-                self._log(vid, phase, _Choice(memo.card, memo.action, "firing-none", why))
+                self._log(vid, phase, Choice(memo.card, memo.action, "firing-none", why))
                 continue
             scene = scene_of(observation, rules, vid, self.earth, self.exit_earth, phase)
             self._own_damage(scene, view, int(observation["turn"]))
@@ -245,7 +218,7 @@ class AutomatedTripod:
             self.decks[vid] = Decks.prepare(deck, rng)
         return self.decks[vid]
 
-    def _log(self, vid: str, phase: int, choice: _Choice) -> None:
+    def _log(self, vid: str, phase: int, choice: Choice) -> None:
         card = None if choice.card is None else choice.card.id
         self.last_decisions.append(
             Decision(
@@ -258,7 +231,7 @@ class AutomatedTripod:
         aside, reserve cards lent): no card, no token."""
         if card is not None:
             note = f"drew {card.id}" + (f"; {note}" if note else "")
-        self._log(scene.me, scene.phase, _Choice(None, None, branch, note))
+        self._log(scene.me, scene.phase, Choice(None, None, branch, note))
 
     def _launches(self, observation: Observation, rules: Rules) -> dict[str, list[str]]:
         """Airplanes whose rocket counters went down since the last movement step launched
@@ -294,7 +267,7 @@ class AutomatedTripod:
 
     def _decide(
         self, scene: Scene, decks: Decks, volleys: list[Plane], rng: np.random.Generator
-    ) -> _Choice:
+    ) -> Choice:
         # 001: "double ... the recharge level values of the tripods" against WW2 airplanes
         level = scene.model.recharge_level * scene.rules.switches.tripod_factor
         status = energy_status(scene.energy, scene.rating, level)
@@ -313,7 +286,7 @@ class AutomatedTripod:
             return self._powerless(scene, decks, bool(nearby), rng)
         if nearby:
             return self._enemies(scene, decks, status, rng)
-        return self._no_enemies(scene, decks, status, rng)
+        return cruise.no_enemies(self, scene, decks, status, rng)
 
     def _enemies_within(self, scene: Scene, rulers: float) -> list[Plane]:
         """001: "airplanes within a distance of one airplane ruler and a half from the
@@ -368,242 +341,22 @@ class AutomatedTripod:
             return Action(token="recharge", objective=under)
         return Action(token="recharge")
 
-    def _stand(self, scene: Scene, branch: str, recharge: bool, note: str = "") -> _Choice:
+    def _stand(self, scene: Scene, branch: str, recharge: bool, note: str = "") -> Choice:
         card = standing_card(scene.deck)
-        return _Choice(card, self._recharge(scene) if recharge else None, branch, note)
+        return Choice(card, self._recharge(scene) if recharge else None, branch, note)
 
-    def _face(self, scene: Scene, sides: int, branch: str, note: str = "") -> _Choice:
+    def _face(self, scene: Scene, sides: int, branch: str, note: str = "") -> Choice:
         if scene.gyroscope:
             why = "the gyroscope is out of order this turn: it stands still instead (A24)"
             return self._stand(scene, branch, True, f"{note}; {why}" if note else why)
         action = Action(token="change_facing", sides=sides)
-        return _Choice(standing_card(scene.deck), action, branch, note)
-
-    # no enemies nearby -------------------------------------------------------------------
-
-    def _no_enemies(
-        self, scene: Scene, decks: Decks, status: Status, rng: np.random.Generator
-    ) -> _Choice:
-        if status in ("full", "cruising"):
-            return self._cruise(scene, decks, status == "full", False, "no-enemies", rng)
-        return self._emergency(scene, decks, rng)
-
-    def _cruise(
-        self,
-        scene: Scene,
-        decks: Decks,
-        full: bool,
-        emergency: bool,
-        prefix: str,
-        rng: np.random.Generator,
-        procedure: str | None = None,
-    ) -> _Choice:
-        """THE TRIPOD IS FULL OR CRUISING, rules 1-3, towards the Earthling side."""
-        if not full and scene.rating - scene.energy >= 2:
-            under = on_objective(scene, scene.pose)
-            if under is not None:
-                branch = "no-enemies-1"
-                return self._stand(scene, branch, True, f"on objective {under}")
-        if not facing_earth(scene):
-            sides = turn_towards_earth(scene)
-            return self._face(scene, sides, procedure or "no-enemies-2")
-        return self._draw_move(scene, decks, full, emergency, procedure or "no-enemies-3", rng)
-
-    def _draw_move(
-        self,
-        scene: Scene,
-        decks: Decks,
-        full: bool,
-        emergency: bool,
-        procedure: str,
-        rng: np.random.Generator,
-    ) -> _Choice:
-        """Draw from the current deck with 001's redraw rules. A card taking it off the
-        table is drawn again, across the Earthling side too; when the condition persists
-        to the last card and one of them leaves across the Earthling side, that one is
-        played: the tripod walks off the Earthling side (A8)."""
-        aside: list[str] = []
-        exits: list[str] = []
-        try:
-            while decks.current:
-                card_id = decks.current.pop()
-                card = scene.deck.card(card_id)
-                if card.energy and scene.energy < 1:
-                    aside.append(card_id)
-                    continue
-                if decks.last_steep and card_id in self.steep:
-                    self._note(scene, "draw-steep", card)
-                    aside.append(card_id)
-                    continue
-                why = self._damage_forbids(scene, decks, card)
-                if why is not None:
-                    self._note(scene, "draw-damaged", card, why)
-                    aside.append(card_id)
-                    continue
-                edge = exit_edge(scene, after(scene, card))
-                if edge is not None:
-                    self._note(scene, "draw-off-table", card)
-                    aside.append(card_id)
-                    if (
-                        edge == scene.earth
-                        and scene.exit_earth
-                        and not self._third_move(decks, card)
-                    ):
-                        exits.append(card_id)
-                    continue
-                if card.symbol is TripodSymbol.STAND:
-                    if full:
-                        self._note(scene, "draw-full-standing", card)
-                        aside.append(card_id)
-                        continue
-                    decks.discard.append(card_id)
-                    return _Choice(card, self._recharge(scene), "draw-cruising-standing")
-                if self._third_move(decks, card):
-                    aside.append(card_id)
-                    if emergency:
-                        return self._stand(scene, "emergency-third", True, f"drew {card_id}")
-                    run = running_card(scene.deck, decks.reserve)
-                    if run is None or not self._playable(scene, decks, run):
-                        return self._stand(scene, "draw-third-running", True, "no running card")
-                    decks.use(run.id)
-                    return _Choice(run, None, "draw-third-running", f"drew {card_id}")
-                decks.discard.append(card_id)
-                return _Choice(card, None, procedure)
-            if exits:
-                aside.remove(exits[0])
-                decks.discard.append(exits[0])
-                card = scene.deck.card(exits[0])
-                why = "every card leaves the table; this one across the Earthling side"
-                return _Choice(card, None, "draw-exit-earth", why)
-            return self._stand(scene, "draw-exhausted", True)
-        finally:
-            if aside:
-                decks.current = _shuffled(decks.current + aside, rng)
-
-    def _emergency(self, scene: Scene, decks: Decks, rng: np.random.Generator) -> _Choice:
-        """THE TRIPOD IS IN EMERGENCY, rules 1 and 2, else towards the Earthling side."""
-        if base_edge_distance(scene, scene.base, scene.earth) <= scene.rules.ruler + 1e-9:
-            return self._cruise(scene, decks, False, True, "emergency", rng, "emergency-1")
-        if self._enemies_within(scene, 2.5):
-            choice = self._best_objective(scene, decks, rng)
-            if choice is not None:
-                return choice
-        return self._cruise(scene, decks, False, True, "emergency", rng, "emergency-3")
-
-    def _best_objective(
-        self, scene: Scene, decks: Decks, rng: np.random.Generator
-    ) -> _Choice | None:
-        """001's best available objective, a) to c), and the move or change of facing
-        towards it."""
-        if scene.rating - scene.energy >= 2:
-            under = on_objective(scene, scene.pose)
-            if under is not None:
-                return self._stand(scene, "no-enemies-1", True, f"on objective {under}")
-        # a) reachable with one maneuver (now), after a change of facing or a reverse
-        direct: dict[str, list[TripodCard]] = {}
-        for card_id in sorted(set(decks.current), key=_card_order(scene.deck)):
-            card = scene.deck.card(card_id)
-            if not card.moves or not self._playable(scene, decks, card):
-                continue
-            oid = on_objective(scene, after(scene, card))
-            if oid is not None:
-                direct.setdefault(oid, []).append(card)
-        if direct:
-            oid = self._nearest_earth_objective(scene, list(direct))
-            options = direct[oid]
-            card = options[int(rng.integers(len(options)))]
-            if self._third_move(decks, card):
-                return self._stand(scene, "emergency-third", True, f"objective {oid}")
-            decks.use(card.id)
-            return _Choice(card, None, "emergency-2a", f"objective {oid} with one maneuver")
-        staged = self._two_step_objective(scene, decks)
-        if staged is not None:
-            return staged
-        # b) within a ruler and a half, closest to the Earthling side
-        base = scene.base
-        near = [
-            o
-            for o in scene.objectives
-            if nearest_point(base, (o[1], o[2]))[0] <= 1.5 * scene.rules.ruler + 1e-9
-        ]
-        if near:
-            oid = self._nearest_earth_objective(scene, [o[0] for o in near])
-            return self._towards(scene, decks, oid, "emergency-2b", rng)
-        # c) the closest of those nearer than the tripod to the Earthling side
-        mine = edge_distance(scene, scene.pose.point, scene.earth)
-        ahead = [
-            o for o in scene.objectives if edge_distance(scene, (o[1], o[2]), scene.earth) < mine
-        ]
-        if ahead:
-            closest = min(ahead, key=lambda o: (math.dist(scene.pose.point, (o[1], o[2])), o[0]))
-            return self._towards(scene, decks, closest[0], "emergency-2c", rng)
-        return None
-
-    def _nearest_earth_objective(self, scene: Scene, ids: list[str]) -> str:
-        where = {o[0]: (o[1], o[2]) for o in scene.objectives}
-        return min(ids, key=lambda oid: (edge_distance(scene, where[oid], scene.earth), oid))
-
-    def _two_step_objective(self, scene: Scene, decks: Decks) -> _Choice | None:
-        """a) "with one maneuver after changing facing or with a reverse (if changing
-        facing or a reverse is needed, the tripod changes facing/plays the reverse this
-        phase, and the eventual maneuver required after the facing change/reverse in the
-        next phase)". A change of facing is preferred to a reverse (A14)."""
-        cards = [
-            scene.deck.card(c)
-            for c in sorted(set(decks.current), key=_card_order(scene.deck))
-            if scene.deck.card(c).moves
-        ]
-        limit = scene.model.facing_limit
-        found: list[tuple[float, str, int]] = []
-        for k in [k for k in range(-limit, limit + 1) if k != 0]:
-            pose = turned(scene.pose, k)
-            for card in cards:
-                oid = on_objective(scene, after(scene, card, pose))
-                if oid is not None:
-                    where = next((o[1], o[2]) for o in scene.objectives if o[0] == oid)
-                    found.append((edge_distance(scene, where, scene.earth), oid, k))
-        if found:
-            _, oid, k = min(found, key=lambda f: (f[0], f[1], abs(f[2]), -f[2]))
-            return self._face(scene, k, "emergency-2a", f"objective {oid} after a change of facing")
-        reverse = reverse_card(scene.deck)
-        if (
-            reverse is None
-            or reverse.id not in decks.reserve
-            or scene.reverse
-            or self._damage_forbids(scene, decks, reverse) is not None
-        ):
-            return None
-        back = replace(scene, reverse=True)
-        behind = {
-            oid
-            for card in cards
-            if not (card.energy and scene.energy < 2)
-            and (oid := on_objective(back, after(back, card))) is not None
-        }
-        if not behind:
-            return None
-        oid = self._nearest_earth_objective(scene, sorted(behind))
-        decks.use(reverse.id)
-        return _Choice(reverse, None, "emergency-2a", f"objective {oid} after a reverse")
-
-    def _towards(
-        self, scene: Scene, decks: Decks, oid: str, branch: str, rng: np.random.Generator
-    ) -> _Choice:
-        """Treat the tripod as cruising, but "move or change facing towards" objective
-        ``oid``: face it (its centre within the front side's 60°), then draw (A15)."""
-        where = next((o[1], o[2]) for o in scene.objectives if o[0] == oid)
-        if bearing_gap(scene.pose, where) > 30.0 + 1e-9:
-            return self._face(scene, turn_towards(scene, where), branch, f"objective {oid}")
-        choice = self._draw_move(scene, decks, False, True, branch, rng)
-        if not choice.note:
-            choice.note = f"objective {oid}"
-        return choice
+        return Choice(standing_card(scene.deck), action, branch, note)
 
     # enemies nearby ----------------------------------------------------------------------
 
     def _enemies(
         self, scene: Scene, decks: Decks, status: Status, rng: np.random.Generator
-    ) -> _Choice:
+    ) -> Choice:
         templates = scene.rules.catalog.constants.tripods.templates
         projectors = [Side.parse(p) for p in scene.model.projectors]
         if scene.cooling == 0:
@@ -617,7 +370,7 @@ class AutomatedTripod:
         if choice is not None:
             return choice
         self._note(scene, "enemies-fallback", None)
-        return self._no_enemies(scene, decks, status, rng)
+        return cruise.no_enemies(self, scene, decks, status, rng)
 
     def _best_target(self, aims_by: dict[str, Aim], rng: np.random.Generator) -> str:
         """001's best target: "1) The target at closest range; 2) The target that can be
@@ -638,7 +391,7 @@ class AutomatedTripod:
         zones: dict[str, Polygon],
         projectors: list[Side],
         rng: np.random.Generator,
-    ) -> _Choice | None:
+    ) -> Choice | None:
         """THE TRIPOD HEAT-RAY IS READY, a) maneuver to acquire a target."""
         per_card: list[tuple[TripodCard, dict[str, Aim]]] = []
         best_per_target: dict[str, Aim] = {}
@@ -666,11 +419,11 @@ class AutomatedTripod:
         card, aim = options[int(rng.integers(len(options)))]
         decks.use(card.id)
         action = Action(token="heat_ray", projector=aim.projector.label, target=AUTO)
-        return _Choice(card, action, "ready-a", f"best target {target}")
+        return Choice(card, action, "ready-a", f"best target {target}")
 
     def _face_to_aim(
         self, scene: Scene, zones: dict[str, Polygon], branch: str, rng: np.random.Generator
-    ) -> _Choice | None:
+    ) -> Choice | None:
         """Change facing to aim: stand still and turn until the frontal heat-ray's ruler
         touches a template; best target first, then a straight ruler, else at random."""
         limit = scene.model.facing_limit
@@ -709,7 +462,7 @@ class AutomatedTripod:
         zones: dict[str, Polygon],
         projectors: list[Side],
         rng: np.random.Generator,
-    ) -> _Choice | None:
+    ) -> Choice | None:
         """THE TRIPOD HEAT-RAY IS COOLING: a) stand still and recharge, b) maneuver to aim,
         c) change facing to aim."""
         touched = aims(scene, scene.pose, zones, projectors, scene.tripods)
@@ -725,14 +478,14 @@ class AutomatedTripod:
         if moving:
             card = moving[int(rng.integers(len(moving)))]
             decks.use(card.id)
-            return _Choice(card, None, "cooling-b")
+            return Choice(card, None, "cooling-b")
         return self._face_to_aim(scene, zones, "cooling-c", rng)
 
     # powerless ---------------------------------------------------------------------------
 
     def _powerless(
         self, scene: Scene, decks: Decks, nearby: bool, rng: np.random.Generator
-    ) -> _Choice:
+    ) -> Choice:
         """POWERLESS TRIPOD ACTIONS, 1 to 3."""
         under = on_objective(scene, scene.pose)
         if under is not None:
@@ -743,10 +496,10 @@ class AutomatedTripod:
         card = options[int(rng.integers(len(options)))]
         if not nearby:
             decks.use(card.id)
-            return _Choice(card, None, "powerless-2")
+            return Choice(card, None, "powerless-2")
         if int(rng.integers(2)) == 0:
             decks.use(card.id)
-            return _Choice(card, None, "powerless-3", "the maneuver was drawn")
+            return Choice(card, None, "powerless-3", "the maneuver was drawn")
         return self._stand(
             scene, "powerless-3", True, f"the standing card was drawn, not {card.id}"
         )
@@ -770,7 +523,7 @@ class AutomatedTripod:
         volleys: list[Plane],
         status: Status,
         rng: np.random.Generator,
-    ) -> _Choice | None:
+    ) -> Choice | None:
         """TRIPODS AND ROCKETS — EVASIVE MANEUVERS: "Place a stall maneuver in front of the
         firing airplane and an airplane card on the arrow of the stall. A tripod maneuver is
         an evasive one if it allows the tripod to avoid both being in the firing arc of the
@@ -820,7 +573,7 @@ class AutomatedTripod:
         branch: str,
         rng: np.random.Generator,
         onto: bool,
-    ) -> _Choice:
+    ) -> Choice:
         if onto:
             better = [c for c in evasive if on_objective(scene, after(scene, c)) is not None]
             note = "onto an objective" if better else "no evasive maneuver reaches an objective"
@@ -840,7 +593,7 @@ class AutomatedTripod:
                 action = Action(token="heat_ray", projector=found[0].projector.label, target=AUTO)
         elif card.symbol is TripodSymbol.STAND:
             action = self._recharge(scene)
-        return _Choice(card, action, branch, note)
+        return Choice(card, action, branch, note)
 
     def _can_fire_after(self, scene: Scene, card: TripodCard) -> bool:
         """An evasive maneuver "that allows firing": the heat-ray is ready, the card has no
@@ -856,7 +609,7 @@ class AutomatedTripod:
 
     # firing ------------------------------------------------------------------------------
 
-    def _fire(self, scene: Scene, memo: _Memo, rng: np.random.Generator) -> _Choice:
+    def _fire(self, scene: Scene, memo: Memo, rng: np.random.Generator) -> Choice:
         """FIRING THE TRIPOD, on the table after movement."""
         card = memo.card
         assert card is not None
@@ -890,12 +643,12 @@ class AutomatedTripod:
                 target = self._best_target({a.target: a for a in found}, rng)
                 aim = next(a for a in found if a.target == target)
                 action = Action(token="heat_ray", projector=aim.projector.label, target=target)
-                return _Choice(card, action, "firing-fire", f"{aim.distance:.1f} cm")
+                return Choice(card, action, "firing-fire", f"{aim.distance:.1f} cm")
             why = "no target acquired"
         if card.symbol is TripodSymbol.STAND:
             kept = memo.action if memo.action and memo.action.token == "recharge" else None
-            return _Choice(card, kept or self._recharge(scene), "firing-recharge", why)
-        return _Choice(card, None, "firing-none", why)
+            return Choice(card, kept or self._recharge(scene), "firing-recharge", why)
+        return Choice(card, None, "firing-none", why)
 
 
 register("automated-tripod", AutomatedTripod)
