@@ -169,18 +169,9 @@ def test_refusals_leave_the_game_as_it_was(table: Path, tmp_path: Path) -> None:
     (table / "bad" / "sid.txt").write_text("Turn 2:\nMove 1: XX\n", encoding="utf-8")
     (table / "late.txt").write_text(ORDERS[3]["Kraut"], encoding="utf-8")
     (table / "zed.txt").write_text(ORDERS[2]["Kraut"], encoding="utf-8")
-    # unreadable orders (with a good file first: neither is kept)
+    # unreadable orders
     refused(
-        dogfight(
-            "sopwith",
-            "orders",
-            "golden",
-            "biggles.txt",
-            "bad/sid.txt",
-            "--db",
-            "sopwith.sqlite",
-            cwd=table,
-        ),
+        dogfight("sopwith", "orders", "golden", "bad/sid.txt", "--db", "sopwith.sqlite", cwd=table),
         "bad/sid.txt:2",
     )
     # orders for a turn that is not the current one
@@ -327,3 +318,39 @@ def test_scores_carry_into_new_games_and_aces_are_published(tmp_path: Path) -> N
     assert "  a (45 points)" in three
     assert "ACES\n  a (45 points)" in (tmp_path / "three-turn-00.txt").read_text(encoding="utf-8")
     assert ok(dogfight("sopwith", "aces", *db, cwd=tmp_path)) == "  a (45 points)\n"
+
+
+def test_a_batch_keeps_the_good_files_and_reports_the_bad(tmp_path: Path) -> None:
+    """A batch of orders files: each good file is kept, the bad ones are named in one
+    message (exit status 2); with --nmr an unreadable file puts its player down as NMR
+    (004: "If a player NMR's while his 'plane is in flight, his 'plane will fly AHEAD for
+    the three moves of his turn"), a file for no plane of the game is still refused."""
+    ok(dogfight(*NEW, cwd=tmp_path))
+    names = write_orders(tmp_path, 1)
+    (tmp_path / "sid.txt").write_text("Turn 1:\nMove 1: XX\n", encoding="utf-8")
+    (tmp_path / "zed.txt").write_text(ORDERS[1]["Kraut"], encoding="utf-8")
+    good = [n for n in names if n != "sid.txt"]
+    result = dogfight("sopwith", "orders", "golden", *good, "sid.txt", "zed.txt", cwd=tmp_path)
+    refused(result, "2 orders file(s) refused", "sid.txt:2", "no plane 'zed'")
+    assert "accepted Biggles" in result.stdout and "still missing (NMR at the turn): Sid" in (
+        result.stdout
+    )
+    show = ok(dogfight("sopwith", "show", "golden", cwd=tmp_path))
+    assert "Biggles: orders in" in show and "Sid: no orders yet" in show
+    # the GM applies the NMR default to the unreadable file; the unknown plane is refused
+    result = dogfight("sopwith", "orders", "golden", "sid.txt", "zed.txt", "--nmr", cwd=tmp_path)
+    refused(result, "1 orders file(s) refused", "no plane 'zed'")
+    assert "NMR Sid (sid.txt)" in result.stdout
+    assert "Sid: NMR (orders could not be read: sid.txt:2" in ok(
+        dogfight("sopwith", "show", "golden", cwd=tmp_path)
+    )
+    # the turn resolves Sid as an NMR: in flight he would fly Ahead; on the ground he stays
+    played = ok(dogfight("sopwith", "turn", "golden", "--clouds", "2:0", cwd=tmp_path))
+    assert "NMR: Sid" in played
+    # good orders sent later replace an NMR
+    (tmp_path / "sid.txt").write_text("Turn 2:\nMove 1: A - fire Q\n", encoding="utf-8")
+    ok(dogfight("sopwith", "orders", "golden", "sid.txt", "--nmr", cwd=tmp_path))
+    assert "Sid: NMR" in ok(dogfight("sopwith", "show", "golden", cwd=tmp_path))
+    (tmp_path / "sid.txt").write_text(ORDERS[2]["Sid"], encoding="utf-8")
+    ok(dogfight("sopwith", "orders", "golden", "sid.txt", cwd=tmp_path))
+    assert "Sid: orders in" in ok(dogfight("sopwith", "show", "golden", cwd=tmp_path))

@@ -8,7 +8,9 @@ If a change alters the rules or the reports on purpose, regenerate the golden fi
 
 from __future__ import annotations
 
+import math
 import os
+import struct
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -18,7 +20,18 @@ from test_sopwith_game import at, game, of, order, plane, resolve
 from dogfight.sopwith import events as ev
 from dogfight.sopwith.board import Cloud
 from dogfight.sopwith.game import PlaneSetup, new_game
-from dogfight.sopwith.maps import render_png, render_svg, scene
+from dogfight.sopwith.maps import (
+    GROUND_SLOTS,
+    LABEL,
+    LABEL_SIZE,
+    MIN_LABEL_PX,
+    PAPER,
+    SIZE,
+    png_size,
+    render_png,
+    render_svg,
+    scene,
+)
 from dogfight.sopwith.orders import parse_orders
 from dogfight.sopwith.referee import Played, files_of, issue_start, play
 from dogfight.sopwith.report import ascii_map, notation, published_report
@@ -197,3 +210,50 @@ def test_start_sheet_lists_airfields_clouds_and_aces() -> None:
     assert "Old (44 points)" in sheet
     assert "cloud 2: E8 E9" in sheet
     assert "airfield S (ALPHA I18+H18, BETA J18+J17, GAMMA K18+L18)" in sheet
+
+
+def test_planes_on_the_ground_are_drawn_at_their_airfield() -> None:
+    """Issue 12: "planes on the ground drawn on the map": each a square of its colour
+    with its letter on its airfield's hex; beyond four at one airfield, a count."""
+    setups = [PlaneSetup(f"P{i}", "S") for i in range(6)] + [PlaneSetup("Q", "N")]
+    state = new_game(load_ruleset(), setups, CLOUDS)
+    picture = scene("g", state, [])
+    ground = [sh for sh in picture.shapes if sh.kind == "ground"]
+    letters = [t.text for t in picture.texts if t.kind == "ground-letter"]
+    assert len(ground) == GROUND_SLOTS - 1 + 1 and letters == ["A", "B", "C", "G"]
+    assert [t.text for t in picture.texts if t.kind == "ground-more"] == ["+3"]
+    for sh in ground:
+        cx = sum(x for x, _ in sh.points) / 4
+        cy = sum(y for _, y in sh.points) / 4
+        airfields = [picture.frame.at(p.hex) for p in state.planes]
+        assert min(math.dist((cx, cy), a) for a in airfields) < SIZE * 0.8
+    assert "on the ground at S" in " ".join(t.text for t in picture.texts)
+    svg = render_svg(picture)
+    assert svg.count('class="ground"') == 4 and 'class="ground-more"' in svg
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def test_png_hex_labels_are_legible_at_the_size_sent() -> None:
+    """Issue 12: "a PNG map whose hex labels are legible at the size it is sent". The PNG
+    is looked at pixel for pixel (an e-mail attachment): its labels are at least 12 px
+    (maps.PNG_SCALE says why), dark enough on the paper (WCAG AA: 4.5:1), and the map
+    stays within a laptop's window (at most 1400 px wide)."""
+    _, turns = play_golden_game()
+    picture = scene("golden", turns[0].after, turns[0].events)
+    png = render_png(picture)
+    width, height = struct.unpack(">II", png[16:24])
+    assert (width, height) == png_size(picture)
+    assert width <= 1400
+    labels = [t for t in picture.board_texts if t.kind == "label"]
+    assert labels and {t.size for t in labels} == {LABEL_SIZE}
+    pixels_per_unit = width / picture.width
+    assert LABEL_SIZE * pixels_per_unit >= MIN_LABEL_PX >= 12
+    light, dark = _luminance(PAPER), _luminance(LABEL)
+    assert (light + 0.05) / (dark + 0.05) >= 4.5
+    # the SVG says the same size: a viewer at 100% shows the labels at LABEL_SIZE px
+    assert f'font-size="{LABEL_SIZE:g}"' in render_svg(picture)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from dogfight.catalog.loader import Catalog, validation_to_data_error
 from dogfight.catalog.models import Airplane, Scenario, Skill, Switches, Symbol
@@ -29,6 +30,7 @@ from dogfight.rules.engine import allowed_symbols, pending_decisions, resolve_ph
 from dogfight.rules.events import Event
 from dogfight.rules.plans import Flown, Id, Plan, check_plan_shape
 from dogfight.rules.scenario import objectives_problem, placement_problem
+from dogfight.rules.standing import TableRuling, table_ruling
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 from dogfight.rules.tailing import RULE as TAILING_RULE
 from dogfight.rules.tripods import check_tripod_plan
@@ -206,6 +208,13 @@ class Situation(Strict):
         default_factory=dict, max_length=20, description="rule switches overriding the ruleset's"
     )
     table: TableIn | None = None
+    move: StrictBool = Field(
+        default=True,
+        description="false: referee mode, the vehicles stand where they are and only fire: "
+        "no card is flown (give no plans) and adjudicate and render rule on the table as it "
+        "stands (who can fire at whom, range, what blocks the ruler, the reachable part of "
+        "each target and each blocker's shadow)",
+    )
     vehicles: list[VehicleIn] = Field(min_length=1, max_length=MAX_VEHICLES)
     damage_decks: dict[Id, Annotated[list[Id], Field(max_length=500)]] = Field(
         default_factory=dict,
@@ -774,6 +783,57 @@ def _pick_answers(
         except DogfightError as exc:
             raise DataError(source, f"{where}.cards", pick.cards, str(exc)) from None
     return answers
+
+
+@dataclass(frozen=True, slots=True)
+class Adjudication:
+    """What ``dogfight adjudicate`` and ``dogfight render`` show of a situation: the state
+    reached, the events on the way and, in referee mode (``"move": false``), the ruling on
+    the table as it stands."""
+
+    state: GameState
+    events: list[Event]
+    ruling: TableRuling | None = None
+
+
+def judge(
+    situation: Situation,
+    catalog: Catalog,
+    seed: int = 0,
+    phases: int | None = None,
+    source: str = "situation",
+) -> Adjudication:
+    """Adjudicate the situation: its planned turns, or in referee mode (``"move":
+    false``) the ruling on the table as it stands (:mod:`dogfight.rules.standing`)."""
+    if situation.move:
+        return Adjudication(*adjudicate(situation, catalog, seed, phases, source))
+    for i, v in enumerate(situation.vehicles):
+        if v.plans:
+            raise DataError(
+                source,
+                f"vehicles[{i}].plans",
+                len(v.plans),
+                'must be empty with "move": false (the vehicles stand where they are and '
+                "only fire; no card is flown)",
+            )
+    for i, r in enumerate(situation.reinforcements):
+        if r.plans:
+            raise DataError(
+                source,
+                f"reinforcements[{i}].plans",
+                len(r.plans),
+                'must be empty with "move": false (no card is flown)',
+            )
+    for field in ("decisions", "bomb_picks"):
+        if getattr(situation, field):
+            raise DataError(
+                source,
+                field,
+                len(getattr(situation, field)),
+                'must be empty with "move": false (no phase is played, so no decision is asked)',
+            )
+    state = build(situation, catalog, seed, source)
+    return Adjudication(state, [], table_ruling(state))
 
 
 def adjudicate(

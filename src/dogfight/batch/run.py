@@ -19,8 +19,8 @@ from dogfight.batch.policies import POLICIES, Policy
 from dogfight.batch.spec import Ints
 from dogfight.batch.state import REASONS, WEAPONS, BatchState, reset, tile
 from dogfight.errors import DataError
-from dogfight.sim.parallel import RunSpec
 from dogfight.sim.run import GameResult
+from dogfight.sim.spec import RunSpec
 
 Progress = Callable[[int], None]
 

@@ -21,7 +21,7 @@ from dogfight.cli.output import dumps, write_atomic
 from dogfight.errors import DataError, DogfightError
 from dogfight.rules.events import as_dicts
 from dogfight.rules.observation import observe, side_seat, visible_events
-from dogfight.situation import Situation, adjudicate, read_situation
+from dogfight.situation import Situation, judge, read_situation
 
 app = typer.Typer(
     add_completion=False,
@@ -161,10 +161,12 @@ def adjudicate_cmd(
         str | None, typer.Option("-o", "--output", help="Write the JSON here.")
     ] = None,
 ) -> None:
-    """Resolve a situation's planned phases; print the events and the final state as JSON."""
+    """Resolve a situation's planned phases; print the events and the final state as JSON
+    (with ``"move": false``: the ruling on the table as it stands, under ``ruling``)."""
     cat = catalog()
     parsed = read_situation(situation)
-    state, events = adjudicate(parsed, cat, seed, phases, str(situation))
+    done = judge(parsed, cat, seed, phases, str(situation))
+    state, events = done.state, done.events
     viewer = None
     if seat is not None:
         if seat not in state.sides():
@@ -175,6 +177,8 @@ def adjudicate_cmd(
         "events": as_dicts(visible_events(events, viewer)),
         "state": observe(state, viewer),
     }
+    if done.ruling is not None:
+        result["ruling"] = done.ruling.as_dict(viewer)
     emit(dumps(result, indent=2, ensure_ascii=False) + "\n", output)
 
 

@@ -25,20 +25,24 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Resolve a situation's planned phases and draw the table to scale as SVG: bases,
         cards and paths flown, shots with their range, firing arcs, blocked shots; smoke
-        clouds, rockets, announced special damage and the scenario's edges and objectives."""
+        clouds, rockets, announced special damage and the scenario's edges and objectives.
+        With ``"move": false`` nothing is flown: the ruling on the table as it stands, with
+        the reachable part of each target and each blocker's shadow."""
         # Imported here: app.py imports this module at its end, and the catalog must
         # honour the --data option parsed by app's callback.
         from dogfight.cli.app import catalog
         from dogfight.cli.output import write_atomic
         from dogfight.render.svg import render_svg
-        from dogfight.situation import adjudicate, read_situation
+        from dogfight.situation import judge, read_situation
 
         cat = catalog()
         source = str(situation)
         parsed = read_situation(situation)
-        final, events = adjudicate(parsed, cat, seed, phases, source)
+        done = judge(parsed, cat, seed, phases, source)
         title = f"{situation.name}, seed {seed}"
-        if phases is not None:
+        if done.ruling is not None:
+            title = f"{situation.name}, as it stands"
+        elif phases is not None:
             title += f", first {phases} phase{'' if phases == 1 else 's'}"
-        svg = render_svg(final, events, title=title, show_reach=reach)
+        svg = render_svg(done.state, done.events, title=title, show_reach=reach, ruling=done.ruling)
         write_atomic(output, svg)

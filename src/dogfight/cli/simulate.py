@@ -46,7 +46,16 @@ def load_table(target: str, catalog: Any) -> tuple[Any, bool]:
 
     path = Path(target)
     if path.suffix.lower() == ".json" or path.exists():
-        return read_situation(path), False
+        situation = read_situation(path)
+        if not situation.move:
+            raise DataError(
+                target,
+                "move",
+                False,
+                "a table that stands and only fires is a ruling, not a game: use "
+                "'dogfight adjudicate' or 'dogfight render' (docs/situations.md)",
+            )
+        return situation, False
     if target not in catalog.scenarios:
         known = presets(catalog)
         if target in known:

@@ -27,16 +27,17 @@ from dogfight.sopwith.game import GameError, GameState, PlaneSetup
 from dogfight.sopwith.hexes import FACING_NAMES, Hex, label, parse_facing, parse_label
 from dogfight.sopwith.orders import format_orders
 from dogfight.sopwith.referee import (
+    Batch,
     files_of,
     find_plane,
     play,
-    read_orders,
+    read_batch,
     write_files,
 )
 from dogfight.sopwith.report import ace_lines, standings, who
 from dogfight.sopwith.rules import DEFAULT, load_ruleset, with_switches
 from dogfight.sopwith.starting import start_game
-from dogfight.sopwith.store import Store, database_url, describe_url
+from dogfight.sopwith.store import NoOrders, Store, database_url, describe_url
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -218,27 +219,47 @@ def orders(
     player: Annotated[
         str | None, typer.Option(help="The player of the one file [default: its name].")
     ] = None,
+    nmr: Annotated[
+        bool,
+        typer.Option(
+            "--nmr",
+            help="Put a player whose orders file cannot be read down as NMR (no orders "
+            "received: 004's default) instead of refusing the file.",
+        ),
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """File players' orders for the turn to play (a later file replaces a player's
-    earlier orders). Every file is read before any is kept."""
+    earlier orders). Each file is kept whole or refused whole: the good files of a batch
+    are kept, the bad ones reported in one message (exit status 2). With --nmr, a file
+    that cannot be read as orders puts its player down as NMR instead."""
     store = _store(db)
     stored = store.game(game)
     state = stored.state
     if state.over:
         raise GameError(f"game {game!r} is over: it takes no more orders")
-    accepted = read_orders(state, files, player)
-    store.add_orders(game, accepted)
-    for o, _ in accepted:
+    batch = read_batch(state, files, player)
+    defaulted = [
+        NoOrders(r.player, r.source, r.text or "", r.reason)
+        for r in batch.refused
+        if nmr and r.malformed and r.player is not None
+    ]
+    refused = [r for r in batch.refused if not (nmr and r.malformed and r.player is not None)]
+    store.add_orders(game, batch.accepted, defaulted)
+    for o, _ in batch.accepted:
         typer.echo(f"accepted {o.player} ({o.source}):")
         for line in format_orders(o).splitlines():
             typer.echo(f"  {line}")
+    for d in defaulted:
+        typer.echo(f"NMR {d.player} ({d.source}): the orders cannot be read: {d.reason}")
     have = store.orders(game, state.turn)
     missing = [p.name for p in state.in_game() if p.name not in have]
     typer.echo(
         f"turn {state.turn}: orders from {len(have)} of {len(state.in_game())} planes"
-        + (f"; still missing: {', '.join(missing)}" if missing else "")
+        + (f"; still missing (NMR at the turn): {', '.join(missing)}" if missing else "")
     )
+    if refused:
+        raise GameError(Batch(batch.accepted, refused).summary())
 
 
 @app.command()
@@ -323,9 +344,13 @@ def show(
         typer.echo(f"over after turn {state.turn - 1}: " + (state.winner or "no winner"))
     else:
         have = store.orders(game, state.turn)
+        nmrs = store.nmrs(game, state.turn)
         typer.echo(f"turn to play: {state.turn}")
         for p in state.in_game():
-            typer.echo(f"  {p.name}: {'orders in' if p.name in have else 'no orders yet'}")
+            status = "orders in" if p.name in have else "no orders yet"
+            if p.name in nmrs:
+                status = f"NMR (orders could not be read: {nmrs[p.name]})"
+            typer.echo(f"  {p.name}: {status}")
         if texts:
             for name, source, text in store.orders_texts(game, state.turn):
                 typer.echo(f"--- {name} ({source})")

@@ -58,6 +58,13 @@ from dogfight.render.rockets import _rockets_layer
 from dogfight.render.scenario import _scenario_layer
 from dogfight.render.shots import _blocked_layer, _shots_layer
 from dogfight.render.smoke import _smoke_layer
+from dogfight.render.standing import (
+    _reachable_layer,
+    _ruling_layer,
+    _shadow_layer,
+    _standing_caption,
+    _standing_keys,
+)
 from dogfight.render.style import (
     HATCH,
     INK,
@@ -77,6 +84,7 @@ from dogfight.render.view import _view
 from dogfight.rules.events import (
     Event,
 )
+from dogfight.rules.standing import TableRuling
 from dogfight.rules.state import GameState
 
 
@@ -85,6 +93,7 @@ def render_svg(
     events: Sequence[Event] = (),
     title: str = "",
     show_reach: bool = True,
+    ruling: TableRuling | None = None,
 ) -> str:
     """The table as a standalone SVG document, to scale (1 cm = ``SCALE`` user units,
     width and height in mm so that it prints at the table's real size).
@@ -93,7 +102,8 @@ def render_svg(
     (``show_reach``) and the shots other bases block completely, tripods with their
     protected sides and Energy, objective tokens. ``events`` add what led to it: the
     moves (card, path, start outline), the shots and heat-rays (with the heat-ray rulers
-    under ``show_reach``).
+    under ``show_reach``). ``ruling`` (referee mode, nothing flown) adds the reachable
+    part of each target, the rulers that reach it and each blocker's shadow.
     """
     rules = state.rules
     frame = _Frame(rules.table_height)
@@ -106,8 +116,9 @@ def render_svg(
     ctx.note_speeds(events)
     tags = _tags(ctx, events)
     text_width = rules.table_width + MARGIN
-    rows = _legend_rows(_legend_keys(ctx, events, tags), text_width)
-    more = _caption_more(state, events, text_width)
+    keys = _legend_keys(ctx, events, tags) + _standing_keys(ruling)
+    rows = _legend_rows(keys, text_width)
+    more = _standing_caption(ruling, text_width) + _caption_more(state, events, text_width)
     view = _view(ctx, events, len(rows), len(more))
     ctx.labels.bounds = (view.left, view.bottom, view.right, view.top - view.header)
 
@@ -117,6 +128,9 @@ def render_svg(
     vehicles = _vehicles_layer(ctx)
     tagged = _tags_layer(ctx, tags)
     shots = _shots_layer(ctx, events)
+    ruled = [] if ruling is None else _ruling_layer(ctx, ruling)
+    shadows = [] if ruling is None else _shadow_layer(ctx, ruling)
+    reachable = [] if ruling is None else _reachable_layer(ctx, ruling)
     rockets = _rockets_layer(ctx, events)
     blocked = _blocked_layer(ctx)
     moves = _moves_layer(ctx, events)
@@ -174,13 +188,16 @@ def render_svg(
         ("smoke", smoke, None),
         ("bombs", bombs, None),
         ("reach", reach, "url(#table-area)"),
+        ("shadows", shadows, "url(#table-area)"),
         ("blind-spots", blind, None),
         ("moves", moves, None),
         ("blocked", blocked, None),
         ("tailing", tailing, None),
         ("shots", shots, None),
+        ("ruling", ruled, None),
         ("rockets", rockets, None),
         ("vehicles", vehicles, None),
+        ("reachable", reachable, None),
         ("tags", tagged, None),
         ("labels", ctx.labels.texts, None),
         ("header", _header(ctx, view, name, rows, more), None),

@@ -11,34 +11,24 @@ import math
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from dogfight.errors import DataError, DogfightError
+from dogfight.sim.spec import RunSpec
+
+__all__ = [
+    "Progress",
+    "RunSpec",
+    "check_address",
+    "chunks",
+    "play_chunk",
+    "run",
+    "run_local",
+    "run_ray",
+]
 
 Progress = Callable[[int], None]
 """Called with the number of games just finished."""
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """Everything a worker needs to play its share of a run (plain, picklable data)."""
-
-    situation: dict[str, Any]
-    """The situation JSON (see ``docs/situations.md``)."""
-    bots: dict[str, str]
-    """side -> bot name; sides not named get :func:`dogfight.sim.run.default_bot`."""
-    seed: int
-    games: int
-    max_turns: int = 30
-    vary: bool = False
-    """Redraw a scenario's setup for each game from the game's seed."""
-    data: str | None = None
-    """The catalog override folder (``--data``)."""
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def play_chunk(spec: RunSpec, indices: list[int]) -> list[dict[str, Any]]:

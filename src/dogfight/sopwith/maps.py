@@ -35,7 +35,18 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 SIZE = 18.0
-"""Circumradius of a hex, in px."""
+"""Circumradius of a hex, in page units (SVG px)."""
+LABEL_SIZE = 8.0
+"""Font size of the hex labels, in page units: "J10" fits the bottom of its hex."""
+PNG_SCALE = 1.5
+"""PNG pixels per page unit. The PNG is what a Games Master attaches to an e-mail and
+players look at as sent, pixel for pixel: at this scale a hex label is drawn 12 px high
+(its digits about 9 px), the smallest size the usual guidance for screen text reads
+comfortably, and the whole map stays about 1200 px wide, within a laptop's window."""
+MIN_LABEL_PX = 12.0
+"""The smallest font size (px) a hex label may have in the PNG (see :data:`PNG_SCALE`)."""
+GROUND_SLOTS = 4
+"""Planes on the ground drawn at one airfield (two rows of two); more are counted."""
 MARGIN = 24.0
 TITLE = 34.0
 LEGEND_WIDTH = 230.0
@@ -56,6 +67,8 @@ PALETTE = (
 
 INK = "#222222"
 FAINT = "#9a9a9a"
+LABEL = "#666666"
+"""Hex labels: 5:1 contrast on :data:`PAPER` (WCAG AA asks 4.5:1 of small text)."""
 PAPER = "#fbf8ef"
 HEX_EDGE = "#cfc6ad"
 AIRFIELD = "#a47148"
@@ -164,7 +177,7 @@ def board_layer(side: int) -> tuple[tuple[Shape, ...], tuple[Text, ...]]:
     texts = []
     for h in board.hexes:
         x, y = frame.at(h)
-        texts.append(Text(x, y + SIZE * 0.75, label(h, side), 6.5, FAINT, "label"))
+        texts.append(Text(x, y + SIZE * 0.75, label(h, side), LABEL_SIZE, LABEL, "label"))
     for name, field_ in board.airfields.items():
         x, y = frame.at(field_.corner)
         texts.append(Text(x, y + 3, name, 9, "#ffffff", "airfield", bold=True))
@@ -254,6 +267,7 @@ def scene(
             out.shapes.append(
                 Shape(((x - d, y + d), (x + d, y - d)), "none", colour(i), 3.0, "down", False)
             )
+    _ground(out, after)
     lx = 2 * MARGIN + frame.board_size[0]
     ly = MARGIN + TITLE + 10
     for i, p in enumerate(after.planes):
@@ -267,10 +281,45 @@ def scene(
                 "key",
             )
         )
-        state = "" if p.in_game else f" ({p.status.value})"
+        state = f" ({p.status.value})" if not p.in_game else ""
+        if p.status is Status.GROUND:
+            state = f" (on the ground at {p.airfield})"
         text = f"{p.letter} {who(p)}{state}"
         out.texts.append(Text(lx + 18, y + 1, text, 10, INK, "key-text", "start"))
     return out
+
+
+def _ground(out: Scene, after: GameState) -> None:
+    """Planes on the ground, each a small square of its colour with its letter on its
+    airfield's hex: two above the airfield's name and two below; a fifth and more are
+    counted ("+2") in the last place (the legend names them all)."""
+    frame = out.frame
+    by_field: dict[str, list[int]] = {}
+    for i, p in enumerate(after.planes):
+        if p.status is Status.GROUND:
+            by_field.setdefault(p.airfield, []).append(i)
+    half = 5.0
+    slots = ((-5.8, -9.0), (5.8, -9.0), (-5.8, 9.5), (5.8, 9.5))
+    for indexes in by_field.values():
+        x, y = frame.at(after.planes[indexes[0]].hex)
+        shown = indexes if len(indexes) <= GROUND_SLOTS else indexes[: GROUND_SLOTS - 1]
+        for (dx, dy), i in zip(slots, shown, strict=False):
+            cx, cy = x + dx, y + dy
+            square = (
+                (cx - half, cy - half),
+                (cx + half, cy - half),
+                (cx + half, cy + half),
+                (cx - half, cy + half),
+            )
+            out.shapes.append(Shape(square, colour(i), "#ffffff", 1.0, "ground"))
+            letter = after.planes[i].letter
+            out.texts.append(Text(cx, cy + 3.0, letter, 8.0, "#ffffff", "ground-letter", bold=True))
+        if len(indexes) > GROUND_SLOTS:
+            dx, dy = slots[-1]
+            more = f"+{len(indexes) - len(shown)}"
+            out.texts.append(
+                Text(x + dx, y + dy + 3.0, more, 8.0, "#ffffff", "ground-more", bold=True)
+            )
 
 
 def _num(v: float) -> str:
@@ -311,7 +360,8 @@ def _draw(
     """Shapes then texts on an axes covering the figure in page units (y down)."""
     from matplotlib.collections import LineCollection, PolyCollection
 
-    dpi = fig.dpi
+    # line widths are in page units; matplotlib wants points (1/72 inch)
+    units_per_inch = size[0] / fig.get_figwidth()
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0), zorder=1)
     ax.set_xlim(0, size[0])
     ax.set_ylim(size[1], 0)
@@ -326,7 +376,7 @@ def _draw(
         else:
             runs.append([sh])
     for run in runs:
-        widths = [sh.width * 72 / dpi for sh in run]
+        widths = [sh.width * 72 / units_per_inch for sh in run]
         if run[0].closed:
             ax.add_collection(
                 PolyCollection(
@@ -372,21 +422,29 @@ def _text_paths(texts: Sequence[Text]) -> PathCollection:
     )
 
 
-def _figure(size: tuple[float, float], dpi: int) -> Figure:
+def _figure(size: tuple[float, float], dpi: int, scale: float = 1.0) -> Figure:
+    """A figure of ``size`` page units drawn ``scale`` pixels to the unit."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi, facecolor="#ffffff")
+    fig = Figure(
+        figsize=(size[0] * scale / dpi, size[1] * scale / dpi), dpi=dpi, facecolor="#ffffff"
+    )
     FigureCanvasAgg(fig)
     return fig
 
 
+def png_size(s: Scene, scale: float = PNG_SCALE) -> tuple[int, int]:
+    """The PNG's width and height in pixels."""
+    return int(s.width * scale), int(s.height * scale)  # as matplotlib sizes its canvas
+
+
 @lru_cache(maxsize=4)
-def _board_raster(side: int, dpi: int) -> npt.NDArray[np.uint8]:
+def _board_raster(side: int, dpi: int, scale: float = 1.0) -> npt.NDArray[np.uint8]:
     """The board layer drawn once per board size: its 271 labels are most of the
     drawing time, and they are the same every turn."""
     frame = Frame(side)
-    fig = _figure(frame.page, dpi)
+    fig = _figure(frame.page, dpi, scale)
     shapes, texts = board_layer(side)
     _draw(fig, shapes, texts, frame.page)
     canvas = fig.canvas
@@ -394,11 +452,12 @@ def _board_raster(side: int, dpi: int) -> npt.NDArray[np.uint8]:
     return np.asarray(canvas.buffer_rgba()).copy()  # type: ignore[attr-defined]
 
 
-def render_png(s: Scene, dpi: int = 100) -> bytes:
-    """The scene as PNG bytes, drawn with matplotlib's Agg canvas (no pyplot), without
-    metadata so that the same scene gives the same bytes."""
-    fig = _figure(s.frame.page, dpi)
-    fig.figimage(_board_raster(s.frame.side, dpi), 0, 0, origin="upper")
+def render_png(s: Scene, dpi: int = 100, scale: float = PNG_SCALE) -> bytes:
+    """The scene as PNG bytes, ``scale`` pixels to the page unit (:data:`PNG_SCALE`:
+    the hex labels legible as sent), drawn with matplotlib's Agg canvas (no pyplot),
+    without metadata so that the same scene gives the same bytes."""
+    fig = _figure(s.frame.page, dpi, scale)
+    fig.figimage(_board_raster(s.frame.side, dpi, scale), 0, 0, origin="upper")
     _draw(fig, s.shapes, s.texts, s.frame.page)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dogfight.cli.output import write_atomic
-from dogfight.errors import DataError
+from dogfight.errors import DataError, DogfightError, OrdersError
 from dogfight.sopwith import events as ev
 from dogfight.sopwith.game import GameError, GameState, resolve_turn, turn_rng
 from dogfight.sopwith.maps import render_png, render_svg, scene
@@ -65,38 +65,99 @@ def read_text(path: str) -> str:
         raise DataError(path, "(file)", path, f"cannot be read: {exc.strerror}") from None
 
 
-def read_orders(
-    state: GameState, paths: Sequence[str], player: str | None = None
-) -> list[tuple[Orders, str]]:
+@dataclass(frozen=True)
+class Refused:
+    """An orders file not kept, and why. ``player`` is the plane the file was for when
+    that much is known; ``malformed`` says its text could not be read as orders (the
+    Games Master may apply the NMR default to it, S23)."""
+
+    source: str
+    reason: str
+    player: str | None = None
+    text: str | None = None
+    malformed: bool = False
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A batch of orders files read against a game: the good ones and the refused ones."""
+
+    accepted: list[tuple[Orders, str]]
+    refused: list[Refused]
+
+    def summary(self) -> str:
+        """One message naming every refused file and why (the good ones are kept)."""
+        kept = len({o.source for o, _ in self.accepted})
+        head = (
+            f"{len(self.refused)} orders file(s) refused"
+            + (f" ({kept} other(s) kept)" if kept else "")
+            + ": "
+        )
+        return head + "; ".join(r.reason for r in self.refused)
+
+
+def read_batch(state: GameState, paths: Sequence[str], player: str | None = None) -> Batch:
     """Every file's orders with its text, checked against the game: each file holds one
     player's orders (``player``, or the file's name without extension) for the turn to
-    play, for a plane still in the game. Nothing is kept unless every file is good."""
+    play, for a plane still in the game. A file is kept whole or refused whole; a bad
+    file does not stop the others."""
     if player is not None and len(paths) != 1:
         raise GameError("--player names the player of one orders file; give one file")
-    out: list[tuple[Orders, str]] = []
+    accepted: list[tuple[Orders, str]] = []
+    refused: list[Refused] = []
     seen: dict[str, str] = {}
     for path in paths:
         source = "stdin" if path == "-" else path
         if player is None and path == "-":
             raise GameError("orders read from standard input need --player NAME")
-        text = read_text(path)
-        name = find_plane(state, player if player is not None else Path(path).stem, source)
-        for orders in parse_orders(text, name, source):
-            plane = state.plane(name)
-            if not plane.in_game:
-                raise GameError(f"{source}: {name} is out of the game ({plane.status.value})")
-            if orders.turn != state.turn:
-                raise GameError(
-                    f"{source}: orders for turn {orders.turn}, but the turn to play is {state.turn}"
-                )
-            if name in seen:
-                raise GameError(
-                    f"{source}: a second set of orders of {name} for turn {orders.turn} "
-                    f"(the first is in {seen[name]})"
-                )
-            seen[name] = source
-            out.append((orders, text))
+        name: str | None = None
+        text: str | None = None
+        try:
+            text = read_text(path)
+            name = find_plane(state, player if player is not None else Path(path).stem, source)
+            found = _orders_of(state, name, text, source, seen)
+        except OrdersError as exc:
+            refused.append(Refused(source, str(exc), name, text, malformed=True))
+            continue
+        except DogfightError as exc:
+            refused.append(Refused(source, str(exc), name, text))
+            continue
+        seen[name] = source
+        accepted.extend((orders, text) for orders in found)
+    return Batch(accepted, refused)
+
+
+def _orders_of(
+    state: GameState, name: str, text: str, source: str, seen: Mapping[str, str]
+) -> list[Orders]:
+    """One file's orders for ``name``, checked against the game."""
+    out = []
+    for orders in parse_orders(text, name, source):
+        plane = state.plane(name)
+        if not plane.in_game:
+            raise GameError(f"{source}: {name} is out of the game ({plane.status.value})")
+        if orders.turn != state.turn:
+            raise GameError(
+                f"{source}: orders for turn {orders.turn}, but the turn to play is {state.turn}"
+            )
+        if name in seen:
+            raise GameError(
+                f"{source}: a second set of orders of {name} for turn {orders.turn} "
+                f"(the first is in {seen[name]})"
+            )
+        out.append(orders)
     return out
+
+
+def read_orders(
+    state: GameState, paths: Sequence[str], player: str | None = None
+) -> list[tuple[Orders, str]]:
+    """Every file's orders with its text (:func:`read_batch`), all or nothing: the first
+    refused file's reason is raised."""
+    batch = read_batch(state, paths, player)
+    if batch.refused:
+        raise GameError(batch.refused[0].reason)
+    return batch.accepted
 
 
 def issue_start(game: str, state: GameState, aces: Sequence[tuple[str, int]]) -> Issued:

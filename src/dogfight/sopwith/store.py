@@ -96,6 +96,17 @@ class Game:
 
 
 @dataclass(frozen=True)
+class NoOrders:
+    """A player put down as NMR by the Games Master: his orders file (``source``,
+    ``text``) could not be read (``reason``)."""
+
+    player: str
+    source: str
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Issued:
     """The reports of one turn exactly as they were issued (turn 0: the start sheet)."""
 
@@ -275,11 +286,29 @@ class Store:
 
     # -- orders --
 
-    def add_orders(self, name: str, accepted: Sequence[tuple[Orders, str]]) -> None:
-        """Keep orders (with the text they were read from); later orders of a player for a
-        turn replace earlier ones."""
+    def add_orders(
+        self,
+        name: str,
+        accepted: Sequence[tuple[Orders, str]],
+        nmr: Sequence[NoOrders] = (),
+    ) -> None:
+        """Keep orders (with the text they were read from) and the Games Master's NMRs
+        (``nmr``: a player's unreadable orders taken as none received, S23), all in one
+        transaction; later orders of a player for a turn replace earlier ones, and an NMR
+        replaces them too."""
         with self._write() as s:
             row = self._game_row(s, name)
+            for entry in nmr:
+                s.add(
+                    OrdersRow(
+                        game_id=row.id,
+                        turn=row.turn,
+                        player=entry.player,
+                        source=entry.source,
+                        text=entry.text,
+                        orders=_dump({"nmr": entry.reason}),
+                    )
+                )
             for orders, text in accepted:
                 if orders.turn != row.turn:
                     raise GameError(
@@ -297,8 +326,9 @@ class Store:
                     )
                 )
 
-    def orders(self, name: str, turn: int) -> dict[str, Orders]:
-        """The orders in force for a turn: the last accepted of each player."""
+    def _orders_rows(self, name: str, turn: int) -> list[tuple[str, str, str, Any]]:
+        """Every orders row of a turn, in the order filed: (player, source, text, the
+        orders or NMR as JSON data)."""
         with Session(self.engine) as s:
             row = self._game_row(s, name)
             rows = s.scalars(
@@ -306,18 +336,33 @@ class Store:
                 .where(OrdersRow.game_id == row.id, OrdersRow.turn == turn)
                 .order_by(OrdersRow.id)
             ).all()
-            return {r.player: orders_from_json(json.loads(r.orders)) for r in rows}
+            return [(r.player, r.source, r.text, json.loads(r.orders)) for r in rows]
+
+    def orders(self, name: str, turn: int) -> dict[str, Orders]:
+        """The orders in force for a turn: the last accepted of each player (none when
+        his last entry is an NMR)."""
+        out: dict[str, Orders] = {}
+        for player, _, _, data in self._orders_rows(name, turn):
+            if "nmr" in data:
+                out.pop(player, None)
+            else:
+                out[player] = orders_from_json(data)
+        return out
+
+    def nmrs(self, name: str, turn: int) -> dict[str, str]:
+        """The players the Games Master has put down as NMR for a turn (their last
+        orders file could not be read), with why."""
+        out: dict[str, str] = {}
+        for player, _, _, data in self._orders_rows(name, turn):
+            if "nmr" in data:
+                out[player] = str(data["nmr"])
+            else:
+                out.pop(player, None)
+        return out
 
     def orders_texts(self, name: str, turn: int) -> list[tuple[str, str, str]]:
-        """Every orders text accepted for a turn, in order: (player, source, text)."""
-        with Session(self.engine) as s:
-            row = self._game_row(s, name)
-            rows = s.scalars(
-                select(OrdersRow)
-                .where(OrdersRow.game_id == row.id, OrdersRow.turn == turn)
-                .order_by(OrdersRow.id)
-            ).all()
-            return [(r.player, r.source, r.text) for r in rows]
+        """Every orders text received for a turn, in order: (player, source, text)."""
+        return [(p, source, text) for p, source, text, _ in self._orders_rows(name, turn)]
 
     # -- turns --
 

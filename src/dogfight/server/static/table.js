@@ -6,6 +6,7 @@ import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
 import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionDecisions, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, pathAfter, speedClass } from "./cards.js";
+import { tokenStrip } from "./tokens.js";
 import { drawTargets, missionLines } from "./missions.js";
 import { renderTailing } from "./decisions.js";
 
@@ -747,8 +748,9 @@ function actionSelect(v, draft, i) {
     options.push([JSON.stringify({ token: "change_facing", sides: -n }), `turn ${n} side(s) right`]);
   }
   const current = draft.actions[i] ? JSON.stringify(draft.actions[i]) : "";
-  return el("select", { "data-action": i, onchange: (e) => { draft.actions[i] = e.target.value ? JSON.parse(e.target.value) : null; changedDraft(draft === drafts[v.id] ? v.id : null); } },
+  const select = el("select", { "data-action": i, onchange: (e) => { draft.actions[i] = e.target.value ? JSON.parse(e.target.value) : null; changedDraft(draft === drafts[v.id] ? v.id : null); } },
     options.map(([value, text]) => el("option", { value, selected: value === current, text })));
+  return el("div", { class: "action-choice" }, tokenStrip(options, current, t, select), select);
 }
 
 let checkTimer = null;
