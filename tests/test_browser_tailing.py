@@ -14,6 +14,7 @@ from browser_helpers import (  # the fixtures are used by name
     browser_fixture,  # noqa: F401
     needs_chromium,
     new_page,
+    next_to_plan,
     pick,
     screenshots,
     server_fixture,  # noqa: F401
@@ -67,6 +68,20 @@ def order_of(page: Any) -> list[str]:
     ]
 
 
+def lift_until(page: Any, wanted: str) -> list[str]:
+    """Lift hot-seat curtains (a reveal to watch, the device to pass) until ``wanted``
+    shows; the curtains' texts."""
+    lifted = []
+    for _ in range(20):
+        page.wait_for_selector(f"{wanted}, #curtain:not([hidden]) #curtain-go")
+        if page.query_selector("#curtain:not([hidden]) #curtain-go") is None:
+            break
+        lifted.append(page.inner_text("#curtain-text"))
+        page.click("#curtain-go")
+    page.wait_for_selector(wanted)
+    return lifted
+
+
 def send_reorder(page: Any) -> None:
     before = page.get_attribute("#stage", "data-stage")
     page.click("#submit-reorder")
@@ -99,12 +114,20 @@ def test_tailing_across_two_maneuvers_in_the_browser(server: Server, browser: An
     assert "phase 1" in hunter.inner_text("#tailing [data-tailed='prey']")
     assert "002" in hunter.inner_text("#tailing .rule")
     assert order_of(hunter) == ["1", "2", "3"]
+    assert "your decision" in hunter.inner_text("#status")
+    # 002's special damage is in force in wow: the console does not say it is off
+    assert hunter.query_selector("[data-switch='standard_rules']") is None
+    # on the board: the tailed plane's revealed move, and the SPAD's next card, as ghosts
+    hunter.wait_for_selector("#board [data-ghost='prey']")
+    assert hunter.text_content("#board [data-ghost='prey'] .ghost-label") == "2"
+    assert hunter.text_content("#board [data-ghost='spad'] .ghost-label") == "1"
     # drag the third card onto the first, then move card 1 down with its button
     hunter.drag_and_drop(
         "#tailing [data-card='3']",
         "#tailing [data-order='spad'] [data-card='1']",
     )
     assert order_of(hunter) == ["3", "1", "2"]
+    assert hunter.text_content("#board [data-ghost='spad'] .ghost-label") == "3"
     hunter.click("#tailing [data-order='spad'] [data-card='1'] .down")
     assert order_of(hunter) == ["3", "2", "1"]
     # the first card has no "earlier", the last no "later"
@@ -114,6 +137,8 @@ def test_tailing_across_two_maneuvers_in_the_browser(server: Server, browser: An
     # the tailed seat waits, and sees nothing of it
     prey.wait_for_selector("#stage .waiting")
     assert prey.query_selector("#tailing") is None
+    assert prey.query_selector("#board [data-ghost]") is None
+    assert "your decision" not in prey.inner_text("#status")
     prey.screenshot(path=str(folder / "tailed-phase-1.png"))
     send_reorder(hunter)
 
@@ -157,3 +182,44 @@ def test_tailing_across_two_maneuvers_in_the_browser(server: Server, browser: An
     assert any("tailed_card_shown" in body for body in hunter.received)
     prey.screenshot(path=str(folder / "tailed-turn-2.png"))
     assert hunter.errors == [] and prey.errors == []
+
+
+def test_tailing_hot_seat_hands_the_decision_to_the_tailer_behind_the_curtain(
+    server: Server, browser: Any
+) -> None:
+    """Both seats in one browser (``dogfight play``): after the plans, the curtain hands
+    the table to the tailing seat for its reorder, then the turn goes on."""
+    folder = screenshots("tailing-hot-seat")
+    made = httpx.post(
+        server.base + "/api/games",
+        json={"situation": tailing_situation(), "seed": 3, "analysis": True},
+        timeout=10,
+    ).json()
+    page = new_page(browser)
+    path, _, fragment = made["hotseat_link"].partition("#")
+    page.goto(f"{server.base}{path}?speed=40#{fragment}")
+    planned: set[str] = set()
+    for _ in range(20):
+        vehicle = next_to_plan(page)
+        if vehicle is None:
+            continue
+        pick(page, vehicle, ["1", "2", "3"])
+        submit(page)
+        planned.add(vehicle)
+        if planned == {"spad", "prey"}:
+            break
+    assert planned == {"spad", "prey"}
+    # the curtain comes up for the tailing seat; behind it, the reorder
+    page.wait_for_selector("#curtain:not([hidden]) #curtain-go")
+    lifted = lift_until(page, "#tailing [data-decision^='tailing:spad@1.1']")
+    assert "Pass the device to allies (spad)." in lifted
+    page.screenshot(path=str(folder / "decision.png"))
+    send_reorder(page)
+    lift_until(page, "#tailing [data-decision^='tailing:spad@1.2']")
+    send_reorder(page)
+    # the turn ends: the next planning comes up (behind a curtain or not)
+    page.wait_for_function(
+        "() => document.querySelector('[data-plan]') || "
+        "document.querySelector('#curtain:not([hidden])')"
+    )
+    assert page.errors == []

@@ -5,7 +5,7 @@
 // sends the order through the decisions endpoint every other decision uses.
 
 import { el } from "./common.js";
-import { cardFace, cardName } from "./cards.js";
+import { cardFace, cardName, pathAfter } from "./cards.js";
 
 // The order being arranged, by decision id: a view arriving meanwhile (the other seat
 // did something) redraws the panel without losing it.
@@ -88,6 +88,7 @@ export function renderTailing(box, stage, ctx) {
       group.append(el("div", { class: "rule", text: d.rule }));
       panel.append(group);
     }
+    if (ctx.changed) ctx.changed();
     const answers = () => Object.fromEntries(mine.map((d) => [d.id, [...orders.get(d.id)]]));
     panel.append(el("button", {
       id: "submit-reorder", class: "primary", text: "Fly in this order",
@@ -100,4 +101,24 @@ export function renderTailing(box, stage, ctx) {
   };
   box.append(renderPanel());
   return true;
+}
+
+// The moves the tailing seat can foresee, drawn as ghosts on the board: each tailed
+// plane's revealed card, and its own next card in the order being arranged. ctx: {card,
+// vehicle(id) -> the vehicle as the seat sees it, depth: the base's length}.
+export function tailingGhosts(stage, ctx) {
+  const out = [];
+  for (const d of (stage.decisions || []).filter((x) => x.kind === "tailing")) {
+    const moves = (d.shown.tailed || []).map((t) => [t.vehicle, t.card]);
+    const order = orders.get(d.id) || d.default;
+    if (order.length) moves.push([d.vehicle, order[0]]);
+    for (const [vid, id] of moves) {
+      const v = ctx.vehicle(vid);
+      const card = ctx.card(vid, id);
+      if (!v || !card) continue;
+      const moved = pathAfter(v.pose, card, ctx.depth);
+      out.push({ vehicle: v, pose: moved.pose, path: moved.points, label: id, final: true, preview: vid !== d.vehicle, tailing: true });
+    }
+  }
+  return out;
 }

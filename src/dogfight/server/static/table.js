@@ -8,7 +8,7 @@ import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionD
 import { cardFace, cardName, cardTitle, pathAfter, speedClass } from "./cards.js";
 import { tokenStrip } from "./tokens.js";
 import { drawTargets, missionLines } from "./missions.js";
-import { renderTailing } from "./decisions.js";
+import { renderTailing, tailingGhosts } from "./decisions.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
 const replayMode = location.pathname.startsWith("/replay/");
@@ -258,12 +258,13 @@ function renderAll() {
   if (!view) return;
   renderHeader();
   const stage = view.stage;
-  const ghosts = stage.kind === "planning" && !stage.submitted ? ghostList() : [];
+  let ghosts = stage.kind === "planning" && !stage.submitted ? ghostList() : [];
   let paths = lastTurnPaths();
   let shots = [];
   if (stage.kind === "targets" && stage.preview) {
     paths = pathsOf([{ events: stage.preview.events }]);
   }
+  if (stage.kind === "targets") ghosts = tailingGhosts(stage, decisionContext());
   drawBoard({ paths, ghosts, shots });
   renderBriefing();
   renderConsole();
@@ -282,7 +283,9 @@ function renderHeader() {
       ? "Game over"
       : g.stage === "planning"
         ? `Turn ${g.turn}: planning`
-        : `Turn ${g.turn}, phase ${g.phase + 1}: choosing targets`;
+        : (view.stage.decisions || []).length
+          ? `Turn ${g.turn}, phase ${g.phase + 1}: your decision`
+          : `Turn ${g.turn}, phase ${g.phase + 1}: choosing targets`;
   if (!animating) $("status").textContent = status;
   const switcher = $("seat-switch");
   switcher.replaceChildren();
@@ -316,7 +319,7 @@ function renderConsole() {
     }
     const lasting = lastingIcons(v);
     if (lasting.length) rows.push(el("div", { class: "lasting" }, lasting));
-    if (view.state.switches && !view.state.switches.standard_rules) {
+    if (view.state.switches && !view.state.switches.standard_rules && !view.state.switches.special_damage) {
       rows.push(el("div", { class: "switch-off muted", "data-switch": "standard_rules", text: "Special damage is off (basic rules): a damage card counts its value; only jams and explosions act." }));
     }
     if (v.energy !== undefined) rows.push(el("div", { text: `Energy ${v.energy} / ${v.energy_rating}${v.toppled ? `, toppled (${v.toppled})` : ""}${v.cooling ? ", heat-ray cooling" : ""}` }));
@@ -512,11 +515,10 @@ function renderStage() {
         throw err;
       }
     };
-    const card = (vid, id) => {
-      const v = view.state.vehicles.find((x) => x.id === vid);
-      return v ? deckData(v).cards.find((c) => c.id === id) : undefined;
-    };
-    const tailing = renderTailing(box, stage, { catalog, card, send });
+    const ctx = decisionContext();
+    // the board's ghosts follow the order being arranged
+    ctx.changed = () => { if (!animating) drawBoard({ paths: lastTurnPaths(), ghosts: tailingGhosts(stage, ctx) }); };
+    const tailing = renderTailing(box, stage, { ...ctx, send });
     if (renderInvasionDecisions(box, stage, send) || tailing) return;
     if (stage.questions.length) {
       renderQuestions(box, stage);
@@ -524,6 +526,17 @@ function renderStage() {
       box.append(el("p", { class: "waiting", text: `Turn ${stage.turn}, phase ${stage.phase}: waiting for ${names(stage.waiting_for)} to choose targets…` }));
     }
   }
+}
+
+// What decisions.js needs of the table: cards by vehicle and id, vehicles as this seat
+// sees them, the base's length (the cards are measured from the nose).
+function decisionContext() {
+  const vehicle = (vid) => view.state.vehicles.find((x) => x.id === vid);
+  const card = (vid, id) => {
+    const v = vehicle(vid);
+    return v ? deckData(v).cards.find((c) => c.id === id) : undefined;
+  };
+  return { catalog, card, vehicle, depth: catalog.constants.airplane_base.length };
 }
 
 function renderEnd(box) {
