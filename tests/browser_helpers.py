@@ -32,7 +32,10 @@ needs_chromium = pytest.mark.skipif(
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "browser"
 
-NEXT = "#end-screen, #curtain:not([hidden]) #curtain-go, [data-plan] [data-card]:not([disabled])"
+NEXT = (
+    "#end-screen, #curtain:not([hidden]) #curtain-go, [data-plan] [data-card]:not([disabled]), "
+    "#submit-directions:not([disabled])"
+)
 END = "<end screen>"
 
 
@@ -91,10 +94,15 @@ def new_page(browser: Any, width: int = 1280, height: int = 860, **options: Any)
 
 def next_to_plan(page: Any) -> str | None:
     """Wait for the page to settle: the end screen gives ``END``; a hot-seat curtain is
-    lifted (None: look again); otherwise the id of the vehicle to plan."""
+    lifted, or the tripods' directions at the reveal of their action cards placed as
+    written with the card (None: look again); otherwise the id of the vehicle to plan."""
     page.wait_for_selector(NEXT)
     if page.query_selector("#end-screen"):
         return END
+    directions = page.query_selector("#submit-directions:not([disabled])")
+    if directions is not None:
+        place_directions(page)
+        return None
     curtain = page.query_selector("#curtain:not([hidden]) #curtain-go")
     if curtain is not None:
         curtain.click()
@@ -123,3 +131,20 @@ def submit(page: Any) -> None:
     if page.query_selector("#confirm-submit"):
         page.click("#submit-anyway")
         page.wait_for_function(changed, arg=before)
+
+
+def place_directions(page: Any, chosen: dict[str, str] | None = None) -> None:
+    """Answer the reveal's direction decisions on the page (001: "places the action token
+    to specify its facing change or fire direction"): ``chosen`` maps a tripod to the
+    direction clicked; the others keep the direction written with the card."""
+    for vehicle, direction in (chosen or {}).items():
+        page.check(
+            f"fieldset[data-decision^='action_direction:{vehicle}@'] "
+            f"[data-direction='{direction}'] input"
+        )
+    asked = page.eval_on_selector_all(
+        "#reveal [data-decision]", "els => els.map(e => e.dataset.decision)"
+    )
+    page.click("#submit-directions")
+    for decision in asked:
+        page.wait_for_selector(f"[data-decision='{decision}']", state="detached")

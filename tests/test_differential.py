@@ -33,9 +33,13 @@ def test_a_difference_is_reported(catalog: Catalog, monkeypatch: pytest.MonkeyPa
     real = firing.options
 
     def fewer(
-        state: GameState, table: firing.Table, firer: Vehicle, weapon: str
+        state: GameState,
+        table: firing.Table,
+        firer: Vehicle,
+        weapon: str,
+        protection: bool = True,
     ) -> list[firing.Option]:
-        return real(state, table, firer, weapon)[1:]
+        return real(state, table, firer, weapon, protection)[1:]
 
     monkeypatch.setattr(firing, "options", fewer)
     report = compare(catalog, 6, seed=13)

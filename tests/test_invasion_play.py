@@ -77,6 +77,31 @@ def test_bench_invasion_phase_runs() -> None:
     assert len(invasion_phase_times(CATALOG, 2)) == 2
 
 
+def test_bench_invasion_phase_is_what_its_name_says() -> None:
+    """The timed phase has two tripods of each side and two bombers, all in play, the
+    bombers dropping: both bomb cards are laid, every tripod fires its heat-ray (at a
+    tripod or at the falling bombs) and the bombs that survive land."""
+    from dogfight.bench.invasion import invasion_situation
+    from dogfight.rules.chance import step_rng
+    from dogfight.rules.engine import resolve_phase, start_turn
+    from dogfight.rules.plans import Plan
+    from dogfight.situation import parse_situation
+
+    situation = parse_situation(invasion_situation(CATALOG), "bench")
+    plans = {v.id: Plan.model_validate(v.plans[0]) for v in situation.vehicles}
+    state, _ = start_turn(build(situation, CATALOG, 0), plans)
+    playing = state.in_play()
+    tripods = [v.side for v in playing if v.tripod is not None]
+    assert sorted(tripods) == ["earth", "earth", "martians", "martians"]
+    assert sorted(v.id for v in playing if v.bombs) == ["camel", "caproni"]
+    for seed in range(3):
+        _, events = resolve_phase(state, step_rng(seed, 1, 1))
+        kinds = [e.kind for e in events]
+        assert kinds.count("bombs_dropped") == 2 and kinds.count("bomb_card_placed") == 2
+        assert kinds.count("heat_ray") == 4
+        assert "bombs_landed" in kinds
+
+
 def test_observation_shows_loads_pilots_and_secret_cards() -> None:
     situation = scenario_situation(CATALOG, "captured-tripods")
     state = build(situation, CATALOG, 0)

@@ -24,6 +24,7 @@ from dogfight.rules import ww2
 from dogfight.rules.chance import setup_rng, step_rng
 from dogfight.rules.clocks import ONE_PHASE, PHASES, clock_for
 from dogfight.rules.context import Rules
+from dogfight.rules.decisions import Decision
 from dogfight.rules.decks import shuffled
 from dogfight.rules.engine import allowed_symbols, pending_decisions, resolve_phase, start_turn
 from dogfight.rules.events import Event
@@ -53,6 +54,10 @@ MAX_HEADING = 3600.0
 
 MAX_TURNS = 500
 """The most planned turns a situation may carry per vehicle."""
+
+MAX_ASKED = 24
+"""The most rounds of decisions a phase asks before its bombers' picks (each tailing
+check and each group of the reveal is one)."""
 
 Coordinate = Annotated[float, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
 
@@ -705,16 +710,40 @@ def _plan_phase(
     return state
 
 
+def _bomb_pick_decisions(
+    state: GameState, seed: int, known: dict[str, tuple[str, ...]], source: str
+) -> list[Decision]:
+    """The coming phase's ``bomb_pick`` decisions: the phase is run up to them, the
+    decisions asked before (a reorder after tailing, a direction at the reveal) answered
+    as the situation says or by their defaults."""
+    turn, phase = state.turn, state.phase + 1
+    answers = dict(known)
+    for _ in range(MAX_ASKED):
+        try:
+            decisions = pending_decisions(state, step_rng(seed, turn, phase), answers=answers)
+        except IllegalPlanError as exc:
+            raise _refused(exc, known, source) from None
+        if not decisions or any(d.kind.startswith("bomb_pick") for d in decisions):
+            return decisions
+        answers.update({d.id: d.default for d in decisions})
+    return []
+
+
 def _pick_answers(
-    state: GameState, seed: int, picks: list[BombPickIn], source: str
+    state: GameState,
+    seed: int,
+    picks: list[BombPickIn],
+    source: str,
+    known: dict[str, tuple[str, ...]],
 ) -> dict[str, tuple[str, ...]]:
     """The situation's bombers' choices for the coming phase, as answers to its
-    ``bomb_pick`` decisions (the cards named by id, matched to those drawn)."""
+    ``bomb_pick`` decisions (the cards named by id, matched to those drawn); ``known``
+    answers the decisions asked before them."""
     turn, phase = state.turn, state.phase + 1
     wanted = [(i, p) for i, p in enumerate(picks) if (p.turn, p.phase) == (turn, phase)]
     if not wanted:
         return {}
-    decisions = pending_decisions(state, step_rng(seed, turn, phase))
+    decisions = _bomb_pick_decisions(state, seed, known, source)
     answers: dict[str, tuple[str, ...]] = {}
     for i, pick in wanted:
         where = f"bomb_picks[{i}]"
@@ -840,8 +869,9 @@ def adjudicate(
                 state = _plan_phase(state, written, later, turn_index, events, source)
             if played >= limit:
                 break
-            answers = _pick_answers(state, seed, situation.bomb_picks, source)
-            given = _given_answers(state, situation.decisions, answers, source)
+            given = _given_answers(state, situation.decisions, source)
+            answers = _pick_answers(state, seed, situation.bomb_picks, source, given)
+            _answered_twice(situation.decisions, given, answers, source)
             answers.update(given)
             try:
                 state, more = resolve_phase(
@@ -870,21 +900,26 @@ _NOT_TAILING = "only the tailing player reorders his cards (" + TAILING_RULE + "
 
 
 def _given_answers(
-    state: GameState,
-    decisions: dict[str, list[str]],
-    already: dict[str, tuple[str, ...]],
-    source: str,
+    state: GameState, decisions: dict[str, list[str]], source: str
 ) -> dict[str, tuple[str, ...]]:
     """The situation's answers to decisions of the coming phase (ids ending
-    ``@turn.phase``); an answer given twice (also as a bomb pick) is refused."""
+    ``@turn.phase``)."""
     suffix = f"@{state.turn}.{state.phase + 1}"
-    given = {k: tuple(v) for k, v in decisions.items() if k.endswith(suffix)}
+    return {k: tuple(v) for k, v in decisions.items() if k.endswith(suffix)}
+
+
+def _answered_twice(
+    decisions: dict[str, list[str]],
+    given: dict[str, tuple[str, ...]],
+    picks: dict[str, tuple[str, ...]],
+    source: str,
+) -> None:
+    """An answer given twice (in ``decisions`` and as a bomb pick) is refused."""
     for key in given:
-        if key in already:
+        if key in picks:
             raise DataError(
                 source, f"decisions.{key}", decisions[key], "answered twice (also in bomb_picks)"
             )
-    return given
 
 
 def _refused(exc: IllegalPlanError, given: dict[str, tuple[str, ...]], source: str) -> DataError:

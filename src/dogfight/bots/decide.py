@@ -2,8 +2,10 @@
 
 A bot may define ``decide(observation, rules, seat, decisions, rng)`` returning answers by
 decision id; whatever it leaves out is answered here: a reorder after tailing by
-:func:`reorder_after_tailing`, any other decision by its default. The bot sees only its
-seat's observation, where the decisions carry what they show it (the tailed card).
+:func:`reorder_after_tailing`, a tripod's direction at the reveal of its action card by
+:func:`dogfight.bots.direction.face_nearest`, any other decision by its default. The bot
+sees only its seat's observation, where the decisions carry what they show it (the tailed
+card, the action cards revealed before).
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from typing import Any
 
 import numpy as np
 
+from dogfight.bots.direction import face_nearest
 from dogfight.catalog.models import Symbol
 from dogfight.geometry.maneuver import apply_card
 from dogfight.geometry.pose import Pose
 from dogfight.rules.context import Rules
 from dogfight.rules.decisions import Answer, Decision
 from dogfight.rules.plans import Flown, plan_problems
+from dogfight.rules.tripod_reveal import KIND as DIRECTION
 
 
 def _pose(view: Mapping[str, Any]) -> Pose:
@@ -89,6 +93,8 @@ def decide(
             out[d.id] = d.check(given[d.id])
         elif d.kind == "tailing":
             out[d.id] = reorder_after_tailing(observation, rules, d)
+        elif d.kind == DIRECTION:
+            out[d.id] = face_nearest(observation, d)
         else:
             out[d.id] = d.default
     return out

@@ -30,6 +30,7 @@ from dogfight.rules.foresight import ghosts, warnings
 from dogfight.rules.observation import observe, side_seat, visible_events
 from dogfight.rules.plans import Action, Plan, plan_problems
 from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.tripod_reveal import KIND as DIRECTION
 from dogfight.sim.run import MAX_TURNS, sides_of
 from dogfight.situation import Situation, build
 
@@ -404,6 +405,25 @@ def _human_decision(
         prompt = (
             f"  {decision.vehicle}: your remaining cards {' '.join(decision.options)}; "
             "new order (Enter keeps it)> "
+        )
+    elif decision.kind == DIRECTION:
+        for shown in decision.shown.get("revealed", []):
+            what = (
+                "no action card"
+                if shown["card"] == "none"
+                else f"a {shown['card'].replace('_', ' ')} card"
+            )
+            more = f" ({shown['detail']})" if shown["detail"] else ""
+            output_fn(f"  #{shown['order']}: {shown['vehicle']} showed {what}{more}.")
+        shown_card = str(decision.shown.get("card", "")).replace("_", " ")
+        which = (
+            "turn (+n left, -n right)"
+            if decision.shown.get("card") == "change_facing"
+            else ("projector")
+        )
+        prompt = (
+            f"  {decision.vehicle} shows its {shown_card} card: place the token, {which} "
+            f"{' '.join(decision.options)} (Enter: {decision.default[0]})> "
         )
     else:
         prompt = (

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dogfight.geometry.hexbase import Side, side_midpoint, side_normal
 from dogfight.geometry.pose import Point, Pose
@@ -65,9 +66,10 @@ class RayShot:
     short: bool
 
 
-def placements(pose: Pose, hex_side: float, side: Side, ruler: RulerSpec) -> list[Placement]:
+@lru_cache(maxsize=512)
+def placements(pose: Pose, hex_side: float, side: Side, ruler: RulerSpec) -> tuple[Placement, ...]:
     """Every way of laying the ruler against ``side``: right angle or tilted either way,
-    and each of its two long edges."""
+    and each of its two long edges (cached: a step lays the same ruler at each target)."""
     normal = side_normal(pose, side)
     middle = side_midpoint(pose, hex_side, side)
     tangent = math.radians(normal + 90.0)
@@ -79,7 +81,27 @@ def placements(pose: Pose, hex_side: float, side: Side, ruler: RulerSpec) -> lis
                 middle[1] + offset * math.sin(tangent),
             )
             out.append(Placement(side, tilt, edge, start, normal + tilt))
-    return out
+    return tuple(out)
+
+
+def _circle(poly: Polygon) -> tuple[float, float, float]:
+    """A circle holding the polygon: its vertices' mean and the farthest vertex."""
+    n = len(poly)
+    cx = sum(p[0] for p in poly) / n
+    cy = sum(p[1] for p in poly) / n
+    return cx, cy, max(math.hypot(p[0] - cx, p[1] - cy) for p in poly)
+
+
+def _misses(start: Point, direction: float, length: float, circle: tuple[float, ...]) -> bool:
+    """Whether the edge from ``start`` certainly misses everything inside the circle
+    (a margin keeps every near case for the exact test)."""
+    cx, cy, radius = circle
+    rad = math.radians(direction)
+    dx, dy = math.cos(rad), math.sin(rad)
+    vx, vy = cx - start[0], cy - start[1]
+    along = min(max(vx * dx + vy * dy, 0.0), length)
+    gap = math.hypot(vx - along * dx, vy - along * dy)
+    return gap > radius + 1e-6
 
 
 def first_contact(start: Point, direction: float, length: float, poly: Polygon) -> float | None:
@@ -109,8 +131,24 @@ def first_contact(start: Point, direction: float, length: float, poly: Polygon) 
     return t_in
 
 
+Box = tuple[float, float, float, float]
+
+
+@lru_cache(maxsize=1024)
+def _box(poly: Polygon) -> Box:
+    """The polygon's bounding box (x min, x max, y min, y max), cached: a step tests the
+    same bases against many ruler edges."""
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
 def crosses_interior(a: Point, b: Point, poly: Polygon) -> bool:
     """Whether segment ab passes through the polygon's interior (touching does not)."""
+    # the segment's box apart from the polygon's: it cannot pass through it
+    x0, x1, y0, y1 = _box(poly)
+    if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 or min(a[1], b[1]) > y1:
+        return False
     rad = math.atan2(b[1] - a[1], b[0] - a[0])
     length = math.hypot(b[0] - a[0], b[1] - a[1])
     enter = first_contact(a, math.degrees(rad), length, poly)
@@ -139,7 +177,10 @@ def all_shots(
 ) -> list[RayShot]:
     """Every unblocked placement reaching the target, in placement order."""
     out: list[RayShot] = []
+    circle = _circle(target)
     for placement in placements(pose, hex_side, side, ruler):
+        if _misses(placement.start, placement.direction, ruler.length, circle):
+            continue
         t = first_contact(placement.start, placement.direction, ruler.length, target)
         if t is None:
             continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from enum import IntEnum
+from functools import lru_cache
 
 from dogfight.geometry.pose import Point, Pose, normalize_heading
 from dogfight.geometry.shapes import Polygon
@@ -38,9 +39,20 @@ def apothem(side: float) -> float:
     return side * math.sqrt(3.0) / 2.0
 
 
+@lru_cache(maxsize=1024)
 def hexagon(pose: Pose, side: float) -> Polygon:
-    """The base's vertices, counter-clockwise, starting at the front side's right end."""
-    return tuple(pose.to_world(*_polar(side, -30.0 + 60.0 * i)) for i in range(6))
+    """The base's vertices, counter-clockwise, starting at the front side's right end.
+
+    Cached by pose: a phase measures the same bases many times. The arithmetic is
+    :meth:`Pose.to_world` of each vertex's polar offset, the heading's cosine and sine
+    taken once (the same floating-point values)."""
+    rad = math.radians(pose.heading)
+    c, s = math.cos(rad), math.sin(rad)
+    out = []
+    for i in range(6):
+        forward, left = _polar(side, -30.0 + 60.0 * i)
+        out.append((pose.x + forward * c - left * s, pose.y + forward * s + left * c))
+    return tuple(out)
 
 
 def _polar(radius: float, degrees: float) -> Point:

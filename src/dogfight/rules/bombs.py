@@ -10,6 +10,7 @@ dropped immediately after an Immelmann/Split-S maneuver."
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -111,11 +112,14 @@ def card_pose(state: GameState, bomber: Vehicle, last: ManeuverCard | None) -> t
 def coverage(state: GameState, card: BombCard) -> tuple[list[str], list[str]]:
     """The tripods whose base the dot covers, and those only the card covers (001)."""
     outline = state.bomb_card(card)
-    radius = state.rules.catalog.constants.tripods.bomb_card.dot_radius
+    spec = state.rules.catalog.constants.tripods.bomb_card
+    radius = spec.dot_radius
+    # a base whose centre is farther than its corners and the card's reach is not covered
+    far = state.rules.hex_side + math.hypot(spec.length / 2.0, spec.width / 2.0) + 1e-6
     dot: list[str] = []
     covered: list[str] = []
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
-        if vehicle.tripod is None:
+        if vehicle.tripod is None or math.dist(vehicle.pose.point, card.pose.point) > far:
             continue
         base = state.base(vehicle)
         if nearest_point(base, card.pose.point)[0] < radius:

@@ -204,7 +204,9 @@ def preview_targets(
         if vehicle.tripod is not None:
             continue
         for weapon, _ in result.rules.weapons(vehicle.type):
-            opts = [o.target for o in firing.options(result, table, vehicle, weapon)]
+            opts = [
+                o.target for o in firing.options(result, table, vehicle, weapon, protection=False)
+            ]
             out.setdefault(vehicle.id, {})[weapon] = opts
     for vid, targets in _heat_ray_choices(ph).items():
         out.setdefault(vid, {})["heat_ray"] = targets

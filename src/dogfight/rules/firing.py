@@ -10,7 +10,7 @@ or the line of sight of the airplanes firing at them."
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -312,8 +312,14 @@ def table_of(state: GameState) -> Table:
     return table
 
 
-def options(state: GameState, table: Table, firer: Vehicle, weapon: str) -> list[Option]:
+def options(
+    state: GameState, table: Table, firer: Vehicle, weapon: str, protection: bool = True
+) -> list[Option]:
     """Every enemy ``firer``'s ``weapon`` can reach, nearest first (ties by id).
+
+    ``protection=False`` leaves :attr:`Option.protected` unset (False): the caller that
+    only picks a target asks :func:`protected` of the one it fires at (the armour test is
+    the costly part of a shot at a tripod).
 
     The pairs worth measuring come from :meth:`Table.in_reach` (arc and reach, for every
     firer at once); for each target whose in-arc part is within the ruler, the bases that
@@ -360,11 +366,19 @@ def options(state: GameState, table: Table, firer: Vehicle, weapon: str) -> list
                     seen,
                     seen.short(rules.half),
                     tuple(n[0] for n in near),
-                    is_protected(state, firer, target, seen),
+                    protection and is_protected(state, firer, target, seen),
                 )
             )
     out.sort(key=lambda o: (o.sight.distance, o.target))
     return out
+
+
+def protected(state: GameState, option: Option) -> Option:
+    """The option with its armour test taken (see ``options(protection=False)``)."""
+    firer, target = state.vehicles[option.firer], state.vehicles[option.target]
+    if not is_protected(state, firer, target, option.sight):
+        return option
+    return replace(option, protected=True)
 
 
 def is_protected(state: GameState, firer: Vehicle, target: Vehicle, seen: Sight) -> bool:
@@ -395,7 +409,7 @@ def blocked_shots(
     rules = state.rules
     arc = rules.arc(weapon)
     found: list[tuple[str, tuple[str, ...]]] = []
-    reachable = {o.target for o in options(state, table, firer, weapon)}
+    reachable = {o.target for o in options(state, table, firer, weapon, protection=False)}
     for target in state.in_play():
         if (
             target.side == firer.side

@@ -98,11 +98,12 @@ def _decide_shots(
                     )
                 vehicle.aim.pop(weapon, None)
                 continue
-            opts = firing.options(state, table, vehicle, weapon)
+            opts = firing.options(state, table, vehicle, weapon, protection=False)
             option = _choose(state, table, vehicle, weapon, phase, opts, events)
             if option is None:
                 vehicle.aim.pop(weapon, None)
                 continue
+            option = firing.protected(state, option)
             salvo = vehicle.plan.rockets[phase - 1] if vehicle.plan and weapon == "front" else 0
             if salvo:
                 # 000: "An airplane carrying rockets may fire its machine guns or its

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dogfight.geometry.maneuver import apply_card
-from dogfight.rules import bombs, missions, scenario, standard, tailing, tripods, versus, ww2
+from dogfight.rules import bombs, missions, scenario, standard, tailing, tripod_reveal, tripods, ww2
 from dogfight.rules.clocks import PHASES
 from dogfight.rules.damage import apply_cards, eliminate
 from dogfight.rules.events import JamCounterDiscarded, LeftArea, Moved, SpeedRevealed
@@ -52,8 +52,9 @@ def drop_bombs(ph: Phase) -> None:
 
 def reveal_action_cards(ph: Phase) -> None:
     """001: secret action cards (tripods of two factions, or bombers in play) are shown
-    one tripod at a time in initiative order; they act together afterwards."""
-    versus.reveal_cards(ph.state, ph.phase, ph.chosen, ph.rng, ph.events)
+    one tripod at a time in initiative order, each placing its token for a direction
+    (a decision of its seat); they act together afterwards."""
+    tripod_reveal.reveal(ph)
 
 
 def declare_actions(ph: Phase) -> None:

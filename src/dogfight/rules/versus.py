@@ -1,5 +1,6 @@
-"""Tripods vs. Tripods (001, "TRIPODS VS. TRIPODS RULES"): secret action cards shown in
-initiative order, and heat-rays fired at tripods.
+"""Tripods vs. Tripods (001, "TRIPODS VS. TRIPODS RULES"): the initiative order secret
+action cards are shown in (the reveal itself: :mod:`dogfight.rules.tripod_reveal`), and
+heat-rays fired at tripods.
 
 001: "When two opposite factions have at least one tripod each, the action cards are
 secretly placed face down" / "After all action cards are placed, tripod players show them
@@ -20,10 +21,9 @@ import numpy as np
 from dogfight.rules import events as ev
 from dogfight.rules import standard
 from dogfight.rules.decks import draw, shuffled
-from dogfight.rules.plans import Action
 from dogfight.rules.rays import RayOption
 from dogfight.rules.state import GameState, Vehicle
-from dogfight.rules.tripods import card_of_phase, secret_action_cards, spend
+from dogfight.rules.tripods import spend
 
 TRIPOD_DECKS = {"X": "A", "Y": "B"}
 """001: "from the airplane A deck if the firing tripod's firepower is X, or from the
@@ -61,45 +61,6 @@ def reveal_order(
         for team in teams:
             out.append((value, drawn, [v for v in group if v.side == team]))
     return out
-
-
-def _detail(action: Action | None) -> str:
-    if action is None:
-        return "no card"
-    if action.token == "heat_ray":
-        return f"{action.projector}"
-    if action.token == "change_facing":
-        return f"{action.sides:+d} sides"
-    if action.token == "black_smoke":
-        return f"{action.projector}"
-    return action.objective or ""
-
-
-def reveal_cards(
-    state: GameState,
-    phase: int,
-    chosen: dict[str, Action | None],
-    rng: np.random.Generator,
-    events: list[ev.Event],
-) -> None:
-    """Show every standing tripod's action card in initiative order (its effects come
-    afterwards, all together, in the tripods' actions step)."""
-    if not secret_action_cards(state):
-        return
-    standing = [
-        v
-        for v in state.in_play()
-        if v.tripod is not None
-        and v.tripod.toppled < 2
-        and card_of_phase(state, v, phase) is not None
-    ]
-    for order, (value, drawn, group) in enumerate(reveal_order(state, standing, rng), start=1):
-        for vehicle in sorted(group, key=lambda v: v.id):
-            action = chosen.get(vehicle.id)
-            token = "none" if action is None else action.token
-            events.append(
-                ev.ActionCardRevealed(vehicle.id, token, _detail(action), value, order, drawn)
-            )
 
 
 def ray_damage(

@@ -1,5 +1,7 @@
-// 001's Invasion on the planning panel: the blank action card where tripods' action cards
-// are secret (tripods of two sides, or bombers in play), and the bombers' drops.
+// 001's Invasion on the table page: the blank action card where tripods' action cards are
+// secret (tripods of two sides, or bombers in play), the bombers' drops, the bomb cards on
+// the board, and the decisions of the Invasion rules (a direction at the reveal, the
+// bomber's choice of half).
 
 import { el } from "./common.js";
 
@@ -54,7 +56,7 @@ export function drawBombs(board, bombs) {
 
 // The bomber's choice (001: "he assigns his choice of half of them to the tripod"): an
 // engine decision shown to the bomber's seat only; `send(answers)` posts them.
-export function renderBombPicks(box, stage, send) {
+function renderBombPicks(box, stage, send) {
   const picks = (stage.decisions || []).filter((d) => d.kind.startsWith("bomb_pick"));
   if (!picks.length) return false;
   box.append(el("h2", { text: `Turn ${stage.turn}, phase ${stage.phase}: your bombs hit` }));
@@ -77,4 +79,43 @@ export function renderBombPicks(box, stage, send) {
   box.append(form);
   box.append(el("button", { id: "submit-decisions", class: "primary", text: "Assign", onclick: (e) => { e.target.disabled = true; send(answers).catch(() => { e.target.disabled = false; }); } }));
   return true;
+}
+
+// The reveal of secret action cards (001: "When it's time to act, the player controlling a
+// tripod shows its action card and, if required, places the action token to specify its
+// facing change or fire direction"): an engine decision shown to the tripod's seat only,
+// with the cards shown before it; one radio group per tripod, the written direction
+// preselected.
+const TURNS = { "+1": "1 side to the left", "-1": "1 side to the right", "+2": "2 sides to the left", "-2": "2 sides to the right", "+3": "3 sides to the left", "-3": "3 sides to the right" };
+
+function renderDirections(box, stage, send) {
+  const mine = (stage.decisions || []).filter((d) => d.kind === "action_direction");
+  if (!mine.length) return false;
+  const panel = el("div", { id: "reveal", class: "decisions" });
+  panel.append(el("h2", { text: `Turn ${stage.turn}, phase ${stage.phase}: your action card is shown` }));
+  const answers = {};
+  for (const d of mine) {
+    answers[d.id] = [...d.default];
+    const turning = d.shown.card === "change_facing";
+    const group = el("fieldset", { "data-decision": d.id }, el("legend", { text: `${d.vehicle} shows its ${turning ? "change of facing" : "heat-ray"} card: place the action token` }));
+    const before = d.shown.revealed || [];
+    group.append(el("ul", { class: "revealed" }, before.length
+      ? before.map((r) => el("li", { "data-revealed": r.vehicle, text: `#${r.order} ${r.vehicle}: ${r.card === "none" ? "no action card" : `${r.card.replaceAll("_", " ")} card`}${r.detail ? ` (${r.detail})` : ""}` }))
+      : [el("li", { class: "muted", text: "No card was shown before yours." })]));
+    for (const option of d.options) {
+      const input = el("input", { type: "radio", name: d.id, value: option, checked: d.default.includes(option), onchange: () => { answers[d.id] = [option]; } });
+      group.append(el("label", { "data-direction": option }, input, ` ${turning ? TURNS[option] || option : `${option} projector`}`));
+    }
+    group.append(el("div", { class: "rule", text: d.rule }));
+    panel.append(group);
+  }
+  panel.append(el("button", { id: "submit-directions", class: "primary", text: "Place the token", onclick: (e) => { e.target.disabled = true; send(answers).catch(() => { e.target.disabled = false; }); } }));
+  box.append(panel);
+  return true;
+}
+
+// Every decision of 001's Invasion the seat is asked now: a direction at the reveal, the
+// bomber's choice of half.
+export function renderInvasionDecisions(box, stage, send) {
+  return renderDirections(box, stage, send) || renderBombPicks(box, stage, send);
 }

@@ -4,7 +4,7 @@
 
 import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
-import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderBombPicks, withDrops } from "./invasion.js";
+import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionDecisions, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, pathAfter, speedClass } from "./cards.js";
 import { tokenStrip } from "./tokens.js";
 import { drawTargets, missionLines } from "./missions.js";
@@ -519,7 +519,7 @@ function renderStage() {
     // the board's ghosts follow the order being arranged
     ctx.changed = () => { if (!animating) drawBoard({ paths: lastTurnPaths(), ghosts: tailingGhosts(stage, ctx) }); };
     const tailing = renderTailing(box, stage, { ...ctx, send });
-    if (renderBombPicks(box, stage, send) || tailing) return;
+    if (renderInvasionDecisions(box, stage, send) || tailing) return;
     if (stage.questions.length) {
       renderQuestions(box, stage);
     } else {
