@@ -328,3 +328,17 @@ def test_a_secret_reason_stays_with_its_owner() -> None:
     assert rear.as_dict({"bristol"})["silent"] is not None
     seen = rear.as_dict({"fokker"})
     assert seen["silent"] is None and seen["can_fire"] is True
+
+
+def test_a_standing_table_is_not_a_game_on_the_server(tmp_path: Path) -> None:
+    """Referee mode rules on the table as it stands; a game made from it could never move:
+    422 naming situation.move, and no game stored."""
+    from server_helpers import client
+
+    standing = json.loads((Path(__file__).parent.parent / "examples" / "standing.json").read_text())
+    with client(tmp_path / "g.sqlite") as c:
+        answer = c.post("/api/games", json={"situation": standing})
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["field"] == "situation.move"
+        assert "dogfight adjudicate" in answer.json()["error"]
+        assert c.get("/api/games").json()["games"] == []

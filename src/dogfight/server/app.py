@@ -118,6 +118,13 @@ def _seats_of(
                 "a game's setup has no answers: each seat answers its own decisions",
                 "situation.decisions",
             )
+        if not situation.move:
+            raise ApiError(
+                422,
+                "a table whose vehicles stand where they are ('move': false) is a referee's "
+                "question, not a game: rule on it with 'dogfight adjudicate' or 'render'",
+                "situation.move",
+            )
         state = build(situation, catalog, 0, "situation")
     except DataError as exc:
         raise ApiError(
