@@ -16,7 +16,9 @@ from dogfight.research.pettingzoo_env import SIZE, DogfightParallelEnv
 from dogfight.rules.events import DamageDrawn, Revealed, SpeedRevealed
 
 
-@pytest.mark.parametrize("table", [None, "a-spark-of-hope", "alsace-again"])
+@pytest.mark.parametrize(
+    "table", [None, "a-spark-of-hope", "alsace-again", "wings-over-the-flanders"]
+)
 def test_parallel_api(table: str | None) -> None:
     env = DogfightParallelEnv(table, max_turns=8)
     with warnings.catch_warnings():
@@ -48,7 +50,9 @@ def _episode(env: DogfightParallelEnv, seed: int, actions_seed: int) -> list[Any
     return trace
 
 
-@pytest.mark.parametrize("table", [None, "a-spark-of-hope", "alsace-again"])
+@pytest.mark.parametrize(
+    "table", [None, "a-spark-of-hope", "alsace-again", "wings-over-the-flanders"]
+)
 def test_same_seed_same_episode(table: str | None) -> None:
     env = DogfightParallelEnv(table, max_turns=6)
     first = _episode(env, seed=7, actions_seed=1)
@@ -121,3 +125,30 @@ def test_ww2_steps_are_earthling_turns() -> None:
     assert env.state_.phases_played == played + 1
     revealed = [e for e in env.events if isinstance(e, SpeedRevealed)]
     assert revealed and all(e.phase == 1 for e in revealed)
+
+
+@pytest.mark.parametrize(("side", "mine"), [("allies", 1.0), ("central", 0.0)])
+def test_target_cards_are_in_the_observation(catalog: Catalog, side: str, mine: float) -> None:
+    """002's target cards lie open on the table ("Place target cards (for bombing/photo
+    missions) as specified in scenarios"): every agent sees where the card is, whose
+    mission it is, whether it carries it and whether it is still to do."""
+    from dogfight.research.pettingzoo_env import (
+        ENEMIES,
+        ENEMY_SIZE,
+        FRIEND_SIZE,
+        FRIENDS,
+        OBJECTIVE_SIZE,
+        OBJECTIVES,
+        OWN_SIZE,
+        TARGET_SIZE,
+    )
+
+    env = DogfightParallelEnv("wings-over-the-flanders", side=side, max_turns=3, catalog=catalog)
+    observations, _ = env.reset(seed=4)
+    at = OWN_SIZE + ENEMIES * ENEMY_SIZE + FRIENDS * FRIEND_SIZE + OBJECTIVES * OBJECTIVE_SIZE
+    for agent, seen in observations.items():
+        card = seen["observation"][at : at + TARGET_SIZE]
+        carries = 1.0 if agent == "breguet" else 0.0
+        assert card[0] == 1.0 and card[3] == mine and card[5] == 1.0
+        assert card[4] == carries
+        assert abs(card[1]) > 0 or abs(card[2]) > 0  # the card, in the agent's own frame

@@ -14,7 +14,8 @@ three phases.
 - **Observations**: ``{"observation": Box, "action_mask": Box}``; the vector is built from
   :func:`dogfight.rules.observation.observe` for the agent's own seat only (its pose,
   damage, jams, rockets and last maneuver; the nearest enemies, friends and objectives
-  in its own frame), so nothing hidden leaks.
+  in its own frame; 002's target cards: where, whose mission, whether the agent carries
+  it and whether it is still to do), so nothing hidden leaks.
 - **Decisions** (:mod:`dogfight.research.decisions`): when the engine asks an agent a
   reorder after tailing (002), the turn pauses before that action phase and the next step
   is a decision step: the agent asked sees the tailed card in its observation's
@@ -66,7 +67,15 @@ OWN_SIZE = 13
 ENEMY_SIZE = 9
 FRIEND_SIZE = 5
 OBJECTIVE_SIZE = 4
-SIZE = OWN_SIZE + ENEMIES * ENEMY_SIZE + FRIENDS * FRIEND_SIZE + OBJECTIVES * OBJECTIVE_SIZE
+TARGETS = 2
+TARGET_SIZE = 6
+SIZE = (
+    OWN_SIZE
+    + ENEMIES * ENEMY_SIZE
+    + FRIENDS * FRIEND_SIZE
+    + OBJECTIVES * OBJECTIVE_SIZE
+    + TARGETS * TARGET_SIZE
+)
 BOUND = 4.0
 
 Vector = npt.NDArray[np.float32]
@@ -515,6 +524,21 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
             open_ = float(o["charges"] > 0 and not o["destroyed"])
             out[at : at + OBJECTIVE_SIZE] = [1.0, fx, fy, open_]
             at += OBJECTIVE_SIZE
+        at = OWN_SIZE + ENEMIES * ENEMY_SIZE + FRIENDS * FRIEND_SIZE + OBJECTIVES * OBJECTIVE_SIZE
+        # 002's target cards lie open on the table: whose mission, whether this agent
+        # carries it, whether it is still to do
+        for t in sorted(seen.get("targets", []), key=lambda t: t["id"])[:TARGETS]:
+            fx, fy, _ = relative(t["x"], t["y"])
+            carries = t["side"] == self.side and (not t["carriers"] or agent in t["carriers"])
+            out[at : at + TARGET_SIZE] = [
+                1.0,
+                fx,
+                fy,
+                float(t["side"] == self.side),
+                float(carries),
+                float(t["done_by"] is None),
+            ]
+            at += TARGET_SIZE
         clipped: Vector = np.clip(out, -BOUND, BOUND)
         return clipped
 
