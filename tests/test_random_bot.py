@@ -16,7 +16,7 @@ from dogfight.catalog.loader import Catalog
 from dogfight.geometry.pose import Pose
 from dogfight.rules.state import GameState
 from dogfight.sim.duel import duel_situation
-from dogfight.situation import build
+from dogfight.situation import build, parse_situation
 
 
 def _best(state: GameState, vid: str) -> list[tuple[str, ...]]:
@@ -66,3 +66,53 @@ def test_a_skewed_sampler_would_fail(catalog: Catalog) -> None:
         for c, k in expected.items()
     )
     assert chi2 > 40.0
+
+
+def test_a_plane_on_fire_with_a_jammed_rudder_still_gets_a_legal_plan() -> None:
+    """000: "An airplane on fire cannot plan any straight maneuver until all the flame
+    counters are removed", and a jammed rudder forbids the other arrows: few plans are
+    left, which random draws missed (``dogfight bench`` stopped on Down from the Alps,
+    seed 7). The solo planner and a computer seat's fallback find one."""
+    from dogfight.bots.random_plans import legal_plan, random_legal_plan
+    from dogfight.catalog.loader import load_catalog
+    from dogfight.rules.engine import start_turn
+    from dogfight.sim.solo import airplane_plan, play_solo
+
+    catalog = load_catalog()
+    game = play_solo(catalog, "down-from-the-alps", 7, max_turns=20)  # used to raise
+    assert game.state.turn > 1
+    start = build(
+        parse_situation(
+            {
+                "ruleset": "wog",
+                "vehicles": [
+                    {
+                        "id": "a",
+                        "type": "spad-xiii",
+                        "side": "allies",
+                        "pose": {"x": 45, "y": 45, "heading": 0},
+                        "status": {"fire": 3, "rudder_left": 1},
+                    },
+                    {
+                        "id": "b",
+                        "type": "albatros-d3",
+                        "side": "central",
+                        "pose": {"x": 10, "y": 80, "heading": 180},
+                    },
+                ],
+            }
+        ),
+        catalog,
+        0,
+    )
+    for seed in range(20):
+        rng = np.random.Generator(np.random.PCG64(seed))
+        for plan in (
+            legal_plan(start, "a", rng),
+            random_legal_plan(start, "a", rng),
+            airplane_plan(start, "a", rng),
+        ):
+            assert plan is not None
+            start_turn(
+                start, {"a": plan, "b": random_airplane_plan(start, start.vehicles["b"], rng)}
+            )

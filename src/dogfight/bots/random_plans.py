@@ -54,6 +54,54 @@ def random_plan(
     return Plan(cards=tuple(c.id for c in fallback))
 
 
+def legal_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -> Plan | None:
+    """A plan drawn uniformly among every legal three-card sequence (flight restrictions
+    and what the airplane's special damage allows, e.g. on fire with a jammed rudder),
+    preferring those that stay on the table; when the damage leaves none legal, among
+    those the engine accepts as illegal maneuvers; None when the damage forbids every
+    plan. Exhaustive, so it finds the few plans random draws miss."""
+    import itertools
+
+    vehicle = state.vehicles[vehicle_id]
+    deck = state.rules.deck_of(vehicle.type)
+    symbols = allowed_symbols(state)
+    usable = [c for c in deck.cards if c.symbol in symbols and _damage_allows(state, vehicle, c)]
+    legal: list[list[ManeuverCard]] = []
+    accepted: list[list[ManeuverCard]] = []
+    for cards in itertools.permutations(usable, 3):
+        chosen = list(cards)
+        try:
+            standard.check_airplane_plan(state, vehicle, chosen)
+        except IllegalPlanError:
+            continue
+        accepted.append(chosen)
+        if not plan_problems(vehicle.previous, chosen, state.rules.restrictions):
+            legal.append(chosen)
+    # When the damage leaves no legal plan (on fire after an Immelmann: no straight, and
+    # only a straight may follow), the engine still takes a plan that breaks a flight
+    # restriction, flown as the ruleset's illegal maneuver; never one the damage forbids.
+    legal = legal or accepted
+    if not legal:
+        return None
+    staying = [c for c in legal if _stays_on_table(state, vehicle, c)] or legal
+    pick = staying[int(rng.integers(len(staying)))]
+    return Plan(cards=tuple(c.id for c in pick))
+
+
+def random_legal_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -> Plan:
+    """:func:`random_plan`, or when its plan breaks a special-damage restriction, one
+    from :func:`legal_plan` (a computer player's plan the engine never refuses when a
+    legal one exists)."""
+    plan = random_plan(state, vehicle_id, rng)
+    vehicle = state.vehicles[vehicle_id]
+    deck = state.rules.deck_of(vehicle.type)
+    try:
+        standard.check_airplane_plan(state, vehicle, [deck.card(c) for c in plan.cards])
+    except IllegalPlanError:
+        return legal_plan(state, vehicle_id, rng) or plan
+    return plan
+
+
 def random_tripod_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -> Plan:
     """A random legal plan for a tripod: as many cards as it may plan, at least one
     stationary or running card, no energy card it cannot pay, and a heat-ray token on a

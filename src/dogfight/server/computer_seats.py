@@ -72,7 +72,7 @@ def bot_rng(game: LiveGame, seat: Seat, turn: int, phase: int) -> np.random.Gene
 def bot_plans(game: LiveGame, seat: Seat, turn: int) -> dict[str, Plan]:
     """A computer player's plans; a plan it gets wrong is replaced by a random legal
     one (the referee never stalls on a bot)."""
-    from dogfight.bots.random_plans import random_plan, random_tripod_plan
+    from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
 
     state = game.state
     vids = game.seat_vehicles(seat.id)
@@ -93,7 +93,7 @@ def bot_plans(game: LiveGame, seat: Seat, turn: int) -> dict[str, Plan]:
         plans = {}
         for vid in playing:
             vehicle = state.vehicles[vid]
-            make_plan = random_tripod_plan if vehicle.tripod is not None else random_plan
+            make_plan = random_tripod_plan if vehicle.tripod is not None else random_legal_plan
             plans[vid] = make_plan(state, vid, rng)
     return plans
 

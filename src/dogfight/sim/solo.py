@@ -26,7 +26,7 @@ import numpy as np
 
 from dogfight.bots.automated_tripod import AutomatedTripod, Decision, with_decisions
 from dogfight.bots.base import Bot
-from dogfight.bots.random_plans import random_plan
+from dogfight.bots.random_plans import legal_plan, random_plan
 from dogfight.catalog.loader import Catalog
 from dogfight.catalog.models import Scenario
 from dogfight.errors import DataError, IllegalPlanError
@@ -56,7 +56,8 @@ def airplane_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -
             plan = random_plan(state, vehicle_id, rng)
             continue
         return plan
-    return plan
+    # the few legal plans (e.g. on fire with a jammed rudder) that random draws miss
+    return legal_plan(state, vehicle_id, rng) or plan
 
 
 def _scenario(catalog: Catalog, scenario_id: str) -> Scenario:
