@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 from server_helpers import duel_situation, three_planes
 
+from dogfight.adjudication import adjudicate
 from dogfight.bench.fuzz import mutate
 from dogfight.catalog.loader import load_catalog
 from dogfight.errors import DogfightError
@@ -31,7 +32,7 @@ from dogfight.rules.observation import observe
 from dogfight.rules.plans import Plan
 from dogfight.server.app import create_app
 from dogfight.server.limits import Limits
-from dogfight.situation import adjudicate, build, parse_situation
+from dogfight.situation import build, parse_situation
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

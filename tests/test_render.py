@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from dogfight.adjudication import adjudicate
 from dogfight.catalog import Catalog, load_catalog
 from dogfight.cli.app import app
 from dogfight.geometry.hexbase import Side, side_midpoint, side_segment
@@ -38,7 +39,7 @@ from dogfight.rules.events import (
     TurnStarted,
 )
 from dogfight.rules.state import GameState
-from dogfight.situation import adjudicate, build, parse_situation, read_situation
+from dogfight.situation import build, parse_situation, read_situation
 
 ROOT = Path(__file__).resolve().parents[1]
 DUEL = ROOT / "examples" / "duel.json"

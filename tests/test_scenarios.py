@@ -33,6 +33,7 @@ from test_rules_tripods import (
     tripod,
 )
 
+from dogfight.adjudication import adjudicate
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import Skill
 from dogfight.errors import DataError
@@ -53,7 +54,7 @@ from dogfight.rules.events import (
 )
 from dogfight.rules.plans import Plan
 from dogfight.rules.state import GameState
-from dogfight.situation import adjudicate, read_situation
+from dogfight.situation import read_situation
 
 CATALOG = load_catalog()
 RULER = CATALOG.constants.ruler.length

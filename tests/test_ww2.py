@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from conftest import Json, of
 
+from dogfight.adjudication import adjudicate
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import TripodSymbol
 from dogfight.errors import DataError, IllegalPlanError
@@ -41,7 +42,7 @@ from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.rules.ww2 import scale
 from dogfight.sim.run import play_game, scenario_situation
-from dogfight.situation import adjudicate, build, parse_situation
+from dogfight.situation import build, parse_situation
 
 CATALOG = load_catalog()
 WW2 = ["bf-109e", "ju-87-stuka", "yak-1", "re-2001", "spitfire-mk1", "hurricane"]

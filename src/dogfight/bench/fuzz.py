@@ -375,9 +375,10 @@ async def _ws_case(app: Any, rng: Rng, tally: Tally, games: Games) -> None:
 
 def _offline_case(catalog: Catalog, rng: Rng, tally: Tally) -> None:
     """A situation through adjudicate (the command line's path), or Sopwith orders."""
+    from dogfight.adjudication import adjudicate
     from dogfight.rules.events import as_dicts
     from dogfight.rules.observation import observe
-    from dogfight.situation import adjudicate, loads_situation
+    from dogfight.situation import loads_situation
 
     if rng.random() < 0.75:
         situation = _situation(rng)

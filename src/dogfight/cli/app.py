@@ -15,13 +15,14 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from dogfight.adjudication import judge
 from dogfight.catalog import Catalog, load_catalog
 from dogfight.catalog.models import Switches
 from dogfight.cli.output import dumps, write_atomic
 from dogfight.errors import DataError, DogfightError
 from dogfight.rules.events import as_dicts
 from dogfight.rules.observation import observe, side_seat, visible_events
-from dogfight.situation import Situation, judge, read_situation
+from dogfight.situation import Situation, read_situation
 
 app = typer.Typer(
     add_completion=False,

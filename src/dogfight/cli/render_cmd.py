@@ -30,10 +30,11 @@ def register(app: typer.Typer) -> None:
         the reachable part of each target and each blocker's shadow."""
         # Imported here: app.py imports this module at its end, and the catalog must
         # honour the --data option parsed by app's callback.
+        from dogfight.adjudication import judge
         from dogfight.cli.app import catalog
         from dogfight.cli.output import write_atomic
         from dogfight.render.svg import render_svg
-        from dogfight.situation import judge, read_situation
+        from dogfight.situation import read_situation
 
         cat = catalog()
         source = str(situation)
