@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
 from pydantic import ValidationError
@@ -582,25 +582,7 @@ class LiveGame:
             )
             if not mine:
                 raise ApiError(409, "this seat has no vehicle in play", "plans")
-            for vid in raw:
-                if vid not in mine:
-                    raise ApiError(
-                        422,
-                        f"{vid!r} is not a vehicle of this seat in play; plan: {', '.join(mine)}",
-                        f"plans.{vid}",
-                    )
-            plans: dict[str, Plan] = {}
-            for vid in mine:
-                if vid not in raw:
-                    raise ApiError(422, f"missing the plan of {vid}", f"plans.{vid}")
-                try:
-                    plans[vid] = Plan.model_validate(raw[vid])
-                except ValidationError as exc:
-                    first = exc.errors()[0]
-                    where = ".".join(str(p) for p in first["loc"])
-                    raise ApiError(
-                        422, f"{first['msg']}", f"plans.{vid}" + (f".{where}" if where else "")
-                    ) from None
+            plans = _read_plans(raw, mine, "is not a vehicle of this seat in play")
             try:
                 self.check_seat_plans(seat_id, plans)
                 if not [s for s in self._missing_plans(turn) if s != seat_id]:
@@ -643,23 +625,7 @@ class LiveGame:
                     'Earthling players choose one new maneuver card with a speed marker."',
                     "plans",
                 )
-            plans: dict[str, Plan] = {}
-            for vid in raw:
-                if vid not in due:
-                    raise ApiError(
-                        422, f"{vid!r} does not plan now; plan: {', '.join(due)}", f"plans.{vid}"
-                    )
-            for vid in due:
-                if vid not in raw:
-                    raise ApiError(422, f"missing the plan of {vid}", f"plans.{vid}")
-                try:
-                    plans[vid] = Plan.model_validate(raw[vid])
-                except ValidationError as exc:
-                    first = exc.errors()[0]
-                    where = ".".join(str(p) for p in first["loc"])
-                    raise ApiError(
-                        422, f"{first['msg']}", f"plans.{vid}" + (f".{where}" if where else "")
-                    ) from None
+            plans = _read_plans(raw, due, "does not plan now")
             try:
                 self.check_seat_plans(seat_id, plans)
             except DogfightError as exc:
@@ -798,3 +764,24 @@ class LiveGame:
             self._questions.clear()
             self.version += 1
             self.advance()
+
+
+def _read_plans(raw: Mapping[str, Any], wanted: Sequence[str], stranger: str) -> dict[str, Plan]:
+    """A plan for each of ``wanted`` from a request's ``plans``: 422 for a vehicle not
+    wanted (``stranger`` says why), a missing plan, or a plan that is not one."""
+    for vid in raw:
+        if vid not in wanted:
+            raise ApiError(422, f"{vid!r} {stranger}; plan: {', '.join(wanted)}", f"plans.{vid}")
+    plans: dict[str, Plan] = {}
+    for vid in wanted:
+        if vid not in raw:
+            raise ApiError(422, f"missing the plan of {vid}", f"plans.{vid}")
+        try:
+            plans[vid] = Plan.model_validate(raw[vid])
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise ApiError(
+                422, f"{first['msg']}", f"plans.{vid}" + (f".{where}" if where else "")
+            ) from None
+    return plans
