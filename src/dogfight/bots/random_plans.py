@@ -4,6 +4,8 @@ the random playout tests."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from dogfight.catalog.models import ManeuverCard, TripodCard, TripodSymbol
@@ -60,8 +62,6 @@ def legal_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -> P
     preferring those that stay on the table; when the damage leaves none legal, among
     those the engine accepts as illegal maneuvers; None when the damage forbids every
     plan. Exhaustive, so it finds the few plans random draws miss."""
-    import itertools
-
     vehicle = state.vehicles[vehicle_id]
     deck = state.rules.deck_of(vehicle.type)
     symbols = allowed_symbols(state)
