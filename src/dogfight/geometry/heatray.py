@@ -124,26 +124,45 @@ def body(poly: Polygon) -> Body:
     return Body(poly, tuple(edges), (min(xs), max(xs), min(ys), max(ys)), (cx, cy, radius))
 
 
-def reaching(laid: Sequence[Placement], length: float, target: Body) -> list[Placement]:
-    """The placements whose edge may meet the target: those that do not certainly miss the
-    circle holding it (a margin keeps every near case for the exact test)."""
+@dataclass(frozen=True, slots=True)
+class Fan:
+    """Every placement against one side, with a circle holding their starting points and
+    the side's outward normal: every edge leaves the side forwards (the tilt is below 90
+    degrees), so nothing wholly behind the side can be reached."""
+
+    laid: tuple[Placement, ...]
+    origin: Circle
+    normal: Point
+
+
+@lru_cache(maxsize=512)
+def fan(pose: Pose, hex_side: float, side: Side, ruler: RulerSpec) -> Fan:
+    """The :class:`Fan` of :func:`placements` (cached the same way)."""
+    laid = placements(pose, hex_side, side, ruler)
+    n = len(laid)
+    cx = sum(p.start[0] for p in laid) / n
+    cy = sum(p.start[1] for p in laid) / n
+    radius = max(math.hypot(p.start[0] - cx, p.start[1] - cy) for p in laid)
+    rad = math.radians(side_normal(pose, side))
+    return Fan(laid, (cx, cy, radius), (math.cos(rad), math.sin(rad)))
+
+
+def reaching(ruler: Fan, length: float, target: Body) -> list[Placement]:
+    """The placements whose edge may meet the target: none when the target lies wholly
+    behind the side, else those that do not certainly miss the circle holding it (a
+    margin keeps every near case for the exact test)."""
     cx, cy, radius = target.circle
+    ox, oy, _ = ruler.origin
+    if (cx - ox) * ruler.normal[0] + (cy - oy) * ruler.normal[1] < -radius - 1e-6:
+        return []
     out: list[Placement] = []
-    for placement in laid:
+    for placement in ruler.laid:
         dx, dy = placement.dx, placement.dy
         vx, vy = cx - placement.start[0], cy - placement.start[1]
         along = min(max(vx * dx + vy * dy, 0.0), length)
         if math.hypot(vx - along * dx, vy - along * dy) <= radius + 1e-6:
             out.append(placement)
     return out
-
-
-def starts(laid: Sequence[Placement]) -> Circle:
-    """A circle holding every placement's starting point."""
-    n = len(laid)
-    cx = sum(p.start[0] for p in laid) / n
-    cy = sum(p.start[1] for p in laid) / n
-    return cx, cy, max(math.hypot(p.start[0] - cx, p.start[1] - cy) for p in laid)
 
 
 def in_between(origin: Circle, target: Body, others: Sequence[Body]) -> list[Body]:
@@ -263,7 +282,7 @@ def all_shots(
 ) -> list[RayShot]:
     """Every unblocked placement reaching the target, in placement order."""
     aim = body(target)
-    laid = reaching(placements(pose, hex_side, side, ruler), ruler.length, aim)
+    laid = reaching(fan(pose, hex_side, side, ruler), ruler.length, aim)
     return shots(laid, ruler, aim, [body(o) for o in others]) if laid else []
 
 

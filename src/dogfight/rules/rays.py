@@ -21,12 +21,11 @@ from dogfight.geometry.heatray import (
     RayShot,
     RulerSpec,
     body,
+    fan,
     in_between,
     nearest,
-    placements,
     reaching,
     shots,
-    starts,
 )
 from dogfight.geometry.hexbase import Side
 from dogfight.geometry.pose import Point
@@ -76,6 +75,12 @@ def entry_sides(base: Polygon, point: Point) -> list[Side]:
     return out
 
 
+def _across(base: Polygon, point: Point, armour: frozenset[Side]) -> bool:
+    """Whether a point of a base's outline lies on its armoured sides only."""
+    sides = entry_sides(base, point) if armour else []
+    return bool(sides) and all(s in armour for s in sides)
+
+
 def shielded(state: GameState, target: Vehicle, energy: Mapping[str, int] | None) -> bool:
     """001: "the tripod has at least 1 energy counter in its reserve" at the start of the
     firing step (``energy``: the reserves then); 000: "A toppled tripod is considered at 0
@@ -115,10 +120,17 @@ class RayScene:
         if bases is None:
             bases = {v.id: state.base(v) for v in self.in_play}
         self.bases = bases
-        self.bodies = {v.id: body(bases[v.id]) for v in self.in_play}
+        self._bodies: dict[str, Body] = {}
         self.targets = sorted(self.in_play, key=lambda v: v.id)
         self._armour: dict[str, tuple[frozenset[Side], bool]] = {}
         self._cards: list[tuple[BombCard, Body, set[str]]] | None = None
+
+    def body(self, vid: str) -> Body:
+        """A base in play with its bounds, taken the first time it is needed."""
+        found = self._bodies.get(vid)
+        if found is None:
+            found = self._bodies[vid] = body(self.bases[vid])
+        return found
 
     def _armoured(self, target: Vehicle) -> tuple[frozenset[Side], bool]:
         """A tripod's protected sides and whether its armour works this step."""
@@ -144,7 +156,7 @@ class RayScene:
                 under = {
                     v.id
                     for v in self.in_play
-                    if _close(self.bodies[v.id], outline)
+                    if _close(self.body(v.id), outline)
                     and convex_overlap(self.bases[v.id], outline.poly)
                 }
                 self._cards.append((card, outline, under))
@@ -157,8 +169,7 @@ class RayScene:
         rules = state.rules
         spec = rules.heat_ray_ruler(tripod.type)
         ruler = RulerSpec(spec.length, spec.half, spec.width, spec.tilt)
-        laid = placements(tripod.pose, rules.hex_side, projector, ruler)
-        origin = starts(laid)
+        laid = fan(tripod.pose, rules.hex_side, projector, ruler)
         reach = rules.hex_apothem() + spec.length + math.hypot(rules.base_length, rules.base_width)
         here = tripod.pose.point
         # only bases within the ruler's reach can block it, and not those under the tripod
@@ -177,15 +188,15 @@ class RayScene:
                 continue  # 000: "An airplane overlapping a tripod cannot ... be fired at by it."
             if math.dist(here, target.pose.point) > reach:
                 continue
-            aim = self.bodies[target.id]
+            aim = self.body(target.id)
             laid_at = reaching(laid, ruler.length, aim)
             if not laid_at:
                 continue  # no edge comes near it: nothing to measure
             others = in_between(
-                origin,
+                laid.origin,
                 aim,
                 [
-                    self.bodies[v.id]
+                    self.body(v.id)
                     for v in near
                     if v.id != target.id and not overlaps(v.id, target.id)
                 ],
@@ -201,8 +212,8 @@ class RayScene:
             armour, powered = self._armoured(target)
             best: tuple[tuple[bool, float], RayShot, bool] | None = None
             for shot in found:
-                sides = entry_sides(aim.poly, shot.point)
-                protected = powered and bool(sides) and all(s in armour for s in sides)
+                # across a side of the armour, working (unpowered: no side is protected)
+                protected = powered and _across(aim.poly, shot.point, armour)
                 key = (protected, shot.distance)
                 if best is None or key < best[0]:
                     best = (key, shot, protected)
@@ -219,7 +230,7 @@ class RayScene:
             if not laid_at:
                 continue
             others = in_between(
-                origin, outline, [self.bodies[v.id] for v in near if v.id not in under]
+                laid.origin, outline, [self.body(v.id) for v in near if v.id not in under]
             )
             shot = nearest(shots(laid_at, ruler, outline, others))
             if shot is not None:
