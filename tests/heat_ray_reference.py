@@ -13,10 +13,21 @@ from typing import Literal
 from dogfight.geometry.heatray import RulerSpec
 from dogfight.geometry.hexbase import Side, side_midpoint, side_normal
 from dogfight.geometry.pose import Point, Pose
-from dogfight.geometry.shapes import EPSILON, Polygon, convex_overlap, cross
+from dogfight.geometry.shapes import EPSILON, Polygon, cross
 from dogfight.rules.state import GameState, Vehicle
 
 TargetKind = Literal["airplane", "tripod", "bombs"]
+
+
+def convex_overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
+    """``geometry.shapes.convex_overlap`` as it was (separating axes)."""
+    for poly, other in ((a, b), (b, a)):
+        n = len(poly)
+        for i in range(n):
+            p, q = poly[i], poly[(i + 1) % n]
+            if all(cross(p, q, v) <= EPSILON for v in other):
+                return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)

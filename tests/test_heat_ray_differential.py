@@ -11,11 +11,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from heat_ray_reference import convex_overlap as reference_overlap
 from heat_ray_reference import heat_ray_options as reference_options
 
 from dogfight.catalog.loader import Catalog
-from dogfight.geometry.hexbase import Side
+from dogfight.geometry.hexbase import Side, hexagon
 from dogfight.geometry.pose import Pose
+from dogfight.geometry.shapes import convex_overlap, rectangle
 from dogfight.rules import firing, rays
 from dogfight.rules.state import BombCard, GameState
 from dogfight.situation import build, parse_situation
@@ -101,3 +103,23 @@ def test_heat_ray_options_agree_with_the_frozen_reference(catalog: Catalog, bloc
         state, energy = random_table(catalog, seed)
         found += _compare(state, energy if seed % 3 else None)
     assert found > 200  # the tables are crowded enough that rulers reach many targets
+
+
+def test_convex_overlap_agrees_with_the_frozen_reference() -> None:
+    """Bases and cards side by side, touching, overlapping a hair or far apart: the
+    separating-axis test gives what it gave before it was written without ``cross``."""
+    rng = np.random.default_rng(9)
+    met = 0
+    for _ in range(3000):
+        heading = float(rng.integers(0, 12) * 30.0) if rng.random() < 0.5 else rng.uniform(0, 360)
+        first = Pose(30.0, 30.0, float(heading))
+        a = hexagon(first, 5.0) if rng.random() < 0.5 else rectangle(first, 6.0, 4.5)
+        # the second shape about a base ahead of the first, turned any or a whole angle
+        bearing = float(rng.integers(0, 12) * 30.0) if rng.random() < 0.5 else rng.uniform(0, 360)
+        gap = float(rng.choice([4.5, 5.0, 6.0, 8.66025403784, 10.0])) + rng.normal(0, 1e-9)
+        second = first.moved(gap, 0.0, 0.0)
+        second = Pose(second.x, second.y, float(bearing))
+        b = hexagon(second, 5.0) if rng.random() < 0.5 else rectangle(second, 6.0, 4.5)
+        assert convex_overlap(a, b) == reference_overlap(a, b)
+        met += convex_overlap(a, b)
+    assert 300 < met < 2700

@@ -159,7 +159,9 @@ def reaching(ruler: Fan, length: float, target: Body) -> list[Placement]:
     for placement in ruler.laid:
         dx, dy = placement.dx, placement.dy
         vx, vy = cx - placement.start[0], cy - placement.start[1]
-        along = min(max(vx * dx + vy * dy, 0.0), length)
+        # the point of the edge nearest the centre: min(max(along, 0), length)
+        along = vx * dx + vy * dy
+        along = 0.0 if along < 0.0 else length if along > length else along
         if math.hypot(vx - along * dx, vy - along * dy) <= radius + 1e-6:
             out.append(placement)
     return out
@@ -179,7 +181,8 @@ def in_between(origin: Circle, target: Body, others: Sequence[Body]) -> list[Bod
     for other in others:
         ox, oy, o_radius = other.circle
         wx, wy = ox - sx, oy - sy
-        t = 0.0 if length2 == 0.0 else min(max((wx * vx + wy * vy) / length2, 0.0), 1.0)
+        t = 0.0 if length2 == 0.0 else (wx * vx + wy * vy) / length2
+        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
         if math.hypot(wx - t * vx, wy - t * vy) <= o_radius + slack:
             out.append(other)
     return out
@@ -224,7 +227,14 @@ def _crosses(a: Point, b: Point, other: Body) -> bool:
     """:func:`crosses_interior` of a body: its box first."""
     # the segment's box apart from the polygon's: it cannot pass through it
     x0, x1, y0, y1 = other.box
-    if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 or min(a[1], b[1]) > y1:
+    ax, ay = a
+    bx, by = b
+    if (
+        (ax < x0 and bx < x0)
+        or (ax > x1 and bx > x1)
+        or (ay < y0 and by < y0)
+        or (ay > y1 and by > y1)
+    ):
         return False
     rad = math.atan2(b[1] - a[1], b[0] - a[0])
     length = math.hypot(b[0] - a[0], b[1] - a[1])
