@@ -45,7 +45,7 @@ from dogfight.rules.clocks import clock_for
 from dogfight.rules.context import Rules
 from dogfight.rules.engine import allowed_symbols
 from dogfight.rules.missions import targets_of
-from dogfight.rules.plans import BASIC, Flown, Plan, Restrictions, card_problem, plan_problems
+from dogfight.rules.plans import BASIC, Flown, Plan, Restrictions, plan_problems
 from dogfight.rules.standard import AIRPLANE_ONLY, TRIPOD_ONLY
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 
@@ -340,38 +340,14 @@ def legal_sequences(
     hit = _SEQUENCES.get(key)
     if hit is not None and hit[0] is deck:
         return hit[1]
-    # A plan that breaks nothing has every card legal after the one before it (the
-    # first after ``previous``, as a turn's opening card): the restrictions look at
-    # one pair of cards at a time, so three table lookups per plan decide it.
-    cards = deck.cards
-    opening = np.array([card_problem(previous, c, True, restrictions) is None for c in cards])
-    after = _pairs_allowed(deck, restrictions)
-    every = all_sequences(deck, allowed)
-    ok = opening[every[:, 0]] & after[every[:, 0], every[:, 1]] & after[every[:, 1], every[:, 2]]
-    out: Ints = every[ok]
+    usable = [i for i, c in enumerate(deck.cards) if c.symbol in allowed]
+    rows = [
+        combo
+        for combo in itertools.permutations(usable, 3)
+        if not plan_problems(previous, [deck.cards[i] for i in combo], restrictions)
+    ]
+    out = np.array(rows, dtype=np.int64).reshape(-1, 3)
     _SEQUENCES[key] = (deck, out)
-    return out
-
-
-_PAIRS: dict[tuple[int, Restrictions], tuple[object, Bools]] = {}
-
-
-def _pairs_allowed(deck: ManeuverDeck, restrictions: Restrictions) -> Bools:
-    """``[i, j]``: card j may follow card i within a turn (cached per deck)."""
-    key = (id(deck), restrictions)
-    hit = _PAIRS.get(key)
-    if hit is not None and hit[0] is deck:
-        return hit[1]
-    out: Bools = np.array(
-        [
-            [
-                card_problem(Flown(a.symbol, a.is_steep), b, False, restrictions) is None
-                for b in deck.cards
-            ]
-            for a in deck.cards
-        ]
-    )
-    _PAIRS[key] = (deck, out)
     return out
 
 
