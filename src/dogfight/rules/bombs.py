@@ -19,7 +19,7 @@ from dogfight.catalog.models import ManeuverCard, Symbol
 from dogfight.errors import IllegalPlanError
 from dogfight.geometry.maneuver import arrowhead
 from dogfight.geometry.pose import Pose
-from dogfight.geometry.shapes import convex_overlap, nearest_point
+from dogfight.geometry.shapes import Polygon, convex_overlap, nearest_point
 from dogfight.rules import events as ev
 from dogfight.rules import standard
 from dogfight.rules.damage import apply_cards, damage, eliminate
@@ -110,9 +110,13 @@ def card_pose(state: GameState, bomber: Vehicle, last: ManeuverCard | None) -> t
     return card.id, arrowhead(bomber.pose, card, state.rules.base_length)
 
 
-def coverage(state: GameState, card: BombCard) -> tuple[list[str], list[str]]:
-    """The tripods whose base the dot covers, and those only the card covers (001)."""
-    outline = state.bomb_card(card)
+def coverage(
+    state: GameState, card: BombCard, outline: Polygon | None = None
+) -> tuple[list[str], list[str]]:
+    """The tripods whose base the dot covers, and those only the card covers (001).
+    ``outline``: the card's, when already worked out."""
+    if outline is None:
+        outline = state.bomb_card(card)
     spec = state.rules.catalog.constants.tripods.bomb_card
     radius = spec.dot_radius
     # a base whose centre is farther than its corners and the card's reach is not covered
@@ -144,8 +148,8 @@ def place(
         used, pose = card_pose(state, bomber, flown.get(bomber_id))
         card = BombCard(f"{BOMBS_PREFIX}{bomber_id}", bomber_id, bomber.side, loads, pose)
         state.bomb_cards.append(card)
-        dot, covered = coverage(state, card)
-        corners = tuple((x, y) for x, y in state.bomb_card(card))
+        corners = state.bomb_card(card)
+        dot, covered = coverage(state, card, corners)
         events.append(
             ev.BombCardPlaced(
                 card.id, bomber_id, loads, used, pose, corners, tuple(dot), tuple(covered)
