@@ -38,6 +38,11 @@ class Rules:
     hex_side: float = field(init=False)
     base_radius: float = field(init=False)
     """The largest distance from a base's centre to its edge, airplanes and tripods."""
+    _restrictions: Restrictions = field(init=False, repr=False, compare=False)
+    _weapons: dict[str, tuple[tuple[str, str], ...]] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
+    """:meth:`weapons` by type, worked out once (every firing step asks)."""
 
     def __post_init__(self) -> None:
         c = self.catalog.constants
@@ -50,13 +55,18 @@ class Rules:
         object.__setattr__(self, "hex_side", c.tripods.base_side)
         plane = math.hypot(c.airplane_base.length, c.airplane_base.width) / 2.0
         object.__setattr__(self, "base_radius", max(plane, c.tripods.base_side))
+        object.__setattr__(
+            self,
+            "_restrictions",
+            Restrictions(
+                self.switches.immelmann_counter, self.switches.steep_after_turn_or_straight
+            ),
+        )
 
     @property
     def restrictions(self) -> Restrictions:
         """The flight restrictions of the switches in force."""
-        return Restrictions(
-            self.switches.immelmann_counter, self.switches.steep_after_turn_or_straight
-        )
+        return self._restrictions
 
     @property
     def specials(self) -> str | None:
@@ -119,8 +129,13 @@ class Rules:
     def weapons(self, type_id: str) -> tuple[tuple[str, str], ...]:
         """(weapon, damage deck letter) pairs: front first, then rear for two-seaters.
         Tripods have no ruler weapons: their heat-ray is an action."""
+        known = self._weapons.get(type_id)
+        if known is not None:
+            return known
         if type_id in self.catalog.tripods and type_id not in self.catalog.airplanes:
             return ()
         firepower = self.airplane(type_id).firepower
         names = ("front", "rear")
-        return tuple((names[i], letter) for i, letter in enumerate(firepower))
+        out = tuple((names[i], letter) for i, letter in enumerate(firepower))
+        self._weapons[type_id] = out
+        return out

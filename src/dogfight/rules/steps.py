@@ -93,6 +93,8 @@ def speed_markers(ph: Phase) -> None:
 
 def walk(ph: Phase) -> None:
     """Tripods walk their cards, then overlapping tripods are resolved and facings change."""
+    if not ph.walked and not ph.acts.facing:
+        return  # no tripod walks or turns: nothing to put back
     state = ph.state
     for vehicle in ph.movers:
         if (
