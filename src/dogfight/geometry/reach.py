@@ -208,15 +208,40 @@ class Sight:
         return self.distance <= half + 1e-9
 
 
+ShadeCache = dict[tuple[Point, Polygon, float], shapely.Geometry]
+"""Shadows already built, by (firing dot, blocking base, ruler): a firer's weapons measure
+several targets past the same bases."""
+
+
+def _shades(
+    origin: Point, bases: list[Polygon], ruler: float, cache: ShadeCache | None
+) -> npt.NDArray[np.object_]:
+    """:func:`shadows` of ``bases``, those in ``cache`` taken from it (and new ones kept)."""
+    if cache is None:
+        return shadows(origin, bases, ruler)
+    missing = [b for b in bases if (origin, b, ruler) not in cache]
+    if missing:
+        for base, shade in zip(missing, shadows(origin, missing, ruler), strict=True):
+            cache[origin, base, ruler] = shade
+    out = np.empty(len(bases), dtype=object)
+    for i, base in enumerate(bases):
+        out[i] = cache[origin, base, ruler]
+    return out
+
+
 def _shadows(
-    origin: Point, region: Sequence[Point], ruler: float, candidates: list[Candidate]
+    origin: Point,
+    region: Sequence[Point],
+    ruler: float,
+    candidates: list[Candidate],
+    cache: ShadeCache | None = None,
 ) -> tuple[shapely.Geometry, shapely.Geometry, tuple[int, ...], tuple[Polygon, ...]]:
     """The exact test: each candidate's shadow against the in-arc region (all at once,
     through shapely's array functions). Returns the region and its visible part, the
     indexes of the bases hiding some of the region within ``ruler`` and the shadows
     hiding any of it."""
     region_shape = _geometry(region)
-    shades = shadows(origin, [base for _, base in candidates], ruler)
+    shades = _shades(origin, [base for _, base in candidates], ruler, cache)
     hidden = shapely.intersection(region_shape, shades)
     hides = ~shapely.is_empty(hidden)
     near = shapely.distance(hidden, shapely.Point(origin)) <= ruler + 1e-9
@@ -312,13 +337,14 @@ def measure(
     nearest: tuple[float, Point],
     ruler: float,
     candidates: Sequence[Blocker],
+    cache: ShadeCache | None = None,
 ) -> Sight:
     """Measure a shot at a target whose in-arc part is ``region`` (non-empty, its point
     nearest ``origin`` given as (distance, point)), given the bases that may block it
     (:data:`Blocker`), each within ``ruler``: the angular test rules out the bases whose
     shadow cannot reach the region, the ruler to the nearest in-arc point is tried first,
     and only when something may cross it are the exact shadows built (:func:`sight` is
-    the same measure)."""
+    the same measure), or taken from ``cache``."""
     arc_distance, arc_point = nearest
     region_t = tuple(region)
     if arc_distance > ruler + 1e-9 or not candidates:
@@ -345,7 +371,7 @@ def measure(
             region=region_t,
             pending=(origin, ruler, kept),
         )
-    region_shape, visible, blockers, shades = _shadows(origin, region, ruler, kept)
+    region_shape, visible, blockers, shades = _shadows(origin, region, ruler, kept, cache)
     # Floating-point slivers left along a shadow's edge are not a way through.
     if visible.is_empty or (region_shape.area > 0 and visible.area < SLIVER):
         return Sight(arc_distance, arc_point, math.inf, None, blockers, region_t, shades)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from dogfight.catalog.loader import Catalog
 from dogfight.catalog.models import (
     Airplane,
+    DamageCard,
     HeatRayRulerSpec,
     ManeuverDeck,
     Ruleset,
@@ -43,6 +44,9 @@ class Rules:
         init=False, default_factory=dict, repr=False, compare=False
     )
     """:meth:`weapons` by type, worked out once (every firing step asks)."""
+    _damage_cards: dict[str, dict[str, DamageCard]] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         c = self.catalog.constants
@@ -119,6 +123,14 @@ class Rules:
         ):
             return f"{sw.tripod_counters}-{letter}"
         return letter
+
+    def damage_cards(self, deck: str) -> dict[str, DamageCard]:
+        """A damage deck's (or counter set's) cards by id (built once per deck)."""
+        cards = self._damage_cards.get(deck)
+        if cards is None:
+            cards = {c.id: c for c in self.catalog.damage_decks[deck].cards}
+            self._damage_cards[deck] = cards
+        return cards
 
     def deck_of(self, type_id: str) -> ManeuverDeck:
         return self.catalog.maneuver_decks[self.airplane(type_id).maneuver_deck]

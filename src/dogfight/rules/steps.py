@@ -120,6 +120,8 @@ def fly(ph: Phase) -> None:
         vehicle.pose = apply_card(start, card, base_length)
         vehicle.previous = Flown(card.symbol, card.is_steep)
         ph.events.append(Moved(vehicle.id, card.id, start, vehicle.pose))
+        if not vehicle.jams:
+            continue
         for weapon in sorted(vehicle.jams):
             if vehicle.jams[weapon] > 0:
                 vehicle.jams[weapon] -= 1
