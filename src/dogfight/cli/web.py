@@ -126,6 +126,9 @@ def _run(app: object, sock: socket.socket, limits: Limits) -> None:
         log_level="warning",
         ws="websockets-sansio",
         ws_max_size=limits.ws_max_message,
+        # a view is a few kB of JSON: compressing every message cost more CPU than the
+        # bytes it saved (the server's, under load, is what every player waits for)
+        ws_per_message_deflate=False,
         h11_max_incomplete_event_size=16 * 1024,
     )
     server = uvicorn.Server(config)

@@ -86,7 +86,12 @@ class LiveGame:
     """One game in memory: its seats, inputs and the states after every step."""
 
     def __init__(
-        self, record: GameRecord, catalog: Catalog, store: Store, budget: float | None = None
+        self,
+        record: GameRecord,
+        catalog: Catalog,
+        store: Store,
+        budget: float | None = None,
+        analysis: bool | None = None,
     ) -> None:
         self.store = store
         self.catalog = catalog
@@ -97,6 +102,8 @@ class LiveGame:
         self._bots: dict[str, Any] = {}
         self._unsaved = Batch()
         self._bots_acted = False
+        self.analysis = status.is_analysis(store, record.id) if analysis is None else analysis
+        """An open analysis game: its creator chose the seed, which is public."""
         self._load(record)
 
     # --- loading ---------------------------------------------------------------------
@@ -106,6 +113,7 @@ class LiveGame:
         after the ones held); :class:`StepError` names the step whose stored input or
         replay the engine refused."""
         self.failure: Failure | None = None
+        self._vehicles_of: tuple[Any, Any, dict[str, frozenset[str]]] = (None, None, {})
         self.view_cache = ViewCache()
         """The seats' views, built once per version (:mod:`dogfight.server.views`)."""
         self._at = (0, 0)
@@ -126,7 +134,6 @@ class LiveGame:
         self.title = record.title
         self.created = record.created
         self.seed = record.seed
-        self.analysis = status.is_analysis(self.store, record.id)
         self.setup = record.setup
         self.initial = build(parse_situation(record.setup, "setup"), self.catalog, record.seed)
         self.steps: list[Step] = []
@@ -216,7 +223,19 @@ class LiveGame:
         return seat
 
     def seat_vehicles(self, seat_id: str, state: GameState | None = None) -> frozenset[str]:
+        """The vehicles the seat plays in ``state`` (default: the current one): its own,
+        and for the first seat of a side the side's vehicles no seat names. Worked out
+        once per state and seat (asked many times per request)."""
         state = state or self.state
+        known = self._vehicles_of
+        if known[0] is not state or known[1] is not self.seats:
+            known = self._vehicles_of = (state, self.seats, {})
+        mine = known[2].get(seat_id)
+        if mine is None:
+            mine = known[2][seat_id] = self._seat_vehicles(seat_id, state)
+        return mine
+
+    def _seat_vehicles(self, seat_id: str, state: GameState) -> frozenset[str]:
         seat = self.seats[seat_id]
         mine = set(seat.vehicles)
         first = min(
