@@ -105,9 +105,10 @@ class HttpError(Exception):
 class Http:
     """One keep-alive HTTP/1.1 connection to a server, as a browser tab holds: requests
     one after the other, a JSON body in and out. Opened again when the server closed it
-    or after :data:`IDLE` seconds unused (before the server's keep-alive runs out)."""
+    or after :data:`IDLE` seconds unused (well before ``dogfight serve`` closes an idle
+    connection, ``KEEP_ALIVE``: a request must not cross the server's closing)."""
 
-    IDLE = 3.0
+    IDLE = 20.0
 
     def __init__(self, base: str) -> None:
         parts = urlsplit(base)

@@ -57,6 +57,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.sql.elements import BindParameter
 
 from dogfight.errors import DataError
 
@@ -183,6 +184,16 @@ CLAIM = CLAIM_ANY.where(GAMES.c.revision == bindparam("revision"))
 INSERTS = {table.name: insert(table) for table in (PLANS, ANSWERS, DECISIONS, STEPS)}
 NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 MARK_OVER = update(GAMES).where(GAMES.c.id == bindparam("game")).values(over=True)
+
+
+SEATS = cast(Table, SeatRow.__table__)
+_GAME: BindParameter[str] = bindparam("game")
+LOAD_GAME = select(GAMES).where(GAMES.c.id == _GAME)
+LOAD_SEATS = select(SEATS).where(SEATS.c.game_id == _GAME).order_by(SEATS.c.position)
+LOAD_PLANS = select(PLANS).where(PLANS.c.game_id == _GAME).order_by(PLANS.c.id)
+LOAD_ANSWERS = select(ANSWERS).where(ANSWERS.c.game_id == _GAME).order_by(ANSWERS.c.id)
+LOAD_DECISIONS = select(DECISIONS).where(DECISIONS.c.game_id == _GAME).order_by(DECISIONS.c.id)
+LOAD_STEPS = select(STEPS).where(STEPS.c.game_id == _GAME).order_by(STEPS.c.turn, STEPS.c.phase)
 
 
 class Conflict(Exception):
@@ -489,55 +500,46 @@ class Store:
             return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     def load(self, game_id: str) -> GameRecord | None:
-        """Everything about one game, read in one transaction (a consistent picture)."""
-        with Session(self.engine) as session, session.begin():
-            game = session.get(GameRow, game_id)
+        """Everything about one game, read in one transaction (a consistent picture);
+        Core reads with prebuilt statements (a process catching up with another's write
+        reads the game again: no unit of work, no objects per row)."""
+        with self.engine.begin() as connection:
+            given = {"game": game_id}
+            game = connection.execute(LOAD_GAME, given).first()
             if game is None:
                 return None
-            seats = session.scalars(
-                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.position)
-            ).all()
-            plans = session.scalars(
-                select(PlanRow).where(PlanRow.game_id == game_id).order_by(PlanRow.id)
-            ).all()
-            answers = session.scalars(
-                select(AnswerRow).where(AnswerRow.game_id == game_id).order_by(AnswerRow.id)
-            ).all()
-            decided = session.scalars(
-                select(DecisionRow).where(DecisionRow.game_id == game_id).order_by(DecisionRow.id)
-            ).all()
-            steps = session.scalars(
-                select(StepRow)
-                .where(StepRow.game_id == game_id)
-                .order_by(StepRow.turn, StepRow.phase)
-            ).all()
-            return GameRecord(
-                id=game.id,
-                title=game.title,
-                created=game.created,
-                seed=game.seed,
-                setup=game.setup,
-                engine=game.engine,
-                over=game.over,
-                revision=game.revision or 0,
-                seats=[
-                    SeatRecord(
-                        s.seat,
-                        s.position,
-                        s.label,
-                        s.side,
-                        list(s.vehicles),
-                        s.token_hash,
-                        s.bot,
-                        s.auto_fire,
-                    )
-                    for s in seats
-                ],
-                plans=[(p.turn, p.seat, p.plans) for p in plans],
-                answers=[(a.turn, a.phase, a.seat, a.answer) for a in answers],
-                decisions=[(d.turn, d.phase, d.seat, d.decision, list(d.answer)) for d in decided],
-                steps=[(s.turn, s.phase, list(s.events)) for s in steps],
-            )
+            seats = connection.execute(LOAD_SEATS, given).all()
+            plans = connection.execute(LOAD_PLANS, given).all()
+            answers = connection.execute(LOAD_ANSWERS, given).all()
+            decided = connection.execute(LOAD_DECISIONS, given).all()
+            steps = connection.execute(LOAD_STEPS, given).all()
+        return GameRecord(
+            id=game.id,
+            title=game.title,
+            created=game.created,
+            seed=game.seed,
+            setup=game.setup,
+            engine=game.engine,
+            over=game.over,
+            revision=game.revision or 0,
+            seats=[
+                SeatRecord(
+                    s.seat,
+                    s.position,
+                    s.label,
+                    s.side,
+                    list(s.vehicles),
+                    s.token_hash,
+                    s.bot,
+                    bool(s.auto_fire),
+                )
+                for s in seats
+            ],
+            plans=[(p.turn, p.seat, p.plans) for p in plans],
+            answers=[(a.turn, a.phase, a.seat, a.answer) for a in answers],
+            decisions=[(d.turn, d.phase, d.seat, d.decision, list(d.answer)) for d in decided],
+            steps=[(s.turn, s.phase, list(s.events)) for s in steps],
+        )
 
     def count_steps(self, game_id: str) -> list[tuple[int, int]]:
         """(turn, phase) of every stored step, in order (duplicates would show twice)."""
