@@ -24,7 +24,7 @@ from dogfight.rules.events import (
 )
 from dogfight.rules.phase import Phase
 from dogfight.rules.plans import AUTO, HOLD, Action, Plan
-from dogfight.rules.rays import heat_ray_options
+from dogfight.rules.rays import RayScene
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.turns import allowed_symbols, start_turn
 from dogfight.rules.victory import SHOT_DOWN, scores
@@ -32,6 +32,7 @@ from dogfight.rules.victory import SHOT_DOWN, scores
 __all__ = [
     "SHOT_DOWN",
     "allowed_symbols",
+    "may_ask",
     "pending_decisions",
     "play_turn",
     "preview_targets",
@@ -156,14 +157,13 @@ def _heat_ray_choices(ph: Phase) -> dict[str, list[str]]:
     state = ph.state
     table = firing.table_of(state)
     out: dict[str, list[str]] = {}
+    scene = RayScene(state, table.overlap, None, table.bases)
     for vid, action in sorted(ph.acts.heat_ray.items()):
         tripod = state.vehicles[vid]
         if not tripod.in_play or tripod.tripod is None or tripod.tripod.toppled:
             continue
         assert action.projector is not None
-        opts = heat_ray_options(
-            state, tripod, Side.parse(action.projector), table.overlap, None, table.bases
-        )
+        opts = scene.options(tripod, Side.parse(action.projector))
         out[vid] = [o.target for o in opts]
     return out
 
@@ -247,6 +247,19 @@ def resolve_phase(
             step(ph)
         asking.check_all_used()
     return ph.state, ph.events
+
+
+def may_ask(state: GameState, phase: int) -> bool:
+    """Whether a step of the action phase ``phase`` could ask a seat a decision: 002's
+    reorder after tailing (asked before the second and third maneuvers), a tripod's
+    direction at the reveal of its secret action card, a bomber's pick of the cards its
+    bombs drew. A caller resolving phases for computer players (``simulate``, PettingZoo)
+    replays a phase to collect its decisions only when this says it could ask one."""
+    if state.rules.switches.tailing and phase <= 2:
+        return True
+    if tripods.secret_action_cards(state):
+        return True
+    return bool(state.bomb_cards) or any(v.bombs > 0 for v in state.in_play())
 
 
 def pending_decisions(
