@@ -25,7 +25,7 @@ from dogfight.catalog.models import (
 )
 from dogfight.geometry.pose import Pose
 from dogfight.rules.context import Rules
-from dogfight.rules.plans import Action, Flown, Plan, plan_problems
+from dogfight.rules.plans import Action, Flown, Plan, Restrictions, plan_problems
 from dogfight.rules.state import GameState, Vehicle
 
 SAMPLE_BATCH = 16
@@ -45,17 +45,19 @@ def _usable(deck: ManeuverDeck, symbols: frozenset[Symbol]) -> Ints:
     return out
 
 
-_LEGAL: dict[tuple[int, Flown | None, tuple[int, ...]], tuple[object, bool]] = {}
+_LEGAL: dict[tuple[int, Flown | None, tuple[int, ...], Restrictions], tuple[object, bool]] = {}
 
 
-def _legal(deck: ManeuverDeck, previous: Flown | None, row: list[int]) -> bool:
-    """Whether the cards at ``row`` break no flight restriction after ``previous``
-    (remembered per deck, previous maneuver and cards)."""
-    key = (id(deck), previous, tuple(row))
+def _legal(
+    deck: ManeuverDeck, previous: Flown | None, row: list[int], restrictions: Restrictions
+) -> bool:
+    """Whether the cards at ``row`` break no flight restriction in force after
+    ``previous`` (remembered per deck, previous maneuver, cards and restrictions)."""
+    key = (id(deck), previous, tuple(row), restrictions)
     hit = _LEGAL.get(key)
     if hit is not None and hit[0] is deck:
         return hit[1]
-    ok = not plan_problems(previous, [deck.cards[k] for k in row])
+    ok = not plan_problems(previous, [deck.cards[k] for k in row], restrictions)
     _LEGAL[key] = (deck, ok)
     return ok
 
@@ -95,10 +97,10 @@ def _sampled_airplane_plan(
     for row in usable[rng.integers(len(usable), size=(SAMPLE_BATCH, 3))].tolist():
         if row[0] == row[1] or row[0] == row[2] or row[1] == row[2]:
             continue
-        if not _legal(deck, vehicle.previous, row):
+        if not _legal(deck, vehicle.previous, row, rules.restrictions):
             continue
         cards = [deck.cards[k] for k in row]
-        if vehicle.status and not status_allows(cards, vehicle.status, state.turn):
+        if vehicle.status and not status_allows(cards, vehicle.status, state.turn, rules.specials):
             continue
         if _safe_flight(vehicle.pose, cards, rules, rules.base_length):
             return cards
