@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dogfight.batch import moves
+from dogfight.batch import moves, special
 from dogfight.batch.policies import (
     POLICIES,
     SAFE_MARGIN,
@@ -41,9 +41,11 @@ def sample_plans(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random
     seqs = sequences(spec)
     deck = spec.type_deck[state.type[b, n]][:, None]
     kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])[:, None]
+    forbid, need = special.needs(state, b, n)
     x, y, h = (a[b, n][:, None] for a in (state.x, state.y, state.heading))
     pick = (rng.random((len(b), 4 * count)) * seqs.count[deck]).astype(np.int64)
     ok = seqs.legal[deck, kinds, pick]
+    ok &= special.allowed(seqs.feature[deck, pick], forbid[:, None], need[:, None])
     fx, fy, _ = placed(seqs, deck, pick, x, y, h)
     ok &= moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
     # the first ``count`` good draws of each row
@@ -53,7 +55,12 @@ def sample_plans(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random
     for r in short.tolist():
         d, k = deck[r, :1], kinds[r, :1]
         out[r] = [
-            int(best_tier_pick(spec, seqs, d, k, x[r], y[r], h[r], rng)[0]) for _ in range(count)
+            int(
+                best_tier_pick(
+                    spec, seqs, d, k, x[r], y[r], h[r], rng, forbid[r : r + 1], need[r : r + 1]
+                )[0]
+            )
+            for _ in range(count)
         ]
     return out
 

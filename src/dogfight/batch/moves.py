@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dogfight.batch.spec import IMMELMANN, STRAIGHT, Bools, Floats, Ints, Spec
+from dogfight.batch.spec import IMMELMANN, LEFT, RIGHT, STRAIGHT, Bools, Floats, Ints, Spec
 
 
 def normalize(degrees: Floats) -> Floats:
@@ -37,16 +37,28 @@ def fly(spec: Spec, x: Floats, y: Floats, h: Floats, card: Ints) -> tuple[Floats
     return ex, ey, ah
 
 
-def problem(spec: Spec, prev_symbol: Ints, prev_steep: Bools, card: Ints) -> Bools:
+def problem(
+    spec: Spec, prev_symbol: Ints, prev_steep: Bools, card: Ints, opening: Bools | bool = False
+) -> Bools:
     """Whether ``card`` breaks a flight restriction right after the previous maneuver
-    (``prev_symbol`` -1: none): two steep cards in a row, an Immelmann not after a
-    straight, anything but a straight after an Immelmann."""
+    (``prev_symbol`` -1: none), as :func:`dogfight.rules.plans.card_problem`: two steep
+    cards in a row, an Immelmann not after a straight, anything but a straight after an
+    Immelmann (002's Immelmann counter lets a turn ``opening`` with an Immelmann follow
+    one), and under 003 a steep card not after a left turn, a right turn or a straight."""
     symbol = spec.card_symbol[card]
+    steep = spec.card_steep[card]
     has_prev = prev_symbol >= 0
-    steep_twice = spec.card_steep[card] & has_prev & prev_steep
+    steep_twice = steep & has_prev & prev_steep
     after_immelmann = (prev_symbol == IMMELMANN) & (symbol != STRAIGHT)
     no_straight_before = (symbol == IMMELMANN) & (prev_symbol != STRAIGHT)
+    if spec.immelmann_counter:
+        counter = opening & (prev_symbol == IMMELMANN) & (symbol == IMMELMANN)
+        after_immelmann = after_immelmann & ~counter
+        no_straight_before = no_straight_before & ~counter
     out: Bools = steep_twice | after_immelmann | no_straight_before
+    if spec.steep_after_turn_or_straight:
+        turn_or_straight = np.isin(prev_symbol, (LEFT, RIGHT, STRAIGHT))
+        out = out | (steep & (~has_prev | prev_steep | ~turn_or_straight))
     return out
 
 

@@ -18,6 +18,7 @@ from dogfight.batch.game import resolve_phase
 from dogfight.batch.policies import POLICIES, Policy
 from dogfight.batch.spec import Ints
 from dogfight.batch.state import REASONS, WEAPONS, BatchState, reset, tile
+from dogfight.batch.tailing import bots_reorder
 from dogfight.errors import DataError
 from dogfight.sim.run import GameResult
 from dogfight.sim.spec import RunSpec
@@ -106,7 +107,7 @@ def play(
     while live.any():
         for name, mask in sides.items():
             policies[bots[name]](state, rng, mask & live[:, None])
-        resolve_phase(state, rng)
+        resolve_phase(state, rng, reorder=bots_reorder)
         capped = live & ~state.over & (state.turn > max_turns)
         done = np.flatnonzero(live & (state.over | capped))
         if len(done) == 0:

@@ -142,7 +142,7 @@ def nearest(ox: Floats, oy: Floats, pts: Floats, ok: Bools) -> tuple[Floats, Flo
     return d[rows, best], pts[rows, best, 0], pts[rows, best, 1]
 
 
-def _ray_polygon(
+def ray_polygon(
     ox: Floats, oy: Floats, dx: Floats, dy: Floats, poly: Floats
 ) -> tuple[Floats, Floats]:
     """Cyrus-Beck: the parameters [tmin, tmax] of the ray O + t d (t >= 0) inside a
@@ -193,7 +193,7 @@ def _visible_nearest(
     dy = np.take_along_axis(vy, ends, axis=2)
     o_x = np.broadcast_to(ox[:, None, None], dx.shape)
     o_y = np.broadcast_to(oy[:, None, None], dx.shape)
-    tmin, tmax = _ray_polygon(
+    tmin, tmax = ray_polygon(
         o_x, o_y, dx, dy, np.broadcast_to(target[:, None, None], (*dx.shape, 4, 2))
     )
     tmin = np.maximum(tmin, 0.0)
@@ -247,7 +247,7 @@ def _visible_nearest(
     sx = pts[..., 0] - ox[:, None]
     sy = pts[..., 1] - oy[:, None]
     shape = (p_count, pts.shape[1], k_count)
-    low, high = _ray_polygon(
+    low, high = ray_polygon(
         np.broadcast_to(ox[:, None, None], shape),
         np.broadcast_to(oy[:, None, None], shape),
         np.broadcast_to(sx[..., None], shape),

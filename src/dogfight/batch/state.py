@@ -15,9 +15,9 @@ import numpy as np
 
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
 
-REASONS = ("", "shot_down", "exploded", "out_of_control", "left_area")
+REASONS = ("", "shot_down", "exploded", "out_of_control", "left_area", "engine_destroyed", "burned")
 """Why an airplane left the game, by code (0: still in play), the referee's words."""
-SHOT_DOWN, EXPLODED, OUT_OF_CONTROL, LEFT_AREA = 1, 2, 3, 4
+SHOT_DOWN, EXPLODED, OUT_OF_CONTROL, LEFT_AREA, ENGINE_DESTROYED, BURNED = 1, 2, 3, 4, 5, 6
 WEAPONS = ("front", "rear")
 
 
@@ -44,6 +44,18 @@ class BatchState:
     aim: Ints
     """(B, N, 2) the slot each weapon fired at in the previous phase, -1 for none."""
     reason: Ints
+    observer: Bools
+    """002: the two-seater's observer is out (no rear gun)."""
+    engine: Ints
+    """Engine hits (002, 003)."""
+    smoke: Ints
+    """Smoke counters left (002: no tailing)."""
+    fire: Ints
+    """Flame counters left (002: an A card as each turn begins; no tailing)."""
+    rudder: Ints
+    """(B, N, 2) the turn a jammed rudder forbids left / right arrows (0: none)."""
+    tailing: Bools
+    """(B, N, N) 002's tailing this turn: [tailer, tailed]."""
     plan: Ints
     """(B, N, 3) global card indexes of the turn's plan, -1 when not planned."""
     order: Ints
@@ -112,6 +124,12 @@ def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]
         jams=np.zeros((b, n, 2), dtype=np.int64),
         aim=np.full((b, n, 2), -1, dtype=np.int64),
         reason=np.zeros((b, n), dtype=np.int64),
+        observer=np.zeros((b, n), dtype=np.bool_),
+        engine=np.zeros((b, n), dtype=np.int64),
+        smoke=np.zeros((b, n), dtype=np.int64),
+        fire=np.zeros((b, n), dtype=np.int64),
+        rudder=np.zeros((b, n, 2), dtype=np.int64),
+        tailing=np.zeros((b, n, n), dtype=np.bool_),
         plan=np.full((b, n, 3), -1, dtype=np.int64),
         order=order,
         top=np.broadcast_to(spec.damage_size, (b, d)).copy(),
