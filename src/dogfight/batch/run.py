@@ -17,7 +17,7 @@ from dogfight.batch import easy as _easy  # noqa: F401  (registers the easy bot)
 from dogfight.batch.game import resolve_phase
 from dogfight.batch.policies import POLICIES, Policy
 from dogfight.batch.spec import Ints
-from dogfight.batch.state import REASONS, WEAPONS, BatchState, reset, tile
+from dogfight.batch.state import REASONS, WEAPONS, BatchState, reset, take, tile
 from dogfight.batch.tailing import bots_reorder
 from dogfight.errors import DataError
 from dogfight.sim.run import GameResult
@@ -123,6 +123,11 @@ def play(
         stale = done[len(fresh) :]
         live[stale] = False
         state.over[stale] = True
+        if started >= games and 2 * int(live.sum()) <= len(live):
+            # no game left to start: play on with the tables still in play only
+            keep = np.flatnonzero(live)
+            state, index, live = take(state, keep), index[keep], live[keep]
+            sides = {k: mask[keep] for k, mask in sides.items()}
     return sorted(results, key=lambda r: r.index)
 
 

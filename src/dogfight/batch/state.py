@@ -173,6 +173,15 @@ def tile(template: BatchState, tables: int) -> BatchState:
     return out
 
 
+def take(state: BatchState, rows: Ints) -> BatchState:
+    """A batch of the tables ``rows`` only (copies)."""
+    out = copy.copy(state)
+    for k in _arrays(state):
+        setattr(out, k, getattr(state, k)[rows])
+    out.names = [state.names[int(b)] for b in rows]
+    return out
+
+
 def reset(state: BatchState, rows: Ints, template: BatchState, rng: np.random.Generator) -> None:
     """Start new games on tables ``rows``: the template's first table, new piles."""
     for k in _arrays(state):
