@@ -138,7 +138,8 @@ def _plan(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None
     v_count, slots = len(b), state.slots
     own = sample_plans(state, b, n, OWN_PLANS, rng)  # (V, K)
     deck = spec.type_deck[state.type[b, n]]
-    mx, my, mh = placed(seqs, deck[:, None], own, *(a[b, n][:, None] for a in _poses(state)))
+    sx, sy, sh = (a[b, n][:, None] for a in _poses(state))
+    mx, my, mh = placed(seqs, deck[:, None], own, sx, sy, sh)
     # every enemy in play, with a few plausible plans each
     enemy = state.alive[b] & (state.side[b] != state.side[b, n][:, None])  # (V, N)
     ex = np.zeros((v_count, slots, SAMPLES, 3))
@@ -149,9 +150,8 @@ def _plan(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None
         tb, tn = b[vb], vn
         picks = sample_plans(state, tb, tn, SAMPLES, rng)
         e_deck = spec.type_deck[state.type[tb, tn]]
-        px, py, ph = placed(
-            seqs, e_deck[:, None], picks, *(a[tb, tn][:, None] for a in _poses(state))
-        )
+        tx, ty, th = (a[tb, tn][:, None] for a in _poses(state))
+        px, py, ph = placed(seqs, e_deck[:, None], picks, tx, ty, th)
         ex[vb, vn], ey[vb, vn], eh[vb, vn] = px, py, ph
     weapons = state.weapon_deck()
     my_decks = weapons[b, n]  # (V, 2)

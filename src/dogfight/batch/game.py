@@ -93,7 +93,9 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
     spec = state.spec
     b_count, n = state.tables, state.slots
     alive = state.alive
-    base = sight.corners(spec, state.x, state.y, state.heading)  # (B, N, 4, 2)
+    x, y, heading = state.x, state.y, state.heading
+    # every base (B, N, 4, 2), only where other bases may hide a target
+    base = sight.corners(spec, x, y, heading) if n > 2 else np.zeros((0, n, 4, 2))
     # overlaps between airplanes in play (a prefilter on centres first)
     dx = state.x[:, None, :] - state.x[:, :, None]
     dy = state.y[:, None, :] - state.y[:, :, None]
@@ -104,7 +106,10 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
     ov = np.zeros((b_count, n, n), dtype=np.bool_)
     bb, ii, jj = np.nonzero(near)
     if len(bb):
-        ov[bb, ii, jj] = sight.overlap(base[bb, ii], base[bb, jj])
+        ov[bb, ii, jj] = sight.overlap(
+            sight.corners(spec, x[bb, ii], y[bb, ii], heading[bb, ii]),
+            sight.corners(spec, x[bb, jj], y[bb, jj], heading[bb, jj]),
+        )
     ready = _weapon_ready(state, silenced, act)
     out = np.full((b_count, n, 2), -1, dtype=np.int64)
     dist_out = np.full((b_count, n, 2), np.inf)
@@ -114,17 +119,33 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
     enemy = (state.side[:, :, None] != state.side[:, None, :]) & both
     far = (spec.ruler + spec.base_radius + 1e-6) ** 2
     close = enemy & ~ov & (dx * dx + dy * dy <= far)
+    rad = np.radians(heading)
+    cos, sin = np.cos(rad), np.sin(rad)
     for w in (0, 1):
         pair = close & (ready[:, :, w] >= 0)[:, :, None]
         bb, ii, jj = np.nonzero(pair)
         if len(bb) == 0:
             continue
-        ox, oy = state.x[bb, ii], state.y[bb, ii]
-        axis = state.heading[bb, ii] + spec.arc_centre[w]
+        # a conservative prefilter: some of the target's circumscribed circle in the arc
+        ddx, ddy = dx[bb, ii, jj], dy[bb, ii, jj]
+        turn = np.radians(spec.arc_centre[w])
+        cc, sc = np.cos(turn), np.sin(turn)
+        c = cos[bb, ii] * cc - sin[bb, ii] * sc
+        s = sin[bb, ii] * cc + cos[bb, ii] * sc
+        along, across = ddx * c + ddy * s, np.abs(-ddx * s + ddy * c)
+        gap = np.hypot(along, across)
+        spread = np.arcsin(np.minimum(1.0, spec.base_radius / np.maximum(gap, 1e-12)))
+        keep = np.degrees(np.arctan2(across, along) - spread) <= spec.arc_half[w] + 1e-6
+        keep |= gap <= spec.base_radius + 1e-6
+        bb, ii, jj = bb[keep], ii[keep], jj[keep]
+        if len(bb) == 0:
+            continue
+        ox, oy = x[bb, ii], y[bb, ii]
+        axis = heading[bb, ii] + spec.arc_centre[w]
         half = np.full(len(bb), spec.arc_half[w])
-        a, e, t0, t1 = sight.in_arc_edges(ox, oy, axis, half, base[bb, jj])
-        pts, ok = sight.edge_candidates(ox, oy, a, e, t0, t1)
-        dist, px, py = sight.nearest(ox, oy, pts, ok)
+        dist, px, py = sight.nearest_in_arc(
+            spec, ox, oy, axis, float(spec.arc_half[w]), x[bb, jj], y[bb, jj], heading[bb, jj]
+        )
         reach = dist <= spec.ruler + REACH_TOLERANCE
         if n > 2 and reach.any():
             idx = np.flatnonzero(reach)
@@ -234,16 +255,21 @@ def _covered(
     return out, out_x, out_y
 
 
-def _eliminate(state: BatchState, reason: Ints, log: Ints, dice: damage.Dice) -> None:
+def _eliminate(
+    state: BatchState, reason: Ints, log: Ints, dice: damage.Dice, returns: bool = True
+) -> Bools:
     """Remove the airplanes with a reason code (B, N) (0: stays) and shuffle their cards
-    back (000: "all its damage cards are shuffled back into the appropriate decks")."""
+    back (000: "all its damage cards are shuffled back into the appropriate decks"),
+    unless ``returns`` is False (the caller does). Returns who was removed."""
     gone = reason > 0
     if not gone.any():
-        return
+        return gone
     state.alive &= ~gone
-    state.reason = np.where(gone, reason, state.reason)
+    state.reason[gone] = reason[gone]
     log[gone] = reason[gone]
-    damage.return_cards(state, gone, dice)
+    if returns:
+        damage.return_cards(state, gone, dice)
+    return gone
 
 
 def _illegal_damage(
@@ -383,8 +409,12 @@ def resolve_phase(
     # leaving the table
     gone = flown & moves.outside(spec, state.x, state.y)
     _eliminate(state, np.where(gone, LEFT_AREA, 0), log.eliminated, dice)
-    _fire(state, act, silenced, dice, log)
+    gone = _fire(state, act, silenced, dice, log)
     _victory(state, act)
+    if gone.any():
+        # the piles of a table whose game just ended are never drawn from again (a new
+        # game shuffles new ones); with the referee's shuffles they go back all the same
+        damage.return_cards(state, gone if dice.exact else gone & ~state.over[:, None], dice)
     # end of turn: smoke counters, tailing and plans go
     state.phase = np.where(act, state.phase + 1, state.phase)
     done = act & ~state.over & (state.phase >= 3)
@@ -397,9 +427,10 @@ def resolve_phase(
     return log
 
 
-def _fire(state: BatchState, act: Bools, silenced: Ints, dice: damage.Dice, log: PhaseLog) -> None:
+def _fire(state: BatchState, act: Bools, silenced: Ints, dice: damage.Dice, log: PhaseLog) -> Bools:
     """Every weapon chooses, then every card is drawn, then damage and specials are
-    applied and the airplanes they eliminate removed together."""
+    applied and the airplanes they eliminate removed together (their cards not yet
+    shuffled back: returns who they are)."""
     spec = state.spec
     b_count, n = state.tables, state.slots
     target, dist, log.blind = targets(state, silenced, act)
@@ -439,17 +470,20 @@ def _fire(state: BatchState, act: Bools, silenced: Ints, dice: damage.Dice, log:
     reason = np.where(
         by_special > 0, by_special, np.where(exploded, EXPLODED, np.where(down, SHOT_DOWN, 0))
     )
-    _eliminate(state, np.where(state.alive, reason, 0), log.eliminated, dice)
+    return _eliminate(state, np.where(state.alive, reason, 0), log.eliminated, dice, False)
 
 
 def _victory(state: BatchState, act: Bools) -> None:
     """One side (or none) left in play ends the game."""
-    sides = len(state.side_names)
-    onehot = state.side[..., None] == np.arange(sides)
-    present = (onehot & state.present[..., None]).any(axis=1)
-    standing = (onehot & state.alive[..., None]).any(axis=1)
-    ends = act & (present.sum(axis=1) >= 2) & (standing.sum(axis=1) <= 1)
+    present = np.zeros(state.tables, dtype=np.int64)
+    standing = np.zeros(state.tables, dtype=np.int64)
+    last = np.full(state.tables, -1, dtype=np.int64)
+    for k in range(len(state.side_names)):
+        mine = state.side == k
+        present += (mine & state.present).any(axis=1)
+        up = (mine & state.alive).any(axis=1)
+        standing += up
+        last[up & (last < 0)] = k
+    ends = act & (present >= 2) & (standing <= 1)
     state.over |= ends
-    state.winner = np.where(
-        ends, np.where(standing.any(axis=1), standing.argmax(axis=1), -1), state.winner
-    )
+    state.winner[ends] = last[ends]

@@ -17,24 +17,15 @@ def normalize(degrees: Floats) -> Floats:
     return out
 
 
-def _moved(
-    x: Floats, y: Floats, h: Floats, forward: Floats | float, left: Floats | float
-) -> tuple[Floats, Floats]:
-    rad = np.radians(h)
-    c, s = np.cos(rad), np.sin(rad)
-    return x + forward * c - left * s, y + forward * s + left * c
-
-
 def fly(spec: Spec, x: Floats, y: Floats, h: Floats, card: Ints) -> tuple[Floats, Floats, Floats]:
     """Poses after flying ``card`` (global card indexes, broadcast with the poses): the
-    card laid on the nose, the base's rear edge put on the arrowhead."""
-    half = spec.base_length / 2.0
-    nx, ny = _moved(x, y, h, half, 0.0)
-    nh = normalize(h)
-    ax, ay = _moved(nx, ny, nh, spec.card_forward[card], spec.card_left[card])
-    ah = normalize(nh + spec.card_turn[card])
-    ex, ey = _moved(ax, ay, ah, half, 0.0)
-    return ex, ey, ah
+    card laid on the nose, the base's rear edge put on the arrowhead — one rigid move
+    per card (``Spec.card_dx``, ``card_dy``), as
+    :func:`dogfight.geometry.maneuver.apply_card` composes it."""
+    rad = np.radians(h)
+    c, s = np.cos(rad), np.sin(rad)
+    dx, dy = spec.card_dx[card], spec.card_dy[card]
+    return x + dx * c - dy * s, y + dx * s + dy * c, normalize(normalize(h) + spec.card_turn[card])
 
 
 def problem(

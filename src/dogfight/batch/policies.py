@@ -47,6 +47,10 @@ class Sequences:
     feature: Ints
     """(decks, T) what the damaged-airplane restrictions look at (:func:`special.features`)."""
 
+    forward_by_phase: tuple[Floats, ...] = ()
+    """``forward`` as three contiguous (decks, T) arrays, one per phase."""
+    left_by_phase: tuple[Floats, ...] = ()
+
 
 # a previous maneuver as the restrictions see it: (symbol index, steep)
 _KINDS = [(-1, False), (STRAIGHT, False), (STRAIGHT, True), (IMMELMANN, False), (IMMELMANN, True)]
@@ -56,18 +60,25 @@ def kind(spec: Spec, prev_symbol: Ints, prev_steep: Bools) -> Ints:
     """The kind of each previous maneuver: none, straight, steep straight, Immelmann,
     steep Immelmann, another steep card, another card, a left or right turn (all the
     restrictions look at)."""
-    out: Ints = np.select(
-        [
-            prev_symbol < 0,
-            prev_symbol == STRAIGHT,
-            prev_symbol == IMMELMANN,
-            prev_steep,
-            (prev_symbol == LEFT) | (prev_symbol == RIGHT),
-        ],
-        [0, 1 + prev_steep, 3 + prev_steep, 5, 7],
-        6,
-    )
+    out: Ints = _KIND_TABLE[prev_symbol + 1, prev_steep.astype(np.int64)]
     return out
+
+
+def _kind_of(symbol: int, steep: bool) -> int:
+    if symbol < 0:
+        return 0
+    if symbol in (STRAIGHT, IMMELMANN):
+        return (1 if symbol == STRAIGHT else 3) + int(steep)
+    if steep:
+        return 5
+    return 7 if symbol in (LEFT, RIGHT) else 6
+
+
+_KIND_TABLE = np.array(
+    [[_kind_of(sym, steep) for steep in (False, True)] for sym in range(-1, len(SYMBOLS))],
+    dtype=np.int64,
+)
+""":func:`kind` by (previous symbol + 1, steep)."""
 
 
 @lru_cache(maxsize=8)
@@ -90,7 +101,17 @@ def _sequences(spec: Spec) -> Sequences:
     )
     count = np.array([len(o) for o in out], dtype=np.int64)
     ok &= np.arange(width)[None, None, :] < count[:, None, None]
-    return Sequences(rows, count, fx, fy, fh, ok, special.features(spec, rows))
+    return Sequences(
+        rows,
+        count,
+        fx,
+        fy,
+        fh,
+        ok,
+        special.features(spec, rows),
+        tuple(np.ascontiguousarray(fx[..., k]) for k in range(3)),
+        tuple(np.ascontiguousarray(fy[..., k]) for k in range(3)),
+    )
 
 
 def sequences(spec: Spec) -> Sequences:
@@ -122,12 +143,21 @@ def flights(
 
 
 def placed(
-    seqs: Sequences, deck: Ints, pick: Ints, x: Floats, y: Floats, h: Floats
+    seqs: Sequences,
+    deck: Ints,
+    pick: Ints,
+    x: Floats,
+    y: Floats,
+    h: Floats,
+    cos_sin: tuple[Floats, Floats] | None = None,
 ) -> tuple[Floats, Floats, Floats]:
     """Poses (..., 3) after each card of triples ``pick`` (...) of ``deck`` (...) from
-    poses (...) (broadcast), by the precomputed rigid moves."""
-    rad = np.radians(h)[..., None]
-    c, s = np.cos(rad), np.sin(rad)
+    poses (...) (broadcast), by the precomputed rigid moves (``cos_sin``: of the
+    headings, when known)."""
+    if cos_sin is None:
+        rad = np.radians(h)
+        cos_sin = np.cos(rad), np.sin(rad)
+    c, s = cos_sin[0][..., None], cos_sin[1][..., None]
     f = seqs.forward[deck, pick]
     lft = seqs.left[deck, pick]
     return (
@@ -135,6 +165,33 @@ def placed(
         y[..., None] + f * s + lft * c,
         h[..., None] + seqs.turn[deck, pick],
     )
+
+
+def safe_flights(
+    spec: Spec,
+    seqs: Sequences,
+    deck: Ints,
+    pick: Ints,
+    x: Floats,
+    y: Floats,
+    cos_sin: tuple[Floats, Floats],
+) -> Bools:
+    """Whether triples ``pick`` (V, K) of ``deck`` (V, 1) keep airplanes at (x, y) (V, 1)
+    with headings of ``cos_sin`` (V, 1) ``SAFE_MARGIN`` inside the table after every
+    card (:func:`placed` then :func:`moves.inside`, on flat arrays)."""
+    shape = pick.shape
+    d = np.broadcast_to(deck, shape).ravel()
+    k = pick.ravel()
+    xs, ys = np.broadcast_to(x, shape).ravel(), np.broadcast_to(y, shape).ravel()
+    c = np.broadcast_to(cos_sin[0], shape).ravel()
+    s = np.broadcast_to(cos_sin[1], shape).ravel()
+    ok = np.ones(len(k), dtype=np.bool_)
+    for phase in range(3):
+        f = seqs.forward_by_phase[phase][d, k]
+        lft = seqs.left_by_phase[phase][d, k]
+        ok &= moves.inside(spec, xs + f * c - lft * s, ys + f * s + lft * c, SAFE_MARGIN)
+    out: Bools = ok.reshape(shape)
+    return out
 
 
 def tiers(spec: Spec, fx: Floats, fy: Floats) -> Ints:
@@ -260,6 +317,8 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     x, y, h = state.x[b, n], state.y[b, n], state.heading[b, n]
     kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
     forbid, need = special.needs(state, b, n)
+    rad = np.radians(h)
+    cos, sin = np.cos(rad), np.sin(rad)
     chosen = np.full(len(b), -1, dtype=np.int64)
     fallback = np.full(len(b), -1, dtype=np.int64)
     todo = np.arange(len(b))
@@ -269,9 +328,10 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
         d = deck[todo][:, None]
         pick = (rng.random((len(todo), tries)) * seqs.count[d]).astype(np.int64)
         ok = seqs.legal[d, kinds[todo][:, None], pick]
-        ok &= special.allowed(seqs.feature[d, pick], forbid[todo][:, None], need[todo][:, None])
-        fx, fy, _ = placed(seqs, d, pick, x[todo][:, None], y[todo][:, None], h[todo][:, None])
-        safe = ok & moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
+        if spec.specials is not None:
+            ok &= special.allowed(seqs.feature[d, pick], forbid[todo][:, None], need[todo][:, None])
+        cs = cos[todo][:, None], sin[todo][:, None]
+        safe = ok & safe_flights(spec, seqs, d, pick, x[todo][:, None], y[todo][:, None], cs)
         first_legal = ok.any(axis=1) & (fallback[todo] < 0)
         fallback[todo[first_legal]] = pick[first_legal, ok[first_legal].argmax(axis=1)]
         found = safe.any(axis=1)

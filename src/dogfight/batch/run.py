@@ -42,40 +42,52 @@ def _results(
 ) -> list[GameResult]:
     """The finished games on tables ``rows`` as :class:`GameResult` (damage by weapon
     and by illegal maneuvers, why each airplane left the game)."""
+    n_count = state.slots
+    # (source, slot, weapon) of every damage entry, sorted by source, per table layout
+    dealt = state.dealt[rows].reshape(len(rows), -1).tolist()
     present = state.present[rows].tolist()
-    dealt = state.dealt[rows].tolist()
     reasons = state.reason[rows].tolist()
     illegal = state.illegal_points[rows].tolist()
     winners = state.winner[rows].tolist()
     overs = state.over[rows].tolist()
     turns = np.minimum(state.turn[rows], max_turns).tolist()
     phases = state.phases_played[rows].tolist()
+    indexes = index[rows].tolist()
+    sides = state.side_names
+    layouts: dict[tuple[str, ...], tuple[list[tuple[str, int]], list[tuple[str, int]]]] = {}
     out: list[GameResult] = []
     for k, b in enumerate(rows.tolist()):
         names = state.names[b]
-        damage: dict[str, int] = {}
-        gone: dict[str, str] = {}
-        for n, vid in enumerate(names):
-            if not present[k][n]:
-                continue
-            for w in (0, 1):
-                if dealt[k][n][w]:
-                    damage[f"{vid} {WEAPONS[w]}"] = dealt[k][n][w]
-            if reasons[k][n]:
-                gone[vid] = REASONS[reasons[k][n]]
+        layout = layouts.get(names)
+        if layout is None:
+            sources = sorted(
+                (f"{vid} {WEAPONS[w]}", 2 * n + w)
+                for n, vid in enumerate(names)
+                for w in (0, 1)
+                if n < n_count
+            )
+            vehicles = sorted((vid, n) for n, vid in enumerate(names))
+            layout = layouts[names] = (sources, vehicles)
+        sources, vehicles = layout
+        row = dealt[k]
+        damage = {key: row[i] for key, i in sources if row[i]}
         if illegal[k]:
             damage["illegal maneuver"] = illegal[k]
+            damage = dict(sorted(damage.items()))
+        gone = {
+            vid: REASONS[reasons[k][n]] for vid, n in vehicles if reasons[k][n] and present[k][n]
+        }
         over = bool(overs[k])
         out.append(
             GameResult(
-                index=int(index[b]),
+                index=indexes[k],
                 seed=seed,
-                winner=state.side_names[winners[k]] if over and winners[k] >= 0 else None,
+                winner=sides[winners[k]] if over and winners[k] >= 0 else None,
                 over=over,
                 turns=turns[k],
                 phases=phases[k],
-                damage=dict(sorted(damage.items())),
-                eliminated=dict(sorted(gone.items())),
+                damage=damage,
+                eliminated=gone,
             )
         )
     return out

@@ -261,3 +261,55 @@ def _visible_nearest(
     hidden = np.where(mine, kind3[None, :, None] & touches & behind_own, touches)
     ok = ok & ~hidden.any(axis=2)
     return nearest(ox, oy, pts, ok)
+
+
+_FORWARD = np.array([-1.0, 1.0, 1.0, -1.0])[:, None]
+_LEFT = np.array([-1.0, -1.0, 1.0, 1.0])[:, None]
+
+
+def nearest_in_arc(
+    spec: Spec,
+    ox: Floats,
+    oy: Floats,
+    axis: Floats,
+    half: float,
+    tx: Floats,
+    ty: Floats,
+    th: Floats,
+) -> tuple[Floats, Floats, Floats]:
+    """:func:`in_arc_edges`, :func:`edge_candidates` and :func:`nearest` at once, for
+    pairs (P,) of a firing dot and a target base at pose (tx, ty, th), with no
+    blockers: the distance to the nearest in-arc point of the base (inf: none) and the
+    point. The arrays are laid out corner-first, (4, P), so numpy runs long inner loops
+    (the same arithmetic as the three functions)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rad = np.radians(th)
+        c, s = np.cos(rad), np.sin(rad)
+        f = _FORWARD * (spec.base_length / 2.0)
+        lft = _LEFT * (spec.base_width / 2.0)
+        ax = tx + f * c - lft * s  # (4, P): the corners, counter-clockwise
+        ay = ty + f * s + lft * c
+        ex = np.roll(ax, -1, axis=0) - ax
+        ey = np.roll(ay, -1, axis=0) - ay
+        dx, dy = ax - ox, ay - oy
+        bx, by = dx + ex, dy + ey
+        rr = np.radians(axis - half)
+        lr = np.radians(axis + half)
+        rx, ry = np.cos(rr), np.sin(rr)
+        lx, ly = np.cos(lr), np.sin(lr)
+        lo1, hi1 = _interval(rx * dy - ry * dx, rx * by - ry * bx)
+        lo2, hi2 = _interval(-lx * dy + ly * dx, -lx * by + ly * bx)
+        t0 = np.maximum(np.maximum(lo1, lo2), 0.0)
+        t1 = np.minimum(np.minimum(hi1, hi2), 1.0)
+        foot = (-dx * ex - dy * ey) / (ex * ex + ey * ey)
+        foot = np.minimum(np.maximum(np.nan_to_num(foot), t0), t1)
+        ok = t0 <= t1
+        ts = np.stack([t0, t1, foot], axis=1)  # (4, 3, P)
+        ts = np.where(ok[:, None], ts, 0.0)
+        px = (ax[:, None] + ts * ex[:, None]).reshape(12, -1)
+        py = (ay[:, None] + ts * ey[:, None]).reshape(12, -1)
+        d = np.hypot(px - ox, py - oy)
+        d = np.where(np.repeat(ok, 3, axis=0), d, np.inf)
+        best = np.argmin(d, axis=0)
+        cols = np.arange(d.shape[1])
+        return d[best, cols], px[best, cols], py[best, cols]

@@ -131,6 +131,11 @@ class Spec:
     card_forward: Floats
     card_left: Floats
     card_turn: Floats
+    card_dx: Floats
+    """Where the centre dot ends, in the start pose's frame (forward), for each card:
+    half a base to the nose, the card, half a base along the new heading."""
+    card_dy: Floats
+    """The same, to the left."""
     card_symbol: Ints
     card_steep: Bools
     card_arrow: Ints
@@ -285,6 +290,9 @@ def build_spec(rules: Rules) -> Spec:
         card_forward=np.array(fwd),
         card_left=np.array(left),
         card_turn=np.array(turn),
+        card_dx=np.array(fwd)
+        + rules.base_length / 2.0 * (1.0 + np.cos(np.radians(np.array(turn)))),
+        card_dy=np.array(left) + rules.base_length / 2.0 * np.sin(np.radians(np.array(turn))),
         card_symbol=np.array(sym, dtype=np.int64),
         card_steep=np.array(steep, dtype=np.bool_),
         card_arrow=np.array(arrow, dtype=np.int64),

@@ -95,6 +95,9 @@ def needs(state: BatchState, b: Ints, n: Ints) -> tuple[Ints, Ints]:
     must hold (``standard.check_airplane_plan``): no left / right arrow with that rudder
     jammed this turn; with a damaged engine a stall (002) or a steep card (003)."""
     spec = state.spec
+    if spec.specials is None:
+        none = np.zeros(np.shape(b), dtype=np.int64)
+        return none, none
     turn = state.turn[b]
     forbid = (state.rudder[b, n, 0] == turn) * FORBID_LEFT + (
         state.rudder[b, n, 1] == turn
