@@ -150,7 +150,13 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
         if n > 2 and reach.any():
             idx = np.flatnonzero(reach)
             dist[idx], px[idx], py[idx] = _covered(
-                state, base, ov, bb[idx], ii[idx], jj[idx], axis[idx], half[idx]
+                state,
+                base,
+                ov,
+                (bb[idx], ii[idx], jj[idx]),
+                axis[idx],
+                half[idx],
+                (dist[idx], px[idx], py[idx]),
             )
         if w == 1 and spec.blind_spot:
             hidden = _blind(state, bb, ii, dist, px, py)
@@ -188,16 +194,18 @@ def _covered(
     state: BatchState,
     base: Floats,
     ov: Bools,
-    bb: Ints,
-    ii: Ints,
-    jj: Ints,
+    pairs: tuple[Ints, Ints, Ints],
     axis: Floats,
     half: Floats,
+    bare: tuple[Floats, Floats, Floats],
 ) -> tuple[Floats, Floats, Floats]:
     """Range to the nearest visible in-arc point for pairs (firer ii, target jj) on
     tables bb, other bases hiding part of the target (000: "may not fire through other
     vehicles"; 003: only the firer's own side's), and that point; bases overlapping the
-    firer or the target never block."""
+    firer or the target never block. ``bare`` is the nearest in-arc point with no
+    blockers (range, x, y): when the ruler to it touches no base that may block, it is
+    the answer (as the referee's ``measure`` tries it first)."""
+    bb, ii, jj = pairs
     spec = state.spec
     n = state.slots
     ox, oy = state.x[bb, ii], state.y[bb, ii]
@@ -230,20 +238,27 @@ def _covered(
         np.arctan2(bx * ty[:, None] - by * tx[:, None], bx * tx[:, None] + by * ty[:, None])
     )
     may &= (apart <= cone + 1e-9) & (d_b - r <= (d_t + r)[:, None] + 1e-9)
-    out = np.empty(len(bb))
-    out_x, out_y = np.empty(len(bb)), np.empty(len(bb))
+    out, out_x, out_y = (a.copy() for a in bare)
     count = may.sum(axis=1)
-    plain = count == 0
-    if plain.any():
-        p = np.flatnonzero(plain)
-        a, e, t0, t1 = sight.in_arc_edges(ox[p], oy[p], axis[p], half[p], base[bb[p], jj[p]])
-        pts, ok = sight.edge_candidates(ox[p], oy[p], a, e, t0, t1)
-        out[p], out_x[p], out_y[p] = sight.nearest(ox[p], oy[p], pts, ok)
-    rest = np.flatnonzero(~plain)
-    # about CHUNK candidate-blocker tests at once, whatever the number of blockers
-    per = max(1, CHUNK // (int(count.max()) * (12 + 18 * int(count.max())) // 64 + 1))
-    for start in range(0, len(rest), per):
-        p = rest[start : start + per]
+    rest = np.flatnonzero(count > 0)
+    if len(rest):
+        # the ruler to the nearest in-arc point, against every base that may block
+        pr, kr = np.nonzero(may[rest])
+        pr = rest[pr]
+        with np.errstate(all="ignore"):
+            low, high = sight.ray_polygon(
+                ox[pr], oy[pr], out_x[pr] - ox[pr], out_y[pr] - oy[pr], base[bb[pr], kr]
+            )
+        touches = np.maximum(low, 0.0) <= np.minimum(high, 1.0) + sight.TOUCH
+        rest = np.unique(pr[touches])
+    # pairs with as many possible blockers together (little padding), about CHUNK
+    # candidate-blocker tests at once whatever their number
+    chunks: list[Ints] = []
+    for k in np.unique(count[rest]).tolist():
+        same = rest[count[rest] == k]
+        per = max(1, CHUNK // (k * (12 + 18 * k) // 64 + 1))
+        chunks.extend(same[start : start + per] for start in range(0, len(same), per))
+    for p in chunks:
         k = int(count[p].max())
         # the first k possible blockers of each pair, by slot
         order = np.argsort(~may[p], axis=1, kind="stable")[:, :k]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dogfight.batch.spec import Bools, Floats, Spec
+from dogfight.batch.spec import Bools, Floats, Ints, Spec
 
 EPSILON = 1e-9
 """As :data:`dogfight.geometry.shapes.EPSILON` (overlaps, ruler and half mark)."""
@@ -243,10 +243,55 @@ def _visible_nearest(
         ]
     )
     kind3 = np.concatenate([np.zeros(12 + 2 * k_count, bool), np.ones(16 * k_count, bool)])
-    # does the ruler from the dot to each candidate touch each blocker?
+    # candidates nearest first (stable: ties keep the candidates' order); the first one
+    # the ruler reaches is the answer, so most pairs look at a few candidates only
+    d = np.where(ok, np.hypot(pts[..., 0] - ox[:, None], pts[..., 1] - oy[:, None]), np.inf)
+    order = np.argsort(d, axis=1, kind="stable")
+    best = np.full(p_count, -1, dtype=np.int64)
+    todo = np.arange(p_count)
+    lo = 0
+    for width in WINDOWS:
+        if len(todo) == 0 or lo >= d.shape[1]:
+            break
+        hi = min(lo + width, d.shape[1])
+        pick = order[todo, lo:hi]  # (T, W) candidate indexes
+        rows = todo[:, None]
+        exists = np.isfinite(d[rows, pick])
+        visible = exists & ~_hidden(
+            ox[todo], oy[todo], pts[rows, pick], own[pick], kind3[pick], blockers[todo], mask[todo]
+        )
+        found = visible.any(axis=1)
+        best[todo[found]] = pick[found, visible[found].argmax(axis=1)]
+        # pairs with no candidate left stay hidden (best -1)
+        todo = todo[~found & exists[:, -1]]
+        lo = hi
+    rows_all = np.arange(p_count)
+    chosen = np.maximum(best, 0)
+    dist = np.where(best >= 0, d[rows_all, chosen], np.inf)
+    return dist, pts[rows_all, chosen, 0], pts[rows_all, chosen, 1]
+
+
+WINDOWS = (4, 16, 64, 1 << 30)
+"""How many candidates, nearest first, :func:`_visible_nearest` tests at a time."""
+
+
+def _hidden(
+    ox: Floats,
+    oy: Floats,
+    pts: Floats,
+    own: Ints,
+    kind3: Bools,
+    blockers: Floats,
+    mask: Bools,
+) -> Bools:
+    """Whether the ruler from each dot (T,) to its candidates (T, W, 2) touches a
+    blocker (T, K, 4, 2) present in ``mask`` (T, K): a candidate on a blocker's edge
+    (kind 3, of blocker ``own``) is reached on that blocker's near side only."""
+    t_count, w_count = pts.shape[:2]
+    k_count = blockers.shape[1]
     sx = pts[..., 0] - ox[:, None]
     sy = pts[..., 1] - oy[:, None]
-    shape = (p_count, pts.shape[1], k_count)
+    shape = (t_count, w_count, k_count)
     low, high = ray_polygon(
         np.broadcast_to(ox[:, None, None], shape),
         np.broadcast_to(oy[:, None, None], shape),
@@ -255,12 +300,11 @@ def _visible_nearest(
         np.broadcast_to(blockers[:, None], (*shape, 4, 2)),
     )
     touches = (np.maximum(low, 0.0) <= np.minimum(high, 1.0) + TOUCH) & mask[:, None, :]
-    mine = own[None, :, None] == np.arange(k_count)[None, None, :]
+    mine = own[..., None] == np.arange(k_count)
     # a crossing point on its own blocker's near side is reached; behind it, it is not
     behind_own = low < 1.0 - TOUCH
-    hidden = np.where(mine, kind3[None, :, None] & touches & behind_own, touches)
-    ok = ok & ~hidden.any(axis=2)
-    return nearest(ox, oy, pts, ok)
+    hidden = np.where(mine, kind3[..., None] & touches & behind_own, touches)
+    return np.asarray(hidden.any(axis=2), dtype=np.bool_)
 
 
 _FORWARD = np.array([-1.0, 1.0, 1.0, -1.0])[:, None]
