@@ -412,11 +412,11 @@ def resolve_phase(
     # move every airplane still in play at once
     flown = movers & state.alive
     nx, ny, nh = moves.fly(spec, state.x, state.y, state.heading, card)
-    state.x = np.where(flown, nx, state.x)
-    state.y = np.where(flown, ny, state.y)
-    state.heading = np.where(flown, nh, state.heading)
-    state.prev_symbol = np.where(flown, spec.card_symbol[card], state.prev_symbol)
-    state.prev_steep = np.where(flown, spec.card_steep[card], state.prev_steep)
+    np.copyto(state.x, nx, where=flown)
+    np.copyto(state.y, ny, where=flown)
+    np.copyto(state.heading, nh, where=flown)
+    np.copyto(state.prev_symbol, spec.card_symbol[card], where=flown)
+    np.copyto(state.prev_steep, spec.card_steep[card], where=flown)
     log.card = np.where(flown, card, -1)
     log.x, log.y, log.heading = state.x.copy(), state.y.copy(), state.heading.copy()
     silenced = np.where(flown[..., None], state.jams > 0, False).astype(np.int64)

@@ -16,7 +16,7 @@ import numpy as np
 from dogfight.batch import easy as _easy  # noqa: F401  (registers the easy bot)
 from dogfight.batch.game import resolve_phase
 from dogfight.batch.policies import POLICIES, Policy
-from dogfight.batch.spec import Ints
+from dogfight.batch.spec import Bools, Ints
 from dogfight.batch.state import REASONS, WEAPONS, BatchState, reset, take, tile
 from dogfight.batch.tailing import bots_reorder
 from dogfight.errors import DataError
@@ -93,6 +93,18 @@ def _results(
     return out
 
 
+def _by_policy(state: BatchState, bots: Mapping[str, str]) -> dict[str, Bools]:
+    """The airplanes each policy plans (B, N), sides of one policy together (their
+    plans are drawn independently, airplane by airplane)."""
+    out: dict[str, Bools] = {}
+    for i, name in enumerate(state.side_names):
+        if name in bots:
+            mine = state.side == i
+            policy = bots[name]
+            out[policy] = out[policy] | mine if policy in out else mine
+    return out
+
+
 def play(
     template: BatchState,
     bots: Mapping[str, str],
@@ -115,10 +127,10 @@ def play(
     started = size
     results: list[GameResult] = []
     live = np.ones(size, dtype=np.bool_)
-    sides = {name: state.side == i for i, name in enumerate(state.side_names) if name in bots}
+    sides = _by_policy(state, bots)
     while live.any():
         for name, mask in sides.items():
-            policies[bots[name]](state, rng, mask & live[:, None])
+            policies[name](state, rng, mask & live[:, None])
         resolve_phase(state, rng, reorder=bots_reorder)
         capped = live & ~state.over & (state.turn > max_turns)
         done = np.flatnonzero(live & (state.over | capped))

@@ -151,10 +151,15 @@ def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]
 def shuffle_piles(state: BatchState, rows: Ints, rng: np.random.Generator) -> None:
     """Give tables ``rows`` full, freshly shuffled damage piles (a new game's decks)."""
     spec = state.spec
-    _, d, s = state.order.shape
-    keys = rng.random((len(rows), d, s))
-    keys[:, np.arange(s)[None, :] >= spec.damage_size[:, None]] = np.inf
-    state.order[rows] = np.argsort(keys, axis=2)
+    _, d_count, s = state.order.shape
+    order = np.empty((len(rows), d_count, s), dtype=state.order.dtype)
+    for d in range(d_count):
+        size = int(spec.damage_size[d])
+        order[:, d, :size] = rng.permuted(
+            np.broadcast_to(np.arange(size), (len(rows), size)), axis=1
+        )
+        order[:, d, size:] = np.arange(size, s)
+    state.order[rows] = order
     state.top[rows] = spec.damage_size[None, :]
     state.holder[rows] = -1
 
