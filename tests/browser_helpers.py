@@ -80,7 +80,9 @@ def screenshots(name: str) -> Path:
 
 def new_page(browser: Any, width: int = 1280, height: int = 860, **options: Any) -> Any:
     page = browser.new_page(viewport={"width": width, "height": height}, **options)
-    page.set_default_timeout(15000)
+    # a wait that succeeds returns at once; the margin is for a 2-core machine running
+    # the suite beside other work, where a resolved turn can take seconds to arrive
+    page.set_default_timeout(45000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     # the pages run under the server's Content-Security-Policy: nothing may be blocked

@@ -8,13 +8,18 @@ If a change alters the rules or the reports on purpose, regenerate the golden fi
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import struct
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
 from test_sopwith_game import at, game, of, order, plane, resolve
 
 from dogfight.sopwith import events as ev
@@ -27,12 +32,11 @@ from dogfight.sopwith.maps import (
     MIN_LABEL_PX,
     PAPER,
     SIZE,
-    png_size,
-    render_png,
     render_svg,
     scene,
 )
 from dogfight.sopwith.orders import parse_orders
+from dogfight.sopwith.raster import encode_png, png_size, render_png
 from dogfight.sopwith.referee import Played, files_of, issue_start, play
 from dogfight.sopwith.report import ascii_map, notation, published_report
 from dogfight.sopwith.rules import load_ruleset
@@ -202,6 +206,45 @@ def test_png_map_is_a_png_and_repeats_byte_for_byte() -> None:
     again = render_png(scene("golden", last.after, last.events))
     assert first[:8] == b"\x89PNG\r\n\x1a\n"
     assert first == again
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 40).flatmap(
+        lambda h: st.integers(1, 40).flatmap(
+            lambda w: st.binary(min_size=h * w * 3, max_size=h * w * 3).map(
+                lambda b: np.frombuffer(b, dtype=np.uint8).reshape(h, w, 3)
+            )
+        )
+    )
+)
+def test_png_encoder_round_trips_through_pillow(rgb: np.ndarray) -> None:
+    """The map's own PNG writer gives a file any decoder reads back pixel for pixel."""
+    decoded = Image.open(io.BytesIO(encode_png(rgb)))
+    assert decoded.mode == "RGB" and decoded.size == (rgb.shape[1], rgb.shape[0])
+    assert np.array_equal(np.asarray(decoded), rgb)
+
+
+def test_png_map_shows_the_texts_over_the_shapes() -> None:
+    """The PNG shows what the SVG says: the title in ink at its place, and each flying
+    plane's white letter on its coloured arrow (texts are painted after the shapes)."""
+    _, turns = play_golden_game()
+    last = turns[-1]
+    picture = scene("golden", last.after, last.events)
+    pixels = np.asarray(Image.open(io.BytesIO(render_png(picture))).convert("RGB"))
+    scale = pixels.shape[1] / picture.width
+    title = next(t for t in picture.texts if t.kind == "title")
+    box = pixels[
+        int((title.y - title.size) * scale) : int(title.y * scale),
+        int(title.x * scale) : int((title.x + 10 * title.size) * scale),
+    ]
+    assert (box.sum(axis=2) < 3 * 0x40).sum() > 50  # ink, not paper
+    letters = [t for t in picture.texts if t.kind == "plane-letter"]
+    assert letters
+    for t in letters:
+        x, y = int(t.x * scale), int(t.y * scale)
+        around = pixels[y - 14 : y + 2, x - 6 : x + 7]
+        assert (around.min(axis=2) > 0xF0).sum() > 3  # white strokes of the letter
 
 
 def test_start_sheet_lists_airfields_clouds_and_aces() -> None:

@@ -27,7 +27,6 @@ from dogfight.bots.view import (
     Flights,
     Floats,
     Ints,
-    advance,
     airplane_sequences,
     card_table,
     fly,
@@ -60,10 +59,15 @@ class Level:
     """Mix in each enemy airplane's own best replies (against a uniform guess of ours)."""
     lookahead: bool
     """Score the position at the end of the turn and whether the table lets it turn."""
+    shortlist: int | None = None
+    """Coarse to fine: score every plan against :data:`ROUGH_POSES` poses per enemy,
+    then only the best ``shortlist`` against the whole model (None: one pass)."""
 
 
+ROUGH_POSES = 5
+"""Poses per enemy in the coarse pass (the whole model has ``samples`` and half more)."""
 EASY = Level("easy", own_plans=120, samples=6, best_replies=False, lookahead=False)
-HARD = Level("hard", own_plans=None, samples=14, best_replies=True, lookahead=True)
+HARD = Level("hard", own_plans=None, samples=14, best_replies=True, lookahead=True, shortlist=160)
 
 
 @dataclass
@@ -263,12 +267,13 @@ def _rocket_gain(
     return best, phase
 
 
-_ESCAPES: dict[tuple[int, frozenset[Symbol], float], tuple[object, Ints]] = {}
+_ESCAPES: dict[tuple[int, frozenset[Symbol], float], tuple[object, Flights]] = {}
 
 
-def _escapes(deck: ManeuverDeck, symbols: frozenset[Symbol], base_length: float) -> Ints:
+def _escapes(deck: ManeuverDeck, symbols: frozenset[Symbol], base_length: float) -> Flights:
     """A dozen compact turns (three cards legal after any maneuver but an Immelmann)
-    an airplane can use to stay on the table next turn."""
+    an airplane can use to stay on the table next turn, flown from the origin facing
+    0 degrees: where the centre dot is after each card."""
     key = (id(deck), symbols, base_length)
     hit = _ESCAPES.get(key)
     if hit is not None and hit[0] is deck:
@@ -278,7 +283,7 @@ def _escapes(deck: ManeuverDeck, symbols: frozenset[Symbol], base_length: float)
     f = fly(_ORIGIN, table, seqs, base_length)
     spread = np.hypot(f.x, f.y).max(axis=1)
     order = np.argsort(spread, kind="stable")[:12]
-    out: Ints = seqs[order]
+    out = Flights(f.x[order], f.y[order], f.heading[order])
     _ESCAPES[key] = (deck, out)
     return out
 
@@ -296,14 +301,15 @@ def _end_position(
     enough to fight; a cost when no compact turn keeps us on the table next turn."""
     n = len(seqs)
     fx, fy, fh = (a[:, 2] for a in (flights.x, flights.y, flights.heading))
+    rad = np.radians(fh)[:, None]
+    cos, sin = np.cos(rad), np.sin(rad)
     out = np.zeros(n)
     for enemy in enemies:
         ex, ey, eh = enemy.phase(2)
         dx = ex[None, :] - fx[:, None]
         dy = ey[None, :] - fy[:, None]
-        d = np.hypot(dx, dy) + 1e-6
-        rad = np.radians(fh)[:, None]
-        ahead = (dx * np.cos(rad) + dy * np.sin(rad)) / d
+        d = np.sqrt(dx * dx + dy * dy) + 1e-6
+        ahead = (dx * cos + dy * sin) / d
         erad = np.radians(eh)[None, :]
         behind = -(dx * np.cos(erad) + dy * np.sin(erad)) / d
         if enemy.vehicle.tripod is not None:
@@ -319,19 +325,17 @@ def _end_position(
         )
         out += value @ enemy.weight
     escapes = _escapes(rules.deck_of(me.type), frozenset(usable_symbols(rules)), rules.base_length)
-    table = card_table(rules.deck_of(me.type))
     w, h = rules.table_width, rules.table_height
     edge = np.minimum(np.minimum(fx, w - fx), np.minimum(fy, h - fy))
     rows = np.flatnonzero(edge < 25.0)  # further in, some compact turn always fits
-    x = np.repeat(fx[rows, None], len(escapes), axis=1)
-    y = np.repeat(fy[rows, None], len(escapes), axis=1)
-    hd = np.repeat(fh[rows, None], len(escapes), axis=1)
-    ok = np.ones_like(x, dtype=np.bool_)
+    # a card moves a base in its own frame, so an escape flown from a pose is the
+    # escape flown from the origin, turned by the heading and moved to the pose
+    c, s = cos[rows], sin[rows]
+    ok = np.ones((len(rows), len(escapes.x)), dtype=np.bool_)
     for p in range(3):
-        idx = escapes[:, p]
-        x, y, hd = advance(
-            x, y, hd, table.forward[idx], table.left[idx], table.turn[idx], rules.base_length
-        )
+        ex, ey = escapes.x[None, :, p], escapes.y[None, :, p]
+        x = fx[rows, None] + ex * c - ey * s
+        y = fy[rows, None] + ex * s + ey * c
         ok &= inside(x, y, w, h, SAFE_MARGIN)
     trapped = np.zeros(n, dtype=np.bool_)
     trapped[rows] = ~ok.any(axis=1)
@@ -377,6 +381,16 @@ def _enemy_airplane_model(
             np.full(len(ours), 1.0 / len(ours)),
         )
         pool = np.flatnonzero(best_tier(state.rules, flights))
+        if level.shortlist is not None:
+            rough = evaluate(
+                state,
+                enemy,
+                seqs[pool],
+                _subset(flights, pool),
+                [guess.thinned(ROUGH_POSES)],
+                False,
+            )
+            pool = pool[_best(rough.score, level.shortlist // 3)]
         scored = evaluate(state, enemy, seqs[pool], _subset(flights, pool), [guess], False)
         top = pool[np.argsort(-scored.score, kind="stable")[: max(1, level.samples // 2)]]
         uniform = np.full(len(picks), 0.5 / len(picks))
@@ -387,6 +401,15 @@ def _enemy_airplane_model(
 
 def _subset(flights: Flights, rows: Ints) -> Flights:
     return Flights(flights.x[rows], flights.y[rows], flights.heading[rows])
+
+
+def _best(score: Floats, count: int) -> Ints:
+    """Indexes of the ``count`` highest scores, in their original order (ties: the
+    earlier plan, as :func:`numpy.argmax` would pick)."""
+    if len(score) <= count:
+        return np.arange(len(score))
+    top: Ints = np.sort(np.argsort(-score, kind="stable")[:count])
+    return top
 
 
 def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Generator) -> Plan:
@@ -407,6 +430,18 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
             enemies.append(tripod_enemy(state, enemy, rng, level.samples))
         else:
             enemies.append(_enemy_airplane_model(state, me, seqs, flights, pool, enemy, level, rng))
+    if level.shortlist is not None and len(candidates) > level.shortlist:
+        rough = [e.thinned(ROUGH_POSES) for e in enemies]
+        first = evaluate(
+            state,
+            me,
+            seqs[candidates],
+            _subset(flights, candidates),
+            rough,
+            level.lookahead,
+        )
+        first.score += mission_bonus(state, me, _subset(flights, candidates))
+        candidates = candidates[_best(first.score, level.shortlist)]
     chosen_seqs = seqs[candidates]
     scored = evaluate(
         state, me, chosen_seqs, _subset(flights, candidates), enemies, level.lookahead

@@ -137,10 +137,15 @@ def nearest_in_arc(
     for j in range(px.shape[1]):
         dx = qx[None, :, j] - ox
         dy = qy[None, :, j] - oy
-        along = dx * c + dy * s
-        across = np.abs(dy * c - dx * s)
-        d2 = dx * dx + dy * dy
-        d2[across > along * slope] = np.inf
+        along = dx * c
+        along += dy * s
+        across = dy * c
+        across -= dx * s
+        np.abs(across, out=across)
+        d2 = dx * dx
+        d2 += dy * dy
+        along *= slope
+        d2[across > along] = np.inf
         np.minimum(best, d2, out=best)
     out: Floats = best.astype(np.float64)
     return out
@@ -196,6 +201,17 @@ class Enemy:
 
     def phase(self, p: int) -> tuple[Floats, Floats, Floats]:
         return self.x[:, p], self.y[:, p], self.heading[:, p]
+
+    def thinned(self, count: int) -> Enemy:
+        """At most ``count`` of these poses, evenly spread over the list (uniform picks
+        and best replies alike), weights summing to 1 again: a rough model for a first,
+        cheap pass over many plans."""
+        m = len(self.weight)
+        if m <= count:
+            return self
+        rows = np.unique(np.linspace(0, m - 1, count).round().astype(np.int64))
+        weight = self.weight[rows] / self.weight[rows].sum()
+        return Enemy(self.vehicle, self.x[rows], self.y[rows], self.heading[rows], weight, self.ray)
 
 
 def _safe_tiers(rules: Rules, flights: Flights) -> Ints:

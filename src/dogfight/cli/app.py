@@ -16,8 +16,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from dogfight.adjudication import judge
-from dogfight.catalog import Catalog, load_catalog
+from dogfight.catalog import Catalog
 from dogfight.catalog.models import Switches
+from dogfight.cli.catalog_option import DataOption, catalog, set_data_folder
 from dogfight.cli.output import dumps, write_atomic
 from dogfight.errors import DataError, DogfightError
 from dogfight.rules.events import as_dicts
@@ -32,22 +33,12 @@ app = typer.Typer(
 schema_app = typer.Typer(help="Print the JSON Schema of an input format.", no_args_is_help=True)
 app.add_typer(schema_app, name="schema")
 
-_data_folder: list[str | None] = [None]
 err = Console(stderr=True)
-
-DataOption = Annotated[
-    str | None,
-    typer.Option("--data", help="A folder of data files overriding or extending the catalog."),
-]
 
 
 @app.callback()
 def _root(data: DataOption = None) -> None:
-    _data_folder[0] = data
-
-
-def catalog() -> Catalog:
-    return load_catalog(_data_folder[0])
+    set_data_folder(data)
 
 
 def emit(text: str, output: str | None) -> None:

@@ -81,7 +81,7 @@ def register(app: typer.Typer) -> None:
         with --fuzz N: N hostile inputs."""
         if fuzz is not None:
             from dogfight.bench.fuzz import run as run_fuzz
-            from dogfight.cli.app import catalog as load
+            from dogfight.cli.catalog_option import catalog as load
 
             def progress(done: int) -> None:
                 if done % 10_000 == 0:
@@ -92,7 +92,7 @@ def register(app: typer.Typer) -> None:
             return
         if batch:
             from dogfight.bench.batch import run as run_batch
-            from dogfight.cli.app import catalog as load
+            from dogfight.cli.catalog_option import catalog as load
 
             sys.stdout.write(json.dumps(run_batch(load(), quick=quick), indent=2) + "\n")
             return
@@ -119,7 +119,7 @@ def register(app: typer.Typer) -> None:
             out = figures[0] if len(figures) == 1 else figures
             sys.stdout.write(json.dumps(out, indent=2) + "\n")
             return
-        from dogfight.cli.app import catalog
+        from dogfight.cli.catalog_option import catalog
 
         if differential:
             from dogfight.bench.differential import compare

@@ -46,7 +46,7 @@ def _open(store: Any, campaign_id: str) -> Any:
     league's)."""
     from dogfight.campaign.sopwith import is_sopwith, parse_sopwith_campaign
     from dogfight.campaign.spec import parse_campaign
-    from dogfight.cli.app import catalog
+    from dogfight.cli.catalog_option import catalog
 
     stored = store.load(campaign_id)
     if stored is None:
@@ -86,7 +86,7 @@ def new(
     post); prints its id."""
     from dogfight.campaign.record import start
     from dogfight.campaign.spec import load_campaign
-    from dogfight.cli.app import catalog
+    from dogfight.cli.catalog_option import catalog
 
     league = _sopwith_file(name)
     if league is not None:
@@ -170,7 +170,7 @@ def next_mission(
     from dogfight.campaign.missions import prepare, result_of
     from dogfight.campaign.record import apply_result, mission_seed
     from dogfight.campaign.sopwith import SopwithCampaignSpec
-    from dogfight.cli.app import catalog
+    from dogfight.cli.catalog_option import catalog
     from dogfight.cli.simulate import parse_bots
     from dogfight.rules.events import Event
     from dogfight.situation import build

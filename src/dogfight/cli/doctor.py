@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
         """List failed games (a step the referee could not resolve) with the error; with
         --rollback GAME, delete that turn's plans, answers and steps so it is planned
         again."""
-        from dogfight.cli.app import catalog
+        from dogfight.cli.catalog_option import catalog
         from dogfight.server import status
         from dogfight.server.errors import ApiError
         from dogfight.server.service import GameService

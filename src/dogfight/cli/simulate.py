@@ -126,7 +126,7 @@ def register(app: typer.Typer) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
         from rich.table import Table
 
-        from dogfight.cli.app import catalog
+        from dogfight.cli.catalog_option import catalog
         from dogfight.cli.output import write_atomic
         from dogfight.sim.parallel import RunSpec, check_address, run
         from dogfight.sim.plots import lengths_png, subject, win_rates_png
@@ -289,7 +289,7 @@ def simulate_campaigns(
     from rich.table import Table
 
     from dogfight.campaign.spec import load_campaign
-    from dogfight.cli.app import catalog
+    from dogfight.cli.catalog_option import catalog
     from dogfight.cli.output import write_atomic
     from dogfight.sim.campaign import play_campaign, summarize_campaigns
 

@@ -152,7 +152,7 @@ def register(app: typer.Typer) -> None:
         ] = False,
     ) -> None:
         """Serve the browser game: the lobby at the printed address."""
-        from dogfight.cli.app import catalog
+        from dogfight.cli.catalog_option import catalog
         from dogfight.server.app import create_app
 
         url, where = db_url(db)
@@ -193,7 +193,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Serve, create a game played hot-seat in one browser, and open it; with --vs BOT,
         play it in the terminal against a computer player."""
-        from dogfight.cli.app import catalog
+        from dogfight.cli.catalog_option import catalog
 
         if vs is not None:
             _play_in_terminal(catalog(), scenario, vs, side, seed or 0)
@@ -253,7 +253,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write a stored game's transcript (JSON lines, every event, the referee's view)
         and optionally an SVG of one step."""
-        from dogfight.cli.app import catalog
+        from dogfight.cli.catalog_option import catalog
         from dogfight.cli.output import write_atomic
         from dogfight.render.svg import render_svg
         from dogfight.server.errors import ApiError

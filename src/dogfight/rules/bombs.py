@@ -28,7 +28,8 @@ from dogfight.rules.decks import draw, shuffled
 from dogfight.rules.plans import Plan
 from dogfight.rules.rays import RayOption
 from dogfight.rules.state import BombCard, GameState, Vehicle
-from dogfight.rules.tripods import BOMBS_PREFIX, topple
+from dogfight.rules.tripod_harm import topple
+from dogfight.rules.tripods import BOMBS_PREFIX
 
 BOMB_DECK = "C"
 """001: "Each load causes a C damage card to the target tripod(s)." """

@@ -32,6 +32,7 @@ from dogfight.errors import IllegalPlanError
 from dogfight.rules import events as ev
 from dogfight.rules.clocks import turn_begins, turn_ends, turn_of
 from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.tripod_harm import spend, topple
 
 COUNTERS = 3
 """000: three smoke counters, three flame counters."""
@@ -150,8 +151,6 @@ def _apply_wow(state: GameState, vehicle: Vehicle, hit: Hit, events: list[ev.Eve
 
 def apply(state: GameState, hits: list[Hit], events: list[ev.Event]) -> dict[str, str]:
     """Apply a step's specials together; returns the vehicles they eliminate, with why."""
-    from dogfight.rules import tripods
-
     eliminated: dict[str, str] = {}
     by_target: dict[str, list[Hit]] = {}
     for hit in hits:
@@ -198,12 +197,12 @@ def apply(state: GameState, hits: list[Hit], events: list[ev.Event]) -> dict[str
             elif special in (Special.REVERSE_DESTROYED, Special.SMOKE_GENERATOR):
                 status[special.value] = 1
             elif special is Special.CIRCUITS:
-                tripods.spend(vehicle, hit.value, "circuits hit", events)
+                spend(vehicle, hit.value, "circuits hit", events)
             elif special is Special.BATTERIES and vehicle.tripod is not None:
                 vehicle.tripod.rating = max(0, vehicle.tripod.rating - 1)
-                tripods.spend(vehicle, 1, "batteries damaged", events)
+                spend(vehicle, 1, "batteries damaged", events)
                 if vehicle.tripod.energy > vehicle.tripod.rating:
-                    tripods.spend(
+                    spend(
                         vehicle,
                         vehicle.tripod.energy - vehicle.tripod.rating,
                         "above the lowered rating",
@@ -214,7 +213,7 @@ def apply(state: GameState, hits: list[Hit], events: list[ev.Event]) -> dict[str
                 and vehicle.tripod is not None
                 and not vehicle.tripod.toppled
             ):
-                tripods.topple(vehicle, "special damage", events)
+                topple(vehicle, "special damage", events)
     return eliminated
 
 

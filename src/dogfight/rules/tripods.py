@@ -24,9 +24,7 @@ from dogfight.rules import standard
 from dogfight.rules.decks import draw, shuffled
 from dogfight.rules.plans import AUTO, GREEN_TOKENS, Action, Plan
 from dogfight.rules.state import Cloud, GameState, Vehicle
-
-TOPPLE_TOKENS = 2
-"""000: "take two reminder tokens. Put them on the tripod console, in the "toppled" box"."""
+from dogfight.rules.tripod_harm import spend, topple
 
 
 def planned_cards(vehicle: Vehicle) -> int:
@@ -185,26 +183,6 @@ class PhaseActions:
     recharge: dict[str, Action]
     facing: dict[str, int]
     smoke: dict[str, Action]
-
-
-def spend(vehicle: Vehicle, amount: int, reason: str, events: list[ev.Event]) -> int:
-    assert vehicle.tripod is not None
-    spent = min(amount, vehicle.tripod.energy)
-    if spent:
-        vehicle.tripod.energy -= spent
-        events.append(ev.EnergyChanged(vehicle.id, vehicle.tripod.energy, -spent, reason))
-    return spent
-
-
-def topple(vehicle: Vehicle, reason: str, events: list[ev.Event]) -> None:
-    """000: "When a tripod topples, discard all cards planned for it and take two reminder
-    tokens." The base stays where it is."""
-    assert vehicle.tripod is not None
-    vehicle.tripod.toppled = TOPPLE_TOKENS
-    vehicle.tripod.reverse_pending = False
-    if vehicle.plan is not None:
-        vehicle.plan = vehicle.plan.model_copy(update={"cards": ()})
-    events.append(ev.Toppled(vehicle.id, reason))
 
 
 def objective_under(state: GameState, vehicle: Vehicle, wanted: str | None) -> str | None:

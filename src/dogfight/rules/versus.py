@@ -23,7 +23,7 @@ from dogfight.rules import standard
 from dogfight.rules.decks import draw, shuffled
 from dogfight.rules.rays import RayOption
 from dogfight.rules.state import GameState, Vehicle
-from dogfight.rules.tripods import spend
+from dogfight.rules.tripod_harm import spend
 
 TRIPOD_DECKS = {"X": "A", "Y": "B"}
 """001: "from the airplane A deck if the firing tripod's firepower is X, or from the

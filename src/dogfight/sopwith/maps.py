@@ -6,33 +6,23 @@ the airfields and their strips, the clouds, each plane's path over the turn move
 every burst fired (solid to the planes it hit, dashed when it hit nothing or stopped at a
 cloud) and the planes where they ended, each an arrow with its letter.
 
-:func:`render_svg` writes the SVG text with fixed decimals; :func:`render_png` draws the
-scene with matplotlib's Agg canvas (no global pyplot state) and strips the PNG metadata,
-so the same turn gives the same bytes.
+:func:`render_svg` writes the SVG text with fixed decimals; the PNG is drawn from the same
+scene by :mod:`dogfight.sopwith.raster`.
 """
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
-
-import numpy as np
-import numpy.typing as npt
 
 from dogfight.sopwith import events as ev
 from dogfight.sopwith.board import Board
 from dogfight.sopwith.game import GameState, Status, line_of_fire
 from dogfight.sopwith.hexes import Hex, centre_xy, corners_xy, label, on_board
 from dogfight.sopwith.report import who
-
-if TYPE_CHECKING:
-    from matplotlib.collections import PathCollection
-    from matplotlib.figure import Figure
 
 SIZE = 18.0
 """Circumradius of a hex, in page units (SVG px)."""
@@ -336,129 +326,41 @@ def render_svg(s: Scene) -> str:
         "<style>text { font-family: 'DejaVu Sans', Verdana, Arial, sans-serif; }</style>",
         f'<rect width="{_num(s.width)}" height="{_num(s.height)}" fill="#ffffff"/>',
     ]
-    for sh in (*s.board_shapes, *s.shapes):
-        pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in sh.points)
-        tag = "polygon" if sh.closed else "polyline"
-        dash = ' stroke-dasharray="4 3"' if sh.dashed else ""
-        out.append(
-            f'<{tag} class="{sh.kind}" points="{pts}" fill="{sh.fill}" stroke="{sh.stroke}" '
-            f'stroke-width="{_num(sh.width)}"{dash}/>'
-        )
-    for t in (*s.board_texts, *s.texts):
-        weight = ' font-weight="bold"' if t.bold else ""
-        out.append(
-            f'<text class="{t.kind}" x="{_num(t.x)}" y="{_num(t.y)}" font-size="{_num(t.size)}" '
-            f'fill="{t.fill}" text-anchor="{t.anchor}"{weight}>{escape(t.text)}</text>'
-        )
+    side = s.frame.side
+    if (s.board_shapes, s.board_texts) == board_layer(side):  # the same tuples: `is`
+        board_shapes, board_texts = _board_svg(side)
+    else:
+        board_shapes = tuple(_svg_shape(sh) for sh in s.board_shapes)
+        board_texts = tuple(_svg_text(t) for t in s.board_texts)
+    out.extend(board_shapes)
+    out.extend(_svg_shape(sh) for sh in s.shapes)
+    out.extend(board_texts)
+    out.extend(_svg_text(t) for t in s.texts)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _draw(
-    fig: Figure, shapes: Sequence[Shape], texts: Sequence[Text], size: tuple[float, float]
-) -> None:
-    """Shapes then texts on an axes covering the figure in page units (y down)."""
-    from matplotlib.collections import LineCollection, PolyCollection
-
-    # line widths are in page units; matplotlib wants points (1/72 inch)
-    units_per_inch = size[0] / fig.get_figwidth()
-    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0), zorder=1)
-    ax.set_xlim(0, size[0])
-    ax.set_ylim(size[1], 0)
-    ax.set_axis_off()
-    ax.patch.set_visible(False)
-    # consecutive shapes of one kind (closed or not) go into one collection, so the
-    # picture is painted in the scene's order, like the SVG
-    runs: list[list[Shape]] = []
-    for sh in shapes:
-        if runs and runs[-1][0].closed == sh.closed:
-            runs[-1].append(sh)
-        else:
-            runs.append([sh])
-    for run in runs:
-        widths = [sh.width * 72 / units_per_inch for sh in run]
-        if run[0].closed:
-            ax.add_collection(
-                PolyCollection(
-                    [sh.points for sh in run],
-                    facecolors=[sh.fill for sh in run],
-                    edgecolors=[sh.stroke for sh in run],
-                    linewidths=widths,
-                )
-            )
-        else:
-            ax.add_collection(
-                LineCollection(
-                    [sh.points for sh in run],
-                    colors=[sh.stroke for sh in run],
-                    linewidths=widths,
-                    linestyles=["--" if sh.dashed else "-" for sh in run],
-                )
-            )
-    if texts:
-        ax.add_collection(_text_paths(texts))
-
-
-def _text_paths(texts: Sequence[Text]) -> PathCollection:
-    """Texts as glyph outlines in one collection: one draw call instead of one per text
-    (drawing text artists one by one is most of the time of a map)."""
-    from matplotlib.collections import PathCollection
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import TextPath
-    from matplotlib.transforms import Affine2D
-
-    fonts = {
-        False: FontProperties(family="DejaVu Sans"),
-        True: FontProperties(family="DejaVu Sans", weight="bold"),
-    }
-    paths = []
-    for t in texts:
-        glyphs = TextPath((0, 0), t.text, size=t.size, prop=fonts[t.bold])
-        width = float(glyphs.vertices[:, 0].max()) if len(glyphs.vertices) else 0.0
-        shift = {"start": 0.0, "middle": -width / 2, "end": -width}[t.anchor]
-        paths.append(glyphs.transformed(Affine2D().scale(1.0, -1.0).translate(t.x + shift, t.y)))
-    return PathCollection(
-        paths, facecolors=[t.fill for t in texts], edgecolors="none", linewidths=0.0
-    )
-
-
-def _figure(size: tuple[float, float], dpi: int, scale: float = 1.0) -> Figure:
-    """A figure of ``size`` page units drawn ``scale`` pixels to the unit."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(
-        figsize=(size[0] * scale / dpi, size[1] * scale / dpi), dpi=dpi, facecolor="#ffffff"
-    )
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def png_size(s: Scene, scale: float = PNG_SCALE) -> tuple[int, int]:
-    """The PNG's width and height in pixels."""
-    return int(s.width * scale), int(s.height * scale)  # as matplotlib sizes its canvas
-
-
-@lru_cache(maxsize=4)
-def _board_raster(side: int, dpi: int, scale: float = 1.0) -> npt.NDArray[np.uint8]:
-    """The board layer drawn once per board size: its 271 labels are most of the
-    drawing time, and they are the same every turn."""
-    frame = Frame(side)
-    fig = _figure(frame.page, dpi, scale)
+@lru_cache(maxsize=8)
+def _board_svg(side: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The SVG elements of the board layer, written once per board size (every turn
+    draws the same board)."""
     shapes, texts = board_layer(side)
-    _draw(fig, shapes, texts, frame.page)
-    canvas = fig.canvas
-    canvas.draw()
-    return np.asarray(canvas.buffer_rgba()).copy()  # type: ignore[attr-defined]
+    return tuple(_svg_shape(sh) for sh in shapes), tuple(_svg_text(t) for t in texts)
 
 
-def render_png(s: Scene, dpi: int = 100, scale: float = PNG_SCALE) -> bytes:
-    """The scene as PNG bytes, ``scale`` pixels to the page unit (:data:`PNG_SCALE`:
-    the hex labels legible as sent), drawn with matplotlib's Agg canvas (no pyplot),
-    without metadata so that the same scene gives the same bytes."""
-    fig = _figure(s.frame.page, dpi, scale)
-    fig.figimage(_board_raster(s.frame.side, dpi, scale), 0, 0, origin="upper")
-    _draw(fig, s.shapes, s.texts, s.frame.page)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
-    return buffer.getvalue()
+def _svg_shape(sh: Shape) -> str:
+    pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in sh.points)
+    tag = "polygon" if sh.closed else "polyline"
+    dash = ' stroke-dasharray="4 3"' if sh.dashed else ""
+    return (
+        f'<{tag} class="{sh.kind}" points="{pts}" fill="{sh.fill}" stroke="{sh.stroke}" '
+        f'stroke-width="{_num(sh.width)}"{dash}/>'
+    )
+
+
+def _svg_text(t: Text) -> str:
+    weight = ' font-weight="bold"' if t.bold else ""
+    return (
+        f'<text class="{t.kind}" x="{_num(t.x)}" y="{_num(t.y)}" font-size="{_num(t.size)}" '
+        f'fill="{t.fill}" text-anchor="{t.anchor}"{weight}>{escape(t.text)}</text>'
+    )

@@ -16,10 +16,11 @@ from dogfight.cli.output import write_atomic
 from dogfight.errors import DataError, DogfightError, OrdersError
 from dogfight.sopwith import events as ev
 from dogfight.sopwith.game import GameError, GameState, resolve_turn, turn_rng
-from dogfight.sopwith.maps import render_png, render_svg, scene
+from dogfight.sopwith.maps import render_svg, scene
 from dogfight.sopwith.model import Orders
 from dogfight.sopwith.orders import parse_orders
-from dogfight.sopwith.report import player_result, published_report, start_sheet
+from dogfight.sopwith.raster import render_png
+from dogfight.sopwith.report import notation, player_result, published_report, start_sheet
 from dogfight.sopwith.store import Issued, events_json
 
 
@@ -178,11 +179,12 @@ def issue_turn(game: str, before: GameState, after: GameState, events: list[ev.E
     planes that were in the game at its start), the map as SVG and PNG."""
     picture = scene(game, after, events, f"Sopwith: {game}, after turn {before.turn}")
     published = published_report(game, before, after, events)
+    notes = notation(events, before.turn)
     return Issued(
         before.turn,
         published,
         {
-            p.name: player_result(game, before, after, events, p.name, published)
+            p.name: player_result(game, before, after, events, p.name, published, notes)
             for p in before.planes
             if p.in_game
         },

@@ -355,14 +355,16 @@ def player_result(
     events: Sequence[ev.Event],
     name: str,
     published: str | None = None,
+    notes: dict[str, list[str]] | None = None,
 ) -> str:
     """One player's result: his turn in 004's notation, what happened to him, where his
-    plane is now; the published report (``published``, made here if not given) follows."""
+    plane is now; the published report (``published``, made here if not given) follows.
+    ``notes``: :func:`notation` of ``events``, when the caller writes every player's."""
     side = after.ruleset.board_side
     turn = before.turn
     p = after.plane(name)
     out = _title(game, f"turn {turn}: result for {who(p)}")
-    out.extend(plane_notation(notation(events, turn), turn, name))
+    out.extend(plane_notation(notation(events, turn) if notes is None else notes, turn, name))
     out.append("")
     out.extend(event_lines(events, side, only=name) or ["Nothing happened to you."])
     out.append("")

@@ -1,0 +1,89 @@
+"""The planning bots' shortcuts give what the long way gives: legal plans from the
+pair table, escapes turned and moved instead of flown, a thinned enemy model."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dogfight.bots.plane_planner import _LEVEL, _escapes
+from dogfight.bots.threats import Enemy
+from dogfight.bots.view import card_table, fly, legal_sequences
+from dogfight.catalog.loader import load_catalog
+from dogfight.catalog.models import Symbol
+from dogfight.geometry.pose import Pose
+from dogfight.rules.plans import BASIC, Flown, Restrictions, plan_problems
+
+CATALOG = load_catalog()
+DECKS = sorted(CATALOG.maneuver_decks)
+
+
+def _the_long_way(deck_name: str, previous: Flown | None, restrictions: Restrictions) -> np.ndarray:
+    deck = CATALOG.maneuver_decks[deck_name]
+    usable = [i for i, c in enumerate(deck.cards) if c.symbol in _LEVEL]
+    rows = [
+        combo
+        for combo in itertools.permutations(usable, 3)
+        if not plan_problems(previous, [deck.cards[i] for i in combo], restrictions)
+    ]
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
+
+
+@pytest.mark.parametrize(
+    "restrictions", [BASIC, Restrictions(immelmann_counter=True, steep_after_turn_or_straight=True)]
+)
+@pytest.mark.parametrize(
+    "previous", [None, Flown(Symbol.IMMELMANN, False), Flown(Symbol.STRAIGHT, True)]
+)
+def test_legal_sequences_are_the_plans_that_break_no_restriction(
+    previous: Flown | None, restrictions: Restrictions
+) -> None:
+    """Every three-card plan plan_problems finds nothing wrong with, in the same order,
+    for every deck (the restrictions judge one pair of cards at a time)."""
+    for name in DECKS:
+        deck = CATALOG.maneuver_decks[name]
+        got = legal_sequences(deck, previous, _LEVEL, restrictions)
+        assert np.array_equal(got, _the_long_way(name, previous, restrictions)), name
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(DECKS),
+    st.floats(0, 90),
+    st.floats(0, 90),
+    st.floats(-720, 720),
+    st.integers(0, 10_000),
+)
+def test_a_flight_turned_and_moved_is_the_flight_flown_from_the_pose(
+    deck_name: str, x: float, y: float, heading: float, pick: int
+) -> None:
+    """A card moves a base in its own frame, so a plan flown from the origin, turned by
+    the heading and moved to the pose, ends where flying it from the pose ends: how the
+    bot tests its escapes from thousands of end positions at once."""
+    deck = CATALOG.maneuver_decks[deck_name]
+    seqs = legal_sequences(deck, None, _LEVEL)
+    row = seqs[pick % len(seqs)][None, :]
+    table = card_table(deck)
+    origin = fly(Pose(0.0, 0.0, 0.0), table, row, 10.0)
+    there = fly(Pose(x, y, heading), table, row, 10.0)
+    rad = np.radians(heading)
+    ex, ey = origin.x[0], origin.y[0]
+    assert np.allclose(there.x[0], x + ex * np.cos(rad) - ey * np.sin(rad), atol=1e-9)
+    assert np.allclose(there.y[0], y + ex * np.sin(rad) + ey * np.cos(rad), atol=1e-9)
+    escapes = _escapes(deck, _LEVEL, 10.0)
+    assert escapes.x.shape == (12, 3)  # a dozen compact turns, three cards each
+
+
+def test_a_thinned_enemy_keeps_spread_poses_and_weights_summing_to_one() -> None:
+    m = 21
+    weight = np.concatenate([np.full(14, 0.5 / 14), np.full(7, 0.5 / 7)])
+    poses = np.arange(m * 3, dtype=np.float64).reshape(m, 3)
+    enemy = Enemy(None, poses, poses + 100, poses + 200, weight)  # type: ignore[arg-type]
+    thin = enemy.thinned(5)
+    assert len(thin.weight) == 5 and thin.weight.sum() == pytest.approx(1.0)
+    assert thin.x[0, 0] == 0 and thin.x[-1, 0] == poses[-1, 0]  # first and last kept
+    assert enemy.thinned(30) is enemy
