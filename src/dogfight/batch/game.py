@@ -119,8 +119,6 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
     enemy = (state.side[:, :, None] != state.side[:, None, :]) & both
     far = (spec.ruler + spec.base_radius + 1e-6) ** 2
     close = enemy & ~ov & (dx * dx + dy * dy <= far)
-    rad = np.radians(heading)
-    cos, sin = np.cos(rad), np.sin(rad)
     for w in (0, 1):
         pair = close & (ready[:, :, w] >= 0)[:, :, None]
         bb, ii, jj = np.nonzero(pair)
@@ -130,8 +128,10 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
         ddx, ddy = dx[bb, ii, jj], dy[bb, ii, jj]
         turn = np.radians(spec.arc_centre[w])
         cc, sc = np.cos(turn), np.sin(turn)
-        c = cos[bb, ii] * cc - sin[bb, ii] * sc
-        s = sin[bb, ii] * cc + cos[bb, ii] * sc
+        rad = np.radians(heading[bb, ii])
+        cos, sin = np.cos(rad), np.sin(rad)
+        c = cos * cc - sin * sc
+        s = sin * cc + cos * sc
         along, across = ddx * c + ddy * s, np.abs(-ddx * s + ddy * c)
         gap = np.hypot(along, across)
         spread = np.arcsin(np.minimum(1.0, spec.base_radius / np.maximum(gap, 1e-12)))

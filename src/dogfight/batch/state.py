@@ -190,5 +190,10 @@ def take(state: BatchState, rows: Ints) -> BatchState:
 def reset(state: BatchState, rows: Ints, template: BatchState, rng: np.random.Generator) -> None:
     """Start new games on tables ``rows``: the template's first table, new piles."""
     for k in _arrays(state):
-        getattr(state, k)[rows] = getattr(template, k)[0]
+        if k not in _PILES:
+            getattr(state, k)[rows] = getattr(template, k)[0]
     shuffle_piles(state, rows, rng)
+
+
+_PILES = frozenset({"order", "top", "holder"})
+"""What :func:`shuffle_piles` sets anew (``drawn_at`` matters only for held cards)."""
