@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from dogfight.geometry.hexbase import Side, side_midpoint, side_normal
 from dogfight.geometry.pose import Point, Pose
-from dogfight.geometry.shapes import EPSILON, Polygon, cross
+from dogfight.geometry.shapes import EPSILON, Polygon
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +49,13 @@ class Placement:
     """"left" or "right" edge of the ruler, seen looking outwards from the tripod."""
     start: Point
     direction: float
+    dx: float
+    """The cosine of ``direction``, taken once (the same value every use would take)."""
+    dy: float
+    """Its sine."""
 
     def end(self, length: float) -> Point:
-        rad = math.radians(self.direction)
-        return (self.start[0] + length * math.cos(rad), self.start[1] + length * math.sin(rad))
+        return (self.start[0] + length * self.dx, self.start[1] + length * self.dy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,42 +83,125 @@ def placements(pose: Pose, hex_side: float, side: Side, ruler: RulerSpec) -> tup
                 middle[0] + offset * math.cos(tangent),
                 middle[1] + offset * math.sin(tangent),
             )
-            out.append(Placement(side, tilt, edge, start, normal + tilt))
+            rad = math.radians(normal + tilt)
+            out.append(
+                Placement(side, tilt, edge, start, normal + tilt, math.cos(rad), math.sin(rad))
+            )
     return tuple(out)
 
 
-def _circle(poly: Polygon) -> tuple[float, float, float]:
-    """A circle holding the polygon: its vertices' mean and the farthest vertex."""
+Box = tuple[float, float, float, float]
+Circle = tuple[float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A base or card a ruler may meet or cross, with what the tests need taken once: its
+    edges (start x, start y, x and y of the edge vector), its bounding box (x min, x max,
+    y min, y max) and a circle holding it (its vertices' mean and the farthest vertex),
+    the bounds that rule most rulers out before any exact test."""
+
+    poly: Polygon
+    edges: tuple[tuple[float, float, float, float], ...]
+    box: Box
+    circle: Circle
+
+
+@lru_cache(maxsize=2048)
+def body(poly: Polygon) -> Body:
+    """The polygon with its edges and bounds (cached: a step meets the same bases many
+    times)."""
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
     n = len(poly)
-    cx = sum(p[0] for p in poly) / n
-    cy = sum(p[1] for p in poly) / n
-    return cx, cy, max(math.hypot(p[0] - cx, p[1] - cy) for p in poly)
+    cx = sum(xs) / n
+    cy = sum(ys) / n
+    radius = max(math.hypot(p[0] - cx, p[1] - cy) for p in poly)
+    edges = []
+    for i in range(n):
+        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
+        edges.append((ax, ay, bx - ax, by - ay))
+    return Body(poly, tuple(edges), (min(xs), max(xs), min(ys), max(ys)), (cx, cy, radius))
 
 
-def _misses(start: Point, direction: float, length: float, circle: tuple[float, ...]) -> bool:
-    """Whether the edge from ``start`` certainly misses everything inside the circle
-    (a margin keeps every near case for the exact test)."""
-    cx, cy, radius = circle
-    rad = math.radians(direction)
-    dx, dy = math.cos(rad), math.sin(rad)
-    vx, vy = cx - start[0], cy - start[1]
-    along = min(max(vx * dx + vy * dy, 0.0), length)
-    gap = math.hypot(vx - along * dx, vy - along * dy)
-    return gap > radius + 1e-6
+@dataclass(frozen=True, slots=True)
+class Fan:
+    """Every placement against one side, with a circle holding their starting points and
+    the side's outward normal: every edge leaves the side forwards (the tilt is below 90
+    degrees), so nothing wholly behind the side can be reached."""
+
+    laid: tuple[Placement, ...]
+    origin: Circle
+    normal: Point
+
+
+@lru_cache(maxsize=512)
+def fan(pose: Pose, hex_side: float, side: Side, ruler: RulerSpec) -> Fan:
+    """The :class:`Fan` of :func:`placements` (cached the same way)."""
+    laid = placements(pose, hex_side, side, ruler)
+    n = len(laid)
+    cx = sum(p.start[0] for p in laid) / n
+    cy = sum(p.start[1] for p in laid) / n
+    radius = max(math.hypot(p.start[0] - cx, p.start[1] - cy) for p in laid)
+    rad = math.radians(side_normal(pose, side))
+    return Fan(laid, (cx, cy, radius), (math.cos(rad), math.sin(rad)))
+
+
+def reaching(ruler: Fan, length: float, target: Body) -> list[Placement]:
+    """The placements whose edge may meet the target: none when the target lies wholly
+    behind the side, else those that do not certainly miss the circle holding it (a
+    margin keeps every near case for the exact test)."""
+    cx, cy, radius = target.circle
+    ox, oy, _ = ruler.origin
+    if (cx - ox) * ruler.normal[0] + (cy - oy) * ruler.normal[1] < -radius - 1e-6:
+        return []
+    out: list[Placement] = []
+    for placement in ruler.laid:
+        dx, dy = placement.dx, placement.dy
+        vx, vy = cx - placement.start[0], cy - placement.start[1]
+        # the point of the edge nearest the centre: min(max(along, 0), length)
+        along = vx * dx + vy * dy
+        along = 0.0 if along < 0.0 else length if along > length else along
+        if math.hypot(vx - along * dx, vy - along * dy) <= radius + 1e-6:
+            out.append(placement)
+    return out
+
+
+def in_between(origin: Circle, target: Body, others: Sequence[Body]) -> list[Body]:
+    """The bodies of ``others`` a segment from a point of the ``origin`` circle to a point
+    of the target may touch. Such a segment stays within the larger of the two radii of
+    the segment joining their centres, so a body whose circle is farther than that (with a
+    margin) is left out before any exact test."""
+    sx, sy, s_radius = origin
+    cx, cy, t_radius = target.circle
+    vx, vy = cx - sx, cy - sy
+    length2 = vx * vx + vy * vy
+    slack = max(s_radius, t_radius) + 1e-6
+    out: list[Body] = []
+    for other in others:
+        ox, oy, o_radius = other.circle
+        wx, wy = ox - sx, oy - sy
+        t = 0.0 if length2 == 0.0 else (wx * vx + wy * vy) / length2
+        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+        if math.hypot(wx - t * vx, wy - t * vy) <= o_radius + slack:
+            out.append(other)
+    return out
 
 
 def first_contact(start: Point, direction: float, length: float, poly: Polygon) -> float | None:
     """Distance along the ray from ``start`` to the first point of the convex polygon it
     meets within ``length`` (Cyrus-Beck clipping), or None."""
     rad = math.radians(direction)
-    dx, dy = math.cos(rad), math.sin(rad)
+    return _contact(start, math.cos(rad), math.sin(rad), length, body(poly))
+
+
+def _contact(start: Point, dx: float, dy: float, length: float, shape: Body) -> float | None:
+    """:func:`first_contact` along the unit direction (dx, dy)."""
+    sx, sy = start
     t_in, t_out = 0.0, length
-    n = len(poly)
-    for i in range(n):
-        a, b = poly[i], poly[(i + 1) % n]
+    for ax, ay, ex, ey in shape.edges:
         # inward side is left of a->b (counter-clockwise polygon)
-        ex, ey = b[0] - a[0], b[1] - a[1]
-        num = ex * (start[1] - a[1]) - ey * (start[0] - a[0])  # cross(e, start - a)
+        num = ex * (sy - ay) - ey * (sx - ax)  # cross(e, start - a)
         den = ex * dy - ey * dx  # cross(e, d)
         if abs(den) < EPSILON:
             if num < 0:
@@ -123,48 +209,77 @@ def first_contact(start: Point, direction: float, length: float, poly: Polygon) 
             continue
         t = -num / den
         if den > 0:
-            t_in = max(t_in, t)
-        else:
-            t_out = min(t_out, t)
+            if t > t_in:
+                t_in = t
+        elif t < t_out:
+            t_out = t
         if t_in > t_out + EPSILON:
             return None
     return t_in
 
 
-Box = tuple[float, float, float, float]
-
-
-@lru_cache(maxsize=1024)
-def _box(poly: Polygon) -> Box:
-    """The polygon's bounding box (x min, x max, y min, y max), cached: a step tests the
-    same bases against many ruler edges."""
-    xs = [p[0] for p in poly]
-    ys = [p[1] for p in poly]
-    return min(xs), max(xs), min(ys), max(ys)
-
-
 def crosses_interior(a: Point, b: Point, poly: Polygon) -> bool:
     """Whether segment ab passes through the polygon's interior (touching does not)."""
+    return _crosses(a, b, body(poly))
+
+
+def _crosses(a: Point, b: Point, other: Body) -> bool:
+    """:func:`crosses_interior` of a body: its box first."""
     # the segment's box apart from the polygon's: it cannot pass through it
-    x0, x1, y0, y1 = _box(poly)
-    if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 or min(a[1], b[1]) > y1:
+    x0, x1, y0, y1 = other.box
+    ax, ay = a
+    bx, by = b
+    if (
+        (ax < x0 and bx < x0)
+        or (ax > x1 and bx > x1)
+        or (ay < y0 and by < y0)
+        or (ay > y1 and by > y1)
+    ):
         return False
     rad = math.atan2(b[1] - a[1], b[0] - a[0])
     length = math.hypot(b[0] - a[0], b[1] - a[1])
-    enter = first_contact(a, math.degrees(rad), length, poly)
+    ahead = math.radians(math.degrees(rad))
+    enter = _contact(a, math.cos(ahead), math.sin(ahead), length, other)
     if enter is None:
         return False
     # find the exit: the segment is inside between enter and exit
-    back = first_contact(b, math.degrees(rad) + 180.0, length, poly)
+    behind = math.radians(math.degrees(rad) + 180.0)
+    back = _contact(b, math.cos(behind), math.sin(behind), length, other)
     if back is None:
         return False
     exit_t = length - back
     if exit_t - enter <= 1e-9:
         return False
     mid_t = (enter + exit_t) / 2.0
-    mid = (a[0] + mid_t * math.cos(rad), a[1] + mid_t * math.sin(rad))
-    n = len(poly)
-    return all(cross(poly[i], poly[(i + 1) % n], mid) > 1e-9 for i in range(n))
+    mx, my = a[0] + mid_t * math.cos(rad), a[1] + mid_t * math.sin(rad)
+    # strictly inside: left of every edge (shapes.cross of the edge and the midpoint)
+    return all(ex * (my - ay) - ey * (mx - ax) > 1e-9 for ax, ay, ex, ey in other.edges)
+
+
+def shots(
+    laid: Sequence[Placement], ruler: RulerSpec, target: Body, others: Sequence[Body] = ()
+) -> list[RayShot]:
+    """Every placement of ``laid`` (those :func:`reaching` the target) whose edge meets
+    the target unblocked by ``others``, in placement order."""
+    out: list[RayShot] = []
+    for placement in laid:
+        t = _contact(placement.start, placement.dx, placement.dy, ruler.length, target)
+        if t is None:
+            continue
+        point = placement.end(t)
+        if any(_crosses(placement.start, point, other) for other in others):
+            continue
+        out.append(RayShot(placement, t, point, t <= ruler.half + 1e-9))
+    return out
+
+
+def nearest(found: Sequence[RayShot]) -> RayShot | None:
+    """The shot at the shortest distance (the first of equals)."""
+    best: RayShot | None = None
+    for shot in found:
+        if best is None or shot.distance < best.distance - 1e-12:
+            best = shot
+    return best
 
 
 def all_shots(
@@ -176,19 +291,9 @@ def all_shots(
     others: Sequence[Polygon] = (),
 ) -> list[RayShot]:
     """Every unblocked placement reaching the target, in placement order."""
-    out: list[RayShot] = []
-    circle = _circle(target)
-    for placement in placements(pose, hex_side, side, ruler):
-        if _misses(placement.start, placement.direction, ruler.length, circle):
-            continue
-        t = first_contact(placement.start, placement.direction, ruler.length, target)
-        if t is None:
-            continue
-        point = placement.end(t)
-        if any(crosses_interior(placement.start, point, other) for other in others):
-            continue
-        out.append(RayShot(placement, t, point, t <= ruler.half + 1e-9))
-    return out
+    aim = body(target)
+    laid = reaching(fan(pose, hex_side, side, ruler), ruler.length, aim)
+    return shots(laid, ruler, aim, [body(o) for o in others]) if laid else []
 
 
 def best_shot(
@@ -201,8 +306,4 @@ def best_shot(
 ) -> RayShot | None:
     """The placement most favourable to the tripod: an unblocked edge reaching the target
     at the shortest distance (short range first), or None when no placement reaches."""
-    best: RayShot | None = None
-    for shot in all_shots(pose, hex_side, side, ruler, target, others):
-        if best is None or shot.distance < best.distance - 1e-12:
-            best = shot
-    return best
+    return nearest(all_shots(pose, hex_side, side, ruler, target, others))

@@ -179,6 +179,16 @@ class Sight:
             shape = shape.difference(shapely.union_all([shapely.Polygon(s) for s in self.shades]))
         return shape
 
+    def sees(self, point: Point) -> bool:
+        """Whether a ruler from the firing dot reaches ``point`` (of the region) clear of
+        every shadow by a margin, without building shadows not yet built: the ruler to it
+        passes :data:`CLEARANCE` clear of each base that may hide the region, or the point
+        lies a hair outside every shadow already built. False near a shadow."""
+        if self._pending is not None:
+            origin, _, candidates = self._pending
+            return all(_segment_clear(origin, point, base, CLEARANCE) for _, base in candidates)
+        return all(nearest_point(shade, point)[0] > 1e-6 for shade in self._shades)
+
     def reachable(self, ruler: float) -> bool:
         return self.distance <= ruler + 1e-9
 

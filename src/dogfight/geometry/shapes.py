@@ -122,7 +122,11 @@ def convex_overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
     for poly, other in ((a, b), (b, a)):
         n = len(poly)
         for i in range(n):
-            p, q = poly[i], poly[(i + 1) % n]
-            if all(cross(p, q, v) <= EPSILON for v in other):
-                return False
+            (px, py), (qx, qy) = poly[i], poly[(i + 1) % n]
+            ex, ey = qx - px, qy - py
+            for vx, vy in other:
+                if not ex * (vy - py) - ey * (vx - px) <= EPSILON:  # cross(p, q, v)
+                    break
+            else:
+                return False  # every vertex of the other on or outside this edge
     return True

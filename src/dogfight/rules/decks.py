@@ -10,7 +10,7 @@ from dogfight.rules.state import GameState, Vehicle
 
 def shuffled(cards: list[str], rng: np.random.Generator) -> list[str]:
     """A new list with the cards in an order drawn from ``rng``."""
-    order = rng.permutation(len(cards))
+    order = rng.permutation(len(cards)).tolist()  # plain ints index a list faster
     return [cards[i] for i in order]
 
 

@@ -23,7 +23,7 @@ from dogfight.rules.events import (
 )
 from dogfight.rules.phase import Phase
 from dogfight.rules.plans import AUTO, HOLD, Action, Plan
-from dogfight.rules.rays import heat_ray_options
+from dogfight.rules.rays import RayScene
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.turns import allowed_symbols, start_turn
 from dogfight.rules.victory import SHOT_DOWN, scores
@@ -154,14 +154,13 @@ def _heat_ray_choices(ph: Phase) -> dict[str, list[str]]:
     state = ph.state
     table = firing.table_of(state)
     out: dict[str, list[str]] = {}
+    scene = RayScene(state, table.overlap, None, table.bases)
     for vid, action in sorted(ph.acts.heat_ray.items()):
         tripod = state.vehicles[vid]
         if not tripod.in_play or tripod.tripod is None or tripod.tripod.toppled:
             continue
         assert action.projector is not None
-        opts = heat_ray_options(
-            state, tripod, Side.parse(action.projector), table.overlap, None, table.bases
-        )
+        opts = scene.options(tripod, Side.parse(action.projector))
         out[vid] = [o.target for o in opts]
     return out
 

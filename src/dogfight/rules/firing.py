@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from dogfight.geometry.hexbase import Side
 from dogfight.geometry.pose import Point
-from dogfight.geometry.protection import unprotected_point
+from dogfight.geometry.protection import open_side, unprotected_point
 from dogfight.geometry.reach import (
     Arc,
     Extent,
@@ -391,15 +391,11 @@ def is_protected(state: GameState, firer: Vehicle, target: Vehicle, seen: Sight)
     shielded = [Side.parse(s) for s in state.rules.tripod(target.type).protected]
     if not shielded:
         return False
-    point = unprotected_point(
-        target.pose,
-        state.rules.hex_side,
-        shielded,
-        firer.pose.point,
-        seen.visible(),
-        state.rules.ruler,
-    )
-    return point is None
+    args = (target.pose, state.rules.hex_side, shielded, firer.pose.point)
+    reached = open_side(*args, seen.region, state.rules.ruler, seen.sees)
+    if reached is None:  # too close to call without the exact shapes
+        reached = unprotected_point(*args, seen.visible(), state.rules.ruler) is not None
+    return not reached
 
 
 def blocked_shots(

@@ -21,7 +21,7 @@ from dogfight.rules.events import (
     SkillUsed,
 )
 from dogfight.rules.plans import AUTO, HOLD
-from dogfight.rules.rays import RayOption, heat_ray_options
+from dogfight.rules.rays import RayOption, RayScene
 from dogfight.rules.state import GameState, Salvo, Vehicle
 
 
@@ -174,14 +174,13 @@ def _heat_rays(
     the ruler cannot reach is a miss, said so (000: "If a target is beyond a tripod's
     range it cannot be hit"). Returns every tripod that fired, with what it hit."""
     out: list[tuple[Vehicle, RayOption | None]] = []
+    scene = RayScene(state, table.overlap, energy, table.bases)
     for vid, action in sorted(acts.heat_ray.items()):
         tripod = state.vehicles[vid]
         if not tripod.in_play or tripod.tripod is None or tripod.tripod.toppled:
             continue
         assert action.projector is not None
-        opts = heat_ray_options(
-            state, tripod, Side.parse(action.projector), table.overlap, energy, table.bases
-        )
+        opts = scene.options(tripod, Side.parse(action.projector))
         pick = None
         reason = None
         if action.target == AUTO:

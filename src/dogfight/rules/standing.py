@@ -22,7 +22,7 @@ from dogfight.geometry.pose import Point
 from dogfight.geometry.reach import sight
 from dogfight.geometry.shapes import Polygon
 from dogfight.rules import firing, standard
-from dogfight.rules.rays import heat_ray_options
+from dogfight.rules.rays import RayScene
 from dogfight.rules.state import GameState, Vehicle
 
 Verdict = Literal[
@@ -264,9 +264,10 @@ def _heat_rays(state: GameState, table: firing.Table, tripod: Vehicle) -> list[L
     elif tripod.tripod.energy < 1:
         silent = "no Energy to commit to a heat-ray"
     out: list[LineOfFire] = []
+    scene = RayScene(state, table.overlap, None, table.bases)
     for name in model.projectors:
         projector = Side.parse(name)
-        for option in heat_ray_options(state, tripod, projector, table.overlap, None, table.bases):
+        for option in scene.options(tripod, projector):
             if option.kind == "bombs":
                 continue
             out.append(
