@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import ManeuverCard, ManeuverDeck
-from dogfight.geometry.maneuver import apply_card, card_area, nose
+from dogfight.geometry.maneuver import apply_card, arrowhead, card_area, nose
 from dogfight.geometry.pose import Point, Pose, normalize_heading
 from dogfight.geometry.reach import Arc, Sight, shadow, sight
 from dogfight.geometry.shapes import Polygon, area, contains, convex_overlap, rectangle
@@ -291,6 +291,18 @@ def test_apply_card_matches_documented_formula(
     head = nose(pose, BASE_L).to_world(card.forward, card.left)
     assert math.isclose(rear[0], head[0], abs_tol=1e-9)
     assert math.isclose(rear[1], head[1], abs_tol=1e-9)
+
+
+@SETTINGS
+@given(poses, cards)
+def test_apply_card_is_bit_for_bit_the_three_moves(
+    pose: Pose, deck_card: tuple[ManeuverDeck, ManeuverCard]
+) -> None:
+    """The plain-float apply_card gives exactly the pose of its three rigid moves (nose,
+    card, base put down), so transcripts do not move by a bit."""
+    _, card = deck_card
+    moves = arrowhead(pose, card, BASE_L).moved(BASE_L / 2.0, 0.0, 0.0)
+    assert apply_card(pose, card, BASE_L) == moves
 
 
 @SETTINGS

@@ -312,6 +312,56 @@ def test_a_bot_carrying_the_bombs_flies_over_the_target(bot: str) -> None:
     assert any(stops), stops
 
 
+def _plan_after_success(
+    bot: str, y: float, heading: float, damage: int = 0, done_by: str | None = "breguet"
+) -> Json:
+    """The bombing done, the Breguet and its escort fly at ``y`` and ``heading`` on the
+    90 x 120 table, the allies' home edge the south one; the Albatros far away."""
+    sit = situation(
+        breguet(45.0, y, heading),
+        plane("escort", "spad-xiii", "allies", 20.0, y, heading, damage=damage),
+        plane("albatros", "albatros-d5a", "central", 85.0, 110.0, 0.0),
+        ruleset="wow",
+        table=TABLE,
+        targets=[target(45.0, 100.0, carriers=["breguet"], home="south", done_by=done_by)],
+    )
+    state = state_of(sit)
+    seat = frozenset({"breguet", "escort"})
+    plans = make(bot).plan_turn(observe(state, seat), state.rules, seat, np.random.default_rng(3))
+    out: Json = {}
+    for vid, plan in plans.items():
+        flown = state.vehicles[vid].pose
+        deck = state.rules.deck_of(state.vehicles[vid].type)
+        poses = []
+        for cid in plan.cards:
+            flown = apply_card(flown, deck.card(cid), state.rules.base_length)
+            poses.append(flown)
+        out[vid] = poses
+    return out
+
+
+@pytest.mark.parametrize("bot", ["easy", "hard"])
+def test_after_success_the_bomber_flies_home(bot: str) -> None:
+    """002: "After success, exiting from own side no longer gives enemy points." The
+    Breguet that bombed turns for its own (south) edge: close to it, it leaves across it
+    this turn; further in, it ends the turn nearer it than flying on would."""
+    near = _plan_after_success(bot, 20.0, 270.0)["breguet"]
+    assert min(p.y for p in near) < 0.0  # left the table across the south edge
+    far = _plan_after_success(bot, 60.0, 0.0)["breguet"]
+    assert far[-1].y < 60.0 - 10.0
+
+
+def test_before_success_or_unhurt_an_escort_fights_on() -> None:
+    """The escort that did not bomb stays while it is whole; once half its resistance is
+    gone it flies home too. Before the success nobody goes home."""
+    whole = _plan_after_success("hard", 20.0, 270.0)["escort"]
+    assert min(p.y for p in whole) >= 0.0
+    hurt = _plan_after_success("hard", 20.0, 270.0, damage=8)["escort"]
+    assert min(p.y for p in hurt) < 0.0
+    before = _plan_after_success("hard", 20.0, 270.0, done_by=None)
+    assert all(min(p.y for p in poses) >= 0.0 for poses in before.values())
+
+
 def test_render_narration_and_ending_say_the_mission() -> None:
     """The drawing shows the target card (filled once accomplished) and the caption says
     so; the narration and the game's ending say the +2 and the way home (M6)."""

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from dogfight.catalog.loader import Catalog
-from dogfight.rules.state import GameState, TripodState, Vehicle
+from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 from dogfight.sim.duel import tripods_situation
 from dogfight.situation import build
 
@@ -81,3 +81,33 @@ def test_state_copy_keeps_every_field_and_copies_what_changes(catalog: Catalog) 
         assert copied.vehicles[vid] == vehicle
     for letter, pile in state.piles.items():
         assert copied.piles[letter] is not pile
+
+
+def test_state_copy_passes_every_field(catalog: Catalog) -> None:
+    """A field :meth:`GameState.copy` forgot would come back as its default: every field
+    holds a value of its own here (containers a marked element), and the copy has it."""
+    state = build(tripods_situation(), catalog, 0)
+    vehicle = state.vehicles["p0"]
+    for f in fields(GameState):
+        value = getattr(state, f.name)
+        marker = object()
+        if isinstance(value, list):
+            new: Any = [marker]
+        elif f.name in ("vehicles", "reserves"):
+            new = {"marked": vehicle.copy()}
+        elif f.name == "piles":
+            new = {"marked": [marker]}
+        elif f.name in ("objectives", "targets"):
+            new = {"marked": Objective("marked", 1.0, 2.0)}
+        elif isinstance(value, dict):
+            new = {marker: marker}
+        else:
+            new = marker
+        object.__setattr__(state, f.name, new)
+    copied = state.copy()
+    for f in fields(GameState):
+        before, after = getattr(state, f.name), getattr(copied, f.name)
+        if isinstance(before, (list, dict)):
+            assert after == before and after is not before, f.name
+        else:
+            assert after is before, f.name

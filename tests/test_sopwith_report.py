@@ -220,7 +220,7 @@ def test_png_map_is_a_png_and_repeats_byte_for_byte() -> None:
 )
 def test_png_encoder_round_trips_through_pillow(rgb: np.ndarray) -> None:
     """The map's own PNG writer gives a file any decoder reads back pixel for pixel."""
-    decoded = Image.open(io.BytesIO(encode_png(rgb)))
+    decoded = Image.open(io.BytesIO(encode_png(rgb.tobytes(), (rgb.shape[1], rgb.shape[0]))))
     assert decoded.mode == "RGB" and decoded.size == (rgb.shape[1], rgb.shape[0])
     assert np.array_equal(np.asarray(decoded), rgb)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dogfight.bots.missions import mission_bonus
+from dogfight.bots.missions import home_edge, leaving_home, mission_bonus
 from dogfight.bots.threats import (
     SAFE_MARGIN,
     Enemy,
@@ -419,6 +419,10 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
     seqs = airplane_sequences(state, me)
     flights = fly(me.pose, card_table(deck), seqs, rules.base_length)
     pool = np.flatnonzero(best_tier(rules, flights))
+    home = home_edge(state, me)
+    if home is not None:  # 002: after success, leaving across its own edge costs nothing
+        leaving = np.flatnonzero(leaving_home(state, flights, home))
+        pool = leaving if len(leaving) else pool
     candidates = pool
     if level.own_plans is not None and len(pool) > level.own_plans:
         candidates = np.sort(rng.choice(pool, size=level.own_plans, replace=False))

@@ -8,13 +8,14 @@ import itertools
 
 import numpy as np
 
+from dogfight.bots.view import follows, opens
 from dogfight.catalog.models import ManeuverCard, TripodCard, TripodSymbol
 from dogfight.errors import IllegalPlanError
 from dogfight.geometry.maneuver import apply_card
 from dogfight.rules import standard
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.engine import allowed_symbols
-from dogfight.rules.plans import Action, Flown, Plan, plan_problems
+from dogfight.rules.plans import Action, Plan, plan_problems
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.ww2 import scale
 
@@ -35,24 +36,31 @@ def _stays_on_table(state: GameState, vehicle: Vehicle, cards: list[ManeuverCard
 def random_plan(
     state: GameState, vehicle_id: str, rng: np.random.Generator, tries: int = 40
 ) -> Plan:
-    """A random plan for one airplane, legal whenever a legal one is found in ``tries``."""
+    """A random plan for one airplane, legal whenever a legal one is found in ``tries``.
+
+    A draw is legal when each card may follow the one before it (the deck's tables of
+    :func:`~dogfight.bots.view.opens` and :func:`~dogfight.bots.view.follows`, what
+    ``plan_problems`` finds one card at a time)."""
     vehicle = state.vehicles[vehicle_id]
     deck = state.rules.deck_of(vehicle.type)
     symbols = allowed_symbols(state)
-    usable = [c for c in deck.cards if c.symbol in symbols]
-    previous: Flown | None = vehicle.previous
+    usable = [i for i, c in enumerate(deck.cards) if c.symbol in symbols]
+    restrictions = state.rules.restrictions
+    first = opens(deck, vehicle.previous, restrictions)
+    after = follows(deck, restrictions)
     fallback: list[ManeuverCard] | None = None
     for _ in range(tries):
-        picks = rng.choice(len(usable), size=3, replace=False)
-        cards = [usable[int(i)] for i in picks]
-        if plan_problems(previous, cards, state.rules.restrictions):
+        a, b, c = (usable[int(i)] for i in rng.choice(len(usable), size=3, replace=False))
+        if not (first[a] and after[a, b] and after[b, c]):
             continue
+        cards = [deck.cards[a], deck.cards[b], deck.cards[c]]
         if _stays_on_table(state, vehicle, cards):
-            return Plan(cards=tuple(c.id for c in cards))
+            return Plan(cards=tuple(card.id for card in cards))
         fallback = fallback or cards
     if fallback is None:
-        straights = [c for c in usable if c.symbol.value == "straight"][:3]
-        fallback = (straights + [c for c in usable if c not in straights])[:3]
+        playable = [deck.cards[i] for i in usable]
+        straights = [c for c in playable if c.symbol.value == "straight"][:3]
+        fallback = (straights + [c for c in playable if c not in straights])[:3]
     return Plan(cards=tuple(c.id for c in fallback))
 
 

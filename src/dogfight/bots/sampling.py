@@ -15,6 +15,8 @@ from dogfight.bots.view import (
     airplane_sequences,
     card_table,
     fly,
+    follows,
+    opens,
     status_allows,
 )
 from dogfight.catalog.models import (
@@ -25,7 +27,7 @@ from dogfight.catalog.models import (
 )
 from dogfight.geometry.pose import Pose
 from dogfight.rules.context import Rules
-from dogfight.rules.plans import Action, Flown, Plan, Restrictions, plan_problems
+from dogfight.rules.plans import Action, Flown, Plan, Restrictions
 from dogfight.rules.state import GameState, Vehicle
 
 SAMPLE_BATCH = 16
@@ -45,21 +47,16 @@ def _usable(deck: ManeuverDeck, symbols: frozenset[Symbol]) -> Ints:
     return out
 
 
-_LEGAL: dict[tuple[int, Flown | None, tuple[int, ...], Restrictions], tuple[object, bool]] = {}
-
-
 def _legal(
     deck: ManeuverDeck, previous: Flown | None, row: list[int], restrictions: Restrictions
 ) -> bool:
     """Whether the cards at ``row`` break no flight restriction in force after
-    ``previous`` (remembered per deck, previous maneuver, cards and restrictions)."""
-    key = (id(deck), previous, tuple(row), restrictions)
-    hit = _LEGAL.get(key)
-    if hit is not None and hit[0] is deck:
-        return hit[1]
-    ok = not plan_problems(previous, [deck.cards[k] for k in row], restrictions)
-    _LEGAL[key] = (deck, ok)
-    return ok
+    ``previous``: each may follow the one before it (:func:`~dogfight.bots.view.follows`,
+    cached per deck and restrictions)."""
+    if not opens(deck, previous, restrictions)[row[0]]:
+        return False
+    after = follows(deck, restrictions)
+    return bool(all(after[row[k - 1], row[k]] for k in range(1, len(row))))
 
 
 def _safe_flight(pose: Pose, cards: list[ManeuverCard], rules: Rules, depth: float) -> bool:

@@ -45,7 +45,7 @@ from dogfight.rules.clocks import clock_for
 from dogfight.rules.context import Rules
 from dogfight.rules.engine import allowed_symbols
 from dogfight.rules.missions import targets_of
-from dogfight.rules.plans import BASIC, Flown, Plan, Restrictions, plan_problems
+from dogfight.rules.plans import BASIC, Flown, Plan, Restrictions, card_problem, plan_problems
 from dogfight.rules.standard import AIRPLANE_ONLY, TRIPOD_ONLY
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 
@@ -326,6 +326,56 @@ def card_table(deck: ManeuverDeck | TripodDeck) -> CardTable:
     return table
 
 
+_FOLLOWS: dict[tuple[int, Restrictions], tuple[object, Bools]] = {}
+_OPENS: dict[tuple[int, Flown | None, Restrictions], tuple[object, Bools]] = {}
+
+
+def follows(deck: ManeuverDeck, restrictions: Restrictions = BASIC) -> Bools:
+    """``ok[a, b]``: card ``b`` may be flown right after card ``a`` within a turn without
+    breaking a flight restriction (:func:`~dogfight.rules.plans.card_problem`; cached per
+    deck and restrictions)."""
+    key = (id(deck), restrictions)
+    hit = _FOLLOWS.get(key)
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    cards = deck.cards
+    out = np.array(
+        [
+            [card_problem(after, b, False, restrictions) is None for b in cards]
+            for after in (Flown(a.symbol, a.is_steep) for a in cards)
+        ],
+        dtype=np.bool_,
+    ).reshape(len(cards), len(cards))
+    _FOLLOWS[key] = (deck, out)
+    return out
+
+
+def opens(deck: ManeuverDeck, previous: Flown | None, restrictions: Restrictions = BASIC) -> Bools:
+    """``ok[a]``: card ``a`` may open a turn after ``previous`` (cached)."""
+    key = (id(deck), previous, restrictions)
+    hit = _OPENS.get(key)
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    out = np.array(
+        [card_problem(previous, c, True, restrictions) is None for c in deck.cards],
+        dtype=np.bool_,
+    )
+    _OPENS[key] = (deck, out)
+    return out
+
+
+def legal_mask(
+    deck: ManeuverDeck, previous: Flown | None, rows: Ints, restrictions: Restrictions = BASIC
+) -> Bools:
+    """Which plans (rows of card indexes) break no flight restriction after ``previous``:
+    ``plan_problems`` is empty exactly when each card may follow the one before it."""
+    first, after = opens(deck, previous, restrictions), follows(deck, restrictions)
+    ok: Bools = first[rows[:, 0]]
+    for k in range(1, rows.shape[1]):
+        ok &= after[rows[:, k - 1], rows[:, k]]
+    return ok
+
+
 def legal_sequences(
     deck: ManeuverDeck,
     previous: Flown | None,
@@ -340,13 +390,8 @@ def legal_sequences(
     hit = _SEQUENCES.get(key)
     if hit is not None and hit[0] is deck:
         return hit[1]
-    usable = [i for i, c in enumerate(deck.cards) if c.symbol in allowed]
-    rows = [
-        combo
-        for combo in itertools.permutations(usable, 3)
-        if not plan_problems(previous, [deck.cards[i] for i in combo], restrictions)
-    ]
-    out = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    every = all_sequences(deck, allowed)
+    out: Ints = every[legal_mask(deck, previous, every, restrictions)]
     _SEQUENCES[key] = (deck, out)
     return out
 

@@ -227,12 +227,20 @@ class ManeuverDeck(Strict):
 
     def card(self, card_id: str) -> ManeuverCard:
         """The card with this id; raises :class:`UnknownCardError` listing valid ids."""
-        for c in self.cards:
-            if c.id == card_id:
-                return c
+        known = _MANEUVER_CARDS.get(id(self))
+        if known is None or known[0] is not self:
+            known = (self, {c.id: c for c in self.cards})
+            _MANEUVER_CARDS[id(self)] = known
+        found = known[1].get(card_id)
+        if found is not None:
+            return found
         from dogfight.errors import UnknownCardError
 
         raise UnknownCardError(self.deck, card_id, [c.id for c in self.cards])
+
+
+_MANEUVER_CARDS: dict[int, tuple[ManeuverDeck, dict[str, ManeuverCard]]] = {}
+"""Each deck's cards by id (decks are immutable; the deck is kept to check the id)."""
 
 
 class Special(StrEnum):

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 import shapely.geometry
 import shapely.ops
@@ -75,6 +76,12 @@ def shadow(origin: Point, blocker: Polygon, far: float) -> Polygon:
     points keep the far edge beyond ``far`` whatever the blocker's angular size). The
     points go to shapely as one array, not one vertex object at a time.
     """
+    hull = shapely.convex_hull(shapely.multipoints(_shadow_points(origin, blocker, far)))
+    return _corners(shapely.geometry.polygon.orient(hull, 1.0))
+
+
+def _shadow_points(origin: Point, blocker: Polygon, far: float) -> npt.NDArray[np.float64]:
+    """The blocker's corners and its far points, whose convex hull is its shadow."""
     ox, oy = origin
     corners = np.asarray(blocker, dtype=np.float64)
     centre_x, centre_y = corners.mean(axis=0)
@@ -86,8 +93,23 @@ def shadow(origin: Point, blocker: Polygon, far: float) -> Polygon:
     reach = far * 2.0
     turns = axis + low + (high - low) * np.arange(steps) / (steps - 1)
     far_points = np.column_stack((ox + reach * np.cos(turns), oy + reach * np.sin(turns)))
-    hull = shapely.convex_hull(shapely.multipoints(np.concatenate((corners, far_points))))
-    ring = shapely.get_coordinates(shapely.geometry.polygon.orient(hull, 1.0))[:-1]
+    return np.concatenate((corners, far_points))
+
+
+def shadows(origin: Point, blockers: Sequence[Polygon], far: float) -> npt.NDArray[np.object_]:
+    """The shadows of :func:`shadow` as shapely polygons (counter-clockwise, the very
+    corners :func:`shadow` gives), built in one batch: every hull from one array of points,
+    no polygon rebuilt from Python tuples."""
+    points = [_shadow_points(origin, b, far) for b in blockers]
+    indices = np.repeat(np.arange(len(points)), [len(p) for p in points])
+    hulls = shapely.convex_hull(shapely.multipoints(np.concatenate(points), indices=indices))
+    out: npt.NDArray[np.object_] = shapely.orient_polygons(hulls, exterior_cw=False)
+    return out
+
+
+def _corners(shape: shapely.Geometry) -> Polygon:
+    """A polygon's exterior ring as corners (first vertex not repeated)."""
+    ring = shapely.get_coordinates(shape)[:-1]
     return tuple((float(x), float(y)) for x, y in ring)
 
 
@@ -196,21 +218,45 @@ class Sight:
         return self.distance <= half + 1e-9
 
 
+ShadeCache = dict[tuple[Point, Polygon, float], shapely.Geometry]
+"""Shadows already built, by (firing dot, blocking base, ruler): a firer's weapons measure
+several targets past the same bases."""
+
+
+def _shades(
+    origin: Point, bases: list[Polygon], ruler: float, cache: ShadeCache | None
+) -> npt.NDArray[np.object_]:
+    """:func:`shadows` of ``bases``, those in ``cache`` taken from it (and new ones kept)."""
+    if cache is None:
+        return shadows(origin, bases, ruler)
+    missing = [b for b in bases if (origin, b, ruler) not in cache]
+    if missing:
+        for base, shade in zip(missing, shadows(origin, missing, ruler), strict=True):
+            cache[origin, base, ruler] = shade
+    out = np.empty(len(bases), dtype=object)
+    for i, base in enumerate(bases):
+        out[i] = cache[origin, base, ruler]
+    return out
+
+
 def _shadows(
-    origin: Point, region: Sequence[Point], ruler: float, candidates: list[Candidate]
+    origin: Point,
+    region: Sequence[Point],
+    ruler: float,
+    candidates: list[Candidate],
+    cache: ShadeCache | None = None,
 ) -> tuple[shapely.Geometry, shapely.Geometry, tuple[int, ...], tuple[Polygon, ...]]:
     """The exact test: each candidate's shadow against the in-arc region (all at once,
     through shapely's array functions). Returns the region and its visible part, the
     indexes of the bases hiding some of the region within ``ruler`` and the shadows
     hiding any of it."""
     region_shape = _geometry(region)
-    points = [shadow(origin, base, ruler) for _, base in candidates]
-    shades = np.array([shapely.Polygon(p) for p in points], dtype=object)
+    shades = _shades(origin, [base for _, base in candidates], ruler, cache)
     hidden = shapely.intersection(region_shape, shades)
     hides = ~shapely.is_empty(hidden)
     near = shapely.distance(hidden, shapely.Point(origin)) <= ruler + 1e-9
     blockers = tuple(candidates[i][0] for i in np.flatnonzero(hides & near))
-    kept = tuple(points[i] for i in np.flatnonzero(hides))
+    kept = tuple(_corners(shades[i]) for i in np.flatnonzero(hides))
     visible = region_shape.difference(shapely.union_all(shades[hides])) if kept else region_shape
     return region_shape, visible, blockers, kept
 
@@ -301,13 +347,14 @@ def measure(
     nearest: tuple[float, Point],
     ruler: float,
     candidates: Sequence[Blocker],
+    cache: ShadeCache | None = None,
 ) -> Sight:
     """Measure a shot at a target whose in-arc part is ``region`` (non-empty, its point
     nearest ``origin`` given as (distance, point)), given the bases that may block it
     (:data:`Blocker`), each within ``ruler``: the angular test rules out the bases whose
     shadow cannot reach the region, the ruler to the nearest in-arc point is tried first,
     and only when something may cross it are the exact shadows built (:func:`sight` is
-    the same measure)."""
+    the same measure), or taken from ``cache``."""
     arc_distance, arc_point = nearest
     region_t = tuple(region)
     if arc_distance > ruler + 1e-9 or not candidates:
@@ -334,7 +381,7 @@ def measure(
             region=region_t,
             pending=(origin, ruler, kept),
         )
-    region_shape, visible, blockers, shades = _shadows(origin, region, ruler, kept)
+    region_shape, visible, blockers, shades = _shadows(origin, region, ruler, kept, cache)
     # Floating-point slivers left along a shadow's edge are not a way through.
     if visible.is_empty or (region_shape.area > 0 and visible.area < SLIVER):
         return Sight(arc_distance, arc_point, math.inf, None, blockers, region_t, shades)

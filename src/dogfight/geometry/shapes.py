@@ -25,11 +25,19 @@ def rectangle(pose: Pose, length: float, width: float, forward_offset: float = 0
     """
     half_l, half_w = length / 2.0, width / 2.0
     f0, f1 = forward_offset - half_l, forward_offset + half_l
+    return _corners(pose, f0, f1, -half_w, half_w)
+
+
+def _corners(pose: Pose, f0: float, f1: float, l0: float, l1: float) -> Polygon:
+    """:meth:`Pose.to_world` of the four corners, its cosine and sine taken once."""
+    rad = math.radians(pose.heading)
+    c, s = math.cos(rad), math.sin(rad)
+    x, y = pose.x, pose.y
     return (
-        pose.to_world(f0, -half_w),
-        pose.to_world(f1, -half_w),
-        pose.to_world(f1, half_w),
-        pose.to_world(f0, half_w),
+        (x + f0 * c - l0 * s, y + f0 * s + l0 * c),
+        (x + f1 * c - l0 * s, y + f1 * s + l0 * c),
+        (x + f1 * c - l1 * s, y + f1 * s + l1 * c),
+        (x + f0 * c - l1 * s, y + f0 * s + l1 * c),
     )
 
 
@@ -37,12 +45,7 @@ def local_rectangle(
     pose: Pose, forward_min: float, forward_max: float, left_min: float, left_max: float
 ) -> Polygon:
     """A rectangle given by its extent in the pose's local frame."""
-    return (
-        pose.to_world(forward_min, left_min),
-        pose.to_world(forward_max, left_min),
-        pose.to_world(forward_max, left_max),
-        pose.to_world(forward_min, left_max),
-    )
+    return _corners(pose, forward_min, forward_max, left_min, left_max)
 
 
 def cross(o: Point, a: Point, b: Point) -> float:
@@ -88,15 +91,30 @@ def contains(poly: Sequence[Point], p: Point) -> bool:
 
 
 def nearest_point(poly: Sequence[Point], p: Point) -> tuple[float, Point]:
-    """Distance from ``p`` to a convex polygon (0 inside) and the polygon's nearest point."""
-    if len(poly) >= 3 and contains(poly, p):
-        return 0.0, p
-    best = (math.inf, p)
+    """Distance from ``p`` to a convex polygon (0 inside) and the polygon's nearest point.
+
+    :func:`contains` and :func:`point_segment_distance` written out in one loop each (the
+    firing step measures every pair of bases with it): the same arithmetic, the same
+    results."""
     n = len(poly)
+    px, py = p
+    if n >= 3:
+        for i in range(n):
+            (ox, oy), (ax, ay) = poly[i], poly[(i + 1) % n]
+            if not (ax - ox) * (py - oy) - (ay - oy) * (px - ox) >= -EPSILON:
+                break
+        else:
+            return 0.0, p
+    best = (math.inf, p)
     for i in range(n):
-        d = point_segment_distance(p, poly[i], poly[(i + 1) % n])
-        if d[0] < best[0]:
-            best = d
+        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
+        vx, vy = bx - ax, by - ay
+        length2 = vx * vx + vy * vy
+        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * vx + (py - ay) * vy) / length2))
+        nx, ny = ax + t * vx, ay + t * vy
+        d = math.hypot(px - nx, py - ny)
+        if d < best[0]:
+            best = (d, (nx, ny))
     return best
 
 

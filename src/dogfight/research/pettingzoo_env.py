@@ -21,7 +21,10 @@ three phases.
   is a decision step: the agent asked sees the tailed card in its observation's
   ``decision`` vector (and its info's ``decision``), its mask covers the reorders of its
   remaining cards, and its action picks one; every other agent sees zeros, its mask
-  only the no-op 0. The opponent bots answer their own decisions, unseen.
+  only the no-op 0. The opponent bots answer their own decisions, unseen (a tripod's
+  direction at the reveal, 001), the Martian bot those of the side's tripods; a bomber
+  agent's pick of half its bombs' C cards is the engine's default, the half that harms
+  most.
 - **Rewards**: damage points the airplane dealt minus those it took during the step.
 - **Episodes** end when the game is over (terminated) or after ``max_turns`` (truncated).
   ``reset(seed=s)`` replays exactly: the decks, the engine's chance and the opponent
@@ -51,7 +54,7 @@ from dogfight.research import decisions as asked
 from dogfight.rules.chance import step_rng
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.decisions import Answer, Decision
-from dogfight.rules.engine import allowed_symbols, pending_decisions, resolve_phase
+from dogfight.rules.engine import allowed_symbols, may_ask, pending_decisions, resolve_phase
 from dogfight.rules.events import DamageDrawn, Event
 from dogfight.rules.observation import observe, side_seat
 from dogfight.rules.plans import Action, Plan
@@ -341,11 +344,13 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
         cards: dict[str, str],
     ) -> list[Decision]:
         """The agents' reorders after tailing this phase waits for (empty: resolve it).
-        The opponent bots answer theirs from their own observation; any other decision
-        (a bomber's pick) takes its default."""
-        if self.ww2 or not state.rules.switches.tailing or phase > 2:
+        The opponent bots answer theirs from their own observation, the Martian bot those
+        of the side's tripods (a direction at the reveal); an agent's pick of its bombs'
+        cards takes the engine's default, the half that harms most."""
+        if not may_ask(state, phase):
             return []
         agents = set(self.possible_agents)
+        deciders = {**self._bots, self.side: self._helper}
         for _ in range(8):
             pending = pending_decisions(
                 state,
@@ -356,9 +361,9 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
             )
             if not pending:
                 return []
-            for side, bot in self._bots.items():
+            for side, bot in deciders.items():
                 seat = side_seat(state, side)
-                theirs = [d for d in pending if d.vehicle in seat]
+                theirs = [d for d in pending if d.vehicle in seat and d.vehicle not in agents]
                 if theirs:
                     seen = observe(state, seat, theirs)
                     got = decide(bot, seen, state.rules, seat, theirs, self._rngs[side])

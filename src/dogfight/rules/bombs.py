@@ -157,7 +157,7 @@ def most_harm(state: GameState, drawn: Sequence[str], count: int) -> list[int]:
     """The default of the bomber's choice: the positions of the ``count`` cards hurting
     most (an explosion, then a special icon, then points; the first drawn on ties), in
     the order drawn."""
-    specs = {c.id: c for c in state.rules.catalog.damage_decks[BOMB_DECK].cards}
+    specs = state.rules.damage_cards(BOMB_DECK)
 
     def harm(index: int) -> tuple[int, int, int, int]:
         spec = specs[drawn[index]]
@@ -182,7 +182,7 @@ def shoot(
         index = next(i for i, c in enumerate(state.bomb_cards) if c.id == option.target)
         card = state.bomb_cards[index]
         letter = state.rules.tripod(firer.type).firepower
-        specs = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
+        specs = state.rules.damage_cards(letter)
         drawn = [draw(state, letter, rng, events)]
         first = specs[drawn[0]]
         if option.short and first.value == 0 and not first.explosion:
@@ -249,7 +249,7 @@ def land(
     it inflicts damage separately to each hit tripod." / "If there is any special damage
     on any C damage card inflicted, the tripod also topples." / "After calculating the
     inflicted damage, remove the bomb card." """
-    specs = {c.id: c for c in state.rules.catalog.damage_decks[BOMB_DECK].cards}
+    specs = state.rules.damage_cards(BOMB_DECK)
     landing: list[tuple[BombCard, str, list[str], Decision | None]] = []
     for card in state.bomb_cards:
         if card.destroyed:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from dogfight.catalog.loader import Catalog
 from dogfight.catalog.models import (
     Airplane,
+    DamageCard,
     HeatRayRulerSpec,
     ManeuverDeck,
     Ruleset,
@@ -38,6 +39,14 @@ class Rules:
     hex_side: float = field(init=False)
     base_radius: float = field(init=False)
     """The largest distance from a base's centre to its edge, airplanes and tripods."""
+    _restrictions: Restrictions = field(init=False, repr=False, compare=False)
+    _weapons: dict[str, tuple[tuple[str, str], ...]] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
+    """:meth:`weapons` by type, worked out once (every firing step asks)."""
+    _damage_cards: dict[str, dict[str, DamageCard]] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         c = self.catalog.constants
@@ -50,13 +59,18 @@ class Rules:
         object.__setattr__(self, "hex_side", c.tripods.base_side)
         plane = math.hypot(c.airplane_base.length, c.airplane_base.width) / 2.0
         object.__setattr__(self, "base_radius", max(plane, c.tripods.base_side))
+        object.__setattr__(
+            self,
+            "_restrictions",
+            Restrictions(
+                self.switches.immelmann_counter, self.switches.steep_after_turn_or_straight
+            ),
+        )
 
     @property
     def restrictions(self) -> Restrictions:
         """The flight restrictions of the switches in force."""
-        return Restrictions(
-            self.switches.immelmann_counter, self.switches.steep_after_turn_or_straight
-        )
+        return self._restrictions
 
     @property
     def specials(self) -> str | None:
@@ -110,6 +124,14 @@ class Rules:
             return f"{sw.tripod_counters}-{letter}"
         return letter
 
+    def damage_cards(self, deck: str) -> dict[str, DamageCard]:
+        """A damage deck's (or counter set's) cards by id (built once per deck)."""
+        cards = self._damage_cards.get(deck)
+        if cards is None:
+            cards = {c.id: c for c in self.catalog.damage_decks[deck].cards}
+            self._damage_cards[deck] = cards
+        return cards
+
     def deck_of(self, type_id: str) -> ManeuverDeck:
         return self.catalog.maneuver_decks[self.airplane(type_id).maneuver_deck]
 
@@ -119,8 +141,13 @@ class Rules:
     def weapons(self, type_id: str) -> tuple[tuple[str, str], ...]:
         """(weapon, damage deck letter) pairs: front first, then rear for two-seaters.
         Tripods have no ruler weapons: their heat-ray is an action."""
+        known = self._weapons.get(type_id)
+        if known is not None:
+            return known
         if type_id in self.catalog.tripods and type_id not in self.catalog.airplanes:
             return ()
         firepower = self.airplane(type_id).firepower
         names = ("front", "rear")
-        return tuple((names[i], letter) for i, letter in enumerate(firepower))
+        out = tuple((names[i], letter) for i, letter in enumerate(firepower))
+        self._weapons[type_id] = out
+        return out

@@ -64,7 +64,7 @@ def apply_cards(
     events: list[Event],
 ) -> bool:
     """Add drawn cards' points to ``target``; True when an explosion eliminates it."""
-    specs = {c.id: c for c in state.rules.catalog.damage_decks[deck].cards}
+    specs = state.rules.damage_cards(deck)
     points = 0
     exploded = False
     for card_id in cards:
@@ -99,7 +99,7 @@ def _snipe(
     """000's Sniper: "the pilot draws two damage cards, chooses one to give to the
     opponent, reshuffles the other one". The engine chooses for the pilot the card that
     hurts most (an explosion, else the highest value)."""
-    specs = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
+    specs = state.rules.damage_cards(letter)
     pair = [draw(state, letter, rng, events), draw(state, letter, rng, events)]
 
     def harm(card_id: str) -> tuple[int, int]:
@@ -150,7 +150,7 @@ def resolve_damage(
             hits.extend(standard.collect(state, target, letter, cards))
             if boom:
                 exploded.add(target.id)
-        deck = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
+        deck = state.rules.damage_cards(letter)
         jams = [c for c in cards if Special.JAMMED in deck[c].specials]
         if jams:
             # 000: "If two jammed cards are drawn at the same time, jamming still lasts for
@@ -216,7 +216,7 @@ def _heat_ray_damage(
         versus.ray_damage(state, firer, option, hits, rng, events)
         return set()
     letter = state.rules.damage_deck(state.rules.tripod(firer.type).firepower, target.type)
-    specs = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
+    specs = state.rules.damage_cards(letter)
     cards = [draw(state, letter, rng, events)]
     if option.short:
         first = specs[cards[0]]

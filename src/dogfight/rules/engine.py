@@ -31,6 +31,7 @@ from dogfight.rules.victory import SHOT_DOWN, scores
 __all__ = [
     "SHOT_DOWN",
     "allowed_symbols",
+    "may_ask",
     "pending_decisions",
     "play_turn",
     "preview_targets",
@@ -244,6 +245,19 @@ def resolve_phase(
             step(ph)
         asking.check_all_used()
     return ph.state, ph.events
+
+
+def may_ask(state: GameState, phase: int) -> bool:
+    """Whether a step of the action phase ``phase`` could ask a seat a decision: 002's
+    reorder after tailing (asked before the second and third maneuvers), a tripod's
+    direction at the reveal of its secret action card, a bomber's pick of the cards its
+    bombs drew. A caller resolving phases for computer players (``simulate``, PettingZoo)
+    replays a phase to collect its decisions only when this says it could ask one."""
+    if state.rules.switches.tailing and phase <= 2:
+        return True
+    if tripods.secret_action_cards(state):
+        return True
+    return bool(state.bomb_cards) or any(v.bombs > 0 for v in state.in_play())
 
 
 def pending_decisions(

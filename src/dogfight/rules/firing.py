@@ -21,6 +21,7 @@ from dogfight.geometry.protection import open_side, unprotected_point
 from dogfight.geometry.reach import (
     Arc,
     Extent,
+    ShadeCache,
     Sight,
     angular_extent,
     in_arc_region,
@@ -90,6 +91,8 @@ class Table:
     _batch: dict[float, tuple[Ints, Ints, Floats, Floats, Floats, Floats]] = field(
         default_factory=dict
     )
+    shades: ShadeCache = field(default_factory=dict)
+    """Shadows of bases seen from firing dots, built once for all of a firer's shots."""
 
     def overlap(self, a: str, b: str) -> bool:
         return b in self.overlaps[a]
@@ -178,9 +181,12 @@ class Table:
     def _near_small(self, index: int, ruler: float) -> list[NearBase]:
         firer = self.ids[index]
         origin = self.dots[index]
+        ox, oy = origin
+        # a base whose centre is farther than the ruler and its circumradius is not near
+        beyond = ruler + self.radius + 1e-6
         found: list[NearBase] = []
-        for vid in self.ids:
-            if vid == firer or vid in self.overlaps[firer]:
+        for vid, (x, y) in zip(self.ids, self.dots, strict=True):
+            if vid == firer or vid in self.overlaps[firer] or math.hypot(x - ox, y - oy) > beyond:
                 continue
             base = self.bases[vid]
             d, _ = nearest_point(base, origin)
@@ -356,6 +362,7 @@ def options(
             nearest,
             ruler,
             [(i, base, d, extent) for i, (_, base, d, extent) in enumerate(near)],
+            table.shades,
         )
         if seen.reachable(ruler) and not in_blind_spot(state, firer, weapon, seen):
             out.append(

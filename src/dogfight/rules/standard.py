@@ -96,7 +96,7 @@ def collect(state: GameState, target: Vehicle, deck: str, cards: list[str]) -> l
     mode = state.rules.specials
     if mode is None or (target.kind != "airplane" and mode != "000"):
         return []
-    specs = {c.id: c for c in state.rules.catalog.damage_decks[deck].cards}
+    specs = state.rules.damage_cards(deck)
     out: list[Hit] = []
     for card_id in cards:
         spec = specs[card_id]

@@ -243,20 +243,29 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy for the resolver to change (vehicles copied by
-        :meth:`Vehicle.copy`, piles, objectives and lists copied)."""
-        return replace(
-            self,
-            vehicles={k: v.copy() for k, v in self.vehicles.items()},
-            piles={k: list(v) for k, v in self.piles.items()},
-            objectives={k: replace(o) for k, o in self.objectives.items()},
-            salvos=list(self.salvos),
-            clouds=list(self.clouds),
-            bomb_cards=list(self.bomb_cards),
-            reserves={k: v.copy() for k, v in self.reserves.items()},
-            tailing=dict(self.tailing),
-            targets={k: replace(t) for k, t in self.targets.items()},
-            home_after_mission=list(self.home_after_mission),
-            phase_cards=dict(self.phase_cards),
+        :meth:`Vehicle.copy`, piles, objectives and lists copied). Every field is passed by
+        position, as :meth:`Vehicle.copy` does; a new field must be added here
+        (``tests/test_rules_state.py`` fails until it is)."""
+        return GameState(
+            self.rules,
+            {k: v.copy() for k, v in self.vehicles.items()},
+            {k: list(v) for k, v in self.piles.items()},
+            self.turn,
+            self.phase,
+            self.phases_played,
+            self.winner,
+            self.over,
+            {k: replace(o) for k, o in self.objectives.items()},
+            list(self.salvos),
+            list(self.clouds),
+            self.clouds_placed,
+            self.scenario,
+            {k: v.copy() for k, v in self.reserves.items()},
+            dict(self.phase_cards),
+            list(self.bomb_cards),
+            dict(self.tailing),
+            {k: replace(t) for k, t in self.targets.items()},
+            list(self.home_after_mission),
         )
 
     def bomb_card(self, card: BombCard) -> Polygon:

@@ -93,6 +93,8 @@ def speed_markers(ph: Phase) -> None:
 
 def walk(ph: Phase) -> None:
     """Tripods walk their cards, then overlapping tripods are resolved and facings change."""
+    if not ph.walked and not ph.acts.facing:
+        return  # no tripod walks or turns: nothing to put back
     state = ph.state
     for vehicle in ph.movers:
         if (
@@ -118,6 +120,8 @@ def fly(ph: Phase) -> None:
         vehicle.pose = apply_card(start, card, base_length)
         vehicle.previous = Flown(card.symbol, card.is_steep)
         ph.events.append(Moved(vehicle.id, card.id, start, vehicle.pose))
+        if not vehicle.jams:
+            continue
         for weapon in sorted(vehicle.jams):
             if vehicle.jams[weapon] > 0:
                 vehicle.jams[weapon] -= 1

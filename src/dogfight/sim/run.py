@@ -315,13 +315,14 @@ def _decisions(
     sides: list[str],
     rngs: Mapping[str, np.random.Generator],
 ) -> dict[str, tuple[str, ...]]:
-    """The bots answer the phase's engine decisions (a reorder after tailing); only asked
-    when a rule that makes decisions is on, so other games cost nothing more."""
+    """The bots answer the phase's engine decisions (a reorder after tailing, a tripod's
+    direction at the reveal, a bomber's pick); only asked when a rule could make one
+    (:func:`~dogfight.rules.engine.may_ask`), so other games cost nothing more."""
     from dogfight.bots.decide import decide
-    from dogfight.rules.engine import pending_decisions
+    from dogfight.rules.engine import may_ask, pending_decisions
 
     answers: dict[str, tuple[str, ...]] = {}
-    if not state.rules.switches.tailing or phase > 2:
+    if not may_ask(state, phase):
         return answers
     for _ in range(6):
         pending = pending_decisions(

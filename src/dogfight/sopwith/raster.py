@@ -47,7 +47,7 @@ def render_png(s: Scene, scale: float = PNG_SCALE) -> bytes:
     turn = Image.fromarray(_shapes_rgba(s.shapes, s.frame.page, scale, clear=True), "RGBA")
     picture = Image.alpha_composite(board, turn)
     _set_texts(picture, s.texts, scale)
-    return encode_png(np.asarray(picture)[:, :, :3])
+    return encode_png(picture.convert("RGB").tobytes(), picture.size)
 
 
 @lru_cache(maxsize=4)
@@ -75,7 +75,7 @@ def _shapes_rgba(
     _draw(fig, shapes, page)
     canvas = fig.canvas
     canvas.draw()
-    return np.asarray(canvas.buffer_rgba()).copy()  # type: ignore[attr-defined]
+    return np.asarray(canvas.buffer_rgba())  # type: ignore[attr-defined]
 
 
 def _figure(page: tuple[float, float], scale: float) -> Figure:
@@ -155,28 +155,32 @@ def _font(pixels: float, bold: bool) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, pixels)
 
 
-def encode_png(rgb: npt.NDArray[np.uint8], level: int = 1) -> bytes:
-    """An 8-bit RGB image as a PNG file (signature, IHDR, one IDAT, IEND), every row
-    unfiltered.
+def encode_png(rgb: bytes, size: tuple[int, int], level: int = 1) -> bytes:
+    """8-bit RGB pixels (``size`` = width, height; rows top to bottom) as a PNG file
+    (signature, IHDR, one IDAT, IEND), every row unfiltered.
 
     Pillow's encoder tries the five PNG filters on every row and keeps the best; on a
     map of flat colours that choice costs twice the compression itself and gains nothing
     (unfiltered rows come out smaller here), and it was the largest part of a Games
     Master's turn. zlib's fastest level keeps a map near 230 kB, a fair e-mail
     attachment. No metadata is written, so equal pixels give equal bytes."""
-    height, width, channels = rgb.shape
-    if channels != 3 or rgb.dtype != np.uint8:
-        raise ValueError(f"encode_png wants height x width x 3 bytes, not {rgb.shape} {rgb.dtype}")
-    rows = np.zeros((height, width * 3 + 1), dtype=np.uint8)  # filter byte 0: none
-    pixels = rows[:, 1:]
-    pixels.shape = (height, width, 3)  # a view: raises rather than copy
-    pixels[...] = rgb
+    width, height = size
+    stride = width * 3
+    if len(rgb) != stride * height:
+        raise ValueError(f"encode_png wants {width} x {height} x 3 bytes, not {len(rgb)}")
+    pixels = memoryview(rgb)
+    stream = zlib.compressobj(level)
+    parts = []
+    for top in range(0, len(rgb), stride):
+        parts.append(stream.compress(b"\x00"))  # filter type 0: none
+        parts.append(stream.compress(pixels[top : top + stride]))
+    parts.append(stream.flush())
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"".join(
         (
             b"\x89PNG\r\n\x1a\n",
             _chunk(b"IHDR", header),
-            _chunk(b"IDAT", zlib.compress(rows.tobytes(), level)),
+            _chunk(b"IDAT", b"".join(parts)),
             _chunk(b"IEND", b""),
         )
     )
