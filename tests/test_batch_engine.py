@@ -35,6 +35,12 @@ def test_batch_and_referee_agree_phase_by_phase(catalog: Catalog, ruleset: str) 
     assert report.shots > 200
     assert report.classes.get("unexplained", 0) == 0, report.examples
     assert report.rate >= 0.999
+    # the rulesets' own switches are on and bite: 002's tailing (with the bots' reorders
+    # fed to both engines), the rear gun's blind spot and special damage; 003's engine
+    if ruleset == "wow":
+        assert report.tails > 20 and report.reorders > 5 and report.blind > 0
+    if ruleset != "wog":
+        assert report.specials > 10
 
 
 Coord = st.floats(38.0, 52.0)
@@ -116,4 +122,7 @@ def test_refuses_tripods_and_standard_rules(catalog: Catalog) -> None:
         ],
     }
     with pytest.raises(DataError, match="Standard Rules"):
+        from_states([build(parse_situation(data), catalog, 0)])
+    data["switches"] = {"special_damage": "000"}
+    with pytest.raises(DataError, match="special damage '000'"):
         from_states([build(parse_situation(data), catalog, 0)])

@@ -81,3 +81,29 @@ def test_batched_games_are_the_referees_games(catalog: Catalog, first: str, seco
     95% intervals (10,000 against 2,000 games in ``dogfight bench --batch``)."""
     report = matchup(catalog, first, second, 2000, 90, seed=3, max_turns=12)
     assert report["agree"], report
+
+
+@pytest.mark.parametrize(
+    "ruleset,first,second",
+    [("wow", "bristol-f2b", "fokker-d7"), ("wow-basic", "sopwith-camel", "albatros-d5a")],
+)
+def test_batched_games_are_the_referees_games_under_002_and_003(
+    catalog: Catalog, ruleset: str, first: str, second: str
+) -> None:
+    """The shipped ``wow`` (tailing, the blind spot, 002's special damage, the Immelmann
+    counter) and ``wow-basic`` (003's steep rule, friendly-only blocking, engine damage)
+    rulesets: batched random duels agree with the referee's."""
+    report = matchup(catalog, first, second, 2000, 90, seed=3, max_turns=12, ruleset=ruleset)
+    assert report["agree"], report
+
+
+def test_simulate_plays_the_wow_rulesets_with_the_batch_engine(tmp_path: Path) -> None:
+    situation = json.loads((EXAMPLES / "duel.json").read_text())
+    for ruleset in ("wow", "wow-basic"):
+        path = tmp_path / f"{ruleset}.json"
+        path.write_text(json.dumps({**situation, "ruleset": ruleset}))
+        out = tmp_path / ruleset
+        args = ["simulate", str(path), "--engine", "batch", "--games", "50", "--workers", "1"]
+        result = dogfight(*args, "--bots", "random", "--out", str(out))
+        assert result.returncode == 0, result.stderr
+        assert _outputs(out)["summary"]["games"] == 50

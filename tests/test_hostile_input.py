@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from server_helpers import client, duel_situation, headers, seat_url, straights_plan
 
 from dogfight.catalog.loader import load_catalog
-from dogfight.rules.engine import resolve_phase
+from dogfight.rules.engine import resolve_or_ask, resolve_phase
 from dogfight.rules.plans import Plan
 from dogfight.server import games as games_module
 from dogfight.server.service import GameService
@@ -216,15 +216,23 @@ def test_a_situation_file_nested_too_deep_or_not_text_is_exit_2(
 
 
 def poison_resolve_phase(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The engine raises on any step of a game with a vehicle called 'poison'."""
+    """The engine raises on any step of a game with a vehicle called 'poison' (the
+    server resolves an action phase with ``resolve_or_ask``, or ``resolve_phase``)."""
     real = resolve_phase
+    real_or_ask = resolve_or_ask
 
     def resolve(state: Any, *args: Any, **kw: Any) -> Any:
         if "poison" in state.vehicles:
             raise IndexError("tuple index out of range")
         return real(state, *args, **kw)
 
+    def resolve_asking(state: Any, *args: Any, **kw: Any) -> Any:
+        if "poison" in state.vehicles:
+            raise IndexError("tuple index out of range")
+        return real_or_ask(state, *args, **kw)
+
     monkeypatch.setattr(games_module, "resolve_phase", resolve)
+    monkeypatch.setattr(games_module, "resolve_or_ask", resolve_asking)
 
 
 def poisoned_situation() -> Json:

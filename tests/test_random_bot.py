@@ -116,3 +116,27 @@ def test_a_plane_on_fire_with_a_jammed_rudder_still_gets_a_legal_plan() -> None:
             start_turn(
                 start, {"a": plan, "b": random_airplane_plan(start, start.vehicles["b"], rng)}
             )
+
+
+@pytest.mark.parametrize("ruleset", ["wow", "wow-basic"])
+def test_random_plans_keep_the_rulesets_restrictions_and_damage(
+    catalog: Catalog, ruleset: str
+) -> None:
+    """The sampled plans break none of the ruleset's flight restrictions (003: "进行这动作
+    前,玩家都必须先执行一次左徊旋、右徊旋或直线飞行", a steep card only after a turn or a
+    straight; 002's Immelmann counter) and pass its damage rules (a damaged engine asks
+    a stall under 002, a steep card under 003), so the engine never refuses or
+    straightens them."""
+    from dogfight.rules.plans import plan_problems
+    from dogfight.rules.standard import check_airplane_plan
+
+    state = build(duel_situation().model_copy(update={"ruleset": ruleset}), catalog, 0)
+    vehicle = state.vehicles["allied"]
+    vehicle.pose = Pose(45.0, 45.0, 90.0)
+    vehicle.status["engine"] = 1
+    deck = state.rules.deck_of(vehicle.type)
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        cards = [deck.card(c) for c in random_airplane_plan(state, vehicle, rng).cards]
+        assert not plan_problems(vehicle.previous, cards, state.rules.restrictions)
+        check_airplane_plan(state, vehicle, cards)

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from dogfight.batch.spec import SYMBOLS, Spec, build_spec, uncovered
 from dogfight.batch.state import REASONS, WEAPONS, BatchState, empty_state
 from dogfight.errors import DataError
 from dogfight.geometry.pose import Pose
 from dogfight.rules.plans import Flown, Plan
 from dogfight.rules.state import GameState, Vehicle
+
+STATUS = ("engine", "observer", "smoke", "fire", "rudder_left", "rudder_right")
+"""The lasting special damage (``Vehicle.status``) the batch keeps: 002's and 003's."""
 
 
 def not_covered(state: GameState) -> list[str]:
@@ -30,8 +35,12 @@ def not_covered(state: GameState) -> list[str]:
         missing.append("ace skills")
     if any(v.rockets for v in state.vehicles.values()):
         missing.append("rockets")
-    if any(v.status for v in state.vehicles.values()) or state.clouds or state.salvos:
-        missing.append("Standard Rules damage, smoke or rockets in play")
+    statuses = {k for v in state.vehicles.values() for k in v.status} - set(STATUS)
+    if statuses or state.clouds or state.salvos:
+        missing.append(
+            "Standard Rules damage, black smoke or rockets in play"
+            + (f" ({', '.join(sorted(statuses))})" if statuses else "")
+        )
     if state.phase != 0:
         missing.append("a table in the middle of a turn")
     return missing
@@ -72,6 +81,11 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
             batch.type[b, n] = t
             batch.x[b, n], batch.y[b, n], batch.heading[b, n] = v.pose.x, v.pose.y, v.pose.heading
             batch.damage[b, n] = v.damage
+            batch.observer[b, n] = bool(v.status.get("observer", 0))
+            batch.engine[b, n] = v.status.get("engine", 0)
+            batch.smoke[b, n] = v.status.get("smoke", 0)
+            batch.fire[b, n] = v.status.get("fire", 0)
+            batch.rudder[b, n] = (v.status.get("rudder_left", 0), v.status.get("rudder_right", 0))
             batch.resistance[b, n] = v.resistance
             if v.previous is not None:
                 batch.prev_symbol[b, n] = SYMBOLS.index(v.previous.symbol)
@@ -101,6 +115,9 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
                         slot = free[card].pop(0)
                         batch.holder[b, d, slot] = index[vid]
                         batch.drawn_at[b, d, slot] = count - len(s.vehicles[vid].held)
+        for tailer, tailed in s.tailing.items():
+            for other in tailed:
+                batch.tailing[b, index[tailer], index[other]] = True
         batch.turn[b] = s.turn
         batch.phase[b] = s.phase
         batch.phases_played[b] = s.phases_played
@@ -140,6 +157,15 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
         if batch.plan[b, n, 0] >= 0:
             plan = Plan(cards=tuple(spec.card_ids[int(c)] for c in batch.plan[b, n]))
         reason = int(batch.reason[b, n])
+        values = (
+            int(batch.engine[b, n]),
+            int(batch.observer[b, n]),
+            int(batch.smoke[b, n]),
+            int(batch.fire[b, n]),
+            int(batch.rudder[b, n, 0]),
+            int(batch.rudder[b, n, 1]),
+        )
+        status = {k: value for k, value in zip(STATUS, values, strict=True) if value}
         vehicles[vid] = Vehicle(
             id=vid,
             type=spec.type_ids[t],
@@ -153,12 +179,18 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
             jams=jams,
             aim=aim,
             plan=plan,
+            status=status,
         )
     piles = {
         letter: [spec.damage_cards[d][int(s)] for s in batch.order[b, d, : int(batch.top[b, d])]]
         for d, letter in enumerate(spec.damage_ids)
     }
     winner = int(batch.winner[b])
+    tailing = {
+        names[i]: tuple(names[j] for j in np.flatnonzero(batch.tailing[b, i]))
+        for i in range(len(names))
+        if batch.tailing[b, i].any()
+    }
     return GameState(
         rules=template.rules,
         vehicles=vehicles,
@@ -168,4 +200,5 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
         phases_played=int(batch.phases_played[b]),
         winner=batch.side_names[winner] if winner >= 0 else None,
         over=bool(batch.over[b]),
+        tailing=tailing,
     )

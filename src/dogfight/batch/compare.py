@@ -106,16 +106,17 @@ def matchup(
     seed: int = 0,
     max_turns: int = 30,
     bot: str = "random",
+    ruleset: str = "wog",
 ) -> dict[str, Any]:
-    """The same duel (:func:`dogfight.sim.duel.duel_situation`) played by both engines
-    with the same bot on both sides, compared."""
+    """The same duel (:func:`dogfight.sim.duel.duel_situation`) under ``ruleset`` played
+    by both engines with the same bot on both sides, compared."""
     from dogfight.batch.bridge import from_states
     from dogfight.batch.run import play
     from dogfight.sim.duel import duel_situation
     from dogfight.sim.run import play_games
     from dogfight.situation import build
 
-    situation = duel_situation(first, second)
+    situation = duel_situation(first, second).model_copy(update={"ruleset": ruleset})
     bots = {"allies": bot, "central": bot}
     template = from_states([build(situation, catalog, seed)])
     ours = play(template, bots, batch_games, seed, max_turns)
@@ -123,5 +124,5 @@ def matchup(
         situation, catalog, bots, seed, list(range(referee_games)), referee_games, max_turns
     )
     out = compare(ours, theirs)
-    out["matchup"] = f"{first} vs {second}"
+    out["matchup"] = f"{first} vs {second}" + ("" if ruleset == "wog" else f" ({ruleset})")
     return out

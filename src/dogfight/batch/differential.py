@@ -20,12 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from dogfight.batch.bridge import from_states, to_state
+from dogfight.batch.bridge import STATUS, from_states, to_state
 from dogfight.batch.game import PhaseLog, resolve_phase
 from dogfight.batch.policies import illegal_plans, random_plans
 from dogfight.batch.spec import KNOWN_SWITCHES
 from dogfight.batch.state import REASONS, WEAPONS, BatchState
+from dogfight.batch.tailing import bots_reorder
 from dogfight.catalog.loader import Catalog
+from dogfight.errors import IllegalPlanError
 from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import resolve_phase as referee_phase
 from dogfight.rules.events import (
@@ -36,6 +38,8 @@ from dogfight.rules.events import (
     Fired,
     GameOver,
     Moved,
+    SpecialDamage,
+    Tailing,
 )
 from dogfight.rules.state import GameState
 from dogfight.situation import build, parse_situation
@@ -75,8 +79,29 @@ def random_table(
             v["previous"] = {
                 "symbol": str(rng.choice(["straight", "left", "steep", "immelmann", "stall"]))
             }
+        status = _random_status(catalog, ruleset, rng)
+        if status:
+            v["status"] = status
         vehicles.append(v)
     return {"ruleset": ruleset, "vehicles": vehicles}
+
+
+def _random_status(catalog: Catalog, ruleset: str, rng: np.random.Generator) -> dict[str, int]:
+    """Lasting special damage of the ruleset's special damage rules, now and then: an
+    engine hit, a smoke trail or a fire, the observer out, a rudder jammed this turn."""
+    specials = catalog.rulesets[ruleset].switches.special_damage
+    status: dict[str, int] = {}
+    if specials is None or rng.random() >= 0.3:
+        return status
+    keys = ["engine"] if specials == "003" else ["engine", "smoke", "fire", "observer", "rudder"]
+    key = str(rng.choice(keys))
+    if key in ("smoke", "fire"):
+        status[key] = int(rng.integers(1, 4))
+    elif key == "rudder":
+        status[str(rng.choice(["rudder_left", "rudder_right"]))] = 1
+    else:
+        status[key] = 1
+    return status
 
 
 def as_batch_plays(state: GameState) -> GameState:
@@ -103,6 +128,14 @@ class Report:
     classes: Counter[str] = field(default_factory=Counter)
     shots: int = 0
     covered_shots: int = 0
+    tails: int = 0
+    """Tailing rulers that held (002)."""
+    reorders: int = 0
+    """Tailing airplanes that reordered their cards (the bots' answer, fed to both)."""
+    specials: int = 0
+    """Special damage icons applied (002, 003)."""
+    blind: int = 0
+    """Rear-gun shots refused by the blind spot (002)."""
     examples: list[str] = field(default_factory=list)
 
     @property
@@ -116,6 +149,10 @@ class Report:
         self.classes.update(other.classes)
         self.shots += other.shots
         self.covered_shots += other.covered_shots
+        self.tails += other.tails
+        self.reorders += other.reorders
+        self.specials += other.specials
+        self.blind += other.blind
         self.examples.extend(other.examples[: max(0, 10 - len(self.examples))])
 
     def to_json(self) -> dict[str, Any]:
@@ -126,6 +163,10 @@ class Report:
             "rate": round(self.rate, 6),
             "disagreements": dict(self.classes),
             "shots": self.shots,
+            "tails": self.tails,
+            "reorders": self.reorders,
+            "specials": self.specials,
+            "blind_spot": self.blind,
             "examples": self.examples,
         }
 
@@ -162,16 +203,60 @@ def _batch_view(batch: BatchState, log: PhaseLog, b: int) -> dict[str, Any]:
         if log.illegal_slot[b, n] >= 0:
             card = spec.damage_cards[spec.illegal_deck][int(log.illegal_slot[b, n])]
             draws[f"{vid} illegal"] = ((card,), -1)
+        if log.burn_slot[b, n] >= 0:
+            card = spec.damage_cards[spec.fire_deck][int(log.burn_slot[b, n])]
+            draws[f"{vid} fire"] = ((card,), -1)
     gone = {names[n]: REASONS[int(r)] for n, r in enumerate(log.eliminated[b]) if r}
     winner = None
     if batch.over[b]:
         w = int(batch.winner[b])
         winner = ("winner", batch.side_names[w] if w >= 0 else None)
-    return {"moved": moved, "shots": shots, "draws": draws, "gone": gone, "over": winner}
+    tails = {(names[i], names[j]) for i, j in zip(*np.nonzero(log.tails[b]), strict=True)}
+    return {
+        "moved": moved,
+        "shots": shots,
+        "draws": draws,
+        "gone": gone,
+        "over": winner,
+        "tails": tails,
+        "status": _batch_status(batch, b),
+    }
 
 
-def _referee_view(events: list[Event]) -> tuple[dict[str, Any], bool]:
+def _batch_status(batch: BatchState, b: int) -> dict[str, dict[str, int]]:
+    out = {}
+    for n, vid in enumerate(batch.names[b]):
+        if batch.present[b, n]:
+            values = (
+                int(batch.engine[b, n]),
+                int(batch.observer[b, n]),
+                int(batch.smoke[b, n]),
+                int(batch.fire[b, n]),
+                int(batch.rudder[b, n, 0]),
+                int(batch.rudder[b, n, 1]),
+            )
+            out[vid] = {k: v for k, v in zip(STATUS, values, strict=True) if v}
+    return out
+
+
+def answers(
+    batch: BatchState, log: PhaseLog, b: int, turn: int, phase: int
+) -> dict[str, tuple[str, ...]]:
+    """The batch's answers to table ``b``'s tailing decisions in phase ``phase`` (1 or
+    2) of ``turn``, as the referee asks them (``tailing:<vehicle>@<turn>.<phase>``)."""
+    spec = batch.spec
+    names = batch.names[b]
+    return {
+        f"tailing:{names[i]}@{turn}.{phase}": tuple(
+            spec.card_ids[int(c)] for c in log.plan[b, i, phase - 1 :]
+        )
+        for i in np.flatnonzero(log.tails[b].any(axis=1))
+    }
+
+
+def _referee_view(events: list[Event], after: GameState) -> tuple[dict[str, Any], bool]:
     moved = {}
+    tails = set()
     shots = {}
     draws: dict[str, tuple[tuple[str, ...], int]] = {}
     gone = {}
@@ -188,6 +273,8 @@ def _referee_view(events: list[Event]) -> tuple[dict[str, Any], bool]:
                 late_draw = True
             if e.source == "illegal maneuver":
                 draws[f"{e.vehicle} illegal"] = (e.cards, -1)
+            elif e.source == "fire":
+                draws[f"{e.vehicle} fire"] = (e.cards, -1)
             else:
                 draws[e.source] = (e.cards, e.points)
         elif isinstance(e, DeckReshuffled):
@@ -196,12 +283,24 @@ def _referee_view(events: list[Event]) -> tuple[dict[str, Any], bool]:
             gone[e.vehicle] = e.reason
         elif isinstance(e, GameOver):
             over = ("winner", e.winner)
-    return {"moved": moved, "shots": shots, "draws": draws, "gone": gone, "over": over}, late_draw
+        elif isinstance(e, Tailing):
+            tails.add((e.tailer, e.tailed))
+    status = {vid: dict(v.status) for vid, v in after.vehicles.items()}
+    view = {
+        "moved": moved,
+        "shots": shots,
+        "draws": draws,
+        "gone": gone,
+        "over": over,
+        "tails": tails,
+        "status": status,
+    }
+    return view, late_draw
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> tuple[bool, bool]:
     """(all agree, all but the cards drawn agree)."""
-    if a["moved"].keys() != b["moved"].keys():
+    if a["moved"].keys() != b["moved"].keys() or a["tails"] != b["tails"]:
         return False, False
     for k, (card, x, y, h) in a["moved"].items():
         c2, x2, y2, h2 = b["moved"][k]
@@ -215,7 +314,12 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> tuple[bool, bool]:
         if t != t2 or r != r2 or aim != aim2 or not math.isclose(d, d2, abs_tol=1e-6):
             return False, False
     geometry = True
-    cards = a["draws"] == b["draws"] and a["gone"] == b["gone"] and a["over"] == b["over"]
+    cards = (
+        a["draws"] == b["draws"]
+        and a["gone"] == b["gone"]
+        and a["over"] == b["over"]
+        and a["status"] == b["status"]
+    )
     return cards and geometry, geometry
 
 
@@ -240,11 +344,26 @@ def compare_phase(
     for b in np.flatnonzero(log.active):
         state = to_state(before, int(b), templates[b])
         rng = step_rng(seed + int(b), state.turn, state.phase + 1)
-        _, events = referee_phase(state, rng)
-        ref, late_draw = _referee_view(events)
+        given = answers(batch, log, int(b), state.turn, state.phase + 1)
+        try:
+            after, events = referee_phase(state, rng, answers=given)
+        except IllegalPlanError as exc:
+            # the referee asked other tailing decisions than the batch answered
+            report.phases += 1
+            report.classes["unexplained"] += 1
+            report.examples.append(f"table {b} turn {state.turn}: {exc}")
+            continue
+        ref, late_draw = _referee_view(events, after)
         mine = _batch_view(batch, log, int(b))
         report.phases += 1
         report.shots += len(ref["shots"])
+        report.tails += len(ref["tails"])
+        report.reorders += sum(
+            state.vehicles[k.split(":")[1].split("@")[0]].plan.cards[state.phase :] != v  # type: ignore[union-attr]
+            for k, v in given.items()
+        )
+        report.specials += sum(isinstance(e, SpecialDamage) for e in events)
+        report.blind += int(log.blind[b].sum())
         same, geometry = _same(mine, ref)
         if same:
             report.agree += 1
@@ -286,6 +405,6 @@ def run(
         if batch.phase.max() == 0:
             illegal_plans(batch, rng, illegal_share)
         before = batch.copy()
-        log = resolve_phase(batch, rng, seeds)
+        log = resolve_phase(batch, rng, seeds, reorder=bots_reorder)
         report.merge(compare_phase(batch, before, log, states, seed))
     return report

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dogfight.batch import moves
+from dogfight.batch import moves, special
 from dogfight.batch.policies import (
     POLICIES,
     SAFE_MARGIN,
@@ -41,9 +41,11 @@ def sample_plans(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random
     seqs = sequences(spec)
     deck = spec.type_deck[state.type[b, n]][:, None]
     kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])[:, None]
+    forbid, need = special.needs(state, b, n)
     x, y, h = (a[b, n][:, None] for a in (state.x, state.y, state.heading))
     pick = (rng.random((len(b), 4 * count)) * seqs.count[deck]).astype(np.int64)
     ok = seqs.legal[deck, kinds, pick]
+    ok &= special.allowed(seqs.feature[deck, pick], forbid[:, None], need[:, None])
     fx, fy, _ = placed(seqs, deck, pick, x, y, h)
     ok &= moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
     # the first ``count`` good draws of each row
@@ -53,7 +55,12 @@ def sample_plans(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random
     for r in short.tolist():
         d, k = deck[r, :1], kinds[r, :1]
         out[r] = [
-            int(best_tier_pick(spec, seqs, d, k, x[r], y[r], h[r], rng)[0]) for _ in range(count)
+            int(
+                best_tier_pick(
+                    spec, seqs, d, k, x[r], y[r], h[r], rng, forbid[r : r + 1], need[r : r + 1]
+                )[0]
+            )
+            for _ in range(count)
         ]
     return out
 
@@ -131,7 +138,8 @@ def _plan(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None
     v_count, slots = len(b), state.slots
     own = sample_plans(state, b, n, OWN_PLANS, rng)  # (V, K)
     deck = spec.type_deck[state.type[b, n]]
-    mx, my, mh = placed(seqs, deck[:, None], own, *(a[b, n][:, None] for a in _poses(state)))
+    sx, sy, sh = (a[b, n][:, None] for a in _poses(state))
+    mx, my, mh = placed(seqs, deck[:, None], own, sx, sy, sh)
     # every enemy in play, with a few plausible plans each
     enemy = state.alive[b] & (state.side[b] != state.side[b, n][:, None])  # (V, N)
     ex = np.zeros((v_count, slots, SAMPLES, 3))
@@ -142,9 +150,8 @@ def _plan(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None
         tb, tn = b[vb], vn
         picks = sample_plans(state, tb, tn, SAMPLES, rng)
         e_deck = spec.type_deck[state.type[tb, tn]]
-        px, py, ph = placed(
-            seqs, e_deck[:, None], picks, *(a[tb, tn][:, None] for a in _poses(state))
-        )
+        tx, ty, th = (a[tb, tn][:, None] for a in _poses(state))
+        px, py, ph = placed(seqs, e_deck[:, None], picks, tx, ty, th)
         ex[vb, vn], ey[vb, vn], eh[vb, vn] = px, py, ph
     weapons = state.weapon_deck()
     my_decks = weapons[b, n]  # (V, 2)

@@ -8,11 +8,12 @@ happened on each table (for the differential test and for statistics).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from dogfight.batch import damage, moves, sight
+from dogfight.batch import damage, moves, sight, special, tailing
 from dogfight.batch.spec import (
     ILLEGAL_ELIMINATED,
     ILLEGAL_STRAIGHT_AND_DAMAGE,
@@ -21,6 +22,7 @@ from dogfight.batch.spec import (
     Ints,
 )
 from dogfight.batch.state import (
+    BURNED,
     EXPLODED,
     LEFT_AREA,
     OUT_OF_CONTROL,
@@ -59,23 +61,41 @@ class PhaseLog:
     """(B, N, 2) damage points each shot dealt."""
     eliminated: Ints
     """(B, N) reason code of the airplanes eliminated this phase, 0 for none."""
+    tails: Bools
+    """(B, N, N) 002's tailing in this phase: [tailer, tailed]."""
+    plan: Ints
+    """(B, N, 3) the plans flown (after any reorder of a tailing airplane)."""
+    burn_slot: Ints
+    """(B, N) the A card drawn by an airplane on fire as the turn began, -1 for none."""
+    blind: Bools
+    """(B, N) rear guns the blind spot kept from a reachable enemy (002)."""
+
+
+Reorder = Callable[[BatchState, Bools], None]
+"""A tailing seat's decision: reorders the remaining cards of the tailing airplanes
+(``state.plan``) given who tails whom (B, N, N)."""
 
 
 def _weapon_ready(state: BatchState, silenced: Ints, act: Bools) -> Ints:
     """(B, N, 2) damage deck of each weapon that may fire, -1 when it may not."""
     deck = state.weapon_deck()
     ok = (state.alive & act[:, None])[..., None] & (deck >= 0) & (silenced == 0)
+    # 002: observer incapacitated, "two-seaters lose rear gun"
+    ok[..., 1] &= ~state.observer
     out: Ints = np.where(ok, deck, -1)
     return out
 
 
-def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats]:
+def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats, Bools]:
     """Each ready weapon's nearest reachable enemy (ties by slot, i.e. by id) and the
-    range: (B, N, 2) slots (-1: none) and distances."""
+    range: (B, N, 2) slots (-1: none) and distances; and (B, N) the rear guns the blind
+    spot kept from a reachable enemy (002)."""
     spec = state.spec
     b_count, n = state.tables, state.slots
     alive = state.alive
-    base = sight.corners(spec, state.x, state.y, state.heading)  # (B, N, 4, 2)
+    x, y, heading = state.x, state.y, state.heading
+    # every base (B, N, 4, 2), only where other bases may hide a target
+    base = sight.corners(spec, x, y, heading) if n > 2 else np.zeros((0, n, 4, 2))
     # overlaps between airplanes in play (a prefilter on centres first)
     dx = state.x[:, None, :] - state.x[:, :, None]
     dy = state.y[:, None, :] - state.y[:, :, None]
@@ -86,12 +106,16 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
     ov = np.zeros((b_count, n, n), dtype=np.bool_)
     bb, ii, jj = np.nonzero(near)
     if len(bb):
-        ov[bb, ii, jj] = sight.overlap(base[bb, ii], base[bb, jj])
+        ov[bb, ii, jj] = sight.overlap(
+            sight.corners(spec, x[bb, ii], y[bb, ii], heading[bb, ii]),
+            sight.corners(spec, x[bb, jj], y[bb, jj], heading[bb, jj]),
+        )
     ready = _weapon_ready(state, silenced, act)
     out = np.full((b_count, n, 2), -1, dtype=np.int64)
     dist_out = np.full((b_count, n, 2), np.inf)
+    blind = np.zeros((b_count, n), dtype=np.bool_)
     if not spec.auto_nearest:
-        return out, dist_out
+        return out, dist_out, blind
     enemy = (state.side[:, :, None] != state.side[:, None, :]) & both
     far = (spec.ruler + spec.base_radius + 1e-6) ** 2
     close = enemy & ~ov & (dx * dx + dy * dy <= far)
@@ -100,16 +124,44 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
         bb, ii, jj = np.nonzero(pair)
         if len(bb) == 0:
             continue
-        ox, oy = state.x[bb, ii], state.y[bb, ii]
-        axis = state.heading[bb, ii] + spec.arc_centre[w]
+        # a conservative prefilter: some of the target's circumscribed circle in the arc
+        ddx, ddy = dx[bb, ii, jj], dy[bb, ii, jj]
+        turn = np.radians(spec.arc_centre[w])
+        cc, sc = np.cos(turn), np.sin(turn)
+        rad = np.radians(heading[bb, ii])
+        cos, sin = np.cos(rad), np.sin(rad)
+        c = cos * cc - sin * sc
+        s = sin * cc + cos * sc
+        along, across = ddx * c + ddy * s, np.abs(-ddx * s + ddy * c)
+        gap = np.hypot(along, across)
+        spread = np.arcsin(np.minimum(1.0, spec.base_radius / np.maximum(gap, 1e-12)))
+        keep = np.degrees(np.arctan2(across, along) - spread) <= spec.arc_half[w] + 1e-6
+        keep |= gap <= spec.base_radius + 1e-6
+        bb, ii, jj = bb[keep], ii[keep], jj[keep]
+        if len(bb) == 0:
+            continue
+        ox, oy = x[bb, ii], y[bb, ii]
+        axis = heading[bb, ii] + spec.arc_centre[w]
         half = np.full(len(bb), spec.arc_half[w])
-        a, e, t0, t1 = sight.in_arc_edges(ox, oy, axis, half, base[bb, jj])
-        pts, ok = sight.edge_candidates(ox, oy, a, e, t0, t1)
-        dist, _, _ = sight.nearest(ox, oy, pts, ok)
+        dist, px, py = sight.nearest_in_arc(
+            spec, ox, oy, axis, float(spec.arc_half[w]), x[bb, jj], y[bb, jj], heading[bb, jj]
+        )
         reach = dist <= spec.ruler + REACH_TOLERANCE
         if n > 2 and reach.any():
             idx = np.flatnonzero(reach)
-            dist[idx] = _covered(state, base, ov, bb[idx], ii[idx], jj[idx], axis[idx], half[idx])
+            dist[idx], px[idx], py[idx] = _covered(
+                state,
+                base,
+                ov,
+                (bb[idx], ii[idx], jj[idx]),
+                axis[idx],
+                half[idx],
+                (dist[idx], px[idx], py[idx]),
+            )
+        if w == 1 and spec.blind_spot:
+            hidden = _blind(state, bb, ii, dist, px, py)
+            dist[hidden] = np.inf
+            blind[bb[hidden], ii[hidden]] = True
         matrix = np.full((b_count, n, n), np.inf)
         matrix[bb, ii, jj] = dist
         best = np.argmin(matrix, axis=2)
@@ -117,7 +169,21 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
         hit = best_d <= spec.ruler + REACH_TOLERANCE
         out[:, :, w] = np.where(hit, best, -1)
         dist_out[:, :, w] = np.where(hit, best_d, np.inf)
-    return out, dist_out
+    return out, dist_out, blind
+
+
+def _blind(state: BatchState, bb: Ints, ii: Ints, dist: Floats, px: Floats, py: Floats) -> Bools:
+    """002: "If ruler touches target with first half and passes through rear side of
+    two-seater → firing blocked" (``firing.in_blind_spot``): the rear gun's ruler to
+    the nearest visible point, short, leaving the firer through its rear side."""
+    spec = state.spec
+    rad = np.radians(state.heading[bb, ii])
+    c, s = np.cos(rad), np.sin(rad)
+    dx, dy = px - state.x[bb, ii], py - state.y[bb, ii]
+    forward, left = dx * c + dy * s, -dx * s + dy * c
+    rear = tailing.side_is(forward, left, spec.base_length, spec.base_width, front=False)
+    out: Bools = rear & (dist <= spec.half + REACH_TOLERANCE)
+    return out
 
 
 CHUNK = 4096
@@ -128,15 +194,18 @@ def _covered(
     state: BatchState,
     base: Floats,
     ov: Bools,
-    bb: Ints,
-    ii: Ints,
-    jj: Ints,
+    pairs: tuple[Ints, Ints, Ints],
     axis: Floats,
     half: Floats,
-) -> Floats:
+    bare: tuple[Floats, Floats, Floats],
+) -> tuple[Floats, Floats, Floats]:
     """Range to the nearest visible in-arc point for pairs (firer ii, target jj) on
     tables bb, other bases hiding part of the target (000: "may not fire through other
-    vehicles"); bases overlapping the firer or the target never block."""
+    vehicles"; 003: only the firer's own side's), and that point; bases overlapping the
+    firer or the target never block. ``bare`` is the nearest in-arc point with no
+    blockers (range, x, y): when the ruler to it touches no base that may block, it is
+    the answer (as the referee's ``measure`` tries it first)."""
+    bb, ii, jj = pairs
     spec = state.spec
     n = state.slots
     ox, oy = state.x[bb, ii], state.y[bb, ii]
@@ -148,6 +217,8 @@ def _covered(
         & ~ov[bb, ii]
         & ~ov[bb, jj]
     )
+    if spec.friendly_blocking:
+        may &= state.side[bb] == state.side[bb, ii][:, None]
     reach = sight.dot_distance(
         spec, ox[:, None], oy[:, None], state.x[bb], state.y[bb], state.heading[bb]
     )
@@ -167,61 +238,129 @@ def _covered(
         np.arctan2(bx * ty[:, None] - by * tx[:, None], bx * tx[:, None] + by * ty[:, None])
     )
     may &= (apart <= cone + 1e-9) & (d_b - r <= (d_t + r)[:, None] + 1e-9)
-    out = np.empty(len(bb))
+    out, out_x, out_y = (a.copy() for a in bare)
     count = may.sum(axis=1)
-    plain = count == 0
-    if plain.any():
-        p = np.flatnonzero(plain)
-        a, e, t0, t1 = sight.in_arc_edges(ox[p], oy[p], axis[p], half[p], base[bb[p], jj[p]])
-        pts, ok = sight.edge_candidates(ox[p], oy[p], a, e, t0, t1)
-        out[p] = sight.nearest(ox[p], oy[p], pts, ok)[0]
-    rest = np.flatnonzero(~plain)
-    # about CHUNK candidate-blocker tests at once, whatever the number of blockers
-    per = max(1, CHUNK // (int(count.max()) * (12 + 18 * int(count.max())) // 64 + 1))
-    for start in range(0, len(rest), per):
-        p = rest[start : start + per]
+    rest = np.flatnonzero(count > 0)
+    if len(rest):
+        # the ruler to the nearest in-arc point, against every base that may block
+        pr, kr = np.nonzero(may[rest])
+        pr = rest[pr]
+        with np.errstate(all="ignore"):
+            low, high = sight.ray_polygon(
+                ox[pr], oy[pr], out_x[pr] - ox[pr], out_y[pr] - oy[pr], base[bb[pr], kr]
+            )
+        touches = np.maximum(low, 0.0) <= np.minimum(high, 1.0) + sight.TOUCH
+        rest = np.unique(pr[touches])
+    # pairs with as many possible blockers together (little padding), about CHUNK
+    # candidate-blocker tests at once whatever their number
+    chunks: list[Ints] = []
+    for k in np.unique(count[rest]).tolist():
+        same = rest[count[rest] == k]
+        per = max(1, CHUNK // (k * (12 + 18 * k) // 64 + 1))
+        chunks.extend(same[start : start + per] for start in range(0, len(same), per))
+    for p in chunks:
         k = int(count[p].max())
         # the first k possible blockers of each pair, by slot
         order = np.argsort(~may[p], axis=1, kind="stable")[:, :k]
         mask = np.take_along_axis(may[p], order, axis=1)
         blockers = base[bb[p][:, None], order]
-        out[p] = sight.visible_nearest(
+        out[p], out_x[p], out_y[p] = sight.visible_nearest(
             ox[p], oy[p], axis[p], half[p], base[bb[p], jj[p]], blockers, mask
-        )[0]
-    return out
+        )
+    return out, out_x, out_y
 
 
-def _eliminate(state: BatchState, reason: Ints, log: Ints, dice: damage.Dice) -> None:
+def _eliminate(
+    state: BatchState, reason: Ints, log: Ints, dice: damage.Dice, returns: bool = True
+) -> Bools:
     """Remove the airplanes with a reason code (B, N) (0: stays) and shuffle their cards
-    back (000: "all its damage cards are shuffled back into the appropriate decks")."""
+    back (000: "all its damage cards are shuffled back into the appropriate decks"),
+    unless ``returns`` is False (the caller does). Returns who was removed."""
     gone = reason > 0
     if not gone.any():
-        return
+        return gone
     state.alive &= ~gone
-    state.reason = np.where(gone, reason, state.reason)
+    state.reason[gone] = reason[gone]
     log[gone] = reason[gone]
-    damage.return_cards(state, gone, dice)
+    if returns:
+        damage.return_cards(state, gone, dice)
+    return gone
+
+
+def _illegal_damage(
+    state: BatchState, rows: Ints, slot: int, dice: damage.Dice, log: PhaseLog
+) -> Ints:
+    """000: an illegal maneuver flown as a straight "and take an [A] damage card":
+    airplane ``slot`` of tables ``rows`` draws one card (no aim) and takes it at once;
+    then its specials, an explosion or its resistance reached eliminate it
+    (``movement.reveal``). Returns the slots drawn."""
+    deck = state.spec.illegal_deck
+    who = np.full(len(rows), slot)
+    decks = np.full(len(rows), deck)
+    drawn = damage.draw(state, rows, decks, who, dice)
+    pts, boom = damage.points(state, rows, who, decks, drawn, np.zeros(len(rows), bool))
+    state.damage[rows, slot] += pts
+    state.illegal_points[rows] += pts
+    hits = special.Hits(state)
+    hits.add(state, rows, who, decks, drawn)
+    by_special = special.apply(state, hits)[rows, slot]
+    out = np.zeros(state.present.shape, dtype=np.int64)
+    down = state.damage[rows, slot] >= state.resistance[rows, slot]
+    out[rows, slot] = np.where(
+        by_special > 0, by_special, np.where(boom, EXPLODED, np.where(down, OUT_OF_CONTROL, 0))
+    )
+    _eliminate(state, out, log.eliminated, dice)
+    out_slots: Ints = drawn
+    return out_slots
+
+
+def _burn(state: BatchState, act: Bools, dice: damage.Dice, log: PhaseLog) -> None:
+    """002 (as 000): "Each turn, before revealing the first maneuver of the turn, the
+    player removes a flame counter and takes a damage card from the A deck: only damage
+    points and explosions are taken into account" — every burning airplane draws (by
+    id), then each takes its card (by id), as ``standard.burn`` and ``steps.burn``."""
+    spec = state.spec
+    if spec.specials != "002":
+        return
+    burning = state.alive & (state.fire > 0) & (act & (state.phase == 0))[:, None]
+    slots = np.flatnonzero(burning.any(axis=0)).tolist()
+    drawn: dict[int, tuple[Ints, Ints]] = {}
+    for i in slots:
+        rows = np.flatnonzero(burning[:, i])
+        state.fire[rows, i] -= 1
+        decks = np.full(len(rows), spec.fire_deck)
+        drawn[i] = rows, damage.draw(state, rows, decks, np.full(len(rows), i), dice)
+        log.burn_slot[rows, i] = drawn[i][1]
+    for i in slots:
+        rows, cards = drawn[i]
+        decks = np.full(len(rows), spec.fire_deck)
+        who = np.full(len(rows), i)
+        pts, boom = damage.points(state, rows, who, decks, cards, np.zeros(len(rows), bool))
+        state.damage[rows, i] += pts
+        out = np.zeros(state.present.shape, dtype=np.int64)
+        down = state.damage[rows, i] >= state.resistance[rows, i]
+        out[rows, i] = np.where(boom, EXPLODED, np.where(down, BURNED, 0))
+        _eliminate(state, out, log.eliminated, dice)
 
 
 def resolve_phase(
-    state: BatchState, rng: np.random.Generator, seeds: Ints | None = None
+    state: BatchState,
+    rng: np.random.Generator,
+    seeds: Ints | None = None,
+    reorder: Reorder | None = None,
 ) -> PhaseLog:
     """Resolve the next action phase of every table that is not over (in place).
 
     With ``seeds``, each table shuffles its piles exactly as the referee does with
-    ``step_rng(seeds[b], turn, phase)`` (see :class:`dogfight.batch.damage.Dice`)."""
+    ``step_rng(seeds[b], turn, phase)`` (see :class:`dogfight.batch.damage.Dice`).
+    ``reorder`` answers the tailing seats' decisions (002); None keeps the planned
+    order (the referee's default answer)."""
     dice = damage.Dice(rng, seeds)
     spec = state.spec
     b_count, n = state.tables, state.slots
     act = ~state.over
     if (act[:, None] & state.alive & (state.plan[..., 0] < 0)).any():
         raise IllegalPlanError("some table's turn has not been planned")
-    rows = np.arange(b_count)
-    p = np.minimum(state.phase, 2)
-    state.phases_played += act
-    movers = state.alive & act[:, None]
-    card = state.plan[rows, :, p] if n else state.plan[:, :, 0]
-    card = np.where(movers, card, 0)
     log = PhaseLog(
         active=act.copy(),
         card=np.full((b_count, n), -1, dtype=np.int64),
@@ -237,9 +376,27 @@ def resolve_phase(
         slots=np.full((b_count, n, 2, 2), -1, dtype=np.int64),
         points=np.zeros((b_count, n, 2), dtype=np.int64),
         eliminated=np.zeros((b_count, n), dtype=np.int64),
+        tails=np.zeros((b_count, n, n), dtype=np.bool_),
+        plan=state.plan,
+        burn_slot=np.full((b_count, n), -1, dtype=np.int64),
+        blind=np.zeros((b_count, n), dtype=np.bool_),
     )
+    # 002: tailing, at the start of the turn and before the second maneuver
+    if spec.tailing:
+        log.tails = tailing.tail(state, act)
+        if reorder is not None and log.tails.any():
+            reorder(state, log.tails)
+        log.plan = state.plan.copy()
+    _burn(state, act, dice, log)
+    rows = np.arange(b_count)
+    p = np.minimum(state.phase, 2)
+    state.phases_played += act
+    movers = state.alive & act[:, None]
+    card = state.plan[rows, :, p] if n else state.plan[:, :, 0]
+    card = np.where(movers, card, 0)
     # reveal: the flight restrictions, per the ruleset's switch
-    bad = movers & moves.problem(spec, state.prev_symbol, state.prev_steep, card)
+    opening = (state.phase == 0)[:, None]
+    bad = movers & moves.problem(spec, state.prev_symbol, state.prev_steep, card, opening)
     log.illegal = bad
     if bad.any():
         straight = spec.deck_straight[spec.type_deck[state.type]]
@@ -250,27 +407,16 @@ def resolve_phase(
         if spec.illegal == ILLEGAL_STRAIGHT_AND_DAMAGE:
             for i in range(n):
                 t = np.flatnonzero(bad[:, i])
-                if len(t) == 0:
-                    continue
-                who = np.full(len(t), i)
-                decks = np.full(len(t), spec.illegal_deck)
-                slot = damage.draw(state, t, decks, who, dice)
-                log.illegal_slot[t, i] = slot
-                pts, boom = damage.points(state, t, who, decks, slot, np.zeros(len(t), bool))
-                state.damage[t, i] += pts
-                state.illegal_points[t] += pts
-                out = np.zeros((b_count, n), dtype=np.int64)
-                down = state.damage[t, i] >= state.resistance[t, i]
-                out[t, i] = np.where(boom, EXPLODED, np.where(down, OUT_OF_CONTROL, 0))
-                _eliminate(state, out, log.eliminated, dice)
+                if len(t):
+                    log.illegal_slot[t, i] = _illegal_damage(state, t, i, dice, log)
     # move every airplane still in play at once
     flown = movers & state.alive
     nx, ny, nh = moves.fly(spec, state.x, state.y, state.heading, card)
-    state.x = np.where(flown, nx, state.x)
-    state.y = np.where(flown, ny, state.y)
-    state.heading = np.where(flown, nh, state.heading)
-    state.prev_symbol = np.where(flown, spec.card_symbol[card], state.prev_symbol)
-    state.prev_steep = np.where(flown, spec.card_steep[card], state.prev_steep)
+    np.copyto(state.x, nx, where=flown)
+    np.copyto(state.y, ny, where=flown)
+    np.copyto(state.heading, nh, where=flown)
+    np.copyto(state.prev_symbol, spec.card_symbol[card], where=flown)
+    np.copyto(state.prev_steep, spec.card_steep[card], where=flown)
     log.card = np.where(flown, card, -1)
     log.x, log.y, log.heading = state.x.copy(), state.y.copy(), state.heading.copy()
     silenced = np.where(flown[..., None], state.jams > 0, False).astype(np.int64)
@@ -278,14 +424,38 @@ def resolve_phase(
     # leaving the table
     gone = flown & moves.outside(spec, state.x, state.y)
     _eliminate(state, np.where(gone, LEFT_AREA, 0), log.eliminated, dice)
-    # firing: every weapon chooses, then every card is drawn, then damage is applied
-    target, dist = targets(state, silenced, act)
+    gone = _fire(state, act, silenced, dice, log)
+    _victory(state, act)
+    if gone.any():
+        # the piles of a table whose game just ended are never drawn from again (a new
+        # game shuffles new ones); with the referee's shuffles they go back all the same
+        damage.return_cards(state, gone if dice.exact else gone & ~state.over[:, None], dice)
+    # end of turn: smoke counters, tailing and plans go
+    state.phase = np.where(act, state.phase + 1, state.phase)
+    done = act & ~state.over & (state.phase >= 3)
+    state.phase[done] = 0
+    state.turn[done] += 1
+    state.plan[done] = -1
+    state.tailing[done] = False
+    smoking = done[:, None] & (state.smoke > 0)
+    state.smoke[smoking] -= 1
+    return log
+
+
+def _fire(state: BatchState, act: Bools, silenced: Ints, dice: damage.Dice, log: PhaseLog) -> Bools:
+    """Every weapon chooses, then every card is drawn, then damage and specials are
+    applied and the airplanes they eliminate removed together (their cards not yet
+    shuffled back: returns who they are)."""
+    spec = state.spec
+    b_count, n = state.tables, state.slots
+    target, dist, log.blind = targets(state, silenced, act)
     fired = target >= 0
     aimed = fired & (state.aim == target) & spec.aim_bonus
     state.aim = np.where(fired, target, -1)
     short = fired & (dist <= spec.half + REACH_TOLERANCE)
     log.target, log.distance, log.short, log.aimed = target, dist, short, aimed
     exploded = np.zeros((b_count, n), dtype=np.bool_)
+    hits = special.Hits(state)
     decks_of = state.weapon_deck()
     for i in range(n):
         for w in (0, 1):
@@ -308,24 +478,27 @@ def resolve_phase(
                 log.points[ts, i, w] += pts
                 exploded[ts, tgt[sub]] |= boom
                 jammed[sub] |= spec.slot_jammed[decks[sub], slot]
+                hits.add(state, ts, tgt[sub], decks[sub], slot)
             state.jams[t[jammed], i, w] = spec.jam_maneuvers
+    by_special = special.apply(state, hits)
     down = state.damage >= state.resistance
-    reason = np.where(exploded, EXPLODED, np.where(down, SHOT_DOWN, 0))
-    _eliminate(state, np.where(state.alive, reason, 0), log.eliminated, dice)
-    # victory: one side (or none) left in play
-    sides = len(state.side_names)
-    onehot = state.side[..., None] == np.arange(sides)
-    present = (onehot & state.present[..., None]).any(axis=1)
-    standing = (onehot & state.alive[..., None]).any(axis=1)
-    ends = act & (present.sum(axis=1) >= 2) & (standing.sum(axis=1) <= 1)
-    state.over |= ends
-    state.winner = np.where(
-        ends, np.where(standing.any(axis=1), standing.argmax(axis=1), -1), state.winner
+    reason = np.where(
+        by_special > 0, by_special, np.where(exploded, EXPLODED, np.where(down, SHOT_DOWN, 0))
     )
-    # end of turn
-    state.phase = np.where(act, state.phase + 1, state.phase)
-    done = act & ~state.over & (state.phase >= 3)
-    state.phase[done] = 0
-    state.turn[done] += 1
-    state.plan[done] = -1
-    return log
+    return _eliminate(state, np.where(state.alive, reason, 0), log.eliminated, dice, False)
+
+
+def _victory(state: BatchState, act: Bools) -> None:
+    """One side (or none) left in play ends the game."""
+    present = np.zeros(state.tables, dtype=np.int64)
+    standing = np.zeros(state.tables, dtype=np.int64)
+    last = np.full(state.tables, -1, dtype=np.int64)
+    for k in range(len(state.side_names)):
+        mine = state.side == k
+        present += (mine & state.present).any(axis=1)
+        up = (mine & state.alive).any(axis=1)
+        standing += up
+        last[up & (last < 0)] = k
+    ends = act & (present >= 2) & (standing <= 1)
+    state.over |= ends
+    state.winner[ends] = last[ends]

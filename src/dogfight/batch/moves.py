@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dogfight.batch.spec import IMMELMANN, STRAIGHT, Bools, Floats, Ints, Spec
+from dogfight.batch.spec import IMMELMANN, LEFT, RIGHT, STRAIGHT, Bools, Floats, Ints, Spec
 
 
 def normalize(degrees: Floats) -> Floats:
@@ -17,36 +17,39 @@ def normalize(degrees: Floats) -> Floats:
     return out
 
 
-def _moved(
-    x: Floats, y: Floats, h: Floats, forward: Floats | float, left: Floats | float
-) -> tuple[Floats, Floats]:
-    rad = np.radians(h)
-    c, s = np.cos(rad), np.sin(rad)
-    return x + forward * c - left * s, y + forward * s + left * c
-
-
 def fly(spec: Spec, x: Floats, y: Floats, h: Floats, card: Ints) -> tuple[Floats, Floats, Floats]:
     """Poses after flying ``card`` (global card indexes, broadcast with the poses): the
-    card laid on the nose, the base's rear edge put on the arrowhead."""
-    half = spec.base_length / 2.0
-    nx, ny = _moved(x, y, h, half, 0.0)
-    nh = normalize(h)
-    ax, ay = _moved(nx, ny, nh, spec.card_forward[card], spec.card_left[card])
-    ah = normalize(nh + spec.card_turn[card])
-    ex, ey = _moved(ax, ay, ah, half, 0.0)
-    return ex, ey, ah
+    card laid on the nose, the base's rear edge put on the arrowhead — one rigid move
+    per card (``Spec.card_dx``, ``card_dy``), as
+    :func:`dogfight.geometry.maneuver.apply_card` composes it."""
+    rad = np.radians(h)
+    c, s = np.cos(rad), np.sin(rad)
+    dx, dy = spec.card_dx[card], spec.card_dy[card]
+    return x + dx * c - dy * s, y + dx * s + dy * c, normalize(normalize(h) + spec.card_turn[card])
 
 
-def problem(spec: Spec, prev_symbol: Ints, prev_steep: Bools, card: Ints) -> Bools:
+def problem(
+    spec: Spec, prev_symbol: Ints, prev_steep: Bools, card: Ints, opening: Bools | bool = False
+) -> Bools:
     """Whether ``card`` breaks a flight restriction right after the previous maneuver
-    (``prev_symbol`` -1: none): two steep cards in a row, an Immelmann not after a
-    straight, anything but a straight after an Immelmann."""
+    (``prev_symbol`` -1: none), as :func:`dogfight.rules.plans.card_problem`: two steep
+    cards in a row, an Immelmann not after a straight, anything but a straight after an
+    Immelmann (002's Immelmann counter lets a turn ``opening`` with an Immelmann follow
+    one), and under 003 a steep card not after a left turn, a right turn or a straight."""
     symbol = spec.card_symbol[card]
+    steep = spec.card_steep[card]
     has_prev = prev_symbol >= 0
-    steep_twice = spec.card_steep[card] & has_prev & prev_steep
+    steep_twice = steep & has_prev & prev_steep
     after_immelmann = (prev_symbol == IMMELMANN) & (symbol != STRAIGHT)
     no_straight_before = (symbol == IMMELMANN) & (prev_symbol != STRAIGHT)
+    if spec.immelmann_counter:
+        counter = opening & (prev_symbol == IMMELMANN) & (symbol == IMMELMANN)
+        after_immelmann = after_immelmann & ~counter
+        no_straight_before = no_straight_before & ~counter
     out: Bools = steep_twice | after_immelmann | no_straight_before
+    if spec.steep_after_turn_or_straight:
+        turn_or_straight = np.isin(prev_symbol, (LEFT, RIGHT, STRAIGHT))
+        out = out | (steep & (~has_prev | prev_steep | ~turn_or_straight))
     return out
 
 

@@ -18,8 +18,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from dogfight.batch import moves
-from dogfight.batch.spec import IMMELMANN, STRAIGHT, SYMBOLS, Bools, Floats, Ints, Spec
+from dogfight.batch import moves, special
+from dogfight.batch.spec import IMMELMANN, LEFT, RIGHT, STRAIGHT, SYMBOLS, Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState
 
 SAFE_MARGIN = 1.0
@@ -44,6 +44,12 @@ class Sequences:
     turn: Floats
     legal: Bools
     """(decks, kinds of previous maneuver, T), see :func:`kind`."""
+    feature: Ints
+    """(decks, T) what the damaged-airplane restrictions look at (:func:`special.features`)."""
+
+    forward_by_phase: tuple[Floats, ...] = ()
+    """``forward`` as three contiguous (decks, T) arrays, one per phase."""
+    left_by_phase: tuple[Floats, ...] = ()
 
 
 # a previous maneuver as the restrictions see it: (symbol index, steep)
@@ -52,13 +58,27 @@ _KINDS = [(-1, False), (STRAIGHT, False), (STRAIGHT, True), (IMMELMANN, False), 
 
 def kind(spec: Spec, prev_symbol: Ints, prev_steep: Bools) -> Ints:
     """The kind of each previous maneuver: none, straight, steep straight, Immelmann,
-    steep Immelmann, another steep card, another card (all the restrictions look at)."""
-    out: Ints = np.select(
-        [prev_symbol < 0, prev_symbol == STRAIGHT, prev_symbol == IMMELMANN],
-        [0, 1 + prev_steep, 3 + prev_steep],
-        5 + ~prev_steep,
-    )
+    steep Immelmann, another steep card, another card, a left or right turn (all the
+    restrictions look at)."""
+    out: Ints = _KIND_TABLE[prev_symbol + 1, prev_steep.astype(np.int64)]
     return out
+
+
+def _kind_of(symbol: int, steep: bool) -> int:
+    if symbol < 0:
+        return 0
+    if symbol in (STRAIGHT, IMMELMANN):
+        return (1 if symbol == STRAIGHT else 3) + int(steep)
+    if steep:
+        return 5
+    return 7 if symbol in (LEFT, RIGHT) else 6
+
+
+_KIND_TABLE = np.array(
+    [[_kind_of(sym, steep) for steep in (False, True)] for sym in range(-1, len(SYMBOLS))],
+    dtype=np.int64,
+)
+""":func:`kind` by (previous symbol + 1, steep)."""
 
 
 @lru_cache(maxsize=8)
@@ -74,14 +94,24 @@ def _sequences(spec: Spec) -> Sequences:
         rows[d, : len(o)] = o
     zero = np.zeros(rows.shape[:2])
     fx, fy, fh = flights(spec, zero, zero, zero, rows)
-    other = next(i for i in range(len(SYMBOLS)) if i not in (STRAIGHT, IMMELMANN))
-    kinds = [*_KINDS, (other, True), (other, False)]
+    other = next(i for i in range(len(SYMBOLS)) if i not in (STRAIGHT, IMMELMANN, LEFT, RIGHT))
+    kinds = [*_KINDS, (other, True), (other, False), (LEFT, False)]
     ok = np.stack(
         [legal(spec, np.array(sym), np.array(steep), rows) for sym, steep in kinds], axis=1
     )
     count = np.array([len(o) for o in out], dtype=np.int64)
     ok &= np.arange(width)[None, None, :] < count[:, None, None]
-    return Sequences(rows, count, fx, fy, fh, ok)
+    return Sequences(
+        rows,
+        count,
+        fx,
+        fy,
+        fh,
+        ok,
+        special.features(spec, rows),
+        tuple(np.ascontiguousarray(fx[..., k]) for k in range(3)),
+        tuple(np.ascontiguousarray(fy[..., k]) for k in range(3)),
+    )
 
 
 def sequences(spec: Spec) -> Sequences:
@@ -90,8 +120,8 @@ def sequences(spec: Spec) -> Sequences:
 
 def legal(spec: Spec, prev_symbol: Ints, prev_steep: Bools, rows: Ints) -> Bools:
     """Whether plans (..., 3) break no flight restriction after the previous maneuvers
-    (broadcast against rows[..., 0])."""
-    ok = ~moves.problem(spec, prev_symbol, prev_steep, rows[..., 0])
+    (broadcast against rows[..., 0]; the first card opens the turn)."""
+    ok = ~moves.problem(spec, prev_symbol, prev_steep, rows[..., 0], True)
     for k in (1, 2):
         before = rows[..., k - 1]
         ok &= ~moves.problem(spec, spec.card_symbol[before], spec.card_steep[before], rows[..., k])
@@ -113,12 +143,21 @@ def flights(
 
 
 def placed(
-    seqs: Sequences, deck: Ints, pick: Ints, x: Floats, y: Floats, h: Floats
+    seqs: Sequences,
+    deck: Ints,
+    pick: Ints,
+    x: Floats,
+    y: Floats,
+    h: Floats,
+    cos_sin: tuple[Floats, Floats] | None = None,
 ) -> tuple[Floats, Floats, Floats]:
     """Poses (..., 3) after each card of triples ``pick`` (...) of ``deck`` (...) from
-    poses (...) (broadcast), by the precomputed rigid moves."""
-    rad = np.radians(h)[..., None]
-    c, s = np.cos(rad), np.sin(rad)
+    poses (...) (broadcast), by the precomputed rigid moves (``cos_sin``: of the
+    headings, when known)."""
+    if cos_sin is None:
+        rad = np.radians(h)
+        cos_sin = np.cos(rad), np.sin(rad)
+    c, s = cos_sin[0][..., None], cos_sin[1][..., None]
     f = seqs.forward[deck, pick]
     lft = seqs.left[deck, pick]
     return (
@@ -126,6 +165,33 @@ def placed(
         y[..., None] + f * s + lft * c,
         h[..., None] + seqs.turn[deck, pick],
     )
+
+
+def safe_flights(
+    spec: Spec,
+    seqs: Sequences,
+    deck: Ints,
+    pick: Ints,
+    x: Floats,
+    y: Floats,
+    cos_sin: tuple[Floats, Floats],
+) -> Bools:
+    """Whether triples ``pick`` (V, K) of ``deck`` (V, 1) keep airplanes at (x, y) (V, 1)
+    with headings of ``cos_sin`` (V, 1) ``SAFE_MARGIN`` inside the table after every
+    card (:func:`placed` then :func:`moves.inside`, on flat arrays)."""
+    shape = pick.shape
+    d = np.broadcast_to(deck, shape).ravel()
+    k = pick.ravel()
+    xs, ys = np.broadcast_to(x, shape).ravel(), np.broadcast_to(y, shape).ravel()
+    c = np.broadcast_to(cos_sin[0], shape).ravel()
+    s = np.broadcast_to(cos_sin[1], shape).ravel()
+    ok = np.ones(len(k), dtype=np.bool_)
+    for phase in range(3):
+        f = seqs.forward_by_phase[phase][d, k]
+        lft = seqs.left_by_phase[phase][d, k]
+        ok &= moves.inside(spec, xs + f * c - lft * s, ys + f * s + lft * c, SAFE_MARGIN)
+    out: Bools = ok.reshape(shape)
+    return out
 
 
 def tiers(spec: Spec, fx: Floats, fy: Floats) -> Ints:
@@ -163,6 +229,7 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
     deck = spec.type_deck[state.type[b, n]]
     x, y, h = state.x[b, n], state.y[b, n], state.heading[b, n]
     kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
+    forbid, need = special.needs(state, b, n)
     chosen = np.zeros(len(b), dtype=np.int64)
     todo = np.arange(len(b))
     for _ in range(4):
@@ -171,6 +238,7 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
         d = deck[todo][:, None]
         pick = (rng.random((len(todo), TRIES // 4)) * seqs.count[d]).astype(np.int64)
         ok = seqs.legal[d, kinds[todo][:, None], pick]
+        ok &= special.allowed(seqs.feature[d, pick], forbid[todo][:, None], need[todo][:, None])
         fx, fy, _ = placed(seqs, d, pick, x[todo][:, None], y[todo][:, None], h[todo][:, None])
         ok &= moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
         found = ok.any(axis=1)
@@ -179,7 +247,16 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
     for start in range(0, len(todo), 512):
         part = todo[start : start + 512]
         chosen[part] = best_tier_pick(
-            spec, seqs, deck[part], kinds[part], x[part], y[part], h[part], rng
+            spec,
+            seqs,
+            deck[part],
+            kinds[part],
+            x[part],
+            y[part],
+            h[part],
+            rng,
+            forbid[part],
+            need[part],
         )
     state.plan[b, n] = seqs.rows[deck, chosen]
 
@@ -193,8 +270,15 @@ def best_tier_pick(
     y: Floats,
     h: Floats,
     rng: np.random.Generator,
+    forbid: Ints | None = None,
+    need: Ints | None = None,
 ) -> Ints:
-    """Uniform picks (triple indexes) among every legal plan of the best safety tier."""
+    """Uniform picks (triple indexes) among every legal plan of the best safety tier
+    that the airplane's damage allows (``forbid``, ``need``: :func:`special.needs`);
+    when the damage forbids every legal plan, among the plans it allows (the engine
+    flies them as illegal maneuvers)."""
+    if forbid is None or need is None:
+        forbid = need = np.zeros(len(deck), dtype=np.int64)
     out = np.zeros(len(deck), dtype=np.int64)
     for d in np.unique(deck).tolist():
         rows = np.flatnonzero(deck == d)
@@ -204,7 +288,10 @@ def best_tier_pick(
         c, s = np.cos(rad), np.sin(rad)
         fx = x[rows, None, None] + f * c - lft * s
         fy = y[rows, None, None] + f * s + lft * c
-        tier = np.where(seqs.legal[d, kinds[rows], :t], tiers(spec, fx, fy), -1)
+        may = special.allowed(seqs.feature[d, :t], forbid[rows, None], need[rows, None])
+        tier = np.where(
+            seqs.legal[d, kinds[rows], :t] & may, tiers(spec, fx, fy), np.where(may, -1, -2)
+        )
         best = tier == tier.max(axis=1, keepdims=True)
         keys = np.where(best, rng.random(best.shape), -1.0)
         out[rows] = keys.argmax(axis=1)
@@ -229,6 +316,9 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     deck = spec.type_deck[state.type[b, n]]
     x, y, h = state.x[b, n], state.y[b, n], state.heading[b, n]
     kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
+    forbid, need = special.needs(state, b, n)
+    rad = np.radians(h)
+    cos, sin = np.cos(rad), np.sin(rad)
     chosen = np.full(len(b), -1, dtype=np.int64)
     fallback = np.full(len(b), -1, dtype=np.int64)
     todo = np.arange(len(b))
@@ -238,8 +328,10 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
         d = deck[todo][:, None]
         pick = (rng.random((len(todo), tries)) * seqs.count[d]).astype(np.int64)
         ok = seqs.legal[d, kinds[todo][:, None], pick]
-        fx, fy, _ = placed(seqs, d, pick, x[todo][:, None], y[todo][:, None], h[todo][:, None])
-        safe = ok & moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
+        if spec.specials is not None:
+            ok &= special.allowed(seqs.feature[d, pick], forbid[todo][:, None], need[todo][:, None])
+        cs = cos[todo][:, None], sin[todo][:, None]
+        safe = ok & safe_flights(spec, seqs, d, pick, x[todo][:, None], y[todo][:, None], cs)
         first_legal = ok.any(axis=1) & (fallback[todo] < 0)
         fallback[todo[first_legal]] = pick[first_legal, ok[first_legal].argmax(axis=1)]
         found = safe.any(axis=1)
@@ -248,6 +340,24 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     chosen[todo] = fallback[todo]
     rows = seqs.rows[deck, np.maximum(chosen, 0)]
     stuck = np.flatnonzero(chosen < 0)
+    if len(stuck) and (forbid[stuck].any() or need[stuck].any()):
+        hurt = stuck[(forbid[stuck] > 0) | (need[stuck] > 0)]
+        rows[hurt] = seqs.rows[
+            deck[hurt],
+            best_tier_pick(
+                spec,
+                seqs,
+                deck[hurt],
+                kinds[hurt],
+                x[hurt],
+                y[hurt],
+                h[hurt],
+                rng,
+                forbid[hurt],
+                need[hurt],
+            ),
+        ]
+        stuck = stuck[(forbid[stuck] == 0) & (need[stuck] == 0)]
     for r in stuck.tolist():
         k = int(deck[r])
         cards: range = range(int(spec.deck_start[k]), int(spec.deck_start[k] + spec.deck_size[k]))

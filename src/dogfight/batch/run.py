@@ -16,8 +16,9 @@ import numpy as np
 from dogfight.batch import easy as _easy  # noqa: F401  (registers the easy bot)
 from dogfight.batch.game import resolve_phase
 from dogfight.batch.policies import POLICIES, Policy
-from dogfight.batch.spec import Ints
-from dogfight.batch.state import REASONS, WEAPONS, BatchState, reset, tile
+from dogfight.batch.spec import Bools, Ints
+from dogfight.batch.state import REASONS, WEAPONS, BatchState, reset, take, tile
+from dogfight.batch.tailing import bots_reorder
 from dogfight.errors import DataError
 from dogfight.sim.run import GameResult
 from dogfight.sim.spec import RunSpec
@@ -41,42 +42,66 @@ def _results(
 ) -> list[GameResult]:
     """The finished games on tables ``rows`` as :class:`GameResult` (damage by weapon
     and by illegal maneuvers, why each airplane left the game)."""
+    n_count = state.slots
+    # (source, slot, weapon) of every damage entry, sorted by source, per table layout
+    dealt = state.dealt[rows].reshape(len(rows), -1).tolist()
     present = state.present[rows].tolist()
-    dealt = state.dealt[rows].tolist()
     reasons = state.reason[rows].tolist()
     illegal = state.illegal_points[rows].tolist()
     winners = state.winner[rows].tolist()
     overs = state.over[rows].tolist()
     turns = np.minimum(state.turn[rows], max_turns).tolist()
     phases = state.phases_played[rows].tolist()
+    indexes = index[rows].tolist()
+    sides = state.side_names
+    layouts: dict[tuple[str, ...], tuple[list[tuple[str, int]], list[tuple[str, int]]]] = {}
     out: list[GameResult] = []
     for k, b in enumerate(rows.tolist()):
         names = state.names[b]
-        damage: dict[str, int] = {}
-        gone: dict[str, str] = {}
-        for n, vid in enumerate(names):
-            if not present[k][n]:
-                continue
-            for w in (0, 1):
-                if dealt[k][n][w]:
-                    damage[f"{vid} {WEAPONS[w]}"] = dealt[k][n][w]
-            if reasons[k][n]:
-                gone[vid] = REASONS[reasons[k][n]]
+        layout = layouts.get(names)
+        if layout is None:
+            sources = sorted(
+                (f"{vid} {WEAPONS[w]}", 2 * n + w)
+                for n, vid in enumerate(names)
+                for w in (0, 1)
+                if n < n_count
+            )
+            vehicles = sorted((vid, n) for n, vid in enumerate(names))
+            layout = layouts[names] = (sources, vehicles)
+        sources, vehicles = layout
+        row = dealt[k]
+        damage = {key: row[i] for key, i in sources if row[i]}
         if illegal[k]:
             damage["illegal maneuver"] = illegal[k]
+            damage = dict(sorted(damage.items()))
+        gone = {
+            vid: REASONS[reasons[k][n]] for vid, n in vehicles if reasons[k][n] and present[k][n]
+        }
         over = bool(overs[k])
         out.append(
             GameResult(
-                index=int(index[b]),
+                index=indexes[k],
                 seed=seed,
-                winner=state.side_names[winners[k]] if over and winners[k] >= 0 else None,
+                winner=sides[winners[k]] if over and winners[k] >= 0 else None,
                 over=over,
                 turns=turns[k],
                 phases=phases[k],
-                damage=dict(sorted(damage.items())),
-                eliminated=dict(sorted(gone.items())),
+                damage=damage,
+                eliminated=gone,
             )
         )
+    return out
+
+
+def _by_policy(state: BatchState, bots: Mapping[str, str]) -> dict[str, Bools]:
+    """The airplanes each policy plans (B, N), sides of one policy together (their
+    plans are drawn independently, airplane by airplane)."""
+    out: dict[str, Bools] = {}
+    for i, name in enumerate(state.side_names):
+        if name in bots:
+            mine = state.side == i
+            policy = bots[name]
+            out[policy] = out[policy] | mine if policy in out else mine
     return out
 
 
@@ -102,11 +127,11 @@ def play(
     started = size
     results: list[GameResult] = []
     live = np.ones(size, dtype=np.bool_)
-    sides = {name: state.side == i for i, name in enumerate(state.side_names) if name in bots}
+    sides = _by_policy(state, bots)
     while live.any():
         for name, mask in sides.items():
-            policies[bots[name]](state, rng, mask & live[:, None])
-        resolve_phase(state, rng)
+            policies[name](state, rng, mask & live[:, None])
+        resolve_phase(state, rng, reorder=bots_reorder)
         capped = live & ~state.over & (state.turn > max_turns)
         done = np.flatnonzero(live & (state.over | capped))
         if len(done) == 0:
@@ -122,6 +147,11 @@ def play(
         stale = done[len(fresh) :]
         live[stale] = False
         state.over[stale] = True
+        if started >= games and 2 * int(live.sum()) <= len(live):
+            # no game left to start: play on with the tables still in play only
+            keep = np.flatnonzero(live)
+            state, index, live = take(state, keep), index[keep], live[keep]
+            sides = {k: mask[keep] for k, mask in sides.items()}
     return sorted(results, key=lambda r: r.index)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dogfight.batch.spec import Bools, Floats, Spec
+from dogfight.batch.spec import Bools, Floats, Ints, Spec
 
 EPSILON = 1e-9
 """As :data:`dogfight.geometry.shapes.EPSILON` (overlaps, ruler and half mark)."""
@@ -142,7 +142,7 @@ def nearest(ox: Floats, oy: Floats, pts: Floats, ok: Bools) -> tuple[Floats, Flo
     return d[rows, best], pts[rows, best, 0], pts[rows, best, 1]
 
 
-def _ray_polygon(
+def ray_polygon(
     ox: Floats, oy: Floats, dx: Floats, dy: Floats, poly: Floats
 ) -> tuple[Floats, Floats]:
     """Cyrus-Beck: the parameters [tmin, tmax] of the ray O + t d (t >= 0) inside a
@@ -193,7 +193,7 @@ def _visible_nearest(
     dy = np.take_along_axis(vy, ends, axis=2)
     o_x = np.broadcast_to(ox[:, None, None], dx.shape)
     o_y = np.broadcast_to(oy[:, None, None], dx.shape)
-    tmin, tmax = _ray_polygon(
+    tmin, tmax = ray_polygon(
         o_x, o_y, dx, dy, np.broadcast_to(target[:, None, None], (*dx.shape, 4, 2))
     )
     tmin = np.maximum(tmin, 0.0)
@@ -243,11 +243,56 @@ def _visible_nearest(
         ]
     )
     kind3 = np.concatenate([np.zeros(12 + 2 * k_count, bool), np.ones(16 * k_count, bool)])
-    # does the ruler from the dot to each candidate touch each blocker?
+    # candidates nearest first (stable: ties keep the candidates' order); the first one
+    # the ruler reaches is the answer, so most pairs look at a few candidates only
+    d = np.where(ok, np.hypot(pts[..., 0] - ox[:, None], pts[..., 1] - oy[:, None]), np.inf)
+    order = np.argsort(d, axis=1, kind="stable")
+    best = np.full(p_count, -1, dtype=np.int64)
+    todo = np.arange(p_count)
+    lo = 0
+    for width in WINDOWS:
+        if len(todo) == 0 or lo >= d.shape[1]:
+            break
+        hi = min(lo + width, d.shape[1])
+        pick = order[todo, lo:hi]  # (T, W) candidate indexes
+        rows = todo[:, None]
+        exists = np.isfinite(d[rows, pick])
+        visible = exists & ~_hidden(
+            ox[todo], oy[todo], pts[rows, pick], own[pick], kind3[pick], blockers[todo], mask[todo]
+        )
+        found = visible.any(axis=1)
+        best[todo[found]] = pick[found, visible[found].argmax(axis=1)]
+        # pairs with no candidate left stay hidden (best -1)
+        todo = todo[~found & exists[:, -1]]
+        lo = hi
+    rows_all = np.arange(p_count)
+    chosen = np.maximum(best, 0)
+    dist = np.where(best >= 0, d[rows_all, chosen], np.inf)
+    return dist, pts[rows_all, chosen, 0], pts[rows_all, chosen, 1]
+
+
+WINDOWS = (4, 16, 64, 1 << 30)
+"""How many candidates, nearest first, :func:`_visible_nearest` tests at a time."""
+
+
+def _hidden(
+    ox: Floats,
+    oy: Floats,
+    pts: Floats,
+    own: Ints,
+    kind3: Bools,
+    blockers: Floats,
+    mask: Bools,
+) -> Bools:
+    """Whether the ruler from each dot (T,) to its candidates (T, W, 2) touches a
+    blocker (T, K, 4, 2) present in ``mask`` (T, K): a candidate on a blocker's edge
+    (kind 3, of blocker ``own``) is reached on that blocker's near side only."""
+    t_count, w_count = pts.shape[:2]
+    k_count = blockers.shape[1]
     sx = pts[..., 0] - ox[:, None]
     sy = pts[..., 1] - oy[:, None]
-    shape = (p_count, pts.shape[1], k_count)
-    low, high = _ray_polygon(
+    shape = (t_count, w_count, k_count)
+    low, high = ray_polygon(
         np.broadcast_to(ox[:, None, None], shape),
         np.broadcast_to(oy[:, None, None], shape),
         np.broadcast_to(sx[..., None], shape),
@@ -255,9 +300,60 @@ def _visible_nearest(
         np.broadcast_to(blockers[:, None], (*shape, 4, 2)),
     )
     touches = (np.maximum(low, 0.0) <= np.minimum(high, 1.0) + TOUCH) & mask[:, None, :]
-    mine = own[None, :, None] == np.arange(k_count)[None, None, :]
+    mine = own[..., None] == np.arange(k_count)
     # a crossing point on its own blocker's near side is reached; behind it, it is not
     behind_own = low < 1.0 - TOUCH
-    hidden = np.where(mine, kind3[None, :, None] & touches & behind_own, touches)
-    ok = ok & ~hidden.any(axis=2)
-    return nearest(ox, oy, pts, ok)
+    hidden = np.where(mine, kind3[..., None] & touches & behind_own, touches)
+    return np.asarray(hidden.any(axis=2), dtype=np.bool_)
+
+
+_FORWARD = np.array([-1.0, 1.0, 1.0, -1.0])[:, None]
+_LEFT = np.array([-1.0, -1.0, 1.0, 1.0])[:, None]
+
+
+def nearest_in_arc(
+    spec: Spec,
+    ox: Floats,
+    oy: Floats,
+    axis: Floats,
+    half: float,
+    tx: Floats,
+    ty: Floats,
+    th: Floats,
+) -> tuple[Floats, Floats, Floats]:
+    """:func:`in_arc_edges`, :func:`edge_candidates` and :func:`nearest` at once, for
+    pairs (P,) of a firing dot and a target base at pose (tx, ty, th), with no
+    blockers: the distance to the nearest in-arc point of the base (inf: none) and the
+    point. The arrays are laid out corner-first, (4, P), so numpy runs long inner loops
+    (the same arithmetic as the three functions)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rad = np.radians(th)
+        c, s = np.cos(rad), np.sin(rad)
+        f = _FORWARD * (spec.base_length / 2.0)
+        lft = _LEFT * (spec.base_width / 2.0)
+        ax = tx + f * c - lft * s  # (4, P): the corners, counter-clockwise
+        ay = ty + f * s + lft * c
+        ex = np.roll(ax, -1, axis=0) - ax
+        ey = np.roll(ay, -1, axis=0) - ay
+        dx, dy = ax - ox, ay - oy
+        bx, by = dx + ex, dy + ey
+        rr = np.radians(axis - half)
+        lr = np.radians(axis + half)
+        rx, ry = np.cos(rr), np.sin(rr)
+        lx, ly = np.cos(lr), np.sin(lr)
+        lo1, hi1 = _interval(rx * dy - ry * dx, rx * by - ry * bx)
+        lo2, hi2 = _interval(-lx * dy + ly * dx, -lx * by + ly * bx)
+        t0 = np.maximum(np.maximum(lo1, lo2), 0.0)
+        t1 = np.minimum(np.minimum(hi1, hi2), 1.0)
+        foot = (-dx * ex - dy * ey) / (ex * ex + ey * ey)
+        foot = np.minimum(np.maximum(np.nan_to_num(foot), t0), t1)
+        ok = t0 <= t1
+        ts = np.stack([t0, t1, foot], axis=1)  # (4, 3, P)
+        ts = np.where(ok[:, None], ts, 0.0)
+        px = (ax[:, None] + ts * ex[:, None]).reshape(12, -1)
+        py = (ay[:, None] + ts * ey[:, None]).reshape(12, -1)
+        d = np.hypot(px - ox, py - oy)
+        d = np.where(np.repeat(ok, 3, axis=0), d, np.inf)
+        best = np.argmin(d, axis=0)
+        cols = np.arange(d.shape[1])
+        return d[best, cols], px[best, cols], py[best, cols]

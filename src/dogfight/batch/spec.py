@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from dogfight.catalog.models import Explosion, IllegalManeuver, Special, Symbol
+from dogfight.catalog.models import Direction, Explosion, IllegalManeuver, Special, Symbol
 from dogfight.errors import DataError
 from dogfight.rules.context import Rules
 
@@ -24,6 +24,27 @@ Bools = npt.NDArray[np.bool_]
 SYMBOLS = list(Symbol)
 STRAIGHT = SYMBOLS.index(Symbol.STRAIGHT)
 IMMELMANN = SYMBOLS.index(Symbol.IMMELMANN)
+LEFT = SYMBOLS.index(Symbol.LEFT)
+RIGHT = SYMBOLS.index(Symbol.RIGHT)
+STALL = SYMBOLS.index(Symbol.STALL)
+
+# 002's and 003's special damage icons, as bits of ``Spec.slot_special``
+RUDDER_LEFT_BIT, RUDDER_RIGHT_BIT, OBSERVER_BIT, ENGINE_BIT, SMOKE_BIT, FIRE_BIT = (
+    1 << k for k in range(6)
+)
+_SPECIAL_BITS = {
+    Special.RUDDER_LEFT: RUDDER_LEFT_BIT,
+    Special.RUDDER_RIGHT: RUDDER_RIGHT_BIT,
+    Special.WOUNDED_PILOT: OBSERVER_BIT,
+    Special.ENGINE: ENGINE_BIT,
+    Special.SMOKE: SMOKE_BIT,
+    Special.FIRE: FIRE_BIT,
+}
+_SPECIALS_OF = {
+    # standard.collect: 002's list (the crew icon reads as the observer), 003's engine only
+    "002": frozenset(_SPECIAL_BITS),
+    "003": frozenset({Special.ENGINE}),
+}
 
 ILLEGAL_STRAIGHT_AND_DAMAGE = 0
 ILLEGAL_ELIMINATED = 1
@@ -46,8 +67,16 @@ KNOWN_SWITCHES = frozenset(
         "auto_target",
         "standard_rules",
         "match_scoring",  # who scores the match points: the batch reports no scores
+        "immelmann_counter",
+        "steep_after_turn_or_straight",
+        "blocking",
+        "blind_spot",
+        "special_damage",
+        "tailing",
     }
 )
+SPECIALS = (None, "002", "003")
+"""The special damage rules the batch plays (000's Standard Rules table is not)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,6 +101,19 @@ class Spec:
     explosion_eliminates: bool
     aim_bonus: bool
     auto_nearest: bool
+    immelmann_counter: bool
+    """002: a turn may open with an Immelmann after an Immelmann."""
+    steep_after_turn_or_straight: bool
+    """003: the card before a steep one is a left turn, a right turn or a straight."""
+    friendly_blocking: bool
+    """003: only the firer's own side's bases block its shots."""
+    blind_spot: bool
+    """002: the rear gun's blind spot right behind the tail."""
+    specials: str | None
+    """Whose special damage applies: "002", "003" or None."""
+    tailing: bool
+    fire_deck: int
+    """The damage deck a burning airplane draws from each turn (002: an A card)."""
     # airplane models
     type_ids: tuple[str, ...]
     type_deck: Ints
@@ -89,8 +131,15 @@ class Spec:
     card_forward: Floats
     card_left: Floats
     card_turn: Floats
+    card_dx: Floats
+    """Where the centre dot ends, in the start pose's frame (forward), for each card:
+    half a base to the nose, the card, half a base along the new heading."""
+    card_dy: Floats
+    """The same, to the left."""
     card_symbol: Ints
     card_steep: Bools
+    card_arrow: Ints
+    """-1 an arrow to the left, 1 to the right, 0 neither (what a jammed rudder forbids)."""
     card_usable: Bools
     """Cards in play under the switches (climb and dive only with altitude cards)."""
     # damage decks
@@ -102,6 +151,8 @@ class Spec:
     """(D, S) points printed on each slot's card (0 for padding)."""
     slot_explosion: Bools
     slot_jammed: Bools
+    slot_special: Ints
+    """(D, S) bits of the special icons that take effect under ``specials`` (0: none)."""
 
     @property
     def slots(self) -> int:
@@ -129,6 +180,8 @@ def uncovered(rules: Rules) -> list[str]:
         missing.append(f"ruleset {rules.ruleset.name!r} (covered: {', '.join(RULESETS)})")
     if rules.switches.standard_rules:
         missing.append("the Standard Rules (switch standard_rules: special damage, rockets, smoke)")
+    elif rules.specials not in SPECIALS:
+        missing.append(f"special damage {rules.specials!r} (covered: 002, 003)")
     # A switch added to the referee after this module was written is not played here.
     for name, info in type(rules.switches).model_fields.items():
         if name not in KNOWN_SWITCHES and getattr(rules.switches, name) != info.default:
@@ -156,6 +209,7 @@ def build_spec(rules: Rules) -> Spec:
     turn: list[float] = []
     sym: list[int] = []
     steep: list[bool] = []
+    arrow: list[int] = []
     usable: list[bool] = []
     for d in deck_ids:
         deck = catalog.maneuver_decks[d]
@@ -170,12 +224,15 @@ def build_spec(rules: Rules) -> Spec:
             turn.append(card.turn)
             sym.append(SYMBOLS.index(card.symbol))
             steep.append(card.is_steep)
+            arrow.append({Direction.LEFT: -1, Direction.RIGHT: 1}.get(card.arrow, 0))
             usable.append(sw.altitude_cards or card.symbol not in (Symbol.CLIMB, Symbol.DIVE))
     d_sizes = [len(catalog.damage_decks[d].composition()) for d in damage_ids]
     width = max(d_sizes)
     value = np.zeros((len(damage_ids), width), dtype=np.int64)
     boom = np.zeros((len(damage_ids), width), dtype=np.bool_)
     jam = np.zeros((len(damage_ids), width), dtype=np.bool_)
+    special = np.zeros((len(damage_ids), width), dtype=np.int64)
+    in_force = _SPECIALS_OF.get(rules.specials or "", frozenset())
     names: list[tuple[str, ...]] = []
     for i, d in enumerate(damage_ids):
         deck_d = catalog.damage_decks[d]
@@ -187,6 +244,9 @@ def build_spec(rules: Rules) -> Spec:
             value[i, slot] = printed.value
             boom[i, slot] = printed.explosion
             jam[i, slot] = Special.JAMMED in printed.specials
+            for icon in printed.specials:
+                if icon in in_force:
+                    special[i, slot] |= _SPECIAL_BITS[icon]
     weapon_deck = np.full((len(type_ids), 2), -1, dtype=np.int64)
     for t, tid in enumerate(type_ids):
         for w, letter in enumerate(catalog.airplanes[tid].firepower):
@@ -209,6 +269,13 @@ def build_spec(rules: Rules) -> Spec:
         explosion_eliminates=sw.explosion is Explosion.ELIMINATED,
         aim_bonus=sw.aim_bonus,
         auto_nearest=sw.auto_target.value == "nearest",
+        immelmann_counter=sw.immelmann_counter,
+        steep_after_turn_or_straight=sw.steep_after_turn_or_straight,
+        friendly_blocking=sw.blocking == "friendly",
+        blind_spot=sw.blind_spot,
+        specials=rules.specials,
+        tailing=sw.tailing,
+        fire_deck=damage_ids.index("A"),
         type_ids=type_ids,
         type_deck=np.array(
             [deck_ids.index(catalog.airplanes[t].maneuver_deck) for t in type_ids], dtype=np.int64
@@ -223,8 +290,12 @@ def build_spec(rules: Rules) -> Spec:
         card_forward=np.array(fwd),
         card_left=np.array(left),
         card_turn=np.array(turn),
+        card_dx=np.array(fwd)
+        + rules.base_length / 2.0 * (1.0 + np.cos(np.radians(np.array(turn)))),
+        card_dy=np.array(left) + rules.base_length / 2.0 * np.sin(np.radians(np.array(turn))),
         card_symbol=np.array(sym, dtype=np.int64),
         card_steep=np.array(steep, dtype=np.bool_),
+        card_arrow=np.array(arrow, dtype=np.int64),
         card_usable=np.array(usable, dtype=np.bool_),
         damage_ids=damage_ids,
         damage_size=np.array(d_sizes, dtype=np.int64),
@@ -232,4 +303,5 @@ def build_spec(rules: Rules) -> Spec:
         slot_value=value,
         slot_explosion=boom,
         slot_jammed=jam,
+        slot_special=special,
     )

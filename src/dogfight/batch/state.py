@@ -15,9 +15,9 @@ import numpy as np
 
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
 
-REASONS = ("", "shot_down", "exploded", "out_of_control", "left_area")
+REASONS = ("", "shot_down", "exploded", "out_of_control", "left_area", "engine_destroyed", "burned")
 """Why an airplane left the game, by code (0: still in play), the referee's words."""
-SHOT_DOWN, EXPLODED, OUT_OF_CONTROL, LEFT_AREA = 1, 2, 3, 4
+SHOT_DOWN, EXPLODED, OUT_OF_CONTROL, LEFT_AREA, ENGINE_DESTROYED, BURNED = 1, 2, 3, 4, 5, 6
 WEAPONS = ("front", "rear")
 
 
@@ -44,6 +44,18 @@ class BatchState:
     aim: Ints
     """(B, N, 2) the slot each weapon fired at in the previous phase, -1 for none."""
     reason: Ints
+    observer: Bools
+    """002: the two-seater's observer is out (no rear gun)."""
+    engine: Ints
+    """Engine hits (002, 003)."""
+    smoke: Ints
+    """Smoke counters left (002: no tailing)."""
+    fire: Ints
+    """Flame counters left (002: an A card as each turn begins; no tailing)."""
+    rudder: Ints
+    """(B, N, 2) the turn a jammed rudder forbids left / right arrows (0: none)."""
+    tailing: Bools
+    """(B, N, N) 002's tailing this turn: [tailer, tailed]."""
     plan: Ints
     """(B, N, 3) global card indexes of the turn's plan, -1 when not planned."""
     order: Ints
@@ -112,6 +124,12 @@ def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]
         jams=np.zeros((b, n, 2), dtype=np.int64),
         aim=np.full((b, n, 2), -1, dtype=np.int64),
         reason=np.zeros((b, n), dtype=np.int64),
+        observer=np.zeros((b, n), dtype=np.bool_),
+        engine=np.zeros((b, n), dtype=np.int64),
+        smoke=np.zeros((b, n), dtype=np.int64),
+        fire=np.zeros((b, n), dtype=np.int64),
+        rudder=np.zeros((b, n, 2), dtype=np.int64),
+        tailing=np.zeros((b, n, n), dtype=np.bool_),
         plan=np.full((b, n, 3), -1, dtype=np.int64),
         order=order,
         top=np.broadcast_to(spec.damage_size, (b, d)).copy(),
@@ -133,10 +151,15 @@ def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]
 def shuffle_piles(state: BatchState, rows: Ints, rng: np.random.Generator) -> None:
     """Give tables ``rows`` full, freshly shuffled damage piles (a new game's decks)."""
     spec = state.spec
-    _, d, s = state.order.shape
-    keys = rng.random((len(rows), d, s))
-    keys[:, np.arange(s)[None, :] >= spec.damage_size[:, None]] = np.inf
-    state.order[rows] = np.argsort(keys, axis=2)
+    _, d_count, s = state.order.shape
+    order = np.empty((len(rows), d_count, s), dtype=state.order.dtype)
+    for d in range(d_count):
+        size = int(spec.damage_size[d])
+        order[:, d, :size] = rng.permuted(
+            np.broadcast_to(np.arange(size), (len(rows), size)), axis=1
+        )
+        order[:, d, size:] = np.arange(size, s)
+    state.order[rows] = order
     state.top[rows] = spec.damage_size[None, :]
     state.holder[rows] = -1
 
@@ -155,8 +178,22 @@ def tile(template: BatchState, tables: int) -> BatchState:
     return out
 
 
+def take(state: BatchState, rows: Ints) -> BatchState:
+    """A batch of the tables ``rows`` only (copies)."""
+    out = copy.copy(state)
+    for k in _arrays(state):
+        setattr(out, k, getattr(state, k)[rows])
+    out.names = [state.names[int(b)] for b in rows]
+    return out
+
+
 def reset(state: BatchState, rows: Ints, template: BatchState, rng: np.random.Generator) -> None:
     """Start new games on tables ``rows``: the template's first table, new piles."""
     for k in _arrays(state):
-        getattr(state, k)[rows] = getattr(template, k)[0]
+        if k not in _PILES:
+            getattr(state, k)[rows] = getattr(template, k)[0]
     shuffle_piles(state, rows, rng)
+
+
+_PILES = frozenset({"order", "top", "holder"})
+"""What :func:`shuffle_piles` sets anew (``drawn_at`` matters only for held cards)."""

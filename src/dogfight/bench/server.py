@@ -8,7 +8,14 @@ plan to every seat of that game having received the result over its WebSocket. W
 several processes each seat's socket is on one process and its plans go to another (as
 behind a load balancer), so every result crosses processes through PostgreSQL's
 NOTIFY. Errors are refused requests, lost connections and results that never came (60
-s). The servers' memory (resident and peak) is read from /proc.
+s). The servers' memory (resident and peak) and CPU time are read from /proc.
+
+The scripted clients are one light process sharing the machine with the servers: one
+asyncio loop (uvloop when installed), each seat with its own keep-alive HTTP/1.1
+connection (a few lines over asyncio streams: a general client's connection pool costs
+more than the server it measures, and grows with the square of the connections) and its
+WebSocket. Their CPU time is reported beside the servers', so a reader can see whether
+the clients were the bottleneck.
 
 Scenarios and targets (issues 13 and 16): 500 games with thinking time on one process
 (p99 ≤ 500 ms); bursts, every seat of 50 or of 200 games submitting at the same moment,
@@ -23,6 +30,7 @@ import contextlib
 import json
 import os
 import platform
+import resource
 import socket
 import statistics
 import subprocess
@@ -32,6 +40,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import numpy as np
@@ -75,11 +84,96 @@ def _memory_mb(pid: int) -> dict[str, float]:
     return out
 
 
+def _cpu_s(pid: int) -> float:
+    """CPU time (user + system) a process has used so far (Linux), in seconds."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class HttpError(Exception):
+    """A refused request (4xx, 5xx) or a broken connection."""
+
+
+class Http:
+    """One keep-alive HTTP/1.1 connection to a server, as a browser tab holds: requests
+    one after the other, a JSON body in and out. Opened again when the server closed it
+    or after :data:`IDLE` seconds unused (well before ``dogfight serve`` closes an idle
+    connection, ``KEEP_ALIVE``: a request must not cross the server's closing)."""
+
+    IDLE = 20.0
+
+    def __init__(self, base: str) -> None:
+        parts = urlsplit(base)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.used = 0.0
+
+    async def request(
+        self, method: str, path: str, body: Json | None = None, token: str | None = None
+    ) -> Json:
+        if self.writer is not None and time.monotonic() - self.used > self.IDLE:
+            self.close()
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+            + (f"X-Seat-Token: {token}\r\n" if token else "")
+            + "\r\n"
+        )
+        try:
+            self.writer.write(head.encode() + data)
+            status_line = await self.reader.readuntil(b"\r\n")
+            status = int(status_line.split()[1])
+            length, close = 0, False
+            while True:
+                line = await self.reader.readuntil(b"\r\n")
+                if line == b"\r\n":
+                    break
+                name, _, value = line.decode("latin-1").partition(":")
+                name = name.strip().lower()
+                if name == "content-length":
+                    length = int(value)
+                elif name == "connection" and value.strip().lower() == "close":
+                    close = True
+            payload = await self.reader.readexactly(length)
+        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as exc:
+            self.close()
+            raise HttpError(f"{method} {path}: {type(exc).__name__}: {exc}") from None
+        self.used = time.monotonic()
+        if close:
+            self.close()
+        if status >= 400:
+            raise HttpError(f"{method} {path}: {status} {payload[:120]!r}")
+        out: Json = json.loads(payload) if payload else {}
+        return out
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
 class Seat:
-    def __init__(self, game: str, seat: str, token: str, vehicle: str, home: str) -> None:
+    def __init__(
+        self, game: str, seat: str, token: str, vehicle: str, home: str, post_to: str
+    ) -> None:
         self.game, self.seat, self.token, self.vehicle = game, seat, token, vehicle
         self.home = home
         """The process its socket is connected to."""
+        self.http = Http(post_to)
+        """Its connection to the process its plans go to."""
         self.turn_seen = 1
         self.over = False
         self.changed = asyncio.Event()
@@ -127,33 +221,35 @@ class Game:
     def over(self) -> bool:
         return any(s.over for s in self.seats) or bool(self.errors)
 
-    async def start(self, client: httpx.AsyncClient) -> None:
+    async def start(self) -> None:
         base = self.bases[self.index % len(self.bases)]
-        response = await client.post(base + "/api/games", json={"preset": "duel"})
-        response.raise_for_status()
-        made = response.json()
+        maker = Http(base)
+        try:
+            made = await maker.request("POST", "/api/games", {"preset": "duel"})
+        finally:
+            maker.close()
         game = made["game"]["id"]
         for j, s in enumerate(made["seats"]):
             home = self.bases[(self.index + j) % len(self.bases)]
-            self.seats.append(Seat(game, s["id"], s["token"], s["vehicles"][0], home))
+            # the plans go to another process than the seat's socket (when there are several)
+            post_to = self.bases[(self.bases.index(home) + 1) % len(self.bases)]
+            self.seats.append(Seat(game, s["id"], s["token"], s["vehicles"][0], home, post_to))
         connected = [asyncio.Event() for _ in self.seats]
         for seat, ready in zip(self.seats, connected, strict=True):
             url = seat.home.replace("http://", "ws://") + f"/api/games/{game}/ws"
             self.listeners.append(asyncio.create_task(_listen(url, seat, ready)))
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in connected)), RESULT_TIMEOUT)
 
-    async def _send(self, client: httpx.AsyncClient, seat: Seat, turn: int) -> None:
+    async def _send(self, seat: Seat, turn: int) -> None:
         plan = {"cards": [str(c) for c in self.rng.choice(self.cards, size=3, replace=False)]}
-        # the plan goes to another process than the seat's socket (when there are several)
-        base = self.bases[(self.bases.index(seat.home) + 1) % len(self.bases)]
-        response = await client.post(
-            f"{base}/api/games/{seat.game}/seats/{seat.seat}/plans?since=1000000",
-            json={"turn": turn, "plans": {seat.vehicle: plan}},
-            headers={"X-Seat-Token": seat.token},
+        await seat.http.request(
+            "POST",
+            f"/api/games/{seat.game}/seats/{seat.seat}/plans?since=1000000",
+            {"turn": turn, "plans": {seat.vehicle: plan}},
+            seat.token,
         )
-        response.raise_for_status()
 
-    async def turn(self, client: httpx.AsyncClient, turn: int, think: tuple[float, float]) -> None:
+    async def turn(self, turn: int, think: tuple[float, float]) -> None:
         """Play one turn: with thinking time the seats send one after the other, else
         all at once. Records the latency, or the error."""
         if self.over:
@@ -161,12 +257,12 @@ class Game:
         try:
             if think == (0.0, 0.0):
                 began = time.perf_counter()
-                await asyncio.gather(*(self._send(client, s, turn) for s in self.seats))
+                await asyncio.gather(*(self._send(s, turn) for s in self.seats))
             else:
                 for seat in self.seats:
                     await asyncio.sleep(float(self.rng.uniform(*think)))
                     began = time.perf_counter()
-                    await self._send(client, seat, turn)
+                    await self._send(seat, turn)
             waits = asyncio.gather(*(_wait(s, turn) for s in self.seats))
             await asyncio.wait_for(waits, RESULT_TIMEOUT)
             self.latencies.append(time.perf_counter() - began)
@@ -174,6 +270,8 @@ class Game:
             self.errors.append(f"{type(exc).__name__}: {exc}"[:200])
 
     async def stop(self) -> None:
+        for seat in self.seats:
+            seat.http.close()
         for task in self.listeners:
             task.cancel()
         await asyncio.gather(*self.listeners, return_exceptions=True)
@@ -182,35 +280,45 @@ class Game:
 async def _run_games(
     bases: list[str], games: int, turns: int, cards: list[str], think: tuple[float, float]
 ) -> list[Game]:
-    limits = httpx.Limits(max_connections=4 * games, max_keepalive_connections=4 * games)
     played = [Game(i, bases, cards) for i in range(games)]
     burst = think == (0.0, 0.0)
-    async with httpx.AsyncClient(timeout=RESULT_TIMEOUT, limits=limits) as client:
 
-        async def arrive(game: Game) -> None:
-            if not burst:
-                await asyncio.sleep(float(game.rng.uniform(0, RAMP)))
-            try:
-                await game.start(client)
-            except Exception as exc:
-                game.errors.append(f"start: {type(exc).__name__}: {exc}"[:200])
-
-        async def play(game: Game) -> None:
-            await arrive(game)
-            for turn in range(1, turns + 1):
-                await game.turn(client, turn, think)
-
+    async def arrive(game: Game) -> None:
+        if not burst:
+            await asyncio.sleep(float(game.rng.uniform(0, RAMP)))
         try:
-            if burst:
-                # every game ready, then each turn every seat of every game at once
-                await asyncio.gather(*(arrive(g) for g in played))
-                for turn in range(1, turns + 1):
-                    await asyncio.gather(*(g.turn(client, turn, think) for g in played))
-            else:
-                await asyncio.gather(*(play(g) for g in played))
-        finally:
-            await asyncio.gather(*(g.stop() for g in played))
+            await game.start()
+        except Exception as exc:
+            game.errors.append(f"start: {type(exc).__name__}: {exc}"[:200])
+
+    async def play(game: Game) -> None:
+        await arrive(game)
+        for turn in range(1, turns + 1):
+            await game.turn(turn, think)
+
+    try:
+        if burst:
+            # every game ready, then each turn every seat of every game at once
+            await asyncio.gather(*(arrive(g) for g in played))
+            for turn in range(1, turns + 1):
+                await asyncio.gather(*(g.turn(turn, think) for g in played))
+        else:
+            await asyncio.gather(*(play(g) for g in played))
+    finally:
+        await asyncio.gather(*(g.stop() for g in played))
     return played
+
+
+def _play(
+    bases: list[str], games: int, turns: int, cards: list[str], think: tuple[float, float]
+) -> list[Game]:
+    """The clients' event loop: uvloop when installed (as the servers' is)."""
+    main = _run_games(bases, games, turns, cards, think)
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
 
 
 @contextlib.contextmanager
@@ -289,9 +397,14 @@ def run(
     cards = [c.id for c in deck.cards if c.symbol.value not in ("climb", "dive")]
     with _database(processes, db) as (url, kind), _servers(url, processes) as (bases, procs):
         idle = [_memory_mb(p.pid) for p in procs]
+        load_before = [round(x, 2) for x in os.getloadavg()]
+        servers_before = [_cpu_s(p.pid) for p in procs]
+        clients_before = _own_cpu_s()
         began = time.perf_counter()
-        played = asyncio.run(_run_games(bases, games, turns, cards, think))
+        played = _play(bases, games, turns, cards, think)
         elapsed = time.perf_counter() - began
+        clients_cpu = _own_cpu_s() - clients_before
+        servers_cpu = [_cpu_s(p.pid) - b for p, b in zip(procs, servers_before, strict=True)]
         loaded = [_memory_mb(p.pid) for p in procs]
     ms = sorted(x * 1000 for g in played for x in g.latencies)
     errors = [e for g in played for e in g.errors]
@@ -303,7 +416,8 @@ def run(
             "python": platform.python_version(),
             "cpu_count": os.cpu_count(),
             "platform": platform.platform(),
-            "load_average": [round(x, 2) for x in os.getloadavg()],
+            "load_average_before": load_before,
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
         },
         "scenario": {
             "games": games,
@@ -318,7 +432,15 @@ def run(
             "p50": round(statistics.median(ms), 2) if ms else None,
             "p99": round(p99, 2),
             "max": round(ms[-1], 2) if ms else None,
-            "what": "last plan sent -> every seat of the game has the result (WebSocket)",
+            "what": "per game and turn: from sending the turn's last plan (in a burst: "
+            "from sending both at once) to every seat of the game having the turn's result "
+            "(the view of the next turn, or of the end) on its WebSocket",
+        },
+        "cpu_s": {
+            "servers": [round(c, 2) for c in servers_cpu],
+            "clients": round(clients_cpu, 2),
+            "what": "CPU time during the games (creating them included); the clients are "
+            "one process on the same machine",
         },
         "errors": len(errors),
         "first_errors": errors[:5],

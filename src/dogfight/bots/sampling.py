@@ -27,7 +27,7 @@ from dogfight.catalog.models import (
 )
 from dogfight.geometry.pose import Pose
 from dogfight.rules.context import Rules
-from dogfight.rules.plans import Action, Flown, Plan
+from dogfight.rules.plans import Action, Flown, Plan, Restrictions
 from dogfight.rules.state import GameState, Vehicle
 
 SAMPLE_BATCH = 16
@@ -47,12 +47,15 @@ def _usable(deck: ManeuverDeck, symbols: frozenset[Symbol]) -> Ints:
     return out
 
 
-def _legal(deck: ManeuverDeck, previous: Flown | None, row: list[int]) -> bool:
-    """Whether the cards at ``row`` break no flight restriction after ``previous``: each
-    may follow the one before it (:func:`~dogfight.bots.view.follows`, cached per deck)."""
-    if not opens(deck, previous)[row[0]]:
+def _legal(
+    deck: ManeuverDeck, previous: Flown | None, row: list[int], restrictions: Restrictions
+) -> bool:
+    """Whether the cards at ``row`` break no flight restriction in force after
+    ``previous``: each may follow the one before it (:func:`~dogfight.bots.view.follows`,
+    cached per deck and restrictions)."""
+    if not opens(deck, previous, restrictions)[row[0]]:
         return False
-    after = follows(deck)
+    after = follows(deck, restrictions)
     return bool(all(after[row[k - 1], row[k]] for k in range(1, len(row))))
 
 
@@ -91,10 +94,10 @@ def _sampled_airplane_plan(
     for row in usable[rng.integers(len(usable), size=(SAMPLE_BATCH, 3))].tolist():
         if row[0] == row[1] or row[0] == row[2] or row[1] == row[2]:
             continue
-        if not _legal(deck, vehicle.previous, row):
+        if not _legal(deck, vehicle.previous, row, rules.restrictions):
             continue
         cards = [deck.cards[k] for k in row]
-        if vehicle.status and not status_allows(cards, vehicle.status, state.turn):
+        if vehicle.status and not status_allows(cards, vehicle.status, state.turn, rules.specials):
             continue
         if _safe_flight(vehicle.pose, cards, rules, rules.base_length):
             return cards

@@ -412,15 +412,28 @@ def all_sequences(deck: ManeuverDeck, symbols: Iterable[Symbol]) -> Ints:
     return out
 
 
-def status_allows(cards: list[ManeuverCard], status: Mapping[str, int], turn: int) -> bool:
-    """Whether a plan passes the damaged-airplane planning restrictions (Standard Rules:
-    jammed rudder, damaged engine, fire), like ``standard.check_airplane_plan``."""
+def status_allows(
+    cards: list[ManeuverCard],
+    status: Mapping[str, int],
+    turn: int,
+    specials: str | None = "000",
+) -> bool:
+    """Whether a plan passes the damaged-airplane planning restrictions of the special
+    damage rules in force (jammed rudder, damaged engine: a stall, under 003 a steep
+    card; 000's fire: no straight), like ``standard.check_airplane_plan``."""
+    if specials is None:
+        return True
     for side, direction in (("rudder_left", Direction.LEFT), ("rudder_right", Direction.RIGHT)):
         if status.get(side) == turn and any(c.arrow is direction for c in cards):
             return False
-    if status.get("engine", 0) and not any(c.symbol is Symbol.STALL for c in cards):
-        return False
-    return not (status.get("fire", 0) and any(c.symbol is Symbol.STRAIGHT for c in cards))
+    if status.get("engine", 0):
+        if specials == "003":
+            if not any(c.is_steep for c in cards):
+                return False
+        elif not any(c.symbol is Symbol.STALL for c in cards):
+            return False
+    fire = specials == "000" and status.get("fire", 0)
+    return not (fire and any(c.symbol is Symbol.STRAIGHT for c in cards))
 
 
 def status_mask(

@@ -118,6 +118,10 @@ def _limits(
     )
 
 
+KEEP_ALIVE = 60
+"""Seconds an idle HTTP connection is kept open."""
+
+
 def _run(app: object, sock: socket.socket, limits: Limits) -> None:
     import uvicorn
 
@@ -126,6 +130,13 @@ def _run(app: object, sock: socket.socket, limits: Limits) -> None:
         log_level="warning",
         ws="websockets-sansio",
         ws_max_size=limits.ws_max_message,
+        # a view is a few kB of JSON: compressing every message cost more CPU than the
+        # bytes it saved (the server's, under load, is what every player waits for)
+        ws_per_message_deflate=False,
+        # a player's page sends a plan every few tens of seconds: its connection is
+        # kept that long (uvicorn's 5 s made pages reconnect, and under load a request
+        # could cross the server's closing of its connection)
+        timeout_keep_alive=KEEP_ALIVE,
         h11_max_incomplete_event_size=16 * 1024,
     )
     server = uvicorn.Server(config)

@@ -32,11 +32,13 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from dogfight.batch import easy as _easy  # noqa: F401  (registers the easy bot)
+from dogfight.batch import special
 from dogfight.batch.bridge import from_states
 from dogfight.batch.game import resolve_phase
 from dogfight.batch.policies import POLICIES, kind, sequences
 from dogfight.batch.spec import Floats
 from dogfight.batch.state import BatchState, reset, tile
+from dogfight.batch.tailing import bots_reorder
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError
 from dogfight.sim.duel import duel_situation
@@ -122,6 +124,8 @@ class DogfightVectorEnv(VectorEnv):
         deck = self.batch_spec.type_deck[s.type[b, n]]
         kinds = kind(self.batch_spec, s.prev_symbol[b, n], s.prev_steep[b, n])
         mask = self.seqs.legal[deck, kinds] & s.alive[b, n][..., None]
+        forbid, need = special.needs(s, *np.broadcast_arrays(b, n))
+        mask &= special.allowed(self.seqs.feature[deck], forbid[..., None], need[..., None])
         out: npt.NDArray[np.int8] = mask.astype(np.int8)
         return out
 
@@ -149,7 +153,8 @@ class DogfightVectorEnv(VectorEnv):
         before_taken = s.damage.copy()
         before_dealt = dealt.copy()
         for _ in range(3):
-            resolve_phase(s, self.rng)
+            # a tailing airplane (002) of either seat reorders as the bots do
+            resolve_phase(s, self.rng, reorder=bots_reorder)
         s.over[restart] = False
         gained = s.dealt.sum(axis=2)[b, n] - before_dealt[b, n]
         lost = s.damage[b, n] - before_taken[b, n]
@@ -173,7 +178,8 @@ class DogfightVectorEnv(VectorEnv):
         out[..., 4] = s.damage[b, n] / s.resistance[b, n]
         out[..., 5:7] = s.jams[b, n] / max(1, spec.jam_maneuvers)
         kinds = kind(spec, s.prev_symbol[b, n], s.prev_steep[b, n])
-        out[..., 7:14] = np.eye(7, dtype=np.float32)[kinds]
+        # a left or right turn (kind 7, for 003's steep rule) shows as another card
+        out[..., 7:14] = np.eye(7, dtype=np.float32)[np.minimum(kinds, 6)]
         out[..., 4:14] *= s.alive[b, n][..., None]
         # the nearest enemies in the seat's own frame (public: poses, nothing secret)
         enemy = s.alive[:, None, :] & (s.side[:, None, :] != s.side[b, n][..., None])

@@ -10,6 +10,7 @@ the turn. This module checks a phase can be resolved, copies the state and runs 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -35,6 +36,7 @@ __all__ = [
     "pending_decisions",
     "play_turn",
     "preview_targets",
+    "resolve_or_ask",
     "resolve_phase",
     "scores",
     "start_turn",
@@ -281,6 +283,57 @@ def pending_decisions(
         return paused.decisions
     asking.check_all_used()
     return []
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What :func:`resolve_or_ask` found: the decisions the phase waits for, or (none)
+    what :func:`resolve_phase` gives with the same inputs — its state and events, or the
+    :class:`IllegalPlanError` it raises."""
+
+    decisions: list[Decision]
+    resolved: tuple[GameState, list[Event]] | None = None
+    refused: IllegalPlanError | None = None
+
+    def result(self) -> tuple[GameState, list[Event]]:
+        """The phase resolved (:func:`resolve_phase`'s answer, or its refusal raised)."""
+        if self.refused is not None:
+            raise self.refused
+        assert self.resolved is not None, "the phase waits for decisions"
+        return self.resolved
+
+
+def resolve_or_ask(
+    state: GameState,
+    rng: np.random.Generator,
+    actions: Mapping[str, Action | None] | None = None,
+    fire: Mapping[str, Mapping[str, str]] | None = None,
+    cards: Mapping[str, str] | None = None,
+    answers: Answers | None = None,
+) -> Outcome:
+    """:func:`pending_decisions` and, when it finds none, :func:`resolve_phase` in one
+    run of the steps (a server asks whether a phase waits for anyone, then resolves it:
+    the same steps, the same generator draws, once). The decisions are those
+    :func:`pending_decisions` gives; the resolution is :func:`resolve_phase`'s, which
+    checks the targets named in the open once the vehicles have moved."""
+    asking = Asking(answers or {}, interactive=True)
+    ph = _begin_phase(state, rng, actions, fire, cards, asking)
+    refused: IllegalPlanError | None = None
+    try:
+        for step in steps.MOVEMENT:
+            step(ph)
+        try:
+            _check_aimed(ph)
+        except IllegalPlanError as exc:
+            refused = exc  # resolve_phase stops here; pending_decisions goes on
+        for step in steps.FIRING:
+            step(ph)
+    except Paused as paused:
+        return Outcome(paused.decisions)
+    asking.check_all_used()
+    if refused is not None:
+        return Outcome([], refused=refused)
+    return Outcome([], resolved=(ph.state, ph.events))
 
 
 def play_turn(

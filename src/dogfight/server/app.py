@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -68,6 +68,16 @@ def _bots() -> list[str]:
     except Exception:  # a bot module being written must not take the server down
         return sorted(REGISTRY)
     return sorted(REGISTRY)
+
+
+class JsonText(Response):
+    """A JSON body already encoded (a seat's view, put together from cached parts)."""
+
+    media_type = "application/json"
+
+
+def _view(game: LiveGame, seat_id: str, since: int) -> JsonText:
+    return JsonText(views.seat_view_json(game, seat_id, since))
 
 
 def _short(value: object, limit: int = 80) -> str:
@@ -494,19 +504,19 @@ def create_app(
         """What anyone may know: seats, turn, phase, who is awaited, the result."""
         return await workers.run(game_id, lambda: views.summary(service.get(game_id)))
 
-    @app.get("/api/games/{game_id}/seats/{seat_id}")
+    @app.get("/api/games/{game_id}/seats/{seat_id}", response_model=Json)
     async def get_seat(
         game_id: str,
         seat_id: str,
         x_seat_token: TokenHeader = None,
         authorization: AuthHeader = None,
         since: int = 0,
-    ) -> Json:
+    ) -> Response:
         """The seat's view: the table as it sees it, its stage, the steps since ``since``."""
         token = _token(x_seat_token, authorization)
-        return await on_seat(game_id, seat_id, token, lambda g: views.seat_view(g, seat_id, since))
+        return await on_seat(game_id, seat_id, token, lambda g: _view(g, seat_id, since))
 
-    @app.post("/api/games/{game_id}/seats/{seat_id}/plans")
+    @app.post("/api/games/{game_id}/seats/{seat_id}/plans", response_model=Json)
     async def post_plans(
         game_id: str,
         seat_id: str,
@@ -514,12 +524,12 @@ def create_app(
         x_seat_token: TokenHeader = None,
         authorization: AuthHeader = None,
         since: int = 0,
-    ) -> Json:
+    ) -> Response:
         """Submit the seat's plans for the turn; refused whole with the rule if illegal."""
 
-        def work(game: LiveGame) -> Json:
+        def work(game: LiveGame) -> Response:
             game.submit_plans(seat_id, body.turn, body.plans, body.phase)
-            return views.seat_view(game, seat_id, since)
+            return _view(game, seat_id, since)
 
         return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
 
@@ -537,7 +547,7 @@ def create_app(
             game_id, seat_id, token, lambda g: {"plans": views.check_draft(g, seat_id, body.plans)}
         )
 
-    @app.post("/api/games/{game_id}/seats/{seat_id}/targets")
+    @app.post("/api/games/{game_id}/seats/{seat_id}/targets", response_model=Json)
     async def post_targets(
         game_id: str,
         seat_id: str,
@@ -545,16 +555,16 @@ def create_app(
         x_seat_token: TokenHeader = None,
         authorization: AuthHeader = None,
         since: int = 0,
-    ) -> Json:
+    ) -> Response:
         """Choose targets for the weapons asked about in the pending phase."""
 
-        def work(game: LiveGame) -> Json:
+        def work(game: LiveGame) -> Response:
             game.submit_answer(seat_id, body.turn, body.phase, body.fire)
-            return views.seat_view(game, seat_id, since)
+            return _view(game, seat_id, since)
 
         return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
 
-    @app.post("/api/games/{game_id}/seats/{seat_id}/decisions")
+    @app.post("/api/games/{game_id}/seats/{seat_id}/decisions", response_model=Json)
     async def post_decisions(
         game_id: str,
         seat_id: str,
@@ -562,12 +572,12 @@ def create_app(
         x_seat_token: TokenHeader = None,
         authorization: AuthHeader = None,
         since: int = 0,
-    ) -> Json:
+    ) -> Response:
         """Answer engine decisions of the pending phase (a reorder after tailing...)."""
 
-        def work(game: LiveGame) -> Json:
+        def work(game: LiveGame) -> Response:
             game.submit_decisions(seat_id, body.turn, body.phase, body.answers)
-            return views.seat_view(game, seat_id, since)
+            return _view(game, seat_id, since)
 
         return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
 

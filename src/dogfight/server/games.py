@@ -29,7 +29,13 @@ from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, DogfightError
 from dogfight.rules.chance import step_rng
 from dogfight.rules.decisions import Decision
-from dogfight.rules.engine import pending_decisions, preview_targets, resolve_phase, start_turn
+from dogfight.rules.engine import (
+    Outcome,
+    preview_targets,
+    resolve_or_ask,
+    resolve_phase,
+    start_turn,
+)
 from dogfight.rules.events import Event, TripodDecision
 from dogfight.rules.plans import AUTO, Action, Plan
 from dogfight.rules.state import GameState
@@ -40,6 +46,7 @@ from dogfight.server.records import Answer, Question, Seat, Step
 from dogfight.server.seats import token_matches
 from dogfight.server.status import Failure
 from dogfight.server.store import Batch, Conflict, GameRecord, Stale, Store
+from dogfight.server.viewcache import ViewCache
 from dogfight.server.workers import bot_budget
 from dogfight.situation import build, parse_situation
 
@@ -79,7 +86,12 @@ class LiveGame:
     """One game in memory: its seats, inputs and the states after every step."""
 
     def __init__(
-        self, record: GameRecord, catalog: Catalog, store: Store, budget: float | None = None
+        self,
+        record: GameRecord,
+        catalog: Catalog,
+        store: Store,
+        budget: float | None = None,
+        analysis: bool | None = None,
     ) -> None:
         self.store = store
         self.catalog = catalog
@@ -90,6 +102,8 @@ class LiveGame:
         self._bots: dict[str, Any] = {}
         self._unsaved = Batch()
         self._bots_acted = False
+        self.analysis = status.is_analysis(store, record.id) if analysis is None else analysis
+        """An open analysis game: its creator chose the seed, which is public."""
         self._load(record)
 
     # --- loading ---------------------------------------------------------------------
@@ -99,6 +113,9 @@ class LiveGame:
         after the ones held); :class:`StepError` names the step whose stored input or
         replay the engine refused."""
         self.failure: Failure | None = None
+        self._vehicles_of: tuple[Any, Any, dict[str, frozenset[str]]] = (None, None, {})
+        self.view_cache = ViewCache()
+        """The seats' views, built once per version (:mod:`dogfight.server.views`)."""
         self._at = (0, 0)
         try:
             if catch_up:
@@ -117,7 +134,6 @@ class LiveGame:
         self.title = record.title
         self.created = record.created
         self.seed = record.seed
-        self.analysis = status.is_analysis(self.store, record.id)
         self.setup = record.setup
         self.initial = build(parse_situation(record.setup, "setup"), self.catalog, record.seed)
         self.steps: list[Step] = []
@@ -154,7 +170,7 @@ class LiveGame:
         self.decided: dict[tuple[int, int], dict[str, tuple[str, ...]]] = {}
         for turn, phase, _seat, decision, given in record.decisions:
             self.decided.setdefault((turn, phase), {})[decision] = tuple(given)
-        self._pending: dict[tuple[int, int, int], list[Decision]] = {}
+        self._pending: dict[tuple[int, int], tuple[tuple[Any, ...], GameState, Outcome]] = {}
         self._questions: dict[tuple[int, int], tuple[dict[str, list[Question]], Any]] = {}
         self._at = (0, 0)
         for turn, phase, stored in record.steps[len(self.steps) :]:
@@ -207,7 +223,19 @@ class LiveGame:
         return seat
 
     def seat_vehicles(self, seat_id: str, state: GameState | None = None) -> frozenset[str]:
+        """The vehicles the seat plays in ``state`` (default: the current one): its own,
+        and for the first seat of a side the side's vehicles no seat names. Worked out
+        once per state and seat (asked many times per request)."""
         state = state or self.state
+        known = self._vehicles_of
+        if known[0] is not state or known[1] is not self.seats:
+            known = self._vehicles_of = (state, self.seats, {})
+        mine = known[2].get(seat_id)
+        if mine is None:
+            mine = known[2][seat_id] = self._seat_vehicles(seat_id, state)
+        return mine
+
+    def _seat_vehicles(self, seat_id: str, state: GameState) -> frozenset[str]:
         seat = self.seats[seat_id]
         mine = set(seat.vehicles)
         first = min(
@@ -302,15 +330,19 @@ class LiveGame:
         if phase == 0:
             return start_turn(state, self._merged_plans(turn))
         state, planned = self._planned(turn, phase)
-        actions, fire, cards = self._phase_inputs(turn, phase)
-        new, events = resolve_phase(
-            state,
-            step_rng(self.seed, turn, phase),
-            actions,
-            fire,
-            cards,
-            answers=self.decided.get((turn, phase)),
-        )
+        outcome = self._outcome() if (turn, phase) == self.next_step() else None
+        if outcome is not None and not outcome.decisions:
+            new, events = outcome.result()
+        else:
+            actions, fire, cards = self._phase_inputs(turn, phase)
+            new, events = resolve_phase(
+                state,
+                step_rng(self.seed, turn, phase),
+                actions,
+                fire,
+                cards,
+                answers=self.decided.get((turn, phase)),
+            )
         events = [*planned, *events]
         decisions = [
             TripodDecision(**{k: v for k, v in d.items() if k != "kind"})
@@ -376,27 +408,42 @@ class LiveGame:
     def pending(self) -> list[Decision]:
         """The engine decisions the pending action phase waits for (a reorder after
         tailing...), given the answers so far: asked before any target question."""
+        outcome = self._outcome()
+        return [] if outcome is None else outcome.decisions
+
+    def _outcome(self) -> Outcome | None:
+        """The pending action phase run with the inputs so far: the decisions it waits
+        for, or its resolution (kept, and used by :meth:`_resolve` while the inputs are
+        the same: the phase is run once, not once to ask and again to resolve)."""
         nxt = self.next_step()
         if nxt is None or nxt[1] == 0:
-            return []
+            return None
         turn, phase = nxt
         if self._earthling_due(turn, phase):
-            return []  # the WW2 airplanes plan their Earthling turn first (001)
-        decided = self.decided.get(nxt, {})
-        key = (turn, phase, len(decided))
-        cached = self._pending.get(key)
-        if cached is None:
-            actions, fire, cards = self._phase_inputs(turn, phase)
-            cached = pending_decisions(
-                self._planned(turn, phase)[0],
-                step_rng(self.seed, turn, phase),
-                actions,
-                fire,
-                cards,
-                decided,
-            )
-            self._pending = {key: cached}
-        return cached
+            return None  # the WW2 airplanes plan their Earthling turn first (001)
+        inputs = self._inputs_of(turn, phase)
+        cached = self._pending.get(nxt)
+        if cached is not None and cached[0] == inputs and cached[1] is self.state:
+            return cached[2]
+        actions, fire, cards = self._phase_inputs(turn, phase)
+        outcome = resolve_or_ask(
+            self._planned(turn, phase)[0],
+            step_rng(self.seed, turn, phase),
+            actions,
+            fire,
+            cards,
+            self.decided.get(nxt, {}),
+        )
+        self._pending = {nxt: (inputs, self.state, outcome)}
+        return outcome
+
+    def _inputs_of(self, turn: int, phase: int) -> tuple[Any, ...]:
+        """Everything given to action phase ``phase`` so far (compared, not hashed)."""
+        return (
+            dict(self.answers.get((turn, phase), {})),
+            dict(self.answers.get((turn, -phase), {})),
+            dict(self.decided.get((turn, phase), {})),
+        )
 
     def _decider(self, decision: Decision) -> Seat | None:
         """The seat that answers a decision: the one playing its vehicle."""
@@ -486,6 +533,9 @@ class LiveGame:
                 pending.append(step)
                 resolved += 1
                 changed = True
+            # computer players' inputs change what the seats see (who is awaited) even
+            # when no step could be resolved: a new version, so no view is reused
+            changed = changed or bool(self._unsaved)
             self._commit(pending)
             if changed:
                 self.version += 1

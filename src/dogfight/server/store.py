@@ -23,26 +23,32 @@ commit as well (about 5 ms more per turn on the benchmark machine).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    Connection,
     Engine,
     Float,
     ForeignKey,
     Integer,
     MetaData,
     String,
+    Table,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
+    insert,
     inspect,
     select,
     text,
@@ -51,6 +57,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.sql.elements import BindParameter
 
 from dogfight.errors import DataError
 
@@ -157,6 +164,38 @@ class StepRow(Base):
     created: Mapped[float] = mapped_column(Float)
 
 
+GAMES = cast(Table, GameRow.__table__)
+"""The tables as Core sees them: the hot writes go through Core, not the unit of work."""
+PLANS = cast(Table, PlanRow.__table__)
+ANSWERS = cast(Table, AnswerRow.__table__)
+DECISIONS = cast(Table, DecisionRow.__table__)
+STEPS = cast(Table, StepRow.__table__)
+
+
+CLAIM_ANY = (
+    update(GAMES)
+    .where(GAMES.c.id == bindparam("game"))
+    .values(revision=GAMES.c.revision + 1)
+    .returning(GAMES.c.revision)
+)
+"""Bump a game's revision (built once: the hot path does not build statements)."""
+CLAIM = CLAIM_ANY.where(GAMES.c.revision == bindparam("revision"))
+"""Bump a game's revision if it is still the one the writer knows."""
+INSERTS = {table.name: insert(table) for table in (PLANS, ANSWERS, DECISIONS, STEPS)}
+NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+MARK_OVER = update(GAMES).where(GAMES.c.id == bindparam("game")).values(over=True)
+
+
+SEATS = cast(Table, SeatRow.__table__)
+_GAME: BindParameter[str] = bindparam("game")
+LOAD_GAME = select(GAMES).where(GAMES.c.id == _GAME)
+LOAD_SEATS = select(SEATS).where(SEATS.c.game_id == _GAME).order_by(SEATS.c.position)
+LOAD_PLANS = select(PLANS).where(PLANS.c.game_id == _GAME).order_by(PLANS.c.id)
+LOAD_ANSWERS = select(ANSWERS).where(ANSWERS.c.game_id == _GAME).order_by(ANSWERS.c.id)
+LOAD_DECISIONS = select(DECISIONS).where(DECISIONS.c.game_id == _GAME).order_by(DECISIONS.c.id)
+LOAD_STEPS = select(STEPS).where(STEPS.c.game_id == _GAME).order_by(STEPS.c.turn, STEPS.c.phase)
+
+
 class Conflict(Exception):
     """A row with the same unique key was already committed (a plan submitted twice, a
     step resolved by someone else): nothing was written."""
@@ -200,25 +239,6 @@ class Batch:
 
     def __bool__(self) -> bool:
         return bool(self.plans or self.answers or self.decisions or self.steps)
-
-
-def _decision_rows(
-    game_id: str, given: list[tuple[int, int, str, dict[str, list[str]]]]
-) -> list[DecisionRow]:
-    now = time.time()
-    return [
-        DecisionRow(
-            game_id=game_id,
-            turn=turn,
-            phase=phase,
-            seat=seat,
-            decision=decision,
-            answer=answer,
-            created=now,
-        )
-        for turn, phase, seat, answers in given
-        for decision, answer in sorted(answers.items())
-    ]
 
 
 @dataclass(frozen=True)
@@ -303,8 +323,10 @@ class Store:
                 url,
                 f"the driver is not installed ({exc.name}): pip install 'dogfight[postgres]'",
             ) from None
+        self._writers: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            self._writers = threading.Lock()
         with self.engine.begin() as connection:
             if self.engine.dialect.name == "postgresql":
                 # processes starting together on an empty database: one creates the tables
@@ -321,38 +343,35 @@ class Store:
         """Whether other processes hear of each write (PostgreSQL's LISTEN/NOTIFY)."""
         return self.engine.dialect.name == "postgresql"
 
-    def claim(self, session: Session, game_id: str, revision: int | None) -> None:
+    def claim(self, session: Session | Connection, game_id: str, revision: int | None) -> None:
         """Bump the game's revision in this transaction (the row stays locked until it
         commits): :class:`Stale` if it is not ``revision`` any more (None: any); with
         PostgreSQL, the commit notifies every listening process."""
-        bumped = GameRow.revision + 1
-        query = update(GameRow).where(GameRow.id == game_id).values(revision=bumped)
-        if revision is not None:
-            query = query.where(GameRow.revision == revision)
-        got = session.execute(query.returning(GameRow.revision)).scalar_one_or_none()
+        if revision is None:
+            found = session.execute(CLAIM_ANY, {"game": game_id})
+        else:
+            found = session.execute(CLAIM, {"game": game_id, "revision": revision})
+        got = found.scalar_one_or_none()
         if got is None:
             raise Stale(game_id)
         if self.notifies:
-            session.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": CHANNEL, "payload": f"{game_id} {got}"},
-            )
+            session.execute(NOTIFY, {"channel": CHANNEL, "payload": f"{game_id} {got}"})
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """One write transaction (Core, no unit of work): with SQLite, this process's
+        writers take turns on a lock instead of meeting SQLite's busy handler, which
+        sleeps for milliseconds at a time while another thread commits."""
+        with self._writers, self.engine.begin() as connection:
+            yield connection
 
     def close(self) -> None:
         self.engine.dispose()
 
-    def _write(self, game_id: str, revision: int | None, *rows: Base) -> None:
-        try:
-            with Session(self.engine) as session, session.begin():
-                self.claim(session, game_id, revision)
-                session.add_all(rows)
-        except IntegrityError as exc:
-            raise Conflict(str(exc.orig)) from None
-
     def create_game(self, game: GameRow, seats: list[SeatRow], extra: Sequence[Base] = ()) -> None:
         """Store a new game, its seats and any ``extra`` rows about it, in one transaction."""
         try:
-            with Session(self.engine) as session, session.begin():
+            with self._writers, Session(self.engine) as session, session.begin():
                 session.add(game)
                 session.flush()
                 session.add_all(seats)
@@ -365,11 +384,7 @@ class Store:
     ) -> None:
         """Store a seat's plans for a turn (``revision``: the game's, as the writer knows
         it; :class:`Stale` if it moved on)."""
-        self._write(
-            game_id,
-            revision,
-            PlanRow(game_id=game_id, turn=turn, seat=seat, plans=plans, created=time.time()),
-        )
+        self.add_batch(game_id, Batch(plans=[(turn, seat, plans)]), revision)
 
     def add_answer(
         self,
@@ -380,18 +395,7 @@ class Store:
         answer: Json,
         revision: int | None = None,
     ) -> None:
-        self._write(
-            game_id,
-            revision,
-            AnswerRow(
-                game_id=game_id,
-                turn=turn,
-                phase=phase,
-                seat=seat,
-                answer=answer,
-                created=time.time(),
-            ),
-        )
+        self.add_batch(game_id, Batch(answers=[(turn, phase, seat, answer)]), revision)
 
     def add_decisions(
         self,
@@ -403,48 +407,75 @@ class Store:
         revision: int | None = None,
     ) -> None:
         """A seat's answers to decisions of one phase, in one transaction."""
-        self._write(game_id, revision, *_decision_rows(game_id, [(turn, phase, seat, answers)]))
+        self.add_batch(game_id, Batch(decisions=[(turn, phase, seat, answers)]), revision)
 
     def add_batch(self, game_id: str, batch: Batch, revision: int | None = None) -> None:
-        """Store computer players' inputs, resolved steps and whether the game is over, in
-        one transaction; :class:`Conflict` (and nothing written) when one was already
-        stored."""
+        """Store seats' inputs (a person's, or computer players'), resolved steps and
+        whether the game is over, in one transaction; :class:`Conflict` (and nothing
+        written) when one was already stored, :class:`Stale` when the game moved on."""
+        now = time.time()
+        inputs: list[tuple[Table, list[Json]]] = [
+            (
+                PLANS,
+                [
+                    {"game_id": game_id, "turn": t, "seat": s, "plans": p, "created": now}
+                    for t, s, p in batch.plans
+                ],
+            ),
+            (
+                ANSWERS,
+                [
+                    {
+                        "game_id": game_id,
+                        "turn": t,
+                        "phase": ph,
+                        "seat": s,
+                        "answer": a,
+                        "created": now,
+                    }
+                    for t, ph, s, a in batch.answers
+                ],
+            ),
+            (
+                DECISIONS,
+                [
+                    {
+                        "game_id": game_id,
+                        "turn": t,
+                        "phase": ph,
+                        "seat": s,
+                        "decision": d,
+                        "answer": a,
+                        "created": now,
+                    }
+                    for t, ph, s, answers in batch.decisions
+                    for d, a in sorted(answers.items())
+                ],
+            ),
+            # inputs before the steps they led to (ids keep the order)
+            (
+                STEPS,
+                [
+                    {"game_id": game_id, "turn": t, "phase": ph, "events": e, "created": now}
+                    for t, ph, e in batch.steps
+                ],
+            ),
+        ]
         try:
-            with Session(self.engine) as session, session.begin():
-                self.claim(session, game_id, revision)
-                now = time.time()
-                session.add_all(
-                    PlanRow(game_id=game_id, turn=turn, seat=seat, plans=plans, created=now)
-                    for turn, seat, plans in batch.plans
-                )
-                session.add_all(
-                    AnswerRow(
-                        game_id=game_id,
-                        turn=turn,
-                        phase=phase,
-                        seat=seat,
-                        answer=answer,
-                        created=now,
-                    )
-                    for turn, phase, seat, answer in batch.answers
-                )
-                session.add_all(_decision_rows(game_id, batch.decisions))
-                session.flush()  # inputs before the steps they led to (ids keep the order)
-                session.add_all(
-                    StepRow(game_id=game_id, turn=turn, phase=phase, events=events, created=now)
-                    for turn, phase, events in batch.steps
-                )
+            with self._transaction() as connection:
+                self.claim(connection, game_id, revision)
+                for table, rows in inputs:
+                    if rows:
+                        connection.execute(INSERTS[table.name], rows)
                 if batch.over:
-                    row = session.get(GameRow, game_id)
-                    if row is not None:
-                        row.over = True
+                    connection.execute(MARK_OVER, {"game": game_id})
         except IntegrityError as exc:
             raise Conflict(str(exc.orig)) from None
 
     def update_seat(
         self, game_id: str, seat: str, revision: int | None = None, **values: Any
     ) -> None:
-        with Session(self.engine) as session, session.begin():
+        with self._writers, Session(self.engine) as session, session.begin():
             self.claim(session, game_id, revision)
             row = session.get(SeatRow, (game_id, seat))
             if row is None:
@@ -469,55 +500,46 @@ class Store:
             return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     def load(self, game_id: str) -> GameRecord | None:
-        """Everything about one game, read in one transaction (a consistent picture)."""
-        with Session(self.engine) as session, session.begin():
-            game = session.get(GameRow, game_id)
+        """Everything about one game, read in one transaction (a consistent picture);
+        Core reads with prebuilt statements (a process catching up with another's write
+        reads the game again: no unit of work, no objects per row)."""
+        with self.engine.begin() as connection:
+            given = {"game": game_id}
+            game = connection.execute(LOAD_GAME, given).first()
             if game is None:
                 return None
-            seats = session.scalars(
-                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.position)
-            ).all()
-            plans = session.scalars(
-                select(PlanRow).where(PlanRow.game_id == game_id).order_by(PlanRow.id)
-            ).all()
-            answers = session.scalars(
-                select(AnswerRow).where(AnswerRow.game_id == game_id).order_by(AnswerRow.id)
-            ).all()
-            decided = session.scalars(
-                select(DecisionRow).where(DecisionRow.game_id == game_id).order_by(DecisionRow.id)
-            ).all()
-            steps = session.scalars(
-                select(StepRow)
-                .where(StepRow.game_id == game_id)
-                .order_by(StepRow.turn, StepRow.phase)
-            ).all()
-            return GameRecord(
-                id=game.id,
-                title=game.title,
-                created=game.created,
-                seed=game.seed,
-                setup=game.setup,
-                engine=game.engine,
-                over=game.over,
-                revision=game.revision or 0,
-                seats=[
-                    SeatRecord(
-                        s.seat,
-                        s.position,
-                        s.label,
-                        s.side,
-                        list(s.vehicles),
-                        s.token_hash,
-                        s.bot,
-                        s.auto_fire,
-                    )
-                    for s in seats
-                ],
-                plans=[(p.turn, p.seat, p.plans) for p in plans],
-                answers=[(a.turn, a.phase, a.seat, a.answer) for a in answers],
-                decisions=[(d.turn, d.phase, d.seat, d.decision, list(d.answer)) for d in decided],
-                steps=[(s.turn, s.phase, list(s.events)) for s in steps],
-            )
+            seats = connection.execute(LOAD_SEATS, given).all()
+            plans = connection.execute(LOAD_PLANS, given).all()
+            answers = connection.execute(LOAD_ANSWERS, given).all()
+            decided = connection.execute(LOAD_DECISIONS, given).all()
+            steps = connection.execute(LOAD_STEPS, given).all()
+        return GameRecord(
+            id=game.id,
+            title=game.title,
+            created=game.created,
+            seed=game.seed,
+            setup=game.setup,
+            engine=game.engine,
+            over=game.over,
+            revision=game.revision or 0,
+            seats=[
+                SeatRecord(
+                    s.seat,
+                    s.position,
+                    s.label,
+                    s.side,
+                    list(s.vehicles),
+                    s.token_hash,
+                    s.bot,
+                    bool(s.auto_fire),
+                )
+                for s in seats
+            ],
+            plans=[(p.turn, p.seat, p.plans) for p in plans],
+            answers=[(a.turn, a.phase, a.seat, a.answer) for a in answers],
+            decisions=[(d.turn, d.phase, d.seat, d.decision, list(d.answer)) for d in decided],
+            steps=[(s.turn, s.phase, list(s.events)) for s in steps],
+        )
 
     def count_steps(self, game_id: str) -> list[tuple[int, int]]:
         """(turn, phase) of every stored step, in order (duplicates would show twice)."""

@@ -5,7 +5,8 @@ for the seat's vehicles: the seed, other seats' plans and damage never leave her
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -22,6 +23,7 @@ from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
 from dogfight.server.records import Json, event_json, pose_json
+from dogfight.server.viewcache import to_json
 
 if TYPE_CHECKING:
     from dogfight.server.games import LiveGame
@@ -35,6 +37,10 @@ def public_view(state: GameState, vids: frozenset[str]) -> Json:
 
 def summary(game: LiveGame) -> Json:
     """What anyone may know about the game (no seed, no plans, no damage)."""
+    return game.view_cache.part(game.version, ("summary", ""), lambda: _summary(game))[0]
+
+
+def _summary(game: LiveGame) -> Json:
     state = game.state
     nxt = game.next_step()
     waiting = game.waiting_for()
@@ -76,6 +82,7 @@ def summary(game: LiveGame) -> Json:
 
 
 def step_view(game: LiveGame, index: int, vids: frozenset[str]) -> Json:
+    """Step ``index`` (0-based) as the seat playing ``vids`` saw it."""
     step = game.steps[index]
     return {
         "index": index + 1,
@@ -85,12 +92,81 @@ def step_view(game: LiveGame, index: int, vids: frozenset[str]) -> Json:
     }
 
 
+def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
+    """:func:`step_view` as JSON text, made once per step and seat; each event the
+    seat sees whole is put in words once for every seat that sees it so (``visible_events``
+    gives them the same object; a redacted copy is made for each seat)."""
+    cache = game.view_cache
+
+    def make() -> str:
+        step = game.steps[index]
+        shown = [
+            cache.event(game.version, e, lambda e=e: event_json(e, step.state))  # type: ignore[misc]
+            for e in visible_events(step.events, vids)
+        ]
+        head = to_json({"index": index + 1, "turn": step.turn, "phase": step.phase})
+        return head[:-1] + ',"events":[' + ",".join(shown) + "]}"
+
+    return cache.step((index, vids), make)
+
+
 def seat_view(game: LiveGame, seat_id: str, since: int = 0) -> Json:
     """Everything the seat's page shows: the table as the seat sees it, the stage
     (plan, choose targets, wait, over), its own submitted plans, and the steps after
     ``since`` (0: all) with their events in words."""
-    seat = game.seats[seat_id]
+    view: Json = json.loads(seat_view_json(game, seat_id, since))
+    return view
+
+
+def seat_view_json(game: LiveGame, seat_id: str, since: int = 0) -> str:
+    """:func:`seat_view` as JSON text, put together from the cached texts of its parts
+    (made once per version of the game) and of its steps (once per step and seat)."""
+    parts, since, steps = _seat_parts(game, seat_id, since)
+    inner = ",".join(f'"{name}":{text}' for name, text in parts)
+    return (
+        f'{{"type":"view",{inner},"since":{since},"steps":[{",".join(steps)}],'
+        f'"steps_total":{len(game.steps)}}}'
+    )
+
+
+def _seat_parts(
+    game: LiveGame, seat_id: str, since: int
+) -> tuple[list[tuple[str, str]], int, list[str]]:
+    """The JSON texts of the parts of a seat's view, ``since`` clamped, and the texts
+    of the steps after it."""
+    cache, version = game.view_cache, game.version
     vids = game.seat_vehicles(seat_id)
+
+    def part(key: tuple[str, str], make: Callable[[], Any]) -> str:
+        return cache.part(version, key, make)[1]
+
+    parts = [
+        ("game", part(("summary", ""), lambda: _summary(game))),
+        ("seat", part(("seat", seat_id), lambda: _seat(game, seat_id, vids))),
+        ("state", part(("state", seat_id), lambda: public_view(game.state, vids))),
+        ("briefing", part(("briefing", ""), lambda: briefing(game.state))),
+        ("ending", part(("ending", ""), lambda: ending(game.state))),
+        ("stage", part(("stage", seat_id), lambda: _stage(game, seat_id, vids))),
+    ]
+    since = max(0, min(since, len(game.steps)))
+    steps = [_step_text(game, i, vids) for i in range(since, len(game.steps))]
+    return parts, since, steps
+
+
+def _seat(game: LiveGame, seat_id: str, vids: frozenset[str]) -> Json:
+    seat = game.seats[seat_id]
+    return {
+        "id": seat.id,
+        "label": seat.label,
+        "side": seat.side,
+        "vehicles": sorted(vids),
+        "auto_fire": seat.auto_fire,
+        "computer": seat.bot,
+    }
+
+
+def _stage(game: LiveGame, seat_id: str, vids: frozenset[str]) -> Json:
+    """What the seat is asked to do now (plan, choose targets, wait, nothing: over)."""
     state = game.state
     nxt = game.next_step()
     waiting = game.waiting_for()
@@ -144,26 +220,7 @@ def seat_view(game: LiveGame, seat_id: str, since: int = 0) -> Json:
                 "events": [event_json(e, p_state) for e in visible_events(p_events, vids)],
             }
     stage["waiting_for"] = waiting
-    since = max(0, min(since, len(game.steps)))
-    return {
-        "type": "view",
-        "game": summary(game),
-        "seat": {
-            "id": seat.id,
-            "label": seat.label,
-            "side": seat.side,
-            "vehicles": sorted(vids),
-            "auto_fire": seat.auto_fire,
-            "computer": seat.bot,
-        },
-        "state": public_view(state, vids),
-        "briefing": briefing(state),
-        "ending": ending(state),
-        "stage": stage,
-        "since": since,
-        "steps": [step_view(game, i, vids) for i in range(since, len(game.steps))],
-        "steps_total": len(game.steps),
-    }
+    return stage
 
 
 def replay(game: LiveGame, seat_id: str) -> Json:

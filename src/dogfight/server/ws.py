@@ -72,10 +72,9 @@ class Hub:
         with game.lock:
             if connection.version == game.version:
                 return
-            view = views.seat_view(game, connection.seat, since=connection.sent)
-            connection.sent = view["steps_total"]
+            text = views.seat_view_json(game, connection.seat, since=connection.sent)
+            connection.sent = len(game.steps)
             connection.version = game.version
-        text = json.dumps(view)
         if self.loop is not None:
             self.loop.call_soon_threadsafe(self.post, connection, text)
 

@@ -1,0 +1,71 @@
+"""A live game's views, worked out once: the parts of a seat's view for the game's
+current version (the summary, the table as each seat sees it, its stage...) and each
+resolved step as each seat saw it, each with its JSON text.
+
+Without it every request and every WebSocket message rebuilt and re-encoded the whole
+view, and every step's events in words, for each seat and each message. A step never
+changes once resolved; the cache is made anew whenever the game is loaded again
+(:meth:`dogfight.server.games.LiveGame.reload`), and the parts are dropped whenever the
+game's ``version`` moves (every change to a game bumps it). It is only touched while the
+game's work is serialised (its worker task, with the game locked).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def to_json(value: Any) -> str:
+    """Strict, compact JSON (no NaN: a value the checks let through is refused here)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+@dataclass
+class ViewCache:
+    version: int = -1
+    """The game's version the parts were made for."""
+    parts: dict[Hashable, tuple[Any, str]] = field(default_factory=dict)
+    steps: dict[Hashable, str] = field(default_factory=dict)
+    events: dict[int, tuple[object, str]] = field(default_factory=dict)
+    """By the event object's id, holding the object (so the id is not reused)."""
+
+    def _at(self, version: int) -> None:
+        """Drop what was made for an earlier version of the game."""
+        if self.version != version:
+            self.parts.clear()
+            self.events.clear()
+            self.version = version
+
+    def part(self, version: int, key: Hashable, make: Callable[[], T]) -> tuple[T, str]:
+        """The part ``key`` at ``version`` and its JSON text (made if missing)."""
+        self._at(version)
+        got = self.parts.get(key)
+        if got is None:
+            value = make()
+            got = (value, to_json(value))
+            self.parts[key] = got
+        return got
+
+    def step(self, key: Hashable, make: Callable[[], str]) -> str:
+        """A resolved step's JSON text as one seat saw it (``key``: its index and the
+        seat's vehicles), made by ``make`` if missing."""
+        got = self.steps.get(key)
+        if got is None:
+            got = make()
+            self.steps[key] = got
+        return got
+
+    def event(self, version: int, event: object, make: Callable[[], Any]) -> str:
+        """An event's JSON text as a page shows it, made once per event object at this
+        version (the same object for every seat that sees it whole)."""
+        self._at(version)
+        got = self.events.get(id(event))
+        if got is None or got[0] is not event:
+            got = (event, to_json(make()))
+            self.events[id(event)] = got
+        return got[1]

@@ -1,0 +1,22 @@
+"""``dogfight bench --server`` plays real games: its light clients (a keep-alive HTTP/1.1
+connection per seat, a WebSocket per seat) against a real ``dogfight serve``, every
+result measured, nothing refused, the CPU and memory of both sides reported. No timing
+is asserted here: the figures are the benchmark's (``docs/web.md``)."""
+
+from __future__ import annotations
+
+from dogfight.bench.server import run
+
+
+def test_a_few_games_are_played_and_measured() -> None:
+    report = run(games=3, turns=2, think=(0.0, 0.0))
+    assert report["errors"] == 0, report["first_errors"]
+    # every game plays its turns unless it ended first: at least one per game
+    assert report["turns_measured"] >= 3
+    assert report["latency_ms"]["p99"] >= report["latency_ms"]["p50"] > 0
+    assert "last plan" in report["latency_ms"]["what"]
+    assert report["cpu_s"]["servers"][0] > 0
+    assert report["cpu_s"]["clients"] > 0
+    memory = report["server_memory_mb"][0]["after"]
+    assert memory["peak_rss_mb"] >= memory["rss_mb"] > 0
+    assert report["targets"] == {"latency_p99_ms": 100.0, "errors": 0}
