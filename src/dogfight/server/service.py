@@ -14,7 +14,7 @@ from dogfight.server.errors import ApiError, GameFailed, StepError
 from dogfight.server.games import LiveGame
 from dogfight.server.records import Json, slug
 from dogfight.server.seats import new_game_id, new_token, token_hash
-from dogfight.server.store import GameRecord, GameRow, SeatRecord, SeatRow, Store
+from dogfight.server.store import GameRow, SeatRow, Store, record_of
 
 
 class GameService:
@@ -101,44 +101,17 @@ class GameService:
                     auto_fire=False,
                 )
             )
-        created = time.time()
         row = GameRow(
             id=game_id,
             title=title,
-            created=created,
+            created=time.time(),
             seed=seed,
             setup=setup,
             engine=ENGINE_VERSION,
             over=False,
         )
         # held at once from what is stored (not read back and replayed)
-        record = GameRecord(
-            id=game_id,
-            title=title,
-            created=created,
-            seed=seed,
-            setup=setup,
-            engine=ENGINE_VERSION,
-            over=False,
-            revision=0,
-            seats=[
-                SeatRecord(
-                    r.seat,
-                    r.position,
-                    r.label,
-                    r.side,
-                    list(r.vehicles),
-                    r.token_hash,
-                    r.bot,
-                    False,
-                )
-                for r in rows
-            ],
-            plans=[],
-            answers=[],
-            decisions=[],
-            steps=[],
-        )
+        record = record_of(row, rows)
         self.store.create_game(row, rows, [status.status_row(game_id, analysis)])
         try:
             made = LiveGame(record, self.catalog, self.store, self.budget, analysis)

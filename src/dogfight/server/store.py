@@ -276,6 +276,46 @@ class GameRecord:
     """(turn, phase, events)."""
 
 
+def record_of(
+    game: Any,
+    seats: Sequence[Any],
+    plans: Sequence[Any] = (),
+    answers: Sequence[Any] = (),
+    decided: Sequence[Any] = (),
+    steps: Sequence[Any] = (),
+) -> GameRecord:
+    """A game as held in memory, from its rows: those a read-back selects, or the
+    :class:`GameRow` and :class:`SeatRow` of a game just created (attributes of the
+    same names; a revision not yet given is 0)."""
+    return GameRecord(
+        id=game.id,
+        title=game.title,
+        created=game.created,
+        seed=game.seed,
+        setup=game.setup,
+        engine=game.engine,
+        over=game.over,
+        revision=game.revision or 0,
+        seats=[
+            SeatRecord(
+                s.seat,
+                s.position,
+                s.label,
+                s.side,
+                list(s.vehicles),
+                s.token_hash,
+                s.bot,
+                bool(s.auto_fire),
+            )
+            for s in seats
+        ],
+        plans=[(p.turn, p.seat, p.plans) for p in plans],
+        answers=[(a.turn, a.phase, a.seat, a.answer) for a in answers],
+        decisions=[(d.turn, d.phase, d.seat, d.decision, list(d.answer)) for d in decided],
+        steps=[(s.turn, s.phase, list(s.events)) for s in steps],
+    )
+
+
 def default_db_path() -> Path:
     """Where ``dogfight serve`` keeps its games without ``--db``: the user's data folder
     (``$XDG_DATA_HOME/dogfight/games.sqlite``, else ``~/.local/share/...``)."""
@@ -513,33 +553,7 @@ class Store:
             answers = connection.execute(LOAD_ANSWERS, given).all()
             decided = connection.execute(LOAD_DECISIONS, given).all()
             steps = connection.execute(LOAD_STEPS, given).all()
-        return GameRecord(
-            id=game.id,
-            title=game.title,
-            created=game.created,
-            seed=game.seed,
-            setup=game.setup,
-            engine=game.engine,
-            over=game.over,
-            revision=game.revision or 0,
-            seats=[
-                SeatRecord(
-                    s.seat,
-                    s.position,
-                    s.label,
-                    s.side,
-                    list(s.vehicles),
-                    s.token_hash,
-                    s.bot,
-                    bool(s.auto_fire),
-                )
-                for s in seats
-            ],
-            plans=[(p.turn, p.seat, p.plans) for p in plans],
-            answers=[(a.turn, a.phase, a.seat, a.answer) for a in answers],
-            decisions=[(d.turn, d.phase, d.seat, d.decision, list(d.answer)) for d in decided],
-            steps=[(s.turn, s.phase, list(s.events)) for s in steps],
-        )
+        return record_of(game, seats, plans, answers, decided, steps)
 
     def count_steps(self, game_id: str) -> list[tuple[int, int]]:
         """(turn, phase) of every stored step, in order (duplicates would show twice)."""
