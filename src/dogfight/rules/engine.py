@@ -274,15 +274,7 @@ def pending_decisions(
     resolved). The phase runs from its start with the answers and stops at the first
     step that asks something unanswered; nothing is kept, and the same generator later
     resolves the same phase (:mod:`dogfight.rules.decisions`)."""
-    asking = Asking(answers or {}, interactive=True)
-    ph = _begin_phase(state, rng, actions, fire, cards, asking)
-    try:
-        for step in (*steps.MOVEMENT, *steps.FIRING):
-            step(ph)
-    except Paused as paused:
-        return paused.decisions
-    asking.check_all_used()
-    return []
+    return resolve_or_ask(state, rng, actions, fire, cards, answers).decisions
 
 
 @dataclass(frozen=True)
