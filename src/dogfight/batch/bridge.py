@@ -157,15 +157,7 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
         if batch.plan[b, n, 0] >= 0:
             plan = Plan(cards=tuple(spec.card_ids[int(c)] for c in batch.plan[b, n]))
         reason = int(batch.reason[b, n])
-        values = (
-            int(batch.engine[b, n]),
-            int(batch.observer[b, n]),
-            int(batch.smoke[b, n]),
-            int(batch.fire[b, n]),
-            int(batch.rudder[b, n, 0]),
-            int(batch.rudder[b, n, 1]),
-        )
-        status = {k: value for k, value in zip(STATUS, values, strict=True) if value}
+        status = status_of(batch, b, n)
         vehicles[vid] = Vehicle(
             id=vid,
             type=spec.type_ids[t],
@@ -202,3 +194,17 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
         over=bool(batch.over[b]),
         tailing=tailing,
     )
+
+
+def status_of(batch: BatchState, b: int, n: int) -> dict[str, int]:
+    """Airplane ``n`` of table ``b``'s lasting special damage as the referee's
+    ``Vehicle.status`` holds it (only the counters in effect)."""
+    values = (
+        int(batch.engine[b, n]),
+        int(batch.observer[b, n]),
+        int(batch.smoke[b, n]),
+        int(batch.fire[b, n]),
+        int(batch.rudder[b, n, 0]),
+        int(batch.rudder[b, n, 1]),
+    )
+    return {k: value for k, value in zip(STATUS, values, strict=True) if value}

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from dogfight.batch.bridge import STATUS, from_states, to_state
+from dogfight.batch.bridge import from_states, status_of, to_state
 from dogfight.batch.game import PhaseLog, resolve_phase
 from dogfight.batch.policies import illegal_plans, random_plans
 from dogfight.batch.spec import KNOWN_SWITCHES
@@ -227,15 +227,7 @@ def _batch_status(batch: BatchState, b: int) -> dict[str, dict[str, int]]:
     out = {}
     for n, vid in enumerate(batch.names[b]):
         if batch.present[b, n]:
-            values = (
-                int(batch.engine[b, n]),
-                int(batch.observer[b, n]),
-                int(batch.smoke[b, n]),
-                int(batch.fire[b, n]),
-                int(batch.rudder[b, n, 0]),
-                int(batch.rudder[b, n, 1]),
-            )
-            out[vid] = {k: v for k, v in zip(STATUS, values, strict=True) if v}
+            out[vid] = status_of(batch, b, n)
     return out
 
 
