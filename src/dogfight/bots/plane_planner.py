@@ -434,6 +434,7 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
             enemies.append(tripod_enemy(state, enemy, rng, level.samples))
         else:
             enemies.append(_enemy_airplane_model(state, me, seqs, flights, pool, enemy, level, rng))
+    bonus = mission_bonus(state, me, _subset(flights, candidates))  # 002's missions
     if level.shortlist is not None and len(candidates) > level.shortlist:
         rough = [e.thinned(ROUGH_POSES) for e in enemies]
         first = evaluate(
@@ -444,13 +445,12 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
             rough,
             level.lookahead,
         )
-        first.score += mission_bonus(state, me, _subset(flights, candidates))
-        candidates = candidates[_best(first.score, level.shortlist)]
+        kept = _best(first.score + bonus, level.shortlist)
+        candidates, bonus = candidates[kept], bonus[kept]
     chosen_seqs = seqs[candidates]
     scored = evaluate(
         state, me, chosen_seqs, _subset(flights, candidates), enemies, level.lookahead
     )
-    bonus = mission_bonus(state, me, _subset(flights, candidates))  # 002's missions
     best = int(np.argmax(scored.score + bonus))
     cards = tuple(deck.cards[int(i)].id for i in chosen_seqs[best])
     launch = int(scored.rockets[best])
