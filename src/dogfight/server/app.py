@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -106,10 +108,18 @@ TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
 AuthHeader = Annotated[str | None, Header(alias="Authorization")]
 
 
-def _seats_of(
-    body: CreateGame, setup: Json, catalog: Catalog, max_vehicles: int = 0
-) -> list[tuple[str, str, list[str], str | None]]:
-    """Check the setup and turn the request's seating into (label, side, vehicles, bot)."""
+@dataclass(frozen=True)
+class Table:
+    """What seating needs from a checked setup: each vehicle's side (reinforcements
+    included), the vehicles on the table in order, and the automated tripods."""
+
+    sides: dict[str, str]
+    vehicles: tuple[str, ...]
+    automated: frozenset[str]
+
+
+def _table_of(setup: Json, catalog: Catalog) -> Table:
+    """Check a game's setup (422 naming the field) and read its :class:`Table`."""
     try:
         situation = parse_situation(setup, "situation")
         planned = [f"vehicles[{i}].plans" for i, v in enumerate(situation.vehicles) if v.plans]
@@ -144,6 +154,17 @@ def _seats_of(
         raise ApiError(422, str(exc), "situation") from None
     sides: dict[str, str] = {v.id: v.side for v in state.vehicles.values()}
     sides.update({v.id: v.side for v in state.reserves.values()})
+    automated: set[str] = set()
+    if state.scenario is not None:
+        automated = {v.id for v in state.scenario.vehicles if getattr(v, "automated", False)}
+    return Table(sides, tuple(state.vehicles), frozenset(automated))
+
+
+def _seats_of(
+    body: CreateGame, table: Table, max_vehicles: int = 0
+) -> list[tuple[str, str, list[str], str | None]]:
+    """Turn the request's seating of a checked setup into (label, side, vehicles, bot)."""
+    sides = table.sides
     if max_vehicles and len(sides) > max_vehicles:
         raise ApiError(
             422,
@@ -176,11 +197,9 @@ def _seats_of(
         for side in sorted(set(sides.values())):
             seats.append((side, side, sorted(v for v, s in sides.items() if s == side), None))
     else:
-        for vid in state.vehicles:
+        for vid in table.vehicles:
             seats.append((vid, sides[vid], [vid], None))
-    automated = set()
-    if state.scenario is not None:
-        automated = {v.id for v in state.scenario.vehicles if getattr(v, "automated", False)}
+    automated = table.automated
     labels = [s[0] for s in seats]
     if len(set(labels)) != len(labels):
         raise ApiError(422, "seat labels must differ", "seats")
@@ -227,6 +246,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
+        hub.loop_thread = threading.get_ident()
         listener = None
         if store.notifies:  # PostgreSQL: other processes may share the games
             listener = Listener(db_url, heard, caught_up)
@@ -295,7 +315,7 @@ def create_app(
                 return True
 
             try:
-                again = await workers.run(game.id, work)
+                again = await workers.run(game.id, work, game)
             except GameFailed as exc:
                 await hub.close_all(game.id, {"type": "error", **exc.body(), "status": 409}, 4409)
                 return
@@ -320,7 +340,7 @@ def create_app(
                 return True
 
             with contextlib.suppress(ApiError):
-                if await workers.run(game.id, work):
+                if await workers.run(game.id, work, game):
                     schedule(game)
 
         task = asyncio.create_task(run())
@@ -363,7 +383,7 @@ def create_app(
                 hub.fan_out(game)
             return game, out, game.version != before
 
-        game, out, changed = await workers.run(game_id, task)
+        game, out, changed = await workers.run(game_id, task, service.games.get(game_id))
         if changed:
             schedule(game)
         return out
@@ -433,7 +453,13 @@ def create_app(
             title = body.title or (
                 str(setup.get("scenario")) if setup.get("scenario") else "Custom game"
             )
-        seats = _seats_of(body, setup, cat, limits.max_vehicles)
+        if body.preset is not None:
+            table = preset_tables.get(body.preset)
+            if table is None:
+                table = preset_tables[body.preset] = _table_of(setup, cat)
+        else:
+            table = _table_of(setup, cat)
+        seats = _seats_of(body, table, limits.max_vehicles)
         game, tokens = service.create(setup, title, seats, body.seed, body.analysis)
         links = []
         for seat in sorted(game.seats.values(), key=lambda s: s.position):
@@ -460,6 +486,8 @@ def create_app(
     app.state.new_game = new_game
 
     ready_cache: list[dict[str, Json]] = []
+    preset_tables: dict[str, Table] = {}
+    """Each preset's setup checked once (not once per game made from it)."""
 
     def ready_made() -> dict[str, Json]:
         """The presets, worked out once (each places and checks a whole scenario)."""
@@ -502,7 +530,9 @@ def create_app(
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:
         """What anyone may know: seats, turn, phase, who is awaited, the result."""
-        return await workers.run(game_id, lambda: views.summary(service.get(game_id)))
+        return await workers.run(
+            game_id, lambda: views.summary(service.get(game_id)), service.games.get(game_id)
+        )
 
     @app.get("/api/games/{game_id}/seats/{seat_id}", response_model=Json)
     async def get_seat(

@@ -60,6 +60,9 @@ def _crash_point(name: str) -> None:
         os._exit(70)
 
 
+LIGHT_VEHICLES = 4
+"""Vehicles in a game whose work runs on the event loop (a duel, two against two)."""
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -102,6 +105,7 @@ class LiveGame:
         self._bots: dict[str, Any] = {}
         self._unsaved = Batch()
         self._bots_acted = False
+        self._heavy = False
         self.analysis = status.is_analysis(store, record.id) if analysis is None else analysis
         """An open analysis game: its creator chose the seed, which is public."""
         self._load(record)
@@ -206,6 +210,22 @@ class LiveGame:
         self.failure = status.mark_failed(self.store, self.id, turn, phase, cause)
         self.version += 1
         raise GameFailed(self.failure)
+
+    @property
+    def light(self) -> bool:
+        """Whether the game's work is cheap enough to run on the event loop
+        (:mod:`dogfight.server.workers`): people only (a computer player thinks for up
+        to its budget), at most :data:`LIGHT_VEHICLES` vehicles, and no piece of its work
+        ever took too long."""
+        return (
+            not self._heavy
+            and len(self.initial.vehicles) + len(self.initial.reserves) <= LIGHT_VEHICLES
+            and not any(s.bot for s in self.seats.values())
+        )
+
+    @light.setter
+    def light(self, value: bool) -> None:
+        self._heavy = not value
 
     # --- who is who ------------------------------------------------------------------
 

@@ -409,13 +409,19 @@ class Store:
         self.engine.dispose()
 
     def create_game(self, game: GameRow, seats: list[SeatRow], extra: Sequence[Base] = ()) -> None:
-        """Store a new game, its seats and any ``extra`` rows about it, in one transaction."""
+        """Store a new game, its seats and any ``extra`` rows about it, in one transaction
+        (Core inserts of the rows' given values, in order: a unit of work cost more than
+        the rest of making a game)."""
+        grouped: dict[str, tuple[Table, list[Json]]] = {}
+        for row in (game, *seats, *extra):
+            table = cast(Table, row.__table__)
+            given = vars(row)
+            values = {c.key: given[c.key] for c in table.columns if c.key in given}
+            grouped.setdefault(table.name, (table, []))[1].append(values)
         try:
-            with self._writers, Session(self.engine) as session, session.begin():
-                session.add(game)
-                session.flush()
-                session.add_all(seats)
-                session.add_all(extra)
+            with self._transaction() as connection:
+                for table, rows in grouped.values():
+                    connection.execute(insert(table), rows)
         except IntegrityError as exc:
             raise Conflict(str(exc.orig)) from None
 
