@@ -29,6 +29,7 @@ from dogfight.errors import DataError, DogfightError
 from dogfight.server import views
 from dogfight.server.campaigns import register_campaigns
 from dogfight.server.errors import ApiError, GameFailed
+from dogfight.server.fastpath import FastPlans, render
 from dogfight.server.games import LiveGame
 from dogfight.server.limits import Guard, Limits, RateLimit
 from dogfight.server.notify import Listener
@@ -272,7 +273,6 @@ def create_app(
     app.state.service = service
     app.state.store = store
     app.state.limits = limits
-    app.add_middleware(Guard, limits=limits)
 
     # --- errors ----------------------------------------------------------------------
 
@@ -358,10 +358,13 @@ def create_app(
 
     async def failed(exc: GameFailed) -> JSONResponse:
         """A request made a step fail: the seats' pages are told, the request gets 409."""
+        await close_failed(exc)
+        return JSONResponse(exc.body(), status_code=409)
+
+    async def close_failed(exc: GameFailed) -> None:
         await hub.close_all(
             exc.failure.game_id, {"type": "error", **exc.body(), "status": 409}, 4409
         )
-        return JSONResponse(exc.body(), status_code=409)
 
     def seat_of(game_id: str, seat_id: str, token: str | None) -> LiveGame:
         game = service.get(game_id)
@@ -557,11 +560,30 @@ def create_app(
     ) -> Response:
         """Submit the seat's plans for the turn; refused whole with the rule if illegal."""
 
-        def work(game: LiveGame) -> Response:
-            game.submit_plans(seat_id, body.turn, body.plans, body.phase)
-            return _view(game, seat_id, since)
+        token = _token(x_seat_token, authorization)
+        return JsonText(await submit_plans(game_id, seat_id, token, since, body))
 
-        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
+    async def submit_plans(
+        game_id: str, seat_id: str, token: str | None, since: int, body: SubmitPlans
+    ) -> str:
+        """Store the seat's plans (and resolve the turn when they were the last); the
+        seat's view after them."""
+
+        def work(game: LiveGame) -> str:
+            game.submit_plans(seat_id, body.turn, body.plans, body.phase)
+            return views.seat_view_json(game, seat_id, since)
+
+        return await on_seat(game_id, seat_id, token, work)
+
+    async def fast_plans(
+        game_id: str, seat_id: str, token: str | None, since: int, body: SubmitPlans
+    ) -> tuple[int, bytes]:
+        return 200, (await submit_plans(game_id, seat_id, token, since, body)).encode()
+
+    async def fast_refusal(exc: ApiError) -> tuple[int, bytes]:
+        if isinstance(exc, GameFailed):
+            await close_failed(exc)
+        return exc.status, render(exc.body())
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/check")
     async def post_check(
@@ -711,4 +733,7 @@ def create_app(
         except WebSocketDisconnect:
             return
 
+    # the hot request first (it falls through to the route when unusual), inside Guard
+    app.add_middleware(FastPlans, handler=fast_plans, refuse=fast_refusal)
+    app.add_middleware(Guard, limits=limits)
     return app

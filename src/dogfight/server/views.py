@@ -140,12 +140,13 @@ def _seat_parts(
     def part(key: tuple[str, str], make: Callable[[], Any]) -> str:
         return cache.part(version, key, make)[1]
 
+    state = game.state
     parts = [
         ("game", part(("summary", ""), lambda: _summary(game))),
         ("seat", part(("seat", seat_id), lambda: _seat(game, seat_id, vids))),
-        ("state", part(("state", seat_id), lambda: public_view(game.state, vids))),
-        ("briefing", part(("briefing", ""), lambda: briefing(game.state))),
-        ("ending", part(("ending", ""), lambda: ending(game.state))),
+        ("state", cache.of_state(state, ("state", vids), lambda: public_view(state, vids))),
+        ("briefing", cache.of_state(state, "briefing", lambda: briefing(state))),
+        ("ending", cache.of_state(state, "ending", lambda: ending(state))),
         ("stage", part(("stage", seat_id), lambda: _stage(game, seat_id, vids))),
     ]
     since = max(0, min(since, len(game.steps)))
