@@ -12,6 +12,7 @@ import numpy as np
 
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
+from dogfight.rules.scenario import table_point
 from dogfight.situation import Situation, parse_situation
 
 _FACING = {"south": 90.0, "north": 270.0, "west": 0.0, "east": 180.0}
@@ -50,7 +51,7 @@ def scenario_situation(
             along = 0.5
         elif rng is not None:
             along += float(rng.uniform(-0.15, 0.15)) / len(group)
-        x, y = _edge_point(
+        x, y = table_point(
             w, h, edge, (along - 0.5) * (w if edge in ("south", "north") else h), depth
         )
         entry: dict[str, Any] = {
@@ -67,7 +68,7 @@ def scenario_situation(
         layout: list[tuple[float, float]] = list(getattr(rule, "layout", []) or [])
         if layout:
             edge = edges.get(rule.placed_by, "south")
-            spots = [_edge_point(w, h, edge, across, depth) for across, depth in layout]
+            spots = [table_point(w, h, edge, across, depth) for across, depth in layout]
         else:
             radius = 0.0
             if count > 1:
@@ -85,14 +86,3 @@ def scenario_situation(
             {"id": f"objective-{i + 1}", "x": x, "y": y} for i, (x, y) in enumerate(spots)
         ]
     return parse_situation(data, f"scenario {scenario_id}")
-
-
-def _edge_point(w: float, h: float, edge: str, across: float, depth: float) -> tuple[float, float]:
-    """``depth`` cm in from the middle of ``edge``, ``across`` cm to the right of someone
-    standing at that edge facing the table (as the scenario rules measure layouts)."""
-    return {
-        "south": (w / 2.0 + across, depth),
-        "north": (w / 2.0 - across, h - depth),
-        "west": (depth, h / 2.0 - across),
-        "east": (w - depth, h / 2.0 + across),
-    }[edge]
