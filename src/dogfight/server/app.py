@@ -30,7 +30,7 @@ from dogfight.server import views
 from dogfight.server.campaigns import register_campaigns
 from dogfight.server.errors import ApiError, GameFailed
 from dogfight.server.fastpath import FastPlans, render
-from dogfight.server.games import LiveGame
+from dogfight.server.games import LIGHT_VEHICLES, LiveGame
 from dogfight.server.limits import Guard, Limits, RateLimit
 from dogfight.server.notify import Listener
 from dogfight.server.schemas import (
@@ -522,10 +522,26 @@ def create_app(
     async def create_game(body: CreateGame, request: Request) -> Json:
         """Make a game; the answer holds each seat's private link (shown only here)."""
         throttle(request)
+        if light_request(body):
+            made = new_game(body)  # a duel of people: less work than handing it over
+            schedule(service.get(made["game"]["id"]))
+            return made
         made = await workers.run(None, lambda: new_game(body))
         game_id = made["game"]["id"]
         schedule(await workers.run(game_id, lambda: service.get(game_id)))
         return made
+
+    def light_request(body: CreateGame) -> bool:
+        """Whether a new game is light (:attr:`LiveGame.light`) and cheap to make: a
+        preset already checked, with few vehicles, played by people only."""
+        table = preset_tables.get(body.preset) if body.preset is not None else None
+        return (
+            table is not None
+            and len(table.sides) <= LIGHT_VEHICLES
+            and not table.automated
+            and not body.computer
+            and (body.seats is None or all(spec.bot is None for spec in body.seats))
+        )
 
     register_campaigns(app, service, store.engine, cat, start_game, throttle)
     register_series(app, service, store.engine, start_game, throttle)
