@@ -537,6 +537,7 @@ def create_app(
         table = preset_tables.get(body.preset) if body.preset is not None else None
         return (
             table is not None
+            and not store.notifies
             and len(table.sides) <= LIGHT_VEHICLES
             and not table.automated
             and not body.computer

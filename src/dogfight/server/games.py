@@ -215,10 +215,12 @@ class LiveGame:
     def light(self) -> bool:
         """Whether the game's work is cheap enough to run on the event loop
         (:mod:`dogfight.server.workers`): people only (a computer player thinks for up
-        to its budget), at most :data:`LIGHT_VEHICLES` vehicles, and no piece of its work
-        ever took too long."""
+        to its budget), at most :data:`LIGHT_VEHICLES` vehicles, a database in a local
+        file (a round trip to PostgreSQL would hold up the loop: there the threads wait
+        for it), and no piece of its work ever took too long."""
         return (
             not self._heavy
+            and not self.store.notifies  # SQLite: no round trip to a database server
             and len(self.initial.vehicles) + len(self.initial.reserves) <= LIGHT_VEHICLES
             and not any(s.bot for s in self.seats.values())
         )
