@@ -25,6 +25,9 @@ from dogfight.geometry.shapes import Polygon
 SEGMENTS = 256
 """Sides of the polygon standing for the ruler's circle."""
 
+EDGE_HAIR = 1e-7
+"""cm a blocker's base is grown by before its shadow is cut out of the table."""
+
 
 def sector(pose: Pose, arc: Arc, ruler: float) -> shapely.Polygon:
     """The arc's wedge from ``pose``'s firing dot out to the ruler's length: every point
@@ -80,7 +83,11 @@ def hidden_by(pose: Pose, arc: Arc, ruler: float, blocker: Polygon) -> shapely.G
     if base.covers(shapely.Point(origin)):
         return shapely.Polygon()
     cone = shapely.Polygon(shadow(origin, blocker, ruler))
-    return _solid(cone.intersection(sector(pose, arc, ruler)).difference(base))
+    # the cone's sides run through the base's corners: cut out a base grown by a hair,
+    # so that no edge of the shadow lies on an edge of the base (GEOS can then take a
+    # piece of the base for outside it)
+    grown = base.buffer(EDGE_HAIR, join_style="mitre")
+    return _solid(cone.intersection(sector(pose, arc, ruler)).difference(grown))
 
 
 def _solid(shape: shapely.Geometry) -> shapely.Geometry:
