@@ -185,11 +185,12 @@ class LiveGame:
                     f"game {self.id}: stored step {(turn, phase)} where {expected} was due"
                 )
             new, events = self._resolve(turn, phase)
-            if [e.to_json() for e in events] != stored:
+            step = Step(turn, phase, events, new)
+            if step.encode() != stored:
                 # a different engine version: the replayed state is used, the stored log
                 # is what was seen; export reports the difference
                 self.diverged.append((turn, phase))
-            self.steps.append(Step(turn, phase, events, new))
+            self.steps.append(step)
 
     def reload(self) -> None:
         """Catch up with the database (another process wrote to the game): the new
@@ -601,7 +602,7 @@ class LiveGame:
         inputs that led to them, in one transaction; if another process stored any of
         them first, reload what it stored."""
         batch, self._unsaved = self._unsaved, Batch()
-        batch.steps = [(s.turn, s.phase, [e.to_json() for e in s.events]) for s in pending]
+        batch.steps = [(s.turn, s.phase, s.encode()) for s in pending]
         if not batch:
             return
         rows = batch.steps

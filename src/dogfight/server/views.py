@@ -100,8 +100,14 @@ def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
 
     def make() -> str:
         step = game.steps[index]
+        # an event seen whole is the step's own object: its stored JSON is reused
+        encoded = {id(e): j for e, j in zip(step.events, step.encode(), strict=True)}
         shown = [
-            cache.event(game.version, e, lambda e=e: event_json(e, step.state))  # type: ignore[misc]
+            cache.event(
+                game.version,
+                e,
+                lambda e=e: event_json(e, step.state, encoded.get(id(e))),  # type: ignore[misc]
+            )
             for e in visible_events(step.events, vids)
         ]
         head = to_json({"index": index + 1, "turn": step.turn, "phase": step.phase})
