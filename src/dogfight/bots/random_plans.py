@@ -13,6 +13,7 @@ from dogfight.catalog.models import ManeuverCard, TripodCard, TripodSymbol
 from dogfight.errors import IllegalPlanError
 from dogfight.geometry.maneuver import apply_card
 from dogfight.rules import standard
+from dogfight.rules.chance import sample
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.engine import allowed_symbols
 from dogfight.rules.plans import Action, Plan, plan_problems
@@ -50,7 +51,7 @@ def random_plan(
     after = follows(deck, restrictions)
     fallback: list[ManeuverCard] | None = None
     for _ in range(tries):
-        a, b, c = (usable[int(i)] for i in rng.choice(len(usable), size=3, replace=False))
+        a, b, c = (usable[i] for i in sample(rng, len(usable), 3))
         if not (first[a] and after[a, b] and after[b, c]):
             continue
         cards = [deck.cards[a], deck.cards[b], deck.cards[c]]
@@ -122,8 +123,7 @@ def random_tripod_plan(state: GameState, vehicle_id: str, rng: np.random.Generat
     usable = [c for c in deck.cards if not c.energy]
     cards: list[TripodCard] = []
     for _ in range(40):
-        picks = rng.choice(len(usable), size=count, replace=False)
-        cards = [usable[int(i)] for i in picks]
+        cards = [usable[i] for i in sample(rng, len(usable), count)]
         if count < 3 or any(c.symbol is not TripodSymbol.MOVE for c in cards):
             break
     actions: list[Action | None] = [None, None, None]
