@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import ManeuverCard, ManeuverDeck
-from dogfight.geometry.maneuver import apply_card, arrowhead, card_area, nose
+from dogfight.geometry.maneuver import apply_card, arrowhead, card_area, fly_card, nose
 from dogfight.geometry.pose import Point, Pose, normalize_heading
 from dogfight.geometry.reach import Arc, Sight, shadow, sight
 from dogfight.geometry.shapes import Polygon, area, contains, convex_overlap, rectangle
@@ -303,6 +303,30 @@ def test_apply_card_is_bit_for_bit_the_three_moves(
     _, card = deck_card
     moves = arrowhead(pose, card, BASE_L).moved(BASE_L / 2.0, 0.0, 0.0)
     assert apply_card(pose, card, BASE_L) == moves
+
+
+@SETTINGS
+@given(
+    st.floats(-200, 200),
+    st.floats(-200, 200),
+    st.one_of(st.floats(-1080, 1080), st.sampled_from([0.0, -0.0, 360.0, 90.0, 180.0])),
+    st.lists(cards, min_size=1, max_size=4),
+)
+def test_fly_card_chains_bit_for_bit_as_apply_card(
+    x: float, y: float, heading: float, chain: list[tuple[ManeuverDeck, ManeuverCard]]
+) -> None:
+    """fly_card, which carries the heading's cosine and sine from card to card, gives
+    exactly the poses of apply_card flown one card after another, whatever the heading
+    (outside [0, 360), zero of either sign)."""
+    pose = Pose(x, y, heading)
+    rad = math.radians(heading)
+    state = (x, y, heading, math.cos(rad), math.sin(rad))
+    for _, card in chain:
+        pose = apply_card(pose, card, BASE_L)
+        state = fly_card(*state, card, BASE_L / 2.0)
+        assert Pose(*state[:3]) == pose
+        assert math.copysign(1.0, state[0]) == math.copysign(1.0, pose.x)
+        assert math.copysign(1.0, state[1]) == math.copysign(1.0, pose.y)
 
 
 @SETTINGS
