@@ -318,30 +318,21 @@ def table_of(state: GameState) -> Table:
     return table
 
 
-def options(
-    state: GameState, table: Table, firer: Vehicle, weapon: str, protection: bool = True
-) -> list[Option]:
-    """Every enemy ``firer``'s ``weapon`` can reach, nearest first (ties by id).
+Target = tuple[float, str, Vehicle, list[Point], tuple[float, Point]]
+"""An enemy whose in-arc part is within the ruler: the distance to that part's nearest
+point (ignoring other bases), its id, the vehicle, the part and (distance, point)."""
 
-    ``protection=False`` leaves :attr:`Option.protected` unset (False): the caller that
-    only picks a target asks :func:`protected` of the one it fires at (the armour test is
-    the costly part of a shot at a tripod).
 
-    The pairs worth measuring come from :meth:`Table.in_reach` (arc and reach, for every
-    firer at once); for each target whose in-arc part is within the ruler, the bases that
-    may block it are those :meth:`Table.near` found within the ruler of the firing dot,
-    less the target and the bases overlapping it, and
-    :func:`~dogfight.geometry.reach.measure` tries the ruler to the nearest in-arc point
-    before any exact shadow.
-    """
+def _targets(state: GameState, table: Table, firer: Vehicle, weapon: str) -> list[Target]:
+    """The enemies whose in-arc part lies within the ruler, in :meth:`Table.in_reach`
+    order: the pairs worth measuring come from :meth:`Table.in_reach` (arc and reach, for
+    every firer at once)."""
     rules = state.rules
     arc = rules.arc(weapon)
     ruler = rules.ruler
     origin = firer.pose.point
-    index = table.index(firer.id)
-    friendly_only = rules.switches.blocking == "friendly"  # see blockers_of
-    out: list[Option] = []
-    for row in table.in_reach(index, arc, ruler + rules.base_radius):
+    out: list[Target] = []
+    for row in table.in_reach(table.index(firer.id), arc, ruler + rules.base_radius):
         tid = table.ids[row]
         target = state.vehicles[tid]
         if not target.in_play:
@@ -352,32 +343,99 @@ def options(
         nearest = nearest_point(region, origin)
         if nearest[0] > ruler + 1e-9:
             continue
-        hiding = table.overlaps[tid]
-        near = [n for n in table.near(index, ruler) if n[0] != tid and n[0] not in hiding]
-        if friendly_only:
-            near = [n for n in near if state.vehicles[n[0]].side == firer.side]
-        seen = measure(
-            origin,
-            region,
-            nearest,
-            ruler,
-            [(i, base, d, extent) for i, (_, base, d, extent) in enumerate(near)],
-            table.shades,
-        )
-        if seen.reachable(ruler) and not in_blind_spot(state, firer, weapon, seen):
-            out.append(
-                Option(
-                    firer.id,
-                    weapon,
-                    tid,
-                    seen,
-                    seen.short(rules.half),
-                    tuple(n[0] for n in near),
-                    protection and is_protected(state, firer, target, seen),
-                )
-            )
+        out.append((nearest[0], tid, target, region, nearest))
+    return out
+
+
+def _option(
+    state: GameState,
+    table: Table,
+    firer: Vehicle,
+    weapon: str,
+    found: Target,
+    protection: bool,
+) -> Option | None:
+    """The shot at one of :func:`_targets`, or None when no ruler reaches it: the bases
+    that may block it are those :meth:`Table.near` found within the ruler of the firing
+    dot, less the target and the bases overlapping it, and
+    :func:`~dogfight.geometry.reach.measure` tries the ruler to the nearest in-arc point
+    before any exact shadow."""
+    rules = state.rules
+    ruler = rules.ruler
+    _, tid, target, region, nearest = found
+    hiding = table.overlaps[tid]
+    near = [
+        n for n in table.near(table.index(firer.id), ruler) if n[0] != tid and n[0] not in hiding
+    ]
+    if rules.switches.blocking == "friendly":  # see blockers_of
+        near = [n for n in near if state.vehicles[n[0]].side == firer.side]
+    seen = measure(
+        firer.pose.point,
+        region,
+        nearest,
+        ruler,
+        [(i, base, d, extent) for i, (_, base, d, extent) in enumerate(near)],
+        table.shades,
+    )
+    if not seen.reachable(ruler) or in_blind_spot(state, firer, weapon, seen):
+        return None
+    return Option(
+        firer.id,
+        weapon,
+        tid,
+        seen,
+        seen.short(rules.half),
+        tuple(n[0] for n in near),
+        protection and is_protected(state, firer, target, seen),
+    )
+
+
+def options(
+    state: GameState, table: Table, firer: Vehicle, weapon: str, protection: bool = True
+) -> list[Option]:
+    """Every enemy ``firer``'s ``weapon`` can reach, nearest first (ties by id).
+
+    ``protection=False`` leaves :attr:`Option.protected` unset (False): the caller that
+    only picks a target asks :func:`protected` of the one it fires at (the armour test is
+    the costly part of a shot at a tripod).
+
+    The pairs worth measuring come from :func:`_targets`, each measured by
+    :func:`_option`.
+    """
+    out: list[Option] = []
+    for found in _targets(state, table, firer, weapon):
+        option = _option(state, table, firer, weapon, found, protection)
+        if option is not None:
+            out.append(option)
     out.sort(key=lambda o: (o.sight.distance, o.target))
     return out
+
+
+SLACK = 1e-6
+"""cm by which a ruler's measured distance to a target might come out below the distance
+to the target's in-arc part (rounding; never nearly this much)."""
+
+
+def nearest_option(
+    state: GameState, table: Table, firer: Vehicle, weapon: str, protection: bool = True
+) -> Option | None:
+    """``options(...)[0]`` (None when there is none), measuring only the targets that may
+    be it: in order of the distance to their in-arc part, which no blocker can shorten,
+    until that distance exceeds the best shot found (:data:`SLACK` aside). A crowded
+    table's hidden targets then need no exact shadows once a nearer one is seen."""
+    found = _targets(state, table, firer, weapon)
+    found.sort(key=lambda t: (t[0], t[1]))
+    best: Option | None = None
+    for target in found:
+        if best is not None and target[0] > best.sight.distance + SLACK:
+            break
+        option = _option(state, table, firer, weapon, target, protection)
+        if option is not None and (
+            best is None
+            or (option.sight.distance, option.target) < (best.sight.distance, best.target)
+        ):
+            best = option
+    return best
 
 
 def protected(state: GameState, option: Option) -> Option:
