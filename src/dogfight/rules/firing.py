@@ -9,6 +9,7 @@ or the line of sight of the airplanes firing at them."
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, replace
 
@@ -446,6 +447,12 @@ def protected(state: GameState, option: Option) -> Option:
     return replace(option, protected=True)
 
 
+@functools.lru_cache(maxsize=64)
+def _sides(names: tuple[str, ...]) -> tuple[Side, ...]:
+    """A tripod model's protected sides, parsed once."""
+    return tuple(Side.parse(s) for s in names)
+
+
 def is_protected(state: GameState, firer: Vehicle, target: Vehicle, seen: Sight) -> bool:
     """000: "the earthling player checks with the ruler if he can reach its base without
     crossing the orange line. If he can, then the tripod is hit on an unprotected side" /
@@ -453,7 +460,7 @@ def is_protected(state: GameState, firer: Vehicle, target: Vehicle, seen: Sight)
     takes damage normally." """
     if target.tripod is None or target.tripod.toppled or target.tripod.energy < 1:
         return False
-    shielded = [Side.parse(s) for s in state.rules.tripod(target.type).protected]
+    shielded = _sides(tuple(state.rules.tripod(target.type).protected))
     if not shielded:
         return False
     args = (target.pose, state.rules.hex_side, shielded, firer.pose.point)

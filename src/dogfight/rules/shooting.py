@@ -174,6 +174,8 @@ def _heat_rays(
     the ruler cannot reach is a miss, said so (000: "If a target is beyond a tripod's
     range it cannot be hit"). Returns every tripod that fired, with what it hit."""
     out: list[tuple[Vehicle, RayOption | None]] = []
+    if not acts.heat_ray:
+        return out
     scene = RayScene(state, table.overlap, energy, table.bases)
     for vid, action in sorted(acts.heat_ray.items()):
         tripod = state.vehicles[vid]
