@@ -10,6 +10,7 @@ or the line of sight of the airplanes firing at them."
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 from dataclasses import dataclass, field, replace
 
@@ -330,22 +331,27 @@ def _targets(state: GameState, table: Table, firer: Vehicle, weapon: str) -> lis
     every firer at once)."""
     rules = state.rules
     arc = rules.arc(weapon)
-    ruler = rules.ruler
-    origin = firer.pose.point
     out: list[Target] = []
-    for row in table.in_reach(table.index(firer.id), arc, ruler + rules.base_radius):
-        tid = table.ids[row]
-        target = state.vehicles[tid]
-        if not target.in_play:
-            continue
-        region = in_arc_region(table.bases[tid], firer.pose, arc)
-        if not region:
-            continue
-        nearest = nearest_point(region, origin)
-        if nearest[0] > ruler + 1e-9:
-            continue
-        out.append((nearest[0], tid, target, region, nearest))
+    for row in table.in_reach(table.index(firer.id), arc, rules.ruler + rules.base_radius):
+        found = _target(state, table, firer, arc, row)
+        if found is not None:
+            out.append(found)
     return out
+
+
+def _target(state: GameState, table: Table, firer: Vehicle, arc: Arc, row: int) -> Target | None:
+    """Base ``row`` of the table as one of :func:`_targets`, or None."""
+    tid = table.ids[row]
+    target = state.vehicles[tid]
+    if not target.in_play:
+        return None
+    region = in_arc_region(table.bases[tid], firer.pose, arc)
+    if not region:
+        return None
+    nearest = nearest_point(region, firer.pose.point)
+    if nearest[0] > state.rules.ruler + 1e-9:
+        return None
+    return (nearest[0], tid, target, region, nearest)
 
 
 def _option(
@@ -421,16 +427,33 @@ def nearest_option(
     state: GameState, table: Table, firer: Vehicle, weapon: str, protection: bool = True
 ) -> Option | None:
     """``options(...)[0]`` (None when there is none), measuring only the targets that may
-    be it: in order of the distance to their in-arc part, which no blocker can shorten,
-    until that distance exceeds the best shot found (:data:`SLACK` aside). A crowded
-    table's hidden targets then need no exact shadows once a nearer one is seen."""
-    found = _targets(state, table, firer, weapon)
-    found.sort(key=lambda t: (t[0], t[1]))
+    be it. Each enemy in reach has a bound below which no ruler reaches it: first its
+    centre's distance less the largest base radius, then the distance to its in-arc part
+    (which no blocker can shorten), then its measured distance. The enemy of the lowest
+    bound is taken one stage further until that bound exceeds the best shot measured
+    (:data:`SLACK` aside): a crowded table's farther targets are never clipped to the arc
+    nor their shadows built once a nearer one is seen."""
+    rules = state.rules
+    arc = rules.arc(weapon)
+    index = table.index(firer.id)
+    ox, oy = table.dots[index]
+    radius = table.radius
+    heap: list[tuple[float, str, int, Target | None]] = []
+    for row in table.in_reach(index, arc, rules.ruler + rules.base_radius):
+        tx, ty = table.dots[row]
+        heap.append((math.hypot(tx - ox, ty - oy) - radius, table.ids[row], row, None))
+    heapq.heapify(heap)
     best: Option | None = None
-    for target in found:
-        if best is not None and target[0] > best.sight.distance + SLACK:
+    while heap:
+        bound, tid, row, found = heapq.heappop(heap)
+        if best is not None and bound > best.sight.distance + SLACK:
             break
-        option = _option(state, table, firer, weapon, target, protection)
+        if found is None:
+            found = _target(state, table, firer, arc, row)
+            if found is not None:
+                heapq.heappush(heap, (found[0], tid, row, found))
+            continue
+        option = _option(state, table, firer, weapon, found, protection)
         if option is not None and (
             best is None
             or (option.sight.distance, option.target) < (best.sight.distance, best.target)
