@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import ManeuverCard, ManeuverDeck
+from dogfight.geometry.hexbase import hexagon
 from dogfight.geometry.maneuver import apply_card, arrowhead, card_area, fly_card, nose
 from dogfight.geometry.pose import Point, Pose, normalize_heading
-from dogfight.geometry.reach import Arc, Sight, shadow, sight
+from dogfight.geometry.reach import Arc, Sight, _shadow_points, shadow, shadows, sight
 from dogfight.geometry.shapes import Polygon, area, contains, convex_overlap, rectangle
 from dogfight.rules.firing import blocked_shots, options, table_of
 from dogfight.rules.state import GameState
@@ -761,6 +762,34 @@ def shadow_cases(draw: st.DrawFn) -> tuple[Point, Polygon]:
     blocker = random_base(draw, Pose(origin[0], origin[1], 0.0), 4.0, RULER)
     assume(not shp(blocker).buffer(1.0).contains(shapely.Point(origin)))
     return origin, blocker
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    coords,
+    coords,
+    st.lists(st.tuples(coords, coords, headings, st.booleans()), min_size=1, max_size=5),
+    st.floats(5.0, 80.0),
+)
+def test_batched_shadows_are_the_shadow_points_hulls_to_the_bit(
+    ox: float, oy: float, laid: list[tuple[float, float, float, bool]], far: float
+) -> None:
+    """shadows() works its points out on plain floats for every blocker at once; each
+    shadow is still exactly the hull of _shadow_points, numpy array by array (the
+    transcripts depend on these bits)."""
+    origin = (ox, oy)
+    blockers = [
+        hexagon(Pose(x, y, h), 4.2) if hexed else rectangle(Pose(x, y, h), BASE_L, BASE_W)
+        for x, y, h, hexed in laid
+    ]
+    assume(all(not contains(b, origin) for b in blockers))
+    batched = shadows(origin, blockers, far)
+    for blocker, shade in zip(blockers, batched, strict=True):
+        alone = shapely.orient_polygons(
+            shapely.convex_hull(shapely.multipoints(_shadow_points(origin, blocker, far))),
+            exterior_cw=False,
+        )
+        assert shapely.get_coordinates(shade).tobytes() == shapely.get_coordinates(alone).tobytes()
 
 
 @SETTINGS
