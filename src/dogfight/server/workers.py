@@ -11,7 +11,7 @@ well under a millisecond of engine work): handing it to a thread and back costs 
 than the work, and the threads and the event loop then queue for Python's global lock
 (each hand-off waits up to a switch interval), so under load every request waited on
 the others. Such work runs on the event loop, still one task per game at a time; a
-game whose work once takes longer than :data:`INLINE_LIMIT` is not light any more.
+game whose work once takes more CPU time than :data:`INLINE_LIMIT` is not light any more.
 
 A computer player gets a time budget per step (:func:`within_budget`): one that has not
 answered in time is replaced, for that step, by the cheap random legal plan, and the
@@ -40,8 +40,8 @@ THREADS_ENV = "DOGFIGHT_WORKERS"
 """Threads resolving steps and building views (default: 8)."""
 
 INLINE_LIMIT = 0.02
-"""Seconds a light game's work may take on the event loop: a game whose work once took
-longer runs on the threads from then on."""
+"""Seconds of CPU time a light game's work may take on the event loop: a game whose work
+once took longer runs on the threads from then on."""
 
 
 def bot_budget() -> float:
@@ -104,11 +104,11 @@ class GameWorkers:
             self._turns[game_id] = turn
         async with turn:
             if light is not None and light.light:
-                began = time.perf_counter()
+                began = time.thread_time()  # CPU time: a busy machine's pauses do not count
                 try:
                     return work()
                 finally:
-                    if time.perf_counter() - began > INLINE_LIMIT:
+                    if time.thread_time() - began > INLINE_LIMIT:
                         light.light = False
             return await loop.run_in_executor(self.pool, work)
 
