@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from dogfight.catalog.loader import Catalog, validation_to_data_error
-from dogfight.catalog.models import Airplane, Scenario, Skill, Switches, Symbol
+from dogfight.catalog.models import Airplane, Ruleset, Scenario, Skill, Switches, Symbol
 from dogfight.errors import DataError, DogfightError
 from dogfight.geometry.pose import Pose, normalize_heading
 from dogfight.rules import ww2
@@ -270,6 +270,50 @@ def parse_situation(data: object, source: str = "situation") -> Situation:
         raise validation_to_data_error(source, exc) from None
 
 
+_RULES: dict[tuple[int, str, str, float, float], tuple[Catalog, Rules]] = {}
+"""Rules already made, by catalog, ruleset, switches and table size: games of the same
+rules share one (it is immutable; what it works out once, every game then reuses)."""
+
+
+def _rules(
+    catalog: Catalog,
+    ruleset: Ruleset,
+    merged: dict[str, Any],
+    width: float,
+    height: float,
+    source: str,
+) -> Rules:
+    """The rules of a ruleset with ``merged`` switches on a ``width`` x ``height`` table,
+    the switches checked (a :class:`DataError` names the one refused)."""
+    key = (
+        id(catalog),
+        ruleset.name,
+        json.dumps(merged, sort_keys=True, default=str),
+        width,
+        height,
+    )
+    hit = _RULES.get(key)
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    try:
+        switches = Switches.model_validate(merged)
+    except ValidationError as exc:
+        error = validation_to_data_error(source, exc)
+        raise DataError(source, f"switches.{error.field}", error.value, error.allowed) from None
+    if switches.illegal_damage_deck not in catalog.damage_decks:
+        raise DataError(
+            source,
+            "switches.illegal_damage_deck",
+            switches.illegal_damage_deck,
+            "known damage decks: " + ", ".join(sorted(catalog.damage_decks)),
+        )
+    rules = Rules(catalog, ruleset, switches, width, height)
+    if len(_RULES) >= 64:
+        _RULES.clear()
+    _RULES[key] = (catalog, rules)
+    return rules
+
+
 def build(
     situation: Situation, catalog: Catalog, seed: int, source: str = "situation"
 ) -> GameState:
@@ -299,20 +343,9 @@ def build(
         **(chosen.switches if chosen else {}),
         **situation.switches,
     }
-    try:
-        switches = Switches.model_validate(merged)
-    except ValidationError as exc:
-        error = validation_to_data_error(source, exc)
-        raise DataError(source, f"switches.{error.field}", error.value, error.allowed) from None
-    if switches.illegal_damage_deck not in catalog.damage_decks:
-        raise DataError(
-            source,
-            "switches.illegal_damage_deck",
-            switches.illegal_damage_deck,
-            "known damage decks: " + ", ".join(sorted(catalog.damage_decks)),
-        )
     table = situation.table or catalog.constants.table
-    rules = Rules(catalog, ruleset, switches, table.width, table.height)
+    rules = _rules(catalog, ruleset, merged, table.width, table.height, source)
+    switches = rules.switches
 
     # 000 (A Spark of Hope): "The airplane is assumed to be rocket-armed."
     scenario_rockets = {v.id: v.rockets for v in chosen.vehicles} if chosen else {}
@@ -410,6 +443,9 @@ def build(
             continue  # a game without WW2 airplanes draws no counters
         composition = catalog.damage_decks[letter].composition()
         stack = situation.damage_decks.get(letter, [])
+        if not stack:  # the usual case: the whole deck, shuffled
+            piles[letter] = shuffled(composition, rng)
+            continue
         remaining = Counter(composition)
         for j, card in enumerate(stack):
             if remaining[card] <= 0:
