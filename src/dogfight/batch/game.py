@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dogfight.batch import damage, moves, sight, special, tailing
+from dogfight.batch.arrays import nonzero, ordered_pairs, per_slot
 from dogfight.batch.spec import (
     ILLEGAL_ELIMINATED,
     ILLEGAL_STRAIGHT_AND_DAMAGE,
@@ -76,56 +77,74 @@ Reorder = Callable[[BatchState, Bools], None]
 (``state.plan``) given who tails whom (B, N, N)."""
 
 
-def _weapon_ready(state: BatchState, silenced: Ints, act: Bools) -> Ints:
-    """(B, N, 2) damage deck of each weapon that may fire, -1 when it may not."""
-    deck = state.weapon_deck()
-    ok = (state.alive & act[:, None])[..., None] & (deck >= 0) & (silenced == 0)
-    # 002: observer incapacitated, "two-seaters lose rear gun"
-    ok[..., 1] &= ~state.observer
-    out: Ints = np.where(ok, deck, -1)
+def _weapon_ready(state: BatchState, silenced: Ints, act: Bools) -> list[Bools]:
+    """(B, N) per weapon (front, rear): whether it may fire (it exists, its airplane
+    is in play, it is not jammed; 002: no rear gun with the observer out)."""
+    n = state.slots
+    up = state.alive & per_slot(act, n)
+    out: list[Bools] = []
+    for w in (0, 1):
+        ok = up & (state.spec.type_weapon_deck[:, w].take(state.type) >= 0)
+        ok &= silenced[..., w] == 0
+        if w == 1:
+            # 002: observer incapacitated, "two-seaters lose rear gun"
+            ok &= ~state.observer
+        out.append(ok)
     return out
 
 
 def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats, Bools]:
     """Each ready weapon's nearest reachable enemy (ties by slot, i.e. by id) and the
     range: (B, N, 2) slots (-1: none) and distances; and (B, N) the rear guns the blind
-    spot kept from a reachable enemy (002)."""
+    spot kept from a reachable enemy (002).
+
+    Pairs of airplanes are laid out (B, P), P the ordered pairs of distinct slots
+    (:func:`arrays.ordered_pairs`), so every operation runs over whole rows."""
     spec = state.spec
     b_count, n = state.tables, state.slots
     alive = state.alive
     x, y, heading = state.x, state.y, state.heading
-    # every base (B, N, 4, 2), only where other bases may hide a target
-    base = sight.corners(spec, x, y, heading) if n > 2 else np.zeros((0, n, 4, 2))
-    # overlaps between airplanes in play (a prefilter on centres first)
-    dx = state.x[:, None, :] - state.x[:, :, None]
-    dy = state.y[:, None, :] - state.y[:, :, None]
-    both = alive[:, :, None] & alive[:, None, :]
-    span = 2 * spec.base_radius + 1e-6
-    near = both & (np.abs(dx) <= span) & (np.abs(dy) <= span)
-    near[:, np.arange(n), np.arange(n)] = False
-    ov = np.zeros((b_count, n, n), dtype=np.bool_)
-    bb, ii, jj = np.nonzero(near)
-    if len(bb):
-        ov[bb, ii, jj] = sight.overlap(
-            sight.corners(spec, x[bb, ii], y[bb, ii], heading[bb, ii]),
-            sight.corners(spec, x[bb, jj], y[bb, jj], heading[bb, jj]),
-        )
-    ready = _weapon_ready(state, silenced, act)
     out = np.full((b_count, n, 2), -1, dtype=np.int64)
     dist_out = np.full((b_count, n, 2), np.inf)
     blind = np.zeros((b_count, n), dtype=np.bool_)
+    if n < 2:
+        return out, dist_out, blind
+    first, second = ordered_pairs(n)
+    p_count = len(first)
+    # every base (B, N, 4, 2), only where other bases may hide a target
+    base = sight.corners(spec, x, y, heading) if n > 2 else np.zeros((0, n, 4, 2))
+    # overlaps between airplanes in play (a prefilter on centres first)
+    dx = x[:, second] - x[:, first]
+    dy = y[:, second] - y[:, first]
+    both = alive[:, first] & alive[:, second]
+    span = 2 * spec.base_radius + 1e-6
+    near = both & (np.abs(dx) <= span) & (np.abs(dy) <= span)
+    ov = np.zeros((b_count, p_count), dtype=np.bool_)
+    bb, pp = nonzero(near)
+    if len(bb):
+        ii, jj = first[pp], second[pp]
+        ov[bb, pp] = sight.overlap(
+            sight.corners(spec, x[bb, ii], y[bb, ii], heading[bb, ii]),
+            sight.corners(spec, x[bb, jj], y[bb, jj], heading[bb, jj]),
+        )
     if not spec.auto_nearest:
         return out, dist_out, blind
-    enemy = (state.side[:, :, None] != state.side[:, None, :]) & both
+    ready = _weapon_ready(state, silenced, act)
+    enemy = (state.side[:, first] != state.side[:, second]) & both
     far = (spec.ruler + spec.base_radius + 1e-6) ** 2
     close = enemy & ~ov & (dx * dx + dy * dy <= far)
+    ov_matrix = np.zeros((b_count, n, n), dtype=np.bool_)
+    if n > 2:
+        ov_matrix[:, first, second] = ov
     for w in (0, 1):
-        pair = close & (ready[:, :, w] >= 0)[:, :, None]
-        bb, ii, jj = np.nonzero(pair)
+        pair = close & ready[w][:, first]
+        bb, pp = nonzero(pair)
         if len(bb) == 0:
             continue
         # a conservative prefilter: some of the target's circumscribed circle in the arc
-        ddx, ddy = dx[bb, ii, jj], dy[bb, ii, jj]
+        flat = bb * p_count + pp
+        ddx, ddy = dx.ravel()[flat], dy.ravel()[flat]
+        ii, jj = first[pp], second[pp]
         turn = np.radians(spec.arc_centre[w])
         cc, sc = np.cos(turn), np.sin(turn)
         rad = np.radians(heading[bb, ii])
@@ -152,7 +171,7 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
             dist[idx], px[idx], py[idx] = _covered(
                 state,
                 base,
-                ov,
+                ov_matrix,
                 (bb[idx], ii[idx], jj[idx]),
                 axis[idx],
                 half[idx],
@@ -162,14 +181,29 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
             hidden = _blind(state, bb, ii, dist, px, py)
             dist[hidden] = np.inf
             blind[bb[hidden], ii[hidden]] = True
-        matrix = np.full((b_count, n, n), np.inf)
-        matrix[bb, ii, jj] = dist
-        best = np.argmin(matrix, axis=2)
-        best_d = np.take_along_axis(matrix, best[..., None], axis=2)[..., 0]
+        key = bb * n + ii
+        best, best_d = _nearest(key, jj, dist)
         hit = best_d <= spec.ruler + REACH_TOLERANCE
-        out[:, :, w] = np.where(hit, best, -1)
-        dist_out[:, :, w] = np.where(hit, best_d, np.inf)
+        best, best_d = best[hit], best_d[hit]
+        out.reshape(-1, 2)[key[best], w] = jj[best]
+        dist_out.reshape(-1, 2)[key[best], w] = best_d
     return out, dist_out, blind
+
+
+def _nearest(key: Ints, other: Ints, dist: Floats) -> tuple[Ints, Floats]:
+    """For candidates sorted by ``key`` then ``other``: the first candidate of each key
+    at the key's least distance (``np.argmin``'s choice among the key's candidates, ties
+    to the smallest ``other``), and that distance. Returns (candidate indexes of the
+    keys that have one, their distances); a key whose least distance is NaN has none,
+    and reports NaN (never a hit)."""
+    start = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
+    if len(start) == len(key):
+        return np.arange(len(key)), dist
+    least = np.minimum.reduceat(dist, start)
+    group = np.repeat(np.arange(len(start)), np.diff(np.append(start, len(key))))
+    best = np.flatnonzero(dist == least[group])
+    best = best[np.concatenate([[True], group[best][1:] != group[best][:-1]])]
+    return best, dist[best]
 
 
 def _blind(state: BatchState, bb: Ints, ii: Ints, dist: Floats, px: Floats, py: Floats) -> Bools:

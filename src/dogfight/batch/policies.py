@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -47,9 +47,16 @@ class Sequences:
     feature: Ints
     """(decks, T) what the damaged-airplane restrictions look at (:func:`special.features`)."""
 
-    forward_by_phase: tuple[Floats, ...] = ()
-    """``forward`` as three contiguous (decks, T) arrays, one per phase."""
-    left_by_phase: tuple[Floats, ...] = ()
+    moves: Floats = field(default_factory=lambda: np.zeros((0, 2, 3)))
+    """(decks * T, 2, 3) ``forward`` and ``left`` of each triple, by flat index
+    ``deck * T + triple`` (one gather for all three phases)."""
+    legal_flat: Bools = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
+    """``legal`` raveled: flat index ``(deck * kinds + kind) * T + triple``."""
+
+    @property
+    def width(self) -> int:
+        """T: the padded number of triples of a deck."""
+        return int(self.rows.shape[1])
 
 
 # a previous maneuver as the restrictions see it: (symbol index, steep)
@@ -109,8 +116,8 @@ def _sequences(spec: Spec) -> Sequences:
         fh,
         ok,
         special.features(spec, rows),
-        tuple(np.ascontiguousarray(fx[..., k]) for k in range(3)),
-        tuple(np.ascontiguousarray(fy[..., k]) for k in range(3)),
+        np.stack([fx, fy], axis=-2).reshape(-1, 2, 3),
+        ok.ravel(),
     )
 
 
@@ -178,19 +185,13 @@ def safe_flights(
 ) -> Bools:
     """Whether triples ``pick`` (V, K) of ``deck`` (V, 1) keep airplanes at (x, y) (V, 1)
     with headings of ``cos_sin`` (V, 1) ``SAFE_MARGIN`` inside the table after every
-    card (:func:`placed` then :func:`moves.inside`, on flat arrays)."""
-    shape = pick.shape
-    d = np.broadcast_to(deck, shape).ravel()
-    k = pick.ravel()
-    xs, ys = np.broadcast_to(x, shape).ravel(), np.broadcast_to(y, shape).ravel()
-    c = np.broadcast_to(cos_sin[0], shape).ravel()
-    s = np.broadcast_to(cos_sin[1], shape).ravel()
-    ok = np.ones(len(k), dtype=np.bool_)
-    for phase in range(3):
-        f = seqs.forward_by_phase[phase][d, k]
-        lft = seqs.left_by_phase[phase][d, k]
-        ok &= moves.inside(spec, xs + f * c - lft * s, ys + f * s + lft * c, SAFE_MARGIN)
-    out: Bools = ok.reshape(shape)
+    card (:func:`placed` then :func:`moves.inside`, all three phases at once)."""
+    flown = seqs.moves.take(deck * seqs.width + pick, axis=0)  # (V, K, 2, 3)
+    f, lft = flown[..., 0, :], flown[..., 1, :]
+    c, s = cos_sin[0][..., None], cos_sin[1][..., None]
+    px = x[..., None] + f * c - lft * s
+    py = y[..., None] + f * s + lft * c
+    out: Bools = moves.inside(spec, px, py, SAFE_MARGIN).all(axis=-1)
     return out
 
 
@@ -322,20 +323,24 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     chosen = np.full(len(b), -1, dtype=np.int64)
     fallback = np.full(len(b), -1, dtype=np.int64)
     todo = np.arange(len(b))
+    width, kind_count = seqs.width, seqs.legal.shape[1]
+    legal_base = (deck * kind_count + kinds) * width
     for tries in ROUNDS:
         if len(todo) == 0:
             break
         d = deck[todo][:, None]
         pick = (rng.random((len(todo), tries)) * seqs.count[d]).astype(np.int64)
-        ok = seqs.legal[d, kinds[todo][:, None], pick]
+        ok = seqs.legal_flat.take(legal_base[todo][:, None] + pick)
         if spec.specials is not None:
             ok &= special.allowed(seqs.feature[d, pick], forbid[todo][:, None], need[todo][:, None])
         cs = cos[todo][:, None], sin[todo][:, None]
         safe = ok & safe_flights(spec, seqs, d, pick, x[todo][:, None], y[todo][:, None], cs)
-        first_legal = ok.any(axis=1) & (fallback[todo] < 0)
-        fallback[todo[first_legal]] = pick[first_legal, ok[first_legal].argmax(axis=1)]
-        found = safe.any(axis=1)
-        chosen[todo[found]] = pick[found, safe[found].argmax(axis=1)]
+        first_ok = ok.argmax(axis=1)
+        first_legal = ok[np.arange(len(todo)), first_ok] & (fallback[todo] < 0)
+        fallback[todo[first_legal]] = pick[first_legal, first_ok[first_legal]]
+        first_safe = safe.argmax(axis=1)
+        found = safe[np.arange(len(todo)), first_safe]
+        chosen[todo[found]] = pick[found, first_safe[found]]
         todo = todo[~found]
     chosen[todo] = fallback[todo]
     rows = seqs.rows[deck, np.maximum(chosen, 0)]

@@ -9,6 +9,8 @@ reproducible from its seed and batch size (one generator drives every table).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -41,56 +43,69 @@ def _results(
     state: BatchState, rows: Ints, index: Ints, seed: int, max_turns: int
 ) -> list[GameResult]:
     """The finished games on tables ``rows`` as :class:`GameResult` (damage by weapon
-    and by illegal maneuvers, why each airplane left the game)."""
-    n_count = state.slots
-    # (source, slot, weapon) of every damage entry, sorted by source, per table layout
-    dealt = state.dealt[rows].reshape(len(rows), -1).tolist()
-    present = state.present[rows].tolist()
-    reasons = state.reason[rows].tolist()
-    illegal = state.illegal_points[rows].tolist()
-    winners = state.winner[rows].tolist()
-    overs = state.over[rows].tolist()
+    and by illegal maneuvers, why each airplane left the game).
+
+    The arrays are read out whole, their columns put in the order of the results' keys
+    (damage sources, vehicle ids: sorted), so each game's dictionaries are made in one
+    pass over its rows (``compress`` keeps the entries with a value)."""
+    count = len(rows)
+    # damage by (slot, weapon), then by illegal maneuvers
+    dealt = np.concatenate(
+        [state.dealt[rows].reshape(count, -1), state.illegal_points[rows, None]], axis=1
+    )
+    # why each airplane left, by name ("" for none: a row's names are their own filter)
+    gone = _REASON_NAMES[np.where(state.present[rows], state.reason[rows], 0)]
+    over = state.over[rows]
+    winner = state.winner[rows]
+    sides = np.array([*state.side_names, None], dtype=object)
+    winners = sides[np.where(over & (winner >= 0), winner, len(state.side_names))].tolist()
     turns = np.minimum(state.turn[rows], max_turns).tolist()
     phases = state.phases_played[rows].tolist()
     indexes = index[rows].tolist()
-    sides = state.side_names
-    layouts: dict[tuple[str, ...], tuple[list[tuple[str, int]], list[tuple[str, int]]]] = {}
-    out: list[GameResult] = []
-    for k, b in enumerate(rows.tolist()):
-        names = state.names[b]
-        layout = layouts.get(names)
-        if layout is None:
-            sources = sorted(
-                (f"{vid} {WEAPONS[w]}", 2 * n + w)
-                for n, vid in enumerate(names)
-                for w in (0, 1)
-                if n < n_count
-            )
-            vehicles = sorted((vid, n) for n, vid in enumerate(names))
-            layout = layouts[names] = (sources, vehicles)
-        sources, vehicles = layout
-        row = dealt[k]
-        damage = {key: row[i] for key, i in sources if row[i]}
-        if illegal[k]:
-            damage["illegal maneuver"] = illegal[k]
-            damage = dict(sorted(damage.items()))
-        gone = {
-            vid: REASONS[reasons[k][n]] for vid, n in vehicles if reasons[k][n] and present[k][n]
-        }
-        over = bool(overs[k])
-        out.append(
-            GameResult(
+    overs = over.tolist()
+    names = [state.names[b] for b in rows.tolist()]
+    groups: dict[tuple[str, ...], list[int]] = {}
+    if names.count(names[0]) == count:
+        groups[names[0]] = list(range(count))
+    else:
+        for k, layout in enumerate(names):
+            groups.setdefault(layout, []).append(k)
+    out: list[GameResult | None] = [None] * count
+    for layout, mine in groups.items():
+        sources, vehicles = _layout(layout)
+        picked = np.array(mine, dtype=np.int64)
+        d_keys = [key for key, _ in sources]
+        d_rows = dealt[picked[:, None], [i for _, i in sources]].tolist()
+        v_keys = [vid for vid, _ in vehicles]
+        v_rows = gone[picked[:, None], [n for _, n in vehicles]].tolist()
+        for k, d_row, v_row in zip(mine, d_rows, v_rows, strict=True):
+            out[k] = GameResult(
                 index=indexes[k],
                 seed=seed,
-                winner=sides[winners[k]] if over and winners[k] >= 0 else None,
-                over=over,
+                winner=winners[k],
+                over=overs[k],
                 turns=turns[k],
                 phases=phases[k],
-                damage=damage,
-                eliminated=gone,
+                damage=dict(compress(zip(d_keys, d_row, strict=True), d_row)),
+                eliminated=dict(compress(zip(v_keys, v_row, strict=True), v_row)),
             )
-        )
-    return out
+    return [r for r in out if r is not None]
+
+
+_REASON_NAMES = np.array(REASONS, dtype=object)
+
+
+@lru_cache(maxsize=64)
+def _layout(names: tuple[str, ...]) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """The damage sources of a table layout (name, column of :func:`_results`'s damage
+    rows: 2 slot + weapon, then the illegal maneuvers) and its vehicles (id, slot), each
+    sorted by name (the order of the results' dictionaries)."""
+    sources = sorted(
+        [(f"{vid} {WEAPONS[w]}", 2 * n + w) for n, vid in enumerate(names) for w in (0, 1)]
+        + [("illegal maneuver", 2 * len(names))]
+    )
+    vehicles = sorted((vid, n) for n, vid in enumerate(names))
+    return sources, vehicles
 
 
 def _by_policy(state: BatchState, bots: Mapping[str, str]) -> dict[str, Bools]:
