@@ -10,17 +10,20 @@ loops: per-table values repeated into (B, N) arrays, reductions as one operation
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from dogfight.batch.spec import Bools, Ints
 
+T = TypeVar("T", bound=np.generic)
+
 FEW = 8
 """Up to this many slots, a reduction over them is one operation per slot."""
 
 
-def per_slot(values: npt.NDArray[np.generic], slots: int) -> npt.NDArray[np.generic]:
+def per_slot(values: npt.NDArray[T], slots: int) -> npt.NDArray[T]:
     """A per-table array (B,) as (B, slots), every slot holding its table's value."""
     return np.repeat(values, slots).reshape(len(values), slots)
 
@@ -29,9 +32,8 @@ def any_slot(a: Bools) -> Bools:
     """``a.any(axis=-1)``."""
     n = a.shape[-1]
     if n == 0 or n > FEW:
-        out: Bools = a.any(axis=-1)
-        return out
-    out = a[..., 0].copy()
+        return np.asarray(a.any(axis=-1), dtype=np.bool_)
+    out: Bools = a[..., 0].copy()
     for k in range(1, n):
         out |= a[..., k]
     return out

@@ -86,13 +86,25 @@ def draw(state: BatchState, tables: Ints, decks: Ints, holders: Ints, dice: Dice
         else:
             keep = np.arange(spec.slots)[None, :] < spec.damage_size[d][:, None]
             _reshuffle(state, t, d, keep, dice.rng)
-    top = state.top[tables, decks] - 1
-    slots = state.order[tables, decks, top]
-    state.top[tables, decks] = top
-    state.holder[tables, decks, slots] = holders
-    state.drawn_at[tables, decks, slots] = state.clock[tables]
+    # flat indexes into the (B, D) and (B, D, S) arrays (one gather or scatter each)
+    pile = tables * state.top.shape[1] + decks
+    top = _flat(state.top)[pile] - 1
+    slots = _flat(state.order).take(pile * spec.slots + top)
+    _flat(state.top)[pile] = top
+    card = pile * spec.slots + slots
+    _flat(state.holder)[card] = holders
+    _flat(state.drawn_at)[card] = state.clock[tables]
     state.clock[tables] += 1
     out: Ints = slots
+    return out
+
+
+def _flat(a: Ints) -> Ints:
+    """A state array as a flat view (the state's arrays are C-contiguous: they are made
+    whole and changed in place)."""
+    if not a.flags.c_contiguous:
+        raise ValueError("a batch state array is not contiguous")
+    out: Ints = a.reshape(-1)
     return out
 
 
@@ -150,9 +162,10 @@ def points(
     card with a value; under ``half_resistance`` an explosion is half the target's
     resistance, rounded up) and whether an explosion eliminates it."""
     spec = state.spec
-    value = spec.slot_value[decks, slots]
-    boom = spec.slot_explosion[decks, slots]
-    resistance = state.resistance[tables, target]
+    card = decks * spec.slots + slots
+    value = spec.slot_value.reshape(-1).take(card)
+    boom = spec.slot_explosion.reshape(-1).take(card)
+    resistance = state.resistance.reshape(-1).take(tables * state.slots + target)
     if spec.explosion_eliminates:
         pts = np.where(boom, 0, value + ((value > 0) & aimed))
         return pts, boom

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dogfight.batch import damage, moves, sight, special, tailing
-from dogfight.batch.arrays import nonzero, ordered_pairs, per_slot
+from dogfight.batch.arrays import any_slot, nonzero, ordered_pairs, per_slot
 from dogfight.batch.spec import (
     ILLEGAL_ELIMINATED,
     ILLEGAL_STRAIGHT_AND_DAMAGE,
@@ -29,6 +29,7 @@ from dogfight.batch.state import (
     OUT_OF_CONTROL,
     SHOT_DOWN,
     BatchState,
+    heading_trig,
 )
 from dogfight.errors import IllegalPlanError
 
@@ -130,6 +131,7 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
     if not spec.auto_nearest:
         return out, dist_out, blind
     ready = _weapon_ready(state, silenced, act)
+    trig = heading_trig(state)
     enemy = (state.side[:, first] != state.side[:, second]) & both
     far = (spec.ruler + spec.base_radius + 1e-6) ** 2
     close = enemy & ~ov & (dx * dx + dy * dy <= far)
@@ -147,8 +149,7 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
         ii, jj = first[pp], second[pp]
         turn = np.radians(spec.arc_centre[w])
         cc, sc = np.cos(turn), np.sin(turn)
-        rad = np.radians(heading[bb, ii])
-        cos, sin = np.cos(rad), np.sin(rad)
+        cos, sin = trig[0].ravel()[bb * n + ii], trig[1].ravel()[bb * n + ii]
         c = cos * cc - sin * sc
         s = sin * cc + cos * sc
         along, across = ddx * c + ddy * s, np.abs(-ddx * s + ddy * c)
@@ -162,8 +163,16 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
         ox, oy = x[bb, ii], y[bb, ii]
         axis = heading[bb, ii] + spec.arc_centre[w]
         half = np.full(len(bb), spec.arc_half[w])
+        target = bb * n + jj
         dist, px, py = sight.nearest_in_arc(
-            spec, ox, oy, axis, float(spec.arc_half[w]), x[bb, jj], y[bb, jj], heading[bb, jj]
+            spec,
+            ox,
+            oy,
+            axis,
+            float(spec.arc_half[w]),
+            x.ravel()[target],
+            y.ravel()[target],
+            (trig[0].ravel()[target], trig[1].ravel()[target]),
         )
         reach = dist <= spec.ruler + REACH_TOLERANCE
         if n > 2 and reach.any():
@@ -393,7 +402,8 @@ def resolve_phase(
     spec = state.spec
     b_count, n = state.tables, state.slots
     act = ~state.over
-    if (act[:, None] & state.alive & (state.plan[..., 0] < 0)).any():
+    act_n = per_slot(act, n)
+    if (act_n & state.alive & (state.plan[..., 0] < 0)).any():
         raise IllegalPlanError("some table's turn has not been planned")
     log = PhaseLog(
         active=act.copy(),
@@ -422,14 +432,13 @@ def resolve_phase(
             reorder(state, log.tails)
         log.plan = state.plan.copy()
     _burn(state, act, dice, log)
-    rows = np.arange(b_count)
     p = np.minimum(state.phase, 2)
     state.phases_played += act
-    movers = state.alive & act[:, None]
-    card = state.plan[rows, :, p] if n else state.plan[:, :, 0]
+    movers = state.alive & act_n
+    card = state.plan.reshape(-1, 3)[np.arange(b_count * n), np.repeat(p, n)].reshape(b_count, n)
     card = np.where(movers, card, 0)
     # reveal: the flight restrictions, per the ruleset's switch
-    opening = (state.phase == 0)[:, None]
+    opening = per_slot(state.phase == 0, n)
     bad = movers & moves.problem(spec, state.prev_symbol, state.prev_steep, card, opening)
     log.illegal = bad
     if bad.any():
@@ -445,7 +454,7 @@ def resolve_phase(
                     log.illegal_slot[t, i] = _illegal_damage(state, t, i, dice, log)
     # move every airplane still in play at once
     flown = movers & state.alive
-    nx, ny, nh = moves.fly(spec, state.x, state.y, state.heading, card)
+    nx, ny, nh = moves.fly(spec, state.x, state.y, state.heading, card, heading_trig(state))
     np.copyto(state.x, nx, where=flown)
     np.copyto(state.y, ny, where=flown)
     np.copyto(state.heading, nh, where=flown)
@@ -453,7 +462,7 @@ def resolve_phase(
     np.copyto(state.prev_steep, spec.card_steep[card], where=flown)
     log.card = np.where(flown, card, -1)
     log.x, log.y, log.heading = state.x.copy(), state.y.copy(), state.heading.copy()
-    silenced = np.where(flown[..., None], state.jams > 0, False).astype(np.int64)
+    silenced = ((state.jams > 0) & np.repeat(flown, 2).reshape(b_count, n, 2)).astype(np.int64)
     state.jams -= silenced
     # leaving the table
     gone = flown & moves.outside(spec, state.x, state.y)
@@ -463,7 +472,7 @@ def resolve_phase(
     if gone.any():
         # the piles of a table whose game just ended are never drawn from again (a new
         # game shuffles new ones); with the referee's shuffles they go back all the same
-        damage.return_cards(state, gone if dice.exact else gone & ~state.over[:, None], dice)
+        damage.return_cards(state, gone if dice.exact else gone & ~per_slot(state.over, n), dice)
     # end of turn: smoke counters, tailing and plans go
     state.phase = np.where(act, state.phase + 1, state.phase)
     done = act & ~state.over & (state.phase >= 3)
@@ -471,7 +480,7 @@ def resolve_phase(
     state.turn[done] += 1
     state.plan[done] = -1
     state.tailing[done] = False
-    smoking = done[:, None] & (state.smoke > 0)
+    smoking = per_slot(done, n) & (state.smoke > 0)
     state.smoke[smoking] -= 1
     return log
 
@@ -490,14 +499,13 @@ def _fire(state: BatchState, act: Bools, silenced: Ints, dice: damage.Dice, log:
     log.target, log.distance, log.short, log.aimed = target, dist, short, aimed
     exploded = np.zeros((b_count, n), dtype=np.bool_)
     hits = special.Hits(state)
-    decks_of = state.weapon_deck()
     for i in range(n):
         for w in (0, 1):
             t = np.flatnonzero(fired[:, i, w])
             if len(t) == 0:
                 continue
             tgt = target[t, i, w]
-            decks = decks_of[t, i, w]
+            decks = spec.type_weapon_deck[:, w].take(state.type[t, i])
             jammed = np.zeros(len(t), dtype=np.bool_)
             for c in (0, 1):
                 sub = np.arange(len(t)) if c == 0 else np.flatnonzero(short[t, i, w])
@@ -529,8 +537,8 @@ def _victory(state: BatchState, act: Bools) -> None:
     last = np.full(state.tables, -1, dtype=np.int64)
     for k in range(len(state.side_names)):
         mine = state.side == k
-        present += (mine & state.present).any(axis=1)
-        up = (mine & state.alive).any(axis=1)
+        present += any_slot(mine & state.present)
+        up = any_slot(mine & state.alive)
         standing += up
         last[up & (last < 0)] = k
     ends = act & (present >= 2) & (standing <= 1)

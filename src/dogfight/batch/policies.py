@@ -19,8 +19,9 @@ from functools import lru_cache
 import numpy as np
 
 from dogfight.batch import moves, special
+from dogfight.batch.arrays import nonzero, per_slot
 from dogfight.batch.spec import IMMELMANN, LEFT, RIGHT, STRAIGHT, SYMBOLS, Bools, Floats, Ints, Spec
-from dogfight.batch.state import BatchState
+from dogfight.batch.state import BatchState, heading_trig
 
 SAFE_MARGIN = 1.0
 """As :data:`dogfight.bots.threats.SAFE_MARGIN`."""
@@ -47,9 +48,9 @@ class Sequences:
     feature: Ints
     """(decks, T) what the damaged-airplane restrictions look at (:func:`special.features`)."""
 
-    moves: Floats = field(default_factory=lambda: np.zeros((0, 2, 3)))
-    """(decks * T, 2, 3) ``forward`` and ``left`` of each triple, by flat index
-    ``deck * T + triple`` (one gather for all three phases)."""
+    forward_by_phase: tuple[Floats, ...] = ()
+    """``forward`` of each phase's card, raveled: flat index ``deck * T + triple``."""
+    left_by_phase: tuple[Floats, ...] = ()
     legal_flat: Bools = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
     """``legal`` raveled: flat index ``(deck * kinds + kind) * T + triple``."""
 
@@ -116,7 +117,8 @@ def _sequences(spec: Spec) -> Sequences:
         fh,
         ok,
         special.features(spec, rows),
-        np.stack([fx, fy], axis=-2).reshape(-1, 2, 3),
+        tuple(np.ascontiguousarray(fx[..., k]).reshape(-1) for k in range(3)),
+        tuple(np.ascontiguousarray(fy[..., k]).reshape(-1) for k in range(3)),
         ok.ravel(),
     )
 
@@ -181,18 +183,19 @@ def safe_flights(
     pick: Ints,
     x: Floats,
     y: Floats,
-    cos_sin: tuple[Floats, Floats],
+    cos: Floats,
+    sin: Floats,
 ) -> Bools:
-    """Whether triples ``pick`` (V, K) of ``deck`` (V, 1) keep airplanes at (x, y) (V, 1)
-    with headings of ``cos_sin`` (V, 1) ``SAFE_MARGIN`` inside the table after every
-    card (:func:`placed` then :func:`moves.inside`, all three phases at once)."""
-    flown = seqs.moves.take(deck * seqs.width + pick, axis=0)  # (V, K, 2, 3)
-    f, lft = flown[..., 0, :], flown[..., 1, :]
-    c, s = cos_sin[0][..., None], cos_sin[1][..., None]
-    px = x[..., None] + f * c - lft * s
-    py = y[..., None] + f * s + lft * c
-    out: Bools = moves.inside(spec, px, py, SAFE_MARGIN).all(axis=-1)
-    return out
+    """Whether triples ``pick`` (K, V) of ``deck`` (V,) keep airplanes at (x, y) (V,)
+    with headings of cosines and sines (V,) ``SAFE_MARGIN`` inside the table after
+    every card (:func:`placed` then :func:`moves.inside`, over rows of V airplanes)."""
+    index = deck * seqs.width + pick
+    ok = np.ones(pick.shape, dtype=np.bool_)
+    for phase in range(3):
+        f = seqs.forward_by_phase[phase].take(index)
+        lft = seqs.left_by_phase[phase].take(index)
+        ok &= moves.inside(spec, x + f * cos - lft * sin, y + f * sin + lft * cos, SAFE_MARGIN)
+    return ok
 
 
 def tiers(spec: Spec, fx: Floats, fy: Floats) -> Ints:
@@ -210,10 +213,10 @@ def tiers(spec: Spec, fx: Floats, fy: Floats) -> Ints:
 def needing(state: BatchState, mask: Bools | None = None) -> tuple[Ints, Ints]:
     """Tables and slots that need a plan: airplanes in play (and in ``mask``) on tables
     not over whose turn is not planned yet."""
-    need = state.alive & ~state.over[:, None] & (state.plan[..., 0] < 0)
+    need = state.alive & ~per_slot(state.over, state.slots) & (state.plan[..., 0] < 0)
     if mask is not None:
         need &= mask
-    b, n = np.nonzero(need)
+    b, n = nonzero(need)
     return b, n
 
 
@@ -314,12 +317,18 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     b, n = needing(state, mask)
     if len(b) == 0:
         return
-    deck = spec.type_deck[state.type[b, n]]
-    x, y, h = state.x[b, n], state.y[b, n], state.heading[b, n]
-    kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
+    # the airplanes' values by flat index; the draws of a round are laid out (K, V),
+    # K draws of V airplanes, so that numpy runs over the airplanes
+    flat = b * state.slots + n
+    deck = spec.type_deck.take(state.type.reshape(-1).take(flat))
+    x, y = state.x.reshape(-1).take(flat), state.y.reshape(-1).take(flat)
+    h = state.heading.reshape(-1).take(flat)
+    kinds = kind(
+        spec, state.prev_symbol.reshape(-1).take(flat), state.prev_steep.reshape(-1).take(flat)
+    )
     forbid, need = special.needs(state, b, n)
-    rad = np.radians(h)
-    cos, sin = np.cos(rad), np.sin(rad)
+    trig = heading_trig(state)
+    cos, sin = trig[0].reshape(-1).take(flat), trig[1].reshape(-1).take(flat)
     chosen = np.full(len(b), -1, dtype=np.int64)
     fallback = np.full(len(b), -1, dtype=np.int64)
     todo = np.arange(len(b))
@@ -328,19 +337,22 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     for tries in ROUNDS:
         if len(todo) == 0:
             break
-        d = deck[todo][:, None]
-        pick = (rng.random((len(todo), tries)) * seqs.count[d]).astype(np.int64)
-        ok = seqs.legal_flat.take(legal_base[todo][:, None] + pick)
+        d = deck[todo]
+        draws = np.ascontiguousarray(rng.random((len(todo), tries)).T)
+        pick = (draws * seqs.count.take(d)).astype(np.int64)  # (K, V)
+        ok = seqs.legal_flat.take(legal_base[todo] + pick)
         if spec.specials is not None:
-            ok &= special.allowed(seqs.feature[d, pick], forbid[todo][:, None], need[todo][:, None])
-        cs = cos[todo][:, None], sin[todo][:, None]
-        safe = ok & safe_flights(spec, seqs, d, pick, x[todo][:, None], y[todo][:, None], cs)
-        first_ok = ok.argmax(axis=1)
-        first_legal = ok[np.arange(len(todo)), first_ok] & (fallback[todo] < 0)
-        fallback[todo[first_legal]] = pick[first_legal, first_ok[first_legal]]
-        first_safe = safe.argmax(axis=1)
-        found = safe[np.arange(len(todo)), first_safe]
-        chosen[todo[found]] = pick[found, first_safe[found]]
+            ok &= special.allowed(
+                seqs.feature.reshape(-1).take(d * width + pick), forbid[todo], need[todo]
+            )
+        safe = ok & safe_flights(spec, seqs, d, pick, x[todo], y[todo], cos[todo], sin[todo])
+        columns = np.arange(len(todo))
+        first_ok = _first(ok)
+        first_legal = ok[first_ok, columns] & (fallback[todo] < 0)
+        fallback[todo[first_legal]] = pick[first_ok[first_legal], columns[first_legal]]
+        first_safe = _first(safe)
+        found = safe[first_safe, columns]
+        chosen[todo[found]] = pick[first_safe[found], columns[found]]
         todo = todo[~found]
     chosen[todo] = fallback[todo]
     rows = seqs.rows[deck, np.maximum(chosen, 0)]
@@ -369,7 +381,17 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
         usable = [c for c in cards if spec.card_usable[c]]
         straight = [c for c in usable if spec.card_symbol[c] == STRAIGHT][:3]
         rows[r] = np.array((straight + [c for c in usable if c not in straight])[:3])
-    state.plan[b, n] = rows
+    state.plan.reshape(-1, 3)[flat] = rows
+
+
+def _first(ok: Bools) -> Ints:
+    """(V,) the first row of ``ok`` (K, V) that holds in each column, 0 for none (as
+    ``argmax`` along the rows, which numpy runs one column at a time)."""
+    out = np.zeros(ok.shape[1], dtype=np.int64)
+    for k in range(ok.shape[0] - 1, 0, -1):
+        out[ok[k]] = k
+    out[ok[0]] = 0
+    return out
 
 
 def illegal_plans(state: BatchState, rng: np.random.Generator, share: float) -> None:

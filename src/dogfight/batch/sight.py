@@ -319,16 +319,20 @@ def nearest_in_arc(
     half: float,
     tx: Floats,
     ty: Floats,
-    th: Floats,
+    th: Floats | tuple[Floats, Floats],
 ) -> tuple[Floats, Floats, Floats]:
     """:func:`in_arc_edges`, :func:`edge_candidates` and :func:`nearest` at once, for
     pairs (P,) of a firing dot and a target base at pose (tx, ty, th), with no
     blockers: the distance to the nearest in-arc point of the base (inf: none) and the
     point. The arrays are laid out corner-first, (4, P), so numpy runs long inner loops
-    (the same arithmetic as the three functions)."""
+    (the same arithmetic as the three functions). ``th`` may be the cosines and sines
+    of the target headings instead."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        rad = np.radians(th)
-        c, s = np.cos(rad), np.sin(rad)
+        if isinstance(th, tuple):
+            c, s = th
+        else:
+            rad = np.radians(th)
+            c, s = np.cos(rad), np.sin(rad)
         f = _FORWARD * (spec.base_length / 2.0)
         lft = _LEFT * (spec.base_width / 2.0)
         ax = tx + f * c - lft * s  # (4, P): the corners, counter-clockwise

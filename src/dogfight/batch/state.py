@@ -81,6 +81,8 @@ class BatchState:
     side_names: tuple[str, ...]
     names: list[tuple[str, ...]] = field(default_factory=list)
     """Per table, the vehicle id of each slot (empty strings for empty slots)."""
+    trig: tuple[Floats, Floats, Floats] | None = field(default=None, repr=False, compare=False)
+    """A memo of :func:`heading_trig`: headings and their cosines and sines."""
 
     @property
     def tables(self) -> int:
@@ -102,6 +104,31 @@ class BatchState:
                 setattr(out, k, v.copy())
         out.names = list(self.names)
         return out
+
+
+def heading_trig(state: BatchState) -> tuple[Floats, Floats]:
+    """cos and sin of every airplane's heading (B, N), for reading only.
+
+    Kept from call to call with the headings they are of, and computed again only for
+    the headings that changed since (a phase turns some airplanes, a new game others):
+    ``cos`` costs as much as twenty additions, and the move, the firing and the plans
+    all need them."""
+    h = state.heading
+    memo = state.trig
+    if memo is None or memo[0].shape != h.shape:
+        rad = np.radians(h)
+        c, s = np.cos(rad), np.sin(rad)
+        state.trig = (h.copy(), c, s)
+        return c, s
+    old, c, s = memo
+    changed = np.flatnonzero(old != h)
+    if len(changed):
+        value = h.ravel()[changed]
+        rad = np.radians(value)
+        old.ravel()[changed] = value
+        c.ravel()[changed] = np.cos(rad)
+        s.ravel()[changed] = np.sin(rad)
+    return c, s
 
 
 def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]) -> BatchState:
