@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from dogfight.batch.arrays import any_slot
 from dogfight.batch.spec import Bools, Ints
 from dogfight.batch.state import BatchState
 from dogfight.rules.chance import step_rng
@@ -113,13 +114,14 @@ def return_cards(state: BatchState, gone: Bools, dice: Dice) -> None:
     if dice.exact:
         _return_exact(state, gone, dice)
         return
-    tables = np.flatnonzero(gone.any(axis=1))
+    tables = np.flatnonzero(any_slot(gone))
     if len(tables) == 0:
         return
     holder = state.holder[tables]  # (t, D, S)
-    returning = np.take_along_axis(
-        gone[tables][:, None, :], np.maximum(holder, 0).reshape(len(tables), 1, -1), axis=2
-    ).reshape(holder.shape) & (holder >= 0)
+    # whether each card's holder is gone
+    returning = gone.reshape(-1).take(
+        (tables * gone.shape[1])[:, None, None] + np.maximum(holder, 0)
+    ) & (holder >= 0)
     d_count, s_count = holder.shape[1], holder.shape[2]
     t_rows = np.repeat(tables, d_count)
     d_rows = np.tile(np.arange(d_count), len(tables))
