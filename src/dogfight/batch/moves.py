@@ -35,7 +35,15 @@ def fly(
         cos_sin = np.cos(rad), np.sin(rad)
     c, s = cos_sin
     dx, dy = spec.card_dx[card], spec.card_dy[card]
-    return x + dx * c - dy * s, y + dx * s + dy * c, normalize(normalize(h) + spec.card_turn[card])
+    return x + dx * c - dy * s, y + dx * s + dy * c, turned(h, spec.card_turn[card])
+
+
+def turned(h: Floats, turn: Floats) -> Floats:
+    """``normalize(normalize(h) + turn)``, without the first when every heading is
+    already in [0, 360) (it would change none)."""
+    if not ((h >= 0.0) & (h < 360.0)).all():
+        h = normalize(h)
+    return normalize(h + turn)
 
 
 def problem(

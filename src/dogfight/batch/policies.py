@@ -346,13 +346,13 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
                 seqs.feature.reshape(-1).take(d * width + pick), forbid[todo], need[todo]
             )
         safe = ok & safe_flights(spec, seqs, d, pick, x[todo], y[todo], cos[todo], sin[todo])
-        columns = np.arange(len(todo))
-        first_ok = _first(ok)
-        first_legal = ok[first_ok, columns] & (fallback[todo] < 0)
-        fallback[todo[first_legal]] = pick[first_ok[first_legal], columns[first_legal]]
-        first_safe = _first(safe)
-        found = safe[first_safe, columns]
-        chosen[todo[found]] = pick[first_safe[found], columns[found]]
+        # the first legal draw, the first safe one: flat indexes into pick
+        at = np.arange(len(todo)) + _first(ok) * len(todo)
+        first_legal = ok.any(axis=0) & (fallback[todo] < 0)
+        fallback[todo[first_legal]] = pick.reshape(-1).take(at[first_legal])
+        at = np.arange(len(todo)) + _first(safe) * len(todo)
+        found = safe.any(axis=0)
+        chosen[todo[found]] = pick.reshape(-1).take(at[found])
         todo = todo[~found]
     chosen[todo] = fallback[todo]
     rows = seqs.rows[deck, np.maximum(chosen, 0)]
@@ -387,6 +387,9 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
 def _first(ok: Bools) -> Ints:
     """(V,) the first row of ``ok`` (K, V) that holds in each column, 0 for none (as
     ``argmax`` along the rows, which numpy runs one column at a time)."""
+    if ok.shape[0] == 2:
+        out: Ints = (ok[1] & ~ok[0]).astype(np.int64)
+        return out
     out = np.zeros(ok.shape[1], dtype=np.int64)
     for k in range(ok.shape[0] - 1, 0, -1):
         out[ok[k]] = k

@@ -84,8 +84,9 @@ def _interval(sa: Floats, sb: Floats) -> tuple[Floats, Floats]:
     d = sb - sa
     with np.errstate(divide="ignore", invalid="ignore"):
         cut = -sa / d
-    low = np.where(d > 0, cut, np.where((d == 0) & (sa < 0), np.inf, 0.0))
-    high = np.where(d < 0, cut, np.where((d == 0) & (sa < 0), -np.inf, 1.0))
+    never = (d == 0) & (sa < 0)
+    low = np.where(d > 0, cut, np.where(never, np.inf, 0.0))
+    high = np.where(d < 0, cut, np.where(never, -np.inf, 1.0))
     return low, high
 
 
@@ -337,8 +338,7 @@ def nearest_in_arc(
         lft = _LEFT * (spec.base_width / 2.0)
         ax = tx + f * c - lft * s  # (4, P): the corners, counter-clockwise
         ay = ty + f * s + lft * c
-        ex = np.roll(ax, -1, axis=0) - ax
-        ey = np.roll(ay, -1, axis=0) - ay
+        ex, ey = _edges(ax), _edges(ay)
         dx, dy = ax - ox, ay - oy
         bx, by = dx + ex, dy + ey
         rr = np.radians(axis - half)
@@ -350,7 +350,8 @@ def nearest_in_arc(
         t0 = np.maximum(np.maximum(lo1, lo2), 0.0)
         t1 = np.minimum(np.minimum(hi1, hi2), 1.0)
         foot = (-dx * ex - dy * ey) / (ex * ex + ey * ey)
-        foot = np.minimum(np.maximum(np.nan_to_num(foot), t0), t1)
+        # as np.maximum(np.nan_to_num(foot), t0): t0 >= 0, so NaN (read as 0) gives t0
+        foot = np.minimum(np.fmax(foot, t0), t1)
         ok = t0 <= t1
         ts = np.stack([t0, t1, foot], axis=1)  # (4, 3, P)
         ts = np.where(ok[:, None], ts, 0.0)
@@ -358,6 +359,14 @@ def nearest_in_arc(
         py = (ay[:, None] + ts * ey[:, None]).reshape(12, -1)
         d = np.hypot(px - ox, py - oy)
         d = np.where(np.repeat(ok, 3, axis=0), d, np.inf)
-        best = np.argmin(d, axis=0)
-        cols = np.arange(d.shape[1])
-        return d[best, cols], px[best, cols], py[best, cols]
+        at = np.argmin(d, axis=0) * d.shape[1] + np.arange(d.shape[1])
+        return d.reshape(-1).take(at), px.reshape(-1).take(at), py.reshape(-1).take(at)
+
+
+def _edges(a: Floats) -> Floats:
+    """Corner-first coordinates (4, P) of quadrilaterals: each edge's run to the next
+    corner (``np.roll(a, -1, axis=0) - a``)."""
+    out = np.empty_like(a)
+    np.subtract(a[1:], a[:-1], out=out[:-1])
+    np.subtract(a[0], a[-1], out=out[-1])
+    return out
