@@ -42,24 +42,26 @@ def corners(spec: Spec, x: Floats, y: Floats, heading: Floats) -> Floats:
     return out
 
 
-def _cross_edges(poly: Floats, pts: Floats) -> Floats:
-    """cross(p_i, p_{i+1}, v) for every edge i of ``poly`` (..., 4, 2) and point v of
-    ``pts`` (..., m, 2): shape (..., 4, m)."""
-    p = poly[..., :, None, :]
-    q = np.roll(poly, -1, axis=-2)[..., :, None, :]
-    v = pts[..., None, :, :]
-    out: Floats = (q[..., 0] - p[..., 0]) * (v[..., 1] - p[..., 1]) - (q[..., 1] - p[..., 1]) * (
-        v[..., 0] - p[..., 0]
-    )
-    return out
-
-
 def overlap(a: Floats, b: Floats) -> Bools:
     """Whether convex quadrilaterals ``a`` and ``b`` (..., 4, 2) share interior, by the
     separating-axis test of :func:`dogfight.geometry.shapes.convex_overlap`."""
-    apart_a = (_cross_edges(a, b) <= EPSILON).all(axis=-1).any(axis=-1)
-    apart_b = (_cross_edges(b, a) <= EPSILON).all(axis=-1).any(axis=-1)
-    out: Bools = np.logical_not(apart_a | apart_b)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    # corner-first (4, 2, P), so that numpy runs over the pairs
+    at = np.moveaxis(np.broadcast_to(a, shape).reshape(-1, 4, 2), 0, -1)
+    bt = np.moveaxis(np.broadcast_to(b, shape).reshape(-1, 4, 2), 0, -1)
+    out: Bools = np.logical_not(_apart(at, bt) | _apart(bt, at))
+    return out.reshape(shape[:-2])
+
+
+def _apart(poly: Floats, pts: Floats) -> Bools:
+    """Whether some edge of each quadrilateral ``poly`` (4, 2, P) has every point of
+    ``pts`` (4, 2, P) on or outside it (the cross product of the edge and the point at most
+    ``EPSILON``), laid out (edge, point, P)."""
+    px, py = poly[:, None, 0], poly[:, None, 1]
+    qx, qy = np.roll(poly[:, 0], -1, axis=0)[:, None], np.roll(poly[:, 1], -1, axis=0)[:, None]
+    vx, vy = pts[None, :, 0], pts[None, :, 1]
+    cross = (qx - px) * (vy - py) - (qy - py) * (vx - px)  # (4 edges, 4 points, P)
+    out: Bools = np.asarray((cross <= EPSILON).all(axis=1).any(axis=0), dtype=np.bool_)
     return out
 
 
