@@ -22,9 +22,10 @@ from dogfight.rules.events import ActionWasted, IllegalManeuver
 from dogfight.rules.observation import observe, side_seat
 from dogfight.rules.plans import Flown, plan_problems
 from dogfight.rules.state import GameState
+from dogfight.scenario_setup import scenario_situation
 from dogfight.sim.duel import duel_situation
 from dogfight.sim.parallel import RunSpec, run
-from dogfight.sim.run import game_seeds, play_game, scenario_situation
+from dogfight.sim.run import game_seeds, play_game
 from dogfight.situation import build, parse_situation
 
 GAMES = 200

@@ -367,8 +367,8 @@ def test_the_server_plays_a_computer_game_past_40_steps(tmp_path: Path) -> None:
 
 def test_a_non_finite_number_is_never_printed_as_json() -> None:
     """The command line's JSON is strict: NaN would be a bug, refused with a message."""
-    from dogfight.cli.output import dumps
     from dogfight.errors import DataError
+    from dogfight.output import dumps
 
     assert json.loads(dumps({"x": 1.5})) == {"x": 1.5}
     for bad in (float("nan"), float("inf"), [float("-inf")]):

@@ -15,7 +15,8 @@ from dogfight.catalog.loader import load_catalog
 from dogfight.cli.terminal_play import play_in_terminal
 from dogfight.rules.events import Event
 from dogfight.rules.observation import observe, side_seat
-from dogfight.sim.run import game_seeds, play_game, scenario_situation
+from dogfight.scenario_setup import scenario_situation
+from dogfight.sim.run import game_seeds, play_game
 from dogfight.situation import build
 
 CATALOG = load_catalog()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import shapely
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from dogfight.adjudication import judge
@@ -293,6 +293,20 @@ def test_reachable_part_agrees_with_the_engine(
 
 @PROPS
 @given(poses, poses, poses, arcs)
+@example(  # once left a sliver of no area in the shadow, and GEOS then found the
+    # whole blocker inside the shadow cut out of it
+    Pose(0.0, -3.0, 27.0),
+    Pose(0.0, 4.0, 0.0),
+    Pose(0.0, -13.0, 345.75),
+    Arc(centre=180.0, width=120.0),
+)
+@example(  # the shadow's sides ran along the base's edges, and GEOS kept a corner of
+    # the base in the shadow cut out of it
+    Pose(0.0, 29.875, 283.5),
+    Pose(0.0, 5.0, 0.0),
+    Pose(1.0, -2.0, 26.0),
+    Arc(centre=0.0, width=60.0),
+)
 def test_nothing_reachable_lies_in_a_blockers_shadow(
     firer: Pose, target: Pose, other: Pose, arc: Arc
 ) -> None:

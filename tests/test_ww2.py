@@ -41,7 +41,8 @@ from dogfight.rules.events import (
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.rules.ww2 import scale
-from dogfight.sim.run import play_game, scenario_situation
+from dogfight.scenario_setup import scenario_situation
+from dogfight.sim.run import play_game
 from dogfight.situation import build, parse_situation
 
 CATALOG = load_catalog()

@@ -13,7 +13,8 @@ from dogfight.catalog.loader import Catalog
 from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import resolve_phase
 from dogfight.rules.state import GameState
-from dogfight.sim.run import scenario_situation, start_refereed
+from dogfight.scenario_setup import scenario_situation
+from dogfight.sim.run import start_refereed
 from dogfight.situation import build
 
 

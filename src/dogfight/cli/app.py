@@ -19,8 +19,8 @@ from dogfight.adjudication import judge
 from dogfight.catalog import Catalog
 from dogfight.catalog.models import Switches
 from dogfight.cli.catalog_option import DataOption, catalog, set_data_folder
-from dogfight.cli.output import dumps, write_atomic
 from dogfight.errors import DataError, DogfightError
+from dogfight.output import dumps, write_atomic
 from dogfight.rules.events import as_dicts
 from dogfight.rules.observation import observe, side_seat, visible_events
 from dogfight.situation import Situation, read_situation

@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play a complete seeded duel between random legal plans and narrate it."""
         from dogfight.cli.catalog_option import catalog
-        from dogfight.cli.output import write_atomic
+        from dogfight.output import write_atomic
         from dogfight.render.svg import render_svg
 
         cat = catalog()

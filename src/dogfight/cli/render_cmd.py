@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
         # honour the --data option parsed by app's callback.
         from dogfight.adjudication import judge
         from dogfight.cli.catalog_option import catalog
-        from dogfight.cli.output import write_atomic
+        from dogfight.output import write_atomic
         from dogfight.render.svg import render_svg
         from dogfight.situation import read_situation
 

@@ -40,8 +40,8 @@ def parse_bots(text: str | None, sides: list[str]) -> dict[str, str]:
 def load_table(target: str, catalog: Any) -> tuple[Any, bool]:
     """A situation file, a scenario id (then each game redraws the setup), or another
     ready-made setup of ``dogfight play`` (``duel``)."""
+    from dogfight.scenario_setup import scenario_situation
     from dogfight.server.setups import presets
-    from dogfight.sim.run import scenario_situation
     from dogfight.situation import parse_situation, read_situation
 
     path = Path(target)
@@ -127,7 +127,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from dogfight.cli.catalog_option import catalog
-        from dogfight.cli.output import write_atomic
+        from dogfight.output import write_atomic
         from dogfight.sim.parallel import RunSpec, check_address, run
         from dogfight.sim.plots import lengths_png, subject, win_rates_png
         from dogfight.sim.run import GameResult, default_bot, sides_of
@@ -290,7 +290,7 @@ def simulate_campaigns(
 
     from dogfight.campaign.spec import load_campaign
     from dogfight.cli.catalog_option import catalog
-    from dogfight.cli.output import write_atomic
+    from dogfight.output import write_atomic
     from dogfight.sim.campaign import play_campaign, summarize_campaigns
 
     cat = catalog()

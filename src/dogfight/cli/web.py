@@ -265,7 +265,7 @@ def register(app: typer.Typer) -> None:
         """Write a stored game's transcript (JSON lines, every event, the referee's view)
         and optionally an SVG of one step."""
         from dogfight.cli.catalog_option import catalog
-        from dogfight.cli.output import write_atomic
+        from dogfight.output import write_atomic
         from dogfight.render.svg import render_svg
         from dogfight.server.errors import ApiError
         from dogfight.server.service import GameService

@@ -25,6 +25,9 @@ from dogfight.geometry.shapes import Polygon
 SEGMENTS = 256
 """Sides of the polygon standing for the ruler's circle."""
 
+EDGE_HAIR = 1e-7
+"""cm a blocker's base is grown by before its shadow is cut out of the table."""
+
 
 def sector(pose: Pose, arc: Arc, ruler: float) -> shapely.Polygon:
     """The arc's wedge from ``pose``'s firing dot out to the ruler's length: every point
@@ -60,7 +63,7 @@ def reachable_part(pose: Pose, arc: Arc, ruler: float, seen: Sight) -> shapely.G
     """The part of the target a ruler from ``pose``'s dot can touch: inside the arc,
     within ``ruler`` and not hidden by another base. ``seen`` is the engine's measure of
     that shot (:func:`~dogfight.geometry.reach.sight` with the bases that may block it)."""
-    return seen.visible().intersection(sector(pose, arc, ruler))
+    return _solid(seen.visible().intersection(sector(pose, arc, ruler)))
 
 
 def reachable(
@@ -80,4 +83,22 @@ def hidden_by(pose: Pose, arc: Arc, ruler: float, blocker: Polygon) -> shapely.G
     if base.covers(shapely.Point(origin)):
         return shapely.Polygon()
     cone = shapely.Polygon(shadow(origin, blocker, ruler))
-    return cone.intersection(sector(pose, arc, ruler)).difference(base)
+    # the cone's sides run through the base's corners: cut out a base grown by a hair,
+    # so that no edge of the shadow lies on an edge of the base (GEOS can then take a
+    # piece of the base for outside it)
+    grown = base.buffer(EDGE_HAIR, join_style="mitre")
+    return _solid(cone.intersection(sector(pose, arc, ruler)).difference(grown))
+
+
+def _solid(shape: shapely.Geometry) -> shapely.Geometry:
+    """``shape`` without the pieces of no surface (at most
+    :data:`~dogfight.geometry.reach.SLIVER`) that floating-point rounding leaves where
+    two edges nearly meet: such a degenerate piece is harmless to draw but can make a
+    later overlay of the area answer wrongly (GEOS once found a whole base inside a
+    shadow that had been cut out of it)."""
+    pieces = [
+        p for p in shapely.get_parts(shape) if isinstance(p, shapely.Polygon) and p.area > SLIVER
+    ]
+    if len(pieces) == len(shapely.get_parts(shape)):
+        return shape
+    return shapely.MultiPolygon(pieces) if len(pieces) != 1 else pieces[0]

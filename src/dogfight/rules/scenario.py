@@ -43,7 +43,11 @@ its side", "at half a ruler from the middle of its side", the six objective temp
 def edge_point(state: GameState, edge: str, across: float, depth: float) -> tuple[float, float]:
     """The table point ``depth`` cm in from the middle of ``edge`` and ``across`` cm to the
     right of it, as seen from that edge looking across the table."""
-    w, h = state.rules.table_width, state.rules.table_height
+    return table_point(state.rules.table_width, state.rules.table_height, edge, across, depth)
+
+
+def table_point(w: float, h: float, edge: str, across: float, depth: float) -> tuple[float, float]:
+    """:func:`edge_point` on a ``w`` x ``h`` table (before any game state exists)."""
     return {
         "south": (w / 2.0 + across, depth),
         "north": (w / 2.0 - across, h - depth),

@@ -15,7 +15,6 @@ legal one and counts it in :attr:`GameResult.refused`.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -24,7 +23,7 @@ import numpy as np
 
 from dogfight.bots.base import Bot, make
 from dogfight.catalog.loader import Catalog
-from dogfight.errors import DataError, IllegalPlanError
+from dogfight.errors import IllegalPlanError
 from dogfight.rules.chance import step_rng
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.engine import resolve_phase, start_turn
@@ -33,7 +32,8 @@ from dogfight.rules.observation import observe, side_seat
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.rules.victory import scores
-from dogfight.situation import Situation, build, parse_situation
+from dogfight.scenario_setup import scenario_situation
+from dogfight.situation import Situation, build
 
 MAX_TURNS = 30
 
@@ -85,93 +85,6 @@ def _int_seed(sequence: np.random.SeedSequence) -> int:
 def _bot_rng(sequence: np.random.SeedSequence, k: int) -> np.random.Generator:
     child = np.random.SeedSequence(sequence.entropy, spawn_key=(*sequence.spawn_key, k))
     return np.random.Generator(np.random.PCG64(child))
-
-
-# --- scenarios without a situation file --------------------------------------------------
-
-
-_FACING = {"south": 90.0, "north": 270.0, "west": 0.0, "east": 180.0}
-
-
-def scenario_situation(
-    catalog: Catalog, scenario_id: str, rng: np.random.Generator | None = None
-) -> Situation:
-    """A legal setup of a scenario: each side's vehicles spread along its edge facing
-    across the table (``edge`` placements 5 cm in, others 10 cm in), the objective
-    tokens evenly on a circle about the centre. With ``rng`` the vehicles' places
-    along their edge vary a little."""
-    scenario = catalog.scenarios.get(scenario_id)
-    if scenario is None:
-        raise DataError(
-            "SCENARIO",
-            "scenario",
-            scenario_id,
-            "a situation JSON file or a known scenario: " + ", ".join(sorted(catalog.scenarios)),
-        )
-    w, h = scenario.table.width, scenario.table.height
-    edges = {s.name: s.edge for s in scenario.sides}
-    by_side: dict[str, list[str]] = {}
-    for spec in scenario.vehicles:
-        by_side.setdefault(spec.side, []).append(spec.id)
-    vehicles: list[dict[str, Any]] = []
-    for spec in scenario.vehicles:
-        edge = edges[spec.side]
-        group = by_side[spec.side]
-        along = (group.index(spec.id) + 1) / (len(group) + 1)
-        depth = min(5.0, scenario.edge_depth) if spec.placement == "edge" else 10.0
-        wanted = getattr(spec, "depth", None)
-        if spec.placement == "depth" and wanted is not None:
-            depth = float(wanted)
-        if getattr(spec, "centred", False):
-            along = 0.5
-        elif rng is not None:
-            along += float(rng.uniform(-0.15, 0.15)) / len(group)
-        x, y = _edge_point(
-            w, h, edge, (along - 0.5) * (w if edge in ("south", "north") else h), depth
-        )
-        entry: dict[str, Any] = {
-            "id": spec.id,
-            "pose": {"x": x, "y": y, "heading": _FACING[edge]},
-        }
-        if not spec.types:
-            entry["type"] = "spad-xiii"
-        vehicles.append(entry)
-    data: dict[str, Any] = {"scenario": scenario.id, "vehicles": vehicles}
-    rule = scenario.objectives
-    if rule is not None:
-        count = rule.count
-        layout: list[tuple[float, float]] = list(getattr(rule, "layout", []) or [])
-        if layout:
-            edge = edges.get(rule.placed_by, "south")
-            spots = [_edge_point(w, h, edge, across, depth) for across, depth in layout]
-        else:
-            radius = 0.0
-            if count > 1:
-                needed = rule.min_apart / (2 * math.sin(math.pi / count))
-                radius = min(needed * 1.001, rule.max_from_centre)
-            offset = 45.0 if count == 4 else 90.0
-            spots = [
-                (
-                    w / 2 + radius * math.cos(math.radians(offset + 360.0 * i / count)),
-                    h / 2 + radius * math.sin(math.radians(offset + 360.0 * i / count)),
-                )
-                for i in range(count)
-            ]
-        data["objectives"] = [
-            {"id": f"objective-{i + 1}", "x": x, "y": y} for i, (x, y) in enumerate(spots)
-        ]
-    return parse_situation(data, f"scenario {scenario_id}")
-
-
-def _edge_point(w: float, h: float, edge: str, across: float, depth: float) -> tuple[float, float]:
-    """``depth`` cm in from the middle of ``edge``, ``across`` cm to the right of someone
-    standing at that edge facing the table (as the scenario rules measure layouts)."""
-    return {
-        "south": (w / 2.0 + across, depth),
-        "north": (w / 2.0 - across, h - depth),
-        "west": (depth, h / 2.0 - across),
-        "east": (w - depth, h / 2.0 + across),
-    }[edge]
 
 
 # --- one game ------------------------------------------------------------------------------------
