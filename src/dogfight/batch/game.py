@@ -466,7 +466,12 @@ def resolve_phase(
     state.jams -= silenced
     # leaving the table
     gone = flown & moves.outside(spec, state.x, state.y)
-    _eliminate(state, np.where(gone, LEFT_AREA, 0), log.eliminated, dice)
+    left = _eliminate(state, np.where(gone, LEFT_AREA, 0), log.eliminated, dice, False)
+    if left.any():
+        # their cards go back at once (the others may draw them in the firing step),
+        # except on a table whose game this ends: nobody there draws again
+        back = left if dice.exact else left & ~per_slot(_ended(state, act)[0], n)
+        damage.return_cards(state, back, dice)
     gone = _fire(state, act, silenced, dice, log)
     _victory(state, act)
     if gone.any():
@@ -532,6 +537,14 @@ def _fire(state: BatchState, act: Bools, silenced: Ints, dice: damage.Dice, log:
 
 def _victory(state: BatchState, act: Bools) -> None:
     """One side (or none) left in play ends the game."""
+    ends, last = _ended(state, act)
+    state.over |= ends
+    state.winner[ends] = last[ends]
+
+
+def _ended(state: BatchState, act: Bools) -> tuple[Bools, Ints]:
+    """(B,) the tables of ``act`` where at most one side of those that were present
+    has an airplane in play, and (B,) that side (-1: none)."""
     present = np.zeros(state.tables, dtype=np.int64)
     standing = np.zeros(state.tables, dtype=np.int64)
     last = np.full(state.tables, -1, dtype=np.int64)
@@ -542,5 +555,4 @@ def _victory(state: BatchState, act: Bools) -> None:
         standing += up
         last[up & (last < 0)] = k
     ends = act & (present >= 2) & (standing <= 1)
-    state.over |= ends
-    state.winner[ends] = last[ends]
+    return ends, last
