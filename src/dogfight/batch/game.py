@@ -206,12 +206,14 @@ def _nearest(key: Ints, other: Ints, dist: Floats) -> tuple[Ints, Floats]:
     keys that have one, their distances); a key whose least distance is NaN has none,
     and reports NaN (never a hit)."""
     start = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
-    if len(start) == len(key):
+    if len(start) >= len(key):  # one candidate per key (or none at all)
         return np.arange(len(key)), dist
     least = np.minimum.reduceat(dist, start)
     group = np.repeat(np.arange(len(start)), np.diff(np.append(start, len(key))))
     best = np.flatnonzero(dist == least[group])
-    best = best[np.concatenate([[True], group[best][1:] != group[best][:-1]])]
+    first = np.ones(len(best), dtype=np.bool_)
+    first[1:] = group[best][1:] != group[best][:-1]
+    best = best[first]
     return best, dist[best]
 
 
@@ -407,23 +409,24 @@ def resolve_phase(
         raise IllegalPlanError("some table's turn has not been planned")
     log = PhaseLog(
         active=act.copy(),
-        card=np.full((b_count, n), -1, dtype=np.int64),
-        illegal=np.zeros((b_count, n), dtype=np.bool_),
+        # card, illegal, target, distance, short, aimed and blind are set below
+        card=np.empty((b_count, n), dtype=np.int64),
+        illegal=np.empty((b_count, n), dtype=np.bool_),
         illegal_slot=np.full((b_count, n), -1, dtype=np.int64),
         x=state.x,
         y=state.y,
         heading=state.heading,
-        target=np.full((b_count, n, 2), -1, dtype=np.int64),
-        distance=np.full((b_count, n, 2), np.inf),
-        short=np.zeros((b_count, n, 2), dtype=np.bool_),
-        aimed=np.zeros((b_count, n, 2), dtype=np.bool_),
+        target=np.empty((b_count, n, 2), dtype=np.int64),
+        distance=np.empty((b_count, n, 2)),
+        short=np.empty((b_count, n, 2), dtype=np.bool_),
+        aimed=np.empty((b_count, n, 2), dtype=np.bool_),
         slots=np.full((b_count, n, 2, 2), -1, dtype=np.int64),
         points=np.zeros((b_count, n, 2), dtype=np.int64),
         eliminated=np.zeros((b_count, n), dtype=np.int64),
         tails=np.zeros((b_count, n, n), dtype=np.bool_),
         plan=state.plan,
         burn_slot=np.full((b_count, n), -1, dtype=np.int64),
-        blind=np.zeros((b_count, n), dtype=np.bool_),
+        blind=np.empty((b_count, n), dtype=np.bool_),
     )
     # 002: tailing, at the start of the turn and before the second maneuver
     if spec.tailing:
