@@ -81,3 +81,46 @@ def test_constant_density_tables_agree_too(
     monkeypatch.setattr(differential, "MAKERS", (functools.partial(layouts.constant_density, 40),))
     report = compare(catalog, 9, seed=3)
     assert report.phases == 9 and report.differences == []
+
+
+@pytest.mark.parametrize(("count", "tables"), [(32, 40), (40, 4)])
+def test_nearest_option_is_the_first_option(catalog: Catalog, count: int, tables: int) -> None:
+    """The firing step's ``auto`` shot measures targets only until none left can be
+    nearer (``firing.nearest_option``): it is exactly ``options(...)[0]``, the same
+    target and the same measure, on crowded and on sparse tables. (Among these crowded
+    tables, a few times the target whose in-arc part is nearest is partly hidden and
+    another is nearer: stopping at the first target seen fails here.)"""
+    make = layouts.crowded if count != 40 else layouts.constant_density
+    compared = 0
+    for seed in range(tables):
+        rng = np.random.Generator(np.random.PCG64([seed, 11]))
+        state = build(make(count, rng), catalog, seed)
+        state, _ = start_turn(state, random_plans(state, rng))
+        for phase in (1, 2, 3):
+            if state.over:
+                break
+            moved, _ = resolve_phase(state, step_rng(seed, 1, phase), stop_before_firing=True)
+            table = firing.table_of(moved)
+            for vehicle in moved.in_play():
+                for weapon, _ in moved.rules.weapons(vehicle.type):
+                    every = firing.options(moved, table, vehicle, weapon)
+                    first = firing.nearest_option(moved, firing.table_of(moved), vehicle, weapon)
+                    if not every:
+                        assert first is None
+                        continue
+                    assert first is not None
+                    expected = every[0]
+                    assert (first.target, first.sight.distance, first.sight.point) == (
+                        expected.target,
+                        expected.sight.distance,
+                        expected.sight.point,
+                    )
+                    assert (first.short, first.candidates, first.protected) == (
+                        expected.short,
+                        expected.candidates,
+                        expected.protected,
+                    )
+                    assert first.blockers == expected.blockers
+                    compared += 1
+            state, _ = resolve_phase(state, step_rng(seed, 1, phase))
+    assert compared > 50

@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import ManeuverCard, ManeuverDeck
-from dogfight.geometry.maneuver import apply_card, arrowhead, card_area, nose
+from dogfight.geometry.hexbase import hexagon
+from dogfight.geometry.maneuver import apply_card, arrowhead, card_area, fly_card, nose
 from dogfight.geometry.pose import Point, Pose, normalize_heading
-from dogfight.geometry.reach import Arc, Sight, shadow, sight
+from dogfight.geometry.reach import Arc, Sight, _shadow_points, shadow, shadows, sight
 from dogfight.geometry.shapes import Polygon, area, contains, convex_overlap, rectangle
 from dogfight.rules.firing import blocked_shots, options, table_of
 from dogfight.rules.state import GameState
@@ -303,6 +304,30 @@ def test_apply_card_is_bit_for_bit_the_three_moves(
     _, card = deck_card
     moves = arrowhead(pose, card, BASE_L).moved(BASE_L / 2.0, 0.0, 0.0)
     assert apply_card(pose, card, BASE_L) == moves
+
+
+@SETTINGS
+@given(
+    st.floats(-200, 200),
+    st.floats(-200, 200),
+    st.one_of(st.floats(-1080, 1080), st.sampled_from([0.0, -0.0, 360.0, 90.0, 180.0])),
+    st.lists(cards, min_size=1, max_size=4),
+)
+def test_fly_card_chains_bit_for_bit_as_apply_card(
+    x: float, y: float, heading: float, chain: list[tuple[ManeuverDeck, ManeuverCard]]
+) -> None:
+    """fly_card, which carries the heading's cosine and sine from card to card, gives
+    exactly the poses of apply_card flown one card after another, whatever the heading
+    (outside [0, 360), zero of either sign)."""
+    pose = Pose(x, y, heading)
+    rad = math.radians(heading)
+    state = (x, y, heading, math.cos(rad), math.sin(rad))
+    for _, card in chain:
+        pose = apply_card(pose, card, BASE_L)
+        state = fly_card(*state, card, BASE_L / 2.0)
+        assert Pose(*state[:3]) == pose
+        assert math.copysign(1.0, state[0]) == math.copysign(1.0, pose.x)
+        assert math.copysign(1.0, state[1]) == math.copysign(1.0, pose.y)
 
 
 @SETTINGS
@@ -737,6 +762,34 @@ def shadow_cases(draw: st.DrawFn) -> tuple[Point, Polygon]:
     blocker = random_base(draw, Pose(origin[0], origin[1], 0.0), 4.0, RULER)
     assume(not shp(blocker).buffer(1.0).contains(shapely.Point(origin)))
     return origin, blocker
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    coords,
+    coords,
+    st.lists(st.tuples(coords, coords, headings, st.booleans()), min_size=1, max_size=5),
+    st.floats(5.0, 80.0),
+)
+def test_batched_shadows_are_the_shadow_points_hulls_to_the_bit(
+    ox: float, oy: float, laid: list[tuple[float, float, float, bool]], far: float
+) -> None:
+    """shadows() works its points out on plain floats for every blocker at once; each
+    shadow is still exactly the hull of _shadow_points, numpy array by array (the
+    transcripts depend on these bits)."""
+    origin = (ox, oy)
+    blockers = [
+        hexagon(Pose(x, y, h), 4.2) if hexed else rectangle(Pose(x, y, h), BASE_L, BASE_W)
+        for x, y, h, hexed in laid
+    ]
+    assume(all(not contains(b, origin) for b in blockers))
+    batched = shadows(origin, blockers, far)
+    for blocker, shade in zip(blockers, batched, strict=True):
+        alone = shapely.orient_polygons(
+            shapely.convex_hull(shapely.multipoints(_shadow_points(origin, blocker, far))),
+            exterior_cw=False,
+        )
+        assert shapely.get_coordinates(shade).tobytes() == shapely.get_coordinates(alone).tobytes()
 
 
 @SETTINGS

@@ -5,17 +5,19 @@ the random playout tests."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
 from dogfight.bots.view import follows, opens
-from dogfight.catalog.models import ManeuverCard, TripodCard, TripodSymbol
+from dogfight.catalog.models import ManeuverCard, ManeuverDeck, Symbol, TripodCard, TripodSymbol
 from dogfight.errors import IllegalPlanError
-from dogfight.geometry.maneuver import apply_card
+from dogfight.geometry.maneuver import fly_card
 from dogfight.rules import standard
+from dogfight.rules.chance import sample
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.engine import allowed_symbols
-from dogfight.rules.plans import Action, Plan, plan_problems
+from dogfight.rules.plans import Action, Flown, Plan, Restrictions, plan_problems
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.ww2 import scale
 
@@ -23,14 +25,39 @@ from dogfight.rules.ww2 import scale
 def _stays_on_table(state: GameState, vehicle: Vehicle, cards: list[ManeuverCard]) -> bool:
     pose = vehicle.pose
     margin = 1.0
+    high_x = state.rules.table_width - margin
+    high_y = state.rules.table_height - margin
+    half = state.rules.base_length / 2.0
+    x, y, heading = pose.x, pose.y, pose.heading
+    rad = math.radians(heading)
+    c, s = math.cos(rad), math.sin(rad)
     for card in cards:
-        pose = apply_card(pose, card, state.rules.base_length)
-        if not (
-            margin <= pose.x <= state.rules.table_width - margin
-            and margin <= pose.y <= state.rules.table_height - margin
-        ):
+        x, y, heading, c, s = fly_card(x, y, heading, c, s, card, half)
+        if not (margin <= x <= high_x and margin <= y <= high_y):
             return False
     return True
+
+
+Tables = tuple[list[int], list[bool], list[list[bool]]]
+_TABLES: dict[tuple[int, Flown | None, Restrictions, frozenset[Symbol]], tuple[object, Tables]] = {}
+
+
+def _tables(
+    deck: ManeuverDeck, previous: Flown | None, restrictions: Restrictions, symbols: set[Symbol]
+) -> Tables:
+    """The deck's cards of ``symbols`` (indexes), which may open the turn after
+    ``previous`` and which may follow which (:func:`opens`, :func:`follows`), as Python
+    lists, kept per deck."""
+    key = (id(deck), previous, restrictions, frozenset(symbols))
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    usable = [i for i, c in enumerate(deck.cards) if c.symbol in symbols]
+    first = opens(deck, previous, restrictions).tolist()
+    after = follows(deck, restrictions).tolist()
+    tables = (usable, first, after)
+    _TABLES[key] = (deck, tables)
+    return tables
 
 
 def random_plan(
@@ -43,15 +70,14 @@ def random_plan(
     ``plan_problems`` finds one card at a time)."""
     vehicle = state.vehicles[vehicle_id]
     deck = state.rules.deck_of(vehicle.type)
-    symbols = allowed_symbols(state)
-    usable = [i for i, c in enumerate(deck.cards) if c.symbol in symbols]
-    restrictions = state.rules.restrictions
-    first = opens(deck, vehicle.previous, restrictions)
-    after = follows(deck, restrictions)
+    usable, first, after = _tables(
+        deck, vehicle.previous, state.rules.restrictions, allowed_symbols(state)
+    )
     fallback: list[ManeuverCard] | None = None
+    count = len(usable)
     for _ in range(tries):
-        a, b, c = (usable[int(i)] for i in rng.choice(len(usable), size=3, replace=False))
-        if not (first[a] and after[a, b] and after[b, c]):
+        a, b, c = (usable[i] for i in sample(rng, count, 3))
+        if not (first[a] and after[a][b] and after[b][c]):
             continue
         cards = [deck.cards[a], deck.cards[b], deck.cards[c]]
         if _stays_on_table(state, vehicle, cards):
@@ -122,8 +148,7 @@ def random_tripod_plan(state: GameState, vehicle_id: str, rng: np.random.Generat
     usable = [c for c in deck.cards if not c.energy]
     cards: list[TripodCard] = []
     for _ in range(40):
-        picks = rng.choice(len(usable), size=count, replace=False)
-        cards = [usable[int(i)] for i in picks]
+        cards = [usable[i] for i in sample(rng, len(usable), count)]
         if count < 3 or any(c.symbol is not TripodSymbol.MOVE for c in cards):
             break
     actions: list[Action | None] = [None, None, None]

@@ -43,19 +43,38 @@ def apply_card(pose: Pose, card: Card, base_length: float) -> Pose:
     (to the nose, along the card, back onto the base) in plain floats, with the very
     operations of :meth:`Pose.moved`: bit for bit the same pose, without building the
     poses in between (a random game flies thousands of trial cards)."""
-    half = base_length / 2.0
-    x, y, h = _moved(pose.x, pose.y, pose.heading, half, 0.0, 0.0)
-    x, y, h = _moved(x, y, h, card.forward, card.left, card.turn)
-    return Pose(*_moved(x, y, h, half, 0.0, 0.0))
-
-
-def _moved(
-    x: float, y: float, heading: float, forward: float, left: float, turn: float
-) -> tuple[float, float, float]:
-    """:meth:`Pose.moved` on plain floats."""
+    heading = pose.heading
     rad = math.radians(heading)
+    x, y, h, _, _ = fly_card(
+        pose.x, pose.y, heading, math.cos(rad), math.sin(rad), card, base_length / 2.0
+    )
+    return Pose(x, y, h)
+
+
+def fly_card(
+    x: float, y: float, heading: float, c: float, s: float, card: Card, half: float
+) -> tuple[float, float, float, float, float]:
+    """:func:`apply_card` on plain floats, given the cosine and sine of ``heading`` in
+    radians; returns the new pose and the cosine and sine of its heading, so that a
+    sequence of cards works out one cosine and sine per card (a move along a heading
+    already in [0, 360) keeps it: the three moves of a card need only two). The very
+    operations of :meth:`Pose.moved`, bit for bit."""
+    x, y = x + half * c - 0.0 * s, y + half * s + 0.0 * c
+    h = normalize_heading(heading + 0.0)
+    if h != heading or h == 0.0:  # not already in [0, 360), or a zero of either sign
+        rad = math.radians(h)
+        c, s = math.cos(rad), math.sin(rad)
+    forward, left = card.forward, card.left
+    x, y = x + forward * c - left * s, y + forward * s + left * c
+    turned = normalize_heading(h + card.turn)
+    rad = math.radians(turned)
     c, s = math.cos(rad), math.sin(rad)
-    return x + forward * c - left * s, y + forward * s + left * c, normalize_heading(heading + turn)
+    x, y = x + half * c - 0.0 * s, y + half * s + 0.0 * c
+    h = normalize_heading(turned + 0.0)
+    if h != turned or h == 0.0:
+        rad = math.radians(h)
+        c, s = math.cos(rad), math.sin(rad)
+    return x, y, h, c, s
 
 
 def card_area(pose: Pose, card: Card, base_length: float, length: float, width: float) -> Polygon:

@@ -17,9 +17,12 @@ from collections.abc import Callable, Iterable, Sequence
 import shapely
 import shapely.ops
 
-from dogfight.geometry.hexbase import Side, side_segment
+from dogfight.geometry.hexbase import Side, hexagon, side_segment
 from dogfight.geometry.pose import Point, Pose
 from dogfight.geometry.shapes import area, cross, nearest_point, point_segment_distance
+
+SIDES = tuple(Side)
+"""The six sides in the enum's order (iterating the enum itself is slow)."""
 
 ON_SIDE = 1e-11
 """cm from a side's line within which a vertex of the in-arc region lies on that side (the
@@ -34,8 +37,9 @@ close to the ruler's end, leaves :func:`open_side` unsure (the exact test decide
 def facing_sides(tripod: Pose, hex_side: float, origin: Point) -> list[Side]:
     """The sides whose outside the origin lies strictly on (the sides a ruler can enter)."""
     out = []
-    for side in Side:
-        a, b = side_segment(tripod, hex_side, side)
+    vertices = hexagon(tripod, hex_side)  # side i runs from vertex i to i + 1
+    for side in SIDES:
+        a, b = vertices[side], vertices[(side + 1) % 6]
         if cross(a, b, origin) < -1e-12:
             out.append(side)
     return out

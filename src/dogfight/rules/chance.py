@@ -42,3 +42,39 @@ def step_rng(seed: int, turn: int, phase: int) -> np.random.Generator:
 
 def setup_rng(seed: int) -> np.random.Generator:
     return step_rng(seed, 0, 0)
+
+
+def _bounded(draw: Any, address: int, high: int) -> int:
+    """numpy's ``random_bounded_uint64(0, high)`` for ``0 < high < 2**32 - 1``: Lemire's
+    multiply-and-reject on the bit generator's 32-bit draws."""
+    excl = high + 1
+    m = draw(address) * excl
+    left = m & 0xFFFFFFFF
+    if left < excl:
+        threshold = ((1 << 32) - excl) % excl
+        while left < threshold:
+            m = draw(address) * excl
+            left = m & 0xFFFFFFFF
+    out: int = m >> 32
+    return out
+
+
+def sample(rng: np.random.Generator, population: int, size: int) -> list[int]:
+    """``[int(i) for i in rng.choice(population, size, replace=False)]``, the very numbers
+    drawn the very way (numpy's Floyd's algorithm then its shuffle, on the bit generator's
+    32-bit draws, read through its ctypes interface), for ``size <= population <= 10000``
+    (numpy's path for those sizes). A random bot draws a plan this way tens of times a
+    game; numpy's own call spends most of its time building small arrays around the few
+    draws. ``tests/test_chance.py`` holds it to ``rng.choice``."""
+    if not 0 < size <= population <= 10_000:
+        return [int(i) for i in rng.choice(population, size=size, replace=False)]
+    interface = rng.bit_generator.ctypes
+    draw, address = interface.next_uint32, interface.state_address
+    picked: list[int] = []
+    for j in range(population - size, population):
+        value = _bounded(draw, address, j) if j else 0
+        picked.append(j if value in picked else value)
+    for i in range(size - 1, 0, -1):
+        j = _bounded(draw, address, i)
+        picked[i], picked[j] = picked[j], picked[i]
+    return picked

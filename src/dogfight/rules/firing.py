@@ -9,6 +9,8 @@ or the line of sight of the airplanes firing at them."
 
 from __future__ import annotations
 
+import functools
+import heapq
 import math
 from dataclasses import dataclass, field, replace
 
@@ -318,6 +320,83 @@ def table_of(state: GameState) -> Table:
     return table
 
 
+Target = tuple[float, str, Vehicle, list[Point], tuple[float, Point]]
+"""An enemy whose in-arc part is within the ruler: the distance to that part's nearest
+point (ignoring other bases), its id, the vehicle, the part and (distance, point)."""
+
+
+def _targets(state: GameState, table: Table, firer: Vehicle, weapon: str) -> list[Target]:
+    """The enemies whose in-arc part lies within the ruler, in :meth:`Table.in_reach`
+    order: the pairs worth measuring come from :meth:`Table.in_reach` (arc and reach, for
+    every firer at once)."""
+    rules = state.rules
+    arc = rules.arc(weapon)
+    out: list[Target] = []
+    for row in table.in_reach(table.index(firer.id), arc, rules.ruler + rules.base_radius):
+        found = _target(state, table, firer, arc, row)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _target(state: GameState, table: Table, firer: Vehicle, arc: Arc, row: int) -> Target | None:
+    """Base ``row`` of the table as one of :func:`_targets`, or None."""
+    tid = table.ids[row]
+    target = state.vehicles[tid]
+    if not target.in_play:
+        return None
+    region = in_arc_region(table.bases[tid], firer.pose, arc)
+    if not region:
+        return None
+    nearest = nearest_point(region, firer.pose.point)
+    if nearest[0] > state.rules.ruler + 1e-9:
+        return None
+    return (nearest[0], tid, target, region, nearest)
+
+
+def _option(
+    state: GameState,
+    table: Table,
+    firer: Vehicle,
+    weapon: str,
+    found: Target,
+    protection: bool,
+) -> Option | None:
+    """The shot at one of :func:`_targets`, or None when no ruler reaches it: the bases
+    that may block it are those :meth:`Table.near` found within the ruler of the firing
+    dot, less the target and the bases overlapping it, and
+    :func:`~dogfight.geometry.reach.measure` tries the ruler to the nearest in-arc point
+    before any exact shadow."""
+    rules = state.rules
+    ruler = rules.ruler
+    _, tid, target, region, nearest = found
+    hiding = table.overlaps[tid]
+    near = [
+        n for n in table.near(table.index(firer.id), ruler) if n[0] != tid and n[0] not in hiding
+    ]
+    if rules.switches.blocking == "friendly":  # see blockers_of
+        near = [n for n in near if state.vehicles[n[0]].side == firer.side]
+    seen = measure(
+        firer.pose.point,
+        region,
+        nearest,
+        ruler,
+        [(i, base, d, extent) for i, (_, base, d, extent) in enumerate(near)],
+        table.shades,
+    )
+    if not seen.reachable(ruler) or in_blind_spot(state, firer, weapon, seen):
+        return None
+    return Option(
+        firer.id,
+        weapon,
+        tid,
+        seen,
+        seen.short(rules.half),
+        tuple(n[0] for n in near),
+        protection and is_protected(state, firer, target, seen),
+    )
+
+
 def options(
     state: GameState, table: Table, firer: Vehicle, weapon: str, protection: bool = True
 ) -> list[Option]:
@@ -327,57 +406,60 @@ def options(
     only picks a target asks :func:`protected` of the one it fires at (the armour test is
     the costly part of a shot at a tripod).
 
-    The pairs worth measuring come from :meth:`Table.in_reach` (arc and reach, for every
-    firer at once); for each target whose in-arc part is within the ruler, the bases that
-    may block it are those :meth:`Table.near` found within the ruler of the firing dot,
-    less the target and the bases overlapping it, and
-    :func:`~dogfight.geometry.reach.measure` tries the ruler to the nearest in-arc point
-    before any exact shadow.
+    The pairs worth measuring come from :func:`_targets`, each measured by
+    :func:`_option`.
     """
-    rules = state.rules
-    arc = rules.arc(weapon)
-    ruler = rules.ruler
-    origin = firer.pose.point
-    index = table.index(firer.id)
-    friendly_only = rules.switches.blocking == "friendly"  # see blockers_of
     out: list[Option] = []
-    for row in table.in_reach(index, arc, ruler + rules.base_radius):
-        tid = table.ids[row]
-        target = state.vehicles[tid]
-        if not target.in_play:
-            continue
-        region = in_arc_region(table.bases[tid], firer.pose, arc)
-        if not region:
-            continue
-        nearest = nearest_point(region, origin)
-        if nearest[0] > ruler + 1e-9:
-            continue
-        hiding = table.overlaps[tid]
-        near = [n for n in table.near(index, ruler) if n[0] != tid and n[0] not in hiding]
-        if friendly_only:
-            near = [n for n in near if state.vehicles[n[0]].side == firer.side]
-        seen = measure(
-            origin,
-            region,
-            nearest,
-            ruler,
-            [(i, base, d, extent) for i, (_, base, d, extent) in enumerate(near)],
-            table.shades,
-        )
-        if seen.reachable(ruler) and not in_blind_spot(state, firer, weapon, seen):
-            out.append(
-                Option(
-                    firer.id,
-                    weapon,
-                    tid,
-                    seen,
-                    seen.short(rules.half),
-                    tuple(n[0] for n in near),
-                    protection and is_protected(state, firer, target, seen),
-                )
-            )
+    for found in _targets(state, table, firer, weapon):
+        option = _option(state, table, firer, weapon, found, protection)
+        if option is not None:
+            out.append(option)
     out.sort(key=lambda o: (o.sight.distance, o.target))
     return out
+
+
+SLACK = 1e-6
+"""cm by which a ruler's measured distance to a target might come out below the distance
+to the target's in-arc part (rounding; never nearly this much)."""
+
+
+def nearest_option(
+    state: GameState, table: Table, firer: Vehicle, weapon: str, protection: bool = True
+) -> Option | None:
+    """``options(...)[0]`` (None when there is none), measuring only the targets that may
+    be it. Each enemy in reach has a bound below which no ruler reaches it: first its
+    centre's distance less the largest base radius, then the distance to its in-arc part
+    (which no blocker can shorten), then its measured distance. The enemy of the lowest
+    bound is taken one stage further until that bound exceeds the best shot measured
+    (:data:`SLACK` aside): a crowded table's farther targets are never clipped to the arc
+    nor their shadows built once a nearer one is seen."""
+    rules = state.rules
+    arc = rules.arc(weapon)
+    index = table.index(firer.id)
+    ox, oy = table.dots[index]
+    radius = table.radius
+    heap: list[tuple[float, str, int, Target | None]] = []
+    for row in table.in_reach(index, arc, rules.ruler + rules.base_radius):
+        tx, ty = table.dots[row]
+        heap.append((math.hypot(tx - ox, ty - oy) - radius, table.ids[row], row, None))
+    heapq.heapify(heap)
+    best: Option | None = None
+    while heap:
+        bound, tid, row, found = heapq.heappop(heap)
+        if best is not None and bound > best.sight.distance + SLACK:
+            break
+        if found is None:
+            found = _target(state, table, firer, arc, row)
+            if found is not None:
+                heapq.heappush(heap, (found[0], tid, row, found))
+            continue
+        option = _option(state, table, firer, weapon, found, protection)
+        if option is not None and (
+            best is None
+            or (option.sight.distance, option.target) < (best.sight.distance, best.target)
+        ):
+            best = option
+    return best
 
 
 def protected(state: GameState, option: Option) -> Option:
@@ -388,6 +470,12 @@ def protected(state: GameState, option: Option) -> Option:
     return replace(option, protected=True)
 
 
+@functools.lru_cache(maxsize=64)
+def _sides(names: tuple[str, ...]) -> tuple[Side, ...]:
+    """A tripod model's protected sides, parsed once."""
+    return tuple(Side.parse(s) for s in names)
+
+
 def is_protected(state: GameState, firer: Vehicle, target: Vehicle, seen: Sight) -> bool:
     """000: "the earthling player checks with the ruler if he can reach its base without
     crossing the orange line. If he can, then the tripod is hit on an unprotected side" /
@@ -395,7 +483,7 @@ def is_protected(state: GameState, firer: Vehicle, target: Vehicle, seen: Sight)
     takes damage normally." """
     if target.tripod is None or target.tripod.toppled or target.tripod.energy < 1:
         return False
-    shielded = [Side.parse(s) for s in state.rules.tripod(target.type).protected]
+    shielded = _sides(tuple(state.rules.tripod(target.type).protected))
     if not shielded:
         return False
     args = (target.pose, state.rules.hex_side, shielded, firer.pose.point)

@@ -98,8 +98,7 @@ def _decide_shots(
                     )
                 vehicle.aim.pop(weapon, None)
                 continue
-            opts = firing.options(state, table, vehicle, weapon, protection=False)
-            option = _choose(state, table, vehicle, weapon, phase, opts, events)
+            option = _choose(state, table, vehicle, weapon, phase, events)
             if option is None:
                 vehicle.aim.pop(weapon, None)
                 continue
@@ -141,20 +140,21 @@ def _choose(
     vehicle: Vehicle,
     weapon: str,
     phase: int,
-    opts: list[firing.Option],
     events: list[Event],
 ) -> firing.Option | None:
+    """The shot the plan's choice takes: the nearest (``auto``), none (``none``, said so
+    when something was in reach) or the named target's, when it is among the options."""
     assert vehicle.plan is not None
     choice = vehicle.plan.choice(weapon, phase)
     if choice == HOLD:
-        if opts:
+        if firing.nearest_option(state, table, vehicle, weapon, protection=False) is not None:
             events.append(HeldFire(vehicle.id, weapon, "holds fire"))
         return None
     if choice == AUTO:
         if state.rules.switches.auto_target is AutoTarget.NONE:
             return None
-        return opts[0] if opts else None
-    for option in opts:
+        return firing.nearest_option(state, table, vehicle, weapon, protection=False)
+    for option in firing.options(state, table, vehicle, weapon, protection=False):
         if option.target == choice:
             return option
     reason = firing.why_not(state, table, vehicle, weapon, state.vehicles[choice])
@@ -174,6 +174,8 @@ def _heat_rays(
     the ruler cannot reach is a miss, said so (000: "If a target is beyond a tripod's
     range it cannot be hit"). Returns every tripod that fired, with what it hit."""
     out: list[tuple[Vehicle, RayOption | None]] = []
+    if not acts.heat_ray:
+        return out
     scene = RayScene(state, table.overlap, energy, table.bases)
     for vid, action in sorted(acts.heat_ray.items()):
         tripod = state.vehicles[vid]

@@ -283,7 +283,7 @@ class GameState:
         return rectangle(vehicle.pose, self.rules.base_length, self.rules.base_width)
 
     def in_play(self) -> list[Vehicle]:
-        return [v for v in self.vehicles.values() if v.in_play]
+        return [v for v in self.vehicles.values() if v.eliminated is None]
 
     def sides(self) -> list[str]:
         return sorted({v.side for v in self.vehicles.values()})
