@@ -59,6 +59,11 @@ class Option:
         return tuple(self.candidates[i] for i in self.sight.blockers)
 
 
+Pairs = tuple[list[int], list[int], list[float], list[float], list[float], list[float]]
+""":meth:`Table._measure_pairs` as Python lists: where each firer's pairs begin (by
+firer index, one more entry than firers), the other base's index, the distance from the
+firing dot to it and its angular extent (axis, lowest and highest offsets)."""
+
 NearBase = tuple[str, Polygon, float, Extent]
 """A base near a firing dot: its id, corners, distance from the dot and angular extent."""
 
@@ -88,11 +93,11 @@ class Table:
     _index: dict[str, int] = field(default_factory=dict)
     _centres: Floats | None = None
     _distance: Floats | None = None
-    _reach: dict[tuple[float, float, float], Bools] = field(default_factory=dict)
+    _reach: dict[tuple[float, float, float], list[list[int]]] = field(default_factory=dict)
+    """:meth:`in_reach` of every firer (by its index) for one arc and limit."""
+    _bearings: tuple[Floats, Floats, Bools] | None = None
     _near: dict[tuple[int, float], list[NearBase]] = field(default_factory=dict)
-    _batch: dict[float, tuple[Ints, Ints, Floats, Floats, Floats, Floats]] = field(
-        default_factory=dict
-    )
+    _batch: dict[float, Pairs] = field(default_factory=dict)
     shades: ShadeCache = field(default_factory=dict)
     """Shadows of bases seen from firing dots, built once for all of a firer's shots."""
 
@@ -125,12 +130,15 @@ class Table:
         if len(self.ids) <= SMALL:
             return self._reach_row(index, arc, limit)
         key = (arc.centre, arc.width, limit)
-        matrix = self._reach.get(key)
-        if matrix is None:
-            matrix = self._reach_matrix(arc, limit)
-            self._reach[key] = matrix
-        out: list[int] = np.flatnonzero(matrix[index]).tolist()
-        return out
+        rows = self._reach.get(key)
+        if rows is None:
+            # every firer's row at once: one pass over the pairs, not one array per call
+            rows = [[] for _ in self.ids]
+            firers, targets = np.nonzero(self._reach_matrix(arc, limit))
+            for firer, target in zip(firers.tolist(), targets.tolist(), strict=True):
+                rows[firer].append(target)
+            self._reach[key] = rows
+        return list(rows[index])
 
     def _reach_row(self, index: int, arc: Arc, limit: float) -> list[int]:
         x, y = self.dots[index]
@@ -153,14 +161,18 @@ class Table:
 
     def _reach_matrix(self, arc: Arc, limit: float) -> Bools:
         distance = self.distance()
-        d = self.centres[None, :, :] - self.centres[:, None, :]
-        sides = np.array(self.sides)
-        ok: Bools = (distance <= limit) & (sides[:, None] != sides[None, :])
-        bearing = np.degrees(np.arctan2(d[..., 1], d[..., 0]))
-        headings = np.array(self.headings)
-        off = np.abs((bearing - headings[:, None] - arc.centre + 180.0) % 360.0 - 180.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            slack = np.degrees(np.arcsin(np.clip(self.radius / distance, 0.0, 1.0)))
+        if self._bearings is None:
+            # what does not depend on the arc, shared by the front and rear arcs
+            d = self.centres[None, :, :] - self.centres[:, None, :]
+            sides = np.array(self.sides)
+            bearing = np.degrees(np.arctan2(d[..., 1], d[..., 0]))
+            headings = np.array(self.headings)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                slack = np.degrees(np.arcsin(np.clip(self.radius / distance, 0.0, 1.0)))
+            self._bearings = (bearing - headings[:, None], slack, sides[:, None] != sides[None, :])
+        relative, slack, enemies = self._bearings
+        ok: Bools = (distance <= limit) & enemies
+        off = np.abs((relative - arc.centre + 180.0) % 360.0 - 180.0)
         ok &= (off <= arc.width / 2.0 + slack + 1e-6) | (distance <= self.radius)
         for vid, others in self.overlaps.items():
             for other in others:
@@ -201,25 +213,25 @@ class Table:
         if batch is None:
             batch = self._measure_pairs(ruler)
             self._batch[ruler] = batch
-        firers, rows, gaps, axes, lows, highs = batch
-        begin, end = np.searchsorted(firers, [index, index + 1]).tolist()
+        starts, rows, gaps, axes, lows, highs = batch
         origin = self.dots[index]
         found: list[NearBase] = []
-        for k in range(begin, end):
-            vid = self.ids[int(rows[k])]
+        for k in range(starts[index], starts[index + 1]):
+            vid = self.ids[rows[k]]
             base = self.bases[vid]
-            gap = float(gaps[k])
+            gap = gaps[k]
             if abs(gap - ruler) < 1e-6:
                 # At the ruler's very end: the same measure as ever decides.
                 gap, _ = nearest_point(base, origin)
             if gap <= ruler:
-                found.append((vid, base, gap, (float(axes[k]), float(lows[k]), float(highs[k]))))
+                found.append((vid, base, gap, (axes[k], lows[k], highs[k])))
         return found
 
-    def _measure_pairs(self, ruler: float) -> tuple[Ints, Ints, Floats, Floats, Floats, Floats]:
+    def _measure_pairs(self, ruler: float) -> Pairs:
         """For every (firing dot, other base) pair whose centres are within ``ruler`` and a
         base: the exact distance from the dot to the base and the base's angular extent
-        from the dot (:func:`~dogfight.geometry.reach.angular_extent`), all at once."""
+        from the dot (:func:`~dogfight.geometry.reach.angular_extent`), all at once, kept
+        as Python lists (:data:`Pairs`)."""
         close = self.distance() <= ruler + self.radius + 1e-6
         np.fill_diagonal(close, False)
         for vid, others in self.overlaps.items():
@@ -248,7 +260,15 @@ class Table:
         ) - math.pi
         lows = np.minimum(offsets.min(axis=1), 0.0)
         highs = np.maximum(offsets.max(axis=1), 0.0)
-        return firers, rows, gaps, axes, lows, highs
+        starts = np.searchsorted(firers, np.arange(len(self.ids) + 1)).tolist()
+        return (
+            starts,
+            rows.tolist(),
+            gaps.tolist(),
+            axes.tolist(),
+            lows.tolist(),
+            highs.tolist(),
+        )
 
 
 def possible_blockers(table: Table, firer: str, target: str) -> list[str]:

@@ -24,7 +24,7 @@ from dogfight.rules.events import (
     IllegalManeuver,
     Revealed,
 )
-from dogfight.rules.plans import card_problem
+from dogfight.rules.plans import card_problem, flown
 from dogfight.rules.state import GameState, Vehicle
 
 
@@ -36,7 +36,8 @@ def reveal(
     assert vehicle.plan is not None
     deck = state.rules.deck_of(vehicle.type)
     card = deck.card(vehicle.plan.cards[phase - 1])
-    events.append(Revealed(vehicle.id, phase, card.id, card.symbol.value, card.is_steep))
+    facts = flown(card)
+    events.append(Revealed(vehicle.id, phase, card.id, facts.symbol.value, facts.steep))
     problem = card_problem(vehicle.previous, card, phase == 1, state.rules.restrictions)
     if problem is None:
         return card

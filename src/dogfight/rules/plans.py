@@ -195,6 +195,22 @@ class Flown:
     steep: bool
 
 
+_FLOWN: dict[int, tuple[ManeuverCard, Flown]] = {}
+
+
+def flown(card: ManeuverCard) -> Flown:
+    """``Flown(card.symbol, card.is_steep)``, made once per card (every move records one;
+    a Flown is immutable, so the cards' moves share it)."""
+    hit = _FLOWN.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    made = Flown(card.symbol, card.is_steep)
+    if len(_FLOWN) >= 4096:  # cards made on the fly (a WW2 card at a speed) come and go
+        _FLOWN.clear()
+    _FLOWN[id(card)] = (card, made)
+    return made
+
+
 TURN_OR_STRAIGHT = (Symbol.LEFT, Symbol.RIGHT, Symbol.STRAIGHT)
 
 

@@ -17,7 +17,7 @@ from dogfight.rules.damage import apply_cards, eliminate
 from dogfight.rules.events import JamCounterDiscarded, LeftArea, Moved, SpeedRevealed
 from dogfight.rules.movement import disperse_clouds, outside, reveal
 from dogfight.rules.phase import Phase
-from dogfight.rules.plans import Flown
+from dogfight.rules.plans import flown
 from dogfight.rules.shooting import firing_step
 from dogfight.rules.turns import end_turn
 from dogfight.rules.victory import check_victory
@@ -118,7 +118,7 @@ def fly(ph: Phase) -> None:
             continue
         start = vehicle.pose
         vehicle.pose = apply_card(start, card, base_length)
-        vehicle.previous = Flown(card.symbol, card.is_steep)
+        vehicle.previous = flown(card)
         ph.events.append(Moved(vehicle.id, card.id, start, vehicle.pose))
         if not vehicle.jams:
             continue

@@ -380,7 +380,7 @@ def resolve_overlaps(
         return convex_overlap(state.base(a), state.base(b))
 
     drawn: list[str] = []
-    specs = {c.id: c for c in state.rules.catalog.damage_decks["A"].cards}
+    specs = state.rules.damage_cards("A")
 
     def a_card() -> tuple[str, int, bool]:
         card_id = draw(state, "A", rng, events)
@@ -452,7 +452,7 @@ def apply_protected_hit(
     1 Energy; If the card is an explosion, the tripod must discard an amount of Energy
     equal to its original Energy rating." The cards go back into their deck."""
     assert target.tripod is not None
-    specs = {c.id: c for c in state.rules.catalog.damage_decks[deck].cards}
+    specs = state.rules.damage_cards(deck)
     lost = 0
     original = state.rules.tripod(target.type).energy
     for card_id in cards:

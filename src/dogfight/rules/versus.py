@@ -76,7 +76,7 @@ def ray_damage(
     target = state.vehicles[option.target]
     assert target.tripod is not None
     letter = TRIPOD_DECKS[state.rules.tripod(firer.type).tripod_firepower]
-    specs = {c.id: c for c in state.rules.catalog.damage_decks[letter].cards}
+    specs = state.rules.damage_cards(letter)
     cards = [draw(state, letter, rng, events)]
     if option.short:
         first = specs[cards[0]]
