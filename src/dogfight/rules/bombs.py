@@ -85,6 +85,8 @@ def check_drops(
 def drop(state: GameState, phase: int, events: list[ev.Event]) -> dict[str, int]:
     """Each bomber's drop this phase; the loads leave the airplane."""
     out: dict[str, int] = {}
+    if not any(v.bombs > 0 for v in state.vehicles.values()):
+        return out  # no loads left anywhere (most games carry none)
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
         plan = vehicle.plan
         if plan is None or vehicle.tripod is not None or phase > len(plan.drop):

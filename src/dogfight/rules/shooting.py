@@ -46,11 +46,8 @@ def firing_step(
     resolves them)."""
     energy = {v.id: v.tripod.energy for v in state.in_play() if v.tripod is not None}
     table = firing.table_of(state)
-    first = [
-        v
-        for v in sorted(state.in_play(), key=lambda v: v.id)
-        if scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number)
-    ]
+    ordered = sorted(state.in_play(), key=lambda v: v.id)
+    first = [v for v in ordered if scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number)]
     early = _decide_shots(state, table, first, phase, number, silenced, flown, events)
     done = {v.id for v in first}
     if early:
@@ -59,9 +56,11 @@ def firing_step(
             events.append(SkillUsed(firer, Skill.ITCHY_TRIGGER_FINGER, "shoots first"))
         resolve_damage(state, table, early, [], [], number, rng, events)
         table = firing.table_of(state)
+        ordered = sorted(state.in_play(), key=lambda v: v.id)
     rays = _heat_rays(state, table, acts, energy, events)
     arrivals = rockets.resolve(state, table, flown, events)
-    rest = [v for v in sorted(state.in_play(), key=lambda v: v.id) if v.id not in done]
+    # heat-rays and rockets only decide here: who is in play changes with damage alone
+    rest = [v for v in ordered if v.id not in done]
     shots = _decide_shots(state, table, rest, phase, number, silenced, flown, events)
     for tripod, _ in rays:
         tripods.spend_fired(tripod, events)
