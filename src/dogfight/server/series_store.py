@@ -18,7 +18,7 @@ from sqlalchemy import JSON, Engine, Float, Integer, String, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from dogfight.server.store import create_tables
+from dogfight.sql import create_tables
 
 Json = dict[str, Any]
 

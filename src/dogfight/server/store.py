@@ -41,7 +41,6 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
-    MetaData,
     String,
     Table,
     UniqueConstraint,
@@ -60,6 +59,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.sql.elements import BindParameter
 
 from dogfight.errors import DataError
+from dogfight.sql import DDL_LOCK
 
 Json = dict[str, Any]
 
@@ -204,19 +204,6 @@ class Conflict(Exception):
 class Stale(Exception):
     """The game was changed (by another process) since the writer loaded it: nothing
     was written; reload and try again."""
-
-
-DDL_LOCK = 0x646F67666967
-"""PostgreSQL advisory lock held while a process creates or upgrades the tables."""
-
-
-def create_tables(engine: Engine, metadata: MetaData) -> None:
-    """Create ``metadata``'s tables if missing: under the advisory lock on PostgreSQL, so
-    that processes starting together on an empty database do not race."""
-    with engine.begin() as connection:
-        if engine.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": DDL_LOCK})
-        metadata.create_all(connection)
 
 
 CHANNEL = "dogfight"
