@@ -17,6 +17,10 @@ def test_a_few_games_are_played_and_measured() -> None:
     assert "last plan" in report["latency_ms"]["what"]
     assert report["cpu_s"]["servers"][0] > 0
     assert report["cpu_s"]["clients"] > 0
+    per_turn = report["cpu_s"]["servers_ms_per_turn"]
+    turns = report["turns_measured"]
+    # the servers' CPU time (reported to 10 ms) spread over the turns measured
+    assert abs(per_turn - 1000 * report["cpu_s"]["servers"][0] / turns) <= 10 / turns + 0.01
     memory = report["server_memory_mb"][0]["after"]
     assert memory["peak_rss_mb"] >= memory["rss_mb"] > 0
     assert report["targets"] == {"latency_p99_ms": 100.0, "errors": 0}

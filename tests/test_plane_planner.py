@@ -87,3 +87,34 @@ def test_a_thinned_enemy_keeps_spread_poses_and_weights_summing_to_one() -> None
     assert len(thin.weight) == 5 and thin.weight.sum() == pytest.approx(1.0)
     assert thin.x[0, 0] == 0 and thin.x[-1, 0] == poses[-1, 0]  # first and last kept
     assert enemy.thinned(30) is enemy
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(DECKS),
+    st.floats(0, 90),
+    st.floats(0, 90),
+    st.floats(-720, 720),
+    st.integers(0, 2**32 - 1),
+)
+def test_plans_flown_together_share_their_first_moves_bit_for_bit(
+    deck_name: str, x: float, y: float, heading: float, seed: int
+) -> None:
+    """``fly`` moves each run of plans that begin alike once per shared card: every
+    pose is still the very float of that plan flown alone, in the deck's order or in
+    any other."""
+    deck = CATALOG.maneuver_decks[deck_name]
+    table = card_table(deck)
+    seqs = legal_sequences(deck, None, _LEVEL)
+    rng = np.random.default_rng(seed)
+    rows = seqs[rng.choice(len(seqs), size=min(60, len(seqs)), replace=False)]
+    for order in (rows[np.lexsort(rows.T[::-1])], rows):
+        together = fly(Pose(x, y, heading), table, order, 10.0)
+        for i, row in enumerate(order):
+            alone = fly(Pose(x, y, heading), table, row[None, :], 10.0)
+            for mine, theirs in zip(
+                (together.x, together.y, together.heading),
+                (alone.x, alone.y, alone.heading),
+                strict=True,
+            ):
+                assert mine[i].tolist() == theirs[0].tolist()

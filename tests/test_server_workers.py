@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -23,6 +24,7 @@ from dogfight.server import ws
 from dogfight.server.app import create_app
 from dogfight.server.limits import Limits
 from dogfight.server.store import Store, sqlite_url
+from dogfight.server.workers import INLINE_LIMIT, GameWorkers
 
 Json = dict[str, Any]
 
@@ -181,3 +183,56 @@ def test_a_client_that_does_not_read_is_dropped_not_waited_for(
     fast, slow, left = asyncio.run(scene())
     assert fast.got == [str(i) for i in range(10)]
     assert slow.closed == 1013 and slow.got == [] and left == 1
+
+
+def test_a_light_game_works_on_the_event_loop_until_its_work_takes_too_long() -> None:
+    """A light game's work is done on the event loop (no hand-off to a thread); once a
+    piece of it takes more CPU time than the limit, the game's work goes to the threads."""
+
+    class Game:
+        light = True
+
+    game = Game()
+    workers = GameWorkers(threads=1)
+
+    def slow() -> int:
+        end = time.thread_time() + 2 * INLINE_LIMIT
+        while time.thread_time() < end:
+            pass
+        return threading.get_ident()
+
+    async def main() -> None:
+        loop = threading.get_ident()
+        assert await workers.run("g", threading.get_ident, game) == loop
+        assert await workers.run("g", slow, game) == loop
+        assert game.light is False
+        assert await workers.run("g", threading.get_ident, game) != loop
+        # a game not known to be light, and work of no game, go to the threads
+        assert await workers.run("h", threading.get_ident) != loop
+        assert await workers.run(None, threading.get_ident) != loop
+
+    try:
+        asyncio.run(main())
+    finally:
+        workers.close()
+
+
+def test_a_duel_of_people_is_light_and_a_game_with_a_computer_player_is_not(
+    tmp_path: Path,
+) -> None:
+    with _client(tmp_path / "g.sqlite", budget=5) as c:
+        service = c.app.state.service
+        duel = c.post("/api/games", json={"preset": "duel"}).json()
+        assert service.games[duel["game"]["id"]].light
+        solo = c.post("/api/games", json={"preset": "duel", "computer": {"central": "random"}})
+        assert solo.status_code == 201, solo.text
+        assert not service.games[solo.json()["game"]["id"]].light
+        # handed to a computer player, the duel is not light any more
+        allies, token = _seat(duel, "allies")
+        handed = c.post(
+            seat_url(duel["game"]["id"], allies, "computer"),
+            headers=headers(token),
+            json={"bot": "random"},
+        )
+        assert handed.status_code == 200, handed.text
+        assert not service.games[duel["game"]["id"]].light

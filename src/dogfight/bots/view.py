@@ -531,18 +531,37 @@ class Flights:
 
 
 def fly(pose: Pose, table: CardTable, sequences: Ints, depth: float) -> Flights:
-    """Where the base is after each card of each sequence (shape (n, k))."""
+    """Where the base is after each card of each sequence (shape (n, k)).
+
+    Sequences that begin with the same cards share those moves: each phase flies one
+    row per run of equal beginnings (the sequences come grouped by their first cards),
+    so a deck's thousands of plans make a few dozen first and second moves, not
+    thousands. Every pose is the very float ``advance`` gives a single plan."""
     n, k = sequences.shape
     xs = np.empty((n, k))
     ys = np.empty((n, k))
     hs = np.empty((n, k))
-    x = np.full(n, pose.x)
-    y = np.full(n, pose.y)
-    h = np.full(n, pose.heading)
+    x = np.array([pose.x])
+    y = np.array([pose.y])
+    h = np.array([pose.heading])
+    parent = np.zeros(n, dtype=np.intp)
+    """Per sequence, its row among the poses of the phase before."""
     for p in range(k):
-        idx = sequences[:, p]
-        x, y, h = advance(x, y, h, table.forward[idx], table.left[idx], table.turn[idx], depth)
-        xs[:, p], ys[:, p], hs[:, p] = x, y, h
+        if p < k - 1 and n > 1:
+            fresh = np.empty(n, dtype=np.bool_)
+            fresh[0] = True
+            np.any(sequences[1:, : p + 1] != sequences[:-1, : p + 1], axis=1, out=fresh[1:])
+            starts = np.flatnonzero(fresh)
+            row = np.cumsum(fresh) - 1
+        else:
+            starts = row = np.arange(n)
+        idx = sequences[starts, p]
+        back = parent[starts]
+        x, y, h = advance(
+            x[back], y[back], h[back], table.forward[idx], table.left[idx], table.turn[idx], depth
+        )
+        xs[:, p], ys[:, p], hs[:, p] = x[row], y[row], h[row]
+        parent = row
     return Flights(xs, ys, hs)
 
 

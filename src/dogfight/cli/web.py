@@ -125,6 +125,9 @@ KEEP_ALIVE = 60
 def _run(app: object, sock: socket.socket, limits: Limits) -> None:
     import uvicorn
 
+    from dogfight.server import collector
+
+    collector.tune()  # a long-running process holding every game: see collector.py
     config = uvicorn.Config(
         app,  # type: ignore[arg-type]
         log_level="warning",

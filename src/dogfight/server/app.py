@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -27,7 +29,8 @@ from dogfight.errors import DataError, DogfightError
 from dogfight.server import views
 from dogfight.server.campaigns import register_campaigns
 from dogfight.server.errors import ApiError, GameFailed
-from dogfight.server.games import LiveGame
+from dogfight.server.fastpath import FastPlans, render
+from dogfight.server.games import LIGHT_VEHICLES, LiveGame
 from dogfight.server.limits import Guard, Limits, RateLimit
 from dogfight.server.notify import Listener
 from dogfight.server.schemas import (
@@ -106,10 +109,18 @@ TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
 AuthHeader = Annotated[str | None, Header(alias="Authorization")]
 
 
-def _seats_of(
-    body: CreateGame, setup: Json, catalog: Catalog, max_vehicles: int = 0
-) -> list[tuple[str, str, list[str], str | None]]:
-    """Check the setup and turn the request's seating into (label, side, vehicles, bot)."""
+@dataclass(frozen=True)
+class Table:
+    """What seating needs from a checked setup: each vehicle's side (reinforcements
+    included), the vehicles on the table in order, and the automated tripods."""
+
+    sides: dict[str, str]
+    vehicles: tuple[str, ...]
+    automated: frozenset[str]
+
+
+def _table_of(setup: Json, catalog: Catalog) -> Table:
+    """Check a game's setup (422 naming the field) and read its :class:`Table`."""
     try:
         situation = parse_situation(setup, "situation")
         planned = [f"vehicles[{i}].plans" for i, v in enumerate(situation.vehicles) if v.plans]
@@ -144,6 +155,17 @@ def _seats_of(
         raise ApiError(422, str(exc), "situation") from None
     sides: dict[str, str] = {v.id: v.side for v in state.vehicles.values()}
     sides.update({v.id: v.side for v in state.reserves.values()})
+    automated: set[str] = set()
+    if state.scenario is not None:
+        automated = {v.id for v in state.scenario.vehicles if getattr(v, "automated", False)}
+    return Table(sides, tuple(state.vehicles), frozenset(automated))
+
+
+def _seats_of(
+    body: CreateGame, table: Table, max_vehicles: int = 0
+) -> list[tuple[str, str, list[str], str | None]]:
+    """Turn the request's seating of a checked setup into (label, side, vehicles, bot)."""
+    sides = table.sides
     if max_vehicles and len(sides) > max_vehicles:
         raise ApiError(
             422,
@@ -176,11 +198,9 @@ def _seats_of(
         for side in sorted(set(sides.values())):
             seats.append((side, side, sorted(v for v, s in sides.items() if s == side), None))
     else:
-        for vid in state.vehicles:
+        for vid in table.vehicles:
             seats.append((vid, sides[vid], [vid], None))
-    automated = set()
-    if state.scenario is not None:
-        automated = {v.id for v in state.scenario.vehicles if getattr(v, "automated", False)}
+    automated = table.automated
     labels = [s[0] for s in seats]
     if len(set(labels)) != len(labels):
         raise ApiError(422, "seat labels must differ", "seats")
@@ -227,6 +247,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
+        hub.loop_thread = threading.get_ident()
         listener = None
         if store.notifies:  # PostgreSQL: other processes may share the games
             listener = Listener(db_url, heard, caught_up)
@@ -252,7 +273,6 @@ def create_app(
     app.state.service = service
     app.state.store = store
     app.state.limits = limits
-    app.add_middleware(Guard, limits=limits)
 
     # --- errors ----------------------------------------------------------------------
 
@@ -295,7 +315,7 @@ def create_app(
                 return True
 
             try:
-                again = await workers.run(game.id, work)
+                again = await workers.run(game.id, work, game)
             except GameFailed as exc:
                 await hub.close_all(game.id, {"type": "error", **exc.body(), "status": 409}, 4409)
                 return
@@ -320,7 +340,7 @@ def create_app(
                 return True
 
             with contextlib.suppress(ApiError):
-                if await workers.run(game.id, work):
+                if await workers.run(game.id, work, game):
                     schedule(game)
 
         task = asyncio.create_task(run())
@@ -338,10 +358,13 @@ def create_app(
 
     async def failed(exc: GameFailed) -> JSONResponse:
         """A request made a step fail: the seats' pages are told, the request gets 409."""
+        await close_failed(exc)
+        return JSONResponse(exc.body(), status_code=409)
+
+    async def close_failed(exc: GameFailed) -> None:
         await hub.close_all(
             exc.failure.game_id, {"type": "error", **exc.body(), "status": 409}, 4409
         )
-        return JSONResponse(exc.body(), status_code=409)
 
     def seat_of(game_id: str, seat_id: str, token: str | None) -> LiveGame:
         game = service.get(game_id)
@@ -363,7 +386,7 @@ def create_app(
                 hub.fan_out(game)
             return game, out, game.version != before
 
-        game, out, changed = await workers.run(game_id, task)
+        game, out, changed = await workers.run(game_id, task, service.games.get(game_id))
         if changed:
             schedule(game)
         return out
@@ -433,7 +456,13 @@ def create_app(
             title = body.title or (
                 str(setup.get("scenario")) if setup.get("scenario") else "Custom game"
             )
-        seats = _seats_of(body, setup, cat, limits.max_vehicles)
+        if body.preset is not None:
+            table = preset_tables.get(body.preset)
+            if table is None:
+                table = preset_tables[body.preset] = _table_of(setup, cat)
+        else:
+            table = _table_of(setup, cat)
+        seats = _seats_of(body, table, limits.max_vehicles)
         game, tokens = service.create(setup, title, seats, body.seed, body.analysis)
         links = []
         for seat in sorted(game.seats.values(), key=lambda s: s.position):
@@ -460,6 +489,8 @@ def create_app(
     app.state.new_game = new_game
 
     ready_cache: list[dict[str, Json]] = []
+    preset_tables: dict[str, Table] = {}
+    """Each preset's setup checked once (not once per game made from it)."""
 
     def ready_made() -> dict[str, Json]:
         """The presets, worked out once (each places and checks a whole scenario)."""
@@ -491,10 +522,27 @@ def create_app(
     async def create_game(body: CreateGame, request: Request) -> Json:
         """Make a game; the answer holds each seat's private link (shown only here)."""
         throttle(request)
+        if light_request(body):
+            made = new_game(body)  # a duel of people: less work than handing it over
+            schedule(service.get(made["game"]["id"]))
+            return made
         made = await workers.run(None, lambda: new_game(body))
         game_id = made["game"]["id"]
         schedule(await workers.run(game_id, lambda: service.get(game_id)))
         return made
+
+    def light_request(body: CreateGame) -> bool:
+        """Whether a new game is light (:attr:`LiveGame.light`) and cheap to make: a
+        preset already checked, with few vehicles, played by people only."""
+        table = preset_tables.get(body.preset) if body.preset is not None else None
+        return (
+            table is not None
+            and not store.notifies
+            and len(table.sides) <= LIGHT_VEHICLES
+            and not table.automated
+            and not body.computer
+            and (body.seats is None or all(spec.bot is None for spec in body.seats))
+        )
 
     register_campaigns(app, service, store.engine, cat, start_game, throttle)
     register_series(app, service, store.engine, start_game, throttle)
@@ -502,7 +550,9 @@ def create_app(
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:
         """What anyone may know: seats, turn, phase, who is awaited, the result."""
-        return await workers.run(game_id, lambda: views.summary(service.get(game_id)))
+        return await workers.run(
+            game_id, lambda: views.summary(service.get(game_id)), service.games.get(game_id)
+        )
 
     @app.get("/api/games/{game_id}/seats/{seat_id}", response_model=Json)
     async def get_seat(
@@ -527,11 +577,30 @@ def create_app(
     ) -> Response:
         """Submit the seat's plans for the turn; refused whole with the rule if illegal."""
 
-        def work(game: LiveGame) -> Response:
-            game.submit_plans(seat_id, body.turn, body.plans, body.phase)
-            return _view(game, seat_id, since)
+        token = _token(x_seat_token, authorization)
+        return JsonText(await submit_plans(game_id, seat_id, token, since, body))
 
-        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
+    async def submit_plans(
+        game_id: str, seat_id: str, token: str | None, since: int, body: SubmitPlans
+    ) -> str:
+        """Store the seat's plans (and resolve the turn when they were the last); the
+        seat's view after them."""
+
+        def work(game: LiveGame) -> str:
+            game.submit_plans(seat_id, body.turn, body.plans, body.phase)
+            return views.seat_view_json(game, seat_id, since)
+
+        return await on_seat(game_id, seat_id, token, work)
+
+    async def fast_plans(
+        game_id: str, seat_id: str, token: str | None, since: int, body: SubmitPlans
+    ) -> tuple[int, bytes]:
+        return 200, (await submit_plans(game_id, seat_id, token, since, body)).encode()
+
+    async def fast_refusal(exc: ApiError) -> tuple[int, bytes]:
+        if isinstance(exc, GameFailed):
+            await close_failed(exc)
+        return exc.status, render(exc.body())
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/check")
     async def post_check(
@@ -681,4 +750,7 @@ def create_app(
         except WebSocketDisconnect:
             return
 
+    # the hot request first (it falls through to the route when unusual), inside Guard
+    app.add_middleware(FastPlans, handler=fast_plans, refuse=fast_refusal)
+    app.add_middleware(Guard, limits=limits)
     return app

@@ -60,6 +60,9 @@ def _crash_point(name: str) -> None:
         os._exit(70)
 
 
+LIGHT_VEHICLES = 4
+"""Vehicles in a game whose work runs on the event loop (a duel, two against two)."""
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -102,6 +105,7 @@ class LiveGame:
         self._bots: dict[str, Any] = {}
         self._unsaved = Batch()
         self._bots_acted = False
+        self._heavy = False
         self.analysis = status.is_analysis(store, record.id) if analysis is None else analysis
         """An open analysis game: its creator chose the seed, which is public."""
         self._load(record)
@@ -181,11 +185,12 @@ class LiveGame:
                     f"game {self.id}: stored step {(turn, phase)} where {expected} was due"
                 )
             new, events = self._resolve(turn, phase)
-            if [e.to_json() for e in events] != stored:
+            step = Step(turn, phase, events, new)
+            if step.encode() != stored:
                 # a different engine version: the replayed state is used, the stored log
                 # is what was seen; export reports the difference
                 self.diverged.append((turn, phase))
-            self.steps.append(Step(turn, phase, events, new))
+            self.steps.append(step)
 
     def reload(self) -> None:
         """Catch up with the database (another process wrote to the game): the new
@@ -206,6 +211,24 @@ class LiveGame:
         self.failure = status.mark_failed(self.store, self.id, turn, phase, cause)
         self.version += 1
         raise GameFailed(self.failure)
+
+    @property
+    def light(self) -> bool:
+        """Whether the game's work is cheap enough to run on the event loop
+        (:mod:`dogfight.server.workers`): people only (a computer player thinks for up
+        to its budget), at most :data:`LIGHT_VEHICLES` vehicles, a database in a local
+        file (a round trip to PostgreSQL would hold up the loop: there the threads wait
+        for it), and no piece of its work ever took too long."""
+        return (
+            not self._heavy
+            and not self.store.notifies  # SQLite: no round trip to a database server
+            and len(self.initial.vehicles) + len(self.initial.reserves) <= LIGHT_VEHICLES
+            and not any(s.bot for s in self.seats.values())
+        )
+
+    @light.setter
+    def light(self, value: bool) -> None:
+        self._heavy = not value
 
     # --- who is who ------------------------------------------------------------------
 
@@ -579,7 +602,7 @@ class LiveGame:
         inputs that led to them, in one transaction; if another process stored any of
         them first, reload what it stored."""
         batch, self._unsaved = self._unsaved, Batch()
-        batch.steps = [(s.turn, s.phase, [e.to_json() for e in s.events]) for s in pending]
+        batch.steps = [(s.turn, s.phase, s.encode()) for s in pending]
         if not batch:
             return
         rows = batch.steps

@@ -267,7 +267,7 @@ class Guard:
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                await self.app(scope, _replay([message]), send_with_headers)
+                await self.app(scope, replay([message]), send_with_headers)
                 return
             body = message.get("body", b"")
             total += len(body)
@@ -279,10 +279,10 @@ class Guard:
             if not message.get("more_body", False):
                 break
         whole: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-        await self.app(scope, _replay([whole], receive), send_with_headers)
+        await self.app(scope, replay([whole], receive), send_with_headers)
 
 
-def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
+def replay(messages: list[Message], then: Receive | None = None) -> Receive:
     """A ``receive`` giving ``messages`` first, then what ``then`` gives."""
     queue = list(messages)
 

@@ -79,6 +79,14 @@ class Step:
     events: list[Event]
     state: GameState
     """The state after the step."""
+    encoded: list[Json] | None = None
+    """``events`` as stored (each event's ``to_json``), once they were: the seats'
+    views start from these instead of encoding every event again."""
+
+    def encode(self) -> list[Json]:
+        if self.encoded is None:
+            self.encoded = [e.to_json() for e in self.events]
+        return self.encoded
 
 
 @dataclass(frozen=True)
@@ -112,10 +120,11 @@ def slug(text: str, taken: set[str]) -> str:
     return out
 
 
-def event_json(event: Event, state: GameState) -> Json:
-    """An event for the page: its JSON, a sentence, and for airplane moves the path of
-    the centre dot (to animate and to draw the last maneuvers)."""
-    out = event.to_json()
+def event_json(event: Event, state: GameState, encoded: Json | None = None) -> Json:
+    """An event for the page: its JSON (``encoded``: its ``to_json()``, already made),
+    a sentence, and for airplane moves the path of the centre dot (to animate and to draw
+    the last maneuvers)."""
+    out = event.to_json() if encoded is None else dict(encoded)
     out["text"] = describe(event)
     if isinstance(event, Moved):
         vehicle = state.vehicles.get(event.vehicle)

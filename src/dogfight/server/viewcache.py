@@ -33,6 +33,9 @@ class ViewCache:
     steps: dict[Hashable, str] = field(default_factory=dict)
     events: dict[int, tuple[object, str]] = field(default_factory=dict)
     """By the event object's id, holding the object (so the id is not reused)."""
+    state: object = None
+    """The state object the parts in ``stately`` were made from."""
+    stately: dict[Hashable, str] = field(default_factory=dict)
 
     def _at(self, version: int) -> None:
         """Drop what was made for an earlier version of the game."""
@@ -49,6 +52,18 @@ class ViewCache:
             value = make()
             got = (value, to_json(value))
             self.parts[key] = got
+        return got
+
+    def of_state(self, state: object, key: Hashable, make: Callable[[], Any]) -> str:
+        """The JSON text of part ``key`` that depends only on the game's current state
+        object (the table as a seat sees it, the briefing): kept while that object is the
+        game's state, across versions that changed only who is awaited."""
+        if self.state is not state:
+            self.stately.clear()
+            self.state = state
+        got = self.stately.get(key)
+        if got is None:
+            got = self.stately[key] = to_json(make())
         return got
 
     def step(self, key: Hashable, make: Callable[[], str]) -> str:

@@ -100,8 +100,14 @@ def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
 
     def make() -> str:
         step = game.steps[index]
+        # an event seen whole is the step's own object: its stored JSON is reused
+        encoded = {id(e): j for e, j in zip(step.events, step.encode(), strict=True)}
         shown = [
-            cache.event(game.version, e, lambda e=e: event_json(e, step.state))  # type: ignore[misc]
+            cache.event(
+                game.version,
+                e,
+                lambda e=e: event_json(e, step.state, encoded.get(id(e))),  # type: ignore[misc]
+            )
             for e in visible_events(step.events, vids)
         ]
         head = to_json({"index": index + 1, "turn": step.turn, "phase": step.phase})
@@ -140,12 +146,13 @@ def _seat_parts(
     def part(key: tuple[str, str], make: Callable[[], Any]) -> str:
         return cache.part(version, key, make)[1]
 
+    state = game.state
     parts = [
         ("game", part(("summary", ""), lambda: _summary(game))),
         ("seat", part(("seat", seat_id), lambda: _seat(game, seat_id, vids))),
-        ("state", part(("state", seat_id), lambda: public_view(game.state, vids))),
-        ("briefing", part(("briefing", ""), lambda: briefing(game.state))),
-        ("ending", part(("ending", ""), lambda: ending(game.state))),
+        ("state", cache.of_state(state, ("state", vids), lambda: public_view(state, vids))),
+        ("briefing", cache.of_state(state, "briefing", lambda: briefing(state))),
+        ("ending", cache.of_state(state, "ending", lambda: ending(state))),
         ("stage", part(("stage", seat_id), lambda: _stage(game, seat_id, vids))),
     ]
     since = max(0, min(since, len(game.steps)))

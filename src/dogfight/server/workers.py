@@ -6,6 +6,13 @@ requests. :class:`GameWorkers` runs them on a thread pool, one task per game at 
 (a game's requests queue behind each other; other games' requests go on). Waiting for a
 game's turn happens on the event loop, so a busy game never holds a pool thread idle.
 
+Except for a *light* game's work (people only, a few vehicles: a duel's whole turn is
+well under a millisecond of engine work): handing it to a thread and back costs more
+than the work, and the threads and the event loop then queue for Python's global lock
+(each hand-off waits up to a switch interval), so under load every request waited on
+the others. Such work runs on the event loop, still one task per game at a time; a
+game whose work once takes more CPU time than :data:`INLINE_LIMIT` is not light any more.
+
 A computer player gets a time budget per step (:func:`within_budget`): one that has not
 answered in time is replaced, for that step, by the cheap random legal plan, and the
 late answer is thrown away.
@@ -15,11 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -30,6 +38,10 @@ DEFAULT_BUDGET = 2.0
 
 THREADS_ENV = "DOGFIGHT_WORKERS"
 """Threads resolving steps and building views (default: 8)."""
+
+INLINE_LIMIT = 0.02
+"""Seconds of CPU time a light game's work may take on the event loop: a game whose work
+once took longer runs on the threads from then on."""
 
 
 def bot_budget() -> float:
@@ -62,6 +74,12 @@ def within_budget(work: Callable[[], T], seconds: float) -> T:
         raise OverBudget(f"no answer within {seconds:g} s") from None
 
 
+class Light(Protocol):
+    """A game that may be light: its work then runs on the event loop."""
+
+    light: bool
+
+
 class GameWorkers:
     """A thread pool running each game's work, one task per game at a time."""
 
@@ -71,9 +89,12 @@ class GameWorkers:
         self.pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="dogfight")
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
-    async def run(self, game_id: str | None, work: Callable[[], T]) -> T:
+    async def run(
+        self, game_id: str | None, work: Callable[[], T], light: Light | None = None
+    ) -> T:
         """``work()`` on the pool, after every earlier task of ``game_id`` (None: a task
-        of no game, such as creating one, runs at once)."""
+        of no game, such as creating one, runs at once); on the event loop instead when
+        ``light`` says the game is light (and then told if the work took too long)."""
         loop = asyncio.get_running_loop()
         if game_id is None:
             return await loop.run_in_executor(self.pool, work)
@@ -82,6 +103,13 @@ class GameWorkers:
             turn = asyncio.Lock()
             self._turns[game_id] = turn
         async with turn:
+            if light is not None and light.light:
+                began = time.thread_time()  # CPU time: a busy machine's pauses do not count
+                try:
+                    return work()
+                finally:
+                    if time.thread_time() - began > INLINE_LIMIT:
+                        light.light = False
             return await loop.run_in_executor(self.pool, work)
 
     def close(self) -> None:

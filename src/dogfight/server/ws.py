@@ -49,6 +49,7 @@ class Hub:
         self.games: dict[str, set[Connection]] = {}
         self._lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.loop_thread: int | None = None
 
     def add(self, game_id: str, connection: Connection) -> None:
         with self._lock:
@@ -75,7 +76,11 @@ class Hub:
             text = views.seat_view_json(game, connection.seat, since=connection.sent)
             connection.sent = len(game.steps)
             connection.version = game.version
-        if self.loop is not None:
+        if self.loop is None:
+            return
+        if threading.get_ident() == self.loop_thread:  # a light game's work, on the loop
+            self.post(connection, text)
+        else:
             self.loop.call_soon_threadsafe(self.post, connection, text)
 
     def fan_out(self, game: LiveGame) -> None:

@@ -1,0 +1,121 @@
+"""The hot request of a game in play, answered without FastAPI's routing.
+
+Every turn each seat posts its plans: under load that request is most of what the server
+does, and FastAPI's stack (routing over every route, dependency solving, the body read
+and validated twice, its exception layers) cost more than storing the plans and
+resolving the turn. :class:`FastPlans` is an ASGI middleware (inside
+:class:`dogfight.server.limits.Guard`: the ``Host`` check, the body limit and the
+security headers apply as before) that answers a well-formed
+``POST /api/games/{game}/seats/{seat}/plans`` itself, with the same work, answer and
+refusals as the route; anything else — another path, an unusual query or content type, a
+body the schema refuses — goes on to FastAPI untouched (the body given back as read), so
+every refusal of a malformed request is still FastAPI's, word for word.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import ValidationError
+
+from dogfight.server.errors import ApiError
+from dogfight.server.limits import Asgi, Message, Receive, Scope, Send, replay
+from dogfight.server.schemas import SubmitPlans
+
+log = logging.getLogger("dogfight.server")
+
+PLANS_PATH = re.compile(r"/api/games/([^/]+)/seats/([^/]+)/plans")
+SINCE = re.compile(rb"since=(\d{1,18})")
+
+Answer = tuple[int, bytes]
+"""HTTP status and JSON body."""
+
+Handler = Callable[[str, str, str | None, int, SubmitPlans], Awaitable[Answer]]
+"""(game, seat, token, since, body) -> the answer; raises :class:`ApiError` to refuse."""
+
+
+class FastPlans:
+    """ASGI middleware answering a well-formed plans request with ``handler``."""
+
+    def __init__(
+        self, app: Asgi, handler: Handler, refuse: Callable[[ApiError], Awaitable[Answer]]
+    ) -> None:
+        self.app = app
+        self.handler = handler
+        self.refuse = refuse
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "POST":
+            await self.app(scope, receive, send)
+            return
+        found = PLANS_PATH.fullmatch(scope.get("path", ""))
+        query: bytes = scope.get("query_string", b"")
+        since = SINCE.fullmatch(query) if query else None
+        if found is None or (query and since is None):
+            await self.app(scope, receive, send)
+            return
+        token = None
+        authorization = None
+        json_body = False
+        for name, value in scope.get("headers", ()):
+            name = name.lower()
+            if name == b"x-seat-token" and token is None:
+                token = value.decode("latin-1")
+            elif name == b"authorization" and authorization is None:
+                authorization = value.decode("latin-1")
+            elif name == b"content-type":
+                json_body = value.split(b";")[0].strip().lower() == b"application/json"
+        if not json_body:
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        messages: list[Message] = []
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                await self.app(scope, replay(messages, receive), send)
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        try:
+            body = SubmitPlans.model_validate_json(b"".join(chunks))
+        except ValidationError:
+            await self.app(scope, replay(messages, receive), send)  # FastAPI's refusal
+            return
+        if not token and authorization and authorization.lower().startswith("bearer "):
+            token = authorization[7:].strip()
+        game_id, seat_id = found.group(1), found.group(2)
+        try:
+            status, payload = await self.handler(
+                game_id, seat_id, token or None, int(since.group(1)) if since else 0, body
+            )
+        except ApiError as exc:
+            status, payload = await self.refuse(exc)
+        except Exception as exc:
+            log.exception("dogfight: %s %s", scope.get("method"), scope.get("path"))
+            status = 500
+            payload = render({"error": f"internal error ({type(exc).__name__})", "field": None})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(payload)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload})
+
+
+def render(content: Any) -> bytes:
+    """JSON bytes as Starlette's ``JSONResponse`` renders them."""
+    return json.dumps(
+        content, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
+    ).encode("utf-8")
