@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from dogfight.batch.arrays import any_slot
 from dogfight.batch.spec import Bools, Ints
 from dogfight.batch.state import BatchState
 from dogfight.rules.chance import step_rng
@@ -86,13 +87,25 @@ def draw(state: BatchState, tables: Ints, decks: Ints, holders: Ints, dice: Dice
         else:
             keep = np.arange(spec.slots)[None, :] < spec.damage_size[d][:, None]
             _reshuffle(state, t, d, keep, dice.rng)
-    top = state.top[tables, decks] - 1
-    slots = state.order[tables, decks, top]
-    state.top[tables, decks] = top
-    state.holder[tables, decks, slots] = holders
-    state.drawn_at[tables, decks, slots] = state.clock[tables]
+    # flat indexes into the (B, D) and (B, D, S) arrays (one gather or scatter each)
+    pile = tables * state.top.shape[1] + decks
+    top = _flat(state.top)[pile] - 1
+    slots = _flat(state.order).take(pile * spec.slots + top)
+    _flat(state.top)[pile] = top
+    card = pile * spec.slots + slots
+    _flat(state.holder)[card] = holders
+    _flat(state.drawn_at)[card] = state.clock[tables]
     state.clock[tables] += 1
     out: Ints = slots
+    return out
+
+
+def _flat(a: Ints) -> Ints:
+    """A state array as a flat view (the state's arrays are C-contiguous: they are made
+    whole and changed in place)."""
+    if not a.flags.c_contiguous:
+        raise ValueError("a batch state array is not contiguous")
+    out: Ints = a.reshape(-1)
     return out
 
 
@@ -101,13 +114,14 @@ def return_cards(state: BatchState, gone: Bools, dice: Dice) -> None:
     if dice.exact:
         _return_exact(state, gone, dice)
         return
-    tables = np.flatnonzero(gone.any(axis=1))
+    tables = np.flatnonzero(any_slot(gone))
     if len(tables) == 0:
         return
     holder = state.holder[tables]  # (t, D, S)
-    returning = np.take_along_axis(
-        gone[tables][:, None, :], np.maximum(holder, 0).reshape(len(tables), 1, -1), axis=2
-    ).reshape(holder.shape) & (holder >= 0)
+    # whether each card's holder is gone
+    returning = gone.reshape(-1).take(
+        (tables * gone.shape[1])[:, None, None] + np.maximum(holder, 0)
+    ) & (holder >= 0)
     d_count, s_count = holder.shape[1], holder.shape[2]
     t_rows = np.repeat(tables, d_count)
     d_rows = np.tile(np.arange(d_count), len(tables))
@@ -150,9 +164,10 @@ def points(
     card with a value; under ``half_resistance`` an explosion is half the target's
     resistance, rounded up) and whether an explosion eliminates it."""
     spec = state.spec
-    value = spec.slot_value[decks, slots]
-    boom = spec.slot_explosion[decks, slots]
-    resistance = state.resistance[tables, target]
+    card = decks * spec.slots + slots
+    value = spec.slot_value.reshape(-1).take(card)
+    boom = spec.slot_explosion.reshape(-1).take(card)
+    resistance = state.resistance.reshape(-1).take(tables * state.slots + target)
     if spec.explosion_eliminates:
         pts = np.where(boom, 0, value + ((value > 0) & aimed))
         return pts, boom

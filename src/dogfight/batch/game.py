@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dogfight.batch import damage, moves, sight, special, tailing
+from dogfight.batch.arrays import any_slot, nonzero, ordered_pairs, per_slot
 from dogfight.batch.spec import (
     ILLEGAL_ELIMINATED,
     ILLEGAL_STRAIGHT_AND_DAMAGE,
@@ -28,6 +29,7 @@ from dogfight.batch.state import (
     OUT_OF_CONTROL,
     SHOT_DOWN,
     BatchState,
+    heading_trig,
 )
 from dogfight.errors import IllegalPlanError
 
@@ -76,60 +78,78 @@ Reorder = Callable[[BatchState, Bools], None]
 (``state.plan``) given who tails whom (B, N, N)."""
 
 
-def _weapon_ready(state: BatchState, silenced: Ints, act: Bools) -> Ints:
-    """(B, N, 2) damage deck of each weapon that may fire, -1 when it may not."""
-    deck = state.weapon_deck()
-    ok = (state.alive & act[:, None])[..., None] & (deck >= 0) & (silenced == 0)
-    # 002: observer incapacitated, "two-seaters lose rear gun"
-    ok[..., 1] &= ~state.observer
-    out: Ints = np.where(ok, deck, -1)
+def _weapon_ready(state: BatchState, silenced: Ints, act: Bools) -> list[Bools]:
+    """(B, N) per weapon (front, rear): whether it may fire (it exists, its airplane
+    is in play, it is not jammed; 002: no rear gun with the observer out)."""
+    n = state.slots
+    up = state.alive & per_slot(act, n)
+    out: list[Bools] = []
+    for w in (0, 1):
+        ok = up & (state.spec.type_weapon_deck[:, w].take(state.type) >= 0)
+        ok &= silenced[..., w] == 0
+        if w == 1:
+            # 002: observer incapacitated, "two-seaters lose rear gun"
+            ok &= ~state.observer
+        out.append(ok)
     return out
 
 
 def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats, Bools]:
     """Each ready weapon's nearest reachable enemy (ties by slot, i.e. by id) and the
     range: (B, N, 2) slots (-1: none) and distances; and (B, N) the rear guns the blind
-    spot kept from a reachable enemy (002)."""
+    spot kept from a reachable enemy (002).
+
+    Pairs of airplanes are laid out (B, P), P the ordered pairs of distinct slots
+    (:func:`arrays.ordered_pairs`), so every operation runs over whole rows."""
     spec = state.spec
     b_count, n = state.tables, state.slots
     alive = state.alive
     x, y, heading = state.x, state.y, state.heading
-    # every base (B, N, 4, 2), only where other bases may hide a target
-    base = sight.corners(spec, x, y, heading) if n > 2 else np.zeros((0, n, 4, 2))
-    # overlaps between airplanes in play (a prefilter on centres first)
-    dx = state.x[:, None, :] - state.x[:, :, None]
-    dy = state.y[:, None, :] - state.y[:, :, None]
-    both = alive[:, :, None] & alive[:, None, :]
-    span = 2 * spec.base_radius + 1e-6
-    near = both & (np.abs(dx) <= span) & (np.abs(dy) <= span)
-    near[:, np.arange(n), np.arange(n)] = False
-    ov = np.zeros((b_count, n, n), dtype=np.bool_)
-    bb, ii, jj = np.nonzero(near)
-    if len(bb):
-        ov[bb, ii, jj] = sight.overlap(
-            sight.corners(spec, x[bb, ii], y[bb, ii], heading[bb, ii]),
-            sight.corners(spec, x[bb, jj], y[bb, jj], heading[bb, jj]),
-        )
-    ready = _weapon_ready(state, silenced, act)
     out = np.full((b_count, n, 2), -1, dtype=np.int64)
     dist_out = np.full((b_count, n, 2), np.inf)
     blind = np.zeros((b_count, n), dtype=np.bool_)
+    if n < 2:
+        return out, dist_out, blind
+    first, second = ordered_pairs(n)
+    p_count = len(first)
+    # every base (B, N, 4, 2), only where other bases may hide a target
+    base = sight.corners(spec, x, y, heading) if n > 2 else np.zeros((0, n, 4, 2))
+    # overlaps between airplanes in play (a prefilter on centres first)
+    dx = x[:, second] - x[:, first]
+    dy = y[:, second] - y[:, first]
+    both = alive[:, first] & alive[:, second]
+    span = 2 * spec.base_radius + 1e-6
+    near = both & (np.abs(dx) <= span) & (np.abs(dy) <= span)
+    ov = np.zeros((b_count, p_count), dtype=np.bool_)
+    bb, pp = nonzero(near)
+    if len(bb):
+        ii, jj = first[pp], second[pp]
+        ov[bb, pp] = sight.overlap(
+            sight.corners(spec, x[bb, ii], y[bb, ii], heading[bb, ii]),
+            sight.corners(spec, x[bb, jj], y[bb, jj], heading[bb, jj]),
+        )
     if not spec.auto_nearest:
         return out, dist_out, blind
-    enemy = (state.side[:, :, None] != state.side[:, None, :]) & both
+    ready = _weapon_ready(state, silenced, act)
+    trig = heading_trig(state)
+    enemy = (state.side[:, first] != state.side[:, second]) & both
     far = (spec.ruler + spec.base_radius + 1e-6) ** 2
     close = enemy & ~ov & (dx * dx + dy * dy <= far)
+    ov_matrix = np.zeros((b_count, n, n), dtype=np.bool_)
+    if n > 2:
+        ov_matrix[:, first, second] = ov
     for w in (0, 1):
-        pair = close & (ready[:, :, w] >= 0)[:, :, None]
-        bb, ii, jj = np.nonzero(pair)
+        pair = close & ready[w][:, first]
+        bb, pp = nonzero(pair)
         if len(bb) == 0:
             continue
         # a conservative prefilter: some of the target's circumscribed circle in the arc
-        ddx, ddy = dx[bb, ii, jj], dy[bb, ii, jj]
+        flat = bb * p_count + pp
+        ddx, ddy = dx.ravel()[flat], dy.ravel()[flat]
+        ii, jj = first[pp], second[pp]
         turn = np.radians(spec.arc_centre[w])
         cc, sc = np.cos(turn), np.sin(turn)
-        rad = np.radians(heading[bb, ii])
-        cos, sin = np.cos(rad), np.sin(rad)
+        cos, sin = trig[0].ravel()[bb * n + ii], trig[1].ravel()[bb * n + ii]
         c = cos * cc - sin * sc
         s = sin * cc + cos * sc
         along, across = ddx * c + ddy * s, np.abs(-ddx * s + ddy * c)
@@ -143,8 +163,16 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
         ox, oy = x[bb, ii], y[bb, ii]
         axis = heading[bb, ii] + spec.arc_centre[w]
         half = np.full(len(bb), spec.arc_half[w])
+        target = bb * n + jj
         dist, px, py = sight.nearest_in_arc(
-            spec, ox, oy, axis, float(spec.arc_half[w]), x[bb, jj], y[bb, jj], heading[bb, jj]
+            spec,
+            ox,
+            oy,
+            axis,
+            float(spec.arc_half[w]),
+            x.ravel()[target],
+            y.ravel()[target],
+            (trig[0].ravel()[target], trig[1].ravel()[target]),
         )
         reach = dist <= spec.ruler + REACH_TOLERANCE
         if n > 2 and reach.any():
@@ -152,7 +180,7 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
             dist[idx], px[idx], py[idx] = _covered(
                 state,
                 base,
-                ov,
+                ov_matrix,
                 (bb[idx], ii[idx], jj[idx]),
                 axis[idx],
                 half[idx],
@@ -162,14 +190,31 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
             hidden = _blind(state, bb, ii, dist, px, py)
             dist[hidden] = np.inf
             blind[bb[hidden], ii[hidden]] = True
-        matrix = np.full((b_count, n, n), np.inf)
-        matrix[bb, ii, jj] = dist
-        best = np.argmin(matrix, axis=2)
-        best_d = np.take_along_axis(matrix, best[..., None], axis=2)[..., 0]
+        key = bb * n + ii
+        best, best_d = _nearest(key, jj, dist)
         hit = best_d <= spec.ruler + REACH_TOLERANCE
-        out[:, :, w] = np.where(hit, best, -1)
-        dist_out[:, :, w] = np.where(hit, best_d, np.inf)
+        best, best_d = best[hit], best_d[hit]
+        out.reshape(-1, 2)[key[best], w] = jj[best]
+        dist_out.reshape(-1, 2)[key[best], w] = best_d
     return out, dist_out, blind
+
+
+def _nearest(key: Ints, other: Ints, dist: Floats) -> tuple[Ints, Floats]:
+    """For candidates sorted by ``key`` then ``other``: the first candidate of each key
+    at the key's least distance (``np.argmin``'s choice among the key's candidates, ties
+    to the smallest ``other``), and that distance. Returns (candidate indexes of the
+    keys that have one, their distances); a key whose least distance is NaN has none,
+    and reports NaN (never a hit)."""
+    start = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
+    if len(start) >= len(key):  # one candidate per key (or none at all)
+        return np.arange(len(key)), dist
+    least = np.minimum.reduceat(dist, start)
+    group = np.repeat(np.arange(len(start)), np.diff(np.append(start, len(key))))
+    best = np.flatnonzero(dist == least[group])
+    first = np.ones(len(best), dtype=np.bool_)
+    first[1:] = group[best][1:] != group[best][:-1]
+    best = best[first]
+    return best, dist[best]
 
 
 def _blind(state: BatchState, bb: Ints, ii: Ints, dist: Floats, px: Floats, py: Floats) -> Bools:
@@ -359,27 +404,29 @@ def resolve_phase(
     spec = state.spec
     b_count, n = state.tables, state.slots
     act = ~state.over
-    if (act[:, None] & state.alive & (state.plan[..., 0] < 0)).any():
+    act_n = per_slot(act, n)
+    if (act_n & state.alive & (state.plan[..., 0] < 0)).any():
         raise IllegalPlanError("some table's turn has not been planned")
     log = PhaseLog(
         active=act.copy(),
-        card=np.full((b_count, n), -1, dtype=np.int64),
-        illegal=np.zeros((b_count, n), dtype=np.bool_),
+        # card, illegal, target, distance, short, aimed and blind are set below
+        card=np.empty((b_count, n), dtype=np.int64),
+        illegal=np.empty((b_count, n), dtype=np.bool_),
         illegal_slot=np.full((b_count, n), -1, dtype=np.int64),
         x=state.x,
         y=state.y,
         heading=state.heading,
-        target=np.full((b_count, n, 2), -1, dtype=np.int64),
-        distance=np.full((b_count, n, 2), np.inf),
-        short=np.zeros((b_count, n, 2), dtype=np.bool_),
-        aimed=np.zeros((b_count, n, 2), dtype=np.bool_),
+        target=np.empty((b_count, n, 2), dtype=np.int64),
+        distance=np.empty((b_count, n, 2)),
+        short=np.empty((b_count, n, 2), dtype=np.bool_),
+        aimed=np.empty((b_count, n, 2), dtype=np.bool_),
         slots=np.full((b_count, n, 2, 2), -1, dtype=np.int64),
         points=np.zeros((b_count, n, 2), dtype=np.int64),
         eliminated=np.zeros((b_count, n), dtype=np.int64),
         tails=np.zeros((b_count, n, n), dtype=np.bool_),
         plan=state.plan,
         burn_slot=np.full((b_count, n), -1, dtype=np.int64),
-        blind=np.zeros((b_count, n), dtype=np.bool_),
+        blind=np.empty((b_count, n), dtype=np.bool_),
     )
     # 002: tailing, at the start of the turn and before the second maneuver
     if spec.tailing:
@@ -388,14 +435,13 @@ def resolve_phase(
             reorder(state, log.tails)
         log.plan = state.plan.copy()
     _burn(state, act, dice, log)
-    rows = np.arange(b_count)
     p = np.minimum(state.phase, 2)
     state.phases_played += act
-    movers = state.alive & act[:, None]
-    card = state.plan[rows, :, p] if n else state.plan[:, :, 0]
+    movers = state.alive & act_n
+    card = state.plan.reshape(-1, 3)[np.arange(b_count * n), np.repeat(p, n)].reshape(b_count, n)
     card = np.where(movers, card, 0)
     # reveal: the flight restrictions, per the ruleset's switch
-    opening = (state.phase == 0)[:, None]
+    opening = per_slot(state.phase == 0, n)
     bad = movers & moves.problem(spec, state.prev_symbol, state.prev_steep, card, opening)
     log.illegal = bad
     if bad.any():
@@ -411,7 +457,7 @@ def resolve_phase(
                     log.illegal_slot[t, i] = _illegal_damage(state, t, i, dice, log)
     # move every airplane still in play at once
     flown = movers & state.alive
-    nx, ny, nh = moves.fly(spec, state.x, state.y, state.heading, card)
+    nx, ny, nh = moves.fly(spec, state.x, state.y, state.heading, card, heading_trig(state))
     np.copyto(state.x, nx, where=flown)
     np.copyto(state.y, ny, where=flown)
     np.copyto(state.heading, nh, where=flown)
@@ -419,17 +465,22 @@ def resolve_phase(
     np.copyto(state.prev_steep, spec.card_steep[card], where=flown)
     log.card = np.where(flown, card, -1)
     log.x, log.y, log.heading = state.x.copy(), state.y.copy(), state.heading.copy()
-    silenced = np.where(flown[..., None], state.jams > 0, False).astype(np.int64)
+    silenced = ((state.jams > 0) & np.repeat(flown, 2).reshape(b_count, n, 2)).astype(np.int64)
     state.jams -= silenced
     # leaving the table
     gone = flown & moves.outside(spec, state.x, state.y)
-    _eliminate(state, np.where(gone, LEFT_AREA, 0), log.eliminated, dice)
+    left = _eliminate(state, np.where(gone, LEFT_AREA, 0), log.eliminated, dice, False)
+    if left.any():
+        # their cards go back at once (the others may draw them in the firing step),
+        # except on a table whose game this ends: nobody there draws again
+        back = left if dice.exact else left & ~per_slot(_ended(state, act)[0], n)
+        damage.return_cards(state, back, dice)
     gone = _fire(state, act, silenced, dice, log)
     _victory(state, act)
     if gone.any():
         # the piles of a table whose game just ended are never drawn from again (a new
         # game shuffles new ones); with the referee's shuffles they go back all the same
-        damage.return_cards(state, gone if dice.exact else gone & ~state.over[:, None], dice)
+        damage.return_cards(state, gone if dice.exact else gone & ~per_slot(state.over, n), dice)
     # end of turn: smoke counters, tailing and plans go
     state.phase = np.where(act, state.phase + 1, state.phase)
     done = act & ~state.over & (state.phase >= 3)
@@ -437,7 +488,7 @@ def resolve_phase(
     state.turn[done] += 1
     state.plan[done] = -1
     state.tailing[done] = False
-    smoking = done[:, None] & (state.smoke > 0)
+    smoking = per_slot(done, n) & (state.smoke > 0)
     state.smoke[smoking] -= 1
     return log
 
@@ -456,14 +507,13 @@ def _fire(state: BatchState, act: Bools, silenced: Ints, dice: damage.Dice, log:
     log.target, log.distance, log.short, log.aimed = target, dist, short, aimed
     exploded = np.zeros((b_count, n), dtype=np.bool_)
     hits = special.Hits(state)
-    decks_of = state.weapon_deck()
     for i in range(n):
         for w in (0, 1):
             t = np.flatnonzero(fired[:, i, w])
             if len(t) == 0:
                 continue
             tgt = target[t, i, w]
-            decks = decks_of[t, i, w]
+            decks = spec.type_weapon_deck[:, w].take(state.type[t, i])
             jammed = np.zeros(len(t), dtype=np.bool_)
             for c in (0, 1):
                 sub = np.arange(len(t)) if c == 0 else np.flatnonzero(short[t, i, w])
@@ -490,15 +540,22 @@ def _fire(state: BatchState, act: Bools, silenced: Ints, dice: damage.Dice, log:
 
 def _victory(state: BatchState, act: Bools) -> None:
     """One side (or none) left in play ends the game."""
+    ends, last = _ended(state, act)
+    state.over |= ends
+    state.winner[ends] = last[ends]
+
+
+def _ended(state: BatchState, act: Bools) -> tuple[Bools, Ints]:
+    """(B,) the tables of ``act`` where at most one side of those that were present
+    has an airplane in play, and (B,) that side (-1: none)."""
     present = np.zeros(state.tables, dtype=np.int64)
     standing = np.zeros(state.tables, dtype=np.int64)
     last = np.full(state.tables, -1, dtype=np.int64)
     for k in range(len(state.side_names)):
         mine = state.side == k
-        present += (mine & state.present).any(axis=1)
-        up = (mine & state.alive).any(axis=1)
+        present += any_slot(mine & state.present)
+        up = any_slot(mine & state.alive)
         standing += up
         last[up & (last < 0)] = k
     ends = act & (present >= 2) & (standing <= 1)
-    state.over |= ends
-    state.winner[ends] = last[ends]
+    return ends, last

@@ -17,15 +17,33 @@ def normalize(degrees: Floats) -> Floats:
     return out
 
 
-def fly(spec: Spec, x: Floats, y: Floats, h: Floats, card: Ints) -> tuple[Floats, Floats, Floats]:
+def fly(
+    spec: Spec,
+    x: Floats,
+    y: Floats,
+    h: Floats,
+    card: Ints,
+    cos_sin: tuple[Floats, Floats] | None = None,
+) -> tuple[Floats, Floats, Floats]:
     """Poses after flying ``card`` (global card indexes, broadcast with the poses): the
     card laid on the nose, the base's rear edge put on the arrowhead — one rigid move
     per card (``Spec.card_dx``, ``card_dy``), as
-    :func:`dogfight.geometry.maneuver.apply_card` composes it."""
-    rad = np.radians(h)
-    c, s = np.cos(rad), np.sin(rad)
+    :func:`dogfight.geometry.maneuver.apply_card` composes it (``cos_sin``: of the
+    headings, when known)."""
+    if cos_sin is None:
+        rad = np.radians(h)
+        cos_sin = np.cos(rad), np.sin(rad)
+    c, s = cos_sin
     dx, dy = spec.card_dx[card], spec.card_dy[card]
-    return x + dx * c - dy * s, y + dx * s + dy * c, normalize(normalize(h) + spec.card_turn[card])
+    return x + dx * c - dy * s, y + dx * s + dy * c, turned(h, spec.card_turn[card])
+
+
+def turned(h: Floats, turn: Floats) -> Floats:
+    """``normalize(normalize(h) + turn)``, without the first when every heading is
+    already in [0, 360) (it would change none)."""
+    if not ((h >= 0.0) & (h < 360.0)).all():
+        h = normalize(h)
+    return normalize(h + turn)
 
 
 def problem(

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 
 from dogfight.batch import moves, special
+from dogfight.batch.arrays import nonzero, per_slot
 from dogfight.batch.spec import IMMELMANN, LEFT, RIGHT, STRAIGHT, SYMBOLS, Bools, Floats, Ints, Spec
-from dogfight.batch.state import BatchState
+from dogfight.batch.state import BatchState, heading_trig
 
 SAFE_MARGIN = 1.0
 """As :data:`dogfight.bots.threats.SAFE_MARGIN`."""
@@ -48,8 +49,15 @@ class Sequences:
     """(decks, T) what the damaged-airplane restrictions look at (:func:`special.features`)."""
 
     forward_by_phase: tuple[Floats, ...] = ()
-    """``forward`` as three contiguous (decks, T) arrays, one per phase."""
+    """``forward`` of each phase's card, raveled: flat index ``deck * T + triple``."""
     left_by_phase: tuple[Floats, ...] = ()
+    legal_flat: Bools = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
+    """``legal`` raveled: flat index ``(deck * kinds + kind) * T + triple``."""
+
+    @property
+    def width(self) -> int:
+        """T: the padded number of triples of a deck."""
+        return int(self.rows.shape[1])
 
 
 # a previous maneuver as the restrictions see it: (symbol index, steep)
@@ -109,8 +117,9 @@ def _sequences(spec: Spec) -> Sequences:
         fh,
         ok,
         special.features(spec, rows),
-        tuple(np.ascontiguousarray(fx[..., k]) for k in range(3)),
-        tuple(np.ascontiguousarray(fy[..., k]) for k in range(3)),
+        tuple(np.ascontiguousarray(fx[..., k]).reshape(-1) for k in range(3)),
+        tuple(np.ascontiguousarray(fy[..., k]).reshape(-1) for k in range(3)),
+        ok.ravel(),
     )
 
 
@@ -174,24 +183,19 @@ def safe_flights(
     pick: Ints,
     x: Floats,
     y: Floats,
-    cos_sin: tuple[Floats, Floats],
+    cos: Floats,
+    sin: Floats,
 ) -> Bools:
-    """Whether triples ``pick`` (V, K) of ``deck`` (V, 1) keep airplanes at (x, y) (V, 1)
-    with headings of ``cos_sin`` (V, 1) ``SAFE_MARGIN`` inside the table after every
-    card (:func:`placed` then :func:`moves.inside`, on flat arrays)."""
-    shape = pick.shape
-    d = np.broadcast_to(deck, shape).ravel()
-    k = pick.ravel()
-    xs, ys = np.broadcast_to(x, shape).ravel(), np.broadcast_to(y, shape).ravel()
-    c = np.broadcast_to(cos_sin[0], shape).ravel()
-    s = np.broadcast_to(cos_sin[1], shape).ravel()
-    ok = np.ones(len(k), dtype=np.bool_)
+    """Whether triples ``pick`` (K, V) of ``deck`` (V,) keep airplanes at (x, y) (V,)
+    with headings of cosines and sines (V,) ``SAFE_MARGIN`` inside the table after
+    every card (:func:`placed` then :func:`moves.inside`, over rows of V airplanes)."""
+    index = deck * seqs.width + pick
+    ok = np.ones(pick.shape, dtype=np.bool_)
     for phase in range(3):
-        f = seqs.forward_by_phase[phase][d, k]
-        lft = seqs.left_by_phase[phase][d, k]
-        ok &= moves.inside(spec, xs + f * c - lft * s, ys + f * s + lft * c, SAFE_MARGIN)
-    out: Bools = ok.reshape(shape)
-    return out
+        f = seqs.forward_by_phase[phase].take(index)
+        lft = seqs.left_by_phase[phase].take(index)
+        ok &= moves.inside(spec, x + f * cos - lft * sin, y + f * sin + lft * cos, SAFE_MARGIN)
+    return ok
 
 
 def tiers(spec: Spec, fx: Floats, fy: Floats) -> Ints:
@@ -209,10 +213,10 @@ def tiers(spec: Spec, fx: Floats, fy: Floats) -> Ints:
 def needing(state: BatchState, mask: Bools | None = None) -> tuple[Ints, Ints]:
     """Tables and slots that need a plan: airplanes in play (and in ``mask``) on tables
     not over whose turn is not planned yet."""
-    need = state.alive & ~state.over[:, None] & (state.plan[..., 0] < 0)
+    need = state.alive & ~per_slot(state.over, state.slots) & (state.plan[..., 0] < 0)
     if mask is not None:
         need &= mask
-    b, n = np.nonzero(need)
+    b, n = nonzero(need)
     return b, n
 
 
@@ -313,29 +317,42 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     b, n = needing(state, mask)
     if len(b) == 0:
         return
-    deck = spec.type_deck[state.type[b, n]]
-    x, y, h = state.x[b, n], state.y[b, n], state.heading[b, n]
-    kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
+    # the airplanes' values by flat index; the draws of a round are laid out (K, V),
+    # K draws of V airplanes, so that numpy runs over the airplanes
+    flat = b * state.slots + n
+    deck = spec.type_deck.take(state.type.reshape(-1).take(flat))
+    x, y = state.x.reshape(-1).take(flat), state.y.reshape(-1).take(flat)
+    h = state.heading.reshape(-1).take(flat)
+    kinds = kind(
+        spec, state.prev_symbol.reshape(-1).take(flat), state.prev_steep.reshape(-1).take(flat)
+    )
     forbid, need = special.needs(state, b, n)
-    rad = np.radians(h)
-    cos, sin = np.cos(rad), np.sin(rad)
+    trig = heading_trig(state)
+    cos, sin = trig[0].reshape(-1).take(flat), trig[1].reshape(-1).take(flat)
     chosen = np.full(len(b), -1, dtype=np.int64)
     fallback = np.full(len(b), -1, dtype=np.int64)
     todo = np.arange(len(b))
+    width, kind_count = seqs.width, seqs.legal.shape[1]
+    legal_base = (deck * kind_count + kinds) * width
     for tries in ROUNDS:
         if len(todo) == 0:
             break
-        d = deck[todo][:, None]
-        pick = (rng.random((len(todo), tries)) * seqs.count[d]).astype(np.int64)
-        ok = seqs.legal[d, kinds[todo][:, None], pick]
+        d = deck[todo]
+        draws = np.ascontiguousarray(rng.random((len(todo), tries)).T)
+        pick = (draws * seqs.count.take(d)).astype(np.int64)  # (K, V)
+        ok = seqs.legal_flat.take(legal_base[todo] + pick)
         if spec.specials is not None:
-            ok &= special.allowed(seqs.feature[d, pick], forbid[todo][:, None], need[todo][:, None])
-        cs = cos[todo][:, None], sin[todo][:, None]
-        safe = ok & safe_flights(spec, seqs, d, pick, x[todo][:, None], y[todo][:, None], cs)
-        first_legal = ok.any(axis=1) & (fallback[todo] < 0)
-        fallback[todo[first_legal]] = pick[first_legal, ok[first_legal].argmax(axis=1)]
-        found = safe.any(axis=1)
-        chosen[todo[found]] = pick[found, safe[found].argmax(axis=1)]
+            ok &= special.allowed(
+                seqs.feature.reshape(-1).take(d * width + pick), forbid[todo], need[todo]
+            )
+        safe = ok & safe_flights(spec, seqs, d, pick, x[todo], y[todo], cos[todo], sin[todo])
+        # the first legal draw, the first safe one: flat indexes into pick
+        at = np.arange(len(todo)) + _first(ok) * len(todo)
+        first_legal = ok.any(axis=0) & (fallback[todo] < 0)
+        fallback[todo[first_legal]] = pick.reshape(-1).take(at[first_legal])
+        at = np.arange(len(todo)) + _first(safe) * len(todo)
+        found = safe.any(axis=0)
+        chosen[todo[found]] = pick.reshape(-1).take(at[found])
         todo = todo[~found]
     chosen[todo] = fallback[todo]
     rows = seqs.rows[deck, np.maximum(chosen, 0)]
@@ -364,7 +381,20 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
         usable = [c for c in cards if spec.card_usable[c]]
         straight = [c for c in usable if spec.card_symbol[c] == STRAIGHT][:3]
         rows[r] = np.array((straight + [c for c in usable if c not in straight])[:3])
-    state.plan[b, n] = rows
+    state.plan.reshape(-1, 3)[flat] = rows
+
+
+def _first(ok: Bools) -> Ints:
+    """(V,) the first row of ``ok`` (K, V) that holds in each column, 0 for none (as
+    ``argmax`` along the rows, which numpy runs one column at a time)."""
+    if ok.shape[0] == 2:
+        out: Ints = (ok[1] & ~ok[0]).astype(np.int64)
+        return out
+    out = np.zeros(ok.shape[1], dtype=np.int64)
+    for k in range(ok.shape[0] - 1, 0, -1):
+        out[ok[k]] = k
+    out[ok[0]] = 0
+    return out
 
 
 def illegal_plans(state: BatchState, rng: np.random.Generator, share: float) -> None:

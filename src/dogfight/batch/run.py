@@ -8,10 +8,15 @@ reproducible from its seed and batch size (one generator drives every table).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import dataclasses
+import gc
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from dogfight.batch import easy as _easy  # noqa: F401  (registers the easy bot)
 from dogfight.batch.game import resolve_phase
@@ -41,56 +46,153 @@ def _results(
     state: BatchState, rows: Ints, index: Ints, seed: int, max_turns: int
 ) -> list[GameResult]:
     """The finished games on tables ``rows`` as :class:`GameResult` (damage by weapon
-    and by illegal maneuvers, why each airplane left the game)."""
-    n_count = state.slots
-    # (source, slot, weapon) of every damage entry, sorted by source, per table layout
-    dealt = state.dealt[rows].reshape(len(rows), -1).tolist()
-    present = state.present[rows].tolist()
-    reasons = state.reason[rows].tolist()
-    illegal = state.illegal_points[rows].tolist()
-    winners = state.winner[rows].tolist()
-    overs = state.over[rows].tolist()
+    and by illegal maneuvers, why each airplane left the game).
+
+    The arrays are read out whole, their columns put in the order of the results' keys
+    (damage sources, vehicle ids: sorted); games whose dictionaries have the same keys
+    are made together (:func:`_dicts`)."""
+    count = len(rows)
+    # damage by (slot, weapon), then by illegal maneuvers
+    dealt = np.concatenate(
+        [state.dealt[rows].reshape(count, -1), state.illegal_points[rows, None]], axis=1
+    )
+    gone = np.where(state.present[rows], state.reason[rows], 0)
+    over = state.over[rows]
+    winner = state.winner[rows]
+    sides = np.array([*state.side_names, None], dtype=object)
+    winners = sides[np.where(over & (winner >= 0), winner, len(state.side_names))].tolist()
     turns = np.minimum(state.turn[rows], max_turns).tolist()
     phases = state.phases_played[rows].tolist()
     indexes = index[rows].tolist()
-    sides = state.side_names
-    layouts: dict[tuple[str, ...], tuple[list[tuple[str, int]], list[tuple[str, int]]]] = {}
-    out: list[GameResult] = []
-    for k, b in enumerate(rows.tolist()):
-        names = state.names[b]
-        layout = layouts.get(names)
-        if layout is None:
-            sources = sorted(
-                (f"{vid} {WEAPONS[w]}", 2 * n + w)
-                for n, vid in enumerate(names)
-                for w in (0, 1)
-                if n < n_count
-            )
-            vehicles = sorted((vid, n) for n, vid in enumerate(names))
-            layout = layouts[names] = (sources, vehicles)
-        sources, vehicles = layout
-        row = dealt[k]
-        damage = {key: row[i] for key, i in sources if row[i]}
-        if illegal[k]:
-            damage["illegal maneuver"] = illegal[k]
-            damage = dict(sorted(damage.items()))
-        gone = {
-            vid: REASONS[reasons[k][n]] for vid, n in vehicles if reasons[k][n] and present[k][n]
-        }
-        over = bool(overs[k])
-        out.append(
-            GameResult(
-                index=indexes[k],
-                seed=seed,
-                winner=sides[winners[k]] if over and winners[k] >= 0 else None,
-                over=over,
-                turns=turns[k],
-                phases=phases[k],
-                damage=damage,
-                eliminated=gone,
-            )
+    overs = over.tolist()
+    names = [state.names[b] for b in rows.tolist()]
+    groups: dict[tuple[str, ...], list[int]] = {}
+    if names.count(names[0]) == count:
+        groups[names[0]] = list(range(count))
+    else:
+        for k, layout in enumerate(names):
+            groups.setdefault(layout, []).append(k)
+    damages: list[dict[str, int]] = [{}] * count
+    eliminated: list[dict[str, str]] = [{}] * count
+    for layout, mine in groups.items():
+        sources, vehicles = _layout(layout)
+        picked = np.array(mine, dtype=np.int64)[:, None]
+        values = dealt[picked, [i for _, i in sources]]
+        reasons = gone[picked, [n for _, n in vehicles]]
+        keys = [key for key, _ in sources]
+        for members, used in _patterns(values != 0):
+            chosen = [keys[c] for c in used.tolist()]
+            rows_of = values[members[:, None], used].tolist()
+            for m, row in zip(members.tolist(), rows_of, strict=True):
+                damages[mine[m]] = dict(zip(chosen, row, strict=True))
+        vids = [vid for vid, _ in vehicles]
+        for members, used in _patterns(reasons):
+            why = {
+                vids[c]: REASONS[r]
+                for c, r in zip(used.tolist(), reasons[members[0], used].tolist(), strict=True)
+            }
+            for m in members.tolist():
+                eliminated[mine[m]] = why.copy()
+    return [
+        _result(
+            indexes[k], seed, winners[k], overs[k], turns[k], phases[k], damages[k], eliminated[k]
         )
+        for k in range(count)
+    ]
+
+
+_FIELDS = [(f.name, f.default, f.default_factory) for f in dataclasses.fields(GameResult)]
+_PLAIN = (
+    [f[0] for f in _FIELDS[:8]]
+    == ["index", "seed", "winner", "over", "turns", "phases", "damage", "eliminated"]
+    and _FIELDS[8:]
+    == [
+        ("refused", 0, dataclasses.MISSING),
+        ("stopped", None, dataclasses.MISSING),
+        ("points", dataclasses.MISSING, dict),
+        ("missions", dataclasses.MISSING, dict),
+    ]
+    and not hasattr(GameResult, "__post_init__")
+    and not hasattr(GameResult, "__slots__")
+)
+"""Whether :class:`GameResult` only stores its fields (then :func:`_result` fills its
+``__dict__`` at once, as unpickling does; else it calls the constructor)."""
+
+
+def _result(
+    index: int,
+    seed: int,
+    winner: str | None,
+    over: bool,
+    turns: int,
+    phases: int,
+    damage: dict[str, int],
+    eliminated: dict[str, str],
+) -> GameResult:
+    """A :class:`GameResult` with its other fields at their defaults. The frozen
+    dataclass's constructor sets the fields one ``object.__setattr__`` at a time, which
+    costs as much as the rest of a game's summary; its ``__dict__`` is filled at once
+    here instead, as unpickling fills it."""
+    if not _PLAIN:
+        return GameResult(
+            index=index,
+            seed=seed,
+            winner=winner,
+            over=over,
+            turns=turns,
+            phases=phases,
+            damage=damage,
+            eliminated=eliminated,
+        )
+    out = _new(GameResult)
+    out.__dict__.update(
+        index=index,
+        seed=seed,
+        winner=winner,
+        over=over,
+        turns=turns,
+        phases=phases,
+        damage=damage,
+        eliminated=eliminated,
+        refused=0,
+        stopped=None,
+        points={},
+        missions={},
+    )
     return out
+
+
+_new = object.__new__
+
+
+def _patterns(codes: npt.NDArray[Any]) -> list[tuple[Ints, Ints]]:
+    """The rows of ``codes`` (G, C) grouped by their values: per group, its rows and
+    the columns where they are not 0."""
+    rows, columns = codes.shape
+    if rows == 0:
+        return []
+    if columns <= 20 and codes.max(initial=0) < 8 and codes.min(initial=0) >= 0:
+        # each row's codes as one number
+        key = codes.astype(np.int64) @ (8 ** np.arange(columns, dtype=np.int64))
+    else:
+        key = np.unique(codes, axis=0, return_inverse=True)[1].reshape(-1)
+    order = np.argsort(key, kind="stable")
+    ordered = key[order]
+    starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
+    return [(members, np.flatnonzero(codes[members[0]])) for members in np.split(order, starts[1:])]
+
+
+@lru_cache(maxsize=64)
+def _layout(names: tuple[str, ...]) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """The damage sources of a table layout (name, column of :func:`_results`'s damage
+    rows: 2 slot + weapon, then the illegal maneuvers) and its vehicles (id, slot), each
+    sorted by name (the order of the results' dictionaries)."""
+    sources = sorted(
+        [(f"{vid} {WEAPONS[w]}", 2 * n + w) for n, vid in enumerate(names) for w in (0, 1)]
+        + [("illegal maneuver", 2 * len(names))]
+    )
+    vehicles = sorted((vid, n) for n, vid in enumerate(names))
+    return sources, vehicles
 
 
 def _by_policy(state: BatchState, bots: Mapping[str, str]) -> dict[str, Bools]:
@@ -115,9 +217,38 @@ def play(
     progress: Progress | None = None,
     policies: Mapping[str, Policy] = POLICIES,
 ) -> list[GameResult]:
-    """Play ``games`` games from the template's first table (``side -> policy``)."""
+    """Play ``games`` games from the template's first table (``side -> policy``).
+
+    The garbage collector waits while they are played: the results are many small
+    objects with no cycles among them, and every full collection their number sets off
+    walks the whole heap again (an eighth of a duel run's time)."""
     if policies is POLICIES:
         check_policies(bots)
+    with _collector_paused():
+        return _play(template, bots, games, seed, max_turns, tables, progress, policies)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _play(
+    template: BatchState,
+    bots: Mapping[str, str],
+    games: int,
+    seed: int,
+    max_turns: int,
+    tables: int,
+    progress: Progress | None,
+    policies: Mapping[str, Policy],
+) -> list[GameResult]:
     rng = np.random.default_rng(seed)
     size = max(1, min(tables, games))
     state = tile(template, size)

@@ -42,24 +42,26 @@ def corners(spec: Spec, x: Floats, y: Floats, heading: Floats) -> Floats:
     return out
 
 
-def _cross_edges(poly: Floats, pts: Floats) -> Floats:
-    """cross(p_i, p_{i+1}, v) for every edge i of ``poly`` (..., 4, 2) and point v of
-    ``pts`` (..., m, 2): shape (..., 4, m)."""
-    p = poly[..., :, None, :]
-    q = np.roll(poly, -1, axis=-2)[..., :, None, :]
-    v = pts[..., None, :, :]
-    out: Floats = (q[..., 0] - p[..., 0]) * (v[..., 1] - p[..., 1]) - (q[..., 1] - p[..., 1]) * (
-        v[..., 0] - p[..., 0]
-    )
-    return out
-
-
 def overlap(a: Floats, b: Floats) -> Bools:
     """Whether convex quadrilaterals ``a`` and ``b`` (..., 4, 2) share interior, by the
     separating-axis test of :func:`dogfight.geometry.shapes.convex_overlap`."""
-    apart_a = (_cross_edges(a, b) <= EPSILON).all(axis=-1).any(axis=-1)
-    apart_b = (_cross_edges(b, a) <= EPSILON).all(axis=-1).any(axis=-1)
-    out: Bools = np.logical_not(apart_a | apart_b)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    # corner-first (4, 2, P), so that numpy runs over the pairs
+    at = np.moveaxis(np.broadcast_to(a, shape).reshape(-1, 4, 2), 0, -1)
+    bt = np.moveaxis(np.broadcast_to(b, shape).reshape(-1, 4, 2), 0, -1)
+    out: Bools = np.logical_not(_apart(at, bt) | _apart(bt, at))
+    return out.reshape(shape[:-2])
+
+
+def _apart(poly: Floats, pts: Floats) -> Bools:
+    """Whether some edge of each quadrilateral ``poly`` (4, 2, P) has every point of
+    ``pts`` (4, 2, P) on or outside it (the cross product of the edge and the point at most
+    ``EPSILON``), laid out (edge, point, P)."""
+    px, py = poly[:, None, 0], poly[:, None, 1]
+    qx, qy = np.roll(poly[:, 0], -1, axis=0)[:, None], np.roll(poly[:, 1], -1, axis=0)[:, None]
+    vx, vy = pts[None, :, 0], pts[None, :, 1]
+    cross = (qx - px) * (vy - py) - (qy - py) * (vx - px)  # (4 edges, 4 points, P)
+    out: Bools = np.asarray((cross <= EPSILON).all(axis=1).any(axis=0), dtype=np.bool_)
     return out
 
 
@@ -84,8 +86,9 @@ def _interval(sa: Floats, sb: Floats) -> tuple[Floats, Floats]:
     d = sb - sa
     with np.errstate(divide="ignore", invalid="ignore"):
         cut = -sa / d
-    low = np.where(d > 0, cut, np.where((d == 0) & (sa < 0), np.inf, 0.0))
-    high = np.where(d < 0, cut, np.where((d == 0) & (sa < 0), -np.inf, 1.0))
+    never = (d == 0) & (sa < 0)
+    low = np.where(d > 0, cut, np.where(never, np.inf, 0.0))
+    high = np.where(d < 0, cut, np.where(never, -np.inf, 1.0))
     return low, high
 
 
@@ -319,22 +322,25 @@ def nearest_in_arc(
     half: float,
     tx: Floats,
     ty: Floats,
-    th: Floats,
+    th: Floats | tuple[Floats, Floats],
 ) -> tuple[Floats, Floats, Floats]:
     """:func:`in_arc_edges`, :func:`edge_candidates` and :func:`nearest` at once, for
     pairs (P,) of a firing dot and a target base at pose (tx, ty, th), with no
     blockers: the distance to the nearest in-arc point of the base (inf: none) and the
     point. The arrays are laid out corner-first, (4, P), so numpy runs long inner loops
-    (the same arithmetic as the three functions)."""
+    (the same arithmetic as the three functions). ``th`` may be the cosines and sines
+    of the target headings instead."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        rad = np.radians(th)
-        c, s = np.cos(rad), np.sin(rad)
+        if isinstance(th, tuple):
+            c, s = th
+        else:
+            rad = np.radians(th)
+            c, s = np.cos(rad), np.sin(rad)
         f = _FORWARD * (spec.base_length / 2.0)
         lft = _LEFT * (spec.base_width / 2.0)
         ax = tx + f * c - lft * s  # (4, P): the corners, counter-clockwise
         ay = ty + f * s + lft * c
-        ex = np.roll(ax, -1, axis=0) - ax
-        ey = np.roll(ay, -1, axis=0) - ay
+        ex, ey = _edges(ax), _edges(ay)
         dx, dy = ax - ox, ay - oy
         bx, by = dx + ex, dy + ey
         rr = np.radians(axis - half)
@@ -346,7 +352,8 @@ def nearest_in_arc(
         t0 = np.maximum(np.maximum(lo1, lo2), 0.0)
         t1 = np.minimum(np.minimum(hi1, hi2), 1.0)
         foot = (-dx * ex - dy * ey) / (ex * ex + ey * ey)
-        foot = np.minimum(np.maximum(np.nan_to_num(foot), t0), t1)
+        # as np.maximum(np.nan_to_num(foot), t0): t0 >= 0, so NaN (read as 0) gives t0
+        foot = np.minimum(np.fmax(foot, t0), t1)
         ok = t0 <= t1
         ts = np.stack([t0, t1, foot], axis=1)  # (4, 3, P)
         ts = np.where(ok[:, None], ts, 0.0)
@@ -354,6 +361,14 @@ def nearest_in_arc(
         py = (ay[:, None] + ts * ey[:, None]).reshape(12, -1)
         d = np.hypot(px - ox, py - oy)
         d = np.where(np.repeat(ok, 3, axis=0), d, np.inf)
-        best = np.argmin(d, axis=0)
-        cols = np.arange(d.shape[1])
-        return d[best, cols], px[best, cols], py[best, cols]
+        at = np.argmin(d, axis=0) * d.shape[1] + np.arange(d.shape[1])
+        return d.reshape(-1).take(at), px.reshape(-1).take(at), py.reshape(-1).take(at)
+
+
+def _edges(a: Floats) -> Floats:
+    """Corner-first coordinates (4, P) of quadrilaterals: each edge's run to the next
+    corner (``np.roll(a, -1, axis=0) - a``)."""
+    out = np.empty_like(a)
+    np.subtract(a[1:], a[:-1], out=out[:-1])
+    np.subtract(a[0], a[-1], out=out[-1])
+    return out

@@ -81,6 +81,8 @@ class BatchState:
     side_names: tuple[str, ...]
     names: list[tuple[str, ...]] = field(default_factory=list)
     """Per table, the vehicle id of each slot (empty strings for empty slots)."""
+    trig: tuple[Floats, Floats, Floats] | None = field(default=None, repr=False, compare=False)
+    """A memo of :func:`heading_trig`: headings and their cosines and sines."""
 
     @property
     def tables(self) -> int:
@@ -102,6 +104,31 @@ class BatchState:
                 setattr(out, k, v.copy())
         out.names = list(self.names)
         return out
+
+
+def heading_trig(state: BatchState) -> tuple[Floats, Floats]:
+    """cos and sin of every airplane's heading (B, N), for reading only.
+
+    Kept from call to call with the headings they are of, and computed again only for
+    the headings that changed since (a phase turns some airplanes, a new game others):
+    ``cos`` costs as much as twenty additions, and the move, the firing and the plans
+    all need them."""
+    h = state.heading
+    memo = state.trig
+    if memo is None or memo[0].shape != h.shape:
+        rad = np.radians(h)
+        c, s = np.cos(rad), np.sin(rad)
+        state.trig = (h.copy(), c, s)
+        return c, s
+    old, c, s = memo
+    changed = np.flatnonzero(old != h)
+    if len(changed):
+        value = h.ravel()[changed]
+        rad = np.radians(value)
+        old.ravel()[changed] = value
+        c.ravel()[changed] = np.cos(rad)
+        s.ravel()[changed] = np.sin(rad)
+    return c, s
 
 
 def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]) -> BatchState:
@@ -149,17 +176,23 @@ def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]
 
 
 def shuffle_piles(state: BatchState, rows: Ints, rng: np.random.Generator) -> None:
-    """Give tables ``rows`` full, freshly shuffled damage piles (a new game's decks)."""
+    """Give tables ``rows`` full, freshly shuffled damage piles (a new game's decks).
+
+    Only the piles their airplanes can draw from are shuffled (their weapons' decks, the
+    illegal maneuvers' and the flames' deck): no card of another pile is ever drawn, so
+    its order does not matter."""
     spec = state.spec
-    _, d_count, s = state.order.shape
-    order = np.empty((len(rows), d_count, s), dtype=state.order.dtype)
-    for d in range(d_count):
+    s = state.order.shape[2]
+    weapons = spec.type_weapon_deck[state.type[rows][state.present[rows]]].ravel()
+    drawable = np.union1d(weapons[weapons >= 0], [spec.illegal_deck, spec.fire_deck])
+    order = np.empty((len(rows), len(drawable), s), dtype=state.order.dtype)
+    for k, d in enumerate(drawable.tolist()):
         size = int(spec.damage_size[d])
-        order[:, d, :size] = rng.permuted(
+        order[:, k, :size] = rng.permuted(
             np.broadcast_to(np.arange(size), (len(rows), size)), axis=1
         )
-        order[:, d, size:] = np.arange(size, s)
-    state.order[rows] = order
+        order[:, k, size:] = np.arange(size, s)
+    state.order[rows[:, None], drawable] = order
     state.top[rows] = spec.damage_size[None, :]
     state.holder[rows] = -1
 
@@ -195,5 +228,6 @@ def reset(state: BatchState, rows: Ints, template: BatchState, rng: np.random.Ge
     shuffle_piles(state, rows, rng)
 
 
-_PILES = frozenset({"order", "top", "holder"})
-"""What :func:`shuffle_piles` sets anew (``drawn_at`` matters only for held cards)."""
+_PILES = frozenset({"order", "top", "holder", "drawn_at"})
+"""What :func:`shuffle_piles` sets anew (``drawn_at`` matters only for held cards: it
+stays)."""
