@@ -133,32 +133,20 @@ def _result(
     dataclass's constructor sets the fields one ``object.__setattr__`` at a time, which
     costs as much as the rest of a game's summary; its ``__dict__`` is filled at once
     here instead, as unpickling fills it."""
+    given: dict[str, Any] = {
+        "index": index,
+        "seed": seed,
+        "winner": winner,
+        "over": over,
+        "turns": turns,
+        "phases": phases,
+        "damage": damage,
+        "eliminated": eliminated,
+    }
     if not _PLAIN:
-        return GameResult(
-            index=index,
-            seed=seed,
-            winner=winner,
-            over=over,
-            turns=turns,
-            phases=phases,
-            damage=damage,
-            eliminated=eliminated,
-        )
+        return GameResult(**given)
     out = _new(GameResult)
-    out.__dict__.update(
-        index=index,
-        seed=seed,
-        winner=winner,
-        over=over,
-        turns=turns,
-        phases=phases,
-        damage=damage,
-        eliminated=eliminated,
-        refused=0,
-        stopped=None,
-        points={},
-        missions={},
-    )
+    out.__dict__.update(given, refused=0, stopped=None, points={}, missions={})
     return out
 
 
