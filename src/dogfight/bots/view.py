@@ -544,8 +544,7 @@ def fly(pose: Pose, table: CardTable, sequences: Ints, depth: float) -> Flights:
     x = np.array([pose.x])
     y = np.array([pose.y])
     h = np.array([pose.heading])
-    parent = np.zeros(n, dtype=np.intp)
-    """Per sequence, its row among the poses of the phase before."""
+    parent = np.zeros(n, dtype=np.intp)  # per sequence, its row among the last poses
     for p in range(k):
         if p < k - 1 and n > 1:
             fresh = np.empty(n, dtype=np.bool_)

@@ -96,9 +96,8 @@ def _solid(shape: shapely.Geometry) -> shapely.Geometry:
     two edges nearly meet: such a degenerate piece is harmless to draw but can make a
     later overlay of the area answer wrongly (GEOS once found a whole base inside a
     shadow that had been cut out of it)."""
-    pieces = [
-        p for p in shapely.get_parts(shape) if isinstance(p, shapely.Polygon) and p.area > SLIVER
-    ]
-    if len(pieces) == len(shapely.get_parts(shape)):
+    parts = shapely.get_parts(shape)
+    pieces = [p for p in parts if isinstance(p, shapely.Polygon) and p.area > SLIVER]
+    if len(pieces) == len(parts):
         return shape
     return shapely.MultiPolygon(pieces) if len(pieces) != 1 else pieces[0]

@@ -60,7 +60,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.sql.elements import BindParameter
 
 from dogfight.errors import DataError
-from dogfight.sql import DDL_LOCK
+from dogfight.sql import schema_transaction
 
 Json = dict[str, Any]
 
@@ -398,10 +398,7 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
             self._writers = threading.Lock()
-        with self.engine.begin() as connection:
-            if self.engine.dialect.name == "postgresql":
-                # processes starting together on an empty database: one creates the tables
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": DDL_LOCK})
+        with schema_transaction(self.engine) as connection:
             Base.metadata.create_all(connection)
             columns = {c["name"] for c in inspect(connection).get_columns("games")}
             if "revision" not in columns:  # a database made before revisions were counted
