@@ -2,7 +2,8 @@
 
 Each turn every side's bot plans from its own seat's observation
 (``bot.plan_turn(observe(state, seat), state.rules, seat, rng)``); at the start of each
-movement step it may place its tripods' action tokens (``phase_actions``); the engine
+movement step a side with a tripod in play may place its tripods' action tokens
+(``phase_actions``, asked of no other side, as the server asks it); the engine
 resolves each phase with :func:`dogfight.rules.chance.step_rng`. A game's chance comes
 from one :class:`numpy.random.SeedSequence`: its integer seed shuffles the decks and
 drives the engine, and one child sequence per side feeds that side's bot, so a game
@@ -187,7 +188,11 @@ def play_game(
             cards: dict[str, str] = {}
             for side in sides:
                 seat = side_seat(state, side)
-                if not any(state.vehicles[v].in_play for v in seat):
+                # only tripods take action tokens or play cards at a movement step (the
+                # server asks the same seats): other seats are not shown the table here
+                if not any(
+                    state.vehicles[v].tripod is not None and state.vehicles[v].in_play for v in seat
+                ):
                     continue
                 acts, drawn = players[side].phase_actions(
                     observe(state, seat), state.rules, seat, phase, rngs[side]
