@@ -1,9 +1,11 @@
-"""The ``random`` bot's plans: uniform legal plans drawn in small batches (rather than
-enumerating every sequence), preferring those that stay on the table."""
+"""The ``random`` bot's plans: uniform draws among the deck's legal plans (listed once
+per previous maneuver, rarely all flown), preferring those that stay on the table."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -11,13 +13,12 @@ from dogfight.bots.plane_planner import usable_symbols
 from dogfight.bots.threats import SAFE_MARGIN, best_tier
 from dogfight.bots.tripod_moves import outside_except, tripod_sequences
 from dogfight.bots.view import (
+    Flights,
     Ints,
     airplane_sequences,
     card_table,
     fly,
-    follows,
-    opens,
-    status_allows,
+    legal_sequences,
 )
 from dogfight.catalog.models import (
     ManeuverCard,
@@ -26,43 +27,52 @@ from dogfight.catalog.models import (
     TripodSymbol,
 )
 from dogfight.geometry.pose import Pose
+from dogfight.rules.chance import indexes
+from dogfight.rules.clocks import THREE_PHASES
 from dogfight.rules.context import Rules
-from dogfight.rules.plans import Action, Flown, Plan, Restrictions
+from dogfight.rules.plans import Action, Flown, Plan
 from dogfight.rules.state import GameState, Vehicle
 
+_ORIGIN = Pose(0.0, 0.0, 0.0)
+
 SAMPLE_BATCH = 16
-"""Plans the random bot draws at once before it falls back to enumerating them all."""
+"""Legal plans the random bot draws and flies one at a time before it flies them all."""
 
-_USABLE: dict[tuple[int, frozenset[Symbol]], tuple[object, Ints]] = {}
+_MOVES: dict[tuple[int, float], tuple[Ints, Flights]] = {}
 
 
-def _usable(deck: ManeuverDeck, symbols: frozenset[Symbol]) -> Ints:
-    """Indexes of the deck's cards whose symbol is in play (cached per deck)."""
-    key = (id(deck), symbols)
-    hit = _USABLE.get(key)
-    if hit is not None and hit[0] is deck:
+def _moves(deck: ManeuverDeck, seqs: Ints, depth: float) -> Flights:
+    """Where each plan of ``seqs`` (a cached table of
+    :func:`~dogfight.bots.view.legal_sequences`) puts a base that starts at the origin
+    facing along +x, after each phase (flown once per table)."""
+    hit = _MOVES.get((id(seqs), depth))
+    if hit is not None and hit[0] is seqs:
         return hit[1]
-    out = np.array([i for i, c in enumerate(deck.cards) if c.symbol in symbols], dtype=np.int64)
-    _USABLE[key] = (deck, out)
-    return out
+    moves = fly(_ORIGIN, card_table(deck), seqs, depth)
+    _MOVES[id(seqs), depth] = (seqs, moves)
+    return moves
 
 
-def _legal(
-    deck: ManeuverDeck, previous: Flown | None, row: list[int], restrictions: Restrictions
-) -> bool:
-    """Whether the cards at ``row`` break no flight restriction in force after
-    ``previous``: each may follow the one before it (:func:`~dogfight.bots.view.follows`,
-    cached per deck and restrictions)."""
-    if not opens(deck, previous, restrictions)[row[0]]:
-        return False
-    after = follows(deck, restrictions)
-    return bool(all(after[row[k - 1], row[k]] for k in range(1, len(row))))
+def _flights(deck: ManeuverDeck, seqs: Ints, pose: Pose, depth: float, cached: bool) -> Flights:
+    """Every plan of ``seqs`` flown from ``pose``: the plans' moves from the origin
+    (:func:`_moves`), turned and carried to the pose (equal to flying them from it to
+    within rounding); a table not cached is flown from the pose."""
+    if not cached:
+        return fly(pose, card_table(deck), seqs, depth)
+    moves = _moves(deck, seqs, depth)
+    rad = math.radians(pose.heading)
+    c, s = math.cos(rad), math.sin(rad)
+    return Flights(
+        pose.x + moves.x * c - moves.y * s,
+        pose.y + moves.x * s + moves.y * c,
+        np.mod(moves.heading + pose.heading, 360.0),
+    )
 
 
 def _safe_flight(pose: Pose, cards: list[ManeuverCard], rules: Rules, depth: float) -> bool:
     """Whether the cards keep the centre dot ``SAFE_MARGIN`` inside the table after every
-    phase (the top tier of :func:`_safe_tiers`; :func:`~dogfight.bots.view.advance` for
-    one plan, in plain floats)."""
+    phase (the top tier of :func:`~dogfight.bots.threats.best_tier`;
+    :func:`~dogfight.bots.view.advance` for one plan, in plain floats)."""
     x, y, h = pose.x, pose.y, pose.heading
     half = depth / 2.0
     low_x, high_x = SAFE_MARGIN, rules.table_width - SAFE_MARGIN
@@ -80,49 +90,71 @@ def _safe_flight(pose: Pose, cards: list[ManeuverCard], rules: Rules, depth: flo
     return True
 
 
-def _sampled_airplane_plan(
-    state: GameState, vehicle: Vehicle, deck: ManeuverDeck, rng: np.random.Generator
-) -> list[ManeuverCard] | None:
-    """A uniform legal plan that keeps the airplane safely on the table at every phase
-    (the top tier of :func:`_safe_tiers`), drawn by rejection: of :data:`SAMPLE_BATCH`
-    uniform draws of three cards, the first that are distinct, legal and safe. None when
-    none qualifies."""
-    rules = state.rules
-    usable = _usable(deck, usable_symbols(rules))
-    if len(usable) < 3:
-        return None
-    for row in usable[rng.integers(len(usable), size=(SAMPLE_BATCH, 3))].tolist():
-        if row[0] == row[1] or row[0] == row[2] or row[1] == row[2]:
-            continue
-        if not _legal(deck, vehicle.previous, row, rules.restrictions):
-            continue
-        cards = [deck.cards[k] for k in row]
-        if vehicle.status and not status_allows(cards, vehicle.status, state.turn, rules.specials):
-            continue
-        if _safe_flight(vehicle.pose, cards, rules, rules.base_length):
-            return cards
-    return None
+def _pick(
+    rules: Rules,
+    deck: ManeuverDeck,
+    seqs: Ints,
+    pose: Pose,
+    rng: np.random.Generator,
+    cached: bool = True,
+) -> Plan:
+    """A uniform pick among the plans ``seqs`` of the best safety tier present.
+
+    First by rejection: up to :data:`SAMPLE_BATCH` uniform draws among ``seqs``, flown
+    one at a time, the first that keeps the airplane ``SAFE_MARGIN`` inside the table at
+    every phase: a uniform pick among the safe plans, the best tier whenever there are
+    any. When no draw is safe, every plan is flown (:func:`_flights`) and the best tier
+    picked from, the same distribution either way."""
+    depth = rules.base_length
+    cards = deck.cards
+    draws = indexes(rng, len(seqs))
+    for _ in range(SAMPLE_BATCH):
+        planned = [cards[k] for k in seqs[next(draws)].tolist()]
+        if _safe_flight(pose, planned, rules, depth):
+            return Plan(cards=tuple(c.id for c in planned))
+    pool = np.flatnonzero(best_tier(rules, _flights(deck, seqs, pose, depth, cached)))
+    row = seqs[int(pool[next(indexes(rng, len(pool)))])]
+    return Plan(cards=tuple(cards[int(i)].id for i in row))
 
 
 def random_airplane_plan(state: GameState, vehicle: Vehicle, rng: np.random.Generator) -> Plan:
-    """A uniform pick among the legal plans of the best safety tier.
+    """A uniform pick among the legal plans of the best safety tier (:func:`_pick`) that
+    the airplane's known special damage allows
+    (:func:`~dogfight.bots.view.airplane_sequences`).
 
-    Usually without listing the ~2,700 legal plans: the first of a batch of uniform
-    three-card draws that is distinct, legal and safe at every phase is a uniform pick
-    among the safe plans, which are the best tier whenever there are any; only when a
-    batch finds none are all the plans listed, flown and the best tier picked from (the
-    same distribution either way, from a different stream of random numbers).
-    """
+    The deck's legal plans after each maneuver are listed once (cached), and not flown
+    all: a few uniform draws among them usually find one that stays safely on the
+    table."""
     rules = state.rules
     deck = rules.deck_of(vehicle.type)
-    sampled = _sampled_airplane_plan(state, vehicle, deck, rng)
-    if sampled is not None:
-        return Plan(cards=tuple(c.id for c in sampled))
-    seqs = airplane_sequences(state, vehicle)
-    flights = fly(vehicle.pose, card_table(deck), seqs, rules.base_length)
-    pool = np.flatnonzero(best_tier(rules, flights))
-    row = seqs[int(pool[int(rng.integers(len(pool)))])]
-    return Plan(cards=tuple(deck.cards[int(i)].id for i in row))
+    seqs = legal_sequences(deck, vehicle.previous, usable_symbols(rules), rules.restrictions)
+    if vehicle.status or not len(seqs):
+        return _pick(rules, deck, airplane_sequences(state, vehicle), vehicle.pose, rng, False)
+    return _pick(rules, deck, seqs, vehicle.pose, rng)
+
+
+def random_seen_airplane_plan(
+    rules: Rules, view: Mapping[str, Any], rng: np.random.Generator
+) -> Plan | None:
+    """:func:`random_airplane_plan` for one of the seat's WW1 airplanes (``view``, its
+    entry in the seat's observation), with the same draws, without rebuilding a game
+    state; None, before any draw, when the observation shows special damage on it (or
+    does not show its status) or no plan is legal: those need the whole picture."""
+    if view.get("status") != {} or view.get("clock", THREE_PHASES) != THREE_PHASES:
+        return None
+    deck = rules.deck_of(view["type"])
+    previous = view["previous"]
+    flown = (
+        None
+        if previous is None
+        else Flown(Symbol(previous["symbol"]), bool(previous.get("steep", False)))
+    )
+    seqs = legal_sequences(deck, flown, usable_symbols(rules), rules.restrictions)
+    if not len(seqs):
+        return None
+    pose = view["pose"]
+    at = Pose(float(pose["x"]), float(pose["y"]), float(pose["heading"]))
+    return _pick(rules, deck, seqs, at, rng)
 
 
 def random_tripod(state: GameState, vehicle: Vehicle, rng: np.random.Generator) -> Plan:

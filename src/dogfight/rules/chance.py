@@ -6,6 +6,7 @@ can resume any step exactly without keeping generator state.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,20 @@ def _bounded(draw: Any, address: int, high: int) -> int:
             left = m & 0xFFFFFFFF
     out: int = m >> 32
     return out
+
+
+def indexes(rng: np.random.Generator, population: int) -> Iterator[int]:
+    """Uniform integers in ``[0, population)``, one per ``next()``, each drawn only when
+    asked for (Lemire's method on the bit generator's 32-bit draws, as :func:`sample`;
+    ``population`` below ``2**32``). A rejection sampler that usually accepts its first
+    draw spends less on these than on one ``rng.integers`` batch."""
+    if not 0 < population < 2**32 - 1:
+        raise ValueError(f"population {population} out of range")
+    interface = rng.bit_generator.ctypes
+    draw, address = interface.next_uint32, interface.state_address
+    high = population - 1
+    while True:
+        yield _bounded(draw, address, high)
 
 
 def sample(rng: np.random.Generator, population: int, size: int) -> list[int]:
