@@ -17,7 +17,7 @@ from dogfight.rules import standard
 from dogfight.rules.chance import sample
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.engine import allowed_symbols
-from dogfight.rules.plans import Action, Flown, Plan, Restrictions, plan_problems
+from dogfight.rules.plans import Action, Flown, Plan, Restrictions, cards_plan, plan_problems
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.ww2 import scale
 
@@ -60,45 +60,6 @@ def _tables(
     return tables
 
 
-Flight = tuple[float, float, float, float, float]
-"""A pose and the cosine and sine of its heading (what ``fly_card`` takes and gives)."""
-
-
-class _Trials:
-    """Whether trial plans keep one airplane on the table (:func:`_stays_on_table`),
-    flying each first card and each pair of first cards once: a random plan's trials
-    share their beginnings (a few dozen cards, up to forty trials), and the very same
-    arithmetic gives the very same poses."""
-
-    def __init__(self, state: GameState, vehicle: Vehicle, deck: ManeuverDeck) -> None:
-        pose = vehicle.pose
-        rad = math.radians(pose.heading)
-        self.start = (pose.x, pose.y, pose.heading, math.cos(rad), math.sin(rad))
-        self.cards = deck.cards
-        self.half = state.rules.base_length / 2.0
-        self.high_x = state.rules.table_width - 1.0
-        self.high_y = state.rules.table_height - 1.0
-        self.after: dict[int | tuple[int, int], Flight | None] = {}
-
-    def _fly(self, pose: Flight, card: int) -> Flight | None:
-        x, y, heading, c, s = fly_card(*pose, self.cards[card], self.half)
-        if 1.0 <= x <= self.high_x and 1.0 <= y <= self.high_y:
-            return x, y, heading, c, s
-        return None
-
-    def stay(self, a: int, b: int, c: int) -> bool:
-        after = self.after
-        if a not in after:
-            after[a] = self._fly(self.start, a)
-        first = after[a]
-        if first is None:
-            return False
-        if (a, b) not in after:
-            after[a, b] = self._fly(first, b)
-        second = after[a, b]
-        return second is not None and self._fly(second, c) is not None
-
-
 def random_plan(
     state: GameState, vehicle_id: str, rng: np.random.Generator, tries: int = 40
 ) -> Plan:
@@ -112,22 +73,21 @@ def random_plan(
     usable, first, after = _tables(
         deck, vehicle.previous, state.rules.restrictions, allowed_symbols(state)
     )
-    trials = _Trials(state, vehicle, deck)
     fallback: list[ManeuverCard] | None = None
     count = len(usable)
     for _ in range(tries):
         a, b, c = (usable[i] for i in sample(rng, count, 3))
         if not (first[a] and after[a][b] and after[b][c]):
             continue
-        if trials.stay(a, b, c):
-            cards = deck.cards
-            return Plan(cards=(cards[a].id, cards[b].id, cards[c].id))
-        fallback = fallback or [deck.cards[a], deck.cards[b], deck.cards[c]]
+        cards = [deck.cards[a], deck.cards[b], deck.cards[c]]
+        if _stays_on_table(state, vehicle, cards):
+            return cards_plan(tuple(card.id for card in cards))
+        fallback = fallback or cards
     if fallback is None:
         playable = [deck.cards[i] for i in usable]
         straights = [c for c in playable if c.symbol.value == "straight"][:3]
         fallback = (straights + [c for c in playable if c not in straights])[:3]
-    return Plan(cards=tuple(c.id for c in fallback))
+    return cards_plan(tuple(c.id for c in fallback))
 
 
 def legal_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -> Plan | None:
