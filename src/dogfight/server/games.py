@@ -176,6 +176,10 @@ class LiveGame:
         for turn, phase, _seat, decision, given in record.decisions:
             self.decided.setdefault((turn, phase), {})[decision] = tuple(given)
         self._pending: dict[tuple[int, int], tuple[tuple[Any, ...], GameState, Outcome]] = {}
+        self._started: tuple[GameState, dict[str, Plan], tuple[GameState, list[Event]]] | None
+        self._started = None
+        """A turn's start worked out when its last plan was checked (from that state,
+        with those plans), taken by :meth:`_resolve` instead of starting it again."""
         self._questions: dict[tuple[int, int], tuple[dict[str, list[Question]], Any]] = {}
         self._at = (0, 0)
         for turn, phase, stored in record.steps[len(self.steps) :]:
@@ -352,7 +356,11 @@ class LiveGame:
     def _resolve(self, turn: int, phase: int) -> tuple[GameState, list[Event]]:
         state = self.state
         if phase == 0:
-            return start_turn(state, self._merged_plans(turn))
+            merged = self._merged_plans(turn)
+            started, self._started = self._started, None
+            if started is not None and started[0] is state and started[1] == merged:
+                return started[2]  # the very start the last plan was checked with
+            return start_turn(state, merged)
         state, planned = self._planned(turn, phase)
         outcome = self._outcome() if (turn, phase) == self.next_step() else None
         if outcome is not None and not outcome.decisions:
@@ -689,8 +697,9 @@ class LiveGame:
             last = not [s for s in self._missing_plans(turn) if s != seat_id]
             try:
                 self.check_seat_plans(seat_id, plans)
-                if last:  # the whole turn must start
-                    start_turn(state, {**self._merged_plans(turn), **plans})
+                if last:  # the whole turn must start (and it will: kept for _resolve)
+                    merged = {**self._merged_plans(turn), **plans}
+                    self._started = (state, merged, start_turn(state, merged))
             except DogfightError as exc:
                 raise ApiError(422, str(exc), "plans") from None
             if last:
