@@ -382,12 +382,15 @@ def create_app(
             game = seat_of(game_id, seat_id, token)
             before = game.version
             out = work(game)
-            if game.version != before:
-                hub.fan_out(game)
-            return game, out, game.version != before
+            if game.version == before:
+                return game, out, False
+            hub.fan_out(game)
+            # asked here, in the game's turn: a game of people only has nothing more to
+            # do after a request (no task is made for it, as one was for every request)
+            return game, out, game.more_to_do()
 
-        game, out, changed = await workers.run(game_id, task, service.games.get(game_id))
-        if changed:
+        game, out, again = await workers.run(game_id, task, service.games.get(game_id))
+        if again:
             schedule(game)
         return out
 
