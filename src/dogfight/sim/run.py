@@ -163,6 +163,7 @@ def play_game(
     stopped: str | None = None
     seats: dict[str, frozenset[str]] = {}
     tripods: dict[str, list[str]] = {}
+    between = False
     while not state.over and state.turn <= max_turns and stopped is None:
         while not state.over:
             if len(state.vehicles) != sum(len(seat) for seat in seats.values()):
@@ -172,7 +173,9 @@ def play_game(
                     side: [v for v in sorted(seat) if state.vehicles[v].tripod is not None]
                     for side, seat in seats.items()
                 }
-            if state.awaiting_plans():
+                # only WW2 airplanes plan between the action phases of a turn (001)
+                between = any(v.clock == ONE_PHASE for v in state.vehicles.values())
+            if state.phase == 0 or (between and state.awaiting_plans()):
                 # a planning phase: before a turn every vehicle, before the second and third
                 # action phases of a Martian turn the WW2 airplanes (001)
                 due = set(state.planning_due())
