@@ -28,7 +28,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -195,6 +195,37 @@ LOAD_DECISIONS = select(DECISIONS).where(DECISIONS.c.game_id == _GAME).order_by(
 LOAD_STEPS = select(STEPS).where(STEPS.c.game_id == _GAME).order_by(STEPS.c.turn, STEPS.c.phase)
 
 
+def _pg_read(full: bool) -> str:
+    """A game's rows after given ids, in ONE PostgreSQL statement (one round trip, one
+    snapshot: read statement by statement, a commit landing in between could show the
+    steps a plan led to without the plan); ``full``: with the game's setup."""
+
+    def rows(table: str, order: str, *columns: str) -> str:
+        return (
+            f"(SELECT json_agg(json_build_array({', '.join(columns)}) ORDER BY {order}) "
+            f"FROM {table} WHERE game_id = g.id AND id > %({table})s)"
+        )
+
+    return (
+        'SELECT g.title, g.created, g.seed, g.engine, g."over", g.revision, '
+        + ("g.setup, " if full else "NULL, ")
+        + "(SELECT json_agg(json_build_array(seat, position, label, side, vehicles, "
+        "token_hash, bot, auto_fire) ORDER BY position) FROM seats WHERE game_id = g.id), "
+        + rows("plans", "id", "id", "turn", "seat", "plans")
+        + ", "
+        + rows("answers", "id", "id", "turn", "phase", "seat", "answer")
+        + ", "
+        + rows("decisions", "id", "id", "turn", "phase", "seat", "decision", "answer")
+        + ", "
+        + rows("steps", "turn, phase", "id", "turn", "phase", "events")
+        + " FROM games g WHERE g.id = %(game)s"
+    )
+
+
+PG_LOAD = _pg_read(full=True)
+PG_LOAD_SINCE = _pg_read(full=False)
+
+
 class Conflict(Exception):
     """A row with the same unique key was already committed (a plan submitted twice, a
     step resolved by someone else): nothing was written."""
@@ -228,6 +259,26 @@ class Batch:
 
 
 @dataclass(frozen=True)
+class Marks:
+    """How far a process has read a game's rows: the greatest id of its plans, answers,
+    decisions and steps read so far. Within one game the ids follow the commits (every
+    write first locks the game's row, ``claim``), so the rows with greater ids are all
+    those stored since, and perhaps some of the reader's own writes (recognised by their
+    unique keys)."""
+
+    plans: int = 0
+    answers: int = 0
+    decisions: int = 0
+    steps: int = 0
+
+    def after(self, *ids: Iterable[int]) -> Marks:
+        """These marks moved past the ids of the plans, answers, decisions and steps
+        just read."""
+        now = (self.plans, self.answers, self.decisions, self.steps)
+        return Marks(*(max([mark, *read]) for mark, read in zip(now, ids, strict=True)))
+
+
+@dataclass(frozen=True)
 class SeatRecord:
     seat: str
     position: int
@@ -241,7 +292,8 @@ class SeatRecord:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """Everything stored about one game, in order."""
+    """Everything stored about one game, in order (or, read with ``Store.load_since``,
+    its seats and the rows stored after given ones)."""
 
     id: str
     title: str
@@ -260,6 +312,8 @@ class GameRecord:
     """(turn, phase, seat, decision id, answer)."""
     steps: list[tuple[int, int, list[Json]]]
     """(turn, phase, events)."""
+    marks: Marks = Marks()
+    """The greatest id of each kind of row read (or those given, when none was newer)."""
 
 
 def record_of(
@@ -269,6 +323,7 @@ def record_of(
     answers: Sequence[Any] = (),
     decided: Sequence[Any] = (),
     steps: Sequence[Any] = (),
+    marks: Marks = Marks(),
 ) -> GameRecord:
     """A game as held in memory, from its rows: those a read-back selects, or the
     :class:`GameRow` and :class:`SeatRow` of a game just created (attributes of the
@@ -299,6 +354,7 @@ def record_of(
         answers=[(a.turn, a.phase, a.seat, a.answer) for a in answers],
         decisions=[(d.turn, d.phase, d.seat, d.decision, list(d.answer)) for d in decided],
         steps=[(s.turn, s.phase, list(s.events)) for s in steps],
+        marks=marks.after(*([r.id for r in rows] for rows in (plans, answers, decided, steps))),
     )
 
 
@@ -590,20 +646,84 @@ class Store:
             return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     def load(self, game_id: str) -> GameRecord | None:
-        """Everything about one game, read in one transaction (a consistent picture);
-        Core reads with prebuilt statements (a process catching up with another's write
-        reads the game again: no unit of work, no objects per row)."""
+        """Everything about one game, as one consistent picture."""
+        return self._read(game_id, Marks(), full=True)
+
+    def load_since(self, game_id: str, marks: Marks) -> GameRecord | None:
+        """The game's seats and revision, and its plans, answers, decisions and steps
+        stored after ``marks`` (a process catching up with another's writes reads what
+        is new, not the whole game again); ``setup`` is left empty."""
+        return self._read(game_id, marks, full=False)
+
+    def _read(self, game_id: str, marks: Marks, full: bool) -> GameRecord | None:
+        if self.notifies:
+            return self._pg_read(game_id, marks, full)
+        # one transaction: a snapshot of the file (SQLite reads in WAL mode)
         with self.engine.begin() as connection:
             given = {"game": game_id}
             game = connection.execute(LOAD_GAME, given).first()
             if game is None:
                 return None
             seats = connection.execute(LOAD_SEATS, given).all()
-            plans = connection.execute(LOAD_PLANS, given).all()
-            answers = connection.execute(LOAD_ANSWERS, given).all()
-            decided = connection.execute(LOAD_DECISIONS, given).all()
-            steps = connection.execute(LOAD_STEPS, given).all()
-        return record_of(game, seats, plans, answers, decided, steps)
+            plans, answers, decided, steps = (
+                connection.execute(statement.where(table.c.id > mark), given).all()
+                for statement, table, mark in (
+                    (LOAD_PLANS, PLANS, marks.plans),
+                    (LOAD_ANSWERS, ANSWERS, marks.answers),
+                    (LOAD_DECISIONS, DECISIONS, marks.decisions),
+                    (LOAD_STEPS, STEPS, marks.steps),
+                )
+            )
+        return record_of(game, seats, plans, answers, decided, steps, marks)
+
+    def _pg_read(self, game_id: str, marks: Marks, full: bool) -> GameRecord | None:
+        """:meth:`_read` on PostgreSQL: one statement through the driver (see
+        :func:`_pg_read`)."""
+        given = {
+            "game": game_id,
+            "plans": marks.plans,
+            "answers": marks.answers,
+            "decisions": marks.decisions,
+            "steps": marks.steps,
+        }
+        statement = PG_LOAD if full else PG_LOAD_SINCE
+        fairy = self.engine.raw_connection()
+        try:
+            cursor = fairy.cursor()
+            try:
+                cursor.execute(statement, given)
+                row = cursor.fetchone()
+            finally:
+                cursor.close()
+            fairy.commit()
+        except BaseException as exc:
+            self._abandon(fairy, exc)
+            dbapi = self.engine.dialect.loaded_dbapi
+            if isinstance(exc, dbapi.Error):
+                raise DBAPIError.instance(statement, None, exc, dbapi.Error) from exc
+            raise
+        finally:
+            fairy.close()
+        if row is None:
+            return None
+        title, created, seed, engine, over, revision, setup, seats, *rows = row
+        plans, answers, decided, steps = (r or [] for r in rows)
+        return GameRecord(
+            id=game_id,
+            title=title,
+            created=created,
+            seed=seed,
+            setup=setup or {},
+            engine=engine,
+            over=over,
+            revision=revision,
+            seats=[SeatRecord(*s) for s in seats or []],
+            plans=[(t, s, p) for _, t, s, p in plans],
+            answers=[(t, ph, s, a) for _, t, ph, s, a in answers],
+            decisions=[(t, ph, s, d, list(a)) for _, t, ph, s, d, a in decided],
+            steps=[(t, ph, e) for _, t, ph, e in steps],
+            marks=marks.after(*([r[0] for r in rows] for rows in (plans, answers, decided, steps))),
+        )
 
     def count_steps(self, game_id: str) -> list[tuple[int, int]]:
         """(turn, phase) of every stored step, in order (duplicates would show twice)."""
