@@ -106,7 +106,10 @@ class LiveGame:
         self._unsaved = Batch()
         self._bots_acted = False
         self._heavy = False
-        self.analysis = status.is_analysis(store, record.id) if analysis is None else analysis
+        if analysis is None:
+            flags = record.flags
+            analysis = status.is_analysis(store, record.id) if flags is None else flags[0]
+        self.analysis = analysis
         """An open analysis game: its creator chose the seed, which is public."""
         self._load(record)
 

@@ -208,7 +208,12 @@ def _pg_read(full: bool) -> str:
 
     return (
         'SELECT g.title, g.created, g.seed, g.engine, g."over", g.revision, '
-        + ("g.setup, " if full else "NULL, ")
+        + (
+            "g.setup, (SELECT json_build_array(analysis, failed_turn IS NOT NULL) "
+            "FROM game_status WHERE game_id = g.id), "
+            if full
+            else "NULL, NULL, "
+        )
         + "(SELECT json_agg(json_build_array(seat, position, label, side, vehicles, "
         "token_hash, bot, auto_fire) ORDER BY position) FROM seats WHERE game_id = g.id), "
         + rows("plans", "id", "id", "turn", "seat", "plans")
@@ -314,6 +319,9 @@ class GameRecord:
     """(turn, phase, events)."""
     marks: Marks = Marks()
     """The greatest id of each kind of row read (or those given, when none was newer)."""
+    flags: tuple[bool, bool] | None = None
+    """Read with the rest on PostgreSQL: whether the game is an open analysis game and
+    whether it failed (``dogfight.server.status``); None: not read."""
 
 
 def record_of(
@@ -706,7 +714,7 @@ class Store:
             fairy.close()
         if row is None:
             return None
-        title, created, seed, engine, over, revision, setup, seats, *rows = row
+        title, created, seed, engine, over, revision, setup, flags, seats, *rows = row
         plans, answers, decided, steps = (r or [] for r in rows)
         return GameRecord(
             id=game_id,
@@ -723,6 +731,7 @@ class Store:
             decisions=[(t, ph, s, d, list(a)) for _, t, ph, s, d, a in decided],
             steps=[(t, ph, e) for _, t, ph, e in steps],
             marks=marks.after(*([r[0] for r in rows] for rows in (plans, answers, decided, steps))),
+            flags=None if not full else (bool(flags and flags[0]), bool(flags and flags[1])),
         )
 
     def count_steps(self, game_id: str) -> list[tuple[int, int]]:
