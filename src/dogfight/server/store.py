@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select as io_select
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -55,7 +56,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.sql.elements import BindParameter
 
@@ -391,6 +392,26 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _alive(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """Taken from the pool (PostgreSQL): a connection the server closed (restarted, or
+    the backend was terminated) is replaced by a new one (the pool's answer to
+    :class:`DisconnectionError`). Checked without a round trip, which a ping costs on
+    every use: an idle connection has nothing to read unless the server said goodbye
+    (something else to read only costs a new connection)."""
+    try:
+        if dbapi_connection.closed or dbapi_connection.broken:
+            raise DisconnectionError("closed")
+        readable, _, _ = io_select.select([dbapi_connection.fileno()], [], [], 0)
+    except (OSError, ValueError) as exc:
+        raise DisconnectionError(str(exc)) from exc
+    except DisconnectionError:
+        raise
+    except Exception as exc:  # the driver's own error: the connection is unusable
+        raise DisconnectionError(str(exc)) from exc
+    if readable:
+        raise DisconnectionError("the server closed the connection")
+
+
 @dataclass(frozen=True)
 class Writes:
     """The SQL of the hot writes in one dialect's parameter style (``?`` for SQLite,
@@ -445,9 +466,11 @@ class Store:
         if parsed.drivername in ("postgresql", "postgres"):
             parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3, the extra
         options: dict[str, Any] = {}
+        postgres = parsed.get_backend_name() == "postgresql"
         if parsed.get_backend_name() != "sqlite":
-            # one connection per worker thread, and the listener's (see notify.py)
-            options = {"pool_size": 16, "max_overflow": 16, "pool_pre_ping": True}
+            # one connection per worker thread, and the listener's (see notify.py); on
+            # PostgreSQL a dead connection is found without a round trip (_alive)
+            options = {"pool_size": 16, "max_overflow": 16, "pool_pre_ping": not postgres}
         try:
             self.engine: Engine = create_engine(parsed, **options)
         except ModuleNotFoundError as exc:
@@ -462,6 +485,8 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
             self._writers = threading.Lock()
+        if postgres:
+            event.listen(self.engine, "checkout", _alive)
         with schema_transaction(self.engine) as connection:
             Base.metadata.create_all(connection)
             columns = {c["name"] for c in inspect(connection).get_columns("games")}
@@ -694,15 +719,29 @@ class Store:
             "decisions": marks.decisions,
             "steps": marks.steps,
         }
+        from psycopg.pq import TransactionStatus
+
         statement = PG_LOAD if full else PG_LOAD_SINCE
         fairy = self.engine.raw_connection()
         try:
-            cursor = fairy.cursor()
+            # one statement is one snapshot: no BEGIN and COMMIT around it (two round
+            # trips) when the connection is idle, as it comes from the pool
+            driver: Any = fairy.driver_connection
+            alone = (
+                not driver.autocommit and driver.info.transaction_status == TransactionStatus.IDLE
+            )
+            if alone:
+                driver.autocommit = True
             try:
-                cursor.execute(statement, given)
-                row = cursor.fetchone()
+                cursor = fairy.cursor()
+                try:
+                    cursor.execute(statement, given)
+                    row = cursor.fetchone()
+                finally:
+                    cursor.close()
             finally:
-                cursor.close()
+                if alone:
+                    driver.autocommit = False
             fairy.commit()
         except BaseException as exc:
             self._abandon(fairy, exc)
