@@ -415,11 +415,13 @@ def _alive(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
 @dataclass(frozen=True)
 class Writes:
     """The SQL of the hot writes in one dialect's parameter style (``?`` for SQLite,
-    ``%s`` for psycopg), and how a JSON column's value is sent."""
+    ``%s`` for psycopg), and how a JSON column's value is sent. On PostgreSQL the claim
+    of the game's revision also sends the notification (``pg_notify`` in its
+    ``RETURNING``, for the row it bumped: none when the claim finds the game moved on),
+    one round trip instead of two."""
 
     claim_any: str
     claim: str
-    notify: str
     plans: str
     answers: str
     decisions: str
@@ -436,11 +438,13 @@ class Writes:
             marks = ", ".join(json_mark if c in JSON_COLUMNS else mark for c in columns)
             return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
-        claim_any = f"UPDATE games SET revision = revision + 1 WHERE id = {mark} RETURNING revision"
+        returning = "revision"
+        if dialect == "postgresql":
+            returning += f", pg_notify('{CHANNEL}', id || ' ' || revision::text)"
+        claim_any = f"UPDATE games SET revision = revision + 1 WHERE id = {mark}"
         return cls(
-            claim_any=claim_any,
-            claim=claim_any.replace(" RETURNING", f" AND revision = {mark} RETURNING"),
-            notify=f"SELECT pg_notify({mark}, {mark})",
+            claim_any=f"{claim_any} RETURNING {returning}",
+            claim=f"{claim_any} AND revision = {mark} RETURNING {returning}",
             plans=insert("plans", "game_id", "turn", "seat", "plans", "created"),
             answers=insert("answers", "game_id", "turn", "phase", "seat", "answer", "created"),
             decisions=insert(
@@ -614,9 +618,6 @@ class Store:
                     found = cursor.fetchone()
                     if found is None:
                         raise Stale(game_id)
-                    if self.notifies:
-                        statement = sql.notify
-                        cursor.execute(statement, (CHANNEL, f"{game_id} {found[0]}"))
                     for statement, rows in inputs:
                         if rows:
                             cursor.executemany(statement, rows)
