@@ -14,13 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dogfight.bots import threats
-from dogfight.bots.plane_planner import _LEVEL, _escapes, _prefixes
-from dogfight.bots.threats import Enemy, centre_d2, nearest_in_arc, world_points
-from dogfight.bots.view import card_table, fly, legal_sequences
+from dogfight.bots.plane_planner import _LEVEL, _escapes, _prefixes, _trapped, usable_symbols
+from dogfight.bots.threats import SAFE_MARGIN, Enemy, centre_d2, nearest_in_arc, world_points
+from dogfight.bots.view import card_table, fly, inside, legal_sequences
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import Symbol
 from dogfight.geometry.pose import Pose
 from dogfight.rules.plans import BASIC, Flown, Restrictions, plan_problems
+from dogfight.sim.duel import duel_situation
+from dogfight.situation import build
 
 CATALOG = load_catalog()
 DECKS = sorted(CATALOG.maneuver_decks)
@@ -192,3 +194,29 @@ def test_runs_of_plans_sharing_their_first_cards_are_the_distinct_beginnings() -
             assert np.array_equal(beginnings[first][inverse], beginnings)
             if grouped:
                 assert len(first) == len(np.unique(beginnings, axis=0))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.0, 15.0, 90.0, 37.5]))
+def test_a_pose_is_trapped_when_no_escape_flown_from_it_stays_on(seed: int, step: float) -> None:
+    """The heading-by-heading box test answers what flying every compact escape from
+    every pose answers (poses near the edges and corners, headings shared or not)."""
+    state = build(duel_situation(), CATALOG, 0)
+    me = next(iter(state.in_play()))
+    rules = state.rules
+    rng = np.random.default_rng(seed)
+    n = 300
+    w, h = rules.table_width, rules.table_height
+    fx = np.where(rng.random(n) < 0.5, rng.uniform(-2, 26, n), w - rng.uniform(-2, 26, n))
+    fy = rng.uniform(-2, h + 2, n)
+    fh = rng.uniform(0, 360, n) if step == 0.0 else rng.integers(0, 24, n) * step % 360.0
+    escapes = _escapes(rules.deck_of(me.type), frozenset(usable_symbols(rules)), rules.base_length)
+    rad = np.radians(fh)[:, None]
+    c, s = np.cos(rad), np.sin(rad)
+    ok = np.ones((n, len(escapes.x)), dtype=np.bool_)
+    for p in range(3):
+        x = fx[:, None] + escapes.x[None, :, p] * c - escapes.y[None, :, p] * s
+        y = fy[:, None] + escapes.x[None, :, p] * s + escapes.y[None, :, p] * c
+        ok &= inside(x, y, w, h, SAFE_MARGIN)
+    inner = np.minimum(np.minimum(fx, w - fx), np.minimum(fy, h - fy)) >= 25.0
+    assert np.array_equal(_trapped(rules, me, fx, fy, fh), ~ok.any(axis=1) & ~inner)

@@ -24,13 +24,13 @@ from dogfight.bots.threats import (
     world_points,
 )
 from dogfight.bots.view import (
+    Bools,
     Flights,
     Floats,
     Ints,
     airplane_sequences,
     card_table,
     fly,
-    inside,
     legal_sequences,
 )
 from dogfight.catalog.models import (
@@ -349,23 +349,40 @@ def _end_position(
         )
         # summed plan by plan in the pose order of a (plans, poses) array
         out += np.ascontiguousarray(value.T) @ enemy.weight
+    trapped = _trapped(rules, me, fx, fy, fh)
+    out -= 40.0 * trapped
+    return out
+
+
+def _trapped(rules: Rules, me: Vehicle, fx: Floats, fy: Floats, fh: Floats) -> Bools:
+    """Per final pose: True when none of the compact escapes (:func:`_escapes`) flown
+    from it keeps the centre dot ``SAFE_MARGIN`` on the table for three cards."""
+    n = len(fx)
     escapes = _escapes(rules.deck_of(me.type), frozenset(usable_symbols(rules)), rules.base_length)
     w, h = rules.table_width, rules.table_height
     edge = np.minimum(np.minimum(fx, w - fx), np.minimum(fy, h - fy))
     rows = np.flatnonzero(edge < 25.0)  # further in, some compact turn always fits
     # a card moves a base in its own frame, so an escape flown from a pose is the
-    # escape flown from the origin, turned by the heading and moved to the pose
-    c, s = cos[:, rows], sin[:, rows]
-    ok = np.ones((len(escapes.x), len(rows)), dtype=np.bool_)  # (escapes, plans)
-    for p in range(3):
-        ex, ey = escapes.x[:, p, None], escapes.y[:, p, None]
-        x = fx[None, rows] + ex * c - ey * s
-        y = fy[None, rows] + ex * s + ey * c
-        ok &= inside(x, y, w, h, SAFE_MARGIN)
-    trapped = np.zeros(n, dtype=np.bool_)
+    # escape flown from the origin, turned by the heading and moved to the pose; the
+    # plans end at a few dozen headings, and for each heading an escape fits when the
+    # centre lies in a box (the table less the escape's reach each way)
+    headings, which = np.unique(fh[rows], return_inverse=True)
+    turned = np.radians(headings)
+    c, s = np.cos(turned), np.sin(turned)  # (headings,)
+    ex, ey = escapes.x[:, :, None], escapes.y[:, :, None]  # (escapes, 3 phases, 1)
+    along_x = ex * c - ey * s  # (escapes, 3, headings)
+    along_y = ex * s + ey * c
+    box = [
+        (SAFE_MARGIN - along_x.min(axis=1))[:, which],
+        (w - SAFE_MARGIN - along_x.max(axis=1))[:, which],
+        (SAFE_MARGIN - along_y.min(axis=1))[:, which],
+        (h - SAFE_MARGIN - along_y.max(axis=1))[:, which],
+    ]  # each (escapes, plans)
+    x, y = fx[None, rows], fy[None, rows]
+    ok = (x >= box[0]) & (x <= box[1]) & (y >= box[2]) & (y <= box[3])
+    trapped: Bools = np.zeros(n, dtype=np.bool_)
     trapped[rows] = ~ok.any(axis=0)
-    out -= 40.0 * trapped
-    return out
+    return trapped
 
 
 def usable_symbols(rules: Rules) -> frozenset[Symbol]:
