@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from dogfight.bots import threats
 from dogfight.bots.plane_planner import _LEVEL, _escapes, _prefixes, _trapped, usable_symbols
 from dogfight.bots.threats import SAFE_MARGIN, Enemy, centre_d2, nearest_in_arc, world_points
-from dogfight.bots.view import card_table, fly, inside, legal_sequences
+from dogfight.bots.view import card_table, fly, fly_turned, inside, legal_sequences
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import Symbol
 from dogfight.geometry.pose import Pose
@@ -209,7 +209,8 @@ def test_a_pose_is_trapped_when_no_escape_flown_from_it_stays_on(seed: int, step
     w, h = rules.table_width, rules.table_height
     fx = np.where(rng.random(n) < 0.5, rng.uniform(-2, 26, n), w - rng.uniform(-2, 26, n))
     fy = rng.uniform(-2, h + 2, n)
-    fh = rng.uniform(0, 360, n) if step == 0.0 else rng.integers(0, 24, n) * step % 360.0
+    fh = rng.uniform(0, 360, n) if step == 0.0 else (rng.integers(0, 24, n) * step % 360.0)
+    fh = fh.astype(np.float64)
     escapes = _escapes(rules.deck_of(me.type), frozenset(usable_symbols(rules)), rules.base_length)
     rad = np.radians(fh)[:, None]
     c, s = np.cos(rad), np.sin(rad)
@@ -220,3 +221,26 @@ def test_a_pose_is_trapped_when_no_escape_flown_from_it_stays_on(seed: int, step
         ok &= inside(x, y, w, h, SAFE_MARGIN)
     inner = np.minimum(np.minimum(fx, w - fx), np.minimum(fy, h - fy)) >= 25.0
     assert np.array_equal(_trapped(rules, me, fx, fy, fh), ~ok.any(axis=1) & ~inner)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(DECKS),
+    st.floats(-50, 150),
+    st.floats(-50, 150),
+    st.floats(0, 360, exclude_max=True),
+)
+def test_plans_turned_from_the_origin_land_where_they_are_flown(
+    deck_name: str, x: float, y: float, heading: float
+) -> None:
+    """A plan flown from the origin, turned and moved to the pose, lands where flying
+    it from the pose lands (to 1e-9 cm and degree), for every legal plan of a deck."""
+    deck = CATALOG.maneuver_decks[deck_name]
+    seqs = legal_sequences(deck, None, _LEVEL)
+    table = card_table(deck)
+    pose = Pose(x, y, heading)
+    flown, turned = fly(pose, table, seqs, 4.0), fly_turned(pose, table, seqs, 4.0)
+    assert np.allclose(turned.x, flown.x, rtol=0, atol=1e-9)
+    assert np.allclose(turned.y, flown.y, rtol=0, atol=1e-9)
+    gap = np.abs((turned.heading - flown.heading + 180.0) % 360.0 - 180.0)
+    assert gap.max() <= 1e-9

@@ -31,6 +31,7 @@ from dogfight.bots.view import (
     airplane_sequences,
     card_table,
     fly,
+    fly_turned,
     legal_sequences,
 )
 from dogfight.catalog.models import (
@@ -72,7 +73,16 @@ class Level:
 ROUGH_POSES = 5
 """Poses per enemy in the coarse pass (the whole model has ``samples`` and half more)."""
 EASY = Level("easy", own_plans=120, samples=6, best_replies=False, lookahead=False)
-HARD = Level("hard", own_plans=None, samples=14, best_replies=True, lookahead=True, shortlist=160)
+HARD = Level(
+    "hard",
+    own_plans=None,
+    samples=14,
+    best_replies=True,
+    lookahead=True,
+    shortlist=160,
+    rough_centres=True,
+    reply_pool=600,
+)
 
 
 @dataclass
@@ -195,7 +205,10 @@ def evaluate(
                     seen = seen * shield
                 arc_seen[p].append(seen[inverse])
             # what the enemy's weapons do to us
-            mx, my_ = world_points(fx, fy, fh, my_points)
+            if centres:  # the centre dot itself, as world_points would give it
+                mx, my_ = fx[:, None], fy[:, None]
+            else:
+                mx, my_ = world_points(fx, fy, fh, my_points)
             if target.tripod is not None:
                 if enemy.ray[p] > 0:
                     got = heat_ray_threat(rules, target, ex, ey, eh, mx, my_)  # (m, u)
@@ -411,7 +424,7 @@ def _enemy_airplane_model(
 ) -> Enemy:
     """Plausible plans of an enemy airplane: uniform among those it would consider, and
     for the hard level half of the weight on its best replies to a uniform guess of ours."""
-    seqs, flights, picks = airplane_enemy(state, enemy, rng, level.samples)
+    seqs, flights, pool, picks = airplane_enemy(state, enemy, rng, level.samples)
     weight = np.full(len(picks), 1.0 / len(picks))
     if level.best_replies and len(picks) > 1:
         ours = np.sort(rng.choice(my_pool, size=min(level.samples, len(my_pool)), replace=False))
@@ -422,7 +435,6 @@ def _enemy_airplane_model(
             my_flights.heading[ours],
             np.full(len(ours), 1.0 / len(ours)),
         )
-        pool = np.flatnonzero(best_tier(state.rules, flights))
         if level.reply_pool is not None and len(pool) > level.reply_pool:
             pool = np.sort(rng.choice(pool, size=level.reply_pool, replace=False))
         if level.shortlist is not None:
@@ -445,6 +457,8 @@ def _enemy_airplane_model(
 
 
 def _subset(flights: Flights, rows: Ints) -> Flights:
+    if len(rows) == len(flights.x):  # rows are sorted and distinct: every plan
+        return flights
     return Flights(flights.x[rows], flights.y[rows], flights.heading[rows])
 
 
@@ -462,7 +476,7 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
     rules = state.rules
     deck = rules.deck_of(me.type)
     seqs = airplane_sequences(state, me)
-    flights = fly(me.pose, card_table(deck), seqs, rules.base_length)
+    flights = fly_turned(me.pose, card_table(deck), seqs, rules.base_length)
     pool = np.flatnonzero(best_tier(rules, flights))
     home = home_edge(state, me)
     if home is not None:  # 002: after success, leaving across its own edge costs nothing

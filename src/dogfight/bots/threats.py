@@ -17,7 +17,7 @@ from dogfight.bots.view import (
     Ints,
     airplane_sequences,
     card_table,
-    fly,
+    fly_turned,
     inside,
 )
 from dogfight.catalog.models import (
@@ -292,16 +292,16 @@ def best_tier(rules: Rules, flights: Flights) -> Bools:
 
 def airplane_enemy(
     state: GameState, vehicle: Vehicle, rng: np.random.Generator, count: int
-) -> tuple[Ints, Flights, Ints]:
-    """An enemy airplane's sequences and flights, and ``count`` uniform picks among the
-    plans it would consider (those of its best safety tier)."""
+) -> tuple[Ints, Flights, Ints, Ints]:
+    """An enemy airplane's sequences and flights, the plans it would consider (those of
+    its best safety tier) and ``count`` uniform picks among them."""
     rules = state.rules
     seqs = airplane_sequences(state, vehicle)
     table = card_table(rules.deck_of(vehicle.type))
-    flights = fly(vehicle.pose, table, seqs, rules.base_length)
+    flights = fly_turned(vehicle.pose, table, seqs, rules.base_length)
     pool = np.flatnonzero(best_tier(rules, flights))
     picks = np.sort(rng.choice(pool, size=min(count, len(pool)), replace=False))
-    return seqs, flights, picks
+    return seqs, flights, pool, picks
 
 
 def tripod_enemy(state: GameState, vehicle: Vehicle, rng: np.random.Generator, count: int) -> Enemy:
