@@ -69,7 +69,9 @@ def test_a_submitted_plan_survives_a_kill(tmp_path: Path) -> None:
     assert stored_steps(db, game) == [(1, 0), (1, 1), (1, 2), (1, 3)]
 
 
-def test_killed_right_after_the_last_plan_resolves_on_restart(tmp_path: Path) -> None:
+def test_killed_right_after_the_last_plan_its_turn_is_stored(tmp_path: Path) -> None:
+    """A turn's last plan is committed in one transaction with the steps it resolves:
+    killed right after that commit (before the answer), both are stored."""
     db = tmp_path / "games.sqlite"
     server = Server(db, env={"DOGFIGHT_TEST_CRASH": "after-last-plan"})
     try:
@@ -80,11 +82,38 @@ def test_killed_right_after_the_last_plan_resolves_on_restart(tmp_path: Path) ->
         assert server.wait_exit() == 70
     finally:
         server.kill()
+    assert stored_steps(db, game) == [(1, 0), (1, 1), (1, 2), (1, 3)]
+    with serving(db) as server:
+        seen = view(server.base, game, seats["central"])
+        assert seen["steps_total"] == 4 and seen["stage"]["turn"] == 2
+        # the plan is stored once: submitting it again is refused
+        again = submit(server.base, game, seats["central"], 1, {"albatros": straights_plan()})
+        assert again.status_code == 409
+    assert stored_steps(db, game) == [(1, 0), (1, 1), (1, 2), (1, 3)]
+
+
+def test_killed_before_the_last_plan_is_stored_nothing_of_it_is(tmp_path: Path) -> None:
+    """Killed after the last plan was checked but before its transaction: neither the
+    plan (never acknowledged) nor any step is stored; the first plan (acknowledged) is,
+    and the seat plans again on the restarted server."""
+    db = tmp_path / "games.sqlite"
+    server = Server(db, env={"DOGFIGHT_TEST_CRASH": "before-last-plan"})
+    try:
+        game, seats = create(server.base, preset="duel", seed=9, analysis=True)
+        assert submit(server.base, game, seats["allies"], 1, {"camel": straights_plan()}).is_success
+        with pytest.raises(httpx.HTTPError):
+            submit(server.base, game, seats["central"], 1, {"albatros": straights_plan()})
+        assert server.wait_exit() == 70
+    finally:
+        server.kill()
     assert stored_steps(db, game) == []
     with serving(db) as server:
-        # the plan was committed before the crash: the restarted server resolves the turn
-        seen = view(server.base, game, seats["allies"])
-        assert seen["steps_total"] == 4 and seen["stage"]["turn"] == 2
+        seen = view(server.base, game, seats["central"])
+        assert seen["steps_total"] == 0 and seen["stage"]["submitted"] is False
+        assert view(server.base, game, seats["allies"])["stage"]["submitted"] is True
+        done = submit(server.base, game, seats["central"], 1, {"albatros": straights_plan()})
+        assert done.is_success
+        assert view(server.base, game, seats["central"])["steps_total"] == 4
     assert stored_steps(db, game) == [(1, 0), (1, 1), (1, 2), (1, 3)]
 
 

@@ -185,6 +185,38 @@ def test_a_client_that_does_not_read_is_dropped_not_waited_for(
     assert slow.closed == 1013 and slow.got == [] and left == 1
 
 
+def test_a_client_that_does_not_take_one_view_in_time_is_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One view that its client does not take within SEND_TIMEOUT (its outbox far from
+    full): the watchdog closes that connection (1013); the others go on."""
+    monkeypatch.setattr(ws, "SEND_TIMEOUT", 0.2)
+
+    async def scene() -> tuple[FakeSocket, FakeSocket, int, float, int | None]:
+        hub = ws.Hub()
+        fast, slow = FakeSocket(stuck=False), FakeSocket(stuck=True)
+        a = ws.Connection(fast, "a")  # type: ignore[arg-type]
+        b = ws.Connection(slow, "b")  # type: ignore[arg-type]
+        hub.add("g", a)
+        hub.add("g", b)
+        pumps = [asyncio.create_task(hub.pump("g", c)) for c in (a, b)]
+        began = time.monotonic()
+        for c in (a, b):
+            hub.post(c, "view")
+        await asyncio.wait_for(pumps[1], 5)
+        took = time.monotonic() - began
+        hub.post(a, "again")
+        await asyncio.sleep(0.05)
+        left, open_code = len(hub.connections("g")), fast.closed
+        pumps[0].cancel()
+        return fast, slow, left, took, open_code
+
+    fast, slow, left, took, open_code = asyncio.run(scene())
+    assert slow.closed == 1013 and slow.got == [] and left == 1
+    assert fast.got == ["view", "again"] and open_code is None
+    assert 0.2 <= took < 3
+
+
 def test_a_light_game_works_on_the_event_loop_until_its_work_takes_too_long() -> None:
     """A light game's work is done on the event loop (no hand-off to a thread); once a
     piece of it takes more CPU time than the limit, the game's work goes to the threads."""

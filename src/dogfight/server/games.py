@@ -16,6 +16,7 @@ never leave the server any other way. Computer seats act through
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import threading
@@ -106,7 +107,10 @@ class LiveGame:
         self._unsaved = Batch()
         self._bots_acted = False
         self._heavy = False
-        self.analysis = status.is_analysis(store, record.id) if analysis is None else analysis
+        if analysis is None:
+            flags = record.flags
+            analysis = status.is_analysis(store, record.id) if flags is None else flags[0]
+        self.analysis = analysis
         """An open analysis game: its creator chose the seed, which is public."""
         self._load(record)
 
@@ -121,11 +125,18 @@ class LiveGame:
         self.view_cache = ViewCache()
         """The seats' views, built once per version (:mod:`dogfight.server.views`)."""
         self._at = (0, 0)
+        self._refused(self._take if catch_up else self._replay, record)
+        self.marks = record.marks
+        """How far the game's rows were read (:meth:`reload` reads only newer ones)."""
+        self._unstored = False
+        """Whether memory may hold what a failed commit did not store (inputs, steps):
+        then the next :meth:`reload` reads the whole game."""
+
+    def _refused(self, work: Callable[[GameRecord], R], record: GameRecord) -> R:
+        """``work(record)``; :class:`StepError` for the step (``self._at``) whose stored
+        input or resolution the engine refused."""
         try:
-            if catch_up:
-                self._take(record)
-            else:
-                self._replay(record)
+            return work(record)
         except StepError:
             raise
         except SQLAlchemyError:
@@ -148,36 +159,42 @@ class LiveGame:
         """Take the record's seats and inputs, and resolve the stored steps after the
         ones held (they must be a prefix of the stored ones)."""
         self.revision = record.revision
-        self.seats: dict[str, Seat] = {
-            s.seat: Seat(
-                s.seat,
-                s.position,
-                s.label,
-                s.side,
-                list(s.vehicles),
-                s.token_hash,
-                s.bot,
-                s.auto_fire,
-            )
-            for s in record.seats
-        }
+        self.seats: dict[str, Seat] = _seats_of(record)
         self.plans: dict[int, dict[str, dict[str, Plan]]] = {}
-        for turn, seat, plans in record.plans:
-            self._at = (turn, 0)
-            self.plans.setdefault(turn, {})[seat] = {
-                vid: Plan.model_validate(p) for vid, p in plans.items()
-            }
         self.answers: dict[tuple[int, int], dict[str, Answer]] = {}
-        for turn, phase, seat, answer in record.answers:
-            self._at = (turn, phase)
-            self.answers.setdefault((turn, phase), {})[seat] = Answer.from_json(answer)
         self.decided: dict[tuple[int, int], dict[str, tuple[str, ...]]] = {}
-        for turn, phase, _seat, decision, given in record.decisions:
-            self.decided.setdefault((turn, phase), {})[decision] = tuple(given)
+        self._take_inputs(record)
+        self._resolve_stored(record.steps[len(self.steps) :])
+
+    def _take_inputs(self, record: GameRecord) -> None:
+        """Take the record's plans, answers and decisions not held yet (one of a seat
+        for a turn or phase, one per decision: a row held is the same row, read again);
+        the caches of the pending phase are dropped."""
+        for turn, seat, plans in record.plans:
+            given = self.plans.setdefault(turn, {})
+            if seat not in given:
+                self._at = (turn, 0)
+                given[seat] = {vid: Plan.model_validate(p) for vid, p in plans.items()}
+        for turn, phase, seat, answer in record.answers:
+            answers = self.answers.setdefault((turn, phase), {})
+            if seat not in answers:
+                self._at = (turn, phase)
+                answers[seat] = Answer.from_json(answer)
+        for turn, phase, _seat, decision, chosen in record.decisions:
+            decided = self.decided.setdefault((turn, phase), {})
+            if decision not in decided:
+                decided[decision] = tuple(chosen)
         self._pending: dict[tuple[int, int], tuple[tuple[Any, ...], GameState, Outcome]] = {}
+        self._started: tuple[GameState, dict[str, Plan], tuple[GameState, list[Event]]] | None
+        self._started = None
+        """A turn's start worked out when its last plan was checked (from that state,
+        with those plans), taken by :meth:`_resolve` instead of starting it again."""
         self._questions: dict[tuple[int, int], tuple[dict[str, list[Question]], Any]] = {}
         self._at = (0, 0)
-        for turn, phase, stored in record.steps[len(self.steps) :]:
+
+    def _resolve_stored(self, stored_steps: Sequence[tuple[int, int, list[Any]]]) -> None:
+        """Resolve here the stored steps that follow the ones held, in order."""
+        for turn, phase, stored in stored_steps:
             self._at = (turn, phase)
             expected = self.next_step()
             if expected != (turn, phase):
@@ -192,9 +209,41 @@ class LiveGame:
                 self.diverged.append((turn, phase))
             self.steps.append(step)
 
-    def reload(self) -> None:
-        """Catch up with the database (another process wrote to the game): the new
-        inputs, and the steps stored since the ones held, resolved again here."""
+    def _merge(self, record: GameRecord) -> bool:
+        """Take the rows stored since those read (``Store.load_since``): the new seats'
+        settings and inputs, and the new steps, resolved here. False, nothing taken, when
+        the new steps do not follow the ones held."""
+        held = {(s.turn, s.phase) for s in self.steps}
+        steps = [row for row in record.steps if (row[0], row[1]) not in held]
+        if steps and (steps[0][0], steps[0][1]) != self.next_step():
+            return False
+        self._at = (0, 0)
+        seats = _seats_of(record)
+        if seats != self.seats:
+            self.seats = seats
+        self.revision = record.revision
+        self._take_inputs(record)
+        self._resolve_stored(steps)
+        self.marks = record.marks
+        return True
+
+    def reload(self, full: bool = False) -> None:
+        """Catch up with the database (another process wrote to the game): the rows
+        stored since those read, and the new steps resolved here. The whole game is read
+        again with ``full``, when memory may hold what was not stored (a commit that
+        failed or lost to another process's: the inputs in it, its steps), or when the
+        game failed here."""
+        if not (full or self._unstored or self._unsaved or self.failure is not None):
+            delta = self.store.load_since(self.id, self.marks)
+            if delta is None:
+                raise ApiError(404, f"no game {self.id!r}", "game_id")
+            try:
+                merged = self._refused(self._merge, delta)
+            except StepError as exc:
+                self.fail(exc.turn, exc.phase, exc.cause)
+            if merged:
+                self.version += 1
+                return
         record = self.store.load(self.id)
         if record is None:
             raise ApiError(404, f"no game {self.id!r}", "game_id")
@@ -351,7 +400,11 @@ class LiveGame:
     def _resolve(self, turn: int, phase: int) -> tuple[GameState, list[Event]]:
         state = self.state
         if phase == 0:
-            return start_turn(state, self._merged_plans(turn))
+            merged = self._merged_plans(turn)
+            started, self._started = self._started, None
+            if started is not None and started[0] is state and started[1] == merged:
+                return started[2]  # the very start the last plan was checked with
+            return start_turn(state, merged)
         state, planned = self._planned(turn, phase)
         outcome = self._outcome() if (turn, phase) == self.next_step() else None
         if outcome is not None and not outcome.decisions:
@@ -526,12 +579,14 @@ class LiveGame:
 
     # --- resolution ------------------------------------------------------------------
 
-    def advance(self, limit: int = 40) -> bool:
+    def advance(self, limit: int = 40, own: bool = False) -> bool:
         """Resolve every step whose inputs are all in (computer seats answer on the way),
-        at most ``limit`` of them; the new steps are committed together. Returns whether
-        anything changed. If the engine raises on a step, the steps before it are kept,
-        the game is marked failed and :class:`GameFailed` raised: nothing about the
-        failed step is stored but the mark."""
+        at most ``limit`` of them; the new steps are committed together, with the inputs
+        that led to them. Returns whether anything changed. If the engine raises on a
+        step, the steps before it are kept, the game is marked failed and
+        :class:`GameFailed` raised: nothing about the failed step is stored but the mark.
+        ``own``: the batch holds a person's input (:meth:`_store_own`), whose refusal by
+        the database is raised, not swallowed."""
         with self.lock:
             if self.failure is not None:
                 raise GameFailed(self.failure)
@@ -547,7 +602,7 @@ class LiveGame:
                 except (ApiError, SQLAlchemyError):
                     raise
                 except Exception as exc:
-                    self._commit(pending)
+                    self._commit(pending, own)
                     self.fail(*nxt, exc)
                 if step is None:
                     changed = changed or self._bots_acted
@@ -559,7 +614,7 @@ class LiveGame:
             # computer players' inputs change what the seats see (who is awaited) even
             # when no step could be resolved: a new version, so no view is reused
             changed = changed or bool(self._unsaved)
-            self._commit(pending)
+            self._commit(pending, own)
             if changed:
                 self.version += 1
             return changed
@@ -597,10 +652,12 @@ class LiveGame:
         new, events = self._resolve(turn, phase)
         return Step(turn, phase, events, new)
 
-    def _commit(self, pending: list[Step]) -> None:
-        """Store the steps resolved since the last commit with the computer players'
-        inputs that led to them, in one transaction; if another process stored any of
-        them first, reload what it stored."""
+    def _commit(self, pending: list[Step], own: bool = False) -> None:
+        """Store the steps resolved since the last commit with the inputs that led to
+        them (computer players', and with ``own`` a person's), in one transaction. If
+        another process stored any of them first, reload what it stored; with ``own``
+        the refusal is raised too (:class:`Conflict`: the person's input was already
+        stored; :class:`Stale`: the game moved on, nothing written — the caller retries)."""
         batch, self._unsaved = self._unsaved, Batch()
         batch.steps = [(s.turn, s.phase, s.encode()) for s in pending]
         if not batch:
@@ -610,12 +667,40 @@ class LiveGame:
         pending.clear()
         try:
             self.store.add_batch(self.id, batch, self.revision)
-        except (Conflict, Stale):
+        except Stale:
+            self._unstored = True
+            if own:
+                raise  # _fresh reloads and checks the request again
             self.reload()
             return
+        except Conflict:
+            self._unstored = True
+            self.reload()
+            if own:
+                raise
+            return
+        except BaseException:
+            self._unstored = True
+            if own:
+                # nothing was written: forget the input held in memory (not acknowledged)
+                with contextlib.suppress(Exception):
+                    self.reload()
+            raise
         self.revision += 1
         for turn, phase, _ in rows:
             _crash_point(f"after-step-{turn}-{phase}")
+
+    def _store_own(self, refused: str, field: str) -> None:
+        """Commit a person's input — already put in the batch and held in memory — in
+        one transaction with every step it lets be resolved (and computer players'
+        inputs on the way): so a turn's last plan and the turn's steps are stored
+        together, or neither is. Once this returns the input is stored (the request may
+        be acknowledged); 409 when another process stored this seat's input first."""
+        self.version += 1
+        try:
+            self.advance(own=True)
+        except Conflict:
+            raise ApiError(409, refused, field) from None
 
     # --- seat actions ----------------------------------------------------------------
 
@@ -656,32 +741,22 @@ class LiveGame:
             if not mine:
                 raise ApiError(409, "this seat has no vehicle in play", "plans")
             plans = _read_plans(raw, mine, "is not a vehicle of this seat in play")
+            last = not [s for s in self._missing_plans(turn) if s != seat_id]
             try:
                 self.check_seat_plans(seat_id, plans)
-                if not [s for s in self._missing_plans(turn) if s != seat_id]:
-                    # the last seat: the whole turn must start
-                    start_turn(state, {**self._merged_plans(turn), **plans})
+                if last:  # the whole turn must start (and it will: kept for _resolve)
+                    merged = {**self._merged_plans(turn), **plans}
+                    self._started = (state, merged, start_turn(state, merged))
             except DogfightError as exc:
                 raise ApiError(422, str(exc), "plans") from None
-            try:
-                self.store.add_plans(
-                    self.id,
-                    turn,
-                    seat_id,
-                    {k: p.model_dump(mode="json") for k, p in plans.items()},
-                    self.revision,
-                )
-                self.revision += 1
-            except Conflict:
-                self.reload()
-                raise ApiError(
-                    409, f"seat {seat_id} has already submitted turn {turn}", "plans"
-                ) from None
+            if last:
+                _crash_point("before-last-plan")
+            dumped = {k: p.model_dump(mode="json") for k, p in plans.items()}
+            self._unsaved.plans.append((turn, seat_id, dumped))
             self.plans.setdefault(turn, {})[seat_id] = plans
-            self.version += 1
-            if not self._missing_plans(turn):
+            self._store_own(f"seat {seat_id} has already submitted turn {turn}", "plans")
+            if last:
                 _crash_point("after-last-plan")
-            self.advance()
 
     def _submit_earthling(
         self, seat_id: str, turn: int, phase: int, raw: Mapping[str, Any]
@@ -704,17 +779,9 @@ class LiveGame:
             except DogfightError as exc:
                 raise ApiError(422, str(exc), "plans") from None
             answer = Answer(plans=plans)
-            try:
-                self.store.add_answer(
-                    self.id, turn, -phase, seat_id, answer.to_json(), self.revision
-                )
-                self.revision += 1
-            except Conflict:
-                self.reload()
-                raise ApiError(409, "this seat has already planned", "plans") from None
+            self._unsaved.answers.append((turn, -phase, seat_id, answer.to_json()))
             self.answers.setdefault((turn, -phase), {})[seat_id] = answer
-            self.version += 1
-            self.advance()
+            self._store_own("this seat has already planned", "plans")
 
     @_fresh
     def submit_answer(
@@ -749,17 +816,10 @@ class LiveGame:
                         raise ApiError(
                             422, f"no question about {vid} {weapon}", f"fire.{vid}.{weapon}"
                         )
-            try:
-                self.store.add_answer(
-                    self.id, turn, phase, seat_id, Answer(fire=answer).to_json(), self.revision
-                )
-                self.revision += 1
-            except Conflict:
-                self.reload()
-                raise ApiError(409, "this seat has already chosen its targets", "fire") from None
-            self.answers.setdefault((turn, phase), {})[seat_id] = Answer(fire=answer)
-            self.version += 1
-            self.advance()
+            given = Answer(fire=answer)
+            self._unsaved.answers.append((turn, phase, seat_id, given.to_json()))
+            self.answers.setdefault((turn, phase), {})[seat_id] = given
+            self._store_own("this seat has already chosen its targets", "fire")
 
     @_fresh
     def submit_decisions(
@@ -796,18 +856,12 @@ class LiveGame:
                     checked[did] = list(decision.check(given))
                 except DogfightError as exc:
                     raise ApiError(422, str(exc), f"answers.{did}") from None
-            try:
-                self.store.add_decisions(self.id, turn, phase, seat_id, checked, self.revision)
-                self.revision += 1
-            except Conflict:
-                self.reload()
-                raise ApiError(409, "this decision was already answered", "answers") from None
+            self._unsaved.decisions.append((turn, phase, seat_id, checked))
             self.decided.setdefault((turn, phase), {}).update(
                 {k: tuple(v) for k, v in checked.items()}
             )
             self._questions.pop((turn, phase), None)
-            self.version += 1
-            self.advance()
+            self._store_own("this decision was already answered", "answers")
 
     @_fresh
     def set_auto_fire(self, seat_id: str, auto_fire: bool) -> None:
@@ -837,6 +891,15 @@ class LiveGame:
             self._questions.clear()
             self.version += 1
             self.advance()
+
+
+def _seats_of(record: GameRecord) -> dict[str, Seat]:
+    return {
+        s.seat: Seat(
+            s.seat, s.position, s.label, s.side, list(s.vehicles), s.token_hash, s.bot, s.auto_fire
+        )
+        for s in record.seats
+    }
 
 
 def _read_plans(raw: Mapping[str, Any], wanted: Sequence[str], stranger: str) -> dict[str, Plan]:

@@ -20,9 +20,13 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+"""One encoder for every call (``json.dumps`` with options makes a new one each time)."""
+
+
 def to_json(value: Any) -> str:
     """Strict, compact JSON (no NaN: a value the checks let through is refused here)."""
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 @dataclass
@@ -75,12 +79,12 @@ class ViewCache:
             self.steps[key] = got
         return got
 
-    def event(self, version: int, event: object, make: Callable[[], Any]) -> str:
-        """An event's JSON text as a page shows it, made once per event object at this
-        version (the same object for every seat that sees it whole)."""
+    def event(self, version: int, event: object, make: Callable[[], str]) -> str:
+        """An event's JSON text as a page shows it (``make``), made once per event
+        object at this version (the same object for every seat that sees it whole)."""
         self._at(version)
         got = self.events.get(id(event))
         if got is None or got[0] is not event:
-            got = (event, to_json(make()))
+            got = (event, make())
             self.events[id(event)] = got
         return got[1]

@@ -22,7 +22,7 @@ from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
-from dogfight.server.records import Json, event_json, pose_json
+from dogfight.server.records import Json, event_json, event_text, pose_json
 from dogfight.server.viewcache import to_json
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
             cache.event(
                 game.version,
                 e,
-                lambda e=e: event_json(e, step.state, encoded.get(id(e))),  # type: ignore[misc]
+                lambda e=e: event_text(e, step.state, encoded.get(id(e))),  # type: ignore[misc]
             )
             for e in visible_events(step.events, vids)
         ]

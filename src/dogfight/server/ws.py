@@ -5,7 +5,9 @@ The views are built where the change was made (on a worker thread, with the game
 locked) and put in each connection's outbox; one sender task per connection empties it.
 So a change never waits for a slow client: a client that lets :data:`OUTBOX` views pile
 up, or does not take one within :data:`SEND_TIMEOUT` seconds, is disconnected (its page
-reconnects and asks for what it missed with ``since``).
+reconnects and asks for what it missed with ``since``). The send timeout is kept by one
+watchdog for every connection (:meth:`Hub.watch`), not by a timer per message: under a
+burst the timers cost more than the sends.
 """
 
 from __future__ import annotations
@@ -40,6 +42,10 @@ class Connection:
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=OUTBOX))
     close_code: int = 1013
     """The code the connection is closed with when its outbox ends (1013: too slow)."""
+    sending: float | None = None
+    """When the message being sent was handed to the socket (the loop's clock), or None."""
+    sender: asyncio.Task[None] | None = None
+    """The task emptying the outbox (:meth:`Hub.pump`)."""
 
 
 class Hub:
@@ -50,6 +56,7 @@ class Hub:
         self._lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.loop_thread: int | None = None
+        self._watchdog: asyncio.Task[None] | None = None
 
     def add(self, game_id: str, connection: Connection) -> None:
         with self._lock:
@@ -99,18 +106,45 @@ class Hub:
             connection.outbox.put_nowait(None)
 
     async def pump(self, game_id: str, connection: Connection) -> None:
-        """Send the connection's outbox in order until it is closed or too slow."""
+        """Send the connection's outbox in order until it is closed or too slow (the
+        watchdog then cancels this task)."""
+        loop = asyncio.get_running_loop()
+        connection.sender = asyncio.current_task()
+        self._watching(loop)
         try:
             while True:
                 text = await connection.outbox.get()
                 if text is None:
                     break
-                await asyncio.wait_for(connection.websocket.send_text(text), SEND_TIMEOUT)
-        except Exception:
+                connection.sending = loop.time()
+                await connection.websocket.send_text(text)
+                connection.sending = None
+        except (Exception, asyncio.CancelledError):
             pass
         self.remove(game_id, connection)
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception, asyncio.CancelledError):
             await connection.websocket.close(code=connection.close_code)
+
+    def _watching(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._watchdog is None or self._watchdog.done():
+            self._watchdog = loop.create_task(self.watch())
+
+    async def watch(self, every: float = 1.0) -> None:
+        """Cancel the sender of every connection whose message has been sending for
+        more than :data:`SEND_TIMEOUT` seconds (its client does not read); ends when no
+        connection is left."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(every, SEND_TIMEOUT))
+            with self._lock:
+                held = [c for conns in self.games.values() for c in conns]
+            if not held:
+                return
+            late = loop.time() - SEND_TIMEOUT
+            for connection in held:
+                began = connection.sending
+                if began is not None and began < late and connection.sender is not None:
+                    connection.sender.cancel()
 
     async def close_all(self, game_id: str, message: dict[str, Any], code: int) -> None:
         """Send every page of the game ``message`` and close it with ``code`` (after
