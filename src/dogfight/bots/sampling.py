@@ -33,7 +33,7 @@ from dogfight.geometry.pose import Pose
 from dogfight.rules.chance import indexes
 from dogfight.rules.clocks import THREE_PHASES
 from dogfight.rules.context import Rules
-from dogfight.rules.plans import Action, Flown, Plan, cards_plan
+from dogfight.rules.plans import Action, Flown, Plan
 from dogfight.rules.state import GameState, Vehicle
 
 _ORIGIN = Pose(0.0, 0.0, 0.0)
@@ -46,18 +46,23 @@ SAMPLE_BATCH = 16
 class _Plans:
     """Plans of one deck ready to draw from: each plan's card ids, and where it puts a
     base that starts at the origin facing along +x after each phase (flown once), as
-    arrays and as plain lists."""
+    arrays and as flat lists of plain numbers and strings, three per plan (objects the
+    garbage collector does not track: a table's thousands of rows never weigh on a
+    collection)."""
 
-    ids: list[tuple[str, ...]]
+    ids: list[str]
     moves: Flights
-    xs: list[list[float]]
-    ys: list[list[float]]
+    xs: list[float]
+    ys: list[float]
+
+    def plan(self, i: int) -> Plan:
+        return Plan(cards=tuple(self.ids[3 * i : 3 * i + 3]))
 
 
 def _plans_of(deck: ManeuverDeck, seqs: Ints, depth: float) -> _Plans:
     moves = fly(_ORIGIN, card_table(deck), seqs, depth)
-    ids = [tuple(deck.cards[i].id for i in row) for row in seqs.tolist()]
-    return _Plans(ids, moves, moves.x.tolist(), moves.y.tolist())
+    ids = [deck.cards[i].id for i in seqs.ravel().tolist()]
+    return _Plans(ids, moves, moves.x.ravel().tolist(), moves.y.ravel().tolist())
 
 
 _PLANS: dict[tuple[int, float], tuple[Ints, _Plans]] = {}
@@ -86,11 +91,12 @@ class _Frame:
         self.dx, self.dy = self.half_w - pose.x, self.half_h - pose.y
         self.safe_x, self.safe_y = self.half_w - SAFE_MARGIN, self.half_h - SAFE_MARGIN
 
-    def safe(self, mx: list[float], my: list[float]) -> bool:
-        """Whether one plan keeps the centre dot ``SAFE_MARGIN`` inside the table at every
-        phase (the arithmetic of :meth:`distances`, in plain floats)."""
+    def safe(self, plans: _Plans, i: int) -> bool:
+        """Whether plan ``i`` keeps the centre dot ``SAFE_MARGIN`` inside the table at
+        every phase (the arithmetic of :meth:`distances`, in plain floats)."""
         c, s, dx, dy = self.c, self.s, self.dx, self.dy
-        for x, y in zip(mx, my, strict=True):
+        k = 3 * i
+        for x, y in zip(plans.xs[k : k + 3], plans.ys[k : k + 3], strict=True):
             if abs(x * c - y * s - dx) > self.safe_x or abs(x * s + y * c - dy) > self.safe_y:
                 return False
         return True
@@ -134,17 +140,17 @@ def _pick(
     distribution either way."""
     frame = _Frame(rules, pose)
     picked = rows.tolist() if rows is not None else None
-    draws = indexes(rng, len(plans.ids) if picked is None else len(picked))
+    draws = indexes(rng, len(plans.ids) // 3 if picked is None else len(picked))
     for _ in range(SAMPLE_BATCH):
         i = next(draws) if picked is None else picked[next(draws)]
-        if frame.safe(plans.xs[i], plans.ys[i]):
-            return cards_plan(plans.ids[i])
+        if frame.safe(plans, i):
+            return plans.plan(i)
     x, y = frame.distances(plans.moves)
     if rows is not None:
         x, y = x[rows], y[rows]
     pool = np.flatnonzero(frame.best(x, y))
     i = int(pool[next(indexes(rng, len(pool)))])
-    return cards_plan(plans.ids[i if rows is None else int(rows[i])])
+    return plans.plan(i if rows is None else int(rows[i]))
 
 
 def random_airplane_plan(state: GameState, vehicle: Vehicle, rng: np.random.Generator) -> Plan:
