@@ -615,7 +615,7 @@ class LiveGame:
         the refusal is raised too (:class:`Conflict`: the person's input was already
         stored; :class:`Stale`: the game moved on, nothing written — the caller retries)."""
         batch, self._unsaved = self._unsaved, Batch()
-        batch.steps = [(s.turn, s.phase, s.encode()) for s in pending]
+        batch.steps = [(s.turn, s.phase, s.stored()) for s in pending]
         if not batch:
             return
         rows = batch.steps

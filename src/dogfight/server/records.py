@@ -84,11 +84,23 @@ class Step:
     encoded: list[Json] | None = None
     """``events`` as stored (each event's ``to_json``), once they were: the seats'
     views start from these instead of encoding every event again."""
+    texts: list[str] | None = None
+    """Each of ``encoded`` as compact JSON text: stored, and the start of each event's
+    text for the pages (so an event is put in JSON once, not once more per page)."""
 
     def encode(self) -> list[Json]:
         if self.encoded is None:
             self.encoded = [e.to_json() for e in self.events]
         return self.encoded
+
+    def encode_texts(self) -> list[str]:
+        if self.texts is None:
+            self.texts = [to_json(e) for e in self.encode()]
+        return self.texts
+
+    def stored(self) -> str:
+        """The events as the database stores them: a JSON list."""
+        return "[" + ",".join(self.encode_texts()) + "]"
 
 
 @dataclass(frozen=True)
@@ -135,13 +147,19 @@ def event_json(event: Event, state: GameState, encoded: Json | None = None) -> J
     return out
 
 
-def event_text(event: Event, state: GameState, encoded: Json | None = None) -> str:
+def event_text(
+    event: Event, state: GameState, encoded: Json | None = None, stored: str | None = None
+) -> str:
     """:func:`event_json` as compact JSON text (the same values), made faster: a move's
     path is written straight into the text (its 40-odd numbers made up most of the cost
-    of putting an event in JSON)."""
-    out = event.to_json() if encoded is None else dict(encoded)
-    out["text"] = describe(event)
-    text = to_json(out)
+    of putting an event in JSON), and ``stored`` (``encoded`` as compact JSON text, as
+    the step was stored) is extended rather than encoded again."""
+    if stored is not None and encoded is not None and "text" not in encoded and len(encoded):
+        text = stored[:-1] + ',"text":' + to_json(describe(event)) + "}"
+    else:
+        out = event.to_json() if encoded is None else dict(encoded)
+        out["text"] = describe(event)
+        text = to_json(out)
     moved = _move_path(event, state)
     if moved is None:
         return text
