@@ -139,6 +139,22 @@ def seat_view_json(game: LiveGame, seat_id: str, since: int = 0) -> str:
     )
 
 
+def seat_update_json(game: LiveGame, seat_id: str) -> str:
+    """The parts of the seat's view that change while the table and the steps do not
+    (a plan or an answer is in, others are awaited): ``{"type": "update", "game",
+    "seat", "stage", "steps_total"}``, a page's view with these parts replaced is its
+    whole view. Built from the same cached parts as :func:`seat_view_json`."""
+    cache, version = game.view_cache, game.version
+    vids = game.seat_vehicles(seat_id)
+    summary = cache.part(version, ("summary", ""), lambda: _summary(game))[1]
+    seat = cache.part(version, ("seat", seat_id), lambda: _seat(game, seat_id, vids))[1]
+    stage = cache.part(version, ("stage", seat_id), lambda: _stage(game, seat_id, vids))[1]
+    return (
+        f'{{"type":"update","game":{summary},"seat":{seat},"stage":{stage},'
+        f'"steps_total":{len(game.steps)}}}'
+    )
+
+
 def _seat_parts(
     game: LiveGame, seat_id: str, since: int
 ) -> tuple[list[tuple[str, str]], int, list[str]]:
