@@ -556,6 +556,10 @@ class LiveGame:
                 try:
                     step = self._advance_one(nxt, pending)
                 except (ApiError, SQLAlchemyError):
+                    # nothing of this call is stored: back to what is (no step held in
+                    # memory that the database lacks, no input never acknowledged)
+                    with contextlib.suppress(Exception):
+                        self.reload()
                     raise
                 except Exception as exc:
                     self._commit(pending, own)
