@@ -10,6 +10,7 @@ import json
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -20,6 +21,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from dogfight.bench.pgcluster import Cluster
 from dogfight.catalog import load_catalog
+from dogfight.server import status
+from dogfight.server.errors import GameFailed
 from dogfight.server.games import LiveGame
 from dogfight.server.service import GameService
 from dogfight.server.store import Store
@@ -152,3 +155,101 @@ def test_two_copies_of_a_game_resolve_a_step_once(pg_url: str) -> None:  # noqa:
         assert len(third.steps) == 4
     finally:
         store.close()
+
+
+def _drop_connections(url: str) -> int:
+    """Terminate every other backend on the database (as a restart of the server would
+    drop them): the pools' connections and the listeners'."""
+    import psycopg
+
+    from dogfight.server.notify import libpq_url
+
+    with psycopg.connect(libpq_url(url), autocommit=True) as connection:
+        rows = connection.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return len(rows)
+
+
+def test_reading_again_reads_only_what_is_new(pg_url: str) -> None:  # noqa: F811
+    store = Store(pg_url)
+    try:
+        game, _ = GameService(store, load_catalog()).create(
+            duel_situation(),
+            "duel",
+            [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], None)],
+            5,
+        )
+        record = store.load(game.id)
+        assert record is not None and record.flags == (False, False)
+        assert store.load_since(game.id, record.marks) == replace(
+            record, setup={}, flags=None, plans=[], answers=[], decisions=[], steps=[]
+        )
+        store.add_plans(game.id, 1, "a", {"camel": straights_plan()})
+        newer = store.load_since(game.id, record.marks)
+        assert newer is not None
+        assert newer.plans == [(1, "a", {"camel": straights_plan()})]
+        assert newer.revision == record.revision + 1
+        assert newer.marks.plans > record.marks.plans
+        assert store.load_since(game.id, newer.marks).plans == []  # type: ignore[union-attr]
+    finally:
+        store.close()
+
+
+def test_a_failed_game_is_not_loaded(pg_url: str) -> None:  # noqa: F811
+    """The failure flag read with the game (one statement on PostgreSQL) stops it."""
+    store = Store(pg_url)
+    try:
+        catalog = load_catalog()
+        game, _ = GameService(store, catalog).create(
+            duel_situation(),
+            "duel",
+            [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], None)],
+            5,
+        )
+        status.mark_failed(store, game.id, 1, 0, RuntimeError("boom"))
+        with pytest.raises(GameFailed):
+            GameService(store, catalog).get(game.id)
+    finally:
+        store.close()
+
+
+def test_connections_the_database_dropped_are_replaced(pg_url: str) -> None:  # noqa: F811
+    store = Store(pg_url)
+    try:
+        service = GameService(store, load_catalog())
+        game, _ = service.create(
+            duel_situation(),
+            "duel",
+            [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], None)],
+            5,
+        )
+        assert _drop_connections(pg_url) >= 1
+        time.sleep(0.2)
+        game.submit_plans("a", 1, {"camel": straights_plan()})  # a write
+        assert store.load(game.id) is not None  # a read
+    finally:
+        store.close()
+
+
+def test_a_process_that_lost_its_listener_catches_up(shared: str) -> None:
+    """What is written while a process is not listening reaches its seats when it
+    listens again (it reads every game it holds). Two processes of its own (the
+    module's pair may have been killed by now)."""
+    with ThreadPoolExecutor(2) as pool:
+        writer, listening = pool.map(Server, [shared, shared])
+    try:
+        game, seats = create(writer.base, preset="duel")
+        allies, central = seats["allies"], seats["central"]
+        url = listening.base.replace("http://", "ws://") + f"/api/games/{game}/ws"
+        with connect(url) as ws:
+            ws.send(json.dumps({"seat": central[0], "token": central[1], "since": 0}))
+            assert _next_view(ws)["stage"]["waiting_for"] == [allies[0], central[0]]
+            assert _drop_connections(str(writer.db)) >= 2  # the listeners among them
+            # written at once, while the listeners listen again only after a pause
+            assert submit(writer.base, game, allies, 1, {"camel": straights_plan()}).is_success
+            assert _next_view(ws)["stage"]["waiting_for"] == [central[0]]
+    finally:
+        writer.kill()
+        listening.kill()

@@ -55,6 +55,10 @@ from dogfight.situation import build, parse_situation
 
 STATIC = Path(__file__).parent / "static"
 
+TAKEOVER = 1.0
+"""Seconds (beyond its computer players' budget) a process waits for the process that
+stored a game's last input to resolve it, before resolving it itself."""
+
 Json = dict[str, Any]
 T = TypeVar("T")
 
@@ -327,21 +331,43 @@ def create_app(
         task.add_done_callback(running.discard)
 
     def catch_up(game: LiveGame, revision: int | None) -> None:
-        """Another process wrote to the game: reload what it wrote, send the seats
-        connected here their new views, let computer players go on."""
+        """Another process wrote to the game: read what it wrote and send the seats
+        connected here their new views. If the game can now go on without anybody (a
+        seat was handed to a computer player, or more steps are due than one advance
+        resolves: a person's input is stored with the steps it resolves), the process
+        that wrote is resolving it: the seats here get no view of that moment, they wait
+        for the result (the next notification), and the game is resolved here only if
+        none came (that process died: :func:`take_over`)."""
 
         async def run() -> None:
-            def work() -> bool:
+            def work() -> int | None:
                 with game.lock:
                     if revision is not None and game.revision >= revision:
-                        return False
+                        return None
                     game.reload()
+                    if game.more_to_do():
+                        return game.revision
                 hub.fan_out(game)
-                return True
+                return None
 
             with contextlib.suppress(ApiError):
-                if await workers.run(game.id, work, game):
-                    schedule(game)
+                awaited = await workers.run(game.id, work, game)
+                if awaited is not None:
+                    take_over(game, awaited)
+
+        task = asyncio.create_task(run())
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    def take_over(game: LiveGame, revision: int) -> None:
+        """Resolve a game that waits for nobody if, :data:`TAKEOVER` seconds past its
+        computer players' budget, no other process has written to it since
+        ``revision`` (the one that wrote last died before resolving)."""
+
+        async def run() -> None:
+            await asyncio.sleep(game.budget + TAKEOVER)
+            if game.revision == revision:
+                schedule(game)
 
         task = asyncio.create_task(run())
         running.add(task)

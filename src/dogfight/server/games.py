@@ -107,7 +107,10 @@ class LiveGame:
         self._unsaved = Batch()
         self._bots_acted = False
         self._heavy = False
-        self.analysis = status.is_analysis(store, record.id) if analysis is None else analysis
+        if analysis is None:
+            flags = record.flags
+            analysis = status.is_analysis(store, record.id) if flags is None else flags[0]
+        self.analysis = analysis
         """An open analysis game: its creator chose the seed, which is public."""
         self._load(record)
 
@@ -122,11 +125,18 @@ class LiveGame:
         self.view_cache = ViewCache()
         """The seats' views, built once per version (:mod:`dogfight.server.views`)."""
         self._at = (0, 0)
+        self._refused(self._take if catch_up else self._replay, record)
+        self.marks = record.marks
+        """How far the game's rows were read (:meth:`reload` reads only newer ones)."""
+        self._unstored = False
+        """Whether memory may hold what a failed commit did not store (inputs, steps):
+        then the next :meth:`reload` reads the whole game."""
+
+    def _refused(self, work: Callable[[GameRecord], R], record: GameRecord) -> R:
+        """``work(record)``; :class:`StepError` for the step (``self._at``) whose stored
+        input or resolution the engine refused."""
         try:
-            if catch_up:
-                self._take(record)
-            else:
-                self._replay(record)
+            return work(record)
         except StepError:
             raise
         except SQLAlchemyError:
@@ -149,32 +159,31 @@ class LiveGame:
         """Take the record's seats and inputs, and resolve the stored steps after the
         ones held (they must be a prefix of the stored ones)."""
         self.revision = record.revision
-        self.seats: dict[str, Seat] = {
-            s.seat: Seat(
-                s.seat,
-                s.position,
-                s.label,
-                s.side,
-                list(s.vehicles),
-                s.token_hash,
-                s.bot,
-                s.auto_fire,
-            )
-            for s in record.seats
-        }
+        self.seats: dict[str, Seat] = _seats_of(record)
         self.plans: dict[int, dict[str, dict[str, Plan]]] = {}
-        for turn, seat, plans in record.plans:
-            self._at = (turn, 0)
-            self.plans.setdefault(turn, {})[seat] = {
-                vid: Plan.model_validate(p) for vid, p in plans.items()
-            }
         self.answers: dict[tuple[int, int], dict[str, Answer]] = {}
-        for turn, phase, seat, answer in record.answers:
-            self._at = (turn, phase)
-            self.answers.setdefault((turn, phase), {})[seat] = Answer.from_json(answer)
         self.decided: dict[tuple[int, int], dict[str, tuple[str, ...]]] = {}
-        for turn, phase, _seat, decision, given in record.decisions:
-            self.decided.setdefault((turn, phase), {})[decision] = tuple(given)
+        self._take_inputs(record)
+        self._resolve_stored(record.steps[len(self.steps) :])
+
+    def _take_inputs(self, record: GameRecord) -> None:
+        """Take the record's plans, answers and decisions not held yet (one of a seat
+        for a turn or phase, one per decision: a row held is the same row, read again);
+        the caches of the pending phase are dropped."""
+        for turn, seat, plans in record.plans:
+            given = self.plans.setdefault(turn, {})
+            if seat not in given:
+                self._at = (turn, 0)
+                given[seat] = {vid: Plan.model_validate(p) for vid, p in plans.items()}
+        for turn, phase, seat, answer in record.answers:
+            answers = self.answers.setdefault((turn, phase), {})
+            if seat not in answers:
+                self._at = (turn, phase)
+                answers[seat] = Answer.from_json(answer)
+        for turn, phase, _seat, decision, chosen in record.decisions:
+            decided = self.decided.setdefault((turn, phase), {})
+            if decision not in decided:
+                decided[decision] = tuple(chosen)
         self._pending: dict[tuple[int, int], tuple[tuple[Any, ...], GameState, Outcome]] = {}
         self._started: tuple[GameState, dict[str, Plan], tuple[GameState, list[Event]]] | None
         self._started = None
@@ -182,7 +191,10 @@ class LiveGame:
         with those plans), taken by :meth:`_resolve` instead of starting it again."""
         self._questions: dict[tuple[int, int], tuple[dict[str, list[Question]], Any]] = {}
         self._at = (0, 0)
-        for turn, phase, stored in record.steps[len(self.steps) :]:
+
+    def _resolve_stored(self, stored_steps: Sequence[tuple[int, int, list[Any]]]) -> None:
+        """Resolve here the stored steps that follow the ones held, in order."""
+        for turn, phase, stored in stored_steps:
             self._at = (turn, phase)
             expected = self.next_step()
             if expected != (turn, phase):
@@ -197,9 +209,41 @@ class LiveGame:
                 self.diverged.append((turn, phase))
             self.steps.append(step)
 
-    def reload(self) -> None:
-        """Catch up with the database (another process wrote to the game): the new
-        inputs, and the steps stored since the ones held, resolved again here."""
+    def _merge(self, record: GameRecord) -> bool:
+        """Take the rows stored since those read (``Store.load_since``): the new seats'
+        settings and inputs, and the new steps, resolved here. False, nothing taken, when
+        the new steps do not follow the ones held."""
+        held = {(s.turn, s.phase) for s in self.steps}
+        steps = [row for row in record.steps if (row[0], row[1]) not in held]
+        if steps and (steps[0][0], steps[0][1]) != self.next_step():
+            return False
+        self._at = (0, 0)
+        seats = _seats_of(record)
+        if seats != self.seats:
+            self.seats = seats
+        self.revision = record.revision
+        self._take_inputs(record)
+        self._resolve_stored(steps)
+        self.marks = record.marks
+        return True
+
+    def reload(self, full: bool = False) -> None:
+        """Catch up with the database (another process wrote to the game): the rows
+        stored since those read, and the new steps resolved here. The whole game is read
+        again with ``full``, when memory may hold what was not stored (a commit that
+        failed or lost to another process's: the inputs in it, its steps), or when the
+        game failed here."""
+        if not (full or self._unstored or self._unsaved or self.failure is not None):
+            delta = self.store.load_since(self.id, self.marks)
+            if delta is None:
+                raise ApiError(404, f"no game {self.id!r}", "game_id")
+            try:
+                merged = self._refused(self._merge, delta)
+            except StepError as exc:
+                self.fail(exc.turn, exc.phase, exc.cause)
+            if merged:
+                self.version += 1
+                return
         record = self.store.load(self.id)
         if record is None:
             raise ApiError(404, f"no game {self.id!r}", "game_id")
@@ -628,16 +672,19 @@ class LiveGame:
         try:
             self.store.add_batch(self.id, batch, self.revision)
         except Stale:
+            self._unstored = True
             if own:
                 raise  # _fresh reloads and checks the request again
             self.reload()
             return
         except Conflict:
+            self._unstored = True
             self.reload()
             if own:
                 raise
             return
         except BaseException:
+            self._unstored = True
             if own:
                 # nothing was written: forget the input held in memory (not acknowledged)
                 with contextlib.suppress(Exception):
@@ -861,6 +908,15 @@ class LiveGame:
             self._questions.clear()
             self.version += 1
             self.advance()
+
+
+def _seats_of(record: GameRecord) -> dict[str, Seat]:
+    return {
+        s.seat: Seat(
+            s.seat, s.position, s.label, s.side, list(s.vehicles), s.token_hash, s.bot, s.auto_fire
+        )
+        for s in record.seats
+    }
 
 
 def _read_plans(raw: Mapping[str, Any], wanted: Sequence[str], stranger: str) -> dict[str, Plan]:

@@ -37,13 +37,16 @@ class GameService:
             if game.failure is not None:
                 raise GameFailed(game.failure)
             return game
-        failed = status.failure(self.store, game_id)
-        if failed is not None:
-            raise GameFailed(failed)
         # loaded (every step replayed) without holding up other games
         record = self.store.load(game_id)
         if record is None:
             raise ApiError(404, f"no game {game_id!r}", "game_id")
+        # the flags read with the record, else (SQLite) asked for
+        failed = (
+            status.failure(self.store, game_id) if record.flags is None or record.flags[1] else None
+        )
+        if failed is not None:
+            raise GameFailed(failed)
         try:
             loaded = LiveGame(record, self.catalog, self.store, self.budget)
         except StepError as exc:

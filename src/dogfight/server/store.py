@@ -26,9 +26,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select as io_select
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -55,7 +56,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.sql.elements import BindParameter
 
@@ -195,6 +196,42 @@ LOAD_DECISIONS = select(DECISIONS).where(DECISIONS.c.game_id == _GAME).order_by(
 LOAD_STEPS = select(STEPS).where(STEPS.c.game_id == _GAME).order_by(STEPS.c.turn, STEPS.c.phase)
 
 
+def _pg_read(full: bool) -> str:
+    """A game's rows after given ids, in ONE PostgreSQL statement (one round trip, one
+    snapshot: read statement by statement, a commit landing in between could show the
+    steps a plan led to without the plan); ``full``: with the game's setup."""
+
+    def rows(table: str, order: str, *columns: str) -> str:
+        return (
+            f"(SELECT json_agg(json_build_array({', '.join(columns)}) ORDER BY {order}) "
+            f"FROM {table} WHERE game_id = g.id AND id > %({table})s)"
+        )
+
+    return (
+        'SELECT g.title, g.created, g.seed, g.engine, g."over", g.revision, '
+        + (
+            "g.setup, (SELECT json_build_array(analysis, failed_turn IS NOT NULL) "
+            "FROM game_status WHERE game_id = g.id), "
+            if full
+            else "NULL, NULL, "
+        )
+        + "(SELECT json_agg(json_build_array(seat, position, label, side, vehicles, "
+        "token_hash, bot, auto_fire) ORDER BY position) FROM seats WHERE game_id = g.id), "
+        + rows("plans", "id", "id", "turn", "seat", "plans")
+        + ", "
+        + rows("answers", "id", "id", "turn", "phase", "seat", "answer")
+        + ", "
+        + rows("decisions", "id", "id", "turn", "phase", "seat", "decision", "answer")
+        + ", "
+        + rows("steps", "turn, phase", "id", "turn", "phase", "events")
+        + " FROM games g WHERE g.id = %(game)s"
+    )
+
+
+PG_LOAD = _pg_read(full=True)
+PG_LOAD_SINCE = _pg_read(full=False)
+
+
 class Conflict(Exception):
     """A row with the same unique key was already committed (a plan submitted twice, a
     step resolved by someone else): nothing was written."""
@@ -229,6 +266,26 @@ class Batch:
 
 
 @dataclass(frozen=True)
+class Marks:
+    """How far a process has read a game's rows: the greatest id of its plans, answers,
+    decisions and steps read so far. Within one game the ids follow the commits (every
+    write first locks the game's row, ``claim``), so the rows with greater ids are all
+    those stored since, and perhaps some of the reader's own writes (recognised by their
+    unique keys)."""
+
+    plans: int = 0
+    answers: int = 0
+    decisions: int = 0
+    steps: int = 0
+
+    def after(self, *ids: Iterable[int]) -> Marks:
+        """These marks moved past the ids of the plans, answers, decisions and steps
+        just read."""
+        now = (self.plans, self.answers, self.decisions, self.steps)
+        return Marks(*(max([mark, *read]) for mark, read in zip(now, ids, strict=True)))
+
+
+@dataclass(frozen=True)
 class SeatRecord:
     seat: str
     position: int
@@ -242,7 +299,8 @@ class SeatRecord:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """Everything stored about one game, in order."""
+    """Everything stored about one game, in order (or, read with ``Store.load_since``,
+    its seats and the rows stored after given ones)."""
 
     id: str
     title: str
@@ -261,6 +319,11 @@ class GameRecord:
     """(turn, phase, seat, decision id, answer)."""
     steps: list[tuple[int, int, list[Json]]]
     """(turn, phase, events)."""
+    marks: Marks = Marks()
+    """The greatest id of each kind of row read (or those given, when none was newer)."""
+    flags: tuple[bool, bool] | None = None
+    """Read with the rest on PostgreSQL: whether the game is an open analysis game and
+    whether it failed (``dogfight.server.status``); None: not read."""
 
 
 def record_of(
@@ -270,6 +333,7 @@ def record_of(
     answers: Sequence[Any] = (),
     decided: Sequence[Any] = (),
     steps: Sequence[Any] = (),
+    marks: Marks = Marks(),
 ) -> GameRecord:
     """A game as held in memory, from its rows: those a read-back selects, or the
     :class:`GameRow` and :class:`SeatRow` of a game just created (attributes of the
@@ -300,6 +364,7 @@ def record_of(
         answers=[(a.turn, a.phase, a.seat, a.answer) for a in answers],
         decisions=[(d.turn, d.phase, d.seat, d.decision, list(d.answer)) for d in decided],
         steps=[(s.turn, s.phase, list(s.events)) for s in steps],
+        marks=marks.after(*([r.id for r in rows] for rows in (plans, answers, decided, steps))),
     )
 
 
@@ -328,14 +393,36 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _alive(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """Taken from the pool (PostgreSQL): a connection the server closed (restarted, or
+    the backend was terminated) is replaced by a new one (the pool's answer to
+    :class:`DisconnectionError`). Checked without a round trip, which a ping costs on
+    every use: an idle connection has nothing to read unless the server said goodbye
+    (something else to read only costs a new connection)."""
+    try:
+        if dbapi_connection.closed or dbapi_connection.broken:
+            raise DisconnectionError("closed")
+        readable, _, _ = io_select.select([dbapi_connection.fileno()], [], [], 0)
+    except (OSError, ValueError) as exc:
+        raise DisconnectionError(str(exc)) from exc
+    except DisconnectionError:
+        raise
+    except Exception as exc:  # the driver's own error: the connection is unusable
+        raise DisconnectionError(str(exc)) from exc
+    if readable:
+        raise DisconnectionError("the server closed the connection")
+
+
 @dataclass(frozen=True)
 class Writes:
     """The SQL of the hot writes in one dialect's parameter style (``?`` for SQLite,
-    ``%s`` for psycopg), and how a JSON column's value is sent."""
+    ``%s`` for psycopg), and how a JSON column's value is sent. On PostgreSQL the claim
+    of the game's revision also sends the notification (``pg_notify`` in its
+    ``RETURNING``, for the row it bumped: none when the claim finds the game moved on),
+    one round trip instead of two."""
 
     claim_any: str
     claim: str
-    notify: str
     plans: str
     answers: str
     decisions: str
@@ -352,11 +439,13 @@ class Writes:
             marks = ", ".join(json_mark if c in JSON_COLUMNS else mark for c in columns)
             return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
-        claim_any = f"UPDATE games SET revision = revision + 1 WHERE id = {mark} RETURNING revision"
+        returning = "revision"
+        if dialect == "postgresql":
+            returning += f", pg_notify('{CHANNEL}', id || ' ' || revision::text)"
+        claim_any = f"UPDATE games SET revision = revision + 1 WHERE id = {mark}"
         return cls(
-            claim_any=claim_any,
-            claim=claim_any.replace(" RETURNING", f" AND revision = {mark} RETURNING"),
-            notify=f"SELECT pg_notify({mark}, {mark})",
+            claim_any=f"{claim_any} RETURNING {returning}",
+            claim=f"{claim_any} AND revision = {mark} RETURNING {returning}",
             plans=insert("plans", "game_id", "turn", "seat", "plans", "created"),
             answers=insert("answers", "game_id", "turn", "phase", "seat", "answer", "created"),
             decisions=insert(
@@ -382,9 +471,11 @@ class Store:
         if parsed.drivername in ("postgresql", "postgres"):
             parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3, the extra
         options: dict[str, Any] = {}
+        postgres = parsed.get_backend_name() == "postgresql"
         if parsed.get_backend_name() != "sqlite":
-            # one connection per worker thread, and the listener's (see notify.py)
-            options = {"pool_size": 16, "max_overflow": 16, "pool_pre_ping": True}
+            # one connection per worker thread, and the listener's (see notify.py); on
+            # PostgreSQL a dead connection is found without a round trip (_alive)
+            options = {"pool_size": 16, "max_overflow": 16, "pool_pre_ping": not postgres}
         try:
             self.engine: Engine = create_engine(parsed, **options)
         except ModuleNotFoundError as exc:
@@ -399,6 +490,8 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
             self._writers = threading.Lock()
+        if postgres:
+            event.listen(self.engine, "checkout", _alive)
         with schema_transaction(self.engine) as connection:
             Base.metadata.create_all(connection)
             columns = {c["name"] for c in inspect(connection).get_columns("games")}
@@ -532,9 +625,6 @@ class Store:
                     found = cursor.fetchone()
                     if found is None:
                         raise Stale(game_id)
-                    if self.notifies:
-                        statement = sql.notify
-                        cursor.execute(statement, (CHANNEL, f"{game_id} {found[0]}"))
                     for statement, rows in inputs:
                         if rows:
                             cursor.executemany(statement, rows)
@@ -597,20 +687,99 @@ class Store:
             return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     def load(self, game_id: str) -> GameRecord | None:
-        """Everything about one game, read in one transaction (a consistent picture);
-        Core reads with prebuilt statements (a process catching up with another's write
-        reads the game again: no unit of work, no objects per row)."""
+        """Everything about one game, as one consistent picture."""
+        return self._read(game_id, Marks(), full=True)
+
+    def load_since(self, game_id: str, marks: Marks) -> GameRecord | None:
+        """The game's seats and revision, and its plans, answers, decisions and steps
+        stored after ``marks`` (a process catching up with another's writes reads what
+        is new, not the whole game again); ``setup`` is left empty."""
+        return self._read(game_id, marks, full=False)
+
+    def _read(self, game_id: str, marks: Marks, full: bool) -> GameRecord | None:
+        if self.notifies:
+            return self._pg_read(game_id, marks, full)
+        # one transaction: a snapshot of the file (SQLite reads in WAL mode)
         with self.engine.begin() as connection:
             given = {"game": game_id}
             game = connection.execute(LOAD_GAME, given).first()
             if game is None:
                 return None
             seats = connection.execute(LOAD_SEATS, given).all()
-            plans = connection.execute(LOAD_PLANS, given).all()
-            answers = connection.execute(LOAD_ANSWERS, given).all()
-            decided = connection.execute(LOAD_DECISIONS, given).all()
-            steps = connection.execute(LOAD_STEPS, given).all()
-        return record_of(game, seats, plans, answers, decided, steps)
+            plans, answers, decided, steps = (
+                connection.execute(statement.where(table.c.id > mark), given).all()
+                for statement, table, mark in (
+                    (LOAD_PLANS, PLANS, marks.plans),
+                    (LOAD_ANSWERS, ANSWERS, marks.answers),
+                    (LOAD_DECISIONS, DECISIONS, marks.decisions),
+                    (LOAD_STEPS, STEPS, marks.steps),
+                )
+            )
+        return record_of(game, seats, plans, answers, decided, steps, marks)
+
+    def _pg_read(self, game_id: str, marks: Marks, full: bool) -> GameRecord | None:
+        """:meth:`_read` on PostgreSQL: one statement through the driver (see
+        :func:`_pg_read`)."""
+        given = {
+            "game": game_id,
+            "plans": marks.plans,
+            "answers": marks.answers,
+            "decisions": marks.decisions,
+            "steps": marks.steps,
+        }
+        from psycopg.pq import TransactionStatus
+
+        statement = PG_LOAD if full else PG_LOAD_SINCE
+        fairy = self.engine.raw_connection()
+        try:
+            # one statement is one snapshot: no BEGIN and COMMIT around it (two round
+            # trips) when the connection is idle, as it comes from the pool
+            driver: Any = fairy.driver_connection
+            alone = (
+                not driver.autocommit and driver.info.transaction_status == TransactionStatus.IDLE
+            )
+            if alone:
+                driver.autocommit = True
+            try:
+                cursor = fairy.cursor()
+                try:
+                    cursor.execute(statement, given)
+                    row = cursor.fetchone()
+                finally:
+                    cursor.close()
+            finally:
+                if alone:
+                    driver.autocommit = False
+            fairy.commit()
+        except BaseException as exc:
+            self._abandon(fairy, exc)
+            dbapi = self.engine.dialect.loaded_dbapi
+            if isinstance(exc, dbapi.Error):
+                raise DBAPIError.instance(statement, None, exc, dbapi.Error) from exc
+            raise
+        finally:
+            fairy.close()
+        if row is None:
+            return None
+        title, created, seed, engine, over, revision, setup, flags, seats, *rows = row
+        plans, answers, decided, steps = (r or [] for r in rows)
+        return GameRecord(
+            id=game_id,
+            title=title,
+            created=created,
+            seed=seed,
+            setup=setup or {},
+            engine=engine,
+            over=over,
+            revision=revision,
+            seats=[SeatRecord(*s) for s in seats or []],
+            plans=[(t, s, p) for _, t, s, p in plans],
+            answers=[(t, ph, s, a) for _, t, ph, s, a in answers],
+            decisions=[(t, ph, s, d, list(a)) for _, t, ph, s, d, a in decided],
+            steps=[(t, ph, e) for _, t, ph, e in steps],
+            marks=marks.after(*([r[0] for r in rows] for rows in (plans, answers, decided, steps))),
+            flags=None if not full else (bool(flags and flags[0]), bool(flags and flags[1])),
+        )
 
     def count_steps(self, game_id: str) -> list[tuple[int, int]]:
         """(turn, phase) of every stored step, in order (duplicates would show twice)."""
