@@ -603,7 +603,7 @@ class LiveGame:
                     # nothing of this call is stored: back to what is (no step held in
                     # memory that the database lacks, no input never acknowledged)
                     with contextlib.suppress(Exception):
-                        self.reload()
+                        self.reload(full=True)
                     raise
                 except Exception as exc:
                     self._commit(pending, own)
