@@ -1,22 +1,28 @@
 """The planning bots' shortcuts give what the long way gives: legal plans from the
-pair table, escapes turned and moved instead of flown, a thinned enemy model."""
+pair table, escapes turned and moved instead of flown, a thinned enemy model, the
+arcs measured along whichever axis is longer, runs of plans that share their first
+cards."""
 
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dogfight.bots.plane_planner import _LEVEL, _escapes
-from dogfight.bots.threats import Enemy
-from dogfight.bots.view import card_table, fly, legal_sequences
+from dogfight.bots import threats
+from dogfight.bots.plane_planner import _LEVEL, _escapes, _prefixes, _trapped, usable_symbols
+from dogfight.bots.threats import SAFE_MARGIN, Enemy, centre_d2, nearest_in_arc, world_points
+from dogfight.bots.view import card_table, fly, fly_turned, inside, legal_sequences
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import Symbol
 from dogfight.geometry.pose import Pose
 from dogfight.rules.plans import BASIC, Flown, Restrictions, plan_problems
+from dogfight.sim.duel import duel_situation
+from dogfight.situation import build
 
 CATALOG = load_catalog()
 DECKS = sorted(CATALOG.maneuver_decks)
@@ -118,3 +124,123 @@ def test_plans_flown_together_share_their_first_moves_bit_for_bit(
                 strict=True,
             ):
                 assert mine[i].tolist() == theirs[0].tolist()
+
+
+def _nearest_in_arc_point_by_point(
+    fx: np.ndarray, fy: np.ndarray, axis: np.ndarray, half: float, px: np.ndarray, py: np.ndarray
+) -> np.ndarray:
+    """The plain (firing dots, bases) loop over sample points, in float32."""
+    rad = np.radians(axis)
+    c = np.cos(rad).astype(np.float32)[:, None]
+    s = np.sin(rad).astype(np.float32)[:, None]
+    ox, oy = fx.astype(np.float32)[:, None], fy.astype(np.float32)[:, None]
+    qx, qy = px.astype(np.float32), py.astype(np.float32)
+    slope = np.float32(math.tan(math.radians(half)))
+    best = np.full((len(fx), px.shape[0]), np.inf, dtype=np.float32)
+    for j in range(px.shape[1]):
+        dx, dy = qx[None, :, j] - ox, qy[None, :, j] - oy
+        along = (dx * c + dy * s) * slope
+        across = np.abs(dy * c - dx * s)
+        d2 = dx * dx + dy * dy
+        d2[across > along] = np.inf
+        best = np.minimum(best, d2)
+    return best.astype(np.float64)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 400),
+    st.integers(1, 400),
+    st.sampled_from([5, 7]),
+    st.sampled_from([10.0, 40.0, 60.0]),
+    st.integers(0, 2**32 - 1),
+    st.booleans(),
+)
+def test_arcs_measured_either_way_are_the_plain_loop_bit_for_bit(
+    a: int, b: int, k: int, half: float, seed: int, small: bool
+) -> None:
+    """Firing dots along the last axis or bases along it, one point at a time or all at
+    once: the same float32 operations on every element, so the same distances."""
+    rng = np.random.default_rng(seed)
+    fx, fy, axis = rng.uniform(0, 90, a), rng.uniform(0, 90, a), rng.uniform(0, 360, a)
+    bx, by, heading = rng.uniform(0, 90, b), rng.uniform(0, 90, b), rng.uniform(0, 360, b)
+    local = (rng.uniform(-5, 5, k), rng.uniform(-5, 5, k))
+    px, py = world_points(bx, by, heading, local)
+    rad = np.radians(heading)[:, None]
+    c, s = np.cos(rad), np.sin(rad)
+    assert np.array_equal(px, bx[:, None] + local[0] * c - local[1] * s)
+    assert np.array_equal(py, by[:, None] + local[0] * s + local[1] * c)
+    kept = threats.SMALL
+    threats.SMALL = 10**9 if small else 0
+    try:
+        got = nearest_in_arc(fx, fy, axis, half, px, py)
+    finally:
+        threats.SMALL = kept
+    assert got.shape == (a, b)
+    assert np.array_equal(got, _nearest_in_arc_point_by_point(fx, fy, axis, half, px, py))
+    dx, dy = bx[None, :] - fx[:, None], by[None, :] - fy[:, None]
+    assert np.array_equal(centre_d2(fx, fy, bx, by), dx * dx + dy * dy)
+
+
+def test_runs_of_plans_sharing_their_first_cards_are_the_distinct_beginnings() -> None:
+    """Each plan's run holds exactly the plans with its first p + 1 cards, as
+    :func:`numpy.unique` groups them, for grouped plans (as flown) and shuffled ones."""
+    deck = CATALOG.maneuver_decks[DECKS[0]]
+    seqs = legal_sequences(deck, None, _LEVEL)
+    shuffled = seqs[np.random.default_rng(3).permutation(len(seqs))]
+    for plans, grouped in ((seqs, True), (shuffled, False)):
+        for p, (first, inverse) in enumerate(_prefixes(plans)):
+            beginnings = plans[:, : p + 1]
+            assert np.array_equal(beginnings[first][inverse], beginnings)
+            if grouped:
+                assert len(first) == len(np.unique(beginnings, axis=0))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.0, 15.0, 90.0, 37.5]))
+def test_a_pose_is_trapped_when_no_escape_flown_from_it_stays_on(seed: int, step: float) -> None:
+    """The heading-by-heading box test answers what flying every compact escape from
+    every pose answers (poses near the edges and corners, headings shared or not)."""
+    state = build(duel_situation(), CATALOG, 0)
+    me = next(iter(state.in_play()))
+    rules = state.rules
+    rng = np.random.default_rng(seed)
+    n = 300
+    w, h = rules.table_width, rules.table_height
+    fx = np.where(rng.random(n) < 0.5, rng.uniform(-2, 26, n), w - rng.uniform(-2, 26, n))
+    fy = rng.uniform(-2, h + 2, n)
+    fh = rng.uniform(0, 360, n) if step == 0.0 else (rng.integers(0, 24, n) * step % 360.0)
+    fh = fh.astype(np.float64)
+    escapes = _escapes(rules.deck_of(me.type), frozenset(usable_symbols(rules)), rules.base_length)
+    rad = np.radians(fh)[:, None]
+    c, s = np.cos(rad), np.sin(rad)
+    ok = np.ones((n, len(escapes.x)), dtype=np.bool_)
+    for p in range(3):
+        x = fx[:, None] + escapes.x[None, :, p] * c - escapes.y[None, :, p] * s
+        y = fy[:, None] + escapes.x[None, :, p] * s + escapes.y[None, :, p] * c
+        ok &= inside(x, y, w, h, SAFE_MARGIN)
+    inner = np.minimum(np.minimum(fx, w - fx), np.minimum(fy, h - fy)) >= 25.0
+    assert np.array_equal(_trapped(rules, me, fx, fy, fh), ~ok.any(axis=1) & ~inner)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(DECKS),
+    st.floats(-50, 150),
+    st.floats(-50, 150),
+    st.floats(0, 360, exclude_max=True),
+)
+def test_plans_turned_from_the_origin_land_where_they_are_flown(
+    deck_name: str, x: float, y: float, heading: float
+) -> None:
+    """A plan flown from the origin, turned and moved to the pose, lands where flying
+    it from the pose lands (to 1e-9 cm and degree), for every legal plan of a deck."""
+    deck = CATALOG.maneuver_decks[deck_name]
+    seqs = legal_sequences(deck, None, _LEVEL)
+    table = card_table(deck)
+    pose = Pose(x, y, heading)
+    flown, turned = fly(pose, table, seqs, 4.0), fly_turned(pose, table, seqs, 4.0)
+    assert np.allclose(turned.x, flown.x, rtol=0, atol=1e-9)
+    assert np.allclose(turned.y, flown.y, rtol=0, atol=1e-9)
+    gap = np.abs((turned.heading - flown.heading + 180.0) % 360.0 - 180.0)
+    assert gap.max() <= 1e-9

@@ -140,3 +140,53 @@ def test_random_plans_keep_the_rulesets_restrictions_and_damage(
         cards = [deck.card(c) for c in random_airplane_plan(state, vehicle, rng).cards]
         assert not plan_problems(vehicle.previous, cards, state.rules.restrictions)
         check_airplane_plan(state, vehicle, cards)
+
+
+@pytest.mark.parametrize(
+    "pose",
+    [Pose(6.0, 45.0, 180.0), Pose(4.0, 45.0, 180.0)],
+    ids=["a tenth of the plans safe", "none safe: the on-table tier"],
+)
+def test_every_plan_of_a_small_best_tier_is_drawn_as_often(catalog: Catalog, pose: Pose) -> None:
+    """Plan by plan, not only the first card: near an edge the best tier is a few hundred
+    plans, found by the first draws or, when they all miss, by flying every plan; each of
+    them comes up as often as the others (a chi-square test at the 1e-4 level, fixed
+    seed)."""
+    state = build(duel_situation(), catalog, 0)
+    vehicle = state.vehicles["allied"]
+    vehicle.pose = pose
+    best = _best(state, "allied")
+    assert 100 < len(best) < 300
+    rng = np.random.default_rng(17)
+    per_plan = 40
+    draws = per_plan * len(best)
+    seen = Counter(random_airplane_plan(state, vehicle, rng).cards for _ in range(draws))
+    assert set(seen) <= set(best)
+    dof = len(best) - 1
+    limit = dof + 4.0 * (2 * dof) ** 0.5  # beyond it: p < 1e-4
+
+    def chi2(counts: Counter[tuple[str, ...]]) -> float:
+        return sum((counts[plan] - per_plan) ** 2 / per_plan for plan in best)
+
+    assert chi2(seen) < limit
+    # and a sampler that favoured one plan a twentieth of the time would fail
+    assert chi2(Counter({**seen, best[0]: seen[best[0]] + draws // 20})) > limit
+
+
+def test_the_bot_draws_from_its_observation_as_from_the_state(catalog: Catalog) -> None:
+    """The random bot draws an airplane's plan from its seat's observation without
+    rebuilding the game: the same plans, the same generator left behind."""
+    from dogfight.bots.base import make
+    from dogfight.rules.observation import observe, side_seat
+
+    state = build(duel_situation(), catalog, 0)
+    for i, pose in enumerate([Pose(45.0, 20.0, 90.0), Pose(6.0, 45.0, 180.0)]):
+        state.vehicles["allied"].pose = pose
+        seat = side_seat(state, "allies")
+        ours, theirs = np.random.default_rng(i), np.random.default_rng(i)
+        for _ in range(30):
+            plans = make("random").plan_turn(observe(state, seat), state.rules, seat, ours)
+            assert plans == {
+                "allied": random_airplane_plan(state, state.vehicles["allied"], theirs)
+            }
+        assert ours.random() == theirs.random()

@@ -117,25 +117,37 @@ def phase_times(
     return PhaseSample(times, skipped, tables)
 
 
-def games_per_second(catalog: Catalog, games: int, seed: int = 0) -> float:
-    """Complete random 1-vs-1 games (random legal plans) per second on this core."""
+def games_per_second(
+    catalog: Catalog, games: int, seed: int = 0, lengths: list[int] | None = None
+) -> float:
+    """Complete random 1-vs-1 games (random legal plans) per second on this core; each
+    game's action phases are appended to ``lengths``."""
     began = time.process_time()
     for i in range(games):
-        random_game(catalog, seed + i)
+        game = random_game(catalog, seed + i)
+        if lengths is not None:
+            lengths.append(game.state.phases_played)
     return games / (time.process_time() - began)
 
 
-def random_bot_games_per_second(catalog: Catalog, games: int, seed: int = 0) -> float:
+def random_bot_games_per_second(
+    catalog: Catalog, games: int, seed: int = 0, lengths: list[int] | None = None
+) -> float:
     """Complete 1-vs-1 games between two ``random`` bots as ``dogfight simulate`` plays
     them (observations, bots' views, plans checked by the referee), per second on this
-    core; a few games first warm the bots' caches."""
+    core; a few games first warm the bots' caches. Each game's action phases are
+    appended to ``lengths``: the random bot keeps off the table's edge more often than
+    :func:`~dogfight.sim.duel.random_game`'s playouts (which give up after 40 draws),
+    so its games are longer."""
     situation = duel_situation()
     bots = {"allies": "random", "central": "random"}
     for i, sequence in enumerate(game_seeds(seed + 1, 3)):
         play_game(situation, catalog, bots, sequence, i)
     began = time.process_time()
     for i, sequence in enumerate(game_seeds(seed, games)):
-        play_game(situation, catalog, bots, sequence, i)
+        result = play_game(situation, catalog, bots, sequence, i)
+        if lengths is not None:
+            lengths.append(result.phases)
     return games / (time.process_time() - began)
 
 
@@ -185,12 +197,17 @@ def scaling(
 def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
     """All figures as one JSON-ready dictionary, with the targets beside them."""
     figures, samples = scaling(catalog, quick)
+    random_lengths: list[int] = []
+    bot_lengths: list[int] = []
     figures.update(
         {
             "phase_invasion_median_us": invasion_phase_median_us(catalog, quick),
-            "games_per_second": round(games_per_second(catalog, 20 if quick else 300), 1),
+            "games_per_second": round(
+                games_per_second(catalog, 20 if quick else 300, lengths=random_lengths), 1
+            ),
             "simulate_random_bots_games_per_second": round(
-                random_bot_games_per_second(catalog, 10 if quick else 150), 1
+                random_bot_games_per_second(catalog, 10 if quick else 150, lengths=bot_lengths),
+                1,
             ),
             "sopwith_turn_20_planes_median_ms": turn_20_planes_median_ms(quick),
             "automated_tripod_decision_median_ms": decision_median_ms(quick, catalog),
@@ -205,6 +222,16 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
     )
     figures["simulate_random_bots_slowdown"] = round(
         figures["games_per_second"] / figures["simulate_random_bots_games_per_second"], 2
+    )
+    # the two games differ in length (see random_bot_games_per_second): the same ratio
+    # per action phase played
+    figures["random_game_phases_per_game"] = round(statistics.mean(random_lengths), 2)
+    figures["simulate_random_bots_phases_per_game"] = round(statistics.mean(bot_lengths), 2)
+    figures["simulate_random_bots_slowdown_per_phase"] = round(
+        figures["simulate_random_bots_slowdown"]
+        * statistics.mean(random_lengths)
+        / statistics.mean(bot_lengths),
+        2,
     )
     return {
         "figures": figures,

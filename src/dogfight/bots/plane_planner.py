@@ -24,13 +24,14 @@ from dogfight.bots.threats import (
     world_points,
 )
 from dogfight.bots.view import (
+    Bools,
     Flights,
     Floats,
     Ints,
     airplane_sequences,
     card_table,
     fly,
-    inside,
+    fly_turned,
     legal_sequences,
 )
 from dogfight.catalog.models import (
@@ -62,12 +63,26 @@ class Level:
     shortlist: int | None = None
     """Coarse to fine: score every plan against :data:`ROUGH_POSES` poses per enemy,
     then only the best ``shortlist`` against the whole model (None: one pass)."""
+    rough_centres: bool = False
+    """The coarse pass measures between centre dots, not whole bases."""
+    reply_pool: int | None = None
+    """The enemy's best replies are sought among a uniform sample of this many of its
+    plans (None: all of them)."""
 
 
 ROUGH_POSES = 5
 """Poses per enemy in the coarse pass (the whole model has ``samples`` and half more)."""
 EASY = Level("easy", own_plans=120, samples=6, best_replies=False, lookahead=False)
-HARD = Level("hard", own_plans=None, samples=14, best_replies=True, lookahead=True, shortlist=160)
+HARD = Level(
+    "hard",
+    own_plans=None,
+    samples=14,
+    best_replies=True,
+    lookahead=True,
+    shortlist=160,
+    rough_centres=True,
+    reply_pool=600,
+)
 
 
 @dataclass
@@ -77,13 +92,23 @@ class Scored:
     """Per plan, the phase (1-2) to launch rockets in, 0 for none."""
 
 
-def _prefixes(seqs: Ints, p: int) -> tuple[Ints, Ints]:
-    """Representative rows and inverse map of the distinct first ``p + 1`` cards."""
-    code = seqs[:, 0].astype(np.int64)
-    for k in range(1, p + 1):
-        code = code * 64 + seqs[:, k]
-    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-    return first, inverse.reshape(-1)
+def _prefixes(seqs: Ints) -> list[tuple[Ints, Ints]]:
+    """Per phase p, a representative row of each run of plans sharing their first
+    ``p + 1`` cards, and each plan's run. Plans come grouped by their first cards (see
+    :func:`dogfight.bots.view.fly`), so equal beginnings are neighbours; were a beginning
+    split over two runs, both would give the same poses (only work is shared)."""
+    n, k = seqs.shape
+    out: list[tuple[Ints, Ints]] = []
+    fresh = np.zeros(n, dtype=np.bool_)
+    fresh[:1] = True
+    for p in range(k):
+        # a run starts where an earlier card, or this one, differs from the row above
+        column = seqs[:, p]
+        fresh[1:] |= column[1:] != column[:-1]
+        first: Ints = np.flatnonzero(fresh)
+        inverse: Ints = np.cumsum(fresh) - 1
+        out.append((first, inverse))
+    return out
 
 
 def weapons_at(rules: Rules, vehicle: Vehicle, phase: int) -> list[tuple[str, str]]:
@@ -105,9 +130,11 @@ def evaluate(
     flights: Flights,
     enemies: Sequence[Enemy],
     lookahead: bool,
+    centres: bool = False,
 ) -> Scored:
     """Expected damage dealt minus taken over the turn for each plan, rockets, the end
-    position (with ``lookahead``); higher is better."""
+    position (with ``lookahead``); higher is better. With ``centres`` (a coarse pass)
+    bases are their centre dots and the ruler is longer by half a base's width."""
     rules = state.rules
     n = len(seqs)
     score = np.zeros(n)
@@ -119,7 +146,11 @@ def evaluate(
     ruler2, half2 = rules.ruler**2, rules.half**2
     overlap2 = (rules.base_length * 0.9) ** 2
     my_points = base_points(rules, me)
-    structure = [_prefixes(seqs, p) for p in range(3)]
+    if centres:
+        grow = rules.base_width / 2.0
+        ruler2, half2 = (rules.ruler + grow) ** 2, (rules.half + grow) ** 2
+        my_points = (my_points[0][:1], my_points[1][:1])
+    structure = _prefixes(seqs)
     dealt_phase = np.zeros((3, len(enemies), n))
     front_dealt = np.zeros((3, len(enemies), n))
     front_reach: list[list[Floats]] = [[], [], []]
@@ -129,6 +160,8 @@ def evaluate(
         target = enemy.vehicle
         w = enemy.weight
         e_points = base_points(rules, target)
+        if centres:
+            e_points = (e_points[0][:1], e_points[1][:1])
         prev_reach: dict[str, Floats] = {}
         prev_enemy_reach: dict[str, Floats] = {}
         for p in range(3):
@@ -172,7 +205,10 @@ def evaluate(
                     seen = seen * shield
                 arc_seen[p].append(seen[inverse])
             # what the enemy's weapons do to us
-            mx, my_ = world_points(fx, fy, fh, my_points)
+            if centres:  # the centre dot itself, as world_points would give it
+                mx, my_ = fx[:, None], fy[:, None]
+            else:
+                mx, my_ = world_points(fx, fy, fh, my_points)
             if target.tripod is not None:
                 if enemy.ray[p] > 0:
                     got = heat_ray_threat(rules, target, ex, ey, eh, mx, my_)  # (m, u)
@@ -301,16 +337,17 @@ def _end_position(
     enough to fight; a cost when no compact turn keeps us on the table next turn."""
     n = len(seqs)
     fx, fy, fh = (a[:, 2] for a in (flights.x, flights.y, flights.heading))
-    rad = np.radians(fh)[:, None]
-    cos, sin = np.cos(rad), np.sin(rad)
+    rad = np.radians(fh)
+    cos, sin = np.cos(rad)[None, :], np.sin(rad)[None, :]
     out = np.zeros(n)
+    # arrays are (enemy poses, plans): numpy's inner loops run along the many plans
     for enemy in enemies:
         ex, ey, eh = enemy.phase(2)
-        dx = ex[None, :] - fx[:, None]
-        dy = ey[None, :] - fy[:, None]
+        dx = ex[:, None] - fx[None, :]
+        dy = ey[:, None] - fy[None, :]
         d = np.sqrt(dx * dx + dy * dy) + 1e-6
         ahead = (dx * cos + dy * sin) / d
-        erad = np.radians(eh)[None, :]
+        erad = np.radians(eh)[:, None]
         behind = -(dx * np.cos(erad) + dy * np.sin(erad)) / d
         if enemy.vehicle.tripod is not None:
             reach = rules.heat_ray_ruler(enemy.vehicle.type).length
@@ -323,24 +360,42 @@ def _end_position(
         value = (
             2.0 * mine - 2.0 * risk * theirs - 1.5 * d / (rules.table_width + rules.table_height)
         )
-        out += value @ enemy.weight
+        # summed plan by plan in the pose order of a (plans, poses) array
+        out += np.ascontiguousarray(value.T) @ enemy.weight
+    trapped = _trapped(rules, me, fx, fy, fh)
+    out -= 40.0 * trapped
+    return out
+
+
+def _trapped(rules: Rules, me: Vehicle, fx: Floats, fy: Floats, fh: Floats) -> Bools:
+    """Per final pose: True when none of the compact escapes (:func:`_escapes`) flown
+    from it keeps the centre dot ``SAFE_MARGIN`` on the table for three cards."""
+    n = len(fx)
     escapes = _escapes(rules.deck_of(me.type), frozenset(usable_symbols(rules)), rules.base_length)
     w, h = rules.table_width, rules.table_height
     edge = np.minimum(np.minimum(fx, w - fx), np.minimum(fy, h - fy))
     rows = np.flatnonzero(edge < 25.0)  # further in, some compact turn always fits
     # a card moves a base in its own frame, so an escape flown from a pose is the
-    # escape flown from the origin, turned by the heading and moved to the pose
-    c, s = cos[rows], sin[rows]
-    ok = np.ones((len(rows), len(escapes.x)), dtype=np.bool_)
-    for p in range(3):
-        ex, ey = escapes.x[None, :, p], escapes.y[None, :, p]
-        x = fx[rows, None] + ex * c - ey * s
-        y = fy[rows, None] + ex * s + ey * c
-        ok &= inside(x, y, w, h, SAFE_MARGIN)
-    trapped = np.zeros(n, dtype=np.bool_)
-    trapped[rows] = ~ok.any(axis=1)
-    out -= 40.0 * trapped
-    return out
+    # escape flown from the origin, turned by the heading and moved to the pose; the
+    # plans end at a few dozen headings, and for each heading an escape fits when the
+    # centre lies in a box (the table less the escape's reach each way)
+    headings, which = np.unique(fh[rows], return_inverse=True)
+    turned = np.radians(headings)
+    c, s = np.cos(turned), np.sin(turned)  # (headings,)
+    ex, ey = escapes.x[:, :, None], escapes.y[:, :, None]  # (escapes, 3 phases, 1)
+    along_x = ex * c - ey * s  # (escapes, 3, headings)
+    along_y = ex * s + ey * c
+    box = [
+        (SAFE_MARGIN - along_x.min(axis=1))[:, which],
+        (w - SAFE_MARGIN - along_x.max(axis=1))[:, which],
+        (SAFE_MARGIN - along_y.min(axis=1))[:, which],
+        (h - SAFE_MARGIN - along_y.max(axis=1))[:, which],
+    ]  # each (escapes, plans)
+    x, y = fx[None, rows], fy[None, rows]
+    ok = (x >= box[0]) & (x <= box[1]) & (y >= box[2]) & (y <= box[3])
+    trapped: Bools = np.zeros(n, dtype=np.bool_)
+    trapped[rows] = ~ok.any(axis=0)
+    return trapped
 
 
 def usable_symbols(rules: Rules) -> frozenset[Symbol]:
@@ -369,7 +424,7 @@ def _enemy_airplane_model(
 ) -> Enemy:
     """Plausible plans of an enemy airplane: uniform among those it would consider, and
     for the hard level half of the weight on its best replies to a uniform guess of ours."""
-    seqs, flights, picks = airplane_enemy(state, enemy, rng, level.samples)
+    seqs, flights, pool, picks = airplane_enemy(state, enemy, rng, level.samples)
     weight = np.full(len(picks), 1.0 / len(picks))
     if level.best_replies and len(picks) > 1:
         ours = np.sort(rng.choice(my_pool, size=min(level.samples, len(my_pool)), replace=False))
@@ -380,7 +435,8 @@ def _enemy_airplane_model(
             my_flights.heading[ours],
             np.full(len(ours), 1.0 / len(ours)),
         )
-        pool = np.flatnonzero(best_tier(state.rules, flights))
+        if level.reply_pool is not None and len(pool) > level.reply_pool:
+            pool = np.sort(rng.choice(pool, size=level.reply_pool, replace=False))
         if level.shortlist is not None:
             rough = evaluate(
                 state,
@@ -389,6 +445,7 @@ def _enemy_airplane_model(
                 _subset(flights, pool),
                 [guess.thinned(ROUGH_POSES)],
                 False,
+                level.rough_centres,
             )
             pool = pool[_best(rough.score, level.shortlist // 3)]
         scored = evaluate(state, enemy, seqs[pool], _subset(flights, pool), [guess], False)
@@ -400,6 +457,8 @@ def _enemy_airplane_model(
 
 
 def _subset(flights: Flights, rows: Ints) -> Flights:
+    if len(rows) == len(flights.x):  # rows are sorted and distinct: every plan
+        return flights
     return Flights(flights.x[rows], flights.y[rows], flights.heading[rows])
 
 
@@ -417,7 +476,7 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
     rules = state.rules
     deck = rules.deck_of(me.type)
     seqs = airplane_sequences(state, me)
-    flights = fly(me.pose, card_table(deck), seqs, rules.base_length)
+    flights = fly_turned(me.pose, card_table(deck), seqs, rules.base_length)
     pool = np.flatnonzero(best_tier(rules, flights))
     home = home_edge(state, me)
     if home is not None:  # 002: after success, leaving across its own edge costs nothing
@@ -444,6 +503,7 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
             _subset(flights, candidates),
             rough,
             level.lookahead,
+            level.rough_centres,
         )
         kept = _best(first.score + bonus, level.shortlist)
         candidates, bonus = candidates[kept], bonus[kept]

@@ -17,7 +17,7 @@ from dogfight.rules import standard
 from dogfight.rules.chance import sample
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.engine import allowed_symbols
-from dogfight.rules.plans import Action, Flown, Plan, Restrictions, plan_problems
+from dogfight.rules.plans import Action, Flown, Plan, Restrictions, cards_plan, plan_problems
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.ww2 import scale
 
@@ -81,13 +81,13 @@ def random_plan(
             continue
         cards = [deck.cards[a], deck.cards[b], deck.cards[c]]
         if _stays_on_table(state, vehicle, cards):
-            return Plan(cards=tuple(card.id for card in cards))
+            return cards_plan(tuple(card.id for card in cards))
         fallback = fallback or cards
     if fallback is None:
         playable = [deck.cards[i] for i in usable]
         straights = [c for c in playable if c.symbol.value == "straight"][:3]
         fallback = (straights + [c for c in playable if c not in straights])[:3]
-    return Plan(cards=tuple(c.id for c in fallback))
+    return cards_plan(tuple(c.id for c in fallback))
 
 
 def legal_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -> Plan | None:

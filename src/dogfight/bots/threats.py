@@ -17,7 +17,7 @@ from dogfight.bots.view import (
     Ints,
     airplane_sequences,
     card_table,
-    fly,
+    fly_turned,
     inside,
 )
 from dogfight.catalog.models import (
@@ -112,11 +112,21 @@ def base_points(rules: Rules, vehicle: Vehicle) -> tuple[Floats, Floats]:
 def world_points(
     x: Floats, y: Floats, heading: Floats, local: tuple[Floats, Floats]
 ) -> tuple[Floats, Floats]:
-    """Sample points of bases at poses (b,) as arrays (b, k)."""
-    rad = np.radians(heading)[:, None]
+    """Sample points of bases at poses (b,) as arrays (b, k).
+
+    They are transposed views of (k, b) arrays: :func:`nearest_in_arc` runs along the
+    poses, so each point's row is contiguous (the same floats as a (b, k) layout)."""
+    rad = np.radians(heading)[None, :]
     c, s = np.cos(rad), np.sin(rad)
-    lx, ly = local
-    return x[:, None] + lx * c - ly * s, y[:, None] + lx * s + ly * c
+    lx, ly = (a[:, None] for a in local)
+    px: Floats = x[None, :] + lx * c - ly * s
+    py: Floats = y[None, :] + lx * s + ly * c
+    return px.T, py.T
+
+
+SMALL = 6000
+"""Distances (firing dots x bases x sample points) up to which :func:`nearest_in_arc`
+works on all sample points in one array rather than point by point."""
 
 
 def nearest_in_arc(
@@ -124,19 +134,31 @@ def nearest_in_arc(
 ) -> Floats:
     """Squared distance from each firing dot (a,) to the nearest sample point of each
     base (b, k) inside the arc of ``half_width`` degrees about ``axis``: shape (a, b),
-    ``inf`` when no point is in the arc."""
+    ``inf`` when no point is in the arc.
+
+    The work runs in float32 along whichever of a and b is longer, laid out last so
+    numpy's inner loops are long; every element gets the same operations either way."""
     rad = np.radians(axis)
-    c = np.cos(rad).astype(np.float32)[:, None]
-    s = np.sin(rad).astype(np.float32)[:, None]
-    ox = fx.astype(np.float32)[:, None]
-    oy = fy.astype(np.float32)[:, None]
-    qx = px.astype(np.float32)
-    qy = py.astype(np.float32)
+    c = np.cos(rad).astype(np.float32)
+    s = np.sin(rad).astype(np.float32)
+    ox = fx.astype(np.float32)
+    oy = fy.astype(np.float32)
+    qx = px.T.astype(np.float32)  # (k, b)
+    qy = py.T.astype(np.float32)
+    transposed = len(fx) > px.shape[0]
+    if transposed:  # (b, a): the firing dots run along the last axis
+        c, s, ox, oy = c[None, :], s[None, :], ox[None, :], oy[None, :]
+        qx, qy = qx[:, :, None], qy[:, :, None]
+        shape = (px.shape[0], len(fx))
+    else:  # (a, b)
+        c, s, ox, oy = c[:, None], s[:, None], ox[:, None], oy[:, None]
+        qx, qy = qx[:, None, :], qy[:, None, :]
+        shape = (len(fx), px.shape[0])
     slope = np.float32(math.tan(math.radians(half_width)))
-    best = np.full((len(fx), px.shape[0]), np.inf, dtype=np.float32)
-    for j in range(px.shape[1]):
-        dx = qx[None, :, j] - ox
-        dy = qy[None, :, j] - oy
+    if shape[0] * shape[1] * px.shape[1] <= SMALL:
+        # every sample point at once, (k, ...): fewer numpy calls for small problems
+        dx = qx - ox
+        dy = qy - oy
         along = dx * c
         along += dy * s
         across = dy * c
@@ -145,13 +167,37 @@ def nearest_in_arc(
         d2 = dx * dx
         d2 += dy * dy
         along *= slope
-        d2[across > along] = np.inf
+        np.copyto(d2, np.float32(np.inf), where=across > along)
+        least: Floats = d2.min(axis=0).astype(np.float64)
+        return least.T if transposed else least
+    best = np.full(shape, np.inf, dtype=np.float32)
+    for j in range(px.shape[1]):
+        dx = qx[j] - ox
+        dy = qy[j] - oy
+        along = dx * c
+        along += dy * s
+        across = dy * c
+        across -= dx * s
+        np.abs(across, out=across)
+        d2 = dx * dx
+        d2 += dy * dy
+        along *= slope
+        np.copyto(d2, np.float32(np.inf), where=across > along)
         np.minimum(best, d2, out=best)
     out: Floats = best.astype(np.float64)
-    return out
+    return out.T if transposed else out
 
 
 def centre_d2(ax: Floats, ay: Floats, bx: Floats, by: Floats) -> Floats:
+    """Squared distances between centre dots (a,) and (b,): shape (a, b), laid out with
+    the longer of the two last (a transposed view when a is longer), as
+    :func:`nearest_in_arc` lays out its answer."""
+    if len(ax) > len(bx):
+        tx = ax[None, :] - bx[:, None]
+        ty = ay[None, :] - by[:, None]
+        # (-t)**2 is t**2 exactly, so these are the same floats as below
+        turned: Floats = tx * tx + ty * ty
+        return turned.T
     dx = bx[None, :] - ax[:, None]
     dy = by[None, :] - ay[:, None]
     out: Floats = dx * dx + dy * dy
@@ -246,16 +292,16 @@ def best_tier(rules: Rules, flights: Flights) -> Bools:
 
 def airplane_enemy(
     state: GameState, vehicle: Vehicle, rng: np.random.Generator, count: int
-) -> tuple[Ints, Flights, Ints]:
-    """An enemy airplane's sequences and flights, and ``count`` uniform picks among the
-    plans it would consider (those of its best safety tier)."""
+) -> tuple[Ints, Flights, Ints, Ints]:
+    """An enemy airplane's sequences and flights, the plans it would consider (those of
+    its best safety tier) and ``count`` uniform picks among them."""
     rules = state.rules
     seqs = airplane_sequences(state, vehicle)
     table = card_table(rules.deck_of(vehicle.type))
-    flights = fly(vehicle.pose, table, seqs, rules.base_length)
+    flights = fly_turned(vehicle.pose, table, seqs, rules.base_length)
     pool = np.flatnonzero(best_tier(rules, flights))
     picks = np.sort(rng.choice(pool, size=min(count, len(pool)), replace=False))
-    return seqs, flights, picks
+    return seqs, flights, pool, picks
 
 
 def tripod_enemy(state: GameState, vehicle: Vehicle, rng: np.random.Generator, count: int) -> Enemy:

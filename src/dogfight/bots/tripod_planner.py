@@ -153,7 +153,7 @@ def plan_tripod(
                 :, 0
             ]
     elif plane is not None:
-        _, flights, picks = airplane_enemy(state, plane, rng, samples)
+        _, flights, _, picks = airplane_enemy(state, plane, rng, samples)
         w = np.full(len(picks), 1.0 / len(picks))
         px_all, py_all, ph_all = flights.x[picks], flights.y[picks], flights.heading[picks]
         points = base_points(rules, plane)

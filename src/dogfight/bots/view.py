@@ -23,6 +23,7 @@ arrays of cards at once (the same arithmetic as
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -562,6 +563,40 @@ def fly(pose: Pose, table: CardTable, sequences: Ints, depth: float) -> Flights:
         xs[:, p], ys[:, p], hs[:, p] = x[row], y[row], h[row]
         parent = row
     return Flights(xs, ys, hs)
+
+
+_FROM_ORIGIN: dict[tuple[int, float], tuple[CardTable, Flights]] = {}
+TURNED_LIMIT = 40
+"""Decks of more cards than this are flown plan by plan (the table of every three
+cards from the origin would grow with the cube of the deck)."""
+
+
+def fly_turned(pose: Pose, table: CardTable, sequences: Ints, depth: float) -> Flights:
+    """Where the base is after each card of each three-card sequence, as :func:`fly`
+    gives it to within a few 1e-14 cm: every sequence of the deck is flown once from the
+    origin (cached per deck), and a plan from ``pose`` is that flight turned by the
+    heading and moved to the pose (a card moves a base in its own frame). About twice
+    as fast as flying a bot's thousands of plans; the planning bots use it to score
+    plans, never to move a vehicle."""
+    n = len(table.ids)
+    if sequences.ndim != 2 or sequences.shape[1] != 3 or n > TURNED_LIMIT:
+        return fly(pose, table, sequences, depth)
+    key = (id(table), depth)
+    hit = _FROM_ORIGIN.get(key)
+    if hit is None or hit[0] is not table:
+        every = np.indices((n, n, n)).reshape(3, -1).T
+        hit = (table, fly(Pose(0.0, 0.0, 0.0), table, every, depth))
+        _FROM_ORIGIN[key] = hit
+    origin = hit[1]
+    code = (sequences[:, 0] * n + sequences[:, 1]) * n + sequences[:, 2]
+    ox, oy = origin.x[code], origin.y[code]
+    rad = math.radians(pose.heading)
+    c, s = math.cos(rad), math.sin(rad)
+    return Flights(
+        pose.x + ox * c - oy * s,
+        pose.y + ox * s + oy * c,
+        np.mod(pose.heading + origin.heading[code], 360.0),
+    )
 
 
 def walk(

@@ -6,6 +6,7 @@ can resume any step exactly without keeping generator state.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -59,6 +60,38 @@ def _bounded(draw: Any, address: int, high: int) -> int:
     return out
 
 
+def _three(draw: Any, address: int, n: int) -> list[int]:
+    """:func:`sample` of three among ``n > 3``, the loops unrolled (a random plan is three
+    cards: a random game draws this tens of times a game)."""
+    a = _bounded(draw, address, n - 3)
+    b = _bounded(draw, address, n - 2)
+    if b == a:
+        b = n - 2
+    c = _bounded(draw, address, n - 1)
+    if c in (a, b):
+        c = n - 1
+    picked = [a, b, c]
+    k = _bounded(draw, address, 2)
+    picked[2], picked[k] = picked[k], picked[2]
+    k = _bounded(draw, address, 1)
+    picked[1], picked[k] = picked[k], picked[1]
+    return picked
+
+
+def indexes(rng: np.random.Generator, population: int) -> Iterator[int]:
+    """Uniform integers in ``[0, population)``, one per ``next()``, each drawn only when
+    asked for (Lemire's method on the bit generator's 32-bit draws, as :func:`sample`;
+    ``population`` below ``2**32``). A rejection sampler that usually accepts its first
+    draw spends less on these than on one ``rng.integers`` batch."""
+    if not 0 < population < 2**32 - 1:
+        raise ValueError(f"population {population} out of range")
+    interface = rng.bit_generator.ctypes
+    draw, address = interface.next_uint32, interface.state_address
+    high = population - 1
+    while True:
+        yield _bounded(draw, address, high)
+
+
 def sample(rng: np.random.Generator, population: int, size: int) -> list[int]:
     """``[int(i) for i in rng.choice(population, size, replace=False)]``, the very numbers
     drawn the very way (numpy's Floyd's algorithm then its shuffle, on the bit generator's
@@ -70,6 +103,8 @@ def sample(rng: np.random.Generator, population: int, size: int) -> list[int]:
         return [int(i) for i in rng.choice(population, size=size, replace=False)]
     interface = rng.bit_generator.ctypes
     draw, address = interface.next_uint32, interface.state_address
+    if size == 3 and population > 3:
+        return _three(draw, address, population)
     picked: list[int] = []
     for j in range(population - size, population):
         value = _bounded(draw, address, j) if j else 0

@@ -30,7 +30,7 @@ def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
         "side": v.side,
         "pose": _pose(v),
         "eliminated": v.eliminated,
-        "jams": dict(sorted(v.jams.items())),
+        "jams": dict(sorted(v.jams.items())) if v.jams else {},
         "rockets": v.rockets,
     }
     if v.tripod is not None:
@@ -50,7 +50,9 @@ def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
         if v.previous is None
         else {"symbol": v.previous.symbol.value, "steep": v.previous.steep}
     )
-    view["aim"] = {w: {"target": t, "phase": n} for w, (t, n) in sorted(v.aim.items())}
+    view["aim"] = (
+        {w: {"target": t, "phase": n} for w, (t, n) in sorted(v.aim.items())} if v.aim else {}
+    )
     revealed = state.phase
     if v.plan is not None:
         view["revealed"] = list(v.plan.cards[:revealed])
@@ -63,7 +65,7 @@ def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
         view["damage"] = v.damage
         view["damage_cards"] = [f"{deck}:{card}" for deck, card in v.held]
         # Lasting special damage, secret ones included: the owner knows them.
-        view["status"] = dict(sorted(v.status.items()))
+        view["status"] = dict(sorted(v.status.items())) if v.status else {}
         if v.plan is not None:
             view["plan"] = v.plan.model_dump(mode="json")
     return view

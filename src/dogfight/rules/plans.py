@@ -134,6 +134,24 @@ class Plan(BaseModel):
         return choices[phase - 1] if phase - 1 < len(choices) else AUTO
 
 
+_CARD_PLANS: dict[tuple[str, ...], Plan] = {}
+CARD_PLANS_KEPT = 8192
+"""How many plans :func:`cards_plan` keeps."""
+
+
+def cards_plan(cards: tuple[str, ...]) -> Plan:
+    """``Plan(cards=cards)``: these cards, every other choice left at its default. A plan
+    is immutable, so one instance serves every request for the same cards (the last few
+    thousand kept): computer players and random playouts make the same plans again and
+    again, and checking a new one costs more than drawing it."""
+    plan = _CARD_PLANS.get(cards)
+    if plan is None:
+        if len(_CARD_PLANS) >= CARD_PLANS_KEPT:
+            _CARD_PLANS.clear()
+        plan = _CARD_PLANS[cards] = Plan(cards=cards)
+    return plan
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """A flight restriction a planned card breaks."""

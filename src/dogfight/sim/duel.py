@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +100,13 @@ def tripods_situation(width: float = 90.0, height: float = 90.0) -> Situation:
     return parse_situation(data, "tripods")
 
 
+@functools.cache
+def _default_duel() -> Situation:
+    """:func:`duel_situation` with its defaults, read once (``random_game`` never changes
+    it)."""
+    return duel_situation()
+
+
 @dataclass
 class Playout:
     """A finished (or turn-capped) random game."""
@@ -117,7 +125,7 @@ def random_game(
     The plans come from a generator seeded by (seed, "plans"), the engine's chance from
     :func:`step_rng`, so the same seed replays the same game.
     """
-    start = build(situation or duel_situation(), catalog, seed)
+    start = build(situation or _default_duel(), catalog, seed)
     state = start
     planner = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, 1])))
     events: list[Event] = []

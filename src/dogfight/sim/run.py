@@ -2,7 +2,8 @@
 
 Each turn every side's bot plans from its own seat's observation
 (``bot.plan_turn(observe(state, seat), state.rules, seat, rng)``); at the start of each
-movement step it may place its tripods' action tokens (``phase_actions``); the engine
+movement step a side with a tripod in play may place its tripods' action tokens
+(``phase_actions``, asked of no other side, as the server asks it); the engine
 resolves each phase with :func:`dogfight.rules.chance.step_rng`. A game's chance comes
 from one :class:`numpy.random.SeedSequence`: its integer seed shuffles the decks and
 drives the engine, and one child sequence per side feeds that side's bot, so a game
@@ -22,11 +23,12 @@ from typing import Any
 import numpy as np
 
 from dogfight.bots.base import Bot, make
+from dogfight.bots.decide import decide
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import IllegalPlanError
 from dogfight.rules.chance import step_rng
 from dogfight.rules.clocks import ONE_PHASE
-from dogfight.rules.engine import resolve_phase, start_turn
+from dogfight.rules.engine import may_ask, pending_decisions, resolve_phase, start_turn
 from dogfight.rules.events import DamageDrawn, Eliminated, Event, TurnStarted
 from dogfight.rules.observation import observe, side_seat
 from dogfight.rules.plans import Action, Plan
@@ -159,15 +161,27 @@ def play_game(
     events: list[Event] = []
     refused = 0
     stopped: str | None = None
+    seats: dict[str, frozenset[str]] = {}
+    tripods: dict[str, list[str]] = {}
+    between = False
     while not state.over and state.turn <= max_turns and stopped is None:
         while not state.over:
-            if state.awaiting_plans():
+            if len(state.vehicles) != sum(len(seat) for seat in seats.values()):
+                # vehicles only ever join the table (reinforcements): the seats change then
+                seats = {side: side_seat(state, side) for side in sides}
+                tripods = {
+                    side: [v for v in sorted(seat) if state.vehicles[v].tripod is not None]
+                    for side, seat in seats.items()
+                }
+                # only WW2 airplanes plan between the action phases of a turn (001)
+                between = any(v.clock == ONE_PHASE for v in state.vehicles.values())
+            if state.phase == 0 or (between and state.awaiting_plans()):
                 # a planning phase: before a turn every vehicle, before the second and third
                 # action phases of a Martian turn the WW2 airplanes (001)
                 due = set(state.planning_due())
                 plans: dict[str, Plan] = {}
                 for side in sides:
-                    seat = side_seat(state, side)
+                    seat = seats[side]
                     if not due & seat:
                         continue
                     proposed = players[side].plan_turn(
@@ -186,8 +200,10 @@ def play_game(
             actions: dict[str, Action | None] = {}
             cards: dict[str, str] = {}
             for side in sides:
-                seat = side_seat(state, side)
-                if not any(state.vehicles[v].in_play for v in seat):
+                seat = seats[side]
+                # only tripods take action tokens or play cards at a movement step (the
+                # server asks the same seats): other seats are not shown the table here
+                if not any(state.vehicles[v].in_play for v in tripods[side]):
                     continue
                 acts, drawn = players[side].phase_actions(
                     observe(state, seat), state.rules, seat, phase, rngs[side]
@@ -231,9 +247,6 @@ def _decisions(
     """The bots answer the phase's engine decisions (a reorder after tailing, a tripod's
     direction at the reveal, a bomber's pick); only asked when a rule could make one
     (:func:`~dogfight.rules.engine.may_ask`), so other games cost nothing more."""
-    from dogfight.bots.decide import decide
-    from dogfight.rules.engine import may_ask, pending_decisions
-
     answers: dict[str, tuple[str, ...]] = {}
     if not may_ask(state, phase):
         return answers
