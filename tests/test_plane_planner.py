@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dogfight.bots import threats
-from dogfight.bots.plane_planner import _LEVEL, _escapes, _prefixes, _trapped, usable_symbols
+from dogfight.bots.plane_planner import _LEVEL, _best, _escapes, _prefixes, _trapped, usable_symbols
 from dogfight.bots.threats import SAFE_MARGIN, Enemy, centre_d2, nearest_in_arc, world_points
 from dogfight.bots.view import card_table, fly, fly_turned, inside, legal_sequences
 from dogfight.catalog.loader import load_catalog
@@ -244,3 +244,15 @@ def test_plans_turned_from_the_origin_land_where_they_are_flown(
     assert np.allclose(turned.y, flown.y, rtol=0, atol=1e-9)
     gap = np.abs((turned.heading - flown.heading + 180.0) % 360.0 - 180.0)
     assert gap.max() <= 1e-9
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-3, 3), min_size=1, max_size=60), st.integers(1, 70))
+def test_the_shortlist_is_the_stable_sort_s_best_with_ties_to_the_earlier_plan(
+    values: list[int], count: int
+) -> None:
+    """The partition-based shortlist keeps exactly the plans a stable sort keeps (many
+    equal scores: the earlier ones), in their original order."""
+    score = np.array(values, dtype=np.float64) / 4.0
+    expected = np.sort(np.argsort(-score, kind="stable")[:count])
+    assert np.array_equal(_best(score, count), expected)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from dogfight.bots.missions import home_edge, leaving_home, mission_bonus
 from dogfight.bots.threats import (
@@ -43,6 +45,9 @@ from dogfight.geometry.pose import Pose
 from dogfight.rules.context import Rules
 from dogfight.rules.plans import Flown, Plan
 from dogfight.rules.state import GameState, Vehicle
+
+Rows = npt.NDArray[Any]
+"""Per-run or per-plan values (floats or booleans)."""
 
 # --- scoring --------------------------------------------------------------------------------------
 
@@ -166,7 +171,17 @@ def evaluate(
         prev_enemy_reach: dict[str, Floats] = {}
         for p in range(3):
             first, inverse = structure[p]
-            fx, fy, fh = (a[first] for a in flights.phase(p))
+            every = len(first) == n  # each plan its own run (the last card's phase)
+            if every:
+                fx, fy, fh = flights.phase(p)
+            else:
+                fx, fy, fh = (a[first] for a in flights.phase(p))
+
+            def per_plan(a: Rows, every: bool = every, inverse: Ints = inverse) -> Rows:
+                # per plan, in the layout a gather gives (matrix products sum alike)
+                out: Rows = np.ascontiguousarray(a) if every else a[inverse]
+                return out
+
             ex, ey, eh = enemy.phase(p)
             apart = centre_d2(fx, fy, ex, ey) > overlap2  # (u, m)
             px, py = world_points(ex, ey, eh, e_points)
@@ -179,8 +194,8 @@ def evaluate(
                 reach = (d2 <= ruler2) & apart
                 cards = np.where(d2 <= half2, 2.0, 1.0) * reach
                 card = odds(rules, letter, target)
-                full = cards[inverse]
-                hit = reach[inverse].astype(np.float64)
+                full = per_plan(cards)
+                hit = per_plan(reach).astype(np.float64)
                 bonus: Floats | float = 0.0
                 if aim_on:
                     if p == 0:
@@ -189,21 +204,21 @@ def evaluate(
                         bonus = prev_reach[weapon] * hit
                 value = full * (card.points + card.nonzero * bonus)
                 if shield is not None:
-                    open_side = shield[inverse]
+                    open_side = per_plan(shield)
                     value = value * open_side + 0.3 * full * card.energy * (1.0 - open_side)
                 expected = value @ w
                 dealt_phase[p, e_index] += expected
                 prev_reach[weapon] = hit
                 if weapon == "front":
                     front_dealt[p, e_index] = expected
-                    front_reach[p].append(hit * (1.0 if shield is None else shield[inverse]))
+                    front_reach[p].append(hit * (1.0 if shield is None else per_plan(shield)))
             if me.rockets and rules.switches.standard_rules and rules.airplane(me.type).rockets:
                 arc = rules.front_arc
                 d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py)
                 seen = ((d2 < np.inf) | ~apart).astype(np.float64)
                 if shield is not None:
                     seen = seen * shield
-                arc_seen[p].append(seen[inverse])
+                arc_seen[p].append(per_plan(seen))
             # what the enemy's weapons do to us
             if centres:  # the centre dot itself, as world_points would give it
                 mx, my_ = fx[:, None], fy[:, None]
@@ -212,7 +227,7 @@ def evaluate(
             if target.tripod is not None:
                 if enemy.ray[p] > 0:
                     got = heat_ray_threat(rules, target, ex, ey, eh, mx, my_)  # (m, u)
-                    taken += enemy.ray[p] * (got.T[inverse] @ w)
+                    taken += enemy.ray[p] * (per_plan(got.T) @ w)
                 continue
             for weapon, letter in weapons_at(rules, target, p):
                 arc = rules.arc(weapon)
@@ -220,11 +235,11 @@ def evaluate(
                 reach = (d2 <= ruler2) & apart
                 cards = np.where(d2 <= half2, 2.0, 1.0) * reach
                 card = odds(rules, letter, me)
-                hit = reach[inverse].astype(np.float64)
+                hit = per_plan(reach).astype(np.float64)
                 e_bonus: Floats | float = (
                     prev_enemy_reach.get(weapon, 0.0) if (aim_on and p > 0) else 0.0
                 )
-                taken += (cards[inverse] * (card.points + card.nonzero * e_bonus)) @ w
+                taken += (per_plan(cards) * (card.points + card.nonzero * e_bonus)) @ w
                 prev_enemy_reach[weapon] = hit
     # one shot per weapon per phase: the best enemy, not the sum
     score += dealt_phase.max(axis=1).sum(axis=0)
@@ -467,7 +482,11 @@ def _best(score: Floats, count: int) -> Ints:
     earlier plan, as :func:`numpy.argmax` would pick)."""
     if len(score) <= count:
         return np.arange(len(score))
-    top: Ints = np.sort(np.argsort(-score, kind="stable")[:count])
+    # the count-th highest score; every plan above it, and the earliest at it
+    edge = -np.partition(-score, count - 1)[count - 1]
+    above = np.flatnonzero(score > edge)
+    at = np.flatnonzero(score == edge)[: count - len(above)]
+    top: Ints = np.sort(np.concatenate([above, at]))
     return top
 
 

@@ -255,9 +255,17 @@ class Enemy:
         m = len(self.weight)
         if m <= count:
             return self
-        rows = np.unique(np.linspace(0, m - 1, count).round().astype(np.int64))
+        rows = _spread(m, count)
         weight = self.weight[rows] / self.weight[rows].sum()
         return Enemy(self.vehicle, self.x[rows], self.y[rows], self.heading[rows], weight, self.ray)
+
+
+@lru_cache(maxsize=64)
+def _spread(m: int, count: int) -> Ints:
+    """``count`` rows evenly spread over ``m`` (fewer when they round alike)."""
+    rows: Ints = np.unique(np.linspace(0, m - 1, count).round().astype(np.int64))
+    rows.flags.writeable = False
+    return rows
 
 
 def _safe_tiers(rules: Rules, flights: Flights) -> Ints:

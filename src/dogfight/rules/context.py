@@ -40,6 +40,7 @@ class Rules:
     base_radius: float = field(init=False)
     """The largest distance from a base's centre to its edge, airplanes and tripods."""
     _restrictions: Restrictions = field(init=False, repr=False, compare=False)
+    _specials: str | None = field(init=False, repr=False, compare=False)
     _weapons: dict[str, tuple[tuple[str, str], ...]] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )
@@ -59,6 +60,9 @@ class Rules:
         object.__setattr__(self, "hex_side", c.tripods.base_side)
         plane = math.hypot(c.airplane_base.length, c.airplane_base.width) / 2.0
         object.__setattr__(self, "base_radius", max(plane, c.tripods.base_side))
+        sw = self.switches
+        specials = sw.special_damage or ("000" if sw.standard_rules else None)
+        object.__setattr__(self, "_specials", specials)
         object.__setattr__(
             self,
             "_restrictions",
@@ -74,10 +78,9 @@ class Rules:
 
     @property
     def specials(self) -> str | None:
-        """Whose special damage applies: "000", "002", "003" or None."""
-        if self.switches.special_damage is not None:
-            return self.switches.special_damage
-        return "000" if self.switches.standard_rules else None
+        """Whose special damage applies: "000", "002", "003" or None (worked out once:
+        every step asks)."""
+        return self._specials
 
     def airplane(self, type_id: str) -> Airplane:
         return self.catalog.airplane(type_id)

@@ -163,15 +163,18 @@ def play_game(
     stopped: str | None = None
     seats: dict[str, frozenset[str]] = {}
     tripods: dict[str, list[str]] = {}
+    seated = 0
     between = False
     while not state.over and state.turn <= max_turns and stopped is None:
         while not state.over:
-            if len(state.vehicles) != sum(len(seat) for seat in seats.values()):
+            if len(state.vehicles) != seated:
                 # vehicles only ever join the table (reinforcements): the seats change then
+                seated = len(state.vehicles)
                 seats = {side: side_seat(state, side) for side in sides}
                 tripods = {
-                    side: [v for v in sorted(seat) if state.vehicles[v].tripod is not None]
+                    side: found
                     for side, seat in seats.items()
+                    if (found := [v for v in sorted(seat) if state.vehicles[v].tripod is not None])
                 }
                 # only WW2 airplanes plan between the action phases of a turn (001)
                 between = any(v.clock == ONE_PHASE for v in state.vehicles.values())
@@ -199,11 +202,11 @@ def play_game(
             phase = state.phase + 1
             actions: dict[str, Action | None] = {}
             cards: dict[str, str] = {}
-            for side in sides:
+            # only tripods take action tokens or play cards at a movement step (the server
+            # asks the same seats): other seats are not shown the table here
+            for side, own in tripods.items():
                 seat = seats[side]
-                # only tripods take action tokens or play cards at a movement step (the
-                # server asks the same seats): other seats are not shown the table here
-                if not any(state.vehicles[v].in_play for v in tripods[side]):
+                if not any(state.vehicles[v].in_play for v in own):
                     continue
                 acts, drawn = players[side].phase_actions(
                     observe(state, seat), state.rules, seat, phase, rngs[side]
@@ -211,10 +214,12 @@ def play_game(
                 actions.update({v: a for v, a in acts.items() if v in seat})
                 cards.update({v: c for v, c in drawn.items() if v in seat})
             rng_seed = step_rng(seed, state.turn, phase)
-            try:
-                answers = _decisions(state, phase, seed, actions, cards, players, sides, rngs)
-            except IllegalPlanError:
-                answers = {}
+            answers: dict[str, tuple[str, ...]] = {}
+            if may_ask(state, phase):
+                try:
+                    answers = _decisions(state, phase, seed, actions, cards, players, sides, rngs)
+                except IllegalPlanError:
+                    answers = {}
             try:
                 state, more = resolve_phase(
                     state, rng_seed, actions or None, cards=cards or None, answers=answers
@@ -245,11 +250,9 @@ def _decisions(
     rngs: Mapping[str, np.random.Generator],
 ) -> dict[str, tuple[str, ...]]:
     """The bots answer the phase's engine decisions (a reorder after tailing, a tripod's
-    direction at the reveal, a bomber's pick); only asked when a rule could make one
-    (:func:`~dogfight.rules.engine.may_ask`), so other games cost nothing more."""
+    direction at the reveal, a bomber's pick); the caller asks only when a rule could make
+    one (:func:`~dogfight.rules.engine.may_ask`), so other games cost nothing more."""
     answers: dict[str, tuple[str, ...]] = {}
-    if not may_ask(state, phase):
-        return answers
     for _ in range(6):
         pending = pending_decisions(
             state,
@@ -305,17 +308,20 @@ def summarize_game(
 ) -> GameResult:
     damage: dict[str, int] = {}
     eliminated: dict[str, str] = {}
+    turns = 0
     for event in events:
         if isinstance(event, DamageDrawn):
             damage[event.source] = damage.get(event.source, 0) + event.points
         elif isinstance(event, Eliminated):
             eliminated[event.vehicle] = event.reason
+        elif isinstance(event, TurnStarted):
+            turns += 1
     return GameResult(
         index=index,
         seed=seed,
         winner=state.winner,
         over=state.over,
-        turns=sum(1 for e in events if isinstance(e, TurnStarted)),
+        turns=turns,
         phases=state.phases_played,
         damage=dict(sorted(damage.items())),
         eliminated=dict(sorted(eliminated.items())),
