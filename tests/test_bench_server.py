@@ -21,6 +21,12 @@ def test_a_few_games_are_played_and_measured() -> None:
     turns = report["turns_measured"]
     # the servers' CPU time (reported to 10 ms) spread over the turns measured
     assert abs(per_turn - 1000 * report["cpu_s"]["servers"][0] / turns) <= 10 / turns + 0.01
+    # a burst makes every game first: its CPU time is split into the turns and the making
+    played = report["cpu_s"]["servers_ms_per_turn_played"]
+    made = report["cpu_s"]["servers_ms_per_game_made"]
+    assert played is not None and made is not None and played >= 0 and made > 0
+    whole = played * turns + made * 3
+    assert abs(whole - 1000 * report["cpu_s"]["servers"][0]) <= 20
     memory = report["server_memory_mb"][0]["after"]
     assert memory["peak_rss_mb"] >= memory["rss_mb"] > 0
     assert report["targets"] == {"latency_p99_ms": 100.0, "errors": 0}

@@ -513,14 +513,19 @@ def test_websocket_sends_the_view_and_every_change(app_client: Any) -> None:
             headers=headers(ta),
             json={"turn": 1, "plans": {"camel": straights_plan()}},
         )
+        # the table and the steps did not change: an update, not the whole view
         mid = ws.receive_json()
-        assert mid["stage"]["submitted"] is True and mid["steps"] == []
+        assert mid["type"] == "update" and mid["stage"]["submitted"] is True
+        assert mid["stage"]["waiting_for"] == [central] == mid["game"]["waiting_for"]
+        assert mid["seat"]["id"] == allies and mid["steps_total"] == 0
+        assert "state" not in mid and "steps" not in mid
         app_client.post(
             seat_url(game, central, "plans"),
             headers=headers(tc),
             json={"turn": 1, "plans": {"albatros": straights_plan()}},
         )
         after = ws.receive_json()
+        assert after["type"] == "view"
         assert after["since"] == 0 and len(after["steps"]) == 4
         ws.send_text("ping")
         assert ws.receive_json() == {"type": "pong"}

@@ -49,9 +49,10 @@ def two(shared: str) -> Iterator[tuple[Server, Server]]:
 
 
 def _next_view(ws: ClientConnection) -> Json:
+    """The next view or update (an update: only the summary, seat and stage changed)."""
     while True:
         message: Json = json.loads(ws.recv(timeout=20))
-        if message.get("type") == "view":
+        if message.get("type") in ("view", "update"):
             return message
 
 
@@ -74,7 +75,7 @@ def test_a_plan_sent_to_one_process_reaches_a_seat_on_another(
         # the other seat's plan, sent to A: the resolved turn reaches the socket on B
         assert submit(a.base, game, central, 1, {"albatros": straights_plan()}).is_success
         after = _next_view(ws)
-        while after["steps_total"] < 4:
+        while after["type"] != "view" or after["steps_total"] < 4:
             after = _next_view(ws)
         assert after["stage"]["kind"] in ("planning", "over"), after["stage"]
         assert len(after["steps"]) == after["steps_total"] >= 4

@@ -1,20 +1,22 @@
-"""A move's path and an event's page text are made by a fast route (a card's path worked
-out once from the origin, the numbers written straight into the text): the same numbers
-as the plain computation, for every card of every deck, from anywhere on the table."""
+"""A move's path and an event's page text are made by a fast route (the curve's weights
+worked out once, the numbers written straight into the text): the same numbers as the
+plain computation, for every card, from anywhere on the table (round numbers too, where
+a sum computed in another order can fall on the other side of a rounding)."""
 
 from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from server_helpers import duel_situation
 
 from dogfight.catalog import load_catalog
-from dogfight.geometry.maneuver import apply_card, card_path
+from dogfight.geometry.maneuver import apply_card, arrowhead, card_path, nose
 from dogfight.geometry.pose import Pose
-from dogfight.rules.events import Moved, TurnStarted
+from dogfight.rules.events import IllegalManeuver, Moved, TurnStarted
 from dogfight.server.records import event_json, event_text
 from dogfight.server.viewcache import to_json
 from dogfight.situation import build, parse_situation
@@ -30,10 +32,49 @@ poses = st.builds(
     st.floats(-2000, 2000, allow_nan=False),
     st.floats(-3600, 3600, allow_nan=False),
 )
+round_poses = st.builds(
+    Pose,
+    st.integers(-200, 200).map(lambda n: n / 10),
+    st.integers(-200, 200).map(lambda n: n / 10),
+    st.sampled_from([0.0, 45.0, 90.0, 135.0, 180.0, 270.0, 30.0]),
+)
+
+
+def _plain_card_path(pose: Pose, card: Any, base_length: float, steps: int = 16) -> list[Any]:
+    """card_path as first written (the curve's weights worked out at each point)."""
+    start = nose(pose, base_length)
+    head = arrowhead(pose, card, base_length)
+    end = head.moved(base_length / 2.0, 0.0, 0.0)
+    handle = math.hypot(head.x - start.x, head.y - start.y) / 3.0
+    if abs(card.turn) > 150:
+        handle = max(handle, 2.0)
+    p0 = start.point
+    p1 = start.to_world(handle, 0.0)
+    p2 = head.to_world(-handle, 0.0) if abs(card.turn) <= 150 else head.to_world(handle, 0.0)
+    p3 = head.point
+    points: list[Any] = [pose.point]
+    for i in range(steps + 1):
+        t = i / steps
+        u = 1.0 - t
+        points.append(
+            (
+                u**3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t**3 * p3[0],
+                u**3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t**3 * p3[1],
+            )
+        )
+    points.append(end.point)
+    return points
 
 
 @settings(max_examples=300, deadline=None)
-@given(start=poses, index=st.integers(0, len(DECK.cards) - 1))
+@given(start=st.one_of(poses, round_poses), deck=st.sampled_from(sorted(CATALOG.maneuver_decks)))
+def test_a_cards_path_is_bit_for_bit_the_plain_curve(start: Pose, deck: str) -> None:
+    for card in CATALOG.maneuver_decks[deck].cards:
+        assert card_path(start, card, 5.0) == _plain_card_path(start, card, 5.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(start=st.one_of(poses, round_poses), index=st.integers(0, len(DECK.cards) - 1))
 def test_a_moves_path_is_the_cards_path_rounded_to_a_thousandth(start: Pose, index: int) -> None:
     card = DECK.cards[index]
     end = apply_card(start, card, STATE.rules.base_length)
@@ -51,6 +92,12 @@ def test_a_moves_path_is_the_cards_path_rounded_to_a_thousandth(start: Pose, ind
 def test_an_event_without_a_path_is_its_page_json() -> None:
     event = TurnStarted(3)
     assert event_text(event, STATE) == to_json(event_json(event, STATE))
+    # an event with a field named "text": the page's sentence takes its place, as before
+    illegal = IllegalManeuver("camel", "1", "000", "straight instead", None, "the rule")
+    encoded = illegal.to_json()
+    page = event_text(illegal, STATE, encoded, to_json(encoded))
+    assert page == event_text(illegal, STATE) == to_json(event_json(illegal, STATE))
+    assert list(json.loads(page)) == list(encoded)
 
 
 def test_a_path_that_is_not_a_number_is_refused_not_written() -> None:
@@ -61,3 +108,31 @@ def test_a_path_that_is_not_a_number_is_refused_not_written() -> None:
     except ValueError:
         return
     raise AssertionError("NaN written into JSON")
+
+
+def test_a_steps_stored_text_gives_the_same_page_text_as_its_events() -> None:
+    """Each event's page text made from the step's stored JSON text is the text made from
+    the event itself, for every event of a few resolved turns (moves, shots, damage)."""
+    from dogfight.rules.chance import step_rng
+    from dogfight.rules.engine import resolve_phase, start_turn
+    from dogfight.rules.plans import Plan
+    from dogfight.server.records import Step
+
+    state = STATE
+    cards = [c.id for c in DECK.cards if c.symbol.value == "straight"][:3]
+    seen = 0
+    for turn in range(1, 4):
+        if state.over:
+            break
+        plans = {v.id: Plan.model_validate({"cards": cards}) for v in state.in_play()}
+        state, events = start_turn(state, plans)
+        steps = [Step(turn, 0, events, state)]
+        for phase in (1, 2, 3):
+            state, events = resolve_phase(state, step_rng(5, turn, phase))
+            steps.append(Step(turn, phase, events, state))
+        for step in steps:
+            assert json.loads(step.stored()) == step.encode()
+            for e, j, t in zip(step.events, step.encode(), step.encode_texts(), strict=True):
+                assert event_text(e, step.state, j, t) == event_text(e, step.state)
+                seen += 1
+    assert seen > 20

@@ -37,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -278,8 +278,15 @@ class Game:
 
 
 async def _run_games(
-    bases: list[str], games: int, turns: int, cards: list[str], think: tuple[float, float]
+    bases: list[str],
+    games: int,
+    turns: int,
+    cards: list[str],
+    think: tuple[float, float],
+    ready: Callable[[], None] = lambda: None,
 ) -> list[Game]:
+    """Play the games; in a burst ``ready()`` is called once every game is made, just
+    before the first turn."""
     played = [Game(i, bases, cards) for i in range(games)]
     burst = think == (0.0, 0.0)
 
@@ -300,6 +307,7 @@ async def _run_games(
         if burst:
             # every game ready, then each turn every seat of every game at once
             await asyncio.gather(*(arrive(g) for g in played))
+            ready()
             for turn in range(1, turns + 1):
                 await asyncio.gather(*(g.turn(turn, think) for g in played))
         else:
@@ -310,10 +318,15 @@ async def _run_games(
 
 
 def _play(
-    bases: list[str], games: int, turns: int, cards: list[str], think: tuple[float, float]
+    bases: list[str],
+    games: int,
+    turns: int,
+    cards: list[str],
+    think: tuple[float, float],
+    ready: Callable[[], None] = lambda: None,
 ) -> list[Game]:
     """The clients' event loop: uvloop when installed (as the servers' is)."""
-    main = _run_games(bases, games, turns, cards, think)
+    main = _run_games(bases, games, turns, cards, think, ready)
     try:
         import uvloop
     except ImportError:
@@ -400,11 +413,17 @@ def run(
         load_before = [round(x, 2) for x in os.getloadavg()]
         servers_before = [_cpu_s(p.pid) for p in procs]
         clients_before = _own_cpu_s()
+        servers_ready: list[float] = []
+
+        def ready() -> None:
+            servers_ready.extend(_cpu_s(p.pid) for p in procs)
+
         began = time.perf_counter()
-        played = _play(bases, games, turns, cards, think)
+        played = _play(bases, games, turns, cards, think, ready)
         elapsed = time.perf_counter() - began
         clients_cpu = _own_cpu_s() - clients_before
-        servers_cpu = [_cpu_s(p.pid) - b for p, b in zip(procs, servers_before, strict=True)]
+        servers_after = [_cpu_s(p.pid) for p in procs]
+        servers_cpu = [a - b for a, b in zip(servers_after, servers_before, strict=True)]
         loaded = [_memory_mb(p.pid) for p in procs]
     ms = sorted(x * 1000 for g in played for x in g.latencies)
     errors = [e for g in played for e in g.errors]
@@ -440,9 +459,22 @@ def run(
             "servers": [round(c, 2) for c in servers_cpu],
             "clients": round(clients_cpu, 2),
             "servers_ms_per_turn": round(1000 * sum(servers_cpu) / len(ms), 2) if ms else None,
+            "servers_ms_per_turn_played": round(
+                1000 * (sum(servers_after) - sum(servers_ready)) / len(ms), 2
+            )
+            if ms and servers_ready
+            else None,
+            "servers_ms_per_game_made": round(
+                1000 * (sum(servers_ready) - sum(servers_before)) / games, 2
+            )
+            if servers_ready
+            else None,
             "what": "CPU time during the games (creating them included); the clients are "
             "one process on the same machine; per turn: the servers' CPU time over the turns "
-            "measured (what the games cost the servers, whatever else the machine was doing)",
+            "measured (what the games cost the servers, whatever else the machine was doing); "
+            "in a burst, where every game is made before the first turn, also split into the "
+            "turns alone (per turn played) and the making of the games and their sockets "
+            "(per game made)",
         },
         "errors": len(errors),
         "first_errors": errors[:5],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Protocol
 
@@ -94,19 +95,25 @@ def card_path(pose: Pose, card: Card, base_length: float, steps: int = 16) -> li
     handle = span / 3.0
     if abs(card.turn) > 150:
         handle = max(handle, 2.0)
-    p0 = start.point
-    p1 = start.to_world(handle, 0.0)
-    p2 = head.to_world(-handle, 0.0) if abs(card.turn) <= 150 else head.to_world(handle, 0.0)
-    p3 = head.point
+    x0, y0 = start.point
+    x1, y1 = start.to_world(handle, 0.0)
+    x2, y2 = head.to_world(-handle, 0.0) if abs(card.turn) <= 150 else head.to_world(handle, 0.0)
+    x3, y3 = head.point
     points: list[Point] = [pose.point]
+    # the Bernstein weights of each step, worked out once: u**3 * x0 + 3*u*u*t * x1 + ...
+    # with each weight a product taken in the same order, so bit for bit the same sums
+    for a, b, c, d in _bezier_weights(steps):
+        points.append((a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3))
+    points.append(end.point)
+    return points
+
+
+@functools.cache
+def _bezier_weights(steps: int) -> tuple[tuple[float, float, float, float], ...]:
+    """(u**3, 3*u*u*t, 3*u*t*t, t**3) for t = 0, 1/steps, ..., 1 (u = 1 - t)."""
+    out = []
     for i in range(steps + 1):
         t = i / steps
         u = 1.0 - t
-        points.append(
-            (
-                u**3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t**3 * p3[0],
-                u**3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t**3 * p3[1],
-            )
-        )
-    points.append(end.point)
-    return points
+        out.append((u**3, 3 * u * u * t, 3 * u * t * t, t**3))
+    return tuple(out)

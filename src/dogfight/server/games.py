@@ -600,6 +600,10 @@ class LiveGame:
                 try:
                     step = self._advance_one(nxt, pending)
                 except (ApiError, SQLAlchemyError):
+                    # nothing of this call is stored: back to what is (no step held in
+                    # memory that the database lacks, no input never acknowledged)
+                    with contextlib.suppress(Exception):
+                        self.reload(full=True)
                     raise
                 except Exception as exc:
                     self._commit(pending, own)
@@ -659,7 +663,7 @@ class LiveGame:
         the refusal is raised too (:class:`Conflict`: the person's input was already
         stored; :class:`Stale`: the game moved on, nothing written — the caller retries)."""
         batch, self._unsaved = self._unsaved, Batch()
-        batch.steps = [(s.turn, s.phase, s.encode()) for s in pending]
+        batch.steps = [(s.turn, s.phase, s.stored()) for s in pending]
         if not batch:
             return
         rows = batch.steps
@@ -714,6 +718,19 @@ class LiveGame:
                 vehicle.eliminated = "(set aside)"
         start_turn(trial, plans)
 
+    def _check_last_plans(self, seat_id: str, turn: int, plans: Mapping[str, Plan]) -> None:
+        """The turn's last plans: the whole turn must start (kept for :meth:`_resolve`).
+        When it does, so would this seat's plans alone (every check of ``start_turn`` is
+        of one vehicle's plan): they are checked alone only to name the fault when it
+        does not, as for any seat."""
+        state = self.state
+        merged = {**self._merged_plans(turn), **plans}
+        try:
+            self._started = (state, merged, start_turn(state, merged))
+        except DogfightError:
+            self.check_seat_plans(seat_id, plans)
+            raise
+
     @_fresh
     def submit_plans(self, seat_id: str, turn: int, raw: Mapping[str, Any], phase: int = 0) -> None:
         """Store a seat's plans for ``turn`` (all its vehicles in play), then advance;
@@ -743,10 +760,10 @@ class LiveGame:
             plans = _read_plans(raw, mine, "is not a vehicle of this seat in play")
             last = not [s for s in self._missing_plans(turn) if s != seat_id]
             try:
-                self.check_seat_plans(seat_id, plans)
-                if last:  # the whole turn must start (and it will: kept for _resolve)
-                    merged = {**self._merged_plans(turn), **plans}
-                    self._started = (state, merged, start_turn(state, merged))
+                if last:
+                    self._check_last_plans(seat_id, turn, plans)
+                else:
+                    self.check_seat_plans(seat_id, plans)
             except DogfightError as exc:
                 raise ApiError(422, str(exc), "plans") from None
             if last:

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from dogfight.geometry.maneuver import Card, card_path
-from dogfight.geometry.pose import Pose
+from dogfight.geometry.maneuver import card_path
+from dogfight.geometry.pose import Point, Pose
 from dogfight.narration import describe
 from dogfight.rules.events import Event, Moved
 from dogfight.rules.plans import AUTO, Action, Plan
@@ -84,11 +84,23 @@ class Step:
     encoded: list[Json] | None = None
     """``events`` as stored (each event's ``to_json``), once they were: the seats'
     views start from these instead of encoding every event again."""
+    texts: list[str] | None = None
+    """Each of ``encoded`` as compact JSON text: stored, and the start of each event's
+    text for the pages (so an event is put in JSON once, not once more per page)."""
 
     def encode(self) -> list[Json]:
         if self.encoded is None:
             self.encoded = [e.to_json() for e in self.events]
         return self.encoded
+
+    def encode_texts(self) -> list[str]:
+        if self.texts is None:
+            self.texts = [to_json(e) for e in self.encode()]
+        return self.texts
+
+    def stored(self) -> str:
+        """The events as the database stores them: a JSON list."""
+        return "[" + ",".join(self.encode_texts()) + "]"
 
 
 @dataclass(frozen=True)
@@ -130,18 +142,23 @@ def event_json(event: Event, state: GameState, encoded: Json | None = None) -> J
     out["text"] = describe(event)
     moved = _move_path(event, state)
     if moved is not None:
-        flat = moved.points()
-        out["path"] = [[round(flat[i], 3), round(flat[i + 1], 3)] for i in range(0, len(flat), 2)]
+        out["path"] = [[round(x, 3), round(y, 3)] for x, y in moved.points]
     return out
 
 
-def event_text(event: Event, state: GameState, encoded: Json | None = None) -> str:
+def event_text(
+    event: Event, state: GameState, encoded: Json | None = None, stored: str | None = None
+) -> str:
     """:func:`event_json` as compact JSON text (the same values), made faster: a move's
     path is written straight into the text (its 40-odd numbers made up most of the cost
-    of putting an event in JSON)."""
-    out = event.to_json() if encoded is None else dict(encoded)
-    out["text"] = describe(event)
-    text = to_json(out)
+    of putting an event in JSON), and ``stored`` (``encoded`` as compact JSON text, as
+    the step was stored) is extended rather than encoded again."""
+    if stored is not None and encoded is not None and "text" not in encoded and len(encoded):
+        text = stored[:-1] + ',"text":' + to_json(describe(event)) + "}"
+    else:
+        out = event.to_json() if encoded is None else dict(encoded)
+        out["text"] = describe(event)
+        text = to_json(out)
     moved = _move_path(event, state)
     if moved is None:
         return text
@@ -150,34 +167,26 @@ def event_text(event: Event, state: GameState, encoded: Json | None = None) -> s
 
 @dataclass(frozen=True)
 class _Path:
-    """A card's path (:func:`card_path` from the origin: a rigid function of the pose)
-    and the pose it is flown from."""
+    """A move's path (:func:`card_path`) and the JSON template it is written with."""
 
-    local: tuple[tuple[float, float], ...]
+    points: list[Point]
     template: str
-    """JSON text with a ``%.3f`` per number (1/1000 cm, as the page has always had it)."""
-    start: Pose
+    """JSON text with a ``%.3f`` per number: correctly rounded to 1/1000 cm like
+    ``round(x, 3)``, so the same numbers as ``event_json``'s, without encoding ~40
+    floats through ``json`` (which cost more than the rest of the event)."""
 
-    def points(self) -> list[float]:
-        """The path from ``start``: x0, y0, x1, y1..."""
-        rad = math.radians(self.start.heading)
-        c, s = math.cos(rad), math.sin(rad)
-        x, y = self.start.x, self.start.y
-        flat: list[float] = []
-        for lx, ly in self.local:
-            flat += (x + lx * c - ly * s, y + lx * s + ly * c)
-        return flat
+    def flat(self) -> list[float]:
+        return [v for point in self.points for v in point]
 
     def text(self) -> str:
-        flat = self.points()
+        flat = self.flat()
         if not all(map(math.isfinite, flat)):
             to_json(flat)  # raises: strict JSON has no NaN or infinity
         return self.template % tuple(flat)
 
 
-_LOCAL_PATHS: dict[tuple[int, float], tuple[Card, tuple[tuple[float, float], ...], str]] = {}
-"""Each card's path from the origin and its JSON template, by the card object's id (kept
-with it, so the id is not reused) and the base's length."""
+_TEMPLATES: dict[int, str] = {}
+"""The JSON template of a path of n points, by n."""
 
 
 def _move_path(event: Event, state: GameState) -> _Path | None:
@@ -189,13 +198,11 @@ def _move_path(event: Event, state: GameState) -> _Path | None:
     if vehicle is None or vehicle.tripod is not None or vehicle.type not in rules.catalog.airplanes:
         return None
     card = rules.deck_of(vehicle.type).card(event.card)
-    key = (id(card), rules.base_length)
-    known = _LOCAL_PATHS.get(key)
-    if known is None or known[0] is not card:
-        local = tuple(card_path(Pose(0.0, 0.0, 0.0), card, rules.base_length))
-        template = "[" + ",".join(["[%.3f,%.3f]"] * len(local)) + "]"
-        known = _LOCAL_PATHS[key] = (card, local, template)
-    return _Path(known[1], known[2], event.start)
+    points = card_path(event.start, card, rules.base_length)
+    template = _TEMPLATES.get(len(points))
+    if template is None:
+        template = _TEMPLATES[len(points)] = "[" + ",".join(["[%.3f,%.3f]"] * len(points)) + "]"
+    return _Path(points, template)
 
 
 def pose_json(pose: Pose) -> Json:

@@ -257,7 +257,8 @@ class Batch:
     answers: list[tuple[int, int, str, Json]] = field(default_factory=list)
     decisions: list[tuple[int, int, str, dict[str, list[str]]]] = field(default_factory=list)
     """(turn, phase, seat, decision id -> answer)."""
-    steps: list[tuple[int, int, list[Json]]] = field(default_factory=list)
+    steps: list[tuple[int, int, list[Json] | str]] = field(default_factory=list)
+    """(turn, phase, events): a JSON list, or its text already encoded."""
     over: bool = False
 
     def __bool__(self) -> bool:
@@ -603,7 +604,13 @@ class Store:
                 ],
             ),
             # inputs before the steps they led to (ids keep the order)
-            (sql.steps, [(game_id, t, ph, dump(e), now) for t, ph, e in batch.steps]),
+            (
+                sql.steps,
+                [
+                    (game_id, t, ph, e if isinstance(e, str) else dump(e), now)
+                    for t, ph, e in batch.steps
+                ],
+            ),
         ]
         with self._writers:
             fairy = self.engine.raw_connection()

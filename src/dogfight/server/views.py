@@ -16,7 +16,7 @@ from dogfight.briefing import briefing, ending
 from dogfight.errors import DogfightError
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.decisions import for_seat
-from dogfight.rules.events import GameOver
+from dogfight.rules.events import Event, GameOver
 from dogfight.rules.foresight import Ghost, ghosts, warnings
 from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import Plan, plan_problems
@@ -101,13 +101,17 @@ def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
     def make() -> str:
         step = game.steps[index]
         # an event seen whole is the step's own object: its stored JSON is reused
-        encoded = {id(e): j for e, j in zip(step.events, step.encode(), strict=True)}
+        stored = {
+            id(e): (j, t)
+            for e, j, t in zip(step.events, step.encode(), step.encode_texts(), strict=True)
+        }
+
+        def text(e: Event) -> str:
+            j, t = stored.get(id(e), (None, None))
+            return event_text(e, step.state, j, t)
+
         shown = [
-            cache.event(
-                game.version,
-                e,
-                lambda e=e: event_text(e, step.state, encoded.get(id(e))),  # type: ignore[misc]
-            )
+            cache.event(game.version, e, lambda e=e: text(e))  # type: ignore[misc]
             for e in visible_events(step.events, vids)
         ]
         head = to_json({"index": index + 1, "turn": step.turn, "phase": step.phase})
@@ -131,6 +135,22 @@ def seat_view_json(game: LiveGame, seat_id: str, since: int = 0) -> str:
     inner = ",".join(f'"{name}":{text}' for name, text in parts)
     return (
         f'{{"type":"view",{inner},"since":{since},"steps":[{",".join(steps)}],'
+        f'"steps_total":{len(game.steps)}}}'
+    )
+
+
+def seat_update_json(game: LiveGame, seat_id: str) -> str:
+    """The parts of the seat's view that change while the table and the steps do not
+    (a plan or an answer is in, others are awaited): ``{"type": "update", "game",
+    "seat", "stage", "steps_total"}``, a page's view with these parts replaced is its
+    whole view. Built from the same cached parts as :func:`seat_view_json`."""
+    cache, version = game.view_cache, game.version
+    vids = game.seat_vehicles(seat_id)
+    summary = cache.part(version, ("summary", ""), lambda: _summary(game))[1]
+    seat = cache.part(version, ("seat", seat_id), lambda: _seat(game, seat_id, vids))[1]
+    stage = cache.part(version, ("stage", seat_id), lambda: _stage(game, seat_id, vids))[1]
+    return (
+        f'{{"type":"update","game":{summary},"seat":{seat},"stage":{stage},'
         f'"steps_total":{len(game.steps)}}}'
     )
 

@@ -1,5 +1,7 @@
 """Live updates: every open page of a seat holds a WebSocket; after each change to a game
-each connection is sent the seat's view with the steps it has not been sent yet.
+each connection is sent the seat's view with the steps it has not been sent yet — or,
+when neither the table nor the steps changed (a seat's plan is in, the others are still
+awaited), a small update: the summary, the seat and its stage.
 
 The views are built where the change was made (on a worker thread, with the game
 locked) and put in each connection's outbox; one sender task per connection empties it.
@@ -39,6 +41,9 @@ class Connection:
     """Steps already put in the outbox (only touched with the game locked)."""
     version: int = -1
     """The game's version of the last view queued."""
+    state: object = None
+    """The game's state object when the last whole view was queued: while it is the
+    same and no step came, a change is sent as an update (who is awaited, the stage)."""
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=OUTBOX))
     close_code: int = 1013
     """The code the connection is closed with when its outbox ends (1013: too slow)."""
@@ -80,7 +85,12 @@ class Hub:
         with game.lock:
             if connection.version == game.version:
                 return
-            text = views.seat_view_json(game, connection.seat, since=connection.sent)
+            if connection.state is game.state and connection.sent == len(game.steps):
+                # the table and the steps are as last sent: only who is awaited changed
+                text = views.seat_update_json(game, connection.seat)
+            else:
+                text = views.seat_view_json(game, connection.seat, since=connection.sent)
+                connection.state = game.state
             connection.sent = len(game.steps)
             connection.version = game.version
         if self.loop is None:

@@ -97,6 +97,7 @@ function connect() {
       return;
     }
     if (data.type === "view") receive(data);
+    if (data.type === "update") receiveUpdate(data);
   };
   ws.onclose = (event) => {
     $("connection").textContent = "reconnecting…";
@@ -128,6 +129,15 @@ function receive(data) {
   } else if (!animating) {
     renderAll();
   }
+}
+
+// An update: the table and the steps are as last received, only the summary, the seat
+// and its stage changed (a plan is in, who is awaited).
+function receiveUpdate(data) {
+  if (!view || data.seat.id !== held.active) return;
+  view = { ...view, game: data.game, seat: data.seat, stage: data.stage };
+  renderHeader();
+  if (!animating) renderAll();
 }
 
 function hotseat() {
