@@ -14,6 +14,7 @@ from server_helpers import Server, duel_situation, serving, straights_plan, thre
 
 from dogfight.catalog import load_catalog
 from dogfight.server.games import LiveGame
+from dogfight.server.seat_actions import submit_plans
 from dogfight.server.service import GameService
 from dogfight.server.store import Store, sqlite_url
 
@@ -235,8 +236,8 @@ def test_export_writes_the_transcript_and_an_svg_of_a_step(tmp_path: Path) -> No
         [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], None)],
         5,
     )
-    game.submit_plans("a", 1, {"camel": straights_plan()})
-    game.submit_plans("b", 1, {"albatros": straights_plan()})
+    submit_plans(game, "a", 1, {"camel": straights_plan()})
+    submit_plans(game, "b", 1, {"albatros": straights_plan()})
     store.close()
     out = tmp_path / "game.jsonl"
     svg = tmp_path / "step.svg"
@@ -274,8 +275,8 @@ def test_a_database_from_before_revisions_is_upgraded(tmp_path: Path) -> None:
         service = GameService(store, load_catalog())
         again = service.get(game.id)
         assert again.revision == 0
-        again.submit_plans("a", 1, {"camel": straights_plan()})
-        again.submit_plans("b", 1, {"albatros": straights_plan()})
+        submit_plans(again, "a", 1, {"camel": straights_plan()})
+        submit_plans(again, "b", 1, {"albatros": straights_plan()})
         assert store.count_steps(game.id) == [(1, 0), (1, 1), (1, 2), (1, 3)]
     finally:
         store.close()

@@ -24,6 +24,7 @@ from dogfight.catalog import load_catalog
 from dogfight.server import status
 from dogfight.server.errors import GameFailed
 from dogfight.server.games import LiveGame
+from dogfight.server.seat_actions import submit_plans
 from dogfight.server.service import GameService
 from dogfight.server.store import Store
 
@@ -138,9 +139,9 @@ def test_two_copies_of_a_game_resolve_a_step_once(pg_url: str) -> None:  # noqa:
         assert record is not None
         first = LiveGame(record, catalog, store)
         second = LiveGame(record, catalog, store)
-        first.submit_plans("a", 1, {"camel": straights_plan()})
+        submit_plans(first, "a", 1, {"camel": straights_plan()})
         # the second copy has not heard of that plan; its own seat's plan still lands
-        second.submit_plans("b", 1, {"albatros": straights_plan()})
+        submit_plans(second, "b", 1, {"albatros": straights_plan()})
         assert len(second.steps) == 4
         first.reload()
         assert [e.to_json() for s in first.steps for e in s.events] == [
@@ -227,7 +228,7 @@ def test_connections_the_database_dropped_are_replaced(pg_url: str) -> None:  # 
         )
         assert _drop_connections(pg_url) >= 1
         time.sleep(0.2)
-        game.submit_plans("a", 1, {"camel": straights_plan()})  # a write
+        submit_plans(game, "a", 1, {"camel": straights_plan()})  # a write
         assert store.load(game.id) is not None  # a read
     finally:
         store.close()

@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError, DogfightError
-from dogfight.server import views
+from dogfight.server import seat_actions, views
 from dogfight.server.campaigns import register_campaigns
 from dogfight.server.errors import ApiError, GameFailed
 from dogfight.server.fastpath import FastPlans, render
@@ -616,7 +616,7 @@ def create_app(
         seat's view after them."""
 
         def work(game: LiveGame) -> str:
-            game.submit_plans(seat_id, body.turn, body.plans, body.phase)
+            seat_actions.submit_plans(game, seat_id, body.turn, body.plans, body.phase)
             return views.seat_view_json(game, seat_id, since)
 
         return await on_seat(game_id, seat_id, token, work)
@@ -657,7 +657,7 @@ def create_app(
         """Choose targets for the weapons asked about in the pending phase."""
 
         def work(game: LiveGame) -> Response:
-            game.submit_answer(seat_id, body.turn, body.phase, body.fire)
+            seat_actions.submit_answer(game, seat_id, body.turn, body.phase, body.fire)
             return _view(game, seat_id, since)
 
         return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
@@ -674,7 +674,7 @@ def create_app(
         """Answer engine decisions of the pending phase (a reorder after tailing...)."""
 
         def work(game: LiveGame) -> Response:
-            game.submit_decisions(seat_id, body.turn, body.phase, body.answers)
+            seat_actions.submit_decisions(game, seat_id, body.turn, body.phase, body.answers)
             return _view(game, seat_id, since)
 
         return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
@@ -689,7 +689,12 @@ def create_app(
     ) -> Json:
         """Auto-fire: never ask this seat for targets (the nearest is taken)."""
         token = _token(x_seat_token, authorization)
-        await on_seat(game_id, seat_id, token, lambda g: g.set_auto_fire(seat_id, body.auto_fire))
+        await on_seat(
+            game_id,
+            seat_id,
+            token,
+            lambda g: seat_actions.set_auto_fire(g, seat_id, body.auto_fire),
+        )
         return {"auto_fire": body.auto_fire}
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/computer")
@@ -702,7 +707,7 @@ def create_app(
     ) -> Json:
         """Hand the seat to a computer player (``bot``), or back to its person (null)."""
         token = _token(x_seat_token, authorization)
-        await on_seat(game_id, seat_id, token, lambda g: g.set_bot(seat_id, body.bot))
+        await on_seat(game_id, seat_id, token, lambda g: seat_actions.set_bot(g, seat_id, body.bot))
         return {"computer": body.bot}
 
     @app.get("/api/games/{game_id}/seats/{seat_id}/replay")

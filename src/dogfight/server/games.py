@@ -10,24 +10,22 @@ seat must act: plan the next turn, or choose a target when a weapon has several.
 Everything sent to a seat goes through :func:`dogfight.server.views.seat_view` (or
 ``replay``), built from :func:`dogfight.rules.observation.observe` and
 ``visible_events`` for that seat's vehicles only: the seed, other seats' plans and damage
-never leave the server any other way. Computer seats act through
+never leave the server any other way. A person's seat acts through
+:mod:`dogfight.server.seat_actions`, computer seats through
 :mod:`dogfight.server.computer_seats`; :mod:`dogfight.server.service` holds every game.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar
+from typing import Any, NoReturn, TypeVar
 
-from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from dogfight.catalog.loader import Catalog
-from dogfight.errors import DataError, DogfightError
 from dogfight.rules.chance import step_rng
 from dogfight.rules.decisions import Decision
 from dogfight.rules.engine import (
@@ -38,9 +36,8 @@ from dogfight.rules.engine import (
     start_turn,
 )
 from dogfight.rules.events import Event, TripodDecision
-from dogfight.rules.plans import AUTO, Action, Plan
+from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
-from dogfight.rules.tailing import RULE as TAILING_RULE
 from dogfight.server import computer_seats, status
 from dogfight.server.errors import ApiError, GameFailed, StepError
 from dogfight.server.records import Answer, Question, Seat, Step
@@ -56,7 +53,7 @@ CRASH_ENV = "DOGFIGHT_TEST_CRASH"
 that nothing committed is lost and nothing is resolved twice)."""
 
 
-def _crash_point(name: str) -> None:
+def crash_point(name: str) -> None:
     if os.environ.get(CRASH_ENV) == name:
         os._exit(70)
 
@@ -64,26 +61,7 @@ def _crash_point(name: str) -> None:
 LIGHT_VEHICLES = 4
 """Vehicles in a game whose work runs on the event loop (a duel, two against two)."""
 
-P = ParamSpec("P")
 R = TypeVar("R")
-
-
-def _fresh(method: Callable[Concatenate[LiveGame, P], R]) -> Callable[Concatenate[LiveGame, P], R]:
-    """A seat's change made on the game as stored: if another process changed the game
-    since it was loaded here (:class:`Stale`, nothing written), catch up and try again
-    (checking the request anew)."""
-
-    @functools.wraps(method)
-    def fresh(game: LiveGame, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        for _ in range(4):
-            try:
-                return method(game, *args, **kwargs)
-            except Stale:
-                with game.lock:
-                    game.reload()
-        raise ApiError(503, "the game is changing too fast here: try again", None)
-
-    return fresh
 
 
 class LiveGame:
@@ -674,7 +652,7 @@ class LiveGame:
         except Stale:
             self._unstored = True
             if own:
-                raise  # _fresh reloads and checks the request again
+                raise  # seat_actions.fresh_game reloads and checks the request again
             self.reload()
             return
         except Conflict:
@@ -692,7 +670,7 @@ class LiveGame:
             raise
         self.revision += 1
         for turn, phase, _ in rows:
-            _crash_point(f"after-step-{turn}-{phase}")
+            crash_point(f"after-step-{turn}-{phase}")
 
     def _store_own(self, refused: str, field: str) -> None:
         """Commit a person's input — already put in the batch and held in memory — in
@@ -718,197 +696,6 @@ class LiveGame:
                 vehicle.eliminated = "(set aside)"
         start_turn(trial, plans)
 
-    def _check_last_plans(self, seat_id: str, turn: int, plans: Mapping[str, Plan]) -> None:
-        """The turn's last plans: the whole turn must start (kept for :meth:`_resolve`).
-        When it does, so would this seat's plans alone (every check of ``start_turn`` is
-        of one vehicle's plan): they are checked alone only to name the fault when it
-        does not, as for any seat."""
-        state = self.state
-        merged = {**self._merged_plans(turn), **plans}
-        try:
-            self._started = (state, merged, start_turn(state, merged))
-        except DogfightError:
-            self.check_seat_plans(seat_id, plans)
-            raise
-
-    @_fresh
-    def submit_plans(self, seat_id: str, turn: int, raw: Mapping[str, Any], phase: int = 0) -> None:
-        """Store a seat's plans for ``turn`` (all its vehicles in play), then advance;
-        ``phase`` 2 or 3: its WW2 airplanes' plans of the Earthling turn before that
-        action phase (001)."""
-        if phase:
-            self._submit_earthling(seat_id, turn, phase, raw)
-            return
-        with self.lock:
-            nxt = self.next_step()
-            if nxt is None:
-                raise ApiError(409, "the game is over", "turn")
-            if nxt != (turn, 0):
-                raise ApiError(
-                    409, f"turn {turn} is not being planned (now: turn {nxt[0]})", "turn"
-                )
-            if seat_id in self.plans.get(turn, {}):
-                raise ApiError(409, f"seat {seat_id} has already submitted turn {turn}", "plans")
-            state = self.state
-            mine = sorted(
-                v
-                for v in self.seat_vehicles(seat_id)
-                if v in state.vehicles and state.vehicles[v].in_play
-            )
-            if not mine:
-                raise ApiError(409, "this seat has no vehicle in play", "plans")
-            plans = _read_plans(raw, mine, "is not a vehicle of this seat in play")
-            last = not [s for s in self._missing_plans(turn) if s != seat_id]
-            try:
-                if last:
-                    self._check_last_plans(seat_id, turn, plans)
-                else:
-                    self.check_seat_plans(seat_id, plans)
-            except DogfightError as exc:
-                raise ApiError(422, str(exc), "plans") from None
-            if last:
-                _crash_point("before-last-plan")
-            dumped = {k: p.model_dump(mode="json") for k, p in plans.items()}
-            self._unsaved.plans.append((turn, seat_id, dumped))
-            self.plans.setdefault(turn, {})[seat_id] = plans
-            self._store_own(f"seat {seat_id} has already submitted turn {turn}", "plans")
-            if last:
-                _crash_point("after-last-plan")
-
-    def _submit_earthling(
-        self, seat_id: str, turn: int, phase: int, raw: Mapping[str, Any]
-    ) -> None:
-        with self.lock:
-            if self.next_step() != (turn, phase):
-                raise ApiError(409, f"turn {turn} phase {phase} is not being planned", "phase")
-            due = self._earthling_due(turn, phase).get(seat_id)
-            if not due:
-                raise ApiError(
-                    409,
-                    f'this seat plans nothing before phase {phase}: 001: "In the second and '
-                    "third planning phases, Martian players only choose their actions, while "
-                    'Earthling players choose one new maneuver card with a speed marker."',
-                    "plans",
-                )
-            plans = _read_plans(raw, due, "does not plan now")
-            try:
-                self.check_seat_plans(seat_id, plans)
-            except DogfightError as exc:
-                raise ApiError(422, str(exc), "plans") from None
-            answer = Answer(plans=plans)
-            self._unsaved.answers.append((turn, -phase, seat_id, answer.to_json()))
-            self.answers.setdefault((turn, -phase), {})[seat_id] = answer
-            self._store_own("this seat has already planned", "plans")
-
-    @_fresh
-    def submit_answer(
-        self, seat_id: str, turn: int, phase: int, fire: Mapping[str, Mapping[str, str]]
-    ) -> None:
-        """Store a seat's target choices for the pending phase, then advance."""
-        with self.lock:
-            if self.next_step() != (turn, phase) or phase == 0:
-                raise ApiError(
-                    409, f"no target choice is pending for turn {turn} phase {phase}", "phase"
-                )
-            asked, _ = self.questions()
-            mine = asked.get(seat_id)
-            if not mine:
-                raise ApiError(409, "this seat has no target to choose now", "fire")
-            if seat_id in self.answers.get((turn, phase), {}):
-                raise ApiError(409, "this seat has already chosen its targets", "fire")
-            answer: dict[str, dict[str, str]] = {}
-            for q in mine:
-                choice = fire.get(q.vehicle, {}).get(q.weapon, q.planned)
-                if choice not in (*q.options, AUTO, "none", q.planned):
-                    raise ApiError(
-                        422,
-                        f"{q.vehicle} {q.weapon}: choose one of {', '.join(q.options)}, "
-                        "'auto' or 'none'",
-                        f"fire.{q.vehicle}.{q.weapon}",
-                    )
-                answer.setdefault(q.vehicle, {})[q.weapon] = choice
-            for vid, choices in fire.items():
-                for weapon in choices:
-                    if not any(q.vehicle == vid and q.weapon == weapon for q in mine):
-                        raise ApiError(
-                            422, f"no question about {vid} {weapon}", f"fire.{vid}.{weapon}"
-                        )
-            given = Answer(fire=answer)
-            self._unsaved.answers.append((turn, phase, seat_id, given.to_json()))
-            self.answers.setdefault((turn, phase), {})[seat_id] = given
-            self._store_own("this seat has already chosen its targets", "fire")
-
-    @_fresh
-    def submit_decisions(
-        self, seat_id: str, turn: int, phase: int, answers: Mapping[str, list[str]]
-    ) -> None:
-        """Store a seat's answers to decisions of the pending phase (a reorder after
-        tailing...), then advance. Refused, nothing stored, when the seat has no such
-        decision pending or an answer breaks its rule."""
-        with self.lock:
-            if self.next_step() != (turn, phase) or phase == 0:
-                raise ApiError(
-                    409, f"no decision is pending for turn {turn} phase {phase}", "phase"
-                )
-            if not answers:
-                raise ApiError(422, "give at least one answer (decision id -> choice)", "answers")
-            mine: dict[str, Decision] = {}
-            for d in self.pending():
-                seat = self._decider(d)
-                if seat is not None and seat.id == seat_id:
-                    mine[d.id] = d
-            checked: dict[str, list[str]] = {}
-            for did, given in answers.items():
-                decision = mine.get(did)
-                if decision is None:
-                    why = (
-                        "this seat is not tailing now: only the tailing player reorders ("
-                        + TAILING_RULE
-                        + ")"
-                        if did.startswith("tailing:")
-                        else "this seat has no such decision pending"
-                    )
-                    raise ApiError(409, f"{did}: {why}", f"answers.{did}")
-                try:
-                    checked[did] = list(decision.check(given))
-                except DogfightError as exc:
-                    raise ApiError(422, str(exc), f"answers.{did}") from None
-            self._unsaved.decisions.append((turn, phase, seat_id, checked))
-            self.decided.setdefault((turn, phase), {}).update(
-                {k: tuple(v) for k, v in checked.items()}
-            )
-            self._questions.pop((turn, phase), None)
-            self._store_own("this decision was already answered", "answers")
-
-    @_fresh
-    def set_auto_fire(self, seat_id: str, auto_fire: bool) -> None:
-        with self.lock:
-            self.store.update_seat(self.id, seat_id, self.revision, auto_fire=auto_fire)
-            self.revision += 1
-            self.seats[seat_id].auto_fire = auto_fire
-            self._questions.clear()
-            self.version += 1
-            self.advance()
-
-    @_fresh
-    def set_bot(self, seat_id: str, bot: str | None) -> None:
-        """Hand the seat to a computer player (or back to a person with None)."""
-        with self.lock:
-            if bot is not None:
-                from dogfight.bots.base import make
-
-                try:
-                    make(bot)
-                except DataError as exc:
-                    raise ApiError(422, exc.allowed, "bot") from None
-            self.store.update_seat(self.id, seat_id, self.revision, bot=bot)
-            self.revision += 1
-            self.seats[seat_id].bot = bot
-            self._bots.pop(seat_id, None)
-            self._questions.clear()
-            self.version += 1
-            self.advance()
-
 
 def _seats_of(record: GameRecord) -> dict[str, Seat]:
     return {
@@ -917,24 +704,3 @@ def _seats_of(record: GameRecord) -> dict[str, Seat]:
         )
         for s in record.seats
     }
-
-
-def _read_plans(raw: Mapping[str, Any], wanted: Sequence[str], stranger: str) -> dict[str, Plan]:
-    """A plan for each of ``wanted`` from a request's ``plans``: 422 for a vehicle not
-    wanted (``stranger`` says why), a missing plan, or a plan that is not one."""
-    for vid in raw:
-        if vid not in wanted:
-            raise ApiError(422, f"{vid!r} {stranger}; plan: {', '.join(wanted)}", f"plans.{vid}")
-    plans: dict[str, Plan] = {}
-    for vid in wanted:
-        if vid not in raw:
-            raise ApiError(422, f"missing the plan of {vid}", f"plans.{vid}")
-        try:
-            plans[vid] = Plan.model_validate(raw[vid])
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise ApiError(
-                422, f"{first['msg']}", f"plans.{vid}" + (f".{where}" if where else "")
-            ) from None
-    return plans
