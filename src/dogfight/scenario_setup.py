@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 
 from dogfight.catalog.loader import Catalog
-from dogfight.errors import DataError
 from dogfight.rules.scenario import table_point
 from dogfight.situation import Situation, parse_situation
 
@@ -25,14 +24,9 @@ def scenario_situation(
     across the table (``edge`` placements 5 cm in, others 10 cm in), the objective
     tokens evenly on a circle about the centre. With ``rng`` the vehicles' places
     along their edge vary a little."""
-    scenario = catalog.scenarios.get(scenario_id)
-    if scenario is None:
-        raise DataError(
-            "SCENARIO",
-            "scenario",
-            scenario_id,
-            "a situation JSON file or a known scenario: " + ", ".join(sorted(catalog.scenarios)),
-        )
+    scenario = catalog.scenario(
+        scenario_id, "SCENARIO", "a situation JSON file or a known scenario"
+    )
     w, h = scenario.table.width, scenario.table.height
     edges = {s.name: s.edge for s in scenario.sides}
     by_side: dict[str, list[str]] = {}

@@ -320,14 +320,7 @@ def build(
     """The game state a situation describes, with damage decks shuffled from ``seed``."""
     chosen = None
     if situation.scenario is not None:
-        chosen = catalog.scenarios.get(situation.scenario)
-        if chosen is None:
-            raise DataError(
-                source,
-                "scenario",
-                situation.scenario,
-                "known scenarios: " + ", ".join(sorted(catalog.scenarios)),
-            )
+        chosen = catalog.scenario(situation.scenario, source)
         situation = with_scenario(situation, chosen, catalog, source)
     name = situation.ruleset or "wog"
     ruleset = catalog.rulesets.get(name)

@@ -110,6 +110,21 @@ class Catalog:
                 "unknown airplane; known: " + ", ".join(sorted(self.airplanes)),
             ) from None
 
+    def scenario(
+        self, scenario_id: str, source: str = "catalog", known: str = "known scenarios"
+    ) -> Scenario:
+        """The scenario, or a :class:`DataError` from ``source`` listing the known ones
+        after ``known`` (what else the field could have named)."""
+        try:
+            return self.scenarios[scenario_id]
+        except KeyError:
+            raise DataError(
+                source,
+                "scenario",
+                scenario_id,
+                f"{known}: " + ", ".join(sorted(self.scenarios)),
+            ) from None
+
     def ruleset(self, name: str) -> Ruleset:
         try:
             return self.rulesets[name]

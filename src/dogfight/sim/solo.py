@@ -28,8 +28,7 @@ from dogfight.bots.automated_tripod import AutomatedTripod, Decision, with_decis
 from dogfight.bots.base import Bot
 from dogfight.bots.random_plans import legal_plan, random_plan
 from dogfight.catalog.loader import Catalog
-from dogfight.catalog.models import Scenario
-from dogfight.errors import DataError, IllegalPlanError
+from dogfight.errors import IllegalPlanError
 from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import resolve_phase, start_turn
 from dogfight.rules.events import Event
@@ -60,18 +59,6 @@ def airplane_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -
     return legal_plan(state, vehicle_id, rng) or plan
 
 
-def _scenario(catalog: Catalog, scenario_id: str) -> Scenario:
-    scenario = catalog.scenarios.get(scenario_id)
-    if scenario is None:
-        raise DataError(
-            "solo",
-            "scenario",
-            scenario_id,
-            "known scenarios: " + ", ".join(sorted(catalog.scenarios)),
-        )
-    return scenario
-
-
 def solo_situation(
     catalog: Catalog,
     scenario_id: str,
@@ -82,7 +69,7 @@ def solo_situation(
     its side, the airplanes spread along their line, the objectives on their layout.
     ``airplanes`` chooses the models of the scenario's airplanes in order (default: each
     one's first choice), ``replacement`` that of the reinforcement."""
-    scenario = _scenario(catalog, scenario_id)
+    scenario = catalog.scenario(scenario_id, "solo")
     width, height = scenario.table.width, scenario.table.height
     probe = build(
         parse_situation(
@@ -178,7 +165,7 @@ def play_solo(
     :func:`step_rng`, the tripod's draws from a generator seeded by (seed, 7), the random
     airplane plans from (seed, 1).
     """
-    scenario = _scenario(catalog, scenario_id)
+    scenario = catalog.scenario(scenario_id, "solo")
     start = build(situation or solo_situation(catalog, scenario_id, airplanes), catalog, seed)
     automated = [v.id for v in scenario.vehicles if v.automated] or [
         v.id for v in start.vehicles.values() if v.tripod is not None
