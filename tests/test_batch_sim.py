@@ -11,6 +11,7 @@ import pytest
 from test_simulate import EXAMPLES, _outputs, dogfight
 
 from dogfight.batch.compare import MATCHUPS, compare, ks_distance, matchup
+from dogfight.batch.run import play_chunk
 from dogfight.catalog.loader import Catalog
 from dogfight.sim.parallel import RunSpec, run
 from dogfight.sim.run import GameResult
@@ -37,10 +38,9 @@ def test_batch_runs_do_not_depend_on_workers() -> None:
         seed=4,
         games=40,
         max_turns=8,
-        extra={"engine": "batch"},
     )
-    one = run(spec, workers=1, per_task=4096)
-    assert one == run(spec, workers=2, per_task=4096)
+    one = run(spec, workers=1, per_task=4096, player=play_chunk)
+    assert one == run(spec, workers=2, per_task=4096, player=play_chunk)
     assert [g["index"] for g in one] == list(range(40))
 
 

@@ -128,7 +128,7 @@ def register(app: typer.Typer) -> None:
 
         from dogfight.cli.catalog_option import catalog
         from dogfight.output import write_atomic
-        from dogfight.sim.parallel import RunSpec, check_address, run
+        from dogfight.sim.parallel import RunSpec, check_address, play_chunk, run
         from dogfight.sim.plots import lengths_png, subject, win_rates_png
         from dogfight.sim.run import GameResult, default_bot, sides_of
         from dogfight.sim.stats import games_csv, results_json, summarize
@@ -156,6 +156,7 @@ def register(app: typer.Typer) -> None:
         if batched:
             from dogfight.batch.bridge import not_covered
             from dogfight.batch.run import CHUNK, check_policies
+            from dogfight.batch.run import play_chunk as play_batch
 
             missing = not_covered(state)
             if missing:
@@ -181,7 +182,6 @@ def register(app: typer.Typer) -> None:
             max_turns=max_turns,
             vary=vary,
             data=cat.folders[1] if len(cat.folders) > 1 else None,
-            extra={"engine": "batch"} if batched else {},
         )
         console = Console(stderr=True)
         with Progress(
@@ -199,9 +199,7 @@ def register(app: typer.Typer) -> None:
                 bar.advance(task, done)
 
             if batched and count == 1 and engine == "batch":
-                from dogfight.batch.run import play_chunk
-
-                raw = play_chunk(spec, list(range(games)), advance)
+                raw = play_batch(spec, list(range(games)), advance)
             else:
                 raw = run(
                     spec,
@@ -210,6 +208,7 @@ def register(app: typer.Typer) -> None:
                     address,
                     progress=advance,
                     per_task=CHUNK if batched else None,
+                    player=play_batch if batched else play_chunk,
                 )
         wall = time.perf_counter() - began
         cores = min(count, os.cpu_count() or 1)

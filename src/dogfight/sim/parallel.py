@@ -17,6 +17,7 @@ from dogfight.errors import DataError, DogfightError
 from dogfight.sim.spec import RunSpec
 
 __all__ = [
+    "Player",
     "Progress",
     "RunSpec",
     "check_address",
@@ -30,31 +31,35 @@ __all__ = [
 Progress = Callable[[int], None]
 """Called with the number of games just finished."""
 
+Player = Callable[[RunSpec, list[int]], list[dict[str, Any]]]
+"""What plays a share of a run: games ``indices`` of the spec, results as plain dicts.
+A top-level function (it is sent by reference to worker processes and Ray tasks):
+:func:`play_chunk` (the referee's games) or the batched simulator's
+``dogfight.batch.run.play_chunk``, chosen by the caller."""
+
 
 def play_chunk(spec: RunSpec, indices: list[int]) -> list[dict[str, Any]]:
-    """Play games ``indices`` of a run (in a worker); results as plain dicts. With
-    ``extra["engine"] == "batch"`` the games are played by the batched simulator."""
-    if spec.extra.get("engine") == "batch":
-        from dogfight.batch.run import play_chunk as play_batch
-
-        try:
-            return play_batch(spec, indices)
-        except DogfightError as exc:
-            raise DogfightError(str(exc)) from None
+    """Play games ``indices`` of a run with the referee engine (in a worker); results as
+    plain dicts."""
     from dogfight.catalog.loader import load_catalog
     from dogfight.sim.run import play_games
     from dogfight.situation import parse_situation
 
-    try:
-        catalog = load_catalog(spec.data)
-        situation = parse_situation(spec.situation)
-        games = play_games(
-            situation, catalog, spec.bots, spec.seed, indices, spec.games, spec.max_turns, spec.vary
-        )
-    except DogfightError as exc:
-        # the error types with several constructor arguments do not cross processes
-        raise DogfightError(str(exc)) from None
+    catalog = load_catalog(spec.data)
+    situation = parse_situation(spec.situation)
+    games = play_games(
+        situation, catalog, spec.bots, spec.seed, indices, spec.games, spec.max_turns, spec.vary
+    )
     return [g.to_json() for g in games]
+
+
+def _task(player: Player, spec: RunSpec, indices: list[int]) -> list[dict[str, Any]]:
+    """``player(spec, indices)`` with its refusal as a plain :class:`DogfightError`: the
+    error types with several constructor arguments do not cross processes."""
+    try:
+        return player(spec, indices)
+    except DogfightError as exc:
+        raise DogfightError(str(exc)) from None
 
 
 def chunks(games: int, workers: int, per_task: int | None = None) -> list[list[int]]:
@@ -64,20 +69,24 @@ def chunks(games: int, workers: int, per_task: int | None = None) -> list[list[i
 
 
 def run_local(
-    spec: RunSpec, workers: int, progress: Progress | None = None, per_task: int | None = None
+    spec: RunSpec,
+    workers: int,
+    progress: Progress | None = None,
+    per_task: int | None = None,
+    player: Player = play_chunk,
 ) -> list[dict[str, Any]]:
     """Play the run in this process (one worker) or in ``workers`` processes."""
     parts = chunks(spec.games, workers, per_task)
     out: list[dict[str, Any]] = []
     if workers <= 1:
         for part in parts:
-            out.extend(play_chunk(spec, part))
+            out.extend(_task(player, spec, part))
             if progress:
                 progress(len(part))
         return sorted(out, key=lambda g: int(g["index"]))
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(play_chunk, spec, part): len(part) for part in parts}
+        futures = {pool.submit(_task, player, spec, part): len(part) for part in parts}
         for future in as_completed(futures):
             out.extend(future.result())
             if progress:
@@ -91,6 +100,7 @@ def run_ray(
     address: str | None = None,
     progress: Progress | None = None,
     per_task: int | None = None,
+    player: Player = play_chunk,
 ) -> list[dict[str, Any]]:
     """Play the run as Ray tasks, many games per task: on the cluster at ``address``, or
     on a local Ray started with ``workers`` CPUs (and shut down afterwards). The workers
@@ -123,9 +133,9 @@ def run_ray(
             ) from None
         started = True
     try:
-        task = ray.remote(play_chunk)
+        task = ray.remote(_task)
         parts = chunks(spec.games, workers, per_task)
-        pending = {task.remote(spec, part): len(part) for part in parts}
+        pending = {task.remote(player, spec, part): len(part) for part in parts}
         out: list[dict[str, Any]] = []
         waiting = list(pending)
         while waiting:
@@ -164,12 +174,14 @@ def run(
     address: str | None = None,
     progress: Progress | None = None,
     per_task: int | None = None,
+    player: Player = play_chunk,
 ) -> list[dict[str, Any]]:
-    """Play a run on the chosen backend (``local`` or ``ray``)."""
+    """Play a run on the chosen backend (``local`` or ``ray``), each share by
+    ``player``."""
     if engine == "local":
         if address is not None:
             raise DataError("--address", "address", address, "only with --engine ray")
-        return run_local(spec, workers, progress, per_task)
+        return run_local(spec, workers, progress, per_task, player)
     if engine == "ray":
-        return run_ray(spec, workers, address, progress, per_task)
+        return run_ray(spec, workers, address, progress, per_task, player)
     raise DataError("--engine", "engine", engine, "local or ray")

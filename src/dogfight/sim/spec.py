@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 
@@ -22,7 +22,6 @@ class RunSpec:
     """Redraw a scenario's setup for each game from the game's seed."""
     data: str | None = None
     """The catalog override folder (``--data``)."""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
