@@ -24,6 +24,7 @@ commit as well (about 5 ms more per turn on the benchmark machine).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import select as io_select
@@ -230,6 +231,59 @@ def _pg_read(full: bool) -> str:
 
 PG_LOAD = _pg_read(full=True)
 PG_LOAD_SINCE = _pg_read(full=False)
+
+PG_ROWS = {
+    "plans": ("plans", (("turn", "int"), ("seat", "text"), ("plans", "text"))),
+    "answers": (
+        "answers",
+        (("turn", "int"), ("phase", "int"), ("seat", "text"), ("answer", "text")),
+    ),
+    "decisions": (
+        "decisions",
+        (
+            ("turn", "int"),
+            ("phase", "int"),
+            ("seat", "text"),
+            ("decision", "text"),
+            ("answer", "text"),
+        ),
+    ),
+    "steps": ("steps", (("turn", "int"), ("phase", "int"), ("events", "text"))),
+}
+"""The rows a batch writes on PostgreSQL: table, and each column with the type of the
+array it is sent in (a JSON column as its text)."""
+
+
+@functools.cache
+def _pg_write(any_revision: bool, over: bool, kinds: tuple[str, ...]) -> str:
+    """A batch's write in ONE PostgreSQL statement (sent alone, it is its own
+    transaction: one round trip instead of BEGIN, the claim, an INSERT per kind of row
+    and COMMIT). The claim bumps the game's revision (``any_revision``: whatever it is;
+    else only if it is still ``%(revision)s``), marks it ``over``, and sends the
+    notification in its ``RETURNING``; each kind of row in ``kinds`` is inserted from
+    arrays, in order (``WITH ORDINALITY``: ids keep the batch's order), joined to the
+    claim: when the claim finds the game moved on, nothing is inserted and no row comes
+    back. The inserts read the claim's row, so they take their ids after the game's row
+    is locked: within a game the ids still follow the commits (:class:`Marks`)."""
+    claim = (
+        "UPDATE games SET revision = revision + 1"
+        + (', "over" = true' if over else "")
+        + " WHERE id = %(game)s"
+        + ("" if any_revision else " AND revision = %(revision)s")
+        + f" RETURNING id, revision, pg_notify('{CHANNEL}', id || ' ' || revision::text)"
+    )
+    parts = [f"claim AS ({claim})"]
+    for kind in kinds:
+        table, columns = PG_ROWS[kind]
+        names = ", ".join(c for c, _ in columns)
+        arrays = ", ".join(f"%({kind}_{c})s::{t}[]" for c, t in columns)
+        values = ", ".join(f"x.{c}::json" if c in JSON_COLUMNS else f"x.{c}" for c, _ in columns)
+        parts.append(
+            f"new_{kind} AS (INSERT INTO {table} (game_id, {names}, created) "
+            f"SELECT claim.id, {values}, %(now)s FROM claim, "
+            f"unnest({arrays}) WITH ORDINALITY AS x({names}, n) ORDER BY x.n)"
+        )
+    return "WITH " + ", ".join(parts) + " SELECT revision FROM claim"
 
 
 class Conflict(Exception):
@@ -586,6 +640,9 @@ class Store:
         database driver directly, with SQL written once per dialect (:class:`Writes`):
         through Core, building the execution context of each statement cost three
         times the database's own work."""
+        if self.notifies:
+            self._pg_batch(game_id, batch, revision)
+            return
         now = time.time()
         sql = self._writes
         dump = sql.dump
@@ -644,6 +701,72 @@ class Store:
                 raise
             finally:
                 fairy.close()
+
+    def _pg_batch(self, game_id: str, batch: Batch, revision: int | None) -> None:
+        """:meth:`add_batch` on PostgreSQL: one statement (:func:`_pg_write`), one round
+        trip."""
+        dump = self._writes.dump
+        rows: dict[str, list[tuple[Any, ...]]] = {
+            "plans": [(t, s, dump(p)) for t, s, p in batch.plans],
+            "answers": [(t, ph, s, dump(a)) for t, ph, s, a in batch.answers],
+            "decisions": [
+                (t, ph, s, d, dump(a))
+                for t, ph, s, answers in batch.decisions
+                for d, a in sorted(answers.items())
+            ],
+            "steps": [(t, ph, e if isinstance(e, str) else dump(e)) for t, ph, e in batch.steps],
+        }
+        given: dict[str, Any] = {"game": game_id, "revision": revision, "now": time.time()}
+        kinds = tuple(kind for kind, held in rows.items() if held)
+        for kind in kinds:
+            for (column, _), values in zip(
+                PG_ROWS[kind][1], zip(*rows[kind], strict=True), strict=True
+            ):
+                given[f"{kind}_{column}"] = list(values)
+        statement = _pg_write(revision is None, batch.over, kinds)
+        with self._pg_alone() as cursor:
+            try:
+                cursor.execute(statement, given)
+                found = cursor.fetchone()
+            except self.engine.dialect.loaded_dbapi.IntegrityError as exc:
+                raise Conflict(str(exc)) from None
+        if found is None:
+            raise Stale(game_id)
+
+    @contextlib.contextmanager
+    def _pg_alone(self) -> Iterator[Any]:
+        """A cursor of a pooled PostgreSQL connection in autocommit: each statement is
+        its own transaction and its own snapshot, with no BEGIN and COMMIT around it
+        (two round trips). A driver error is raised as SQLAlchemy's; a connection the
+        database dropped is not given back to the pool."""
+        from psycopg.pq import TransactionStatus
+
+        fairy = self.engine.raw_connection()
+        try:
+            driver: Any = fairy.driver_connection
+            alone = (
+                not driver.autocommit and driver.info.transaction_status == TransactionStatus.IDLE
+            )
+            if alone:
+                driver.autocommit = True
+            try:
+                cursor = fairy.cursor()
+                try:
+                    yield cursor
+                finally:
+                    cursor.close()
+            finally:
+                if alone:
+                    driver.autocommit = False
+            fairy.commit()
+        except BaseException as exc:
+            self._abandon(fairy, exc)
+            dbapi = self.engine.dialect.loaded_dbapi
+            if isinstance(exc, dbapi.Error):
+                raise DBAPIError.instance(None, None, exc, dbapi.Error) from exc
+            raise
+        finally:
+            fairy.close()
 
     def _abandon(self, fairy: Any, exc: BaseException) -> None:
         """Roll back a failed raw transaction; a connection the database dropped is not
@@ -727,38 +850,10 @@ class Store:
             "decisions": marks.decisions,
             "steps": marks.steps,
         }
-        from psycopg.pq import TransactionStatus
-
         statement = PG_LOAD if full else PG_LOAD_SINCE
-        fairy = self.engine.raw_connection()
-        try:
-            # one statement is one snapshot: no BEGIN and COMMIT around it (two round
-            # trips) when the connection is idle, as it comes from the pool
-            driver: Any = fairy.driver_connection
-            alone = (
-                not driver.autocommit and driver.info.transaction_status == TransactionStatus.IDLE
-            )
-            if alone:
-                driver.autocommit = True
-            try:
-                cursor = fairy.cursor()
-                try:
-                    cursor.execute(statement, given)
-                    row = cursor.fetchone()
-                finally:
-                    cursor.close()
-            finally:
-                if alone:
-                    driver.autocommit = False
-            fairy.commit()
-        except BaseException as exc:
-            self._abandon(fairy, exc)
-            dbapi = self.engine.dialect.loaded_dbapi
-            if isinstance(exc, dbapi.Error):
-                raise DBAPIError.instance(statement, None, exc, dbapi.Error) from exc
-            raise
-        finally:
-            fairy.close()
+        with self._pg_alone() as cursor:
+            cursor.execute(statement, given)
+            row = cursor.fetchone()
         if row is None:
             return None
         title, created, seed, engine, over, revision, setup, flags, seats, *rows = row
