@@ -11,11 +11,13 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 from postgres_helpers import pg_url, postgres  # noqa: F401  (fixtures)
 from server_helpers import Server, duel_situation, straights_plan
+from sqlalchemy import text
 from test_server_persistence import _play_targets_game, create, stored_steps, submit, view
 from websockets.sync.client import ClientConnection, connect
 
@@ -26,7 +28,7 @@ from dogfight.server.errors import GameFailed
 from dogfight.server.games import LiveGame
 from dogfight.server.seat_actions import submit_plans
 from dogfight.server.service import GameService
-from dogfight.server.store import Store
+from dogfight.server.store import Batch, Conflict, Marks, Stale, Store, sqlite_url
 
 Json = dict[str, Any]
 
@@ -254,3 +256,95 @@ def test_a_process_that_lost_its_listener_catches_up(shared: str) -> None:
     finally:
         writer.kill()
         listening.kill()
+
+
+def _two_seats(store: Store, seed: int = 5) -> LiveGame:
+    game, _ = GameService(store, load_catalog()).create(
+        duel_situation(),
+        "duel",
+        [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], None)],
+        seed,
+    )
+    return game
+
+
+def test_a_batch_is_one_statement_that_writes_all_or_nothing(
+    pg_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """PostgreSQL writes a batch in one statement (the claim, its notification and
+    every row): the rows come back as SQLite's many statements store them, in order, the
+    events' text verbatim; a stale revision or a row stored twice writes nothing."""
+    events = [(1, 0, '[{"kind":"a","x":1.5}]'), (1, 1, '[{"kind": "b"}, {"kind":"c"}]')]
+    batch = Batch(
+        plans=[(1, "a", {"camel": straights_plan()}), (1, "b", {"albatros": straights_plan()})],
+        answers=[(1, 1, "a", {"fire": {"camel": {"gun": "albatros"}}}), (1, -1, "b", {})],
+        decisions=[(1, 1, "a", {"d2": ["x"], "d1": ["y", "z"]})],
+        steps=list(events),
+        over=True,
+    )
+    records = []
+    for url in (pg_url, sqlite_url(tmp_path / "games.sqlite")):
+        store = Store(url)
+        try:
+            game = _two_seats(store)
+            store.add_batch(game.id, batch, game.revision)
+            record = store.load(game.id)
+            assert record is not None and record.over and record.revision == game.revision + 1
+            records.append(record)
+            with pytest.raises(Stale):  # the game moved on: nothing written
+                store.add_batch(game.id, Batch(steps=[(1, 2, "[]")]), game.revision)
+            with pytest.raises(Conflict):  # a plan stored twice: nothing written
+                store.add_batch(
+                    game.id,
+                    Batch(plans=[(2, "a", {})], steps=[(1, 0, "[]")]),
+                    record.revision,
+                )
+            again = store.load(game.id)
+            assert again is not None
+            assert (again.revision, again.plans, again.steps) == (
+                record.revision,
+                record.plans,
+                record.steps,
+            )
+        finally:
+            store.close()
+    pg, lite = records
+    assert pg.steps == events  # the text as it was sent
+    assert [(t, p, json.loads(e)) for t, p, e in pg.steps] == lite.steps
+    assert (pg.plans, pg.answers, pg.decisions) == (lite.plans, lite.answers, lite.decisions)
+    assert [d[3] for d in pg.decisions] == ["d1", "d2"]
+    assert pg.marks == Marks(plans=2, answers=2, decisions=2, steps=2)  # a fresh database
+
+
+def test_stored_events_compared_as_text_as_json_otherwise(pg_url: str) -> None:  # noqa: F811
+    """A process loading a game compares each replayed step's events with the stored
+    text (equal text: the same events); a text that differs is compared as JSON, so
+    only a real difference counts as diverged — as when the events were parsed."""
+    store = Store(pg_url)
+    catalog = load_catalog()
+    try:
+        game = _two_seats(store)
+        submit_plans(game, "a", 1, {"camel": straights_plan()})
+        submit_plans(game, "b", 1, {"albatros": straights_plan()})
+        assert len(game.steps) == 4
+
+        def diverged() -> list[tuple[int, int]]:
+            record = store.load(game.id)
+            assert record is not None and all(isinstance(e, str) for _, _, e in record.steps)
+            return LiveGame(record, catalog, store).diverged
+
+        assert diverged() == []
+        with store.engine.begin() as connection:  # the same JSON, written another way
+            connection.execute(text("UPDATE steps SET events = (events::jsonb)::json"))
+        assert diverged() == []
+        with store.engine.begin() as connection:  # different events
+            connection.execute(
+                text(
+                    "UPDATE steps SET events = json_build_array(json_build_object('kind', 'x')) "
+                    "WHERE turn = 1 AND phase = 0"
+                )
+            )
+        assert diverged() == [(1, 0)]
+    finally:
+        store.close()

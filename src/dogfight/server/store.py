@@ -200,7 +200,9 @@ LOAD_STEPS = select(STEPS).where(STEPS.c.game_id == _GAME).order_by(STEPS.c.turn
 def _pg_read(full: bool) -> str:
     """A game's rows after given ids, in ONE PostgreSQL statement (one round trip, one
     snapshot: read statement by statement, a commit landing in between could show the
-    steps a plan led to without the plan); ``full``: with the game's setup."""
+    steps a plan led to without the plan); ``full``: with the game's setup. The steps'
+    events come as their stored text, not parsed: a process compares them with the
+    text of its own resolution (:meth:`LiveGame._resolve_stored`)."""
 
     def rows(table: str, order: str, *columns: str) -> str:
         return (
@@ -224,8 +226,9 @@ def _pg_read(full: bool) -> str:
         + ", "
         + rows("decisions", "id", "id", "turn", "phase", "seat", "decision", "answer")
         + ", "
-        + rows("steps", "turn, phase", "id", "turn", "phase", "events")
-        + " FROM games g WHERE g.id = %(game)s"
+        + rows("steps", "turn, phase", "id", "turn", "phase")
+        + ", (SELECT array_agg(events::text ORDER BY turn, phase) FROM steps "
+        "WHERE game_id = g.id AND id > %(steps)s)" + " FROM games g WHERE g.id = %(game)s"
     )
 
 
@@ -233,10 +236,10 @@ PG_LOAD = _pg_read(full=True)
 PG_LOAD_SINCE = _pg_read(full=False)
 
 PG_ROWS = {
-    "plans": ("plans", (("turn", "int"), ("seat", "text"), ("plans", "text"))),
+    "plans": ("plans", (("turn", "int"), ("seat", "text"), ("plans", "json"))),
     "answers": (
         "answers",
-        (("turn", "int"), ("phase", "int"), ("seat", "text"), ("answer", "text")),
+        (("turn", "int"), ("phase", "int"), ("seat", "text"), ("answer", "json")),
     ),
     "decisions": (
         "decisions",
@@ -245,13 +248,12 @@ PG_ROWS = {
             ("phase", "int"),
             ("seat", "text"),
             ("decision", "text"),
-            ("answer", "text"),
+            ("answer", "json"),
         ),
     ),
-    "steps": ("steps", (("turn", "int"), ("phase", "int"), ("events", "text"))),
+    "steps": ("steps", (("turn", "int"), ("phase", "int"), ("events", "json"))),
 }
-"""The rows a batch writes on PostgreSQL: table, and each column with the type of the
-array it is sent in (a JSON column as its text)."""
+"""The rows a batch writes on PostgreSQL: the table, and each column with its type."""
 
 
 @functools.cache
@@ -260,11 +262,13 @@ def _pg_write(any_revision: bool, over: bool, kinds: tuple[str, ...]) -> str:
     transaction: one round trip instead of BEGIN, the claim, an INSERT per kind of row
     and COMMIT). The claim bumps the game's revision (``any_revision``: whatever it is;
     else only if it is still ``%(revision)s``), marks it ``over``, and sends the
-    notification in its ``RETURNING``; each kind of row in ``kinds`` is inserted from
-    arrays, in order (``WITH ORDINALITY``: ids keep the batch's order), joined to the
-    claim: when the claim finds the game moved on, nothing is inserted and no row comes
-    back. The inserts read the claim's row, so they take their ids after the game's row
-    is locked: within a game the ids still follow the commits (:class:`Marks`)."""
+    notification in its ``RETURNING``. Each kind of row in ``kinds`` comes as one JSON
+    array of rows (``%(plans)s``...: each row an array of its columns, a JSON column's
+    text as it is, kept verbatim by the ``json`` type) and is inserted in order
+    (``WITH ORDINALITY``: the ids keep the batch's order), joined to the claim: when
+    the claim finds the game moved on, nothing is inserted and no row comes back. The
+    inserts read the claim's row, so they take their ids once the game's row is locked:
+    within a game the ids still follow the commits (:class:`Marks`)."""
     claim = (
         "UPDATE games SET revision = revision + 1"
         + (', "over" = true' if over else "")
@@ -276,12 +280,14 @@ def _pg_write(any_revision: bool, over: bool, kinds: tuple[str, ...]) -> str:
     for kind in kinds:
         table, columns = PG_ROWS[kind]
         names = ", ".join(c for c, _ in columns)
-        arrays = ", ".join(f"%({kind}_{c})s::{t}[]" for c, t in columns)
-        values = ", ".join(f"x.{c}::json" if c in JSON_COLUMNS else f"x.{c}" for c, _ in columns)
+        values = ", ".join(
+            f"x.r->{i}" if sql_type == "json" else f"(x.r->>{i})::{sql_type}"
+            for i, (_, sql_type) in enumerate(columns)
+        )
         parts.append(
             f"new_{kind} AS (INSERT INTO {table} (game_id, {names}, created) "
             f"SELECT claim.id, {values}, %(now)s FROM claim, "
-            f"unnest({arrays}) WITH ORDINALITY AS x({names}, n) ORDER BY x.n)"
+            f"json_array_elements(%({kind})s::json) WITH ORDINALITY AS x(r, n) ORDER BY x.n)"
         )
     return "WITH " + ", ".join(parts) + " SELECT revision FROM claim"
 
@@ -371,8 +377,9 @@ class GameRecord:
     """(turn, phase, seat, answer)."""
     decisions: list[tuple[int, int, str, str, list[str]]]
     """(turn, phase, seat, decision id, answer)."""
-    steps: list[tuple[int, int, list[Json]]]
-    """(turn, phase, events)."""
+    steps: list[tuple[int, int, list[Json] | str]]
+    """(turn, phase, events): the events as a JSON list, or (PostgreSQL) its stored
+    text."""
     marks: Marks = Marks()
     """The greatest id of each kind of row read (or those given, when none was newer)."""
     flags: tuple[bool, bool] | None = None
@@ -704,25 +711,25 @@ class Store:
 
     def _pg_batch(self, game_id: str, batch: Batch, revision: int | None) -> None:
         """:meth:`add_batch` on PostgreSQL: one statement (:func:`_pg_write`), one round
-        trip."""
+        trip; each kind of row sent as one JSON text (an array of text would escape
+        every quote of the JSON inside)."""
         dump = self._writes.dump
-        rows: dict[str, list[tuple[Any, ...]]] = {
-            "plans": [(t, s, dump(p)) for t, s, p in batch.plans],
-            "answers": [(t, ph, s, dump(a)) for t, ph, s, a in batch.answers],
+        rows = {
+            "plans": [f"[{t},{dump(s)},{dump(p)}]" for t, s, p in batch.plans],
+            "answers": [f"[{t},{ph},{dump(s)},{dump(a)}]" for t, ph, s, a in batch.answers],
             "decisions": [
-                (t, ph, s, d, dump(a))
+                f"[{t},{ph},{dump(s)},{dump(d)},{dump(a)}]"
                 for t, ph, s, answers in batch.decisions
                 for d, a in sorted(answers.items())
             ],
-            "steps": [(t, ph, e if isinstance(e, str) else dump(e)) for t, ph, e in batch.steps],
+            "steps": [
+                f"[{t},{ph},{e if isinstance(e, str) else dump(e)}]" for t, ph, e in batch.steps
+            ],
         }
         given: dict[str, Any] = {"game": game_id, "revision": revision, "now": time.time()}
         kinds = tuple(kind for kind, held in rows.items() if held)
         for kind in kinds:
-            for (column, _), values in zip(
-                PG_ROWS[kind][1], zip(*rows[kind], strict=True), strict=True
-            ):
-                given[f"{kind}_{column}"] = list(values)
+            given[kind] = "[" + ",".join(rows[kind]) + "]"
         statement = _pg_write(revision is None, batch.over, kinds)
         with self._pg_alone() as cursor:
             try:
@@ -856,7 +863,7 @@ class Store:
             row = cursor.fetchone()
         if row is None:
             return None
-        title, created, seed, engine, over, revision, setup, flags, seats, *rows = row
+        title, created, seed, engine, over, revision, setup, flags, seats, *rows, events = row
         plans, answers, decided, steps = (r or [] for r in rows)
         return GameRecord(
             id=game_id,
@@ -871,7 +878,7 @@ class Store:
             plans=[(t, s, p) for _, t, s, p in plans],
             answers=[(t, ph, s, a) for _, t, ph, s, a in answers],
             decisions=[(t, ph, s, d, list(a)) for _, t, ph, s, d, a in decided],
-            steps=[(t, ph, e) for _, t, ph, e in steps],
+            steps=[(t, ph, e) for (_, t, ph), e in zip(steps, events or (), strict=True)],
             marks=marks.after(*([r[0] for r in rows] for rows in (plans, answers, decided, steps))),
             flags=None if not full else (bool(flags and flags[0]), bool(flags and flags[1])),
         )
