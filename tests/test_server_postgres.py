@@ -311,7 +311,7 @@ def test_a_batch_is_one_statement_that_writes_all_or_nothing(
             store.close()
     pg, lite = records
     assert pg.steps == events  # the text as it was sent
-    assert [(t, p, json.loads(e)) for t, p, e in pg.steps] == lite.steps
+    assert [(t, p, json.loads(str(e))) for t, p, e in pg.steps] == lite.steps
     assert (pg.plans, pg.answers, pg.decisions) == (lite.plans, lite.answers, lite.decisions)
     assert [d[3] for d in pg.decisions] == ["d1", "d2"]
     assert pg.marks == Marks(plans=2, answers=2, decisions=2, steps=2)  # a fresh database
