@@ -317,10 +317,10 @@ def test_a_batch_is_one_statement_that_writes_all_or_nothing(
     assert pg.marks == Marks(plans=2, answers=2, decisions=2, steps=2)  # a fresh database
 
 
-def test_stored_events_compared_as_text_as_json_otherwise(pg_url: str) -> None:  # noqa: F811
-    """A process loading a game compares each replayed step's events with the stored
-    text (equal text: the same events); a text that differs is compared as JSON, so
-    only a real difference counts as diverged — as when the events were parsed."""
+def test_stored_events_read_as_text_are_compared_as_json(pg_url: str) -> None:  # noqa: F811
+    """A process loading a game reads each step's events as their stored text and
+    compares them with its replay as JSON: the same JSON written another way is not a
+    difference, other events are (as when the driver parsed them)."""
     store = Store(pg_url)
     catalog = load_catalog()
     try:

@@ -201,8 +201,8 @@ def _pg_read(full: bool) -> str:
     """A game's rows after given ids, in ONE PostgreSQL statement (one round trip, one
     snapshot: read statement by statement, a commit landing in between could show the
     steps a plan led to without the plan); ``full``: with the game's setup. The steps'
-    events come as their stored text, not parsed: a process compares them with the
-    text of its own resolution (:meth:`LiveGame._resolve_stored`)."""
+    events come as their stored text (an array of text), parsed by the one reader that
+    needs them (:meth:`LiveGame._resolve_stored`), not inside a JSON aggregate."""
 
     def rows(table: str, order: str, *columns: str) -> str:
         return (
