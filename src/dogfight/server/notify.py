@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from sqlalchemy.engine import make_url
 
@@ -67,17 +68,52 @@ class Listener:
                     self.url, autocommit=True
                 ) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
+                    # any notification that came with the LISTEN's answer
+                    async for note in connection.notifies(timeout=0):
+                        self._heard(note.payload)
                     self.ready.set()
                     if not first:
                         await self.lost()
                     first = False
-                    async for note in connection.notifies():
-                        game_id, _, revision = note.payload.partition(" ")
-                        if revision.isdigit():
-                            self.changed(game_id, int(revision))
+                    await self._listen(connection.pgconn)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 log.warning("dogfight: listening for other processes' changes: %s", exc)
                 first = False
             await asyncio.sleep(RETRY)
+
+    async def _listen(self, pgconn: Any) -> None:
+        """Hand on every notification until the connection breaks (raised). The
+        connection's socket is watched by the event loop once, and each wake-up reads
+        every notification that came (psycopg's ``notifies()`` starts and stops
+        watching the socket for each one, through several generators: a few percent of
+        a busy server's time)."""
+        from psycopg.pq import ConnStatus
+
+        loop = asyncio.get_running_loop()
+        broken: asyncio.Future[None] = loop.create_future()
+
+        def readable() -> None:
+            try:
+                pgconn.consume_input()
+                while (note := pgconn.notifies()) is not None:
+                    self._heard(note.extra.decode())
+                if pgconn.status != ConnStatus.OK:
+                    raise ConnectionError("the connection was closed")
+            except Exception as exc:  # the connection was lost
+                if not broken.done():
+                    broken.set_exception(exc)
+
+        fd = pgconn.socket
+        loop.add_reader(fd, readable)
+        try:
+            readable()  # whatever came before the socket was watched
+            await broken
+        finally:
+            loop.remove_reader(fd)
+
+    def _heard(self, payload: str) -> None:
+        game_id, _, revision = payload.partition(" ")
+        if revision.isdigit():
+            self.changed(game_id, int(revision))
