@@ -26,9 +26,10 @@ from dogfight.catalog import load_catalog
 from dogfight.server import status
 from dogfight.server.errors import GameFailed
 from dogfight.server.games import LiveGame
+from dogfight.server.notify import libpq_url
 from dogfight.server.seat_actions import submit_plans
 from dogfight.server.service import GameService
-from dogfight.server.store import Batch, Conflict, Marks, Stale, Store, sqlite_url
+from dogfight.server.store import CHANNEL, Batch, Conflict, Marks, Stale, Store, sqlite_url
 
 Json = dict[str, Any]
 
@@ -347,4 +348,60 @@ def test_stored_events_read_as_text_are_compared_as_json(pg_url: str) -> None:  
             )
         assert diverged() == [(1, 0)]
     finally:
+        store.close()
+
+
+def test_a_notification_carries_the_rows_load_since_reads(pg_url: str) -> None:  # noqa: F811
+    """Each batch's notification carries the rows written (when they fit): taken by a
+    process that held the revision before, they are what ``load_since`` reads at that
+    revision (the fast path held to the slow one); a catch-up from them gives the same
+    game as one that reads."""
+    import psycopg
+
+    store = Store(pg_url)
+    catalog = load_catalog()
+    listening = psycopg.connect(libpq_url(pg_url), autocommit=True)
+    try:
+        listening.execute(f"LISTEN {CHANNEL}")
+        writer = _two_seats(store)
+        record = store.load(writer.id)
+        assert record is not None
+        notified, reading = LiveGame(record, catalog, store), LiveGame(record, catalog, store)
+        for turn in (1, 2):
+            for seat, vehicle in (("a", "camel"), ("b", "albatros")):
+                marks = notified.marks
+                submit_plans(writer, seat, turn, {vehicle: straights_plan()})
+                notes = list(listening.notifies(timeout=5, stop_after=1))
+                game_id, revision, rows = notes[-1].payload.split(" ", 2)
+                assert (game_id, int(revision)) == (writer.id, writer.revision)
+                carried = Store.noticed(game_id, int(revision), rows, marks)
+                read = store.load_since(game_id, marks)
+                assert carried is not None and read is not None
+                assert (carried.plans, carried.answers, carried.decisions, carried.marks) == (
+                    read.plans,
+                    read.answers,
+                    read.decisions,
+                    read.marks,
+                )
+                assert [(t, p, e) for t, p, e in carried.steps] == [
+                    (t, p, json.loads(str(e))) for t, p, e in read.steps
+                ]
+                reads = store.load_since
+                store.load_since = None  # type: ignore[assignment,method-assign]
+                try:
+                    notified.reload(notice=(int(revision), rows))  # nothing read
+                finally:
+                    store.load_since = reads  # type: ignore[method-assign]
+                reading.reload()
+                for game in (notified, reading):
+                    assert game.revision == writer.revision
+                    assert [s.stored() for s in game.steps] == [s.stored() for s in writer.steps]
+                    assert game.plans == writer.plans and game.diverged == []
+        assert len(writer.steps) == 8
+        # rows for another revision than the next one are not taken: the rows are read
+        stale = LiveGame(record, catalog, store)
+        stale.reload(notice=(writer.revision, "[null, null, null, null]"))
+        assert [s.stored() for s in stale.steps] == [s.stored() for s in writer.steps]
+    finally:
+        listening.close()
         store.close()

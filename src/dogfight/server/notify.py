@@ -2,9 +2,12 @@
 writes through PostgreSQL's LISTEN/NOTIFY.
 
 Every write to a game notifies the channel :data:`dogfight.server.store.CHANNEL` with
-``"<game id> <revision>"`` when it commits (``Store.claim``). Each process listens on
-its own connection; a notification of a game it holds at an older revision makes it
-catch up (:meth:`LiveGame.reload`) and send the new views to the seats connected to it.
+``"<game id> <revision>"`` when it commits (``Store.claim``), followed by the rows
+written when they fit (``Store.add_batch``: a plan, a turn's steps). Each process
+listens on its own connection; a notification of a game it holds at an older revision
+makes it catch up (:meth:`LiveGame.reload`: from the rows carried when it held the
+revision before, else by reading the rows stored since) and send the new views to the
+seats connected to it.
 After a lost connection it listens again and catches up on every game it holds (what
 was said while it was away is lost).
 """
@@ -34,13 +37,15 @@ def libpq_url(url: str) -> str:
 
 
 class Listener:
-    """Listens on the channel; calls ``changed(game_id, revision)`` for each
-    notification and ``lost()`` after a reconnection, on the event loop."""
+    """Listens on the channel; calls ``changed(game_id, revision, rows)`` for each
+    notification (``rows``: the rows written, when the notification carried them, as
+    JSON text for ``Store.noticed``; else None) and ``lost()`` after a reconnection, on
+    the event loop."""
 
     def __init__(
         self,
         url: str,
-        changed: Callable[[str, int], None],
+        changed: Callable[[str, int, str | None], None],
         lost: Callable[[], Awaitable[None]],
     ) -> None:
         self.url = libpq_url(url)
@@ -114,6 +119,7 @@ class Listener:
             loop.remove_reader(fd)
 
     def _heard(self, payload: str) -> None:
-        game_id, _, revision = payload.partition(" ")
+        game_id, _, rest = payload.partition(" ")
+        revision, _, rows = rest.partition(" ")
         if revision.isdigit():
-            self.changed(game_id, int(revision))
+            self.changed(game_id, int(revision), rows or None)

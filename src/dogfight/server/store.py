@@ -274,9 +274,17 @@ def _pg_write(any_revision: bool, over: bool, kinds: tuple[str, ...]) -> str:
         + (', "over" = true' if over else "")
         + " WHERE id = %(game)s"
         + ("" if any_revision else " AND revision = %(revision)s")
-        + f" RETURNING id, revision, pg_notify('{CHANNEL}', id || ' ' || revision::text)"
+        + " RETURNING id, revision"
     )
     parts = [f"claim AS ({claim})"]
+    delta = []
+    for kind in PG_ROWS:
+        names = ", ".join(["id", *(c for c, _ in PG_ROWS[kind][1])])
+        delta.append(
+            f"(SELECT json_agg(json_build_array({names}) ORDER BY id) FROM new_{kind})"
+            if kind in kinds
+            else "NULL"
+        )
     for kind in kinds:
         table, columns = PG_ROWS[kind]
         names = ", ".join(c for c, _ in columns)
@@ -287,9 +295,23 @@ def _pg_write(any_revision: bool, over: bool, kinds: tuple[str, ...]) -> str:
         parts.append(
             f"new_{kind} AS (INSERT INTO {table} (game_id, {names}, created) "
             f"SELECT claim.id, {values}, %(now)s FROM claim, "
-            f"json_array_elements(%({kind})s::json) WITH ORDINALITY AS x(r, n) ORDER BY x.n)"
+            f"json_array_elements(%({kind})s::json) WITH ORDINALITY AS x(r, n) ORDER BY x.n "
+            f"RETURNING id, {names})"
         )
-    return "WITH " + ", ".join(parts) + " SELECT revision FROM claim"
+    # the notification: the game and its revision, and the rows written when they fit
+    # in a notification's payload (at most 8000 bytes)
+    return (
+        "WITH " + ", ".join(parts) + ", "
+        f"delta AS (SELECT json_build_array({', '.join(delta)})::text AS rows) "
+        f"SELECT revision, pg_notify('{CHANNEL}', claim.id || ' ' || claim.revision::text "
+        f"|| CASE WHEN octet_length(delta.rows) <= {NOTICE_ROWS} THEN ' ' || delta.rows "
+        "ELSE '' END) FROM claim, delta"
+    )
+
+
+NOTICE_ROWS = 7800
+"""The longest rows (bytes of JSON) a notification carries, below PostgreSQL's 8000-byte
+payload limit with the game's id and revision before them."""
 
 
 class Conflict(Exception):
@@ -477,10 +499,8 @@ def _alive(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
 @dataclass(frozen=True)
 class Writes:
     """The SQL of the hot writes in one dialect's parameter style (``?`` for SQLite,
-    ``%s`` for psycopg), and how a JSON column's value is sent. On PostgreSQL the claim
-    of the game's revision also sends the notification (``pg_notify`` in its
-    ``RETURNING``, for the row it bumped: none when the claim finds the game moved on),
-    one round trip instead of two."""
+    ``%s`` for psycopg), and how a JSON column's value is sent. PostgreSQL writes a
+    batch in one statement instead (:func:`_pg_write`), with its notification."""
 
     claim_any: str
     claim: str
@@ -501,8 +521,6 @@ class Writes:
             return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
         returning = "revision"
-        if dialect == "postgresql":
-            returning += f", pg_notify('{CHANNEL}', id || ' ' || revision::text)"
         claim_any = f"UPDATE games SET revision = revision + 1 WHERE id = {mark}"
         return cls(
             claim_any=f"{claim_any} RETURNING {returning}",
@@ -882,6 +900,35 @@ class Store:
             marks=marks.after(*([r[0] for r in rows] for rows in (plans, answers, decided, steps))),
             flags=None if not full else (bool(flags and flags[0]), bool(flags and flags[1])),
         )
+
+    @staticmethod
+    def noticed(game_id: str, revision: int, rows: str, marks: Marks) -> GameRecord | None:
+        """The rows a notification carried (``rows``, after the game's id and revision:
+        see :func:`_pg_write`) as :meth:`load_since` would read them at that revision from
+        ``marks`` when the reader holds every earlier write — the rows of that one
+        write; the seats are not in it (a seat's change is notified without rows) and
+        left empty. None when ``rows`` is not such a list."""
+        try:
+            plans, answers, decided, steps = (r or [] for r in json.loads(rows))
+            record = GameRecord(
+                id=game_id,
+                title="",
+                created=0.0,
+                seed=0,
+                setup={},
+                engine=0,
+                over=False,
+                revision=revision,
+                seats=[],
+                plans=[(t, s, p) for _, t, s, p in plans],
+                answers=[(t, ph, s, a) for _, t, ph, s, a in answers],
+                decisions=[(t, ph, s, d, list(a)) for _, t, ph, s, d, a in decided],
+                steps=[(t, ph, e) for _, t, ph, e in steps],
+                marks=marks.after(*([r[0] for r in k] for k in (plans, answers, decided, steps))),
+            )
+        except (ValueError, TypeError):
+            return None
+        return record
 
     def count_steps(self, game_id: str) -> list[tuple[int, int]]:
         """(turn, phase) of every stored step, in order (duplicates would show twice)."""
