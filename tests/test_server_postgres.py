@@ -405,3 +405,24 @@ def test_a_notification_carries_the_rows_load_since_reads(pg_url: str) -> None: 
     finally:
         listening.close()
         store.close()
+
+
+def test_rows_too_long_for_a_notification_are_read(pg_url: str) -> None:  # noqa: F811
+    """A batch whose rows do not fit in a notification's payload notifies the game and
+    its revision alone (the processes read the rows)."""
+    import psycopg
+
+    store = Store(pg_url)
+    listening = psycopg.connect(libpq_url(pg_url), autocommit=True)
+    try:
+        listening.execute(f"LISTEN {CHANNEL}")
+        game = _two_seats(store)
+        long_events = "[" + ",".join(['{"kind":"noted","text":"' + "x" * 100 + '"}'] * 90) + "]"
+        store.add_batch(game.id, Batch(steps=[(1, 0, long_events)]), game.revision)
+        store.add_batch(game.id, Batch(steps=[(1, 1, "[]")]), game.revision + 1)
+        notes = [n.payload for n in listening.notifies(timeout=5, stop_after=2)]
+        assert notes[0] == f"{game.id} {game.revision + 1}"
+        assert notes[1].startswith(f"{game.id} {game.revision + 2} [")
+    finally:
+        listening.close()
+        store.close()
