@@ -29,7 +29,16 @@ from dogfight.server.games import LiveGame
 from dogfight.server.notify import libpq_url
 from dogfight.server.seat_actions import submit_plans
 from dogfight.server.service import GameService
-from dogfight.server.store import CHANNEL, Batch, Conflict, Marks, Stale, Store, sqlite_url
+from dogfight.server.store import (
+    CHANNEL,
+    Batch,
+    Conflict,
+    GameRow,
+    Marks,
+    Stale,
+    Store,
+    sqlite_url,
+)
 
 Json = dict[str, Any]
 
@@ -426,3 +435,37 @@ def test_rows_too_long_for_a_notification_are_read(pg_url: str) -> None:  # noqa
     finally:
         listening.close()
         store.close()
+
+
+def test_a_new_game_is_stored_in_one_statement_as_sqlite_stores_it(
+    pg_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """PostgreSQL stores a new game, its seats and its status row in one statement:
+    read back, the same game as SQLite's inserts store; the same id twice: Conflict."""
+    loaded = []
+    for url in (pg_url, sqlite_url(tmp_path / "games.sqlite")):
+        store = Store(url)
+        try:
+            game, _ = GameService(store, load_catalog()).create(
+                duel_situation(),
+                "duel",
+                [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], "easy")],
+                11,
+                analysis=True,
+            )
+            record = store.load(game.id)
+            assert record is not None and status.is_analysis(store, game.id)
+            assert status.failure(store, game.id) is None
+            seats = [replace(seat, token_hash="") for seat in record.seats]  # random tokens
+            loaded.append(replace(record, id="", created=0.0, flags=None, seats=seats))
+            with pytest.raises(Conflict):
+                store.create_game(
+                    GameRow(id=game.id, title="again", created=0.0, seed=1, setup={}, engine=1),
+                    [],
+                )
+        finally:
+            store.close()
+    pg, lite = loaded
+    assert not pg.over and pg.plans  # the computer player planned at once
+    assert replace(pg, steps=[], marks=Marks()) == replace(lite, steps=[], marks=Marks())
