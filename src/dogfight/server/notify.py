@@ -2,8 +2,8 @@
 writes through PostgreSQL's LISTEN/NOTIFY.
 
 Every write to a game notifies the channel :data:`dogfight.server.store.CHANNEL` with
-``"<game id> <revision>"`` when it commits (``Store.claim``), followed by the rows
-written when they fit (``Store.add_batch``: a plan, a turn's steps). Each process
+``"<game id> <revision>"`` when it commits (``Store.claim``; a batch's one statement,
+``Store.add_batch``, adds the rows written when they fit: a plan, a turn's steps). Each process
 listens on its own connection; a notification of a game it holds at an older revision
 makes it catch up (:meth:`LiveGame.reload`: from the rows carried when it held the
 revision before, else by reading the rows stored since) and send the new views to the
