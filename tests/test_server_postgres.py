@@ -11,11 +11,13 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 from postgres_helpers import pg_url, postgres  # noqa: F401  (fixtures)
 from server_helpers import Server, duel_situation, straights_plan
+from sqlalchemy import text
 from test_server_persistence import _play_targets_game, create, stored_steps, submit, view
 from websockets.sync.client import ClientConnection, connect
 
@@ -24,9 +26,19 @@ from dogfight.catalog import load_catalog
 from dogfight.server import status
 from dogfight.server.errors import GameFailed
 from dogfight.server.games import LiveGame
+from dogfight.server.notify import libpq_url
 from dogfight.server.seat_actions import submit_plans
 from dogfight.server.service import GameService
-from dogfight.server.store import Store
+from dogfight.server.store import (
+    CHANNEL,
+    Batch,
+    Conflict,
+    GameRow,
+    Marks,
+    Stale,
+    Store,
+    sqlite_url,
+)
 
 Json = dict[str, Any]
 
@@ -254,3 +266,206 @@ def test_a_process_that_lost_its_listener_catches_up(shared: str) -> None:
     finally:
         writer.kill()
         listening.kill()
+
+
+def _two_seats(store: Store, seed: int = 5) -> LiveGame:
+    game, _ = GameService(store, load_catalog()).create(
+        duel_situation(),
+        "duel",
+        [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], None)],
+        seed,
+    )
+    return game
+
+
+def test_a_batch_is_one_statement_that_writes_all_or_nothing(
+    pg_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """PostgreSQL writes a batch in one statement (the claim, its notification and
+    every row): the rows come back as SQLite's many statements store them, in order, the
+    events' text verbatim; a stale revision or a row stored twice writes nothing."""
+    events = [(1, 0, '[{"kind":"a","x":1.5}]'), (1, 1, '[{"kind": "b"}, {"kind":"c"}]')]
+    batch = Batch(
+        plans=[(1, "a", {"camel": straights_plan()}), (1, "b", {"albatros": straights_plan()})],
+        answers=[(1, 1, "a", {"fire": {"camel": {"gun": "albatros"}}}), (1, -1, "b", {})],
+        decisions=[(1, 1, "a", {"d2": ["x"], "d1": ["y", "z"]})],
+        steps=list(events),
+        over=True,
+    )
+    records = []
+    for url in (pg_url, sqlite_url(tmp_path / "games.sqlite")):
+        store = Store(url)
+        try:
+            game = _two_seats(store)
+            store.add_batch(game.id, batch, game.revision)
+            record = store.load(game.id)
+            assert record is not None and record.over and record.revision == game.revision + 1
+            records.append(record)
+            with pytest.raises(Stale):  # the game moved on: nothing written
+                store.add_batch(game.id, Batch(steps=[(1, 2, "[]")]), game.revision)
+            with pytest.raises(Conflict):  # a plan stored twice: nothing written
+                store.add_batch(
+                    game.id,
+                    Batch(plans=[(2, "a", {})], steps=[(1, 0, "[]")]),
+                    record.revision,
+                )
+            again = store.load(game.id)
+            assert again is not None
+            assert (again.revision, again.plans, again.steps) == (
+                record.revision,
+                record.plans,
+                record.steps,
+            )
+        finally:
+            store.close()
+    pg, lite = records
+    assert pg.steps == events  # the text as it was sent
+    assert [(t, p, json.loads(str(e))) for t, p, e in pg.steps] == lite.steps
+    assert (pg.plans, pg.answers, pg.decisions) == (lite.plans, lite.answers, lite.decisions)
+    assert [d[3] for d in pg.decisions] == ["d1", "d2"]
+    assert pg.marks == Marks(plans=2, answers=2, decisions=2, steps=2)  # a fresh database
+
+
+def test_stored_events_read_as_text_are_compared_as_json(pg_url: str) -> None:  # noqa: F811
+    """A process loading a game reads each step's events as their stored text and
+    compares them with its replay as JSON: the same JSON written another way is not a
+    difference, other events are (as when the driver parsed them)."""
+    store = Store(pg_url)
+    catalog = load_catalog()
+    try:
+        game = _two_seats(store)
+        submit_plans(game, "a", 1, {"camel": straights_plan()})
+        submit_plans(game, "b", 1, {"albatros": straights_plan()})
+        assert len(game.steps) == 4
+
+        def diverged() -> list[tuple[int, int]]:
+            record = store.load(game.id)
+            assert record is not None and all(isinstance(e, str) for _, _, e in record.steps)
+            return LiveGame(record, catalog, store).diverged
+
+        assert diverged() == []
+        with store.engine.begin() as connection:  # the same JSON, written another way
+            connection.execute(text("UPDATE steps SET events = (events::jsonb)::json"))
+        assert diverged() == []
+        with store.engine.begin() as connection:  # different events
+            connection.execute(
+                text(
+                    "UPDATE steps SET events = json_build_array(json_build_object('kind', 'x')) "
+                    "WHERE turn = 1 AND phase = 0"
+                )
+            )
+        assert diverged() == [(1, 0)]
+    finally:
+        store.close()
+
+
+def test_a_notification_carries_the_rows_load_since_reads(pg_url: str) -> None:  # noqa: F811
+    """Each batch's notification carries the rows written (when they fit): taken by a
+    process that held the revision before, they are what ``load_since`` reads at that
+    revision (the fast path held to the slow one); a catch-up from them gives the same
+    game as one that reads."""
+    import psycopg
+
+    store = Store(pg_url)
+    catalog = load_catalog()
+    listening = psycopg.connect(libpq_url(pg_url), autocommit=True)
+    try:
+        listening.execute(f"LISTEN {CHANNEL}")
+        writer = _two_seats(store)
+        record = store.load(writer.id)
+        assert record is not None
+        notified, reading = LiveGame(record, catalog, store), LiveGame(record, catalog, store)
+        for turn in (1, 2):
+            for seat, vehicle in (("a", "camel"), ("b", "albatros")):
+                marks = notified.marks
+                submit_plans(writer, seat, turn, {vehicle: straights_plan()})
+                notes = list(listening.notifies(timeout=5, stop_after=1))
+                game_id, revision, rows = notes[-1].payload.split(" ", 2)
+                assert (game_id, int(revision)) == (writer.id, writer.revision)
+                carried = Store.noticed(game_id, int(revision), rows, marks)
+                read = store.load_since(game_id, marks)
+                assert carried is not None and read is not None
+                assert (carried.plans, carried.answers, carried.decisions, carried.marks) == (
+                    read.plans,
+                    read.answers,
+                    read.decisions,
+                    read.marks,
+                )
+                assert [(t, p, e) for t, p, e in carried.steps] == [
+                    (t, p, json.loads(str(e))) for t, p, e in read.steps
+                ]
+                reads = store.load_since
+                store.load_since = None  # type: ignore[assignment,method-assign]
+                try:
+                    notified.reload(notice=(int(revision), rows))  # nothing read
+                finally:
+                    store.load_since = reads  # type: ignore[method-assign]
+                reading.reload()
+                for game in (notified, reading):
+                    assert game.revision == writer.revision
+                    assert [s.stored() for s in game.steps] == [s.stored() for s in writer.steps]
+                    assert game.plans == writer.plans and game.diverged == []
+        assert len(writer.steps) == 8
+        # rows for another revision than the next one are not taken: the rows are read
+        stale = LiveGame(record, catalog, store)
+        stale.reload(notice=(writer.revision, "[null, null, null, null]"))
+        assert [s.stored() for s in stale.steps] == [s.stored() for s in writer.steps]
+    finally:
+        listening.close()
+        store.close()
+
+
+def test_rows_too_long_for_a_notification_are_read(pg_url: str) -> None:  # noqa: F811
+    """A batch whose rows do not fit in a notification's payload notifies the game and
+    its revision alone (the processes read the rows)."""
+    import psycopg
+
+    store = Store(pg_url)
+    listening = psycopg.connect(libpq_url(pg_url), autocommit=True)
+    try:
+        listening.execute(f"LISTEN {CHANNEL}")
+        game = _two_seats(store)
+        long_events = "[" + ",".join(['{"kind":"noted","text":"' + "x" * 100 + '"}'] * 90) + "]"
+        store.add_batch(game.id, Batch(steps=[(1, 0, long_events)]), game.revision)
+        store.add_batch(game.id, Batch(steps=[(1, 1, "[]")]), game.revision + 1)
+        notes = [n.payload for n in listening.notifies(timeout=5, stop_after=2)]
+        assert notes[0] == f"{game.id} {game.revision + 1}"
+        assert notes[1].startswith(f"{game.id} {game.revision + 2} [")
+    finally:
+        listening.close()
+        store.close()
+
+
+def test_a_new_game_is_stored_in_one_statement_as_sqlite_stores_it(
+    pg_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """PostgreSQL stores a new game, its seats and its status row in one statement:
+    read back, the same game as SQLite's inserts store; the same id twice: Conflict."""
+    loaded = []
+    for url in (pg_url, sqlite_url(tmp_path / "games.sqlite")):
+        store = Store(url)
+        try:
+            game, _ = GameService(store, load_catalog()).create(
+                duel_situation(),
+                "duel",
+                [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], "easy")],
+                11,
+                analysis=True,
+            )
+            record = store.load(game.id)
+            assert record is not None and status.is_analysis(store, game.id)
+            assert status.failure(store, game.id) is None
+            seats = [replace(seat, token_hash="") for seat in record.seats]  # random tokens
+            loaded.append(replace(record, id="", created=0.0, flags=None, seats=seats))
+            with pytest.raises(Conflict):
+                store.create_game(
+                    GameRow(id=game.id, title="again", created=0.0, seed=1, setup={}, engine=1),
+                    [],
+                )
+        finally:
+            store.close()
+    pg, lite = loaded
+    assert not pg.over and pg.plans  # the computer player planned at once
+    assert replace(pg, steps=[], marks=Marks()) == replace(lite, steps=[], marks=Marks())

@@ -97,6 +97,28 @@ class Cluster:
             conn.execute(f"CREATE DATABASE {name}")
         return self.url(name)
 
+    def cpu_s(self) -> float:
+        """CPU time (user + system, seconds) the cluster has used so far: the postmaster
+        with its ended children (backends that exited) and its running children (every
+        connection's backend, the writer, the WAL writer...). Linux; 0 if unreadable."""
+        try:
+            postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return 0.0
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            pid, parent = int(stat.parent.name), int(fields[1])
+            if pid == postmaster:
+                total += sum(int(f) for f in fields[11:15])  # with the ended children
+            elif parent == postmaster:
+                total += int(fields[11]) + int(fields[12])
+        return total / tick
+
     def stop(self) -> None:
         try:
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")

@@ -373,21 +373,24 @@ def _servers(db: str, processes: int) -> Iterator[tuple[list[str], list[subproce
 
 
 @contextlib.contextmanager
-def _database(processes: int, db: str | None) -> Iterator[tuple[str, str]]:
-    """The database URL and what it is: ``db``, else a fresh SQLite file (one process)
-    or a throwaway PostgreSQL cluster (several)."""
+def _database(
+    processes: int, db: str | None
+) -> Iterator[tuple[str, str, Callable[[], float] | None]]:
+    """The database URL, what it is, and how to read the CPU time of the database
+    server when it is the benchmark's own (None: in the servers, or not ours): ``db``,
+    else a fresh SQLite file (one process) or a throwaway PostgreSQL cluster (several)."""
     if db is not None:
-        yield db, "given"
+        yield db, "given", None
         return
     if processes == 1:
         with tempfile.TemporaryDirectory() as folder:
-            yield f"sqlite:///{Path(folder) / 'bench.sqlite'}", "sqlite"
+            yield f"sqlite:///{Path(folder) / 'bench.sqlite'}", "sqlite", None
         return
     from dogfight.bench.pgcluster import Cluster
 
     cluster = Cluster()
     try:
-        yield cluster.new_database(), "postgresql (throwaway cluster)"
+        yield cluster.new_database(), "postgresql (throwaway cluster)", cluster.cpu_s
     finally:
         cluster.stop()
 
@@ -408,9 +411,13 @@ def run(
     # the Camel's deck without climb and dive: any three distinct cards are a legal plan
     deck = catalog.maneuver_decks[catalog.airplanes["sopwith-camel"].maneuver_deck]
     cards = [c.id for c in deck.cards if c.symbol.value not in ("climb", "dive")]
-    with _database(processes, db) as (url, kind), _servers(url, processes) as (bases, procs):
+    with (
+        _database(processes, db) as (url, kind, database_cpu),
+        _servers(url, processes) as (bases, procs),
+    ):
         idle = [_memory_mb(p.pid) for p in procs]
         load_before = [round(x, 2) for x in os.getloadavg()]
+        database_before = database_cpu() if database_cpu else 0.0
         servers_before = [_cpu_s(p.pid) for p in procs]
         clients_before = _own_cpu_s()
         servers_ready: list[float] = []
@@ -424,6 +431,7 @@ def run(
         clients_cpu = _own_cpu_s() - clients_before
         servers_after = [_cpu_s(p.pid) for p in procs]
         servers_cpu = [a - b for a, b in zip(servers_after, servers_before, strict=True)]
+        database_used = database_cpu() - database_before if database_cpu else None
         loaded = [_memory_mb(p.pid) for p in procs]
     ms = sorted(x * 1000 for g in played for x in g.latencies)
     errors = [e for g in played for e in g.errors]
@@ -458,6 +466,10 @@ def run(
         "cpu_s": {
             "servers": [round(c, 2) for c in servers_cpu],
             "clients": round(clients_cpu, 2),
+            "database": None if database_used is None else round(database_used, 2),
+            "database_ms_per_turn": round(1000 * database_used / len(ms), 2)
+            if ms and database_used is not None
+            else None,
             "servers_ms_per_turn": round(1000 * sum(servers_cpu) / len(ms), 2) if ms else None,
             "servers_ms_per_turn_played": round(
                 1000 * (sum(servers_after) - sum(servers_ready)) / len(ms), 2
@@ -474,7 +486,8 @@ def run(
             "measured (what the games cost the servers, whatever else the machine was doing); "
             "in a burst, where every game is made before the first turn, also split into the "
             "turns alone (per turn played) and the making of the games and their sockets "
-            "(per game made)",
+            "(per game made); database: the throwaway PostgreSQL cluster's processes "
+            "(every backend), on the same CPUs, not counted in the servers' figures",
         },
         "errors": len(errors),
         "first_errors": errors[:5],

@@ -330,7 +330,7 @@ def create_app(
         running.add(task)
         task.add_done_callback(running.discard)
 
-    def catch_up(game: LiveGame, revision: int | None) -> None:
+    def catch_up(game: LiveGame, revision: int | None, rows: str | None = None) -> None:
         """Another process wrote to the game: read what it wrote and send the seats
         connected here their new views. If the game can now go on without anybody (a
         seat was handed to a computer player, or more steps are due than one advance
@@ -344,7 +344,7 @@ def create_app(
                 with game.lock:
                     if revision is not None and game.revision >= revision:
                         return None
-                    game.reload()
+                    game.reload(notice=None if rows is None else (revision or 0, rows))
                     if game.more_to_do():
                         return game.revision
                 hub.fan_out(game)
@@ -373,10 +373,10 @@ def create_app(
         running.add(task)
         task.add_done_callback(running.discard)
 
-    def heard(game_id: str, revision: int) -> None:
+    def heard(game_id: str, revision: int, rows: str | None) -> None:
         game = service.games.get(game_id)
         if game is not None and game.revision < revision:
-            catch_up(game, revision)
+            catch_up(game, revision, rows)
 
     async def caught_up() -> None:
         for game in list(service.games.values()):

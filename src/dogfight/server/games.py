@@ -18,6 +18,7 @@ never leave the server any other way. A person's seat acts through
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -170,8 +171,11 @@ class LiveGame:
         self._questions: dict[tuple[int, int], tuple[dict[str, list[Question]], Any]] = {}
         self._at = (0, 0)
 
-    def _resolve_stored(self, stored_steps: Sequence[tuple[int, int, list[Any]]]) -> None:
-        """Resolve here the stored steps that follow the ones held, in order."""
+    def _resolve_stored(self, stored_steps: Sequence[tuple[int, int, list[Any] | str]]) -> None:
+        """Resolve here the stored steps that follow the ones held, in order, and
+        compare each step's events with those stored (a JSON list, or its text: parsed
+        here, not by the driver). Comparing the texts instead would need every event's
+        text, which the pages need only for the events a seat may see."""
         for turn, phase, stored in stored_steps:
             self._at = (turn, phase)
             expected = self.next_step()
@@ -181,14 +185,15 @@ class LiveGame:
                 )
             new, events = self._resolve(turn, phase)
             step = Step(turn, phase, events, new)
-            if step.encode() != stored:
+            if step.encode() != (json.loads(stored) if isinstance(stored, str) else stored):
                 # a different engine version: the replayed state is used, the stored log
                 # is what was seen; export reports the difference
                 self.diverged.append((turn, phase))
             self.steps.append(step)
 
-    def _merge(self, record: GameRecord) -> bool:
-        """Take the rows stored since those read (``Store.load_since``): the new seats'
+    def _merge(self, record: GameRecord, seats_read: bool = True) -> bool:
+        """Take the rows stored since those read (``Store.load_since``, or a
+        notification's: ``seats_read`` False, the seats are not in it): the new seats'
         settings and inputs, and the new steps, resolved here. False, nothing taken, when
         the new steps do not follow the ones held."""
         held = {(s.turn, s.phase) for s in self.steps}
@@ -196,7 +201,7 @@ class LiveGame:
         if steps and (steps[0][0], steps[0][1]) != self.next_step():
             return False
         self._at = (0, 0)
-        seats = _seats_of(record)
+        seats = _seats_of(record) if seats_read else self.seats
         if seats != self.seats:
             self.seats = seats
         self.revision = record.revision
@@ -205,18 +210,25 @@ class LiveGame:
         self.marks = record.marks
         return True
 
-    def reload(self, full: bool = False) -> None:
+    def reload(self, full: bool = False, notice: tuple[int, str] | None = None) -> None:
         """Catch up with the database (another process wrote to the game): the rows
-        stored since those read, and the new steps resolved here. The whole game is read
-        again with ``full``, when memory may hold what was not stored (a commit that
-        failed or lost to another process's: the inputs in it, its steps), or when the
-        game failed here."""
+        stored since those read, and the new steps resolved here. ``notice``: the
+        revision a notification announced and the rows it carried (``Store.noticed``);
+        when that revision is the next one here, they are the rows stored since those
+        held and nothing is read. The whole game is read again with ``full``, when
+        memory may hold what was not stored (a commit that failed or lost to another
+        process's: the inputs in it, its steps), or when the game failed here."""
         if not (full or self._unstored or self._unsaved or self.failure is not None):
-            delta = self.store.load_since(self.id, self.marks)
+            delta = None
+            if notice is not None and notice[0] == self.revision + 1:
+                delta = self.store.noticed(self.id, notice[0], notice[1], self.marks)
+            seats_read = delta is None
+            if delta is None:
+                delta = self.store.load_since(self.id, self.marks)
             if delta is None:
                 raise ApiError(404, f"no game {self.id!r}", "game_id")
             try:
-                merged = self._refused(self._merge, delta)
+                merged = self._refused(lambda record: self._merge(record, seats_read), delta)
             except StepError as exc:
                 self.fail(exc.turn, exc.phase, exc.cause)
             if merged:

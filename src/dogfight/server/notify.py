@@ -2,9 +2,12 @@
 writes through PostgreSQL's LISTEN/NOTIFY.
 
 Every write to a game notifies the channel :data:`dogfight.server.store.CHANNEL` with
-``"<game id> <revision>"`` when it commits (``Store.claim``). Each process listens on
-its own connection; a notification of a game it holds at an older revision makes it
-catch up (:meth:`LiveGame.reload`) and send the new views to the seats connected to it.
+``"<game id> <revision>"`` when it commits (``Store.claim``; a batch's one statement,
+``Store.add_batch``, adds the rows written when they fit: a plan, a turn's steps). Each process
+listens on its own connection; a notification of a game it holds at an older revision
+makes it catch up (:meth:`LiveGame.reload`: from the rows carried when it held the
+revision before, else by reading the rows stored since) and send the new views to the
+seats connected to it.
 After a lost connection it listens again and catches up on every game it holds (what
 was said while it was away is lost).
 """
@@ -15,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from sqlalchemy.engine import make_url
 
@@ -33,13 +37,15 @@ def libpq_url(url: str) -> str:
 
 
 class Listener:
-    """Listens on the channel; calls ``changed(game_id, revision)`` for each
-    notification and ``lost()`` after a reconnection, on the event loop."""
+    """Listens on the channel; calls ``changed(game_id, revision, rows)`` for each
+    notification (``rows``: the rows written, when the notification carried them, as
+    JSON text for ``Store.noticed``; else None) and ``lost()`` after a reconnection, on
+    the event loop."""
 
     def __init__(
         self,
         url: str,
-        changed: Callable[[str, int], None],
+        changed: Callable[[str, int, str | None], None],
         lost: Callable[[], Awaitable[None]],
     ) -> None:
         self.url = libpq_url(url)
@@ -67,17 +73,53 @@ class Listener:
                     self.url, autocommit=True
                 ) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
+                    # any notification that came with the LISTEN's answer
+                    async for note in connection.notifies(timeout=0):
+                        self._heard(note.payload)
                     self.ready.set()
                     if not first:
                         await self.lost()
                     first = False
-                    async for note in connection.notifies():
-                        game_id, _, revision = note.payload.partition(" ")
-                        if revision.isdigit():
-                            self.changed(game_id, int(revision))
+                    await self._listen(connection.pgconn)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 log.warning("dogfight: listening for other processes' changes: %s", exc)
                 first = False
             await asyncio.sleep(RETRY)
+
+    async def _listen(self, pgconn: Any) -> None:
+        """Hand on every notification until the connection breaks (raised). The
+        connection's socket is watched by the event loop once, and each wake-up reads
+        every notification that came (psycopg's ``notifies()`` starts and stops
+        watching the socket for each one, through several generators: a few percent of
+        a busy server's time)."""
+        from psycopg.pq import ConnStatus
+
+        loop = asyncio.get_running_loop()
+        broken: asyncio.Future[None] = loop.create_future()
+
+        def readable() -> None:
+            try:
+                pgconn.consume_input()
+                while (note := pgconn.notifies()) is not None:
+                    self._heard(note.extra.decode())
+                if pgconn.status != ConnStatus.OK:
+                    raise ConnectionError("the connection was closed")
+            except Exception as exc:  # the connection was lost
+                if not broken.done():
+                    broken.set_exception(exc)
+
+        fd = pgconn.socket
+        loop.add_reader(fd, readable)
+        try:
+            readable()  # whatever came before the socket was watched
+            await broken
+        finally:
+            loop.remove_reader(fd)
+
+    def _heard(self, payload: str) -> None:
+        game_id, _, rest = payload.partition(" ")
+        revision, _, rows = rest.partition(" ")
+        if revision.isdigit():
+            self.changed(game_id, int(revision), rows or None)

@@ -24,6 +24,7 @@ commit as well (about 5 ms more per turn on the benchmark machine).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import select as io_select
@@ -199,7 +200,9 @@ LOAD_STEPS = select(STEPS).where(STEPS.c.game_id == _GAME).order_by(STEPS.c.turn
 def _pg_read(full: bool) -> str:
     """A game's rows after given ids, in ONE PostgreSQL statement (one round trip, one
     snapshot: read statement by statement, a commit landing in between could show the
-    steps a plan led to without the plan); ``full``: with the game's setup."""
+    steps a plan led to without the plan); ``full``: with the game's setup. The steps'
+    events come as their stored text (an array of text), parsed by the one reader that
+    needs them (:meth:`LiveGame._resolve_stored`), not inside a JSON aggregate."""
 
     def rows(table: str, order: str, *columns: str) -> str:
         return (
@@ -223,13 +226,92 @@ def _pg_read(full: bool) -> str:
         + ", "
         + rows("decisions", "id", "id", "turn", "phase", "seat", "decision", "answer")
         + ", "
-        + rows("steps", "turn, phase", "id", "turn", "phase", "events")
-        + " FROM games g WHERE g.id = %(game)s"
+        + rows("steps", "turn, phase", "id", "turn", "phase")
+        + ", (SELECT array_agg(events::text ORDER BY turn, phase) FROM steps "
+        "WHERE game_id = g.id AND id > %(steps)s)" + " FROM games g WHERE g.id = %(game)s"
     )
 
 
 PG_LOAD = _pg_read(full=True)
 PG_LOAD_SINCE = _pg_read(full=False)
+
+PG_ROWS = {
+    "plans": ("plans", (("turn", "int"), ("seat", "text"), ("plans", "json"))),
+    "answers": (
+        "answers",
+        (("turn", "int"), ("phase", "int"), ("seat", "text"), ("answer", "json")),
+    ),
+    "decisions": (
+        "decisions",
+        (
+            ("turn", "int"),
+            ("phase", "int"),
+            ("seat", "text"),
+            ("decision", "text"),
+            ("answer", "json"),
+        ),
+    ),
+    "steps": ("steps", (("turn", "int"), ("phase", "int"), ("events", "json"))),
+}
+"""The rows a batch writes on PostgreSQL: the table, and each column with its type."""
+
+
+@functools.cache
+def _pg_write(any_revision: bool, over: bool, kinds: tuple[str, ...]) -> str:
+    """A batch's write in ONE PostgreSQL statement (sent alone, it is its own
+    transaction: one round trip instead of BEGIN, the claim, an INSERT per kind of row
+    and COMMIT). The claim bumps the game's revision (``any_revision``: whatever it is;
+    else only if it is still ``%(revision)s``), marks it ``over``, and sends the
+    notification in its ``RETURNING``. Each kind of row in ``kinds`` comes as one JSON
+    array of rows (``%(plans)s``...: each row an array of its columns, a JSON column's
+    text as it is, kept verbatim by the ``json`` type) and is inserted in order
+    (``WITH ORDINALITY``: the ids keep the batch's order), joined to the claim: when
+    the claim finds the game moved on, nothing is inserted and no row comes back. The
+    inserts read the claim's row, so they take their ids once the game's row is locked:
+    within a game the ids still follow the commits (:class:`Marks`)."""
+    claim = (
+        "UPDATE games SET revision = revision + 1"
+        + (', "over" = true' if over else "")
+        + " WHERE id = %(game)s"
+        + ("" if any_revision else " AND revision = %(revision)s")
+        + " RETURNING id, revision"
+    )
+    parts = [f"claim AS ({claim})"]
+    delta = []
+    for kind in PG_ROWS:
+        names = ", ".join(["id", *(c for c, _ in PG_ROWS[kind][1])])
+        delta.append(
+            f"(SELECT json_agg(json_build_array({names}) ORDER BY id) FROM new_{kind})"
+            if kind in kinds
+            else "NULL"
+        )
+    for kind in kinds:
+        table, columns = PG_ROWS[kind]
+        names = ", ".join(c for c, _ in columns)
+        values = ", ".join(
+            f"x.r->{i}" if sql_type == "json" else f"(x.r->>{i})::{sql_type}"
+            for i, (_, sql_type) in enumerate(columns)
+        )
+        parts.append(
+            f"new_{kind} AS (INSERT INTO {table} (game_id, {names}, created) "
+            f"SELECT claim.id, {values}, %(now)s FROM claim, "
+            f"json_array_elements(%({kind})s::json) WITH ORDINALITY AS x(r, n) ORDER BY x.n "
+            f"RETURNING id, {names})"
+        )
+    # the notification: the game and its revision, and the rows written when they fit
+    # in a notification's payload (at most 8000 bytes)
+    return (
+        "WITH " + ", ".join(parts) + ", "
+        f"delta AS (SELECT json_build_array({', '.join(delta)})::text AS rows) "
+        f"SELECT revision, pg_notify('{CHANNEL}', claim.id || ' ' || claim.revision::text "
+        f"|| CASE WHEN octet_length(delta.rows) <= {NOTICE_ROWS} THEN ' ' || delta.rows "
+        "ELSE '' END) FROM claim, delta"
+    )
+
+
+NOTICE_ROWS = 7800
+"""The longest rows (bytes of JSON) a notification carries, below PostgreSQL's 8000-byte
+payload limit with the game's id and revision before them."""
 
 
 class Conflict(Exception):
@@ -317,8 +399,9 @@ class GameRecord:
     """(turn, phase, seat, answer)."""
     decisions: list[tuple[int, int, str, str, list[str]]]
     """(turn, phase, seat, decision id, answer)."""
-    steps: list[tuple[int, int, list[Json]]]
-    """(turn, phase, events)."""
+    steps: list[tuple[int, int, list[Json] | str]]
+    """(turn, phase, events): the events as a JSON list, or (PostgreSQL) its stored
+    text."""
     marks: Marks = Marks()
     """The greatest id of each kind of row read (or those given, when none was newer)."""
     flags: tuple[bool, bool] | None = None
@@ -416,10 +499,8 @@ def _alive(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
 @dataclass(frozen=True)
 class Writes:
     """The SQL of the hot writes in one dialect's parameter style (``?`` for SQLite,
-    ``%s`` for psycopg), and how a JSON column's value is sent. On PostgreSQL the claim
-    of the game's revision also sends the notification (``pg_notify`` in its
-    ``RETURNING``, for the row it bumped: none when the claim finds the game moved on),
-    one round trip instead of two."""
+    ``%s`` for psycopg), and how a JSON column's value is sent. PostgreSQL writes a
+    batch in one statement instead (:func:`_pg_write`), with its notification."""
 
     claim_any: str
     claim: str
@@ -440,8 +521,6 @@ class Writes:
             return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
         returning = "revision"
-        if dialect == "postgresql":
-            returning += f", pg_notify('{CHANNEL}', id || ' ' || revision::text)"
         claim_any = f"UPDATE games SET revision = revision + 1 WHERE id = {mark}"
         return cls(
             claim_any=f"{claim_any} RETURNING {returning}",
@@ -540,12 +619,54 @@ class Store:
             given = vars(row)
             values = {c.key: given[c.key] for c in table.columns if c.key in given}
             grouped.setdefault(table.name, (table, []))[1].append(values)
+        if self.notifies:
+            self._pg_create(list(grouped.values()))
+            return
         try:
             with self._transaction() as connection:
                 for table, rows in grouped.values():
                     connection.execute(insert(table), rows)
         except IntegrityError as exc:
             raise Conflict(str(exc.orig)) from None
+
+    def _pg_create(self, grouped: list[tuple[Table, list[Json]]]) -> None:
+        """:meth:`create_game` on PostgreSQL: every row in ONE statement sent alone (one
+        round trip instead of BEGIN, an INSERT per table and COMMIT; Core's execution of
+        each INSERT cost more than the database's work). Each table's rows go as one
+        JSON text, turned into rows of the table's type (``json_populate_recordset``);
+        a column a row does not give takes its Python-side default, as Core gives it.
+        The foreign keys are checked at the end of the statement, when the game's row
+        is in."""
+        parts: list[str] = []
+        given: dict[str, str] = {}
+        for table, rows in grouped:
+            columns = [
+                c
+                for c in table.columns
+                if any(c.key in row for row in rows)
+                or (c.default is not None and c.default.is_scalar)
+            ]
+            filled = []
+            for row in rows:
+                values = {}
+                for column in columns:
+                    if column.key in row:
+                        values[column.name] = row[column.key]
+                    elif column.default is not None and column.default.is_scalar:
+                        values[column.name] = column.default.arg  # type: ignore[attr-defined]
+                filled.append(values)
+            names = ", ".join(f'"{c.name}"' for c in columns)
+            given[table.name] = json.dumps(filled)
+            parts.append(
+                f"new_{table.name} AS (INSERT INTO {table.name} ({names}) SELECT {names} "
+                f"FROM json_populate_recordset(NULL::{table.name}, %({table.name})s::json))"
+            )
+        statement = "WITH " + ", ".join(parts) + " SELECT 1"
+        with self._pg_alone() as cursor:
+            try:
+                cursor.execute(statement, given)
+            except self.engine.dialect.loaded_dbapi.IntegrityError as exc:
+                raise Conflict(str(exc)) from None
 
     def add_plans(
         self, game_id: str, turn: int, seat: str, plans: Json, revision: int | None = None
@@ -586,6 +707,9 @@ class Store:
         database driver directly, with SQL written once per dialect (:class:`Writes`):
         through Core, building the execution context of each statement cost three
         times the database's own work."""
+        if self.notifies:
+            self._pg_batch(game_id, batch, revision)
+            return
         now = time.time()
         sql = self._writes
         dump = sql.dump
@@ -644,6 +768,72 @@ class Store:
                 raise
             finally:
                 fairy.close()
+
+    def _pg_batch(self, game_id: str, batch: Batch, revision: int | None) -> None:
+        """:meth:`add_batch` on PostgreSQL: one statement (:func:`_pg_write`), one round
+        trip; each kind of row sent as one JSON text (an array of text would escape
+        every quote of the JSON inside)."""
+        dump = self._writes.dump
+        rows = {
+            "plans": [f"[{t},{dump(s)},{dump(p)}]" for t, s, p in batch.plans],
+            "answers": [f"[{t},{ph},{dump(s)},{dump(a)}]" for t, ph, s, a in batch.answers],
+            "decisions": [
+                f"[{t},{ph},{dump(s)},{dump(d)},{dump(a)}]"
+                for t, ph, s, answers in batch.decisions
+                for d, a in sorted(answers.items())
+            ],
+            "steps": [
+                f"[{t},{ph},{e if isinstance(e, str) else dump(e)}]" for t, ph, e in batch.steps
+            ],
+        }
+        given: dict[str, Any] = {"game": game_id, "revision": revision, "now": time.time()}
+        kinds = tuple(kind for kind, held in rows.items() if held)
+        for kind in kinds:
+            given[kind] = "[" + ",".join(rows[kind]) + "]"
+        statement = _pg_write(revision is None, batch.over, kinds)
+        with self._pg_alone() as cursor:
+            try:
+                cursor.execute(statement, given)
+                found = cursor.fetchone()
+            except self.engine.dialect.loaded_dbapi.IntegrityError as exc:
+                raise Conflict(str(exc)) from None
+        if found is None:
+            raise Stale(game_id)
+
+    @contextlib.contextmanager
+    def _pg_alone(self) -> Iterator[Any]:
+        """A cursor of a pooled PostgreSQL connection in autocommit: each statement is
+        its own transaction and its own snapshot, with no BEGIN and COMMIT around it
+        (two round trips). A driver error is raised as SQLAlchemy's; a connection the
+        database dropped is not given back to the pool."""
+        from psycopg.pq import TransactionStatus
+
+        fairy = self.engine.raw_connection()
+        try:
+            driver: Any = fairy.driver_connection
+            alone = (
+                not driver.autocommit and driver.info.transaction_status == TransactionStatus.IDLE
+            )
+            if alone:
+                driver.autocommit = True
+            try:
+                cursor = fairy.cursor()
+                try:
+                    yield cursor
+                finally:
+                    cursor.close()
+            finally:
+                if alone:
+                    driver.autocommit = False
+            fairy.commit()
+        except BaseException as exc:
+            self._abandon(fairy, exc)
+            dbapi = self.engine.dialect.loaded_dbapi
+            if isinstance(exc, dbapi.Error):
+                raise DBAPIError.instance(None, None, exc, dbapi.Error) from exc
+            raise
+        finally:
+            fairy.close()
 
     def _abandon(self, fairy: Any, exc: BaseException) -> None:
         """Roll back a failed raw transaction; a connection the database dropped is not
@@ -727,41 +917,13 @@ class Store:
             "decisions": marks.decisions,
             "steps": marks.steps,
         }
-        from psycopg.pq import TransactionStatus
-
         statement = PG_LOAD if full else PG_LOAD_SINCE
-        fairy = self.engine.raw_connection()
-        try:
-            # one statement is one snapshot: no BEGIN and COMMIT around it (two round
-            # trips) when the connection is idle, as it comes from the pool
-            driver: Any = fairy.driver_connection
-            alone = (
-                not driver.autocommit and driver.info.transaction_status == TransactionStatus.IDLE
-            )
-            if alone:
-                driver.autocommit = True
-            try:
-                cursor = fairy.cursor()
-                try:
-                    cursor.execute(statement, given)
-                    row = cursor.fetchone()
-                finally:
-                    cursor.close()
-            finally:
-                if alone:
-                    driver.autocommit = False
-            fairy.commit()
-        except BaseException as exc:
-            self._abandon(fairy, exc)
-            dbapi = self.engine.dialect.loaded_dbapi
-            if isinstance(exc, dbapi.Error):
-                raise DBAPIError.instance(statement, None, exc, dbapi.Error) from exc
-            raise
-        finally:
-            fairy.close()
+        with self._pg_alone() as cursor:
+            cursor.execute(statement, given)
+            row = cursor.fetchone()
         if row is None:
             return None
-        title, created, seed, engine, over, revision, setup, flags, seats, *rows = row
+        title, created, seed, engine, over, revision, setup, flags, seats, *rows, events = row
         plans, answers, decided, steps = (r or [] for r in rows)
         return GameRecord(
             id=game_id,
@@ -776,10 +938,39 @@ class Store:
             plans=[(t, s, p) for _, t, s, p in plans],
             answers=[(t, ph, s, a) for _, t, ph, s, a in answers],
             decisions=[(t, ph, s, d, list(a)) for _, t, ph, s, d, a in decided],
-            steps=[(t, ph, e) for _, t, ph, e in steps],
+            steps=[(t, ph, e) for (_, t, ph), e in zip(steps, events or (), strict=True)],
             marks=marks.after(*([r[0] for r in rows] for rows in (plans, answers, decided, steps))),
             flags=None if not full else (bool(flags and flags[0]), bool(flags and flags[1])),
         )
+
+    @staticmethod
+    def noticed(game_id: str, revision: int, rows: str, marks: Marks) -> GameRecord | None:
+        """The rows a notification carried (``rows``, after the game's id and revision:
+        see :func:`_pg_write`) as :meth:`load_since` would read them at that revision from
+        ``marks`` when the reader holds every earlier write — the rows of that one
+        write; the seats are not in it (a seat's change is notified without rows) and
+        left empty. None when ``rows`` is not such a list."""
+        try:
+            plans, answers, decided, steps = (r or [] for r in json.loads(rows))
+            record = GameRecord(
+                id=game_id,
+                title="",
+                created=0.0,
+                seed=0,
+                setup={},
+                engine=0,
+                over=False,
+                revision=revision,
+                seats=[],
+                plans=[(t, s, p) for _, t, s, p in plans],
+                answers=[(t, ph, s, a) for _, t, ph, s, a in answers],
+                decisions=[(t, ph, s, d, list(a)) for _, t, ph, s, d, a in decided],
+                steps=[(t, ph, e) for _, t, ph, e in steps],
+                marks=marks.after(*([r[0] for r in k] for k in (plans, answers, decided, steps))),
+            )
+        except (ValueError, TypeError):
+            return None
+        return record
 
     def count_steps(self, game_id: str) -> list[tuple[int, int]]:
         """(turn, phase) of every stored step, in order (duplicates would show twice)."""
