@@ -27,18 +27,18 @@ from dogfight.server import status
 from dogfight.server.errors import GameFailed
 from dogfight.server.games import LiveGame
 from dogfight.server.notify import libpq_url
+from dogfight.server.pg_statements import CHANNEL
 from dogfight.server.seat_actions import submit_plans
 from dogfight.server.service import GameService
 from dogfight.server.store import (
-    CHANNEL,
     Batch,
     Conflict,
-    GameRow,
     Marks,
     Stale,
     Store,
     sqlite_url,
 )
+from dogfight.server.tables import GameRow
 
 Json = dict[str, Any]
 

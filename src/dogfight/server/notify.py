@@ -1,7 +1,7 @@
 """Several server processes on one PostgreSQL database: each hears of every other's
 writes through PostgreSQL's LISTEN/NOTIFY.
 
-Every write to a game notifies the channel :data:`dogfight.server.store.CHANNEL` with
+Every write to a game notifies the channel :data:`dogfight.server.pg_statements.CHANNEL` with
 ``"<game id> <revision>"`` when it commits (``Store.claim``; a batch's one statement,
 ``Store.add_batch``, adds the rows written when they fit: a plan, a turn's steps). Each process
 listens on its own connection; a notification of a game it holds at an older revision
@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from dogfight.server.store import CHANNEL
+from dogfight.server.pg_statements import CHANNEL
 
 log = logging.getLogger("dogfight.server")
 

@@ -14,7 +14,8 @@ from dogfight.server.errors import ApiError, GameFailed, StepError
 from dogfight.server.games import LiveGame
 from dogfight.server.records import Json, slug
 from dogfight.server.seats import new_game_id, new_token, token_hash
-from dogfight.server.store import GameRow, SeatRow, Store, record_of
+from dogfight.server.store import Store, record_of
+from dogfight.server.tables import GameRow, SeatRow
 
 
 class GameService:

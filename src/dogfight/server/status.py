@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, delete, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from dogfight.server.store import AnswerRow, Base, GameRow, PlanRow, StepRow, Store
+from dogfight.server.store import Store
+from dogfight.server.tables import AnswerRow, Base, GameRow, PlanRow, StepRow
 
 
 class GameStatusRow(Base):

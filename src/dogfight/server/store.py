@@ -24,7 +24,6 @@ commit as well (about 5 ms more per turn on the benchmark machine).
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import select as io_select
@@ -36,282 +35,48 @@ from pathlib import Path
 from typing import Any, cast
 
 from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
     Connection,
     Engine,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
     Table,
-    UniqueConstraint,
-    bindparam,
     create_engine,
     event,
     insert,
     inspect,
     select,
     text,
-    update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
-from sqlalchemy.sql.elements import BindParameter
+from sqlalchemy.orm import Session
 
 from dogfight.errors import DataError
-from dogfight.sql import schema_transaction
-
-Json = dict[str, Any]
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class GameRow(Base):
-    """One game: its setup (situation JSON) and seed; ``over`` for listings."""
-
-    __tablename__ = "games"
-
-    id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    title: Mapped[str] = mapped_column(String(200))
-    created: Mapped[float] = mapped_column(Float)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    setup: Mapped[Json] = mapped_column(JSON)
-    engine: Mapped[int] = mapped_column(Integer)
-    over: Mapped[bool] = mapped_column(Boolean, default=False)
-    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    """Counts the game's writes: each write checks and bumps it in the same transaction
-    (so a process holding a stale copy of the game cannot write over a newer one)."""
-
-
-class SeatRow(Base):
-    """A seat: who plays which vehicles, the hash of its private token, and whether a
-    person or a computer player holds it."""
-
-    __tablename__ = "seats"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    seat: Mapped[str] = mapped_column(String(40), primary_key=True)
-    position: Mapped[int] = mapped_column(Integer)
-    label: Mapped[str] = mapped_column(String(100))
-    side: Mapped[str] = mapped_column(String(40))
-    vehicles: Mapped[list[str]] = mapped_column(JSON)
-    token_hash: Mapped[str] = mapped_column(String(64))
-    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    auto_fire: Mapped[bool] = mapped_column(Boolean, default=False)
-
-
-class PlanRow(Base):
-    """A seat's plans for one turn (vehicle id -> plan JSON); at most one per turn."""
-
-    __tablename__ = "plans"
-    __table_args__ = (UniqueConstraint("game_id", "turn", "seat"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
-    turn: Mapped[int] = mapped_column(Integer)
-    seat: Mapped[str] = mapped_column(String(40))
-    plans: Mapped[Json] = mapped_column(JSON)
-    created: Mapped[float] = mapped_column(Float)
-
-
-class AnswerRow(Base):
-    """A seat's inputs to one phase: fire answers (vehicle -> weapon -> target) and, for
-    computer players, tripod action tokens and automated tripods' cards."""
-
-    __tablename__ = "answers"
-    __table_args__ = (UniqueConstraint("game_id", "turn", "phase", "seat"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
-    turn: Mapped[int] = mapped_column(Integer)
-    phase: Mapped[int] = mapped_column(Integer)
-    seat: Mapped[str] = mapped_column(String(40))
-    answer: Mapped[Json] = mapped_column(JSON)
-    created: Mapped[float] = mapped_column(Float)
-
-
-class DecisionRow(Base):
-    """A seat's answer to one engine decision inside a phase (a reorder after tailing, a
-    bomber's pick: :mod:`dogfight.rules.decisions`), by the decision's id."""
-
-    __tablename__ = "decisions"
-    __table_args__ = (UniqueConstraint("game_id", "decision"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
-    turn: Mapped[int] = mapped_column(Integer)
-    phase: Mapped[int] = mapped_column(Integer)
-    seat: Mapped[str] = mapped_column(String(40))
-    decision: Mapped[str] = mapped_column(String(200))
-    answer: Mapped[Json] = mapped_column(JSON)
-    created: Mapped[float] = mapped_column(Float)
-
-
-class StepRow(Base):
-    """A resolved step: phase 0 is the start of a turn (plans revealed as laid down),
-    1..3 the action phases; ``events`` are the referee's (unredacted) events."""
-
-    __tablename__ = "steps"
-    __table_args__ = (UniqueConstraint("game_id", "turn", "phase"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
-    turn: Mapped[int] = mapped_column(Integer)
-    phase: Mapped[int] = mapped_column(Integer)
-    events: Mapped[list[Json]] = mapped_column(JSON)
-    created: Mapped[float] = mapped_column(Float)
-
-
-GAMES = cast(Table, GameRow.__table__)
-"""The tables as Core sees them: the hot writes go through Core, not the unit of work."""
-PLANS = cast(Table, PlanRow.__table__)
-ANSWERS = cast(Table, AnswerRow.__table__)
-DECISIONS = cast(Table, DecisionRow.__table__)
-STEPS = cast(Table, StepRow.__table__)
-
-
-CLAIM_ANY = (
-    update(GAMES)
-    .where(GAMES.c.id == bindparam("game"))
-    .values(revision=GAMES.c.revision + 1)
-    .returning(GAMES.c.revision)
+from dogfight.server.pg_statements import (
+    CHANNEL,
+    PG_LOAD,
+    PG_LOAD_SINCE,
+    pg_write,
 )
-"""Bump a game's revision (built once: the hot path does not build statements)."""
-CLAIM = CLAIM_ANY.where(GAMES.c.revision == bindparam("revision"))
-"""Bump a game's revision if it is still the one the writer knows."""
-NOTIFY = text("SELECT pg_notify(:channel, :payload)")
-
-
-SEATS = cast(Table, SeatRow.__table__)
-_GAME: BindParameter[str] = bindparam("game")
-LOAD_GAME = select(GAMES).where(GAMES.c.id == _GAME)
-LOAD_SEATS = select(SEATS).where(SEATS.c.game_id == _GAME).order_by(SEATS.c.position)
-LOAD_PLANS = select(PLANS).where(PLANS.c.game_id == _GAME).order_by(PLANS.c.id)
-LOAD_ANSWERS = select(ANSWERS).where(ANSWERS.c.game_id == _GAME).order_by(ANSWERS.c.id)
-LOAD_DECISIONS = select(DECISIONS).where(DECISIONS.c.game_id == _GAME).order_by(DECISIONS.c.id)
-LOAD_STEPS = select(STEPS).where(STEPS.c.game_id == _GAME).order_by(STEPS.c.turn, STEPS.c.phase)
-
-
-def _pg_read(full: bool) -> str:
-    """A game's rows after given ids, in ONE PostgreSQL statement (one round trip, one
-    snapshot: read statement by statement, a commit landing in between could show the
-    steps a plan led to without the plan); ``full``: with the game's setup. The steps'
-    events come as their stored text (an array of text), parsed by the one reader that
-    needs them (:meth:`LiveGame._resolve_stored`), not inside a JSON aggregate."""
-
-    def rows(table: str, order: str, *columns: str) -> str:
-        return (
-            f"(SELECT json_agg(json_build_array({', '.join(columns)}) ORDER BY {order}) "
-            f"FROM {table} WHERE game_id = g.id AND id > %({table})s)"
-        )
-
-    return (
-        'SELECT g.title, g.created, g.seed, g.engine, g."over", g.revision, '
-        + (
-            "g.setup, (SELECT json_build_array(analysis, failed_turn IS NOT NULL) "
-            "FROM game_status WHERE game_id = g.id), "
-            if full
-            else "NULL, NULL, "
-        )
-        + "(SELECT json_agg(json_build_array(seat, position, label, side, vehicles, "
-        "token_hash, bot, auto_fire) ORDER BY position) FROM seats WHERE game_id = g.id), "
-        + rows("plans", "id", "id", "turn", "seat", "plans")
-        + ", "
-        + rows("answers", "id", "id", "turn", "phase", "seat", "answer")
-        + ", "
-        + rows("decisions", "id", "id", "turn", "phase", "seat", "decision", "answer")
-        + ", "
-        + rows("steps", "turn, phase", "id", "turn", "phase")
-        + ", (SELECT array_agg(events::text ORDER BY turn, phase) FROM steps "
-        "WHERE game_id = g.id AND id > %(steps)s)" + " FROM games g WHERE g.id = %(game)s"
-    )
-
-
-PG_LOAD = _pg_read(full=True)
-PG_LOAD_SINCE = _pg_read(full=False)
-
-PG_ROWS = {
-    "plans": ("plans", (("turn", "int"), ("seat", "text"), ("plans", "json"))),
-    "answers": (
-        "answers",
-        (("turn", "int"), ("phase", "int"), ("seat", "text"), ("answer", "json")),
-    ),
-    "decisions": (
-        "decisions",
-        (
-            ("turn", "int"),
-            ("phase", "int"),
-            ("seat", "text"),
-            ("decision", "text"),
-            ("answer", "json"),
-        ),
-    ),
-    "steps": ("steps", (("turn", "int"), ("phase", "int"), ("events", "json"))),
-}
-"""The rows a batch writes on PostgreSQL: the table, and each column with its type."""
-
-
-@functools.cache
-def _pg_write(any_revision: bool, over: bool, kinds: tuple[str, ...]) -> str:
-    """A batch's write in ONE PostgreSQL statement (sent alone, it is its own
-    transaction: one round trip instead of BEGIN, the claim, an INSERT per kind of row
-    and COMMIT). The claim bumps the game's revision (``any_revision``: whatever it is;
-    else only if it is still ``%(revision)s``), marks it ``over``, and sends the
-    notification in its ``RETURNING``. Each kind of row in ``kinds`` comes as one JSON
-    array of rows (``%(plans)s``...: each row an array of its columns, a JSON column's
-    text as it is, kept verbatim by the ``json`` type) and is inserted in order
-    (``WITH ORDINALITY``: the ids keep the batch's order), joined to the claim: when
-    the claim finds the game moved on, nothing is inserted and no row comes back. The
-    inserts read the claim's row, so they take their ids once the game's row is locked:
-    within a game the ids still follow the commits (:class:`Marks`)."""
-    claim = (
-        "UPDATE games SET revision = revision + 1"
-        + (', "over" = true' if over else "")
-        + " WHERE id = %(game)s"
-        + ("" if any_revision else " AND revision = %(revision)s")
-        + " RETURNING id, revision"
-    )
-    parts = [f"claim AS ({claim})"]
-    delta = []
-    for kind in PG_ROWS:
-        names = ", ".join(["id", *(c for c, _ in PG_ROWS[kind][1])])
-        delta.append(
-            f"(SELECT json_agg(json_build_array({names}) ORDER BY id) FROM new_{kind})"
-            if kind in kinds
-            else "NULL"
-        )
-    for kind in kinds:
-        table, columns = PG_ROWS[kind]
-        names = ", ".join(c for c, _ in columns)
-        values = ", ".join(
-            f"x.r->{i}" if sql_type == "json" else f"(x.r->>{i})::{sql_type}"
-            for i, (_, sql_type) in enumerate(columns)
-        )
-        parts.append(
-            f"new_{kind} AS (INSERT INTO {table} (game_id, {names}, created) "
-            f"SELECT claim.id, {values}, %(now)s FROM claim, "
-            f"json_array_elements(%({kind})s::json) WITH ORDINALITY AS x(r, n) ORDER BY x.n "
-            f"RETURNING id, {names})"
-        )
-    # the notification: the game and its revision, and the rows written when they fit
-    # in a notification's payload (at most 8000 bytes)
-    return (
-        "WITH " + ", ".join(parts) + ", "
-        f"delta AS (SELECT json_build_array({', '.join(delta)})::text AS rows) "
-        f"SELECT revision, pg_notify('{CHANNEL}', claim.id || ' ' || claim.revision::text "
-        f"|| CASE WHEN octet_length(delta.rows) <= {NOTICE_ROWS} THEN ' ' || delta.rows "
-        "ELSE '' END) FROM claim, delta"
-    )
-
-
-NOTICE_ROWS = 7800
-"""The longest rows (bytes of JSON) a notification carries, below PostgreSQL's 8000-byte
-payload limit with the game's id and revision before them."""
+from dogfight.server.tables import (
+    ANSWERS,
+    CLAIM,
+    CLAIM_ANY,
+    DECISIONS,
+    LOAD_ANSWERS,
+    LOAD_DECISIONS,
+    LOAD_GAME,
+    LOAD_PLANS,
+    LOAD_SEATS,
+    LOAD_STEPS,
+    NOTIFY,
+    PLANS,
+    STEPS,
+    Base,
+    GameRow,
+    Json,
+    SeatRow,
+    StepRow,
+)
+from dogfight.sql import schema_transaction
 
 
 class Conflict(Exception):
@@ -322,11 +87,6 @@ class Conflict(Exception):
 class Stale(Exception):
     """The game was changed (by another process) since the writer loaded it: nothing
     was written; reload and try again."""
-
-
-CHANNEL = "dogfight"
-"""PostgreSQL's NOTIFY channel: every write to a game sends ``"<game id> <revision>"``
-when it commits, so every server process knows at once which games changed."""
 
 
 @dataclass
@@ -500,7 +260,7 @@ def _alive(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
 class Writes:
     """The SQL of the hot writes in one dialect's parameter style (``?`` for SQLite,
     ``%s`` for psycopg), and how a JSON column's value is sent. PostgreSQL writes a
-    batch in one statement instead (:func:`_pg_write`), with its notification."""
+    batch in one statement instead (:func:`pg_write`), with its notification."""
 
     claim_any: str
     claim: str
@@ -770,7 +530,7 @@ class Store:
                 fairy.close()
 
     def _pg_batch(self, game_id: str, batch: Batch, revision: int | None) -> None:
-        """:meth:`add_batch` on PostgreSQL: one statement (:func:`_pg_write`), one round
+        """:meth:`add_batch` on PostgreSQL: one statement (:func:`pg_write`), one round
         trip; each kind of row sent as one JSON text (an array of text would escape
         every quote of the JSON inside)."""
         dump = self._writes.dump
@@ -790,7 +550,7 @@ class Store:
         kinds = tuple(kind for kind, held in rows.items() if held)
         for kind in kinds:
             given[kind] = "[" + ",".join(rows[kind]) + "]"
-        statement = _pg_write(revision is None, batch.over, kinds)
+        statement = pg_write(revision is None, batch.over, kinds)
         with self._pg_alone() as cursor:
             try:
                 cursor.execute(statement, given)
@@ -909,7 +669,7 @@ class Store:
 
     def _pg_read(self, game_id: str, marks: Marks, full: bool) -> GameRecord | None:
         """:meth:`_read` on PostgreSQL: one statement through the driver (see
-        :func:`_pg_read`)."""
+        :func:`~dogfight.server.pg_statements.pg_read`)."""
         given = {
             "game": game_id,
             "plans": marks.plans,
@@ -946,7 +706,7 @@ class Store:
     @staticmethod
     def noticed(game_id: str, revision: int, rows: str, marks: Marks) -> GameRecord | None:
         """The rows a notification carried (``rows``, after the game's id and revision:
-        see :func:`_pg_write`) as :meth:`load_since` would read them at that revision from
+        see :func:`pg_write`) as :meth:`load_since` would read them at that revision from
         ``marks`` when the reader holds every earlier write — the rows of that one
         write; the seats are not in it (a seat's change is notified without rows) and
         left empty. None when ``rows`` is not such a list."""
