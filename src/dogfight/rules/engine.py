@@ -99,18 +99,19 @@ def _begin_phase(
             raise IllegalPlanError(f"{vid}: its cards were planned; only automated tripods draw")
         new.rules.tripod_deck_of(vehicle.type).card(card_id)
         new.phase_cards[vid] = card_id
-    for vehicle in new.in_play():
+    in_play = new.in_play()
+    for vehicle in in_play:
         if (
-            vehicle.plan is not None
+            vehicle.tripod is not None  # tested first: most vehicles are airplanes
+            and vehicle.plan is not None
             and vehicle.plan.automated
-            and vehicle.tripod is not None
             and not vehicle.tripod.toppled
             and vehicle.id not in new.phase_cards
         ):
             raise IllegalPlanError(
                 f"{vehicle.id}: an automated tripod needs its card for phase {phase}"
             )
-    movers = sorted(new.in_play(), key=lambda v: v.id)
+    movers = sorted(in_play, key=_by_id)
     chosen: dict[str, Action | None] = {
         v.id: (v.plan.actions[phase - 1] if v.plan is not None else None)
         for v in movers
@@ -136,6 +137,11 @@ def _begin_phase(
     if asking is not None:
         ph.asking = asking
     return ph
+
+
+def _by_id(vehicle: Vehicle) -> str:
+    """The sort key of vehicles resolved in id order."""
+    return vehicle.id
 
 
 def _ray_choice(vehicle: Vehicle, choices: Mapping[str, str]) -> str:

@@ -44,10 +44,15 @@ def firing_step(
     before anything fires, and the Energy of the heat-rays is discarded once every shot
     is decided. Returns the heat-rays fired at falling bomb cards (the bombs step
     resolves them)."""
-    energy = {v.id: v.tripod.energy for v in state.in_play() if v.tripod is not None}
+    in_play = state.in_play()
+    energy = {v.id: v.tripod.energy for v in in_play if v.tripod is not None}
     table = firing.table_of(state)
-    ordered = sorted(state.in_play(), key=lambda v: v.id)
-    first = [v for v in ordered if scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number)]
+    ordered = sorted(in_play, key=_by_id)
+    first = [
+        v
+        for v in ordered
+        if v.skills and scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number)
+    ]
     early = _decide_shots(state, table, first, phase, number, silenced, flown, events)
     done = {v.id for v in first}
     if early:
@@ -56,7 +61,7 @@ def firing_step(
             events.append(SkillUsed(firer, Skill.ITCHY_TRIGGER_FINGER, "shoots first"))
         resolve_damage(state, table, early, [], [], number, rng, events)
         table = firing.table_of(state)
-        ordered = sorted(state.in_play(), key=lambda v: v.id)
+        ordered = sorted(state.in_play(), key=_by_id)
     rays = _heat_rays(state, table, acts, energy, events)
     arrivals = rockets.resolve(state, table, flown, events)
     # heat-rays and rockets only decide here: who is in play changes with damage alone
@@ -71,6 +76,11 @@ def firing_step(
     return [(t, o) for t, o in hits if o.kind == "bombs"]
 
 
+def _by_id(vehicle: Vehicle) -> str:
+    """The sort key of vehicles taken in id order."""
+    return vehicle.id
+
+
 def _decide_shots(
     state: GameState,
     table: firing.Table,
@@ -83,14 +93,18 @@ def _decide_shots(
 ) -> list[Shot]:
     """Each airplane's weapons choose their targets (or launch rockets)."""
     shots: list[Shot] = []
+    rules = state.rules
     for vehicle in vehicles:
-        grounded = standard.cannot_fire(state, vehicle, flown.get(vehicle.id))
-        for weapon, letter in state.rules.weapons(vehicle.type):
+        # lasting damage is in ``status``: without any, nothing keeps a gun silent
+        grounded = bool(vehicle.status) and standard.cannot_fire(
+            state, vehicle, flown.get(vehicle.id)
+        )
+        for weapon, letter in rules.weapons(vehicle.type):
             if weapon == "rear" and standard.rear_gun_lost(state, vehicle):
                 events.append(HeldFire(vehicle.id, weapon, "observer incapacitated (002)"))
                 vehicle.aim.pop(weapon, None)
                 continue
-            if (vehicle.id, weapon) in silenced or grounded:
+            if grounded or (silenced and (vehicle.id, weapon) in silenced):
                 if grounded:
                     events.append(
                         HeldFire(vehicle.id, weapon, "wounded pilot flying a steep maneuver")

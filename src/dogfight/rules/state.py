@@ -299,8 +299,8 @@ class GameState:
         return [
             v.id
             for v in self.in_play()
-            if plans_at(v.clock, self.phase)
-            and v.clock == ONE_PHASE
+            if v.clock == ONE_PHASE  # tested first: most vehicles are on THREE_PHASES
+            and plans_at(v.clock, self.phase)
             and (v.plan is None or len(v.plan.cards) <= self.phase)
         ]
 

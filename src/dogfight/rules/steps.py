@@ -152,6 +152,8 @@ def leave_table(ph: Phase) -> None:
 def fly_missions(ph: Phase) -> None:
     """002's bombing and photographic missions: an airplane home across its own edge after
     its side's success, then a carrier's centre on a target card succeeds (rulings M3)."""
+    if not ph.state.targets:
+        return  # no mission on the table (most games): no need to look through the events
     left = [e.vehicle for e in ph.events if isinstance(e, LeftArea)]
     missions.fly_missions(ph.state, ph.number, left, ph.events)
 

@@ -204,7 +204,8 @@ def start_of_phase(
     """Reminder and recovery tokens, then the action tokens placed face up (000: "At the
     start of each Movement step, all Tripod players may choose an Action token")."""
     acts = PhaseActions({}, {}, {}, {})
-    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+    standing = [v for v in state.in_play() if v.tripod is not None]
+    for vehicle in sorted(standing, key=lambda v: v.id):
         tripod = vehicle.tripod
         if tripod is None:
             continue
