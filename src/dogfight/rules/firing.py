@@ -389,7 +389,7 @@ def _target(state: GameState, table: Table, firer: Vehicle, arc: Arc, row: int) 
     """Base ``row`` of the table as one of :func:`_targets`, or None."""
     tid = table.ids[row]
     target = state.vehicles[tid]
-    if not target.in_play:
+    if target.eliminated is not None:  # not in play
         return None
     region = in_arc_region(table.bases[tid], firer.pose, arc)
     if not region:

@@ -479,6 +479,8 @@ def recharge(state: GameState, acts: PhaseActions, events: list[ev.Event]) -> No
     after combat is resolved ... If the tripod base overlaps an Objective token, the Tripod
     player may choose to gain a number of Energy tokens equal to the [Recharge Level] ...
     A tripod can never have more tokens than its Energy rating"."""
+    if not acts.recharge:
+        return  # no tripod recharges this phase
     for vid, action in sorted(acts.recharge.items()):
         vehicle = state.vehicles[vid]
         tripod = vehicle.tripod
@@ -536,6 +538,8 @@ def place_smoke(state: GameState, acts: PhaseActions, events: list[ev.Event]) ->
     the end of the ruler remains inside the circle of the Black smoke template." The cloud
     goes where the token asks (moved the least needed to keep the stand inside it), or by
     default as close as allowed to the nearest enemy airplane. Recovery: two tokens."""
+    if not acts.smoke:
+        return  # no tripod lays smoke this phase
     spec = state.rules.catalog.constants.tripods.smoke
     for vid, action in sorted(acts.smoke.items()):
         tripod = state.vehicles[vid]
