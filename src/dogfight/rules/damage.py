@@ -26,7 +26,7 @@ from dogfight.rules.events import (
     SkillUsed,
 )
 from dogfight.rules.rays import RayOption
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.state import BY_ID, GameState, Vehicle
 
 
 def eliminate(
@@ -165,7 +165,7 @@ def resolve_damage(
     in_play = state.in_play()
     if not special_out and not exploded and all(v.damage < v.resistance for v in in_play):
         return  # nobody to remove (most firing steps): only an elimination could change that
-    for vehicle in sorted(in_play, key=lambda v: v.id):
+    for vehicle in sorted(in_play, key=BY_ID):
         if vehicle.id in special_out:
             eliminate(state, vehicle, special_out[vehicle.id], rng, events)
         elif vehicle.id in exploded:

@@ -25,7 +25,7 @@ from dogfight.rules.events import (
 from dogfight.rules.phase import Phase
 from dogfight.rules.plans import AUTO, HOLD, Action, Plan
 from dogfight.rules.rays import RayScene
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.state import BY_ID, GameState, Vehicle
 from dogfight.rules.turns import allowed_symbols, start_turn
 from dogfight.rules.victory import SHOT_DOWN, scores
 
@@ -111,7 +111,7 @@ def _begin_phase(
             raise IllegalPlanError(
                 f"{vehicle.id}: an automated tripod needs its card for phase {phase}"
             )
-    movers = sorted(in_play, key=_by_id)
+    movers = sorted(in_play, key=BY_ID)
     chosen: dict[str, Action | None] = {
         v.id: (v.plan.actions[phase - 1] if v.plan is not None else None)
         for v in movers
@@ -137,11 +137,6 @@ def _begin_phase(
     if asking is not None:
         ph.asking = asking
     return ph
-
-
-def _by_id(vehicle: Vehicle) -> str:
-    """The sort key of vehicles resolved in id order."""
-    return vehicle.id
 
 
 def _ray_choice(vehicle: Vehicle, choices: Mapping[str, str]) -> str:

@@ -22,7 +22,7 @@ from dogfight.rules.events import (
 )
 from dogfight.rules.plans import AUTO, HOLD
 from dogfight.rules.rays import RayOption, RayScene
-from dogfight.rules.state import GameState, Salvo, Vehicle
+from dogfight.rules.state import BY_ID, GameState, Salvo, Vehicle
 
 
 def firing_step(
@@ -47,7 +47,7 @@ def firing_step(
     in_play = state.in_play()
     energy = {v.id: v.tripod.energy for v in in_play if v.tripod is not None}
     table = firing.table_of(state)
-    ordered = sorted(in_play, key=_by_id)
+    ordered = sorted(in_play, key=BY_ID)
     first = [
         v
         for v in ordered
@@ -61,12 +61,16 @@ def firing_step(
             events.append(SkillUsed(firer, Skill.ITCHY_TRIGGER_FINGER, "shoots first"))
         resolve_damage(state, table, early, [], [], number, rng, events)
         table = firing.table_of(state)
-        ordered = sorted(state.in_play(), key=_by_id)
+        ordered = sorted(state.in_play(), key=BY_ID)
     rays = _heat_rays(state, table, acts, energy, events)
-    arrivals = rockets.resolve(state, table, flown, events)
+    arrivals = rockets.resolve(state, table, flown, events) if state.salvos else []
     # heat-rays and rockets only decide here: who is in play changes with damage alone
-    rest = [v for v in ordered if v.id not in done]
+    rest = [v for v in ordered if v.id not in done] if done else ordered
     shots = _decide_shots(state, table, rest, phase, number, silenced, flown, events)
+    if not rays:  # no heat-ray this phase (every phase without tripods)
+        tripods.place_smoke(state, acts, events)
+        resolve_damage(state, table, shots, arrivals, [], number, rng, events)
+        return []
     for tripod, _ in rays:
         tripods.spend_fired(tripod, events)
     tripods.place_smoke(state, acts, events)
@@ -74,11 +78,6 @@ def firing_step(
     at_vehicles = [(t, o) for t, o in hits if o.kind != "bombs"]
     resolve_damage(state, table, shots, arrivals, at_vehicles, number, rng, events)
     return [(t, o) for t, o in hits if o.kind == "bombs"]
-
-
-def _by_id(vehicle: Vehicle) -> str:
-    """The sort key of vehicles taken in id order."""
-    return vehicle.id
 
 
 def _decide_shots(

@@ -23,7 +23,7 @@ from dogfight.rules import events as ev
 from dogfight.rules import standard
 from dogfight.rules.decks import draw, shuffled
 from dogfight.rules.plans import AUTO, GREEN_TOKENS, Action, Plan
-from dogfight.rules.state import Cloud, GameState, Vehicle
+from dogfight.rules.state import BY_ID, Cloud, GameState, Vehicle
 from dogfight.rules.tripod_harm import spend, topple
 
 
@@ -205,7 +205,7 @@ def start_of_phase(
     start of each Movement step, all Tripod players may choose an Action token")."""
     acts = PhaseActions({}, {}, {}, {})
     standing = [v for v in state.in_play() if v.tripod is not None]
-    for vehicle in sorted(standing, key=lambda v: v.id):
+    for vehicle in sorted(standing, key=BY_ID):
         tripod = vehicle.tripod
         if tripod is None:
             continue

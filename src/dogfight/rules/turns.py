@@ -17,7 +17,7 @@ from dogfight.rules.events import (
     TurnStarted,
 )
 from dogfight.rules.plans import AUTO, HOLD, Plan, check_plan_shape
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.state import BY_ID, GameState, Vehicle
 
 _EVERY_SYMBOL = frozenset(Symbol)
 _LEVEL_SYMBOLS = _EVERY_SYMBOL - {Symbol.CLIMB, Symbol.DIVE}
@@ -123,7 +123,7 @@ def end_turn(state: GameState, events: list[Event]) -> None:
         Symbol.IMMELMANN: "immelmann",
         Symbol.STRAIGHT: "straight",
     }
-    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+    for vehicle in sorted(state.in_play(), key=BY_ID):
         if vehicle.tripod is not None:
             tripods.end_of_turn(vehicle, events)
             continue
