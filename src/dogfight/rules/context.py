@@ -157,6 +157,7 @@ class Rules:
         if known is not None:
             return known
         if type_id in self.catalog.tripods and type_id not in self.catalog.airplanes:
+            self._weapons[type_id] = ()
             return ()
         firepower = self.airplane(type_id).firepower
         names = ("front", "rear")

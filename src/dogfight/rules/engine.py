@@ -132,11 +132,10 @@ def _begin_phase(
         aimed = planned.model_copy(update={"target": aim})
         tripods.check_action(new, new.vehicles[vid], aimed, phase)
         chosen[vid] = aimed
-    ph = Phase(new, rng, phase, number, [PhaseStarted(new.turn, phase)], movers, chosen)
-    ph.aimed = set(rays)
-    if asking is not None:
-        ph.asking = asking
-    return ph
+    started: list[Event] = [PhaseStarted(new.turn, phase)]
+    if asking is None:
+        return Phase(new, rng, phase, number, started, movers, chosen, aimed=set(rays))
+    return Phase(new, rng, phase, number, started, movers, chosen, aimed=set(rays), asking=asking)
 
 
 def _ray_choice(vehicle: Vehicle, choices: Mapping[str, str]) -> str:
