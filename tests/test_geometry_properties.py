@@ -310,6 +310,33 @@ def test_apply_card_is_bit_for_bit_the_three_moves(
 @given(
     st.floats(-200, 200),
     st.floats(-200, 200),
+    st.one_of(
+        st.floats(-1080, 1080),
+        st.sampled_from(
+            [0.0, -0.0, 90.0, 180.0, 270.0, 315.0, 360.0, -360.0, 359.99999999999994, -1e-15]
+        ),
+    ),
+    cards,
+)
+def test_apply_card_keeps_every_bit_of_the_three_moves(
+    x: float, y: float, heading: float, deck_card: tuple[ManeuverDeck, ManeuverCard]
+) -> None:
+    """fly_card calls normalize_heading only for a heading outside [0, 360): the pose
+    is the three rigid moves' to the bit, the sign of a zero included (== would not
+    see it)."""
+    _, card = deck_card
+    pose = Pose(x, y, heading)
+    moves = arrowhead(pose, card, BASE_L).moved(BASE_L / 2.0, 0.0, 0.0)
+    after = apply_card(pose, card, BASE_L)
+    assert [v.hex() for v in (after.x, after.y, after.heading)] == [
+        v.hex() for v in (moves.x, moves.y, moves.heading)
+    ]
+
+
+@SETTINGS
+@given(
+    st.floats(-200, 200),
+    st.floats(-200, 200),
     st.one_of(st.floats(-1080, 1080), st.sampled_from([0.0, -0.0, 360.0, 90.0, 180.0])),
     st.lists(cards, min_size=1, max_size=4),
 )

@@ -61,17 +61,25 @@ def fly_card(
     already in [0, 360) keeps it: the three moves of a card need only two). The very
     operations of :meth:`Pose.moved`, bit for bit."""
     x, y = x + half * c - 0.0 * s, y + half * s + 0.0 * c
-    h = normalize_heading(heading + 0.0)
+    # normalize_heading is the identity on [0, 360) (fmod leaves such a value, either
+    # zero included, as it is): it is called only for a heading outside
+    h = heading + 0.0
+    if not 0.0 <= h < 360.0:
+        h = normalize_heading(h)
     if h != heading or h == 0.0:  # not already in [0, 360), or a zero of either sign
         rad = math.radians(h)
         c, s = math.cos(rad), math.sin(rad)
     forward, left = card.forward, card.left
     x, y = x + forward * c - left * s, y + forward * s + left * c
-    turned = normalize_heading(h + card.turn)
+    turned = h + card.turn
+    if not 0.0 <= turned < 360.0:
+        turned = normalize_heading(turned)
     rad = math.radians(turned)
     c, s = math.cos(rad), math.sin(rad)
     x, y = x + half * c - 0.0 * s, y + half * s + 0.0 * c
-    h = normalize_heading(turned + 0.0)
+    h = turned + 0.0
+    if not 0.0 <= h < 360.0:
+        h = normalize_heading(h)
     if h != turned or h == 0.0:
         rad = math.radians(h)
         c, s = math.cos(rad), math.sin(rad)

@@ -97,17 +97,23 @@ def nearest_point(poly: Sequence[Point], p: Point) -> tuple[float, Point]:
     firing step measures every pair of bases with it): the same arithmetic, the same
     results."""
     n = len(poly)
+    if n == 0:
+        return math.inf, p
     px, py = p
+    # Each edge is (the vertex before, this vertex), carried along rather than indexed:
+    # the inside test from the closing edge on (every edge must pass, in any order),
+    # the distances from the first edge on (ties keep the earlier edge's point).
     if n >= 3:
-        for i in range(n):
-            (ox, oy), (ax, ay) = poly[i], poly[(i + 1) % n]
+        ox, oy = poly[-1]
+        for ax, ay in poly:
             if not (ax - ox) * (py - oy) - (ay - oy) * (px - ox) >= -EPSILON:
                 break
+            ox, oy = ax, ay
         else:
             return 0.0, p
     best = (math.inf, p)
-    for i in range(n):
-        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
+    ax, ay = poly[0]
+    for bx, by in (*poly[1:], poly[0]):
         vx, vy = bx - ax, by - ay
         length2 = vx * vx + vy * vy
         t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * vx + (py - ay) * vy) / length2))
@@ -115,6 +121,7 @@ def nearest_point(poly: Sequence[Point], p: Point) -> tuple[float, Point]:
         d = math.hypot(px - nx, py - ny)
         if d < best[0]:
             best = (d, (nx, ny))
+        ax, ay = bx, by
     return best
 
 
@@ -138,13 +145,17 @@ def convex_overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
     polygon has the whole other polygon on its outer side.
     """
     for poly, other in ((a, b), (b, a)):
-        n = len(poly)
-        for i in range(n):
-            (px, py), (qx, qy) = poly[i], poly[(i + 1) % n]
+        if not poly:
+            continue
+        # each edge (p, q) with q the vertex after p, p carried along rather than indexed
+        # (from the closing edge on: any separating edge answers, in any order)
+        px, py = poly[-1]
+        for qx, qy in poly:
             ex, ey = qx - px, qy - py
             for vx, vy in other:
                 if not ex * (vy - py) - ey * (vx - px) <= EPSILON:  # cross(p, q, v)
                     break
             else:
                 return False  # every vertex of the other on or outside this edge
+            px, py = qx, qy
     return True

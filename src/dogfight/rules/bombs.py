@@ -145,6 +145,8 @@ def place(
     """001: "Then, all players execute their maneuver cards. After that, place the bomb
     cards into play". A tripod under the card is replaced by its cardboard base, which the
     engine measures anyway (rulings B4)."""
+    if not drops:
+        return  # nobody dropped bombs this phase (most phases)
     for bomber_id, loads in sorted(drops.items()):
         bomber = state.vehicles[bomber_id]
         used, pose = card_pose(state, bomber, flown.get(bomber_id))

@@ -48,6 +48,10 @@ class Rules:
     _damage_cards: dict[str, dict[str, DamageCard]] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )
+    _decks: dict[str, ManeuverDeck] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
+    """:meth:`deck_of` by type, looked up once (every card revealed asks)."""
 
     def __post_init__(self) -> None:
         c = self.catalog.constants
@@ -136,7 +140,12 @@ class Rules:
         return cards
 
     def deck_of(self, type_id: str) -> ManeuverDeck:
-        return self.catalog.maneuver_decks[self.airplane(type_id).maneuver_deck]
+        """An airplane type's maneuver deck (an unknown type raises, and is not kept)."""
+        deck = self._decks.get(type_id)
+        if deck is None:
+            deck = self.catalog.maneuver_decks[self.airplane(type_id).maneuver_deck]
+            self._decks[type_id] = deck
+        return deck
 
     def arc(self, weapon: str) -> Arc:
         return self.front_arc if weapon == "front" else self.rear_arc
@@ -148,6 +157,7 @@ class Rules:
         if known is not None:
             return known
         if type_id in self.catalog.tripods and type_id not in self.catalog.airplanes:
+            self._weapons[type_id] = ()
             return ()
         firepower = self.airplane(type_id).firepower
         names = ("front", "rear")

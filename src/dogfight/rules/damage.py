@@ -26,7 +26,7 @@ from dogfight.rules.events import (
     SkillUsed,
 )
 from dogfight.rules.rays import RayOption
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.state import BY_ID, GameState, Vehicle
 
 
 def eliminate(
@@ -161,8 +161,11 @@ def resolve_damage(
         exploded |= _rocket_damage(state, table, arrival, hits, rng, events)
     for tripod, ray in rays:
         exploded |= _heat_ray_damage(state, tripod, ray, hits, rng, events)
-    special_out = standard.apply(state, hits, events)
-    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+    special_out = standard.apply(state, hits, events) if hits else {}
+    in_play = state.in_play()
+    if not special_out and not exploded and all(v.damage < v.resistance for v in in_play):
+        return  # nobody to remove (most firing steps): only an elimination could change that
+    for vehicle in sorted(in_play, key=BY_ID):
         if vehicle.id in special_out:
             eliminate(state, vehicle, special_out[vehicle.id], rng, events)
         elif vehicle.id in exploded:

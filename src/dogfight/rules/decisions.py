@@ -132,6 +132,8 @@ class Asking:
     def check_all_used(self) -> None:
         """An answer to a decision no step asked is refused: a reorder by a plane that is
         not tailing, or an answer for another phase."""
+        if not self.answers:
+            return  # nothing answered (most phases): nothing to refuse
         asked = {d.id for d in self.asked}
         extra = sorted(a for a in self.answers if a not in asked)
         if extra:

@@ -25,7 +25,7 @@ from dogfight.rules.events import (
 from dogfight.rules.phase import Phase
 from dogfight.rules.plans import AUTO, HOLD, Action, Plan
 from dogfight.rules.rays import RayScene
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.state import BY_ID, GameState, Vehicle
 from dogfight.rules.turns import allowed_symbols, start_turn
 from dogfight.rules.victory import SHOT_DOWN, scores
 
@@ -99,18 +99,19 @@ def _begin_phase(
             raise IllegalPlanError(f"{vid}: its cards were planned; only automated tripods draw")
         new.rules.tripod_deck_of(vehicle.type).card(card_id)
         new.phase_cards[vid] = card_id
-    for vehicle in new.in_play():
+    in_play = new.in_play()
+    for vehicle in in_play:
         if (
-            vehicle.plan is not None
+            vehicle.tripod is not None  # tested first: most vehicles are airplanes
+            and vehicle.plan is not None
             and vehicle.plan.automated
-            and vehicle.tripod is not None
             and not vehicle.tripod.toppled
             and vehicle.id not in new.phase_cards
         ):
             raise IllegalPlanError(
                 f"{vehicle.id}: an automated tripod needs its card for phase {phase}"
             )
-    movers = sorted(new.in_play(), key=lambda v: v.id)
+    movers = sorted(in_play, key=BY_ID)
     chosen: dict[str, Action | None] = {
         v.id: (v.plan.actions[phase - 1] if v.plan is not None else None)
         for v in movers
@@ -131,11 +132,10 @@ def _begin_phase(
         aimed = planned.model_copy(update={"target": aim})
         tripods.check_action(new, new.vehicles[vid], aimed, phase)
         chosen[vid] = aimed
-    ph = Phase(new, rng, phase, number, [PhaseStarted(new.turn, phase)], movers, chosen)
-    ph.aimed = set(rays)
-    if asking is not None:
-        ph.asking = asking
-    return ph
+    started: list[Event] = [PhaseStarted(new.turn, phase)]
+    if asking is None:
+        return Phase(new, rng, phase, number, started, movers, chosen, aimed=set(rays))
+    return Phase(new, rng, phase, number, started, movers, chosen, aimed=set(rays), asking=asking)
 
 
 def _ray_choice(vehicle: Vehicle, choices: Mapping[str, str]) -> str:

@@ -128,7 +128,7 @@ class Table:
         within ``limit`` and whose circumscribed circle (:attr:`radius`) meets the arc's
         wedge: a superset of the bases the arc can reach within ``limit - radius``."""
         if len(self.ids) <= SMALL:
-            return self._reach_row(index, arc, limit)
+            return [j for j, _ in self._reach_row(index, arc, limit)]
         key = (arc.centre, arc.width, limit)
         rows = self._reach.get(key)
         if rows is None:
@@ -140,23 +140,42 @@ class Table:
             self._reach[key] = rows
         return list(rows[index])
 
-    def _reach_row(self, index: int, arc: Arc, limit: float) -> list[int]:
+    def in_reach_measured(self, index: int, arc: Arc, limit: float) -> list[tuple[int, float]]:
+        """:meth:`in_reach` with each base's centre-to-centre distance from base
+        ``index`` (``math.hypot`` of the centres' differences, firer first)."""
+        if len(self.ids) <= SMALL:
+            return self._reach_row(index, arc, limit)
+        ox, oy = self.dots[index]
+        return [
+            (row, math.hypot(tx - ox, ty - oy))
+            for row in self.in_reach(index, arc, limit)
+            for tx, ty in (self.dots[row],)
+        ]
+
+    def _reach_row(self, index: int, arc: Arc, limit: float) -> list[tuple[int, float]]:
+        """:meth:`in_reach_measured` with plain Python loops (a small table)."""
         x, y = self.dots[index]
         axis = self.headings[index] + arc.centre
-        side, firer = self.sides[index], self.ids[index]
+        side = self.sides[index]
+        hidden = self.overlaps[self.ids[index]]
+        sides, ids, radius = self.sides, self.ids, self.radius
+        half = arc.width / 2.0
         out = []
         for j, (tx, ty) in enumerate(self.dots):
-            if self.sides[j] == side or self.ids[j] in self.overlaps[firer]:
+            if sides[j] == side or ids[j] in hidden:
                 continue
             distance = math.hypot(tx - x, ty - y)
             if distance > limit:
                 continue
-            if distance > self.radius:
+            if distance > radius:
                 off = abs((math.degrees(math.atan2(ty - y, tx - x)) - axis + 180.0) % 360.0 - 180.0)
-                slack = math.degrees(math.asin(self.radius / distance))
-                if off > arc.width / 2.0 + slack + 1e-6:
-                    continue
-            out.append(j)
+                # the slack is >= 0 (and float addition monotonic): within half + 1e-6 the
+                # base is in reach whatever its slack, worked out only beyond that
+                if off > half + 1e-6:
+                    slack = math.degrees(math.asin(radius / distance))
+                    if off > half + slack + 1e-6:
+                        continue
+            out.append((j, distance))
         return out
 
     def _reach_matrix(self, arc: Arc, limit: float) -> Bools:
@@ -310,20 +329,26 @@ def table_of(state: GameState) -> Table:
     """Bases of every vehicle in play and which of them overlap (the separating-axis
     test only for pairs whose centres are close enough, found with arrays)."""
     vehicles = state.in_play()
-    bases = {v.id: state.base(v) for v in vehicles}
-    overlaps: dict[str, set[str]] = {v.id: set() for v in vehicles}
-    reach = 2.0 * state.rules.base_radius
-    table = Table(
-        bases,
-        overlaps,
-        ids=[v.id for v in vehicles],
-        dots=[v.pose.point for v in vehicles],
-        headings=[v.pose.heading for v in vehicles],
-        sides=[v.side for v in vehicles],
-        radius=state.rules.base_radius,
-    )
-    if len(vehicles) <= SMALL:
-        pairs = [(i, j) for i in range(len(vehicles)) for j in range(i + 1, len(vehicles))]
+    rules = state.rules
+    bases: dict[str, Polygon] = {}
+    overlaps: dict[str, set[str]] = {}
+    ids: list[str] = []
+    dots: list[Point] = []
+    headings: list[float] = []
+    sides: list[str] = []
+    for v in vehicles:  # one pass (a firing step of a small table builds little else)
+        vid, pose = v.id, v.pose
+        bases[vid] = state.base(v)
+        overlaps[vid] = set()
+        ids.append(vid)
+        dots.append((pose.x, pose.y))
+        headings.append(pose.heading)
+        sides.append(v.side)
+    reach = 2.0 * rules.base_radius
+    table = Table(bases, overlaps, ids, dots, headings, sides, rules.base_radius)
+    count = len(vehicles)
+    if count <= SMALL:
+        pairs = [(i, j) for i in range(count) for j in range(i + 1, count)]
     else:
         centres = table.centres
         dx = np.abs(centres[None, :, 0] - centres[:, None, 0])
@@ -331,12 +356,13 @@ def table_of(state: GameState) -> Table:
         close = np.triu((dx <= reach) & (dy <= reach), 1)
         pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(close), strict=True)]
     for i, j in pairs:
-        a, b = vehicles[i], vehicles[j]
-        if abs(a.pose.x - b.pose.x) > reach or abs(a.pose.y - b.pose.y) > reach:
+        (ax, ay), (bx, by) = dots[i], dots[j]
+        if abs(ax - bx) > reach or abs(ay - by) > reach:
             continue
-        if convex_overlap(bases[a.id], bases[b.id]):
-            overlaps[a.id].add(b.id)
-            overlaps[b.id].add(a.id)
+        a, b = ids[i], ids[j]
+        if convex_overlap(bases[a], bases[b]):
+            overlaps[a].add(b)
+            overlaps[b].add(a)
     return table
 
 
@@ -363,7 +389,7 @@ def _target(state: GameState, table: Table, firer: Vehicle, arc: Arc, row: int) 
     """Base ``row`` of the table as one of :func:`_targets`, or None."""
     tid = table.ids[row]
     target = state.vehicles[tid]
-    if not target.in_play:
+    if target.eliminated is not None:  # not in play
         return None
     region = in_arc_region(table.bases[tid], firer.pose, arc)
     if not region:
@@ -456,12 +482,12 @@ def nearest_option(
     rules = state.rules
     arc = rules.arc(weapon)
     index = table.index(firer.id)
-    ox, oy = table.dots[index]
     radius = table.radius
-    heap: list[tuple[float, str, int, Target | None]] = []
-    for row in table.in_reach(index, arc, rules.ruler + rules.base_radius):
-        tx, ty = table.dots[row]
-        heap.append((math.hypot(tx - ox, ty - oy) - radius, table.ids[row], row, None))
+    ids = table.ids
+    heap: list[tuple[float, str, int, Target | None]] = [
+        (distance - radius, ids[row], row, None)
+        for row, distance in table.in_reach_measured(index, arc, rules.ruler + rules.base_radius)
+    ]
     heapq.heapify(heap)
     best: Option | None = None
     while heap:

@@ -37,7 +37,8 @@ def reveal(
     deck = state.rules.deck_of(vehicle.type)
     card = deck.card(vehicle.plan.cards[phase - 1])
     facts = flown(card)
-    events.append(Revealed(vehicle.id, phase, card.id, facts.symbol.value, facts.steep))
+    # _value_ is what Enum.value gives, read without the property's call
+    events.append(Revealed(vehicle.id, phase, card.id, facts.symbol._value_, facts.steep))
     problem = card_problem(vehicle.previous, card, phase == 1, state.rules.restrictions)
     if problem is None:
         return card

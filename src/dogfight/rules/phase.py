@@ -22,9 +22,9 @@ from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripods import PhaseActions
 
 
-@dataclass
+@dataclass(slots=True)
 class Phase:
-    """One action phase being resolved."""
+    """One action phase being resolved (slots: every step reads its fields)."""
 
     state: GameState
     rng: np.random.Generator

@@ -8,6 +8,7 @@ lists those restrictions so a user interface can flag them while the player choo
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -272,7 +273,7 @@ def plan_problems(
 
 
 def check_plan_shape(
-    vehicle: str, plan: Plan, deck: ManeuverDeck, allowed: set[Symbol], count: int = 3
+    vehicle: str, plan: Plan, deck: ManeuverDeck, allowed: AbstractSet[Symbol], count: int = 3
 ) -> list[ManeuverCard]:
     """Refuse a plan that can never be flown; return its cards."""
     if len(plan.cards) != count:
@@ -285,6 +286,7 @@ def check_plan_shape(
                 f"{vehicle}: '{field_name}' needs {count} choices, got {len(choices)}"
             )
     cards: list[ManeuverCard] = []
+    planned: set[str] = set()  # the ids of ``cards`` (a deck's card has the id it is asked by)
     for card_id in plan.cards:
         try:
             card = deck.card(card_id)
@@ -295,11 +297,12 @@ def check_plan_shape(
                 f'{vehicle}: card {card_id} ({card.symbol.value}) is not in play: 000: "do not '
                 'take the climb and dive cards ... unless you want to play with Advanced Rules"'
             )
-        if any(c.id == card_id for c in cards):
+        if card_id in planned:
             raise IllegalPlanError(
                 f"{vehicle}: card {card_id} is planned twice; 003: "
                 '"每张动作牌在同一回合中只可使用一次" '
                 "(each maneuver card can be used once per turn)"
             )
         cards.append(card)
+        planned.add(card_id)
     return cards

@@ -22,7 +22,7 @@ from dogfight.rules.events import (
 )
 from dogfight.rules.plans import AUTO, HOLD
 from dogfight.rules.rays import RayOption, RayScene
-from dogfight.rules.state import GameState, Salvo, Vehicle
+from dogfight.rules.state import BY_ID, GameState, Salvo, Vehicle
 
 
 def firing_step(
@@ -44,10 +44,15 @@ def firing_step(
     before anything fires, and the Energy of the heat-rays is discarded once every shot
     is decided. Returns the heat-rays fired at falling bomb cards (the bombs step
     resolves them)."""
-    energy = {v.id: v.tripod.energy for v in state.in_play() if v.tripod is not None}
+    in_play = state.in_play()
+    energy = {v.id: v.tripod.energy for v in in_play if v.tripod is not None}
     table = firing.table_of(state)
-    ordered = sorted(state.in_play(), key=lambda v: v.id)
-    first = [v for v in ordered if scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number)]
+    ordered = sorted(in_play, key=BY_ID)
+    first = [
+        v
+        for v in ordered
+        if v.skills and scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number)
+    ]
     early = _decide_shots(state, table, first, phase, number, silenced, flown, events)
     done = {v.id for v in first}
     if early:
@@ -56,12 +61,16 @@ def firing_step(
             events.append(SkillUsed(firer, Skill.ITCHY_TRIGGER_FINGER, "shoots first"))
         resolve_damage(state, table, early, [], [], number, rng, events)
         table = firing.table_of(state)
-        ordered = sorted(state.in_play(), key=lambda v: v.id)
+        ordered = sorted(state.in_play(), key=BY_ID)
     rays = _heat_rays(state, table, acts, energy, events)
-    arrivals = rockets.resolve(state, table, flown, events)
+    arrivals = rockets.resolve(state, table, flown, events) if state.salvos else []
     # heat-rays and rockets only decide here: who is in play changes with damage alone
-    rest = [v for v in ordered if v.id not in done]
+    rest = [v for v in ordered if v.id not in done] if done else ordered
     shots = _decide_shots(state, table, rest, phase, number, silenced, flown, events)
+    if not rays:  # no heat-ray this phase (every phase without tripods)
+        tripods.place_smoke(state, acts, events)
+        resolve_damage(state, table, shots, arrivals, [], number, rng, events)
+        return []
     for tripod, _ in rays:
         tripods.spend_fired(tripod, events)
     tripods.place_smoke(state, acts, events)
@@ -83,14 +92,18 @@ def _decide_shots(
 ) -> list[Shot]:
     """Each airplane's weapons choose their targets (or launch rockets)."""
     shots: list[Shot] = []
+    rules = state.rules
     for vehicle in vehicles:
-        grounded = standard.cannot_fire(state, vehicle, flown.get(vehicle.id))
-        for weapon, letter in state.rules.weapons(vehicle.type):
+        # lasting damage is in ``status``: without any, nothing keeps a gun silent
+        grounded = bool(vehicle.status) and standard.cannot_fire(
+            state, vehicle, flown.get(vehicle.id)
+        )
+        for weapon, letter in rules.weapons(vehicle.type):
             if weapon == "rear" and standard.rear_gun_lost(state, vehicle):
                 events.append(HeldFire(vehicle.id, weapon, "observer incapacitated (002)"))
                 vehicle.aim.pop(weapon, None)
                 continue
-            if (vehicle.id, weapon) in silenced or grounded:
+            if grounded or (silenced and (vehicle.id, weapon) in silenced):
                 if grounded:
                     events.append(
                         HeldFire(vehicle.id, weapon, "wounded pilot flying a steep maneuver")

@@ -356,8 +356,8 @@ def end_of_turn(state: GameState, phase: int = 3) -> None:
     """000: smoke "One counter will be discarded at the end of each turn, including the
     current one" (at the end of each Earthling turn for a WW2 airplane)."""
     for vehicle in state.vehicles.values():
-        if not turn_ends(vehicle.clock, phase):
-            continue
+        if not vehicle.status or not turn_ends(vehicle.clock, phase):
+            continue  # no lasting damage (most vehicles), or its turn goes on
         if vehicle.status.get("smoke", 0) > 0:
             vehicle.status["smoke"] -= 1
             if vehicle.status["smoke"] == 0:

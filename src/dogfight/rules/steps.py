@@ -41,7 +41,7 @@ def burn(ph: Phase) -> None:
             eliminate(state, burning, "exploded", rng, events)
         elif burning.damage >= burning.resistance:
             eliminate(state, burning, "burned", rng, events)
-    ph.movers = [v for v in ph.movers if v.in_play]
+    ph.movers = [v for v in ph.movers if v.eliminated is None]  # in play
 
 
 def drop_bombs(ph: Phase) -> None:
@@ -114,7 +114,7 @@ def fly(ph: Phase) -> None:
     base_length = ph.state.rules.base_length
     for vehicle in ph.movers:
         card = ph.flown.get(vehicle.id)
-        if card is None or not vehicle.in_play:
+        if card is None or vehicle.eliminated is not None:  # not in play
             continue
         start = vehicle.pose
         vehicle.pose = apply_card(start, card, base_length)
@@ -143,7 +143,7 @@ def clouds(ph: Phase) -> None:
 def leave_table(ph: Phase) -> None:
     """000: a vehicle whose centre left the playing area is out of the game."""
     for vehicle in ph.movers:
-        if vehicle.in_play and outside(ph.state, vehicle):
+        if vehicle.eliminated is None and outside(ph.state, vehicle):
             ph.events.append(LeftArea(vehicle.id, vehicle.pose))
             vehicle.exit_edge = scenario.exit_edge(ph.state, vehicle.pose.point)
             eliminate(ph.state, vehicle, "left_area", ph.rng, ph.events)
@@ -152,6 +152,8 @@ def leave_table(ph: Phase) -> None:
 def fly_missions(ph: Phase) -> None:
     """002's bombing and photographic missions: an airplane home across its own edge after
     its side's success, then a carrier's centre on a target card succeeds (rulings M3)."""
+    if not ph.state.targets:
+        return  # no mission on the table (most games): no need to look through the events
     left = [e.vehicle for e in ph.events if isinstance(e, LeftArea)]
     missions.fly_missions(ph.state, ph.number, left, ph.events)
 

@@ -23,7 +23,7 @@ from dogfight.rules import events as ev
 from dogfight.rules import standard
 from dogfight.rules.decks import draw, shuffled
 from dogfight.rules.plans import AUTO, GREEN_TOKENS, Action, Plan
-from dogfight.rules.state import Cloud, GameState, Vehicle
+from dogfight.rules.state import BY_ID, Cloud, GameState, Vehicle
 from dogfight.rules.tripod_harm import spend, topple
 
 
@@ -204,7 +204,8 @@ def start_of_phase(
     """Reminder and recovery tokens, then the action tokens placed face up (000: "At the
     start of each Movement step, all Tripod players may choose an Action token")."""
     acts = PhaseActions({}, {}, {}, {})
-    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+    standing = [v for v in state.in_play() if v.tripod is not None]
+    for vehicle in sorted(standing, key=BY_ID):
         tripod = vehicle.tripod
         if tripod is None:
             continue
@@ -478,6 +479,8 @@ def recharge(state: GameState, acts: PhaseActions, events: list[ev.Event]) -> No
     after combat is resolved ... If the tripod base overlaps an Objective token, the Tripod
     player may choose to gain a number of Energy tokens equal to the [Recharge Level] ...
     A tripod can never have more tokens than its Energy rating"."""
+    if not acts.recharge:
+        return  # no tripod recharges this phase
     for vid, action in sorted(acts.recharge.items()):
         vehicle = state.vehicles[vid]
         tripod = vehicle.tripod
@@ -535,6 +538,8 @@ def place_smoke(state: GameState, acts: PhaseActions, events: list[ev.Event]) ->
     the end of the ruler remains inside the circle of the Black smoke template." The cloud
     goes where the token asks (moved the least needed to keep the stand inside it), or by
     default as close as allowed to the nearest enemy airplane. Recovery: two tokens."""
+    if not acts.smoke:
+        return  # no tripod lays smoke this phase
     spec = state.rules.catalog.constants.tripods.smoke
     for vid, action in sorted(acts.smoke.items()):
         tripod = state.vehicles[vid]

@@ -17,7 +17,7 @@ from dogfight.rules.events import (
     TurnStarted,
 )
 from dogfight.rules.plans import AUTO, HOLD, Plan, check_plan_shape
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.state import BY_ID, GameState, Vehicle
 
 _EVERY_SYMBOL = frozenset(Symbol)
 _LEVEL_SYMBOLS = _EVERY_SYMBOL - {Symbol.CLIMB, Symbol.DIVE}
@@ -27,7 +27,13 @@ def allowed_symbols(state: GameState) -> set[Symbol]:
     """The maneuver symbols the ruleset plays: climbs and dives only with altitude cards.
     (Taken from two sets made once: iterating the enum costs more than a phase's
     moves.)"""
-    return set(_EVERY_SYMBOL if state.rules.switches.altitude_cards else _LEVEL_SYMBOLS)
+    return set(_symbols_in_play(state))
+
+
+def _symbols_in_play(state: GameState) -> frozenset[Symbol]:
+    """:func:`allowed_symbols` as the shared frozen set, not a copy (hashing the enum's
+    members into a new set costs a Python call each): for readers only."""
+    return _EVERY_SYMBOL if state.rules.switches.altitude_cards else _LEVEL_SYMBOLS
 
 
 def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, list[Event]]:
@@ -58,7 +64,7 @@ def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, 
     missing = [vid for vid in due if vid not in plans]
     if missing:
         raise IllegalPlanError(f"missing plans for: {', '.join(missing)}")
-    symbols = allowed_symbols(state)
+    symbols = _symbols_in_play(state)
     new = state.copy()
     for vid, plan in plans.items():
         vehicle = new.vehicles[vid]
@@ -123,7 +129,7 @@ def end_turn(state: GameState, events: list[Event]) -> None:
         Symbol.IMMELMANN: "immelmann",
         Symbol.STRAIGHT: "straight",
     }
-    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
+    for vehicle in sorted(state.in_play(), key=BY_ID):
         if vehicle.tripod is not None:
             tripods.end_of_turn(vehicle, events)
             continue

@@ -58,10 +58,12 @@ def check_victory(state: GameState, events: list[Event]) -> None:
         if state.over:
             events.append(GameOver(state.winner, scores(state)))
         return
-    sides = state.sides()
-    if len(sides) < 2:
+    standing = {v.side for v in state.vehicles.values() if v.eliminated is None}
+    if len(standing) >= 2:
+        return  # two sides still in play (so at least two sides): the game goes on
+    if len(state.sides()) < 2:
         return
-    left = sorted({v.side for v in state.in_play()})
+    left = sorted(standing)
     if len(left) <= 1:
         state.over = True
         state.winner = left[0] if left else None

@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from dogfight.catalog.models import ManeuverCard, Symbol
 from dogfight.errors import IllegalPlanError, UnknownCardError
 from dogfight.rules import standard
@@ -36,7 +38,7 @@ def scale(card: ManeuverCard, speed: int, card_speed: int) -> ManeuverCard:
 
 
 def check_plan(
-    state: GameState, vehicle: Vehicle, plan: Plan, allowed: set[Symbol]
+    state: GameState, vehicle: Vehicle, plan: Plan, allowed: AbstractSet[Symbol]
 ) -> tuple[ManeuverCard, int]:
     """Refuse an Earthling turn's plan that can never be flown: one card of the
     airplane's deck and one speed marker it may fly. Returns the card and the speed."""
