@@ -254,6 +254,44 @@ def test_export_writes_the_transcript_and_an_svg_of_a_step(tmp_path: Path) -> No
     assert bad.exit_code != 0
 
 
+def test_export_names_the_steps_that_replay_differently_from_what_was_stored(
+    tmp_path: Path,
+) -> None:
+    """A game stored by another engine version is replayed by this one: the replay is
+    used, and ``export`` names every step whose stored events (what the players saw)
+    differ from it, in its header and on the terminal."""
+    from sqlalchemy import text
+    from typer.testing import CliRunner
+
+    from dogfight.cli.app import app
+
+    db = tmp_path / "games.sqlite"
+    store = Store(sqlite_url(db))
+    service = GameService(store, load_catalog())
+    game, _ = service.create(
+        duel_situation(gap=40),
+        "duel",
+        [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], None)],
+        5,
+    )
+    submit_plans(game, "a", 1, {"camel": straights_plan()})
+    submit_plans(game, "b", 1, {"albatros": straights_plan()})
+    out = tmp_path / "game.jsonl"
+    result = CliRunner().invoke(app, ["export", game.id, "--db", str(db), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "diverged" not in json.loads(out.read_text().splitlines()[0])
+    with store.engine.begin() as connection:
+        connection.execute(
+            text("UPDATE steps SET events = '[]' WHERE game_id = :g AND turn = 1 AND phase = 2"),
+            {"g": game.id},
+        )
+    store.close()
+    result = CliRunner().invoke(app, ["export", game.id, "--db", str(db), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text().splitlines()[0])["diverged"] == [[1, 2]]
+    assert "turn 1 phase 2" in result.output
+
+
 def test_a_database_from_before_revisions_is_upgraded(tmp_path: Path) -> None:
     """Games stored before writes were counted (no ``revision`` column) still load and
     go on: the column is added, at 0, when the server opens the file."""

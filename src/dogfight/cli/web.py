@@ -266,7 +266,8 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Write a stored game's transcript (JSON lines, every event, the referee's view)
-        and optionally an SVG of one step."""
+        and optionally an SVG of one step. Steps whose stored events differ from this
+        engine's replay of them (a game stored by another engine version) are named."""
         from dogfight.cli.catalog_option import catalog
         from dogfight.output import write_atomic
         from dogfight.render.svg import render_svg
@@ -303,9 +304,19 @@ def register(app: typer.Typer) -> None:
                     },
                     "steps": len(live.steps),
                 }
+                if live.diverged:
+                    # the events are this engine's replay; the players saw the stored ones
+                    header["diverged"] = [list(at) for at in live.diverged]
                 target = output or f"{live.id}.jsonl"
                 write_atomic(target, transcript(events, **header))
                 print(f"dogfight: {len(events)} events of {len(live.steps)} steps -> {target}")
+                if live.diverged:
+                    where = ", ".join(f"turn {t} phase {p}" for t, p in live.diverged)
+                    print(
+                        f"dogfight: {len(live.diverged)} step(s) replay differently from what "
+                        f"was stored (another engine version?): {where}; the transcript holds "
+                        "the replay, the header's 'diverged' lists them"
+                    )
                 if svg is not None:
                     index = len(live.steps) if step is None else step
                     if not 0 <= index <= len(live.steps):

@@ -187,7 +187,7 @@ class LiveGame:
             step = Step(turn, phase, events, new)
             if step.encode() != (json.loads(stored) if isinstance(stored, str) else stored):
                 # a different engine version: the replayed state is used, the stored log
-                # is what was seen; export reports the difference
+                # is what was seen; `dogfight export` names the step
                 self.diverged.append((turn, phase))
             self.steps.append(step)
 
