@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,15 +15,34 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dogfight.bots import threats
-from dogfight.bots.plane_planner import _LEVEL, _best, _escapes, _prefixes, _trapped, usable_symbols
+from dogfight.bots.plane_planner import (
+    _LEVEL,
+    _best,
+    _end_position,
+    _escapes,
+    _prefixes,
+    _trapped,
+    evaluate,
+    usable_symbols,
+)
 from dogfight.bots.threats import SAFE_MARGIN, Enemy, centre_d2, nearest_in_arc, world_points
-from dogfight.bots.view import card_table, fly, fly_turned, inside, legal_sequences
+from dogfight.bots.view import (
+    Flights,
+    airplane_sequences,
+    card_table,
+    fly,
+    fly_turned,
+    inside,
+    legal_sequences,
+)
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import Symbol
 from dogfight.geometry.pose import Pose
+from dogfight.rules.context import Rules
 from dogfight.rules.plans import BASIC, Flown, Restrictions, plan_problems
+from dogfight.rules.state import GameState, Vehicle
 from dogfight.sim.duel import duel_situation
-from dogfight.situation import build
+from dogfight.situation import build, parse_situation
 
 CATALOG = load_catalog()
 DECKS = sorted(CATALOG.maneuver_decks)
@@ -256,3 +276,100 @@ def test_the_shortlist_is_the_stable_sort_s_best_with_ties_to_the_earlier_plan(
     score = np.array(values, dtype=np.float64) / 4.0
     expected = np.sort(np.argsort(-score, kind="stable")[:count])
     assert np.array_equal(_best(score, count), expected)
+
+
+def _scoring_table(seed: int, tripod: bool) -> tuple[GameState, Vehicle, list[Enemy]]:
+    """A rocketeer under the Standard Rules, aiming at its enemy (an airplane, or a
+    tripod with its armour up and its heat-ray firing), and that enemy's random poses
+    around it."""
+    rng = np.random.default_rng(seed)
+    x, y = rng.uniform(20, 70, 2)
+    enemy = {"id": "them", "type": "mk1-locust" if tripod else "albatros-d5a", "side": "b"}
+    data: dict[str, Any] = {
+        "switches": {"standard_rules": True},
+        "vehicles": [
+            {"id": "me", "type": "nieuport-17", "side": "a", "rockets": 2}
+            | {"pose": {"x": x, "y": y, "heading": float(rng.uniform(0, 360))}},
+            enemy | {"pose": {"x": x + 10.0, "y": y, "heading": 180.0}},
+        ],
+    }
+    state = build(parse_situation(data, "test"), CATALOG, 0)
+    me, them = state.vehicles["me"], state.vehicles["them"]
+    me.aim = {"front": ("them", state.phases_played)}
+    m = 7
+    ex = x + rng.uniform(-25, 25, (m, 1)) + np.cumsum(rng.uniform(-6, 6, (m, 3)), axis=1)
+    ey = y + rng.uniform(-25, 25, (m, 1)) + np.cumsum(rng.uniform(-6, 6, (m, 3)), axis=1)
+    eh = rng.uniform(0, 360, (m, 3))
+    weight = rng.random(m)
+    ray = np.array([0.8, 0.0, 0.8])
+    return state, me, [Enemy(them, ex, ey, eh, weight / weight.sum(), ray)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.booleans())
+def test_a_plan_scores_among_others_as_it_scores_alone(
+    seed: int, tripod: bool, centres: bool
+) -> None:
+    """``evaluate`` works out damage per run of plans that share their first cards and
+    spreads it to the plans: each plan gets what it gets scored on its own (the aim
+    bonus carried from phase to phase, rockets, a tripod's armour and heat-ray, the end
+    position), up to the order of a matrix product's sums."""
+    state, me, enemies = _scoring_table(seed, tripod)
+    rng = np.random.default_rng(seed)
+    every = airplane_sequences(state, me)
+    rows = np.sort(rng.choice(len(every), size=40, replace=False))
+    seqs = every[rows]
+    table = card_table(state.rules.deck_of(me.type))
+    flights = fly_turned(me.pose, table, seqs, state.rules.base_length)
+    together = evaluate(state, me, seqs, flights, enemies, True, centres)
+    for i in range(len(seqs)):
+        one = Flights(flights.x[i : i + 1], flights.y[i : i + 1], flights.heading[i : i + 1])
+        alone = evaluate(state, me, seqs[i : i + 1], one, enemies, True, centres)
+        assert together.score[i] == pytest.approx(alone.score[0], rel=1e-12, abs=1e-9)
+        assert together.rockets[i] == alone.rockets[0]
+
+
+def _end_position_plainly(
+    rules: Rules, me: Vehicle, flights: Flights, enemies: list[Enemy], risk: float
+) -> np.ndarray:
+    """The end-position score as first written: one array per step, (poses, plans)."""
+    fx, fy, fh = (a[:, 2] for a in (flights.x, flights.y, flights.heading))
+    rad = np.radians(fh)
+    cos, sin = np.cos(rad)[None, :], np.sin(rad)[None, :]
+    out = np.zeros(len(fx))
+    for enemy in enemies:
+        ex, ey, eh = enemy.phase(2)
+        dx = ex[:, None] - fx[None, :]
+        dy = ey[:, None] - fy[None, :]
+        d = np.sqrt(dx * dx + dy * dy) + 1e-6
+        ahead = (dx * cos + dy * sin) / d
+        erad = np.radians(eh)[:, None]
+        behind = -(dx * np.cos(erad) + dy * np.sin(erad)) / d
+        if enemy.vehicle.tripod is not None:
+            reach = rules.heat_ray_ruler(enemy.vehicle.type).length
+            behind = np.maximum(behind, 0.5 * behind + 0.5)
+        else:
+            reach = rules.ruler
+        near = np.exp(-(((d - 0.45 * reach) / (0.6 * reach)) ** 2))
+        mine = np.clip(ahead, 0.0, None) ** 2 * near
+        theirs = np.clip(behind, 0.0, None) ** 2 * near
+        value = (
+            2.0 * mine - 2.0 * risk * theirs - 1.5 * d / (rules.table_width + rules.table_height)
+        )
+        out += np.ascontiguousarray(value.T) @ enemy.weight
+    out -= 40.0 * _trapped(rules, me, fx, fy, fh)
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.floats(1.0, 2.5))
+def test_the_end_position_worked_in_place_is_the_plain_formula_bit_for_bit(
+    seed: int, tripod: bool, risk: float
+) -> None:
+    """The in-place end-position score gives the very floats of the plain formula."""
+    state, me, enemies = _scoring_table(seed, tripod)
+    seqs = airplane_sequences(state, me)
+    table = card_table(state.rules.deck_of(me.type))
+    flights = fly_turned(me.pose, table, seqs, state.rules.base_length)
+    got = _end_position(state.rules, me, seqs, flights, enemies, risk)
+    assert np.array_equal(got, _end_position_plainly(state.rules, me, flights, enemies, risk))

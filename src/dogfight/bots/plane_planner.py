@@ -136,10 +136,13 @@ def evaluate(
     enemies: Sequence[Enemy],
     lookahead: bool,
     centres: bool = False,
+    trapped: Bools | None = None,
 ) -> Scored:
     """Expected damage dealt minus taken over the turn for each plan, rockets, the end
     position (with ``lookahead``); higher is better. With ``centres`` (a coarse pass)
-    bases are their centre dots and the ruler is longer by half a base's width."""
+    bases are their centre dots and the ruler is longer by half a base's width.
+    ``trapped``: each plan's :func:`_trapped` when the caller has it already (it depends
+    on the plan's final pose only, so a coarse and a fine pass share it)."""
     rules = state.rules
     n = len(seqs)
     score = np.zeros(n)
@@ -154,8 +157,10 @@ def evaluate(
     if centres:
         grow = rules.base_width / 2.0
         ruler2, half2 = (rules.ruler + grow) ** 2, (rules.half + grow) ** 2
-        my_points = (my_points[0][:1], my_points[1][:1])
     structure = _prefixes(seqs)
+    rocketeer = bool(
+        me.rockets and rules.switches.standard_rules and rules.airplane(me.type).rockets
+    )
     dealt_phase = np.zeros((3, len(enemies), n))
     front_dealt = np.zeros((3, len(enemies), n))
     front_reach: list[list[Floats]] = [[], [], []]
@@ -165,8 +170,7 @@ def evaluate(
         target = enemy.vehicle
         w = enemy.weight
         e_points = base_points(rules, target)
-        if centres:
-            e_points = (e_points[0][:1], e_points[1][:1])
+        # each weapon's reach at the last phase, per run of that phase (the aim bonus)
         prev_reach: dict[str, Floats] = {}
         prev_enemy_reach: dict[str, Floats] = {}
         for p in range(3):
@@ -176,15 +180,23 @@ def evaluate(
                 fx, fy, fh = flights.phase(p)
             else:
                 fx, fy, fh = (a[first] for a in flights.phase(p))
+            # per run of this phase, its run of the phase before
+            parent = structure[p - 1][1][first] if p else first
 
             def per_plan(a: Rows, every: bool = every, inverse: Ints = inverse) -> Rows:
                 # per plan, in the layout a gather gives (matrix products sum alike)
                 out: Rows = np.ascontiguousarray(a) if every else a[inverse]
                 return out
 
+            # Values are worked out per run (plans sharing this phase's pose) and only
+            # what enters a matrix product is spread to the plans: the same operations
+            # on the same floats as plan by plan, so the same sums.
             ex, ey, eh = enemy.phase(p)
             apart = centre_d2(fx, fy, ex, ey) > overlap2  # (u, m)
-            px, py = world_points(ex, ey, eh, e_points)
+            if centres:  # the centre dot itself, as world_points would give it
+                px, py = ex[:, None], ey[:, None]
+            else:
+                px, py = world_points(ex, ey, eh, e_points)
             shield = None
             if target.tripod is not None:
                 shield = unprotected(rules, target, ex, ey, eh, fx, fy)
@@ -194,25 +206,23 @@ def evaluate(
                 reach = (d2 <= ruler2) & apart
                 cards = np.where(d2 <= half2, 2.0, 1.0) * reach
                 card = odds(rules, letter, target)
-                full = per_plan(cards)
-                hit = per_plan(reach).astype(np.float64)
+                hit = reach.astype(np.float64)
                 bonus: Floats | float = 0.0
                 if aim_on:
                     if p == 0:
                         bonus = float(_aimed_now(state, me, weapon, target.id)) * hit
                     elif weapon in prev_reach:
-                        bonus = prev_reach[weapon] * hit
-                value = full * (card.points + card.nonzero * bonus)
+                        bonus = prev_reach[weapon][parent] * hit
+                value = cards * (card.points + card.nonzero * bonus)
                 if shield is not None:
-                    open_side = per_plan(shield)
-                    value = value * open_side + 0.3 * full * card.energy * (1.0 - open_side)
-                expected = value @ w
+                    value = value * shield + 0.3 * cards * card.energy * (1.0 - shield)
+                expected = per_plan(value) @ w
                 dealt_phase[p, e_index] += expected
                 prev_reach[weapon] = hit
-                if weapon == "front":
+                if weapon == "front" and rocketeer:
                     front_dealt[p, e_index] = expected
-                    front_reach[p].append(hit * (1.0 if shield is None else per_plan(shield)))
-            if me.rockets and rules.switches.standard_rules and rules.airplane(me.type).rockets:
+                    front_reach[p].append(per_plan(hit * (1.0 if shield is None else shield)))
+            if rocketeer:
                 arc = rules.front_arc
                 d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py)
                 seen = ((d2 < np.inf) | ~apart).astype(np.float64)
@@ -235,12 +245,12 @@ def evaluate(
                 reach = (d2 <= ruler2) & apart
                 cards = np.where(d2 <= half2, 2.0, 1.0) * reach
                 card = odds(rules, letter, me)
-                hit = per_plan(reach).astype(np.float64)
-                e_bonus: Floats | float = (
-                    prev_enemy_reach.get(weapon, 0.0) if (aim_on and p > 0) else 0.0
-                )
-                taken += (per_plan(cards) * (card.points + card.nonzero * e_bonus)) @ w
-                prev_enemy_reach[weapon] = hit
+                e_bonus: Floats | float = 0.0
+                if aim_on and p > 0 and weapon in prev_enemy_reach:
+                    e_bonus = prev_enemy_reach[weapon][parent]
+                taken += per_plan(cards * (card.points + card.nonzero * e_bonus)) @ w
+                if aim_on and p < 2:  # the aim bonus of the next phase
+                    prev_enemy_reach[weapon] = reach.astype(np.float64)
     # one shot per weapon per phase: the best enemy, not the sum
     score += dealt_phase.max(axis=1).sum(axis=0)
     score -= risk * taken
@@ -249,7 +259,7 @@ def evaluate(
         score += gain
         rockets = phase
     if lookahead:
-        score += _end_position(rules, me, seqs, flights, enemies, structure[2][0], risk)
+        score += _end_position(rules, me, seqs, flights, enemies, risk, trapped)
     return Scored(score, rockets)
 
 
@@ -345,8 +355,8 @@ def _end_position(
     seqs: Ints,
     flights: Flights,
     enemies: Sequence[Enemy],
-    finals: Ints,
     risk: float,
+    trapped: Bools | None = None,
 ) -> Floats:
     """Where the turn leaves us: enemies ahead of our nose and not the reverse, close
     enough to fight; a cost when no compact turn keeps us on the table next turn."""
@@ -357,27 +367,51 @@ def _end_position(
     out = np.zeros(n)
     # arrays are (enemy poses, plans): numpy's inner loops run along the many plans
     for enemy in enemies:
+        # value = 2 mine - 2 risk theirs - 1.5 d / (w + h), where mine is the cosine of
+        # the enemy's bearing off our nose clipped at 0, squared, times near (a bell in
+        # the distance d), and theirs the same off the enemy's tail; worked out in place
+        # (the operations and their order of the plain formula, so the same floats)
         ex, ey, eh = enemy.phase(2)
         dx = ex[:, None] - fx[None, :]
         dy = ey[:, None] - fy[None, :]
-        d = np.sqrt(dx * dx + dy * dy) + 1e-6
-        ahead = (dx * cos + dy * sin) / d
+        d = dx * dx
+        d += dy * dy
+        np.sqrt(d, out=d)
+        d += 1e-6
+        ahead = dx * cos
+        ahead += dy * sin
+        ahead /= d
         erad = np.radians(eh)[:, None]
-        behind = -(dx * np.cos(erad) + dy * np.sin(erad)) / d
+        behind = dx * np.cos(erad)
+        behind += dy * np.sin(erad)
+        np.negative(behind, out=behind)
+        behind /= d
         if enemy.vehicle.tripod is not None:
             reach = rules.heat_ray_ruler(enemy.vehicle.type).length
             behind = np.maximum(behind, 0.5 * behind + 0.5)
         else:
             reach = rules.ruler
-        near = np.exp(-(((d - 0.45 * reach) / (0.6 * reach)) ** 2))
-        mine = np.clip(ahead, 0.0, None) ** 2 * near
-        theirs = np.clip(behind, 0.0, None) ** 2 * near
-        value = (
-            2.0 * mine - 2.0 * risk * theirs - 1.5 * d / (rules.table_width + rules.table_height)
-        )
+        near = d - 0.45 * reach
+        near /= 0.6 * reach
+        np.square(near, out=near)
+        np.negative(near, out=near)
+        np.exp(near, out=near)
+        value = np.maximum(ahead, 0.0, out=ahead)  # mine
+        np.square(value, out=value)
+        value *= near
+        value *= 2.0
+        theirs = np.maximum(behind, 0.0, out=behind)
+        np.square(theirs, out=theirs)
+        theirs *= near
+        theirs *= 2.0 * risk
+        value -= theirs
+        far = np.multiply(d, 1.5, out=dx)
+        far /= rules.table_width + rules.table_height
+        value -= far
         # summed plan by plan in the pose order of a (plans, poses) array
         out += np.ascontiguousarray(value.T) @ enemy.weight
-    trapped = _trapped(rules, me, fx, fy, fh)
+    if trapped is None:
+        trapped = _trapped(rules, me, fx, fy, fh)
     out -= 40.0 * trapped
     return out
 
@@ -512,24 +546,29 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
             enemies.append(tripod_enemy(state, enemy, rng, level.samples))
         else:
             enemies.append(_enemy_airplane_model(state, me, seqs, flights, pool, enemy, level, rng))
-    bonus = mission_bonus(state, me, _subset(flights, candidates))  # 002's missions
+    considered = _subset(flights, candidates)
+    bonus = mission_bonus(state, me, considered)  # 002's missions
+    trapped = None
     if level.shortlist is not None and len(candidates) > level.shortlist:
         rough = [e.thinned(ROUGH_POSES) for e in enemies]
+        if level.lookahead:  # both passes' end positions: worked out once
+            trapped = _trapped(rules, me, *considered.phase(2))
         first = evaluate(
             state,
             me,
             seqs[candidates],
-            _subset(flights, candidates),
+            considered,
             rough,
             level.lookahead,
             level.rough_centres,
+            trapped,
         )
         kept = _best(first.score + bonus, level.shortlist)
         candidates, bonus = candidates[kept], bonus[kept]
+        considered = _subset(flights, candidates)
+        trapped = None if trapped is None else trapped[kept]
     chosen_seqs = seqs[candidates]
-    scored = evaluate(
-        state, me, chosen_seqs, _subset(flights, candidates), enemies, level.lookahead
-    )
+    scored = evaluate(state, me, chosen_seqs, considered, enemies, level.lookahead, trapped=trapped)
     best = int(np.argmax(scored.score + bonus))
     cards = tuple(deck.cards[int(i)].id for i in chosen_seqs[best])
     launch = int(scored.rockets[best])
