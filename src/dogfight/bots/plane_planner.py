@@ -178,8 +178,10 @@ def evaluate(
             every = len(first) == n  # each plan its own run (the last card's phase)
             if every:
                 fx, fy, fh = flights.phase(p)
+                units = flights.units(p)
             else:
                 fx, fy, fh = (a[first] for a in flights.phase(p))
+                units = flights.units(p, first)
             # per run of this phase, its run of the phase before
             parent = structure[p - 1][1][first] if p else first
 
@@ -202,9 +204,12 @@ def evaluate(
                 shield = unprotected(rules, target, ex, ey, eh, fx, fy)
             for weapon, letter in weapons_at(rules, me, p):
                 arc = rules.arc(weapon)
-                d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py)
+                # the heading's cosine and sine serve an arc about the nose (h + 0 is h)
+                ahead = units if arc.centre == 0.0 else None
+                d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py, ahead)
                 reach = (d2 <= ruler2) & apart
-                cards = np.where(d2 <= half2, 2.0, 1.0) * reach
+                cards = (d2 <= half2) + 1.0  # 2 cards at short range, else 1
+                cards *= reach
                 card = odds(rules, letter, target)
                 hit = reach.astype(np.float64)
                 bonus: Floats | float = 0.0
@@ -224,7 +229,8 @@ def evaluate(
                     front_reach[p].append(per_plan(hit * (1.0 if shield is None else shield)))
             if rocketeer:
                 arc = rules.front_arc
-                d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py)
+                ahead = units if arc.centre == 0.0 else None
+                d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py, ahead)
                 seen = ((d2 < np.inf) | ~apart).astype(np.float64)
                 if shield is not None:
                     seen = seen * shield
@@ -233,7 +239,7 @@ def evaluate(
             if centres:  # the centre dot itself, as world_points would give it
                 mx, my_ = fx[:, None], fy[:, None]
             else:
-                mx, my_ = world_points(fx, fy, fh, my_points)
+                mx, my_ = world_points(fx, fy, fh, my_points, units)
             if target.tripod is not None:
                 if enemy.ray[p] > 0:
                     got = heat_ray_threat(rules, target, ex, ey, eh, mx, my_)  # (m, u)
@@ -243,7 +249,8 @@ def evaluate(
                 arc = rules.arc(weapon)
                 d2 = nearest_in_arc(ex, ey, eh + arc.centre, arc.width / 2.0, mx, my_).T
                 reach = (d2 <= ruler2) & apart
-                cards = np.where(d2 <= half2, 2.0, 1.0) * reach
+                cards = (d2 <= half2) + 1.0  # 2 cards at short range, else 1
+                cards *= reach
                 card = odds(rules, letter, me)
                 e_bonus: Floats | float = 0.0
                 if aim_on and p > 0 and weapon in prev_enemy_reach:
@@ -362,8 +369,11 @@ def _end_position(
     enough to fight; a cost when no compact turn keeps us on the table next turn."""
     n = len(seqs)
     fx, fy, fh = (a[:, 2] for a in (flights.x, flights.y, flights.heading))
-    rad = np.radians(fh)
-    cos, sin = np.cos(rad)[None, :], np.sin(rad)[None, :]
+    units = flights.units(2)
+    if units is None:
+        rad = np.radians(fh)
+        units = np.cos(rad), np.sin(rad)
+    cos, sin = units[0][None, :], units[1][None, :]
     out = np.zeros(n)
     # arrays are (enemy poses, plans): numpy's inner loops run along the many plans
     for enemy in enemies:
@@ -411,14 +421,23 @@ def _end_position(
         # summed plan by plan in the pose order of a (plans, poses) array
         out += np.ascontiguousarray(value.T) @ enemy.weight
     if trapped is None:
-        trapped = _trapped(rules, me, fx, fy, fh)
+        trapped = _trapped(rules, me, fx, fy, fh, _final_turns(flights))
     out -= 40.0 * trapped
     return out
 
 
-def _trapped(rules: Rules, me: Vehicle, fx: Floats, fy: Floats, fh: Floats) -> Bools:
+def _trapped(
+    rules: Rules,
+    me: Vehicle,
+    fx: Floats,
+    fy: Floats,
+    fh: Floats,
+    turns: tuple[Ints, Floats] | None = None,
+) -> Bools:
     """Per final pose: True when none of the compact escapes (:func:`_escapes`) flown
-    from it keeps the centre dot ``SAFE_MARGIN`` on the table for three cards."""
+    from it keeps the centre dot ``SAFE_MARGIN`` on the table for three cards.
+    ``turns``: each pose's index among distinct headings, and those headings (as
+    :class:`~dogfight.bots.view.Flights` knows them), which spares sorting the headings."""
     n = len(fx)
     escapes = _escapes(rules.deck_of(me.type), frozenset(usable_symbols(rules)), rules.base_length)
     w, h = rules.table_width, rules.table_height
@@ -428,7 +447,15 @@ def _trapped(rules: Rules, me: Vehicle, fx: Floats, fy: Floats, fh: Floats) -> B
     # escape flown from the origin, turned by the heading and moved to the pose; the
     # plans end at a few dozen headings, and for each heading an escape fits when the
     # centre lies in a box (the table less the escape's reach each way)
-    headings, which = np.unique(fh[rows], return_inverse=True)
+    if turns is None:
+        headings, which = np.unique(fh[rows], return_inverse=True)
+    else:  # the distinct headings present, numbered in order
+        index, distinct = turns
+        at = index[rows]
+        present = np.zeros(len(distinct), dtype=np.bool_)
+        present[at] = True
+        which = (np.cumsum(present) - 1)[at]
+        headings = distinct[present]
     turned = np.radians(headings)
     c, s = np.cos(turned), np.sin(turned)  # (headings,)
     ex, ey = escapes.x[:, :, None], escapes.y[:, :, None]  # (escapes, 3 phases, 1)
@@ -445,6 +472,13 @@ def _trapped(rules: Rules, me: Vehicle, fx: Floats, fy: Floats, fh: Floats) -> B
     trapped: Bools = np.zeros(n, dtype=np.bool_)
     trapped[rows] = ~ok.any(axis=0)
     return trapped
+
+
+def _final_turns(flights: Flights) -> tuple[Ints, Floats] | None:
+    """Each plan's final heading as an index among the distinct headings, and those."""
+    if flights.turns is None or flights.headings is None:
+        return None
+    return flights.turns[:, 2], flights.headings
 
 
 def usable_symbols(rules: Rules) -> frozenset[Symbol]:
@@ -508,7 +542,7 @@ def _enemy_airplane_model(
 def _subset(flights: Flights, rows: Ints) -> Flights:
     if len(rows) == len(flights.x):  # rows are sorted and distinct: every plan
         return flights
-    return Flights(flights.x[rows], flights.y[rows], flights.heading[rows])
+    return flights.rows(rows)
 
 
 def _best(score: Floats, count: int) -> Ints:
@@ -552,7 +586,7 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
     if level.shortlist is not None and len(candidates) > level.shortlist:
         rough = [e.thinned(ROUGH_POSES) for e in enemies]
         if level.lookahead:  # both passes' end positions: worked out once
-            trapped = _trapped(rules, me, *considered.phase(2))
+            trapped = _trapped(rules, me, *considered.phase(2), _final_turns(considered))
         first = evaluate(
             state,
             me,
