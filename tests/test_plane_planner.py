@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,15 +15,34 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dogfight.bots import threats
-from dogfight.bots.plane_planner import _LEVEL, _best, _escapes, _prefixes, _trapped, usable_symbols
+from dogfight.bots.plane_planner import (
+    _LEVEL,
+    _best,
+    _end_position,
+    _escapes,
+    _prefixes,
+    _trapped,
+    evaluate,
+    usable_symbols,
+)
 from dogfight.bots.threats import SAFE_MARGIN, Enemy, centre_d2, nearest_in_arc, world_points
-from dogfight.bots.view import card_table, fly, fly_turned, inside, legal_sequences
+from dogfight.bots.view import (
+    Flights,
+    airplane_sequences,
+    card_table,
+    fly,
+    fly_turned,
+    inside,
+    legal_sequences,
+)
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import Symbol
 from dogfight.geometry.pose import Pose
+from dogfight.rules.context import Rules
 from dogfight.rules.plans import BASIC, Flown, Restrictions, plan_problems
+from dogfight.rules.state import GameState, Vehicle
 from dogfight.sim.duel import duel_situation
-from dogfight.situation import build
+from dogfight.situation import build, parse_situation
 
 CATALOG = load_catalog()
 DECKS = sorted(CATALOG.maneuver_decks)
@@ -151,7 +171,7 @@ def _nearest_in_arc_point_by_point(
 @given(
     st.integers(1, 400),
     st.integers(1, 400),
-    st.sampled_from([5, 7]),
+    st.sampled_from([1, 5, 7]),
     st.sampled_from([10.0, 40.0, 60.0]),
     st.integers(0, 2**32 - 1),
     st.booleans(),
@@ -221,6 +241,15 @@ def test_a_pose_is_trapped_when_no_escape_flown_from_it_stays_on(seed: int, step
         ok &= inside(x, y, w, h, SAFE_MARGIN)
     inner = np.minimum(np.minimum(fx, w - fx), np.minimum(fy, h - fy)) >= 25.0
     assert np.array_equal(_trapped(rules, me, fx, fy, fh), ~ok.any(axis=1) & ~inner)
+    # told each pose's index among distinct headings (listed twice, in no order)
+    distinct, index = np.unique(fh, return_inverse=True)
+    order = rng.permutation(2 * len(distinct))
+    listed = np.concatenate([distinct, distinct])[order]
+    where = np.argsort(order)  # listed[where[i]] is the i-th of distinct, doubled
+    index = where[index + len(distinct) * rng.integers(0, 2, n)]
+    assert np.array_equal(listed[index], fh)
+    told = _trapped(rules, me, fx, fy, fh, (index, listed))
+    assert np.array_equal(told, ~ok.any(axis=1) & ~inner)
 
 
 @settings(max_examples=40, deadline=None)
@@ -256,3 +285,211 @@ def test_the_shortlist_is_the_stable_sort_s_best_with_ties_to_the_earlier_plan(
     score = np.array(values, dtype=np.float64) / 4.0
     expected = np.sort(np.argsort(-score, kind="stable")[:count])
     assert np.array_equal(_best(score, count), expected)
+
+
+def _scoring_table(seed: int, tripod: bool) -> tuple[GameState, Vehicle, list[Enemy]]:
+    """A rocketeer under the Standard Rules, aiming at its enemy (an airplane, or a
+    tripod with its armour up and its heat-ray firing), and that enemy's random poses
+    around it."""
+    rng = np.random.default_rng(seed)
+    x, y = rng.uniform(20, 70, 2)
+    enemy = {"id": "them", "type": "mk1-locust" if tripod else "albatros-d5a", "side": "b"}
+    data: dict[str, Any] = {
+        "switches": {"standard_rules": True},
+        "vehicles": [
+            {"id": "me", "type": "nieuport-17", "side": "a", "rockets": 2}
+            | {"pose": {"x": x, "y": y, "heading": float(rng.uniform(0, 360))}},
+            enemy | {"pose": {"x": x + 10.0, "y": y, "heading": 180.0}},
+        ],
+    }
+    state = build(parse_situation(data, "test"), CATALOG, 0)
+    me, them = state.vehicles["me"], state.vehicles["them"]
+    me.aim = {"front": ("them", state.phases_played)}
+    m = 7
+    ex = x + rng.uniform(-25, 25, (m, 1)) + np.cumsum(rng.uniform(-6, 6, (m, 3)), axis=1)
+    ey = y + rng.uniform(-25, 25, (m, 1)) + np.cumsum(rng.uniform(-6, 6, (m, 3)), axis=1)
+    eh = rng.uniform(0, 360, (m, 3))
+    weight = rng.random(m)
+    ray = np.array([0.8, 0.0, 0.8])
+    return state, me, [Enemy(them, ex, ey, eh, weight / weight.sum(), ray)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.booleans())
+def test_a_plan_scores_among_others_as_it_scores_alone(
+    seed: int, tripod: bool, centres: bool
+) -> None:
+    """``evaluate`` works out damage per run of plans that share their first cards and
+    spreads it to the plans: each plan gets what it gets scored on its own (the aim
+    bonus carried from phase to phase, rockets, a tripod's armour and heat-ray, the end
+    position), up to the order of a matrix product's sums."""
+    state, me, enemies = _scoring_table(seed, tripod)
+    rng = np.random.default_rng(seed)
+    every = airplane_sequences(state, me)
+    rows = np.sort(rng.choice(len(every), size=40, replace=False))
+    seqs = every[rows]
+    table = card_table(state.rules.deck_of(me.type))
+    flights = fly_turned(me.pose, table, seqs, state.rules.base_length)
+    together = evaluate(state, me, seqs, flights, enemies, True, centres)
+    for i in range(len(seqs)):
+        one = Flights(flights.x[i : i + 1], flights.y[i : i + 1], flights.heading[i : i + 1])
+        alone = evaluate(state, me, seqs[i : i + 1], one, enemies, True, centres)
+        assert together.score[i] == pytest.approx(alone.score[0], rel=1e-12, abs=1e-9)
+        assert together.rockets[i] == alone.rockets[0]
+
+
+def _end_position_plainly(
+    rules: Rules, me: Vehicle, flights: Flights, enemies: list[Enemy], risk: float
+) -> np.ndarray:
+    """The end-position score as first written: one array per step, (poses, plans)."""
+    fx, fy, fh = (a[:, 2] for a in (flights.x, flights.y, flights.heading))
+    rad = np.radians(fh)
+    cos, sin = np.cos(rad)[None, :], np.sin(rad)[None, :]
+    out = np.zeros(len(fx))
+    for enemy in enemies:
+        ex, ey, eh = enemy.phase(2)
+        dx = ex[:, None] - fx[None, :]
+        dy = ey[:, None] - fy[None, :]
+        d = np.sqrt(dx * dx + dy * dy) + 1e-6
+        ahead = (dx * cos + dy * sin) / d
+        erad = np.radians(eh)[:, None]
+        behind = -(dx * np.cos(erad) + dy * np.sin(erad)) / d
+        if enemy.vehicle.tripod is not None:
+            reach = rules.heat_ray_ruler(enemy.vehicle.type).length
+            behind = np.maximum(behind, 0.5 * behind + 0.5)
+        else:
+            reach = rules.ruler
+        near = np.exp(-(((d - 0.45 * reach) / (0.6 * reach)) ** 2))
+        mine = np.clip(ahead, 0.0, None) ** 2 * near
+        theirs = np.clip(behind, 0.0, None) ** 2 * near
+        value = (
+            2.0 * mine - 2.0 * risk * theirs - 1.5 * d / (rules.table_width + rules.table_height)
+        )
+        out += np.ascontiguousarray(value.T) @ enemy.weight
+    out -= 40.0 * _trapped(rules, me, fx, fy, fh)
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.floats(1.0, 2.5))
+def test_the_end_position_worked_in_place_is_the_plain_formula_bit_for_bit(
+    seed: int, tripod: bool, risk: float
+) -> None:
+    """The in-place end-position score gives the very floats of the plain formula."""
+    state, me, enemies = _scoring_table(seed, tripod)
+    seqs = airplane_sequences(state, me)
+    table = card_table(state.rules.deck_of(me.type))
+    flights = fly_turned(me.pose, table, seqs, state.rules.base_length)
+    got = _end_position(state.rules, me, seqs, flights, enemies, risk)
+    assert np.array_equal(got, _end_position_plainly(state.rules, me, flights, enemies, risk))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(-3.0, 3.0))
+def test_safety_tiers_from_the_extremes_are_those_phase_by_phase(seed: int, spread: float) -> None:
+    """Tiers read from each plan's least and greatest x and y are the phase-by-phase
+    tests (centres exactly on a margin included)."""
+    state = build(duel_situation(), CATALOG, 0)
+    rules = state.rules
+    w, h = rules.table_width, rules.table_height
+    rng = np.random.default_rng(seed)
+    edges = np.array([SAFE_MARGIN, w - SAFE_MARGIN, 0.0, w, -1e-9, w + 1e-9])
+    x = np.where(rng.random((200, 3)) < 0.3, rng.choice(edges, (200, 3)), 0.0)
+    x = x + rng.uniform(-spread, w + spread, (200, 3)) * (x == 0.0)
+    y = rng.uniform(-spread, h + spread, (200, 3))
+    flights = Flights(x, y, np.zeros((200, 3)))
+    safe = inside(x, y, w, h, SAFE_MARGIN).all(axis=1)
+    on = inside(x, y, w, h, -1e-9).all(axis=1)
+    assert np.array_equal(
+        threats._safe_tiers(rules, flights), np.where(safe, 2, np.where(on, 1, 0))
+    )
+
+
+def test_the_sequences_a_bot_flies_are_the_cached_table_and_read_only() -> None:
+    """An airplane free of special damage gets the cached table of legal plans itself,
+    which nobody may write to; its flights from the origin are picked once."""
+    state = build(duel_situation(), CATALOG, 0)
+    me = state.vehicles["allied"]
+    seqs = airplane_sequences(state, me)
+    assert seqs is airplane_sequences(state, me) and not seqs.flags.writeable
+    table = card_table(state.rules.deck_of(me.type))
+    first = fly_turned(me.pose, table, seqs, state.rules.base_length)
+    again = fly_turned(me.pose, table, seqs, state.rules.base_length)
+    flown = fly_turned(me.pose, table, seqs.copy(), state.rules.base_length)
+    for a, b, c in zip(
+        (first.x, first.y, first.heading),
+        (again.x, again.y, again.heading),
+        (flown.x, flown.y, flown.heading),
+        strict=True,
+    ):
+        assert np.array_equal(a, b) and np.array_equal(a, c)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(DECKS),
+    st.floats(-50, 150),
+    st.floats(-50, 150),
+    st.floats(0, 360, exclude_max=True),
+    st.integers(0, 2**32 - 1),
+)
+def test_distinct_headings_give_each_plan_its_heading_cosine_and_sine_bit_for_bit(
+    deck_name: str, x: float, y: float, heading: float, seed: int
+) -> None:
+    """Turning each distinct heading once gives every plan the heading its own turn gives
+    it, and the cosine and sine per distinct heading are each plan's own, for all the
+    plans or some of them; the arcs and base points measured with them are the same."""
+    deck = CATALOG.maneuver_decks[deck_name]
+    seqs = legal_sequences(deck, None, _LEVEL)
+    table = card_table(deck)
+    pose = Pose(x, y, heading)
+    turned = fly_turned(pose, table, seqs, 4.5)
+    from_origin = fly(Pose(0.0, 0.0, 0.0), table, seqs, 4.5)
+    assert np.array_equal(turned.heading, np.mod(heading + from_origin.heading, 360.0))
+    rng = np.random.default_rng(seed)
+    rows = np.sort(rng.choice(len(seqs), size=min(50, len(seqs)), replace=False))
+    for p in range(3):
+        for picked in (None, rows):
+            units = turned.units(p, picked)
+            assert units is not None
+            h = turned.heading[:, p] if picked is None else turned.heading[picked, p]
+            rad = np.radians(h)
+            assert np.array_equal(units[0], np.cos(rad))
+            assert np.array_equal(units[1], np.sin(rad))
+    subset = turned.rows(rows)
+    units = subset.units(2)
+    assert units is not None
+    fx, fy, fh = subset.phase(2)
+    local = (np.array([0.0, 2.0, -2.0]), np.array([0.0, 3.0, -3.0]))
+    bx, by, bh = rng.uniform(0, 90, 7), rng.uniform(0, 90, 7), rng.uniform(0, 360, 7)
+    px, py = world_points(bx, by, bh, local)
+    assert np.array_equal(
+        nearest_in_arc(fx, fy, fh, 40.0, px, py, units), nearest_in_arc(fx, fy, fh, 40.0, px, py)
+    )
+    given_units, own_units = world_points(fx, fy, fh, local, units), world_points(fx, fy, fh, local)
+    for a, b in zip(given_units, own_units, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_a_remembered_scenario_guess_is_the_one_worked_out() -> None:
+    """Each catalog scenario is recognised from a seat's observation, the first time
+    and when remembered; a duel is none of them, and a table of another size is not
+    the scenario's."""
+    from dogfight.bots.view import _GUESSES, guess_scenario
+    from dogfight.rules.observation import observe, side_seat
+    from dogfight.scenario_setup import scenario_situation
+
+    for sid in sorted(CATALOG.scenarios):
+        state = build(scenario_situation(CATALOG, sid), CATALOG, 0)
+        side = sorted({v.side for v in state.vehicles.values()})[0]
+        seen = observe(state, side_seat(state, side))
+        _GUESSES.clear()
+        first = guess_scenario(seen, state.rules)
+        assert guess_scenario(seen, state.rules) == first
+        # the variant shows what its original shows: the two cannot be told apart
+        assert first == (None if sid == "alsace-again-variant" else sid)
+        moved = {**seen, "table": {**seen.get("table", {}), "width": 1234.0}}
+        if "table" in seen:
+            assert guess_scenario(moved, state.rules) is None
+    duel = build(duel_situation(), CATALOG, 0)
+    assert guess_scenario(observe(duel, side_seat(duel, "allies")), duel.rules) is None

@@ -136,10 +136,13 @@ def evaluate(
     enemies: Sequence[Enemy],
     lookahead: bool,
     centres: bool = False,
+    trapped: Bools | None = None,
 ) -> Scored:
     """Expected damage dealt minus taken over the turn for each plan, rockets, the end
     position (with ``lookahead``); higher is better. With ``centres`` (a coarse pass)
-    bases are their centre dots and the ruler is longer by half a base's width."""
+    bases are their centre dots and the ruler is longer by half a base's width.
+    ``trapped``: each plan's :func:`_trapped` when the caller has it already (it depends
+    on the plan's final pose only, so a coarse and a fine pass share it)."""
     rules = state.rules
     n = len(seqs)
     score = np.zeros(n)
@@ -154,8 +157,10 @@ def evaluate(
     if centres:
         grow = rules.base_width / 2.0
         ruler2, half2 = (rules.ruler + grow) ** 2, (rules.half + grow) ** 2
-        my_points = (my_points[0][:1], my_points[1][:1])
     structure = _prefixes(seqs)
+    rocketeer = bool(
+        me.rockets and rules.switches.standard_rules and rules.airplane(me.type).rockets
+    )
     dealt_phase = np.zeros((3, len(enemies), n))
     front_dealt = np.zeros((3, len(enemies), n))
     front_reach: list[list[Floats]] = [[], [], []]
@@ -165,8 +170,7 @@ def evaluate(
         target = enemy.vehicle
         w = enemy.weight
         e_points = base_points(rules, target)
-        if centres:
-            e_points = (e_points[0][:1], e_points[1][:1])
+        # each weapon's reach at the last phase, per run of that phase (the aim bonus)
         prev_reach: dict[str, Floats] = {}
         prev_enemy_reach: dict[str, Floats] = {}
         for p in range(3):
@@ -174,47 +178,59 @@ def evaluate(
             every = len(first) == n  # each plan its own run (the last card's phase)
             if every:
                 fx, fy, fh = flights.phase(p)
+                units = flights.units(p)
             else:
                 fx, fy, fh = (a[first] for a in flights.phase(p))
+                units = flights.units(p, first)
+            # per run of this phase, its run of the phase before
+            parent = structure[p - 1][1][first] if p else first
 
             def per_plan(a: Rows, every: bool = every, inverse: Ints = inverse) -> Rows:
                 # per plan, in the layout a gather gives (matrix products sum alike)
                 out: Rows = np.ascontiguousarray(a) if every else a[inverse]
                 return out
 
+            # Values are worked out per run (plans sharing this phase's pose) and only
+            # what enters a matrix product is spread to the plans: the same operations
+            # on the same floats as plan by plan, so the same sums.
             ex, ey, eh = enemy.phase(p)
             apart = centre_d2(fx, fy, ex, ey) > overlap2  # (u, m)
-            px, py = world_points(ex, ey, eh, e_points)
+            if centres:  # the centre dot itself, as world_points would give it
+                px, py = ex[:, None], ey[:, None]
+            else:
+                px, py = world_points(ex, ey, eh, e_points)
             shield = None
             if target.tripod is not None:
                 shield = unprotected(rules, target, ex, ey, eh, fx, fy)
             for weapon, letter in weapons_at(rules, me, p):
                 arc = rules.arc(weapon)
-                d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py)
+                # the heading's cosine and sine serve an arc about the nose (h + 0 is h)
+                ahead = units if arc.centre == 0.0 else None
+                d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py, ahead)
                 reach = (d2 <= ruler2) & apart
-                cards = np.where(d2 <= half2, 2.0, 1.0) * reach
+                cards = (d2 <= half2) + 1.0  # 2 cards at short range, else 1
+                cards *= reach
                 card = odds(rules, letter, target)
-                full = per_plan(cards)
-                hit = per_plan(reach).astype(np.float64)
+                hit = reach.astype(np.float64)
                 bonus: Floats | float = 0.0
                 if aim_on:
                     if p == 0:
                         bonus = float(_aimed_now(state, me, weapon, target.id)) * hit
                     elif weapon in prev_reach:
-                        bonus = prev_reach[weapon] * hit
-                value = full * (card.points + card.nonzero * bonus)
+                        bonus = prev_reach[weapon][parent] * hit
+                value = cards * (card.points + card.nonzero * bonus)
                 if shield is not None:
-                    open_side = per_plan(shield)
-                    value = value * open_side + 0.3 * full * card.energy * (1.0 - open_side)
-                expected = value @ w
+                    value = value * shield + 0.3 * cards * card.energy * (1.0 - shield)
+                expected = per_plan(value) @ w
                 dealt_phase[p, e_index] += expected
                 prev_reach[weapon] = hit
-                if weapon == "front":
+                if weapon == "front" and rocketeer:
                     front_dealt[p, e_index] = expected
-                    front_reach[p].append(hit * (1.0 if shield is None else per_plan(shield)))
-            if me.rockets and rules.switches.standard_rules and rules.airplane(me.type).rockets:
+                    front_reach[p].append(per_plan(hit * (1.0 if shield is None else shield)))
+            if rocketeer:
                 arc = rules.front_arc
-                d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py)
+                ahead = units if arc.centre == 0.0 else None
+                d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py, ahead)
                 seen = ((d2 < np.inf) | ~apart).astype(np.float64)
                 if shield is not None:
                     seen = seen * shield
@@ -223,7 +239,7 @@ def evaluate(
             if centres:  # the centre dot itself, as world_points would give it
                 mx, my_ = fx[:, None], fy[:, None]
             else:
-                mx, my_ = world_points(fx, fy, fh, my_points)
+                mx, my_ = world_points(fx, fy, fh, my_points, units)
             if target.tripod is not None:
                 if enemy.ray[p] > 0:
                     got = heat_ray_threat(rules, target, ex, ey, eh, mx, my_)  # (m, u)
@@ -233,14 +249,15 @@ def evaluate(
                 arc = rules.arc(weapon)
                 d2 = nearest_in_arc(ex, ey, eh + arc.centre, arc.width / 2.0, mx, my_).T
                 reach = (d2 <= ruler2) & apart
-                cards = np.where(d2 <= half2, 2.0, 1.0) * reach
+                cards = (d2 <= half2) + 1.0  # 2 cards at short range, else 1
+                cards *= reach
                 card = odds(rules, letter, me)
-                hit = per_plan(reach).astype(np.float64)
-                e_bonus: Floats | float = (
-                    prev_enemy_reach.get(weapon, 0.0) if (aim_on and p > 0) else 0.0
-                )
-                taken += (per_plan(cards) * (card.points + card.nonzero * e_bonus)) @ w
-                prev_enemy_reach[weapon] = hit
+                e_bonus: Floats | float = 0.0
+                if aim_on and p > 0 and weapon in prev_enemy_reach:
+                    e_bonus = prev_enemy_reach[weapon][parent]
+                taken += per_plan(cards * (card.points + card.nonzero * e_bonus)) @ w
+                if aim_on and p < 2:  # the aim bonus of the next phase
+                    prev_enemy_reach[weapon] = reach.astype(np.float64)
     # one shot per weapon per phase: the best enemy, not the sum
     score += dealt_phase.max(axis=1).sum(axis=0)
     score -= risk * taken
@@ -249,7 +266,7 @@ def evaluate(
         score += gain
         rockets = phase
     if lookahead:
-        score += _end_position(rules, me, seqs, flights, enemies, structure[2][0], risk)
+        score += _end_position(rules, me, seqs, flights, enemies, risk, trapped)
     return Scored(score, rockets)
 
 
@@ -345,46 +362,82 @@ def _end_position(
     seqs: Ints,
     flights: Flights,
     enemies: Sequence[Enemy],
-    finals: Ints,
     risk: float,
+    trapped: Bools | None = None,
 ) -> Floats:
     """Where the turn leaves us: enemies ahead of our nose and not the reverse, close
     enough to fight; a cost when no compact turn keeps us on the table next turn."""
     n = len(seqs)
     fx, fy, fh = (a[:, 2] for a in (flights.x, flights.y, flights.heading))
-    rad = np.radians(fh)
-    cos, sin = np.cos(rad)[None, :], np.sin(rad)[None, :]
+    units = flights.units(2)
+    if units is None:
+        rad = np.radians(fh)
+        units = np.cos(rad), np.sin(rad)
+    cos, sin = units[0][None, :], units[1][None, :]
     out = np.zeros(n)
     # arrays are (enemy poses, plans): numpy's inner loops run along the many plans
     for enemy in enemies:
+        # value = 2 mine - 2 risk theirs - 1.5 d / (w + h), where mine is the cosine of
+        # the enemy's bearing off our nose clipped at 0, squared, times near (a bell in
+        # the distance d), and theirs the same off the enemy's tail; worked out in place
+        # (the operations and their order of the plain formula, so the same floats)
         ex, ey, eh = enemy.phase(2)
         dx = ex[:, None] - fx[None, :]
         dy = ey[:, None] - fy[None, :]
-        d = np.sqrt(dx * dx + dy * dy) + 1e-6
-        ahead = (dx * cos + dy * sin) / d
+        d = dx * dx
+        d += dy * dy
+        np.sqrt(d, out=d)
+        d += 1e-6
+        ahead = dx * cos
+        ahead += dy * sin
+        ahead /= d
         erad = np.radians(eh)[:, None]
-        behind = -(dx * np.cos(erad) + dy * np.sin(erad)) / d
+        behind = dx * np.cos(erad)
+        behind += dy * np.sin(erad)
+        np.negative(behind, out=behind)
+        behind /= d
         if enemy.vehicle.tripod is not None:
             reach = rules.heat_ray_ruler(enemy.vehicle.type).length
             behind = np.maximum(behind, 0.5 * behind + 0.5)
         else:
             reach = rules.ruler
-        near = np.exp(-(((d - 0.45 * reach) / (0.6 * reach)) ** 2))
-        mine = np.clip(ahead, 0.0, None) ** 2 * near
-        theirs = np.clip(behind, 0.0, None) ** 2 * near
-        value = (
-            2.0 * mine - 2.0 * risk * theirs - 1.5 * d / (rules.table_width + rules.table_height)
-        )
+        near = d - 0.45 * reach
+        near /= 0.6 * reach
+        np.square(near, out=near)
+        np.negative(near, out=near)
+        np.exp(near, out=near)
+        value = np.maximum(ahead, 0.0, out=ahead)  # mine
+        np.square(value, out=value)
+        value *= near
+        value *= 2.0
+        theirs = np.maximum(behind, 0.0, out=behind)
+        np.square(theirs, out=theirs)
+        theirs *= near
+        theirs *= 2.0 * risk
+        value -= theirs
+        far = np.multiply(d, 1.5, out=dx)
+        far /= rules.table_width + rules.table_height
+        value -= far
         # summed plan by plan in the pose order of a (plans, poses) array
         out += np.ascontiguousarray(value.T) @ enemy.weight
-    trapped = _trapped(rules, me, fx, fy, fh)
+    if trapped is None:
+        trapped = _trapped(rules, me, fx, fy, fh, _final_turns(flights))
     out -= 40.0 * trapped
     return out
 
 
-def _trapped(rules: Rules, me: Vehicle, fx: Floats, fy: Floats, fh: Floats) -> Bools:
+def _trapped(
+    rules: Rules,
+    me: Vehicle,
+    fx: Floats,
+    fy: Floats,
+    fh: Floats,
+    turns: tuple[Ints, Floats] | None = None,
+) -> Bools:
     """Per final pose: True when none of the compact escapes (:func:`_escapes`) flown
-    from it keeps the centre dot ``SAFE_MARGIN`` on the table for three cards."""
+    from it keeps the centre dot ``SAFE_MARGIN`` on the table for three cards.
+    ``turns``: each pose's index among distinct headings, and those headings (as
+    :class:`~dogfight.bots.view.Flights` knows them), which spares sorting the headings."""
     n = len(fx)
     escapes = _escapes(rules.deck_of(me.type), frozenset(usable_symbols(rules)), rules.base_length)
     w, h = rules.table_width, rules.table_height
@@ -394,7 +447,15 @@ def _trapped(rules: Rules, me: Vehicle, fx: Floats, fy: Floats, fh: Floats) -> B
     # escape flown from the origin, turned by the heading and moved to the pose; the
     # plans end at a few dozen headings, and for each heading an escape fits when the
     # centre lies in a box (the table less the escape's reach each way)
-    headings, which = np.unique(fh[rows], return_inverse=True)
+    if turns is None:
+        headings, which = np.unique(fh[rows], return_inverse=True)
+    else:  # the distinct headings present, numbered in order
+        index, distinct = turns
+        at = index[rows]
+        present = np.zeros(len(distinct), dtype=np.bool_)
+        present[at] = True
+        which = (np.cumsum(present) - 1)[at]
+        headings = distinct[present]
     turned = np.radians(headings)
     c, s = np.cos(turned), np.sin(turned)  # (headings,)
     ex, ey = escapes.x[:, :, None], escapes.y[:, :, None]  # (escapes, 3 phases, 1)
@@ -411,6 +472,13 @@ def _trapped(rules: Rules, me: Vehicle, fx: Floats, fy: Floats, fh: Floats) -> B
     trapped: Bools = np.zeros(n, dtype=np.bool_)
     trapped[rows] = ~ok.any(axis=0)
     return trapped
+
+
+def _final_turns(flights: Flights) -> tuple[Ints, Floats] | None:
+    """Each plan's final heading as an index among the distinct headings, and those."""
+    if flights.turns is None or flights.headings is None:
+        return None
+    return flights.turns[:, 2], flights.headings
 
 
 def usable_symbols(rules: Rules) -> frozenset[Symbol]:
@@ -474,7 +542,7 @@ def _enemy_airplane_model(
 def _subset(flights: Flights, rows: Ints) -> Flights:
     if len(rows) == len(flights.x):  # rows are sorted and distinct: every plan
         return flights
-    return Flights(flights.x[rows], flights.y[rows], flights.heading[rows])
+    return flights.rows(rows)
 
 
 def _best(score: Floats, count: int) -> Ints:
@@ -512,24 +580,29 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
             enemies.append(tripod_enemy(state, enemy, rng, level.samples))
         else:
             enemies.append(_enemy_airplane_model(state, me, seqs, flights, pool, enemy, level, rng))
-    bonus = mission_bonus(state, me, _subset(flights, candidates))  # 002's missions
+    considered = _subset(flights, candidates)
+    bonus = mission_bonus(state, me, considered)  # 002's missions
+    trapped = None
     if level.shortlist is not None and len(candidates) > level.shortlist:
         rough = [e.thinned(ROUGH_POSES) for e in enemies]
+        if level.lookahead:  # both passes' end positions: worked out once
+            trapped = _trapped(rules, me, *considered.phase(2), _final_turns(considered))
         first = evaluate(
             state,
             me,
             seqs[candidates],
-            _subset(flights, candidates),
+            considered,
             rough,
             level.lookahead,
             level.rough_centres,
+            trapped,
         )
         kept = _best(first.score + bonus, level.shortlist)
         candidates, bonus = candidates[kept], bonus[kept]
+        considered = _subset(flights, candidates)
+        trapped = None if trapped is None else trapped[kept]
     chosen_seqs = seqs[candidates]
-    scored = evaluate(
-        state, me, chosen_seqs, _subset(flights, candidates), enemies, level.lookahead
-    )
+    scored = evaluate(state, me, chosen_seqs, considered, enemies, level.lookahead, trapped=trapped)
     best = int(np.argmax(scored.score + bonus))
     cards = tuple(deck.cards[int(i)].id for i in chosen_seqs[best])
     launch = int(scored.rockets[best])

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from dogfight.bots.tripod_moves import tripod_sequences
 from dogfight.bots.view import (
@@ -110,14 +111,21 @@ def base_points(rules: Rules, vehicle: Vehicle) -> tuple[Floats, Floats]:
 
 
 def world_points(
-    x: Floats, y: Floats, heading: Floats, local: tuple[Floats, Floats]
+    x: Floats,
+    y: Floats,
+    heading: Floats,
+    local: tuple[Floats, Floats],
+    units: tuple[Floats, Floats] | None = None,
 ) -> tuple[Floats, Floats]:
-    """Sample points of bases at poses (b,) as arrays (b, k).
+    """Sample points of bases at poses (b,) as arrays (b, k); ``units``: the cosine and
+    sine of the headings when the caller has them (the same floats).
 
     They are transposed views of (k, b) arrays: :func:`nearest_in_arc` runs along the
     poses, so each point's row is contiguous (the same floats as a (b, k) layout)."""
-    rad = np.radians(heading)[None, :]
-    c, s = np.cos(rad), np.sin(rad)
+    if units is None:
+        rad = np.radians(heading)
+        units = np.cos(rad), np.sin(rad)
+    c, s = units[0][None, :], units[1][None, :]
     lx, ly = (a[:, None] for a in local)
     px: Floats = x[None, :] + lx * c - ly * s
     py: Floats = y[None, :] + lx * s + ly * c
@@ -130,17 +138,26 @@ works on all sample points in one array rather than point by point."""
 
 
 def nearest_in_arc(
-    fx: Floats, fy: Floats, axis: Floats, half_width: float, px: Floats, py: Floats
+    fx: Floats,
+    fy: Floats,
+    axis: Floats,
+    half_width: float,
+    px: Floats,
+    py: Floats,
+    units: tuple[Floats, Floats] | None = None,
 ) -> Floats:
     """Squared distance from each firing dot (a,) to the nearest sample point of each
     base (b, k) inside the arc of ``half_width`` degrees about ``axis``: shape (a, b),
-    ``inf`` when no point is in the arc.
+    ``inf`` when no point is in the arc. ``units``: the axis's cosine and sine when the
+    caller has them (the floats ``np.cos(np.radians(axis))`` gives).
 
     The work runs in float32 along whichever of a and b is longer, laid out last so
     numpy's inner loops are long; every element gets the same operations either way."""
-    rad = np.radians(axis)
-    c = np.cos(rad).astype(np.float32)
-    s = np.sin(rad).astype(np.float32)
+    if units is None:
+        rad = np.radians(axis)
+        units = np.cos(rad), np.sin(rad)
+    c = units[0].astype(np.float32)
+    s = units[1].astype(np.float32)
     ox = fx.astype(np.float32)
     oy = fy.astype(np.float32)
     qx = px.T.astype(np.float32)  # (k, b)
@@ -167,10 +184,10 @@ def nearest_in_arc(
         d2 = dx * dx
         d2 += dy * dy
         along *= slope
-        np.copyto(d2, np.float32(np.inf), where=across > along)
+        np.putmask(d2, across > along, np.float32(np.inf))
         least: Floats = d2.min(axis=0).astype(np.float64)
         return least.T if transposed else least
-    best = np.full(shape, np.inf, dtype=np.float32)
+    best: npt.NDArray[np.float32] | None = None  # the first point's, then the least
     for j in range(px.shape[1]):
         dx = qx[j] - ox
         dy = qy[j] - oy
@@ -182,8 +199,13 @@ def nearest_in_arc(
         d2 = dx * dx
         d2 += dy * dy
         along *= slope
-        np.copyto(d2, np.float32(np.inf), where=across > along)
-        np.minimum(best, d2, out=best)
+        np.putmask(d2, across > along, np.float32(np.inf))
+        if best is None:
+            best = d2
+        else:
+            np.minimum(best, d2, out=best)
+    if best is None:
+        best = np.full(shape, np.inf, dtype=np.float32)
     out: Floats = best.astype(np.float64)
     return out.T if transposed else out
 
@@ -268,12 +290,31 @@ def _spread(m: int, count: int) -> Ints:
     return rows
 
 
+def _extremes(a: Floats) -> tuple[Floats, Floats]:
+    """Each row's least and greatest value."""
+    least, most = a[:, 0].copy(), a[:, 0].copy()
+    for k in range(1, a.shape[1]):
+        np.minimum(least, a[:, k], out=least)
+        np.maximum(most, a[:, k], out=most)
+    return least, most
+
+
 def _safe_tiers(rules: Rules, flights: Flights) -> Ints:
     """Per plan: 2 when every phase keeps the centre ``SAFE_MARGIN`` from the edges, 1
     when merely on the table, else 0."""
     w, h = rules.table_width, rules.table_height
-    safe = inside(flights.x, flights.y, w, h, SAFE_MARGIN).all(axis=1)
-    on = inside(flights.x, flights.y, w, h, -1e-9).all(axis=1)
+    # every phase passes a test of the form x >= a exactly when the least x does; the
+    # extremes taken column by column (numpy reduces a short last axis slowly)
+    least_x, most_x = _extremes(flights.x)
+    least_y, most_y = _extremes(flights.y)
+
+    def within(margin: float) -> Bools:  # inside(...).all(axis=1), the same comparisons
+        out: Bools = (least_x >= margin) & (most_x <= w - margin)
+        out &= least_y >= margin
+        out &= most_y <= h - margin
+        return out
+
+    safe, on = within(SAFE_MARGIN), within(-1e-9)
     out: Ints = np.where(safe, 2, np.where(on, 1, 0))
     return out
 

@@ -266,17 +266,40 @@ def rebuild(
 def guess_scenario(observation: Observation, rules: Rules) -> str | None:
     """The catalog scenario being played (a scenario is public knowledge): the one whose
     forces, models, objective count and table match what is on the table; None when
-    none or several do."""
-    on_table = {(v["id"], v["side"]) for v in observation["vehicles"]}
-    types = {v["id"]: v["type"] for v in observation["vehicles"]}
+    none or several do (remembered per catalog and what it depends on: a bot asks
+    every turn)."""
+    forces = tuple(sorted((v["id"], v["side"], v["type"]) for v in observation["vehicles"]))
     objectives = len(observation.get("objectives", []))
     table = observation.get("table", {})
+    size = (bool(table), table.get("width"), table.get("height"))
+    key = (id(rules.catalog), forces, objectives, size)
+    hit = _GUESSES.get(key)
+    if hit is not None and hit[0] is rules.catalog:
+        return hit[1]
+    guess = _guess_scenario(rules.catalog, forces, objectives, table)
+    if len(_GUESSES) >= 256:
+        _GUESSES.clear()
+    _GUESSES[key] = (rules.catalog, guess)
+    return guess
+
+
+_GUESSES: dict[tuple[object, ...], tuple[Catalog, str | None]] = {}
+
+
+def _guess_scenario(
+    catalog: Catalog,
+    forces: tuple[tuple[str, str, str], ...],
+    objectives: int,
+    table: Mapping[str, Any],
+) -> str | None:
+    on_table = {(vid, side) for vid, side, _ in forces}
+    types = {vid: kind for vid, _, kind in forces}
     found: list[str] = []
-    for sid, scenario in sorted(rules.catalog.scenarios.items()):
+    for sid, scenario in sorted(catalog.scenarios.items()):
         specs = {v.id: v for v in (*scenario.vehicles, *scenario.reinforcements)}
-        forces = {(v.id, v.side) for v in specs.values()}
+        allowed = {(v.id, v.side) for v in specs.values()}
         base = {(v.id, v.side) for v in scenario.vehicles}
-        if not base <= on_table <= forces:
+        if not base <= on_table <= allowed:
             continue
         if any(specs[vid].types and kind not in specs[vid].types for vid, kind in types.items()):
             continue
@@ -393,6 +416,7 @@ def legal_sequences(
         return hit[1]
     every = all_sequences(deck, allowed)
     out: Ints = every[legal_mask(deck, previous, every, restrictions)]
+    out.flags.writeable = False  # shared: callers get the cached table itself
     _SEQUENCES[key] = (deck, out)
     return out
 
@@ -477,6 +501,8 @@ def airplane_sequences(state: GameState, vehicle: Vehicle) -> Ints:
     restrictions = state.rules.restrictions
     seqs = legal_sequences(deck, vehicle.previous, symbols, restrictions)
     mask = status_mask(deck, seqs, vehicle.status, state.turn, state.rules.specials)
+    if mask.all():  # the cached table itself: what is worked out from it can be cached
+        return seqs
     if mask.any():
         out: Ints = seqs[mask]
         return out
@@ -521,14 +547,56 @@ def advance(
 
 @dataclass(frozen=True)
 class Flights:
-    """Poses of a vehicle after each phase of a set of plans: arrays of shape (n, 3)."""
+    """Poses of a vehicle after each phase of a set of plans: arrays of shape (n, 3).
+
+    Flights turned from the origin (:func:`fly_turned`) also say which of a few dozen
+    distinct headings each one is (``turns`` indexes ``headings``): a cosine or sine per
+    distinct heading then serves every plan (:meth:`units`), the very floats worked out
+    plan by plan at a hundredth of the cost."""
 
     x: Floats
     y: Floats
     heading: Floats
+    turns: Ints | None = None
+    """(n, 3): each heading's index in ``headings``, when known."""
+    headings: Floats | None = None
+    """The distinct headings (``heading`` is ``headings[turns]``)."""
 
     def phase(self, p: int) -> tuple[Floats, Floats, Floats]:
         return self.x[:, p], self.y[:, p], self.heading[:, p]
+
+    def rows(self, rows: Ints) -> Flights:
+        """These plans' flights."""
+        turns = None if self.turns is None else self.turns[rows]
+        return Flights(self.x[rows], self.y[rows], self.heading[rows], turns, self.headings)
+
+    def units(self, p: int, rows: Ints | None = None) -> tuple[Floats, Floats] | None:
+        """The cosine and sine of the headings after phase ``p`` (of ``rows`` only), as
+        ``np.cos(np.radians(heading))`` gives them; None when the distinct headings are
+        not known."""
+        if self.turns is None or self.headings is None:
+            return None
+        which = self.turns[:, p] if rows is None else self.turns[rows, p]
+        c, s = unit_vectors(self.headings)
+        return c[which], s[which]
+
+
+def unit_vectors(degrees: Floats) -> tuple[Floats, Floats]:
+    """``np.cos(np.radians(degrees))`` and the sine (cached for the last few arrays: a
+    set of flights asks for them phase after phase)."""
+    key = id(degrees)
+    hit = _UNITS.get(key)
+    if hit is not None and hit[0] is degrees:
+        return hit[1], hit[2]
+    rad = np.radians(degrees)
+    c, s = np.cos(rad), np.sin(rad)
+    if len(_UNITS) >= 16:
+        _UNITS.clear()
+    _UNITS[key] = (degrees, c, s)
+    return c, s
+
+
+_UNITS: dict[int, tuple[Floats, Floats, Floats]] = {}
 
 
 def fly(pose: Pose, table: CardTable, sequences: Ints, depth: float) -> Flights:
@@ -587,16 +655,40 @@ def fly_turned(pose: Pose, table: CardTable, sequences: Ints, depth: float) -> F
         every = np.indices((n, n, n)).reshape(3, -1).T
         hit = (table, fly(Pose(0.0, 0.0, 0.0), table, every, depth))
         _FROM_ORIGIN[key] = hit
-    origin = hit[1]
-    code = (sequences[:, 0] * n + sequences[:, 1]) * n + sequences[:, 2]
-    ox, oy = origin.x[code], origin.y[code]
+    rows = _from_origin(hit[1], sequences, n)
+    assert rows.turns is not None and rows.headings is not None
     rad = math.radians(pose.heading)
     c, s = math.cos(rad), math.sin(rad)
+    # each distinct heading turned once: np.mod per element costs as much as a sine
+    headings = np.mod(pose.heading + rows.headings, 360.0)
     return Flights(
-        pose.x + ox * c - oy * s,
-        pose.y + ox * s + oy * c,
-        np.mod(pose.heading + origin.heading[code], 360.0),
+        pose.x + rows.x * c - rows.y * s,
+        pose.y + rows.x * s + rows.y * c,
+        headings[rows.turns],
+        rows.turns,
+        headings,
     )
+
+
+_ROWS: dict[tuple[int, int], tuple[Ints, Flights, Flights]] = {}
+
+
+def _from_origin(origin: Flights, sequences: Ints, n: int) -> Flights:
+    """The flights of ``sequences`` from the origin, picked from the table of every three
+    cards, with their distinct headings; kept for the last few sequence arrays (the
+    cached tables of :func:`legal_sequences` come back turn after turn)."""
+    key = (id(sequences), id(origin))
+    hit = _ROWS.get(key)
+    if hit is not None and hit[0] is sequences and hit[1] is origin:
+        return hit[2]
+    code = (sequences[:, 0] * n + sequences[:, 1]) * n + sequences[:, 2]
+    heading = origin.heading[code]
+    headings, turns = np.unique(heading, return_inverse=True)
+    rows = Flights(origin.x[code], origin.y[code], heading, turns.reshape(heading.shape), headings)
+    if len(_ROWS) >= 32:
+        _ROWS.clear()
+    _ROWS[key] = (sequences, origin, rows)
+    return rows
 
 
 def walk(
