@@ -1,8 +1,9 @@
 """The polygon loops of ``geometry/shapes.py`` (:func:`nearest_point`,
 :func:`convex_overlap`) carry the previous vertex along instead of indexing
 ``poly[(i + 1) % n]`` (issue 13: fewer instructions per phase). Here the indexed loops
-are kept as oracles (with :func:`clip_half_plane`'s, which still indexes), and the
-results must agree to the bit: same arithmetic, same ties."""
+are kept as oracles (and :func:`clip_half_plane` is held to the frozen reference
+resolver's indexed copy), and the results must agree to the bit: same arithmetic, same
+ties."""
 
 from __future__ import annotations
 
@@ -21,25 +22,7 @@ from dogfight.geometry.shapes import (
     nearest_point,
     rectangle,
 )
-
-
-def _clip_indexed(poly: Sequence[Point], origin: Point, direction: Point) -> list[Point]:
-    ox, oy = origin
-    dx, dy = direction
-    out: list[Point] = []
-    n = len(poly)
-    if n == 0:
-        return out
-    sides = [dx * (p[1] - oy) - dy * (p[0] - ox) for p in poly]
-    for i in range(n):
-        cur, nxt = poly[i], poly[(i + 1) % n]
-        s_cur, s_nxt = sides[i], sides[(i + 1) % n]
-        if s_cur >= 0:
-            out.append(cur)
-        if (s_cur >= 0) != (s_nxt >= 0):
-            t = s_cur / (s_cur - s_nxt)
-            out.append((cur[0] + t * (nxt[0] - cur[0]), cur[1] + t * (nxt[1] - cur[1])))
-    return out
+from dogfight.rules.reference import clip_half_plane as _clip_indexed
 
 
 def _nearest_indexed(poly: Sequence[Point], p: Point) -> tuple[float, Point]:
