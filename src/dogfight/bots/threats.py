@@ -137,6 +137,27 @@ SMALL = 6000
 works on all sample points in one array rather than point by point."""
 
 
+F32 = npt.NDArray[np.float32]
+
+
+def _in_arc_d2(qx: F32, qy: F32, ox: F32, oy: F32, c: F32, s: F32, slope: np.float32) -> F32:
+    """Squared distances from firing dots (``ox``, ``oy``, axis ``c``, ``s``) to points
+    (``qx``, ``qy``), broadcast; ``inf`` where the point lies outside the arc whose
+    half-width has tangent ``slope`` (across > along x slope)."""
+    dx = qx - ox
+    dy = qy - oy
+    along = dx * c
+    along += dy * s
+    across = dy * c
+    across -= dx * s
+    np.abs(across, out=across)
+    d2 = dx * dx
+    d2 += dy * dy
+    along *= slope
+    np.putmask(d2, across > along, np.float32(np.inf))
+    return d2
+
+
 def nearest_in_arc(
     fx: Floats,
     fy: Floats,
@@ -174,32 +195,12 @@ def nearest_in_arc(
     slope = np.float32(math.tan(math.radians(half_width)))
     if shape[0] * shape[1] * px.shape[1] <= SMALL:
         # every sample point at once, (k, ...): fewer numpy calls for small problems
-        dx = qx - ox
-        dy = qy - oy
-        along = dx * c
-        along += dy * s
-        across = dy * c
-        across -= dx * s
-        np.abs(across, out=across)
-        d2 = dx * dx
-        d2 += dy * dy
-        along *= slope
-        np.putmask(d2, across > along, np.float32(np.inf))
+        d2 = _in_arc_d2(qx, qy, ox, oy, c, s, slope)
         least: Floats = d2.min(axis=0).astype(np.float64)
         return least.T if transposed else least
     best: npt.NDArray[np.float32] | None = None  # the first point's, then the least
     for j in range(px.shape[1]):
-        dx = qx[j] - ox
-        dy = qy[j] - oy
-        along = dx * c
-        along += dy * s
-        across = dy * c
-        across -= dx * s
-        np.abs(across, out=across)
-        d2 = dx * dx
-        d2 += dy * dy
-        along *= slope
-        np.putmask(d2, across > along, np.float32(np.inf))
+        d2 = _in_arc_d2(qx[j], qy[j], ox, oy, c, s, slope)
         if best is None:
             best = d2
         else:
