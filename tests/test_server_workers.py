@@ -353,3 +353,45 @@ def test_a_duel_of_people_is_light_and_a_game_with_a_computer_player_is_not(
         )
         assert handed.status_code == 200, handed.text
         assert not service.games[duel["game"]["id"]].light
+
+
+def test_the_seats_to_plan_kept_per_state_are_the_seats_worked_out_anew(
+    tmp_path: Path,
+) -> None:
+    """LiveGame.seats_to_plan (kept per state and seats) and owner (the seats in order
+    kept) give what working them out anew gives, at every step of games of computer
+    players: duels, scenarios with reinforcements joining, tripods."""
+    from dogfight.catalog import load_catalog
+    from dogfight.server.app import _seats_of, _table_of
+    from dogfight.server.schemas import CreateGame
+    from dogfight.server.service import GameService
+    from dogfight.server.setups import presets
+
+    catalog = load_catalog()
+    ready = presets(catalog)
+    store = Store(sqlite_url(tmp_path / "s.sqlite"))
+    service = GameService(store, catalog, 5)
+    checked = 0
+    try:
+        for name in ("duel", "wings-over-the-flanders", "first-contact", "alsace-again"):
+            setup = ready[name]["setup"]
+            table = _table_of(setup, catalog)
+            seats = _seats_of(CreateGame(preset=name), table)
+            game, _ = service.create(setup, name, seats, 7, True)
+            for seat in game.seats.values():  # computer players from now on, a step at a time
+                seat.bot = seat.bot or "random"
+            for _ in range(12):
+                state = game.state
+                playing = {v.id for v in state.in_play()}
+                ordered = sorted(game.seats.values(), key=lambda s: s.position)
+                plain = [s for s in ordered if game._seat_vehicles(s.id, state) & playing]
+                assert game.seats_to_plan() == plain
+                for vid in [*state.vehicles, *state.reserves]:
+                    owner = next((s for s in ordered if vid in game.seat_vehicles(s.id)), None)
+                    assert game.owner(vid) is owner
+                checked += 1
+                if not game.advance(limit=1):
+                    break
+    finally:
+        store.close()
+    assert checked >= 20
