@@ -217,6 +217,91 @@ def test_a_client_that_does_not_take_one_view_in_time_is_dropped(
     assert 0.2 <= took < 3
 
 
+class GatedSocket:
+    """A WebSocket whose client reads only while ``gate`` is set (and at once when it
+    is): a send finishes without waiting, or waits for the gate."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.got: list[str] = []
+        self.closed: int | None = None
+
+    async def send_text(self, text: str) -> None:
+        await self.gate.wait()
+        self.got.append(text)
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed = code
+
+
+def test_flush_sends_at_once_in_the_order_the_sender_would() -> None:
+    """Hub.flush (after a light game's work, on the loop) sends what the game's outboxes
+    hold before any task runs; a send that must wait goes on in a task, and the
+    connection's sender sends what comes later after it: every message once, in order,
+    as the sender alone would have."""
+
+    async def scene() -> tuple[list[str], list[str], list[str], list[str]]:
+        hub = ws.Hub()
+        quick, gated = GatedSocket(), GatedSocket()
+        a = ws.Connection(quick, "a")  # type: ignore[arg-type]
+        b = ws.Connection(gated, "b")  # type: ignore[arg-type]
+        hub.add("g", a)
+        hub.add("g", b)
+        pumps = [asyncio.create_task(hub.pump("g", c)) for c in (a, b)]
+        await asyncio.sleep(0)  # the senders wait for their outboxes
+        hub.post(a, "1")
+        hub.post(b, "1")
+        hub.flush("g")
+        # sent before any task (the senders included) could run
+        at_once = (list(quick.got), list(gated.got))
+        gated.gate.clear()
+        for text in ("2", "3"):
+            hub.post(a, text)
+            hub.post(b, text)
+        hub.flush("g")  # b's "2" cannot go yet: it waits in a task, "3" stays queued
+        hub.post(b, "4")
+        await asyncio.sleep(0.01)
+        assert gated.got == ["1"]
+        gated.gate.set()
+        hub.post(a, "4")
+        hub.post(b, "5")
+        await asyncio.sleep(0.01)
+        for pump in pumps:
+            pump.cancel()
+        return at_once[0], at_once[1], quick.got, gated.got
+
+    first_a, first_b, got_a, got_b = asyncio.run(scene())
+    assert first_a == ["1"] and first_b == ["1"]
+    assert got_a == ["1", "2", "3", "4"]
+    assert got_b == ["1", "2", "3", "4", "5"]
+
+
+def test_a_client_that_does_not_take_a_flushed_view_is_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A view sent by Hub.flush that its client does not take within SEND_TIMEOUT: the
+    watchdog ends the send and the connection (1013), as for the sender's sends."""
+    monkeypatch.setattr(ws, "SEND_TIMEOUT", 0.2)
+
+    async def scene() -> tuple[FakeSocket, int, bool]:
+        hub = ws.Hub()
+        slow = FakeSocket(stuck=True)
+        b = ws.Connection(slow, "b")  # type: ignore[arg-type]
+        hub.add("g", b)
+        pump = asyncio.create_task(hub.pump("g", b))
+        await asyncio.sleep(0)
+        hub.post(b, "view")
+        hub.flush("g")
+        assert b.finishing is not None
+        await asyncio.wait_for(pump, 5)
+        await asyncio.sleep(0.01)
+        return slow, len(hub.connections("g")), b.finishing.done()
+
+    slow, left, ended = asyncio.run(scene())
+    assert slow.closed == 1013 and slow.got == [] and left == 0 and ended
+
+
 def test_a_light_game_works_on_the_event_loop_until_its_work_takes_too_long() -> None:
     """A light game's work is done on the event loop (no hand-off to a thread); once a
     piece of it takes more CPU time than the limit, the game's work goes to the threads."""
@@ -268,3 +353,45 @@ def test_a_duel_of_people_is_light_and_a_game_with_a_computer_player_is_not(
         )
         assert handed.status_code == 200, handed.text
         assert not service.games[duel["game"]["id"]].light
+
+
+def test_the_seats_to_plan_kept_per_state_are_the_seats_worked_out_anew(
+    tmp_path: Path,
+) -> None:
+    """LiveGame.seats_to_plan (kept per state and seats) and owner (the seats in order
+    kept) give what working them out anew gives, at every step of games of computer
+    players: duels, scenarios with reinforcements joining, tripods."""
+    from dogfight.catalog import load_catalog
+    from dogfight.server.app import _seats_of, _table_of
+    from dogfight.server.schemas import CreateGame
+    from dogfight.server.service import GameService
+    from dogfight.server.setups import presets
+
+    catalog = load_catalog()
+    ready = presets(catalog)
+    store = Store(sqlite_url(tmp_path / "s.sqlite"))
+    service = GameService(store, catalog, 5)
+    checked = 0
+    try:
+        for name in ("duel", "wings-over-the-flanders", "first-contact", "alsace-again"):
+            setup = ready[name]["setup"]
+            table = _table_of(setup, catalog)
+            seats = _seats_of(CreateGame(preset=name), table)
+            game, _ = service.create(setup, name, seats, 7, True)
+            for seat in game.seats.values():  # computer players from now on, a step at a time
+                seat.bot = seat.bot or "random"
+            for _ in range(12):
+                state = game.state
+                playing = {v.id for v in state.in_play()}
+                ordered = sorted(game.seats.values(), key=lambda s: s.position)
+                plain = [s for s in ordered if game._seat_vehicles(s.id, state) & playing]
+                assert game.seats_to_plan() == plain
+                for vid in [*state.vehicles, *state.reserves]:
+                    owner = next((s for s in ordered if vid in game.seat_vehicles(s.id)), None)
+                    assert game.owner(vid) is owner
+                checked += 1
+                if not game.advance(limit=1):
+                    break
+    finally:
+        store.close()
+    assert checked >= 20

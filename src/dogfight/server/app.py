@@ -323,6 +323,7 @@ def create_app(
             except GameFailed as exc:
                 await hub.close_all(game.id, {"type": "error", **exc.body(), "status": 409}, 4409)
                 return
+            hub.flush(game.id)
             if again:
                 schedule(game)
 
@@ -416,6 +417,7 @@ def create_app(
             return game, out, game.more_to_do()
 
         game, out, again = await workers.run(game_id, task, service.games.get(game_id))
+        hub.flush(game_id)  # this game's results out now, not after every queued request
         if again:
             schedule(game)
         return out

@@ -64,8 +64,13 @@ def seat_bot(game: LiveGame, seat: Seat) -> Any:
 
 
 def bot_rng(game: LiveGame, seat: Seat, turn: int, phase: int) -> np.random.Generator:
+    """A computer seat's generator for a step. ``phase`` is negative for a WW2 airplane's
+    Earthling plan before that phase (001): written as its 32-bit two's complement, as
+    ``SeedSequence`` takes no negative number (it raised, and the game failed)."""
     return np.random.Generator(
-        np.random.PCG64(np.random.SeedSequence([game.seed, turn, phase, 1000 + seat.position]))
+        np.random.PCG64(
+            np.random.SeedSequence([game.seed, turn, phase % 2**32, 1000 + seat.position])
+        )
     )
 
 

@@ -101,6 +101,8 @@ class LiveGame:
         replay the engine refused."""
         self.failure: Failure | None = None
         self._vehicles_of: tuple[Any, Any, dict[str, frozenset[str]]] = (None, None, {})
+        self._to_plan: tuple[Any, Any, list[Seat]] = (None, None, [])
+        self._seats_in_order: tuple[Any, list[Seat]] = (None, [])
         self.view_cache = ViewCache()
         """The seats' views, built once per version (:mod:`dogfight.server.views`)."""
         self._at = (0, 0)
@@ -309,20 +311,33 @@ class LiveGame:
             mine |= {v.id for v in everyone if v.side == seat.side and v.id not in claimed}
         return frozenset(mine)
 
+    def _ordered(self) -> list[Seat]:
+        """The seats by position (worked out once per ``seats``)."""
+        known = self._seats_in_order
+        if known[0] is not self.seats:
+            known = self._seats_in_order = (
+                self.seats,
+                sorted(self.seats.values(), key=lambda s: s.position),
+            )
+        return known[1]
+
     def owner(self, vehicle_id: str) -> Seat | None:
-        for seat in sorted(self.seats.values(), key=lambda s: s.position):
+        for seat in self._ordered():
             if vehicle_id in self.seat_vehicles(seat.id):
                 return seat
         return None
 
     def seats_to_plan(self) -> list[Seat]:
+        """The seats with a vehicle in play, by position: worked out once per state and
+        seats (asked a dozen times a turn: who is awaited, what the computer players
+        plan, whether a plan is the turn's last)."""
         state = self.state
-        playing = {v.id for v in state.in_play()}
-        return [
-            s
-            for s in sorted(self.seats.values(), key=lambda s: s.position)
-            if self.seat_vehicles(s.id) & playing
-        ]
+        known = self._to_plan
+        if known[0] is not state or known[1] is not self.seats:
+            playing = {v.id for v in state.in_play()}
+            seats = [s for s in self._ordered() if self.seat_vehicles(s.id, state) & playing]
+            known = self._to_plan = (state, self.seats, seats)
+        return list(known[2])
 
     # --- the sequence of steps -------------------------------------------------------
 

@@ -20,8 +20,14 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-"""One encoder for every call (``json.dumps`` with options makes a new one each time)."""
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, allow_nan=False, separators=(",", ":"), check_circular=False
+)
+"""One encoder for every call (``json.dumps`` with options makes a new one each time).
+Without the check for circular references: what is encoded here is always a tree made
+by ``to_json`` methods and views, and the check (every list and dict put in a table of
+ids and taken out again) was a quarter of the time of encoding a seat's table (the same
+text)."""
 
 
 def to_json(value: Any) -> str:
@@ -68,6 +74,16 @@ class ViewCache:
         got = self.stately.get(key)
         if got is None:
             got = self.stately[key] = to_json(make())
+        return got
+
+    def of_state_text(self, state: object, key: Hashable, make: Callable[[], str]) -> str:
+        """:meth:`of_state` for a part ``make`` gives as JSON text already."""
+        if self.state is not state:
+            self.stately.clear()
+            self.state = state
+        got = self.stately.get(key)
+        if got is None:
+            got = self.stately[key] = make()
         return got
 
     def step(self, key: Hashable, make: Callable[[], str]) -> str:

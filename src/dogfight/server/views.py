@@ -35,6 +35,25 @@ def public_view(state: GameState, vids: frozenset[str]) -> Json:
     return view
 
 
+_SWITCHES: dict[int, tuple[object, str]] = {}
+"""The JSON text of each rules object's switches, by the object's id (holding it, so
+the id is not reused): the same for every state of a game."""
+
+
+def public_view_json(state: GameState, vids: frozenset[str]) -> str:
+    """:func:`public_view` as JSON text (the same text as ``to_json(public_view(...))``,
+    a test holds it so): the switches, the same for every state of the game, are put in
+    JSON once per rules object and written after the observation."""
+    rules = state.rules
+    known = _SWITCHES.get(id(rules))
+    if known is None or known[0] is not rules:
+        if len(_SWITCHES) > 256:
+            _SWITCHES.clear()
+        known = _SWITCHES[id(rules)] = (rules, to_json(rules.switches.model_dump(mode="json")))
+    observed = to_json(observe(state, vids))
+    return observed[:-1] + ',"switches":' + known[1] + "}"
+
+
 def summary(game: LiveGame) -> Json:
     """What anyone may know about the game (no seed, no plans, no damage)."""
     return game.view_cache.part(game.version, ("summary", ""), lambda: _summary(game))[0]
@@ -170,7 +189,10 @@ def _seat_parts(
     parts = [
         ("game", part(("summary", ""), lambda: _summary(game))),
         ("seat", part(("seat", seat_id), lambda: _seat(game, seat_id, vids))),
-        ("state", cache.of_state(state, ("state", vids), lambda: public_view(state, vids))),
+        (
+            "state",
+            cache.of_state_text(state, ("state", vids), lambda: public_view_json(state, vids)),
+        ),
         ("briefing", cache.of_state(state, "briefing", lambda: briefing(state))),
         ("ending", cache.of_state(state, "ending", lambda: ending(state))),
         ("stage", part(("stage", seat_id), lambda: _stage(game, seat_id, vids))),

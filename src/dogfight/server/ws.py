@@ -10,6 +10,14 @@ up, or does not take one within :data:`SEND_TIMEOUT` seconds, is disconnected (i
 reconnects and asks for what it missed with ``since``). The send timeout is kept by one
 watchdog for every connection (:meth:`Hub.watch`), not by a timer per message: under a
 burst the timers cost more than the sends.
+
+A light game's work runs on the event loop (:mod:`dogfight.server.workers`); right after
+it, :meth:`Hub.flush` starts sending the game's new messages at once instead of leaving
+them to the senders. In a burst every submission is already queued on the loop before
+the first sender task runs, so every game's results went out only after the whole
+burst's work: now each game's go out as soon as its turn is resolved (the clients read
+them while the server works on the next games). A send that cannot finish at once (the
+client's socket is full) goes on in a task of its own: nothing waits for a slow client.
 """
 
 from __future__ import annotations
@@ -18,6 +26,8 @@ import asyncio
 import contextlib
 import json
 import threading
+import types
+from collections.abc import Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +61,11 @@ class Connection:
     """When the message being sent was handed to the socket (the loop's clock), or None."""
     sender: asyncio.Task[None] | None = None
     """The task emptying the outbox (:meth:`Hub.pump`)."""
+    finishing: asyncio.Task[None] | None = None
+    """A send begun by :meth:`Hub.flush` that could not finish at once, going on."""
+    sends: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while a message is being sent (by the sender or by :meth:`Hub.flush`): the
+    messages go out one at a time, in the order they were queued."""
 
 
 class Hub:
@@ -115,6 +130,36 @@ class Hub:
                 connection.outbox.get_nowait()
             connection.outbox.put_nowait(None)
 
+    def flush(self, game_id: str) -> None:
+        """Send now, on the event loop, what the game's connections have in their
+        outboxes (after a light game's work, which queued it), message after message
+        while each send finishes at once; one that cannot (the client's socket is full)
+        goes on in a task and the connection's sender sends the rest after it."""
+        loop = asyncio.get_running_loop()
+        for connection in self.connections(game_id):
+            outbox = connection.outbox
+            while not outbox.empty() and not connection.sends.locked():
+                text = outbox.get_nowait()
+                if text is None:  # closing: the sender's work
+                    outbox.put_nowait(None)
+                    break
+                rest = _eager(loop, self._send(connection, text))
+                if rest is not None:
+                    connection.finishing = rest
+                    break
+
+    async def _send(self, connection: Connection, text: str) -> None:
+        """Send one message (holding the connection's send lock); a send that fails
+        ends the connection (its sender closes it)."""
+        async with connection.sends:
+            connection.sending = asyncio.get_running_loop().time()
+            try:
+                await connection.websocket.send_text(text)
+            except Exception:
+                self.post(connection, None)
+            finally:
+                connection.sending = None
+
     async def pump(self, game_id: str, connection: Connection) -> None:
         """Send the connection's outbox in order until it is closed or too slow (the
         watchdog then cancels this task)."""
@@ -126,9 +171,10 @@ class Hub:
                 text = await connection.outbox.get()
                 if text is None:
                     break
-                connection.sending = loop.time()
-                await connection.websocket.send_text(text)
-                connection.sending = None
+                async with connection.sends:  # after a send begun by flush()
+                    connection.sending = loop.time()
+                    await connection.websocket.send_text(text)
+                    connection.sending = None
         except (Exception, asyncio.CancelledError):
             pass
         self.remove(game_id, connection)
@@ -153,8 +199,10 @@ class Hub:
             late = loop.time() - SEND_TIMEOUT
             for connection in held:
                 began = connection.sending
-                if began is not None and began < late and connection.sender is not None:
-                    connection.sender.cancel()
+                if began is not None and began < late:
+                    for task in (connection.sender, connection.finishing):
+                        if task is not None:
+                            task.cancel()
 
     async def close_all(self, game_id: str, message: dict[str, Any], code: int) -> None:
         """Send every page of the game ``message`` and close it with ``code`` (after
@@ -165,3 +213,40 @@ class Hub:
             connection.close_code = code
             self.post(connection, json.dumps(message))
             self.post(connection, None)
+
+
+def _eager(
+    loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, None]
+) -> asyncio.Task[None] | None:
+    """Run ``coro`` now up to its first wait: None if it finished, else the task it goes
+    on in. (A task would start only after everything already queued on the loop: in a
+    burst, every other game's submissions.)"""
+    try:
+        waiting = coro.send(None)
+    except StopIteration:
+        return None
+    return loop.create_task(_finish(coro, waiting))
+
+
+async def _finish(coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+    await _resume(coro, waiting)
+
+
+@types.coroutine
+def _resume(coro: Coroutine[Any, Any, None], waiting: Any) -> Generator[Any, Any, None]:
+    """Go on with a coroutine stopped at its first wait (``waiting``: what it yielded to
+    the loop, a future), as ``await`` would have: what the task sends or throws in is
+    passed on to it."""
+    while True:
+        try:
+            sent = yield waiting
+        except BaseException as exc:  # the task's cancellation, passed on
+            try:
+                waiting = coro.throw(exc)
+            except StopIteration:
+                return
+        else:
+            try:
+                waiting = coro.send(sent)
+            except StopIteration:
+                return
