@@ -14,8 +14,14 @@ from typing import Any, ClassVar
 
 from dogfight.geometry.pose import Pose
 
+_AS_IS = frozenset({str, int, bool, type(None)})
+"""Types whose values go into JSON as they are (checked first: most fields are ids and
+counts)."""
+
 
 def _plain(value: object) -> object:
+    if type(value) in _AS_IS:
+        return value
     if isinstance(value, float):
         rounded = round(value, 4)
         return 0.0 if rounded == 0 else rounded
@@ -26,6 +32,19 @@ def _plain(value: object) -> object:
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     return value
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """An event class's fields in order, worked out once per class
+    (``dataclasses.fields`` builds them anew at every call: most of the cost of putting
+    an event in JSON, which the server does for every step and page)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +64,8 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        for f in fields(self):
-            out[f.name] = _plain(getattr(self, f.name))
+        for name in _field_names(type(self)):
+            out[name] = _plain(getattr(self, name))
         return out
 
 
