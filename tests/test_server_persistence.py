@@ -222,12 +222,8 @@ def test_a_step_is_never_resolved_twice(tmp_path: Path) -> None:
     store.close()
 
 
-def test_export_writes_the_transcript_and_an_svg_of_a_step(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from dogfight.cli.app import app
-
-    db = tmp_path / "games.sqlite"
+def _a_played_turn(db: Path) -> tuple[Store, LiveGame]:
+    """A stored duel (seed 5) whose first turn both seats planned (straights)."""
     store = Store(sqlite_url(db))
     service = GameService(store, load_catalog())
     game, _ = service.create(
@@ -238,6 +234,16 @@ def test_export_writes_the_transcript_and_an_svg_of_a_step(tmp_path: Path) -> No
     )
     submit_plans(game, "a", 1, {"camel": straights_plan()})
     submit_plans(game, "b", 1, {"albatros": straights_plan()})
+    return store, game
+
+
+def test_export_writes_the_transcript_and_an_svg_of_a_step(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from dogfight.cli.app import app
+
+    db = tmp_path / "games.sqlite"
+    store, game = _a_played_turn(db)
     store.close()
     out = tmp_path / "game.jsonl"
     svg = tmp_path / "step.svg"
@@ -266,16 +272,7 @@ def test_export_names_the_steps_that_replay_differently_from_what_was_stored(
     from dogfight.cli.app import app
 
     db = tmp_path / "games.sqlite"
-    store = Store(sqlite_url(db))
-    service = GameService(store, load_catalog())
-    game, _ = service.create(
-        duel_situation(gap=40),
-        "duel",
-        [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], None)],
-        5,
-    )
-    submit_plans(game, "a", 1, {"camel": straights_plan()})
-    submit_plans(game, "b", 1, {"albatros": straights_plan()})
+    store, game = _a_played_turn(db)
     out = tmp_path / "game.jsonl"
     result = CliRunner().invoke(app, ["export", game.id, "--db", str(db), "-o", str(out)])
     assert result.exit_code == 0, result.output
