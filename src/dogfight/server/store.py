@@ -222,6 +222,29 @@ def sqlite_url(path: str | Path) -> str:
     return f"sqlite:///{Path(path).resolve()}"
 
 
+def _rows_read(
+    plans: list[Any], answers: list[Any], decided: list[Any], steps: list[Any], marks: Marks
+) -> tuple[
+    list[tuple[int, str, Json]],
+    list[tuple[int, int, str, Json]],
+    list[tuple[int, int, str, str, list[str]]],
+    list[tuple[int, int, list[Json] | str]],
+    Marks,
+]:
+    """PostgreSQL's rows of a game as a :class:`GameRecord` holds them, each row led by
+    its id (plans: id, turn, seat, plans; answers: id, turn, phase, seat, answer;
+    decisions: id, turn, phase, seat, decision, answer; steps: id, turn, phase, events),
+    and the marks after them. Read (``Store._pg_read``) or carried by a notification
+    (``Store.noticed``): the same layout."""
+    return (
+        [(t, s, p) for _, t, s, p in plans],
+        [(t, ph, s, a) for _, t, ph, s, a in answers],
+        [(t, ph, s, d, list(a)) for _, t, ph, s, d, a in decided],
+        [(t, ph, e) for _, t, ph, e in steps],
+        marks.after(*([r[0] for r in k] for k in (plans, answers, decided, steps))),
+    )
+
+
 SYNC_ENV = "DOGFIGHT_SQLITE_SYNC"
 """``FULL`` to fsync every commit (survives a power cut, slower); default ``NORMAL``."""
 
@@ -685,6 +708,10 @@ class Store:
             return None
         title, created, seed, engine, over, revision, setup, flags, seats, *rows, events = row
         plans, answers, decided, steps = (r or [] for r in rows)
+        with_events = [(*s, e) for s, e in zip(steps, events or (), strict=True)]
+        plans, answers, decisions, steps, after = _rows_read(
+            plans, answers, decided, with_events, marks
+        )
         return GameRecord(
             id=game_id,
             title=title,
@@ -695,11 +722,11 @@ class Store:
             over=over,
             revision=revision,
             seats=[SeatRecord(*s) for s in seats or []],
-            plans=[(t, s, p) for _, t, s, p in plans],
-            answers=[(t, ph, s, a) for _, t, ph, s, a in answers],
-            decisions=[(t, ph, s, d, list(a)) for _, t, ph, s, d, a in decided],
-            steps=[(t, ph, e) for (_, t, ph), e in zip(steps, events or (), strict=True)],
-            marks=marks.after(*([r[0] for r in rows] for rows in (plans, answers, decided, steps))),
+            plans=plans,
+            answers=answers,
+            decisions=decisions,
+            steps=steps,
+            marks=after,
             flags=None if not full else (bool(flags and flags[0]), bool(flags and flags[1])),
         )
 
@@ -712,25 +739,27 @@ class Store:
         left empty. None when ``rows`` is not such a list."""
         try:
             plans, answers, decided, steps = (r or [] for r in json.loads(rows))
-            record = GameRecord(
-                id=game_id,
-                title="",
-                created=0.0,
-                seed=0,
-                setup={},
-                engine=0,
-                over=False,
-                revision=revision,
-                seats=[],
-                plans=[(t, s, p) for _, t, s, p in plans],
-                answers=[(t, ph, s, a) for _, t, ph, s, a in answers],
-                decisions=[(t, ph, s, d, list(a)) for _, t, ph, s, d, a in decided],
-                steps=[(t, ph, e) for _, t, ph, e in steps],
-                marks=marks.after(*([r[0] for r in k] for k in (plans, answers, decided, steps))),
+            taken, given, decisions, resolved, after = _rows_read(
+                plans, answers, decided, steps, marks
             )
         except (ValueError, TypeError):
             return None
-        return record
+        return GameRecord(
+            id=game_id,
+            title="",
+            created=0.0,
+            seed=0,
+            setup={},
+            engine=0,
+            over=False,
+            revision=revision,
+            seats=[],
+            plans=taken,
+            answers=given,
+            decisions=decisions,
+            steps=resolved,
+            marks=after,
+        )
 
     def count_steps(self, game_id: str) -> list[tuple[int, int]]:
         """(turn, phase) of every stored step, in order (duplicates would show twice)."""

@@ -68,13 +68,7 @@ class ViewCache:
         """The JSON text of part ``key`` that depends only on the game's current state
         object (the table as a seat sees it, the briefing): kept while that object is the
         game's state, across versions that changed only who is awaited."""
-        if self.state is not state:
-            self.stately.clear()
-            self.state = state
-        got = self.stately.get(key)
-        if got is None:
-            got = self.stately[key] = to_json(make())
-        return got
+        return self.of_state_text(state, key, lambda: to_json(make()))
 
     def of_state_text(self, state: object, key: Hashable, make: Callable[[], str]) -> str:
         """:meth:`of_state` for a part ``make`` gives as JSON text already."""
