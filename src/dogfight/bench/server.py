@@ -14,8 +14,9 @@ The scripted clients are one light process sharing the machine with the servers:
 asyncio loop (uvloop when installed), each seat with its own keep-alive HTTP/1.1
 connection (a few lines over asyncio streams: a general client's connection pool costs
 more than the server it measures, and grows with the square of the connections) and its
-WebSocket. Their CPU time is reported beside the servers', so a reader can see whether
-the clients were the bottleneck.
+WebSocket (:mod:`dogfight.bench.ws_client`, for the same reason). Their CPU time is
+reported beside the servers', so a reader can see whether the clients were the
+bottleneck.
 
 Scenarios and targets (issues 13 and 16): 500 games with thinking time on one process
 (p99 ≤ 500 ms); bursts, every seat of 50 or of 200 games submitting at the same moment,
@@ -44,6 +45,8 @@ from urllib.parse import urlsplit
 
 import httpx
 import numpy as np
+
+from dogfight.bench.ws_client import WebSocket
 
 Json = dict[str, Any]
 
@@ -180,11 +183,10 @@ class Seat:
 
 
 async def _listen(url: str, seat: Seat, connected: asyncio.Event) -> None:
-    from websockets.asyncio.client import connect
-
-    async with connect(url, max_size=None, open_timeout=60) as ws:
+    ws = await asyncio.wait_for(WebSocket.connect(url), RESULT_TIMEOUT)
+    try:
         await ws.send(json.dumps({"seat": seat.seat, "token": seat.token, "since": 0}))
-        async for raw in ws:
+        while (raw := await ws.recv()) is not None:
             view = json.loads(raw)
             if view.get("type") != "view":
                 continue
@@ -195,7 +197,10 @@ async def _listen(url: str, seat: Seat, connected: asyncio.Event) -> None:
                 seat.turn_seen = stage["turn"]
             seat.changed.set()
             if seat.over:
+                await ws.close_handshake()
                 return
+    finally:
+        ws.close()
 
 
 async def _wait(seat: Seat, turn: int) -> None:
