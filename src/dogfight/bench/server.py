@@ -137,14 +137,11 @@ class Http:
         )
         try:
             self.writer.write(head.encode() + data)
-            status_line = await self.reader.readuntil(b"\r\n")
-            status = int(status_line.split()[1])
+            lines = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+            status = int(lines[0].split()[1])
             length, close = 0, False
-            while True:
-                line = await self.reader.readuntil(b"\r\n")
-                if line == b"\r\n":
-                    break
-                name, _, value = line.decode("latin-1").partition(":")
+            for line in lines[1:]:
+                name, _, value = line.partition(":")
                 name = name.strip().lower()
                 if name == "content-length":
                     length = int(value)
