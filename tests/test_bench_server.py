@@ -30,3 +30,14 @@ def test_a_few_games_are_played_and_measured() -> None:
     memory = report["server_memory_mb"][0]["after"]
     assert memory["peak_rss_mb"] >= memory["rss_mb"] > 0
     assert report["targets"] == {"latency_p99_ms": 100.0, "errors": 0}
+
+
+def test_the_floor_plays_the_same_protocol_with_no_game_behind_it() -> None:
+    """``--floor``: the scripted seats play the canned server (every game every turn: the
+    floor's games end only after its last turn), nothing refused, nothing lost."""
+    report = run(games=3, turns=2, think=(0.0, 0.0), floor=True)
+    assert report["errors"] == 0, report["first_errors"]
+    assert report["turns_measured"] == 6
+    assert report["scenario"]["floor"] is True
+    assert report["scenario"]["database"].startswith("none")
+    assert report["latency_ms"]["p99"] >= report["latency_ms"]["p50"] > 0

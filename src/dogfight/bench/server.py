@@ -337,16 +337,21 @@ def _play(
 
 
 @contextlib.contextmanager
-def _servers(db: str, processes: int) -> Iterator[tuple[list[str], list[subprocess.Popen[bytes]]]]:
-    """``processes`` ``dogfight serve`` processes on ``db``; their base URLs."""
+def _servers(
+    db: str, processes: int, floor: bool = False
+) -> Iterator[tuple[list[str], list[subprocess.Popen[bytes]]]]:
+    """``processes`` ``dogfight serve`` processes on ``db`` (with ``floor``: the canned
+    server of :mod:`dogfight.bench.floor` instead); their base URLs."""
     ports = [_free_port() for _ in range(processes)]
+    serve = [
+        *(sys.executable, "-m", "dogfight", "serve", "--db", db, "--host", "127.0.0.1"),
+        *("--games-per-minute", "0", "--port"),
+    ]
     started = [
         subprocess.Popen(
-            [
-                *(sys.executable, "-m", "dogfight", "serve"),
-                *("--db", db, "--host", "127.0.0.1", "--port", str(port)),
-                *("--games-per-minute", "0"),
-            ],
+            [sys.executable, "-m", "dogfight.bench.floor", str(port)]
+            if floor
+            else [*serve, str(port)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -403,10 +408,12 @@ def run(
     think: tuple[float, float] = THINK,
     processes: int = 1,
     db: str | None = None,
+    floor: bool = False,
 ) -> dict[str, Any]:
     """Serve, play ``games`` duels at once for up to ``turns`` turns, report latencies
     (``think``: each player's pause before a plan; (0, 0): a burst, every seat of every
-    game at once, turn after turn)."""
+    game at once, turn after turn). ``floor``: against the canned server of
+    :mod:`dogfight.bench.floor` (one process, no database): what the harness alone costs."""
     from dogfight.catalog import load_catalog
 
     catalog = load_catalog()
@@ -414,8 +421,8 @@ def run(
     deck = catalog.maneuver_decks[catalog.airplanes["sopwith-camel"].maneuver_deck]
     cards = [c.id for c in deck.cards if c.symbol.value not in ("climb", "dive")]
     with (
-        _database(processes, db) as (url, kind, database_cpu),
-        _servers(url, processes) as (bases, procs),
+        _database(1 if floor else processes, db) as (url, kind, database_cpu),
+        _servers(url, 1 if floor else processes, floor) as (bases, procs),
     ):
         idle = [_memory_mb(p.pid) for p in procs]
         load_before = [round(x, 2) for x in os.getloadavg()]
@@ -450,9 +457,10 @@ def run(
         },
         "scenario": {
             "games": games,
-            "processes": processes,
-            "database": kind,
+            "processes": 1 if floor else processes,
+            "database": "none (the canned floor server, dogfight.bench.floor)" if floor else kind,
             "burst": burst,
+            "floor": floor,
             "think_time_s": list(think),
         },
         "turns_measured": len(ms),

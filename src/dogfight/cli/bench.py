@@ -63,6 +63,14 @@ def register(app: typer.Typer) -> None:
         db: Annotated[
             str | None, typer.Option(help="With --server: the database URL to serve.")
         ] = None,
+        floor: Annotated[
+            bool,
+            typer.Option(
+                help="With --server: the same scenario against a canned server that does "
+                "no game work (dogfight.bench.floor): what the scripted clients, the "
+                "loopback and uvicorn alone cost."
+            ),
+        ] = False,
         fuzz: Annotated[
             int | None,
             typer.Option(
@@ -113,6 +121,7 @@ def register(app: typer.Typer) -> None:
                     think=(0.0, 0.0) if burst else THINK,
                     processes=processes,
                     db=db,
+                    floor=floor,
                 )
                 for n in counts
             ]
