@@ -41,3 +41,10 @@ def test_the_floor_plays_the_same_protocol_with_no_game_behind_it() -> None:
     assert report["scenario"]["floor"] is True
     assert report["scenario"]["database"].startswith("none")
     assert report["latency_ms"]["p99"] >= report["latency_ms"]["p50"] > 0
+
+
+def test_the_floor_keeps_connections_as_long_as_the_server() -> None:
+    from dogfight.bench import floor
+    from dogfight.cli import web
+
+    assert floor.KEEP_ALIVE == web.KEEP_ALIVE

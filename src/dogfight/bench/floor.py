@@ -31,6 +31,10 @@ UPDATE_BYTES = 800
 
 LAST_TURN = 4
 
+KEEP_ALIVE = 60
+"""Seconds an idle HTTP connection is kept open: ``dogfight.cli.web.KEEP_ALIVE``'s value
+(not imported: the benchmark is not a layer above the command line)."""
+
 PLANS = re.compile(r"/api/games/([^/]+)/seats/([^/]+)/plans")
 
 Scope = dict[str, Any]
@@ -125,10 +129,8 @@ async def _answer(send: Any, status: int, body: object) -> None:
 
 def main(port: int) -> None:
     """Serve the floor on 127.0.0.1:``port`` with ``dogfight serve``'s uvicorn settings
-    (``dogfight.cli.web``)."""
+    (``dogfight.cli.web._run``)."""
     import uvicorn
-
-    from dogfight.cli.web import KEEP_ALIVE
 
     config = uvicorn.Config(
         Floor(),
