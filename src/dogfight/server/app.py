@@ -67,6 +67,27 @@ class JsonText(Response):
     media_type = "application/json"
 
 
+class OnLoop:
+    """A held game's work that neither reads nor writes the database (a seat's view; a
+    catch-up from the rows a notification carried, while ``ready()`` says they are the
+    next ones): run on the event loop (:class:`~dogfight.server.workers.GameWorkers`)
+    when the game is :attr:`~LiveGame.cheap`, as a light game's work is. Told that the
+    work took too long, the game is not light any more."""
+
+    def __init__(self, game: LiveGame, ready: Callable[[], bool] = lambda: True) -> None:
+        self.game = game
+        self.ready = ready
+
+    @property
+    def light(self) -> bool:
+        return self.game.cheap and self.ready()
+
+    @light.setter
+    def light(self, value: bool) -> None:
+        if not value:
+            self.game.light = False
+
+
 def _view(game: LiveGame, seat_id: str, since: int) -> JsonText:
     return JsonText(views.seat_view_json(game, seat_id, since))
 
@@ -210,8 +231,13 @@ def create_app(
                 hub.fan_out(game)
                 return None
 
+            # from the rows carried, nothing is read: a small game's catch-up then runs
+            # on the event loop (not handed to a thread and back, queued behind every
+            # other game's work), and its views go out at once
+            here = OnLoop(game, lambda: game.takes_notice(revision, rows))
             with contextlib.suppress(ApiError):
-                awaited = await workers.run(game.id, work, game)
+                awaited = await workers.run(game.id, work, here)
+                hub.flush(game.id)
                 if awaited is not None:
                     take_over(game, awaited)
 
@@ -234,6 +260,8 @@ def create_app(
         task.add_done_callback(running.discard)
 
     def heard(game_id: str, revision: int, rows: str | None) -> None:
+        if store.own(rows):
+            return  # written here: the writer holds it already
         game = service.games.get(game_id)
         if game is not None and game.revision < revision:
             catch_up(game, revision, rows)
@@ -258,11 +286,17 @@ def create_app(
         return game
 
     async def on_seat(
-        game_id: str, seat_id: str, token: str | None, work: Callable[[LiveGame], T]
+        game_id: str,
+        seat_id: str,
+        token: str | None,
+        work: Callable[[LiveGame], T],
+        reads_nothing: bool = False,
     ) -> T:
         """Run ``work`` on the seat's game off the event loop (after the game's earlier
         work); if it changed the game, queue every connection its view and let computer
-        players go on."""
+        players go on. ``reads_nothing``: the work neither reads nor writes the database
+        (a seat's view) and runs on the event loop when the game is held here and
+        :attr:`~LiveGame.cheap` (as a light game's work does)."""
 
         def task() -> tuple[LiveGame, T, bool]:
             game = seat_of(game_id, seat_id, token)
@@ -275,7 +309,9 @@ def create_app(
             # do after a request (no task is made for it, as one was for every request)
             return game, out, game.more_to_do()
 
-        game, out, again = await workers.run(game_id, task, service.games.get(game_id))
+        held = service.games.get(game_id)
+        here = OnLoop(held) if reads_nothing and held is not None else held
+        game, out, again = await workers.run(game_id, task, here)
         hub.flush(game_id)  # this game's results out now, not after every queued request
         if again:
             schedule(game)
@@ -413,13 +449,20 @@ def create_app(
         """Make a game; the answer holds each seat's private link (shown only here)."""
         throttle(request)
         if light_request(body):
-            made = new_game(body)  # a duel of people: less work than handing it over
-            schedule(service.get(made["game"]["id"]))
-            return made
-        made = await workers.run(None, lambda: new_game(body))
-        game_id = made["game"]["id"]
-        schedule(await workers.run(game_id, lambda: service.get(game_id)))
+            made, game, due = make(body)  # a duel of people: less work than handing it over
+        else:
+            made, game, due = await workers.run(None, lambda: make(body))
+        if due:
+            schedule(game)
         return made
+
+    def make(body: CreateGame) -> tuple[Json, LiveGame, bool]:
+        """Make a game; the answer, the game, and whether it goes on by itself (its
+        computer players act first): asked here, as the game is made, instead of in a
+        task handed to the game's worker for every new game."""
+        made = new_game(body)
+        game = service.get(made["game"]["id"])
+        return made, game, game.more_to_do()
 
     def light_request(body: CreateGame) -> bool:
         """Whether a new game is light (:attr:`LiveGame.light`) and cheap to make: a
@@ -454,7 +497,7 @@ def create_app(
     ) -> Response:
         """The seat's view: the table as it sees it, its stage, the steps since ``since``."""
         token = _token(x_seat_token, authorization)
-        return await on_seat(game_id, seat_id, token, lambda g: _view(g, seat_id, since))
+        return await on_seat(game_id, seat_id, token, lambda g: _view(g, seat_id, since), True)
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/plans", response_model=Json)
     async def post_plans(
@@ -623,7 +666,7 @@ def create_app(
                 hub.queue(game, connection)
 
             try:
-                await on_seat(game_id, hello.seat, hello.token, join)
+                await on_seat(game_id, hello.seat, hello.token, join, reads_nothing=True)
             except ApiError as exc:
                 await websocket.send_json({"type": "error", **exc.body(), "status": exc.status})
                 await websocket.close(code=4000 + exc.status, reason=exc.error[:120])
