@@ -355,27 +355,6 @@ def test_a_duel_of_people_is_light_and_a_game_with_a_computer_player_is_not(
         assert not service.games[duel["game"]["id"]].light
 
 
-def test_a_held_games_work_that_reads_nothing_runs_on_the_loop_while_it_is_cheap(
-    tmp_path: Path,
-) -> None:
-    """OnLoop (a seat's view, a catch-up from a notification's rows) is light while the
-    game is cheap and its work is ready to read nothing; told the work took too long,
-    the game is not cheap (nor light) any more. A game of a computer player is not cheap."""
-    from dogfight.server.app import OnLoop
-
-    with _client(tmp_path / "g.sqlite", budget=5) as c:
-        service = c.app.state.service
-        duel = c.post("/api/games", json={"preset": "duel"}).json()
-        game = service.games[duel["game"]["id"]]
-        assert game.cheap and OnLoop(game).light
-        assert not OnLoop(game, lambda: False).light
-        here = OnLoop(game)
-        here.light = False
-        assert not game.cheap and not game.light and not OnLoop(game).light
-        solo = c.post("/api/games", json={"preset": "duel", "computer": {"central": "random"}})
-        assert not OnLoop(service.games[solo.json()["game"]["id"]]).light
-
-
 def test_the_seats_to_plan_kept_per_state_are_the_seats_worked_out_anew(
     tmp_path: Path,
 ) -> None:

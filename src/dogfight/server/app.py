@@ -67,27 +67,6 @@ class JsonText(Response):
     media_type = "application/json"
 
 
-class OnLoop:
-    """A held game's work that neither reads nor writes the database (a seat's view; a
-    catch-up from the rows a notification carried, while ``ready()`` says they are the
-    next ones): run on the event loop (:class:`~dogfight.server.workers.GameWorkers`)
-    when the game is :attr:`~LiveGame.cheap`, as a light game's work is. Told that the
-    work took too long, the game is not light any more."""
-
-    def __init__(self, game: LiveGame, ready: Callable[[], bool] = lambda: True) -> None:
-        self.game = game
-        self.ready = ready
-
-    @property
-    def light(self) -> bool:
-        return self.game.cheap and self.ready()
-
-    @light.setter
-    def light(self, value: bool) -> None:
-        if not value:
-            self.game.light = False
-
-
 def _view(game: LiveGame, seat_id: str, since: int) -> JsonText:
     return JsonText(views.seat_view_json(game, seat_id, since))
 
@@ -231,13 +210,8 @@ def create_app(
                 hub.fan_out(game)
                 return None
 
-            # from the rows carried, nothing is read: a small game's catch-up then runs
-            # on the event loop (not handed to a thread and back, queued behind every
-            # other game's work), and its views go out at once
-            here = OnLoop(game, lambda: game.takes_notice(revision, rows))
             with contextlib.suppress(ApiError):
-                awaited = await workers.run(game.id, work, here)
-                hub.flush(game.id)
+                awaited = await workers.run(game.id, work, game)
                 if awaited is not None:
                     take_over(game, awaited)
 
@@ -286,17 +260,11 @@ def create_app(
         return game
 
     async def on_seat(
-        game_id: str,
-        seat_id: str,
-        token: str | None,
-        work: Callable[[LiveGame], T],
-        reads_nothing: bool = False,
+        game_id: str, seat_id: str, token: str | None, work: Callable[[LiveGame], T]
     ) -> T:
         """Run ``work`` on the seat's game off the event loop (after the game's earlier
         work); if it changed the game, queue every connection its view and let computer
-        players go on. ``reads_nothing``: the work neither reads nor writes the database
-        (a seat's view) and runs on the event loop when the game is held here and
-        :attr:`~LiveGame.cheap` (as a light game's work does)."""
+        players go on."""
 
         def task() -> tuple[LiveGame, T, bool]:
             game = seat_of(game_id, seat_id, token)
@@ -309,9 +277,7 @@ def create_app(
             # do after a request (no task is made for it, as one was for every request)
             return game, out, game.more_to_do()
 
-        held = service.games.get(game_id)
-        here = OnLoop(held) if reads_nothing and held is not None else held
-        game, out, again = await workers.run(game_id, task, here)
+        game, out, again = await workers.run(game_id, task, service.games.get(game_id))
         hub.flush(game_id)  # this game's results out now, not after every queued request
         if again:
             schedule(game)
@@ -497,7 +463,7 @@ def create_app(
     ) -> Response:
         """The seat's view: the table as it sees it, its stage, the steps since ``since``."""
         token = _token(x_seat_token, authorization)
-        return await on_seat(game_id, seat_id, token, lambda g: _view(g, seat_id, since), True)
+        return await on_seat(game_id, seat_id, token, lambda g: _view(g, seat_id, since))
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/plans", response_model=Json)
     async def post_plans(
@@ -666,7 +632,7 @@ def create_app(
                 hub.queue(game, connection)
 
             try:
-                await on_seat(game_id, hello.seat, hello.token, join, reads_nothing=True)
+                await on_seat(game_id, hello.seat, hello.token, join)
             except ApiError as exc:
                 await websocket.send_json({"type": "error", **exc.body(), "status": exc.status})
                 await websocket.close(code=4000 + exc.status, reason=exc.error[:120])

@@ -256,37 +256,20 @@ class LiveGame:
     @property
     def light(self) -> bool:
         """Whether the game's work is cheap enough to run on the event loop
-        (:mod:`dogfight.server.workers`): :attr:`cheap`, with a database in a local file
-        (a round trip to PostgreSQL would hold up the loop: there the threads wait for
-        it, and only the work that reads and writes nothing runs on the loop:
-        :meth:`takes_notice`, a seat's view)."""
-        return self.cheap and not self.store.notifies
-
-    @light.setter
-    def light(self, value: bool) -> None:
-        self._heavy = not value
-
-    @property
-    def cheap(self) -> bool:
-        """Whether the game's CPU work is small: people only (a computer player thinks
-        for up to its budget), at most :data:`LIGHT_VEHICLES` vehicles, and no piece of
-        its work ever took too long (setting :attr:`light` False says so)."""
+        (:mod:`dogfight.server.workers`): people only (a computer player thinks for up
+        to its budget), at most :data:`LIGHT_VEHICLES` vehicles, a database in a local
+        file (a round trip to PostgreSQL would hold up the loop: there the threads wait
+        for it), and no piece of its work ever took too long."""
         return (
             not self._heavy
+            and not self.store.notifies  # SQLite: no round trip to a database server
             and len(self.initial.vehicles) + len(self.initial.reserves) <= LIGHT_VEHICLES
             and not any(s.bot for s in self.seats.values())
         )
 
-    def takes_notice(self, revision: int | None, rows: str | None) -> bool:
-        """Whether :meth:`reload` from this notification would read nothing: it carries
-        the rows of the revision after the one held, and memory holds only what is
-        stored (else the rows are read)."""
-        return (
-            rows is not None
-            and not rows.startswith('["')  # the writer's origin alone: the rows did not fit
-            and revision == self.revision + 1
-            and not (self._unstored or self._unsaved or self.failure is not None)
-        )
+    @light.setter
+    def light(self, value: bool) -> None:
+        self._heavy = not value
 
     # --- who is who ------------------------------------------------------------------
 
