@@ -417,8 +417,8 @@ def test_a_notification_carries_the_rows_load_since_reads(pg_url: str) -> None: 
 
 
 def test_rows_too_long_for_a_notification_are_read(pg_url: str) -> None:  # noqa: F811
-    """A batch whose rows do not fit in a notification's payload notifies the game and
-    its revision alone (the processes read the rows)."""
+    """A batch whose rows do not fit in a notification's payload notifies the game, its
+    revision and the writer's origin alone (the processes read the rows)."""
     import psycopg
 
     store = Store(pg_url)
@@ -430,11 +430,53 @@ def test_rows_too_long_for_a_notification_are_read(pg_url: str) -> None:  # noqa
         store.add_batch(game.id, Batch(steps=[(1, 0, long_events)]), game.revision)
         store.add_batch(game.id, Batch(steps=[(1, 1, "[]")]), game.revision + 1)
         notes = [n.payload for n in listening.notifies(timeout=5, stop_after=2)]
-        assert notes[0] == f"{game.id} {game.revision + 1}"
-        assert notes[1].startswith(f"{game.id} {game.revision + 2} [")
+        assert notes[0] == f'{game.id} {game.revision + 1} ["{store.origin}"]'
+        assert notes[1].startswith(f"{game.id} {game.revision + 2} [null, null, null, [[")
+        rows = notes[0].split(" ", 2)[2]
+        assert Store.noticed(game.id, game.revision + 1, rows, Marks()) is None
+        assert store.own(rows)
     finally:
         listening.close()
         store.close()
+
+
+def test_a_process_knows_its_own_writes_by_their_origin(pg_url: str) -> None:  # noqa: F811
+    """Each batch's notification ends with the writing store's origin: the writer
+    recognises it (and does not catch up with its own write), another store on the
+    same database does not; the rows before it are taken as a 4-element list is (as a
+    process of an earlier version sent them), and a process of an earlier version
+    reading the new payload finds no 4-element list there and reads the rows
+    instead (see docs/web.md)."""
+    import psycopg
+
+    store, other = Store(pg_url), Store(pg_url)
+    catalog = load_catalog()
+    listening = psycopg.connect(libpq_url(pg_url), autocommit=True)
+    try:
+        assert store.origin != other.origin
+        listening.execute(f"LISTEN {CHANNEL}")
+        game = _two_seats(store)
+        record = store.load(game.id)
+        assert record is not None
+        reader = LiveGame(record, catalog, other)
+        marks = reader.marks
+        submit_plans(game, "a", 1, {"camel": straights_plan()})
+        note = list(listening.notifies(timeout=5, stop_after=1))[-1].payload
+        game_id, revision, rows = note.split(" ", 2)
+        assert json.loads(rows)[4] == store.origin
+        assert store.own(rows) and not other.own(rows) and not other.own(None)
+        carried = Store.noticed(game_id, int(revision), rows, marks)
+        as_before = Store.noticed(game_id, int(revision), json.dumps(json.loads(rows)[:4]), marks)
+        with pytest.raises(ValueError):  # an earlier version's reading: not carried, read
+            _plans, _answers, _decisions, _steps = json.loads(rows)
+        assert carried is not None and carried == as_before
+        assert [p[:2] for p in carried.plans] == [(1, "a")]
+        reader.reload(notice=(int(revision), rows))
+        assert reader.revision == game.revision and reader.plans == game.plans
+    finally:
+        listening.close()
+        store.close()
+        other.close()
 
 
 def test_a_new_game_is_stored_in_one_statement_as_sqlite_stores_it(

@@ -362,8 +362,8 @@ def test_the_seats_to_plan_kept_per_state_are_the_seats_worked_out_anew(
     kept) give what working them out anew gives, at every step of games of computer
     players: duels, scenarios with reinforcements joining, tripods."""
     from dogfight.catalog import load_catalog
-    from dogfight.server.app import _seats_of, _table_of
     from dogfight.server.schemas import CreateGame
+    from dogfight.server.seating import seats_of, table_of
     from dogfight.server.service import GameService
     from dogfight.server.setups import presets
 
@@ -375,8 +375,8 @@ def test_the_seats_to_plan_kept_per_state_are_the_seats_worked_out_anew(
     try:
         for name in ("duel", "wings-over-the-flanders", "first-contact", "alsace-again"):
             setup = ready[name]["setup"]
-            table = _table_of(setup, catalog)
-            seats = _seats_of(CreateGame(preset=name), table)
+            table = table_of(setup, catalog)
+            seats = seats_of(CreateGame(preset=name), table)
             game, _ = service.create(setup, name, seats, 7, True)
             for seat in game.seats.values():  # computer players from now on, a step at a time
                 seat.bot = seat.bot or "random"

@@ -13,7 +13,6 @@ import contextlib
 import json
 import threading
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -25,7 +24,6 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
-from dogfight.errors import DataError, DogfightError
 from dogfight.server import seat_actions, views
 from dogfight.server.campaigns import register_campaigns
 from dogfight.server.errors import ApiError, GameFailed
@@ -44,6 +42,7 @@ from dogfight.server.schemas import (
     SubmitPlans,
     SubmitTargets,
 )
+from dogfight.server.seating import Table, known_bots, seats_of, table_of
 from dogfight.server.series import register_series
 from dogfight.server.service import GameService
 from dogfight.server.setups import client_catalog, presets
@@ -51,7 +50,6 @@ from dogfight.server.status import failed_ids
 from dogfight.server.store import Store
 from dogfight.server.workers import GameWorkers
 from dogfight.server.ws import Connection, Hub
-from dogfight.situation import build, parse_situation
 
 STATIC = Path(__file__).parent / "static"
 
@@ -62,20 +60,6 @@ stored a game's last input to resolve it, before resolving it itself."""
 Json = dict[str, Any]
 T = TypeVar("T")
 
-AUTOMATED = "automated-tripod"
-"""The computer player given by default to a seat of automated tripods (solo scenarios)."""
-
-
-def _bots() -> list[str]:
-    from dogfight.bots import load_all
-    from dogfight.bots.base import REGISTRY
-
-    try:
-        load_all()
-    except Exception:  # a bot module being written must not take the server down
-        return sorted(REGISTRY)
-    return sorted(REGISTRY)
-
 
 class JsonText(Response):
     """A JSON body already encoded (a seat's view, put together from cached parts)."""
@@ -85,15 +69,6 @@ class JsonText(Response):
 
 def _view(game: LiveGame, seat_id: str, since: int) -> JsonText:
     return JsonText(views.seat_view_json(game, seat_id, since))
-
-
-def _short(value: object, limit: int = 80) -> str:
-    """A value for an error message: never the whole of a huge or deep input."""
-    try:
-        text = repr(value)
-    except RecursionError:
-        text = f"a deeply nested {type(value).__name__}"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _loc(loc: Any) -> str | None:
@@ -111,122 +86,6 @@ def _token(x_seat_token: str | None, authorization: str | None) -> str | None:
 
 TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
 AuthHeader = Annotated[str | None, Header(alias="Authorization")]
-
-
-@dataclass(frozen=True)
-class Table:
-    """What seating needs from a checked setup: each vehicle's side (reinforcements
-    included), the vehicles on the table in order, and the automated tripods."""
-
-    sides: dict[str, str]
-    vehicles: tuple[str, ...]
-    automated: frozenset[str]
-
-
-def _table_of(setup: Json, catalog: Catalog) -> Table:
-    """Check a game's setup (422 naming the field) and read its :class:`Table`."""
-    try:
-        situation = parse_situation(setup, "situation")
-        planned = [f"vehicles[{i}].plans" for i, v in enumerate(situation.vehicles) if v.plans]
-        planned += [
-            f"reinforcements[{i}].plans" for i, r in enumerate(situation.reinforcements) if r.plans
-        ]
-        if planned:
-            raise ApiError(
-                422,
-                "a game's setup has no plans: each seat plans its turns",
-                f"situation.{planned[0]}",
-            )
-        if situation.decisions:
-            raise ApiError(
-                422,
-                "a game's setup has no answers: each seat answers its own decisions",
-                "situation.decisions",
-            )
-        if not situation.move:
-            raise ApiError(
-                422,
-                "a table whose vehicles stand where they are ('move': false) is a referee's "
-                "question, not a game: rule on it with 'dogfight adjudicate' or 'render'",
-                "situation.move",
-            )
-        state = build(situation, catalog, 0, "situation")
-    except DataError as exc:
-        raise ApiError(
-            422, f"{exc.allowed} (got {_short(exc.value)})", f"situation.{exc.field}"
-        ) from None
-    except DogfightError as exc:
-        raise ApiError(422, str(exc), "situation") from None
-    sides: dict[str, str] = {v.id: v.side for v in state.vehicles.values()}
-    sides.update({v.id: v.side for v in state.reserves.values()})
-    automated: set[str] = set()
-    if state.scenario is not None:
-        automated = {v.id for v in state.scenario.vehicles if getattr(v, "automated", False)}
-    return Table(sides, tuple(state.vehicles), frozenset(automated))
-
-
-def _seats_of(
-    body: CreateGame, table: Table, max_vehicles: int = 0
-) -> list[tuple[str, str, list[str], str | None]]:
-    """Turn the request's seating of a checked setup into (label, side, vehicles, bot)."""
-    sides = table.sides
-    if max_vehicles and len(sides) > max_vehicles:
-        raise ApiError(
-            422,
-            f"{len(sides)} vehicles (reinforcements included): this server plays at most "
-            f"{max_vehicles} in a game",
-            "situation.vehicles",
-        )
-    seats: list[tuple[str, str, list[str], str | None]] = []
-    if body.seats is not None:
-        seen: set[str] = set()
-        for i, spec in enumerate(body.seats):
-            for vid in spec.vehicles:
-                if vid not in sides:
-                    raise ApiError(
-                        422,
-                        f"no vehicle {vid!r}; vehicles: {', '.join(sides)}",
-                        f"seats[{i}].vehicles",
-                    )
-                if vid in seen:
-                    raise ApiError(422, f"{vid} is in two seats", f"seats[{i}].vehicles")
-                seen.add(vid)
-            own = {sides[v] for v in spec.vehicles}
-            if len(own) != 1:
-                raise ApiError(422, "a seat's vehicles are all of one side", f"seats[{i}].vehicles")
-            seats.append((spec.label, own.pop(), list(spec.vehicles), spec.bot))
-        missing = sorted(set(sides.values()) - {s[1] for s in seats})
-        if missing:
-            raise ApiError(422, f"no seat plays side(s): {', '.join(missing)}", "seats")
-    elif body.seating == "side":
-        for side in sorted(set(sides.values())):
-            seats.append((side, side, sorted(v for v, s in sides.items() if s == side), None))
-    else:
-        for vid in table.vehicles:
-            seats.append((vid, sides[vid], [vid], None))
-    automated = table.automated
-    labels = [s[0] for s in seats]
-    if len(set(labels)) != len(labels):
-        raise ApiError(422, "seat labels must differ", "seats")
-    bots = _bots()
-    for label in body.computer:
-        if label not in labels:
-            raise ApiError(
-                422, f"no seat {label!r}; seats: {', '.join(labels)}", f"computer.{label}"
-            )
-    out = []
-    for label, side, vehicles, bot in seats:
-        chosen = body.computer.get(label, bot)
-        if chosen is None and vehicles and set(vehicles) <= automated and AUTOMATED in bots:
-            chosen = AUTOMATED  # 001's Automated Tripod plays itself
-        if chosen is not None and chosen not in bots:
-            raise ApiError(
-                422,
-                f"no computer player {chosen!r}; known: {', '.join(bots) or 'none yet'}",
-                f"computer.{label}",
-            )
-        out.append((label, side, vehicles, chosen))
-    return out
 
 
 def create_app(
@@ -375,6 +234,8 @@ def create_app(
         task.add_done_callback(running.discard)
 
     def heard(game_id: str, revision: int, rows: str | None) -> None:
+        if store.own(rows):
+            return  # written here: the writer holds it already
         game = service.games.get(game_id)
         if game is not None and game.revision < revision:
             catch_up(game, revision, rows)
@@ -444,7 +305,7 @@ def create_app(
     async def get_catalog() -> Json:
         """Airplanes, tripods, maneuver decks (card geometry), constants, rulesets,
         scenarios, ready-made setups and the computer players available."""
-        return client_catalog(cat, _bots())
+        return client_catalog(cat, known_bots())
 
     @app.get("/api/games")
     async def list_games() -> Json:
@@ -490,10 +351,10 @@ def create_app(
         if body.preset is not None:
             table = preset_tables.get(body.preset)
             if table is None:
-                table = preset_tables[body.preset] = _table_of(setup, cat)
+                table = preset_tables[body.preset] = table_of(setup, cat)
         else:
-            table = _table_of(setup, cat)
-        seats = _seats_of(body, table, limits.max_vehicles)
+            table = table_of(setup, cat)
+        seats = seats_of(body, table, limits.max_vehicles)
         game, tokens = service.create(setup, title, seats, body.seed, body.analysis)
         links = []
         for seat in sorted(game.seats.values(), key=lambda s: s.position):
@@ -554,13 +415,20 @@ def create_app(
         """Make a game; the answer holds each seat's private link (shown only here)."""
         throttle(request)
         if light_request(body):
-            made = new_game(body)  # a duel of people: less work than handing it over
-            schedule(service.get(made["game"]["id"]))
-            return made
-        made = await workers.run(None, lambda: new_game(body))
-        game_id = made["game"]["id"]
-        schedule(await workers.run(game_id, lambda: service.get(game_id)))
+            made, game, due = make(body)  # a duel of people: less work than handing it over
+        else:
+            made, game, due = await workers.run(None, lambda: make(body))
+        if due:
+            schedule(game)
         return made
+
+    def make(body: CreateGame) -> tuple[Json, LiveGame, bool]:
+        """Make a game; the answer, the game, and whether it goes on by itself (its
+        computer players act first): asked here, as the game is made, instead of in a
+        task handed to the game's worker for every new game."""
+        made = new_game(body)
+        game = service.get(made["game"]["id"])
+        return made, game, game.more_to_do()
 
     def light_request(body: CreateGame) -> bool:
         """Whether a new game is light (:attr:`LiveGame.light`) and cheap to make: a

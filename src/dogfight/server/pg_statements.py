@@ -12,7 +12,8 @@ import functools
 
 CHANNEL = "dogfight"
 """PostgreSQL's NOTIFY channel: every write to a game sends ``"<game id> <revision>"``
-when it commits, so every server process knows at once which games changed."""
+(a batch: followed by its rows and origin, see :func:`pg_write`) when it commits, so
+every server process knows at once which games changed."""
 
 
 def pg_read(full: bool) -> str:
@@ -86,7 +87,13 @@ def pg_write(any_revision: bool, over: bool, kinds: tuple[str, ...]) -> str:
     (``WITH ORDINALITY``: the ids keep the batch's order), joined to the claim: when
     the claim finds the game moved on, nothing is inserted and no row comes back. The
     inserts read the claim's row, so they take their ids once the game's row is locked:
-    within a game the ids still follow the commits (:class:`Marks`)."""
+    within a game the ids still follow the commits (:class:`Marks`).
+
+    The notification's payload is ``"<game id> <revision> <rows>"``: ``rows`` a JSON
+    array of the plans, answers, decisions and steps written (each an array of rows, or
+    null) followed by the writing :class:`Store`'s ``%(origin)s``, or, when they do not
+    fit, the origin alone (``["<origin>"]``). A process recognises its own writes by
+    their origin and does not catch up with them (:meth:`Store.own`)."""
     claim = (
         "UPDATE games SET revision = revision + 1"
         + (', "over" = true' if over else "")
@@ -116,17 +123,18 @@ def pg_write(any_revision: bool, over: bool, kinds: tuple[str, ...]) -> str:
             f"json_array_elements(%({kind})s::json) WITH ORDINALITY AS x(r, n) ORDER BY x.n "
             f"RETURNING id, {names})"
         )
-    # the notification: the game and its revision, and the rows written when they fit
-    # in a notification's payload (at most 8000 bytes)
+    # the notification: the game and its revision, then the rows written when they fit
+    # in a notification's payload (at most 8000 bytes), and the writer's origin last
     return (
         "WITH " + ", ".join(parts) + ", "
-        f"delta AS (SELECT json_build_array({', '.join(delta)})::text AS rows) "
+        f"delta AS (SELECT json_build_array({', '.join(delta)}, %(origin)s::text)::text "
+        "AS rows) "
         f"SELECT revision, pg_notify('{CHANNEL}', claim.id || ' ' || claim.revision::text "
-        f"|| CASE WHEN octet_length(delta.rows) <= {NOTICE_ROWS} THEN ' ' || delta.rows "
-        "ELSE '' END) FROM claim, delta"
+        f"|| ' ' || CASE WHEN octet_length(delta.rows) <= {NOTICE_ROWS} THEN delta.rows "
+        "ELSE json_build_array(%(origin)s::text)::text END) FROM claim, delta"
     )
 
 
 NOTICE_ROWS = 7800
-"""The longest rows (bytes of JSON) a notification carries, below PostgreSQL's 8000-byte
-payload limit with the game's id and revision before them."""
+"""The longest rows (bytes of JSON, the origin included) a notification carries, below
+PostgreSQL's 8000-byte payload limit with the game's id and revision before them."""

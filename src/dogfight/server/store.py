@@ -26,10 +26,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import select as io_select
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -76,6 +77,7 @@ from dogfight.server.tables import (
     SeatRow,
     StepRow,
 )
+from dogfight.server.writes import Writes
 from dogfight.sql import schema_transaction
 
 
@@ -279,50 +281,6 @@ def _alive(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
         raise DisconnectionError("the server closed the connection")
 
 
-@dataclass(frozen=True)
-class Writes:
-    """The SQL of the hot writes in one dialect's parameter style (``?`` for SQLite,
-    ``%s`` for psycopg), and how a JSON column's value is sent. PostgreSQL writes a
-    batch in one statement instead (:func:`pg_write`), with its notification."""
-
-    claim_any: str
-    claim: str
-    plans: str
-    answers: str
-    decisions: str
-    steps: str
-    over: str
-    dump: Callable[[Any], str]
-
-    @classmethod
-    def of(cls, dialect: str) -> Writes:
-        mark = "?" if dialect == "sqlite" else "%s"
-        json_mark = mark if dialect == "sqlite" else "%s::json"
-
-        def insert(table: str, *columns: str) -> str:
-            marks = ", ".join(json_mark if c in JSON_COLUMNS else mark for c in columns)
-            return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
-
-        returning = "revision"
-        claim_any = f"UPDATE games SET revision = revision + 1 WHERE id = {mark}"
-        return cls(
-            claim_any=f"{claim_any} RETURNING {returning}",
-            claim=f"{claim_any} AND revision = {mark} RETURNING {returning}",
-            plans=insert("plans", "game_id", "turn", "seat", "plans", "created"),
-            answers=insert("answers", "game_id", "turn", "phase", "seat", "answer", "created"),
-            decisions=insert(
-                "decisions", "game_id", "turn", "phase", "seat", "decision", "answer", "created"
-            ),
-            steps=insert("steps", "game_id", "turn", "phase", "events", "created"),
-            over=f'UPDATE games SET "over" = {mark} WHERE id = {mark}',  # a keyword in SQL
-            dump=json.dumps,
-        )
-
-
-JSON_COLUMNS = {"plans", "answer", "events"}
-"""The JSON columns of the hot writes (stored as SQLAlchemy's JSON type stores them)."""
-
-
 class Store:
     """The game database. Every write method is one transaction: it commits whole or
     raises and leaves nothing behind."""
@@ -348,6 +306,10 @@ class Store:
                 f"the driver is not installed ({exc.name}): pip install 'dogfight[postgres]'",
             ) from None
         self._writes = Writes.of(self.engine.dialect.name)
+        self.origin = secrets.token_hex(8)
+        """Carried by the notification of each batch written here (PostgreSQL): how a
+        process recognises its own writes among those it hears of (:meth:`own`)."""
+        self._own_tail = f'"{self.origin}"]'
         self._writers: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -569,7 +531,12 @@ class Store:
                 f"[{t},{ph},{e if isinstance(e, str) else dump(e)}]" for t, ph, e in batch.steps
             ],
         }
-        given: dict[str, Any] = {"game": game_id, "revision": revision, "now": time.time()}
+        given: dict[str, Any] = {
+            "game": game_id,
+            "revision": revision,
+            "now": time.time(),
+            "origin": self.origin,
+        }
         kinds = tuple(kind for kind, held in rows.items() if held)
         for kind in kinds:
             given[kind] = "[" + ",".join(rows[kind]) + "]"
@@ -730,15 +697,27 @@ class Store:
             flags=None if not full else (bool(flags and flags[0]), bool(flags and flags[1])),
         )
 
+    def own(self, rows: str | None) -> bool:
+        """Whether a notification's ``rows`` (after the game's id and revision) end with
+        this store's origin: a batch written here, which the writer has taken already
+        (a string test, not JSON parsed on the event loop: an origin is hex digits, and
+        no other writer's rows end with them)."""
+        return rows is not None and rows.endswith(self._own_tail)
+
     @staticmethod
     def noticed(game_id: str, revision: int, rows: str, marks: Marks) -> GameRecord | None:
         """The rows a notification carried (``rows``, after the game's id and revision:
         see :func:`pg_write`) as :meth:`load_since` would read them at that revision from
         ``marks`` when the reader holds every earlier write — the rows of that one
         write; the seats are not in it (a seat's change is notified without rows) and
-        left empty. None when ``rows`` is not such a list."""
+        left empty. None when ``rows`` is not such a list (the writer's origin after
+        them, or from a process of an earlier version none, or the origin alone: the
+        rows did not fit)."""
         try:
-            plans, answers, decided, steps = (r or [] for r in json.loads(rows))
+            carried = json.loads(rows)
+            if len(carried) == 5:
+                carried = carried[:4]  # the writer's origin
+            plans, answers, decided, steps = (r or [] for r in carried)
             taken, given, decisions, resolved, after = _rows_read(
                 plans, answers, decided, steps, marks
             )
