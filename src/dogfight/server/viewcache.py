@@ -35,11 +35,18 @@ def to_json(value: Any) -> str:
     return _ENCODER.encode(value)
 
 
+str_json: Callable[[str], str] = json.encoder.encode_basestring
+"""``to_json`` of a string (what the encoder itself calls for one, without its checks
+of the value's type)."""
+
+
 @dataclass
 class ViewCache:
     version: int = -1
     """The game's version the parts were made for."""
     parts: dict[Hashable, tuple[Any, str]] = field(default_factory=dict)
+    values: dict[Hashable, Any] = field(default_factory=dict)
+    """Values several parts are made from (who is awaited), at ``version``."""
     steps: dict[Hashable, str] = field(default_factory=dict)
     events: dict[int, tuple[object, str]] = field(default_factory=dict)
     """By the event object's id, holding the object (so the id is not reused)."""
@@ -51,6 +58,7 @@ class ViewCache:
         """Drop what was made for an earlier version of the game."""
         if self.version != version:
             self.parts.clear()
+            self.values.clear()
             self.events.clear()
             self.version = version
 
@@ -63,6 +71,16 @@ class ViewCache:
             got = (value, to_json(value))
             self.parts[key] = got
         return got
+
+    def value(self, version: int, key: Hashable, make: Callable[[], T]) -> T:
+        """A value at ``version`` that several parts are made from, worked out once
+        (``make``) instead of once per part: not put in JSON."""
+        self._at(version)
+        if key in self.values:
+            got: T = self.values[key]
+            return got
+        made = self.values[key] = make()
+        return made
 
     def of_state(self, state: object, key: Hashable, make: Callable[[], Any]) -> str:
         """The JSON text of part ``key`` that depends only on the game's current state

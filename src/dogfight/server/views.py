@@ -59,10 +59,16 @@ def summary(game: LiveGame) -> Json:
     return game.view_cache.part(game.version, ("summary", ""), lambda: _summary(game))[0]
 
 
+def _waiting_for(game: LiveGame) -> list[str]:
+    """``game.waiting_for()``, worked out once per version of the game for the summary
+    and every seat's stage (each a fresh list: the parts are separate values)."""
+    return list(game.view_cache.value(game.version, "waiting_for", game.waiting_for))
+
+
 def _summary(game: LiveGame) -> Json:
     state = game.state
     nxt = game.next_step()
-    waiting = game.waiting_for()
+    waiting = _waiting_for(game)
     out: Json = {
         "id": game.id,
         "title": game.title,
@@ -218,7 +224,7 @@ def _stage(game: LiveGame, seat_id: str, vids: frozenset[str]) -> Json:
     """What the seat is asked to do now (plan, choose targets, wait, nothing: over)."""
     state = game.state
     nxt = game.next_step()
-    waiting = game.waiting_for()
+    waiting = _waiting_for(game)
     stage: Json
     if nxt is None:
         stage = {"kind": "over"}
