@@ -118,13 +118,21 @@ def step_view(game: LiveGame, index: int, vids: frozenset[str]) -> Json:
 
 
 def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
-    """:func:`step_view` as JSON text, made once per step and seat; each event the
-    seat sees whole is put in words once for every seat that sees it so (``visible_events``
-    gives them the same object; a redacted copy is made for each seat)."""
+    """:func:`step_view` as JSON text, made once per step and seat — once per step for
+    all seats when none of its events is secret (every seat then sees it alike); each
+    event the seat sees whole is put in words once for every seat that sees it so
+    (``visible_events`` gives them the same object; a redacted copy is made for each
+    seat)."""
     cache = game.view_cache
+    shared = cache.steps.get((index, None))
+    if shared is not None:
+        return shared
+    step = game.steps[index]
+    seen: frozenset[str] | None = vids
+    if not any(e.secret_for is not None for e in step.events):
+        seen = None  # public: the same text for every seat
 
     def make() -> str:
-        step = game.steps[index]
         # an event seen whole is the step's own object: its stored JSON is reused
         stored = {
             id(e): (j, t)
@@ -137,12 +145,12 @@ def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
 
         shown = [
             cache.event(game.version, e, lambda e=e: text(e))  # type: ignore[misc]
-            for e in visible_events(step.events, vids)
+            for e in visible_events(step.events, seen)
         ]
         head = to_json({"index": index + 1, "turn": step.turn, "phase": step.phase})
         return head[:-1] + ',"events":[' + ",".join(shown) + "]}"
 
-    return cache.step((index, vids), make)
+    return cache.step((index, seen), make)
 
 
 def seat_view(game: LiveGame, seat_id: str, since: int = 0) -> Json:
