@@ -65,6 +65,9 @@ class ViewCache:
     state: object = None
     """The state object the parts in ``stately`` were made from."""
     stately: dict[Hashable, str] = field(default_factory=dict)
+    seats: dict[Hashable, str] = field(default_factory=dict)
+    """Each seat's part by everything it is made of: the same across versions until the
+    seat changes (auto-fire, a computer player)."""
 
     def _at(self, version: int) -> None:
         """Drop what was made for an earlier version of the game."""
@@ -93,6 +96,24 @@ class ViewCache:
             return got
         made = self.values[key] = make()
         return made
+
+    def part_text(self, version: int, key: Hashable) -> str | None:
+        """The JSON text of part ``key`` at ``version`` if made (a look-up with no
+        function to make it: most parts of a view are made already)."""
+        self._at(version)
+        got = self.parts.get(key)
+        return None if got is None else got[1]
+
+    def seat(
+        self, seat: Any, vids: frozenset[str], make: Callable[[Any, frozenset[str]], Any]
+    ) -> str:
+        """The JSON text of a seat's part (``make(seat, vids)``), made again only when one
+        of the seat's fields it shows changed."""
+        key = (seat.id, seat.label, seat.side, vids, seat.auto_fire, seat.bot)
+        got = self.seats.get(key)
+        if got is None:
+            got = self.seats[key] = to_json(make(seat, vids))
+        return got
 
     def of_state(self, state: object, key: Hashable, make: Callable[[], Any]) -> str:
         """The JSON text of part ``key`` that depends only on the game's current state

@@ -6,7 +6,7 @@ for the seat's vehicles: the seed, other seats' plans and damage never leave her
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -22,7 +22,7 @@ from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
-from dogfight.server.records import Json, event_json, event_text, pose_json
+from dogfight.server.records import Json, Seat, event_json, event_text, pose_json
 from dogfight.server.viewcache import to_json
 
 if TYPE_CHECKING:
@@ -164,12 +164,14 @@ def seat_view(game: LiveGame, seat_id: str, since: int = 0) -> Json:
 def seat_view_json(game: LiveGame, seat_id: str, since: int = 0) -> str:
     """:func:`seat_view` as JSON text, put together from the cached texts of its parts
     (made once per version of the game) and of its steps (once per step and seat)."""
-    parts, since, steps = _seat_parts(game, seat_id, since)
-    inner = ",".join(f'"{name}":{text}' for name, text in parts)
+    texts, since, steps = _seat_parts(game, seat_id, since)
+    summary, seat, state, brief, end, stage = texts
     return (
-        f'{{"type":"view",{inner},"since":{since},"steps":[{",".join(steps)}],'
-        f'"steps_total":{len(game.steps)}}}'
-    )
+        '{"type":"view","game":' + summary + ',"seat":' + seat + ',"state":' + state
+        + ',"briefing":' + brief + ',"ending":' + end + ',"stage":' + stage
+        + ',"since":' + str(since) + ',"steps":[' + ",".join(steps)
+        + '],"steps_total":' + str(len(game.steps)) + "}"
+    )  # fmt: skip
 
 
 def seat_update_json(game: LiveGame, seat_id: str) -> str:
@@ -177,47 +179,62 @@ def seat_update_json(game: LiveGame, seat_id: str) -> str:
     (a plan or an answer is in, others are awaited): ``{"type": "update", "game",
     "seat", "stage", "steps_total"}``, a page's view with these parts replaced is its
     whole view. Built from the same cached parts as :func:`seat_view_json`."""
-    cache, version = game.view_cache, game.version
+    cache = game.view_cache
     vids = game.seat_vehicles(seat_id)
-    summary = cache.part(version, ("summary", ""), lambda: _summary(game))[1]
-    seat = cache.part(version, ("seat", seat_id), lambda: _seat(game, seat_id, vids))[1]
-    stage = cache.part(version, ("stage", seat_id), lambda: _stage(game, seat_id, vids))[1]
     return (
-        f'{{"type":"update","game":{summary},"seat":{seat},"stage":{stage},'
-        f'"steps_total":{len(game.steps)}}}'
-    )
+        '{"type":"update","game":' + _summary_text(game) + ',"seat":'
+        + cache.seat(game.seats[seat_id], vids, _seat) + ',"stage":'
+        + _stage_text(game, seat_id, vids) + ',"steps_total":' + str(len(game.steps)) + "}"
+    )  # fmt: skip
+
+
+_SUMMARY = ("summary", "")
+
+
+def _summary_text(game: LiveGame) -> str:
+    """The summary's JSON text at the game's version (made once per version)."""
+    cache, version = game.view_cache, game.version
+    text = cache.part_text(version, _SUMMARY)
+    if text is None:
+        text = cache.part(version, _SUMMARY, lambda: _summary(game))[1]
+    return text
+
+
+def _stage_text(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
+    """The seat's stage as JSON text at the game's version (made once per version)."""
+    cache, version = game.view_cache, game.version
+    key = ("stage", seat_id)
+    text = cache.part_text(version, key)
+    if text is None:
+        text = cache.part(version, key, lambda: _stage(game, seat_id, vids))[1]
+    return text
 
 
 def _seat_parts(
     game: LiveGame, seat_id: str, since: int
-) -> tuple[list[tuple[str, str]], int, list[str]]:
-    """The JSON texts of the parts of a seat's view, ``since`` clamped, and the texts
+) -> tuple[tuple[str, str, str, str, str, str], int, list[str]]:
+    """The JSON texts of the parts of a seat's view (the summary, the seat, the table as
+    it sees it, the briefing, the ending and its stage), ``since`` clamped, and the texts
     of the steps after it."""
-    cache, version = game.view_cache, game.version
+    cache = game.view_cache
     vids = game.seat_vehicles(seat_id)
-
-    def part(key: tuple[str, str], make: Callable[[], Any]) -> str:
-        return cache.part(version, key, make)[1]
-
     state = game.state
-    parts = [
-        ("game", part(("summary", ""), lambda: _summary(game))),
-        ("seat", part(("seat", seat_id), lambda: _seat(game, seat_id, vids))),
-        (
-            "state",
-            cache.of_state_text(state, ("state", vids), lambda: public_view_json(state, vids)),
-        ),
-        ("briefing", cache.of_state(state, "briefing", lambda: briefing(state))),
-        ("ending", cache.of_state(state, "ending", lambda: ending(state))),
-        ("stage", part(("stage", seat_id), lambda: _stage(game, seat_id, vids))),
-    ]
-    since = max(0, min(since, len(game.steps)))
-    steps = [_step_text(game, i, vids) for i in range(since, len(game.steps))]
-    return parts, since, steps
+    table = cache.of_state_text(state, ("state", vids), lambda: public_view_json(state, vids))
+    texts = (
+        _summary_text(game),
+        cache.seat(game.seats[seat_id], vids, _seat),
+        table,
+        cache.of_state(state, "briefing", lambda: briefing(state)),
+        cache.of_state(state, "ending", lambda: ending(state)),
+        _stage_text(game, seat_id, vids),
+    )
+    total = len(game.steps)
+    since = max(0, min(since, total))
+    steps = [_step_text(game, i, vids) for i in range(since, total)]
+    return texts, since, steps
 
 
-def _seat(game: LiveGame, seat_id: str, vids: frozenset[str]) -> Json:
-    seat = game.seats[seat_id]
+def _seat(seat: Seat, vids: frozenset[str]) -> Json:
     return {
         "id": seat.id,
         "label": seat.label,
