@@ -153,18 +153,18 @@ def event_text(
     path is written straight into the text (its 40-odd numbers made up most of the cost
     of putting an event in JSON), and ``stored`` (``encoded`` as compact JSON text, as
     the step was stored) is extended rather than encoded again."""
+    path = _path_text(event, state) if isinstance(event, Moved) else None
     if stored is not None and encoded is not None and "text" not in encoded and len(encoded):
-        text = stored[:-1] + ',"text":' + str_json(describe(event)) + "}"
-    else:
-        out = event.to_json() if encoded is None else dict(encoded)
-        out["text"] = describe(event)
-        text = to_json(out)
-    if not isinstance(event, Moved):
-        return text
-    path = _path_text(event, state)
+        said = str_json(describe(event))
+        if path is None:
+            return "".join((stored[:-1], ',"text":', said, "}"))
+        return "".join((stored[:-1], ',"text":', said, ',"path":', path, "}"))
+    out = event.to_json() if encoded is None else dict(encoded)
+    out["text"] = describe(event)
+    text = to_json(out)
     if path is None:
         return text
-    return text[:-1] + ',"path":' + path + "}"
+    return "".join((text[:-1], ',"path":', path, "}"))
 
 
 _TEMPLATES: dict[int, str] = {}

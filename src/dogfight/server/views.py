@@ -51,7 +51,7 @@ def public_view_json(state: GameState, vids: frozenset[str]) -> str:
             _SWITCHES.clear()
         known = _SWITCHES[id(rules)] = (rules, to_json(rules.switches.model_dump(mode="json")))
     observed = to_json(observe(state, vids))
-    return observed[:-1] + ',"switches":' + known[1] + "}"
+    return "".join((observed[:-1], ',"switches":', known[1], "}"))
 
 
 def summary(game: LiveGame) -> Json:
@@ -148,7 +148,7 @@ def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
             for e in visible_events(step.events, seen)
         ]
         head = to_json({"index": index + 1, "turn": step.turn, "phase": step.phase})
-        return head[:-1] + ',"events":[' + ",".join(shown) + "]}"
+        return "".join((head[:-1], ',"events":[', ",".join(shown), "]}"))
 
     return cache.step((index, seen), make)
 
@@ -166,11 +166,14 @@ def seat_view_json(game: LiveGame, seat_id: str, since: int = 0) -> str:
     (made once per version of the game) and of its steps (once per step and seat)."""
     texts, since, steps = _seat_parts(game, seat_id, since)
     summary, seat, state, brief, end, stage = texts
-    return (
-        '{"type":"view","game":' + summary + ',"seat":' + seat + ',"state":' + state
-        + ',"briefing":' + brief + ',"ending":' + end + ',"stage":' + stage
-        + ',"since":' + str(since) + ',"steps":[' + ",".join(steps)
-        + '],"steps_total":' + str(len(game.steps)) + "}"
+    # one join (a chain of + copied the whole text again at every part)
+    return "".join(
+        (
+            '{"type":"view","game":', summary, ',"seat":', seat, ',"state":', state,
+            ',"briefing":', brief, ',"ending":', end, ',"stage":', stage,
+            ',"since":', str(since), ',"steps":[', ",".join(steps),
+            '],"steps_total":', str(len(game.steps)), "}",
+        )
     )  # fmt: skip
 
 
@@ -181,10 +184,13 @@ def seat_update_json(game: LiveGame, seat_id: str) -> str:
     whole view. Built from the same cached parts as :func:`seat_view_json`."""
     cache = game.view_cache
     vids = game.seat_vehicles(seat_id)
-    return (
-        '{"type":"update","game":' + _summary_text(game) + ',"seat":'
-        + cache.seat(game.seats[seat_id], vids, _seat) + ',"stage":'
-        + _stage_text(game, seat_id, vids) + ',"steps_total":' + str(len(game.steps)) + "}"
+    return "".join(
+        (
+            '{"type":"update","game":', _summary_text(game),
+            ',"seat":', cache.seat(game.seats[seat_id], vids, _seat),
+            ',"stage":', _stage_text(game, seat_id, vids),
+            ',"steps_total":', str(len(game.steps)), "}",
+        )
     )  # fmt: skip
 
 
