@@ -22,7 +22,7 @@ from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
-from dogfight.server.records import Json, Seat, event_json, event_text, pose_json
+from dogfight.server.records import Json, Seat, Step, event_json, event_text, pose_json
 from dogfight.server.viewcache import to_json
 
 if TYPE_CHECKING:
@@ -119,18 +119,18 @@ def step_view(game: LiveGame, index: int, vids: frozenset[str]) -> Json:
 
 def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
     """:func:`step_view` as JSON text, made once per step and seat — once per step for
-    all seats when none of its events is secret (every seat then sees it alike); each
-    event the seat sees whole is put in words once for every seat that sees it so
-    (``visible_events`` gives them the same object; a redacted copy is made for each
-    seat)."""
+    all seats when none of its events is secret (every seat then sees it alike); in a
+    step with a secret event, each event the seat sees whole is put in words once for
+    every seat that sees it so (``visible_events`` gives them the same object; a
+    redacted copy is made for each seat)."""
     cache = game.view_cache
     shared = cache.steps.get((index, None))
     if shared is not None:
         return shared
     step = game.steps[index]
-    seen: frozenset[str] | None = vids
     if not any(e.secret_for is not None for e in step.events):
-        seen = None  # public: the same text for every seat
+        # public: the same text for every seat, each event put in words once
+        return cache.step((index, None), lambda: _public_step_text(step, index))
 
     def make() -> str:
         # an event seen whole is the step's own object: its stored JSON is reused
@@ -145,12 +145,27 @@ def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
 
         shown = [
             cache.event(game.version, e, lambda e=e: text(e))  # type: ignore[misc]
-            for e in visible_events(step.events, seen)
+            for e in visible_events(step.events, vids)
         ]
-        head = to_json({"index": index + 1, "turn": step.turn, "phase": step.phase})
-        return "".join((head[:-1], ',"events":[', ",".join(shown), "]}"))
+        return _step_json(index, step, shown)
 
-    return cache.step((index, seen), make)
+    return cache.step((index, vids), make)
+
+
+def _public_step_text(step: Step, index: int) -> str:
+    """A step with no secret event as JSON text: every event whole, from its stored
+    JSON."""
+    state = step.state
+    shown = [
+        event_text(e, state, j, t)
+        for e, j, t in zip(step.events, step.encode(), step.encode_texts(), strict=True)
+    ]
+    return _step_json(index, step, shown)
+
+
+def _step_json(index: int, step: Step, events: list[str]) -> str:
+    head = to_json({"index": index + 1, "turn": step.turn, "phase": step.phase})
+    return "".join((head[:-1], ',"events":[', ",".join(events), "]}"))
 
 
 def seat_view(game: LiveGame, seat_id: str, since: int = 0) -> Json:
