@@ -12,13 +12,21 @@ garbage, never walked again) and collects the young generation only every
 :data:`THRESHOLDS`\\[0] new container objects (most of a request's objects are freed by
 reference counting before then), the older ones rarely. Garbage in reference cycles is
 still collected, later.
+
+A young collection walks every object made since the last one and still alive (mostly
+the games' new states, steps and views): its pause grows with the threshold, and faster
+than it (the objects of a large young generation are no longer in the CPU's caches). At
+50,000 one took 20-35 ms of CPU time during a burst of 200 duels, a pause every waiting
+game sat through; at 10,000 about 2-15 ms, for the same CPU time overall (11 collections
+instead of 2). The middle generation is collected every 50 young collections (500,000
+objects, half the 1,000,000 of 50,000 x 20: shorter pauses, twice as often).
 """
 
 from __future__ import annotations
 
 import gc
 
-THRESHOLDS = (50_000, 20, 20)
+THRESHOLDS = (10_000, 50, 20)
 """Allocations before a young collection; young collections before a middle one; middle
 collections before a full one (the interpreter's: 700, 10, 10)."""
 

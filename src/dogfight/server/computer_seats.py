@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from dogfight.bots.decide import decide
 from dogfight.errors import DogfightError
 from dogfight.rules.chance import step_rng
 from dogfight.rules.decisions import Decision
@@ -177,8 +178,6 @@ def bot_phase_inputs(game: LiveGame, turn: int, phase: int) -> None:
 def bot_decisions(game: LiveGame, turn: int, phase: int) -> None:
     """Computer seats (and vehicles no seat plays) answer the phase's decisions, until
     only people's are left; an answer a bot gets wrong is replaced by the default."""
-    from dogfight.bots.decide import decide
-
     for _ in range(12):
         pend = game.pending()
         by_seat: dict[str | None, list[Decision]] = {}

@@ -199,6 +199,10 @@ def _json(status: int, body: dict[str, Any], csp: bytes) -> tuple[Message, Messa
     return start, {"type": "http.response.body", "body": data}
 
 
+_CSP = CSP.encode()
+_DOCS_CSP = DOCS_CSP.encode()
+
+
 class Guard:
     """ASGI middleware: a foreign ``Host`` gets 400 (a WebSocket is refused before it
     opens), a body over ``max_body`` 413 before the application reads a byte of it, and
@@ -207,19 +211,37 @@ class Guard:
     def __init__(self, app: Asgi, limits: Limits) -> None:
         self.app = app
         self.limits = limits.resolved()
+        self.hosts: dict[bytes, bool] = {}
+        """Whether each ``Host`` header seen is allowed (the answer for a value never
+        changes; a few values come again and again)."""
+
+    def _host_allowed(self, host: bytes) -> bool:
+        known = self.hosts.get(host)
+        if known is None:
+            if len(self.hosts) >= 256:  # forget: anyone may send any value
+                self.hosts.clear()
+            known = self.hosts[host] = self.limits.host_allowed(host.decode("latin-1"))
+        return known
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        headers = {k.lower(): v for k, v in scope.get("headers", [])}
-        host = headers.get(b"host", b"").decode("latin-1")
+        host = b""
+        declared = None
+        for name, value in scope.get("headers", ()):
+            name = name.lower()  # the last of a repeated header counts
+            if name == b"host":
+                host = value
+            elif name == b"content-length":
+                declared = value
         path = str(scope.get("path", ""))
-        csp = (DOCS_CSP if path.startswith("/api/docs") else CSP).encode()
-        if not self.limits.host_allowed(host):
+        csp = _DOCS_CSP if path.startswith("/api/docs") else _CSP
+        if not self._host_allowed(host):
+            shown = host.decode("latin-1")
             error = {
-                "error": f"this server does not answer to the host {host[:80]!r} "
+                "error": f"this server does not answer to the host {shown[:80]!r} "
                 "(dogfight serve --allow-host NAME adds a name)",
                 "field": "Host",
             }
@@ -243,18 +265,13 @@ class Guard:
             await send(message)
 
         limit = self.limits.max_body
-        declared = headers.get(b"content-length")
-        too_big = {
-            "error": f"the body is larger than {limit} bytes",
-            "field": None,
-        }
         if limit and declared is not None:
             try:
                 size = int(declared)
             except ValueError:
                 size = limit + 1
             if size > limit:
-                for message in _json(413, too_big, csp):
+                for message in _json(413, _too_big(limit), csp):
                     await send(message)
                 return
         if not limit or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
@@ -272,7 +289,7 @@ class Guard:
             body = message.get("body", b"")
             total += len(body)
             if total > limit:
-                for reply in _json(413, too_big, csp):
+                for reply in _json(413, _too_big(limit), csp):
                     await send(reply)
                 return
             chunks.append(body)
@@ -280,6 +297,10 @@ class Guard:
                 break
         whole: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
         await self.app(scope, replay([whole], receive), send_with_headers)
+
+
+def _too_big(limit: int) -> dict[str, Any]:
+    return {"error": f"the body is larger than {limit} bytes", "field": None}
 
 
 def replay(messages: list[Message], then: Receive | None = None) -> Receive:

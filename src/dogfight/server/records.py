@@ -3,9 +3,9 @@ the resolved steps, the target questions, and events as a page shows them."""
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from dogfight.geometry.maneuver import card_path
@@ -14,7 +14,7 @@ from dogfight.narration import describe
 from dogfight.rules.events import Event, Moved
 from dogfight.rules.plans import AUTO, Action, Plan
 from dogfight.rules.state import GameState
-from dogfight.server.viewcache import to_json
+from dogfight.server.viewcache import str_json, to_json
 
 Json = dict[str, Any]
 
@@ -142,7 +142,7 @@ def event_json(event: Event, state: GameState, encoded: Json | None = None) -> J
     out["text"] = describe(event)
     moved = _move_path(event, state)
     if moved is not None:
-        out["path"] = [[round(x, 3), round(y, 3)] for x, y in moved.points]
+        out["path"] = [[round(x, 3), round(y, 3)] for x, y in moved]
     return out
 
 
@@ -153,43 +153,42 @@ def event_text(
     path is written straight into the text (its 40-odd numbers made up most of the cost
     of putting an event in JSON), and ``stored`` (``encoded`` as compact JSON text, as
     the step was stored) is extended rather than encoded again."""
+    path = _path_text(event, state) if isinstance(event, Moved) else None
     if stored is not None and encoded is not None and "text" not in encoded and len(encoded):
-        text = stored[:-1] + ',"text":' + to_json(describe(event)) + "}"
-    else:
-        out = event.to_json() if encoded is None else dict(encoded)
-        out["text"] = describe(event)
-        text = to_json(out)
-    moved = _move_path(event, state)
-    if moved is None:
+        said = str_json(describe(event))
+        if path is None:
+            return "".join((stored[:-1], ',"text":', said, "}"))
+        return "".join((stored[:-1], ',"text":', said, ',"path":', path, "}"))
+    out = event.to_json() if encoded is None else dict(encoded)
+    out["text"] = describe(event)
+    text = to_json(out)
+    if path is None:
         return text
-    return text[:-1] + ',"path":' + moved.text() + "}"
-
-
-@dataclass(frozen=True)
-class _Path:
-    """A move's path (:func:`card_path`) and the JSON template it is written with."""
-
-    points: list[Point]
-    template: str
-    """JSON text with a ``%.3f`` per number: correctly rounded to 1/1000 cm like
-    ``round(x, 3)``, so the same numbers as ``event_json``'s, without encoding ~40
-    floats through ``json`` (which cost more than the rest of the event)."""
-
-    def flat(self) -> list[float]:
-        return [v for point in self.points for v in point]
-
-    def text(self) -> str:
-        flat = self.flat()
-        if not all(map(math.isfinite, flat)):
-            to_json(flat)  # raises: strict JSON has no NaN or infinity
-        return self.template % tuple(flat)
+    return "".join((text[:-1], ',"path":', path, "}"))
 
 
 _TEMPLATES: dict[int, str] = {}
-"""The JSON template of a path of n points, by n."""
+"""The JSON template of a path of n points, by n: a ``%.3f`` per number, correctly
+rounded to 1/1000 cm like ``round(x, 3)``, so the same numbers as ``event_json``'s,
+without encoding ~40 floats through ``json`` (which cost more than the rest of the
+event)."""
 
 
-def _move_path(event: Event, state: GameState) -> _Path | None:
+def _path_text(event: Moved, state: GameState) -> str | None:
+    """An airplane move's path (:func:`_move_path`) as JSON text (None for a tripod's)."""
+    points = _move_path(event, state)
+    if points is None:
+        return None
+    template = _TEMPLATES.get(len(points))
+    if template is None:
+        template = _TEMPLATES[len(points)] = "[" + ",".join(["[%.3f,%.3f]"] * len(points)) + "]"
+    text = template % tuple(chain.from_iterable(points))
+    if "n" in text:  # "nan" or "inf" was written (no digit or bracket has an n)
+        to_json(list(chain.from_iterable(points)))  # raises: strict JSON has neither
+    return text
+
+
+def _move_path(event: Event, state: GameState) -> list[Point] | None:
     """An airplane move's path (None for any other event)."""
     if not isinstance(event, Moved):
         return None
@@ -198,11 +197,7 @@ def _move_path(event: Event, state: GameState) -> _Path | None:
     if vehicle is None or vehicle.tripod is not None or vehicle.type not in rules.catalog.airplanes:
         return None
     card = rules.deck_of(vehicle.type).card(event.card)
-    points = card_path(event.start, card, rules.base_length)
-    template = _TEMPLATES.get(len(points))
-    if template is None:
-        template = _TEMPLATES[len(points)] = "[" + ",".join(["[%.3f,%.3f]"] * len(points)) + "]"
-    return _Path(points, template)
+    return card_path(event.start, card, rules.base_length)
 
 
 def pose_json(pose: Pose) -> Json:

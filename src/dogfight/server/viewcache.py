@@ -29,10 +29,27 @@ by ``to_json`` methods and views, and the check (every list and dict put in a ta
 ids and taken out again) was a quarter of the time of encoding a seat's table (the same
 text)."""
 
+str_json: Callable[[str], str] = json.encoder.encode_basestring
+"""``to_json`` of a string (what the encoder itself calls for one, without its checks
+of the value's type)."""
+
+_make_c_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
+_C_ENCODER: Callable[[Any, int], tuple[str, ...]] | None = (
+    None
+    if _make_c_encoder is None
+    else _make_c_encoder(None, _ENCODER.default, str_json, None, ":", ",", False, False, False)
+)
+"""The C encoder ``_ENCODER.encode`` makes anew at every call (with its settings: no
+check for cycles, strict floats, compact separators), made once: a third of the cost of
+putting a small part (a seat, a step's head) in JSON was making it again. None where
+Python has no C accelerator."""
+
 
 def to_json(value: Any) -> str:
     """Strict, compact JSON (no NaN: a value the checks let through is refused here)."""
-    return _ENCODER.encode(value)
+    if _C_ENCODER is None or isinstance(value, str):
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
 
 
 @dataclass
@@ -40,17 +57,23 @@ class ViewCache:
     version: int = -1
     """The game's version the parts were made for."""
     parts: dict[Hashable, tuple[Any, str]] = field(default_factory=dict)
+    values: dict[Hashable, Any] = field(default_factory=dict)
+    """Values several parts are made from (who is awaited), at ``version``."""
     steps: dict[Hashable, str] = field(default_factory=dict)
     events: dict[int, tuple[object, str]] = field(default_factory=dict)
     """By the event object's id, holding the object (so the id is not reused)."""
     state: object = None
     """The state object the parts in ``stately`` were made from."""
     stately: dict[Hashable, str] = field(default_factory=dict)
+    seats: dict[Hashable, str] = field(default_factory=dict)
+    """Each seat's part by everything it is made of: the same across versions until the
+    seat changes (auto-fire, a computer player)."""
 
     def _at(self, version: int) -> None:
         """Drop what was made for an earlier version of the game."""
         if self.version != version:
             self.parts.clear()
+            self.values.clear()
             self.events.clear()
             self.version = version
 
@@ -62,6 +85,34 @@ class ViewCache:
             value = make()
             got = (value, to_json(value))
             self.parts[key] = got
+        return got
+
+    def value(self, version: int, key: Hashable, make: Callable[[], T]) -> T:
+        """A value at ``version`` that several parts are made from, worked out once
+        (``make``) instead of once per part: not put in JSON."""
+        self._at(version)
+        if key in self.values:
+            got: T = self.values[key]
+            return got
+        made = self.values[key] = make()
+        return made
+
+    def part_text(self, version: int, key: Hashable) -> str | None:
+        """The JSON text of part ``key`` at ``version`` if made (a look-up with no
+        function to make it: most parts of a view are made already)."""
+        self._at(version)
+        got = self.parts.get(key)
+        return None if got is None else got[1]
+
+    def seat(
+        self, seat: Any, vids: frozenset[str], make: Callable[[Any, frozenset[str]], Any]
+    ) -> str:
+        """The JSON text of a seat's part (``make(seat, vids)``), made again only when one
+        of the seat's fields it shows changed."""
+        key = (seat.id, seat.label, seat.side, vids, seat.auto_fire, seat.bot)
+        got = self.seats.get(key)
+        if got is None:
+            got = self.seats[key] = to_json(make(seat, vids))
         return got
 
     def of_state(self, state: object, key: Hashable, make: Callable[[], Any]) -> str:

@@ -6,7 +6,7 @@ for the seat's vehicles: the seed, other seats' plans and damage never leave her
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -22,7 +22,7 @@ from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
-from dogfight.server.records import Json, event_json, event_text, pose_json
+from dogfight.server.records import Json, Seat, Step, event_json, event_text, pose_json
 from dogfight.server.viewcache import to_json
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def public_view_json(state: GameState, vids: frozenset[str]) -> str:
             _SWITCHES.clear()
         known = _SWITCHES[id(rules)] = (rules, to_json(rules.switches.model_dump(mode="json")))
     observed = to_json(observe(state, vids))
-    return observed[:-1] + ',"switches":' + known[1] + "}"
+    return "".join((observed[:-1], ',"switches":', known[1], "}"))
 
 
 def summary(game: LiveGame) -> Json:
@@ -59,10 +59,16 @@ def summary(game: LiveGame) -> Json:
     return game.view_cache.part(game.version, ("summary", ""), lambda: _summary(game))[0]
 
 
+def _waiting_for(game: LiveGame) -> list[str]:
+    """``game.waiting_for()``, worked out once per version of the game for the summary
+    and every seat's stage (each a fresh list: the parts are separate values)."""
+    return list(game.view_cache.value(game.version, "waiting_for", game.waiting_for))
+
+
 def _summary(game: LiveGame) -> Json:
     state = game.state
     nxt = game.next_step()
-    waiting = game.waiting_for()
+    waiting = _waiting_for(game)
     out: Json = {
         "id": game.id,
         "title": game.title,
@@ -112,13 +118,21 @@ def step_view(game: LiveGame, index: int, vids: frozenset[str]) -> Json:
 
 
 def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
-    """:func:`step_view` as JSON text, made once per step and seat; each event the
-    seat sees whole is put in words once for every seat that sees it so (``visible_events``
-    gives them the same object; a redacted copy is made for each seat)."""
+    """:func:`step_view` as JSON text, made once per step and seat — once per step for
+    all seats when none of its events is secret (every seat then sees it alike); in a
+    step with a secret event, each event the seat sees whole is put in words once for
+    every seat that sees it so (``visible_events`` gives them the same object; a
+    redacted copy is made for each seat)."""
     cache = game.view_cache
+    shared = cache.steps.get((index, None))
+    if shared is not None:
+        return shared
+    step = game.steps[index]
+    if not any(e.secret_for is not None for e in step.events):
+        # public: the same text for every seat, each event put in words once
+        return cache.step((index, None), lambda: _public_step_text(step, index))
 
     def make() -> str:
-        step = game.steps[index]
         # an event seen whole is the step's own object: its stored JSON is reused
         stored = {
             id(e): (j, t)
@@ -133,10 +147,25 @@ def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
             cache.event(game.version, e, lambda e=e: text(e))  # type: ignore[misc]
             for e in visible_events(step.events, vids)
         ]
-        head = to_json({"index": index + 1, "turn": step.turn, "phase": step.phase})
-        return head[:-1] + ',"events":[' + ",".join(shown) + "]}"
+        return _step_json(index, step, shown)
 
     return cache.step((index, vids), make)
+
+
+def _public_step_text(step: Step, index: int) -> str:
+    """A step with no secret event as JSON text: every event whole, from its stored
+    JSON."""
+    state = step.state
+    shown = [
+        event_text(e, state, j, t)
+        for e, j, t in zip(step.events, step.encode(), step.encode_texts(), strict=True)
+    ]
+    return _step_json(index, step, shown)
+
+
+def _step_json(index: int, step: Step, events: list[str]) -> str:
+    head = to_json({"index": index + 1, "turn": step.turn, "phase": step.phase})
+    return "".join((head[:-1], ',"events":[', ",".join(events), "]}"))
 
 
 def seat_view(game: LiveGame, seat_id: str, since: int = 0) -> Json:
@@ -150,12 +179,17 @@ def seat_view(game: LiveGame, seat_id: str, since: int = 0) -> Json:
 def seat_view_json(game: LiveGame, seat_id: str, since: int = 0) -> str:
     """:func:`seat_view` as JSON text, put together from the cached texts of its parts
     (made once per version of the game) and of its steps (once per step and seat)."""
-    parts, since, steps = _seat_parts(game, seat_id, since)
-    inner = ",".join(f'"{name}":{text}' for name, text in parts)
-    return (
-        f'{{"type":"view",{inner},"since":{since},"steps":[{",".join(steps)}],'
-        f'"steps_total":{len(game.steps)}}}'
-    )
+    texts, since, steps = _seat_parts(game, seat_id, since)
+    summary, seat, state, brief, end, stage = texts
+    # one join (a chain of + copied the whole text again at every part)
+    return "".join(
+        (
+            '{"type":"view","game":', summary, ',"seat":', seat, ',"state":', state,
+            ',"briefing":', brief, ',"ending":', end, ',"stage":', stage,
+            ',"since":', str(since), ',"steps":[', ",".join(steps),
+            '],"steps_total":', str(len(game.steps)), "}",
+        )
+    )  # fmt: skip
 
 
 def seat_update_json(game: LiveGame, seat_id: str) -> str:
@@ -163,47 +197,65 @@ def seat_update_json(game: LiveGame, seat_id: str) -> str:
     (a plan or an answer is in, others are awaited): ``{"type": "update", "game",
     "seat", "stage", "steps_total"}``, a page's view with these parts replaced is its
     whole view. Built from the same cached parts as :func:`seat_view_json`."""
-    cache, version = game.view_cache, game.version
+    cache = game.view_cache
     vids = game.seat_vehicles(seat_id)
-    summary = cache.part(version, ("summary", ""), lambda: _summary(game))[1]
-    seat = cache.part(version, ("seat", seat_id), lambda: _seat(game, seat_id, vids))[1]
-    stage = cache.part(version, ("stage", seat_id), lambda: _stage(game, seat_id, vids))[1]
-    return (
-        f'{{"type":"update","game":{summary},"seat":{seat},"stage":{stage},'
-        f'"steps_total":{len(game.steps)}}}'
-    )
+    return "".join(
+        (
+            '{"type":"update","game":', _summary_text(game),
+            ',"seat":', cache.seat(game.seats[seat_id], vids, _seat),
+            ',"stage":', _stage_text(game, seat_id, vids),
+            ',"steps_total":', str(len(game.steps)), "}",
+        )
+    )  # fmt: skip
+
+
+_SUMMARY = ("summary", "")
+
+
+def _summary_text(game: LiveGame) -> str:
+    """The summary's JSON text at the game's version (made once per version)."""
+    cache, version = game.view_cache, game.version
+    text = cache.part_text(version, _SUMMARY)
+    if text is None:
+        text = cache.part(version, _SUMMARY, lambda: _summary(game))[1]
+    return text
+
+
+def _stage_text(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
+    """The seat's stage as JSON text at the game's version (made once per version)."""
+    cache, version = game.view_cache, game.version
+    key = ("stage", seat_id)
+    text = cache.part_text(version, key)
+    if text is None:
+        text = cache.part(version, key, lambda: _stage(game, seat_id, vids))[1]
+    return text
 
 
 def _seat_parts(
     game: LiveGame, seat_id: str, since: int
-) -> tuple[list[tuple[str, str]], int, list[str]]:
-    """The JSON texts of the parts of a seat's view, ``since`` clamped, and the texts
+) -> tuple[tuple[str, str, str, str, str, str], int, list[str]]:
+    """The JSON texts of the parts of a seat's view (the summary, the seat, the table as
+    it sees it, the briefing, the ending and its stage), ``since`` clamped, and the texts
     of the steps after it."""
-    cache, version = game.view_cache, game.version
+    cache = game.view_cache
     vids = game.seat_vehicles(seat_id)
-
-    def part(key: tuple[str, str], make: Callable[[], Any]) -> str:
-        return cache.part(version, key, make)[1]
-
     state = game.state
-    parts = [
-        ("game", part(("summary", ""), lambda: _summary(game))),
-        ("seat", part(("seat", seat_id), lambda: _seat(game, seat_id, vids))),
-        (
-            "state",
-            cache.of_state_text(state, ("state", vids), lambda: public_view_json(state, vids)),
-        ),
-        ("briefing", cache.of_state(state, "briefing", lambda: briefing(state))),
-        ("ending", cache.of_state(state, "ending", lambda: ending(state))),
-        ("stage", part(("stage", seat_id), lambda: _stage(game, seat_id, vids))),
-    ]
-    since = max(0, min(since, len(game.steps)))
-    steps = [_step_text(game, i, vids) for i in range(since, len(game.steps))]
-    return parts, since, steps
+    table = cache.of_state_text(state, ("state", vids), lambda: public_view_json(state, vids))
+    texts = (
+        _summary_text(game),
+        cache.seat(game.seats[seat_id], vids, _seat),
+        table,
+        cache.of_state(state, "briefing", lambda: briefing(state)),
+        cache.of_state(state, "ending", lambda: ending(state)),
+        _stage_text(game, seat_id, vids),
+    )
+    total = len(game.steps)
+    since = max(0, min(since, total))
+    steps = [_step_text(game, i, vids) for i in range(since, total)]
+    return texts, since, steps
 
 
-def _seat(game: LiveGame, seat_id: str, vids: frozenset[str]) -> Json:
-    seat = game.seats[seat_id]
+def _seat(seat: Seat, vids: frozenset[str]) -> Json:
     return {
         "id": seat.id,
         "label": seat.label,
@@ -218,7 +270,7 @@ def _stage(game: LiveGame, seat_id: str, vids: frozenset[str]) -> Json:
     """What the seat is asked to do now (plan, choose targets, wait, nothing: over)."""
     state = game.state
     nxt = game.next_step()
-    waiting = game.waiting_for()
+    waiting = _waiting_for(game)
     stage: Json
     if nxt is None:
         stage = {"kind": "over"}

@@ -100,17 +100,27 @@ class GameWorkers:
             return await loop.run_in_executor(self.pool, work)
         turn = self._turns.get(game_id)
         if turn is None:
+            if light is not None and light.light:
+                # no task of the game is running or waiting (each holds its lock): its
+                # work runs now, with no lock to make and take (this work never waits)
+                return _inline(work, light)
             turn = asyncio.Lock()
             self._turns[game_id] = turn
         async with turn:
             if light is not None and light.light:
-                began = time.thread_time()  # CPU time: a busy machine's pauses do not count
-                try:
-                    return work()
-                finally:
-                    if time.thread_time() - began > INLINE_LIMIT:
-                        light.light = False
+                return _inline(work, light)
             return await loop.run_in_executor(self.pool, work)
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _inline(work: Callable[[], T], light: Light) -> T:
+    """``work()`` on the event loop; the game is not light any more if it took more
+    than :data:`INLINE_LIMIT` seconds of CPU time."""
+    began = time.thread_time()  # CPU time: a busy machine's pauses do not count
+    try:
+        return work()
+    finally:
+        if time.thread_time() - began > INLINE_LIMIT:
+            light.light = False

@@ -66,6 +66,11 @@ class Connection:
     sends: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while a message is being sent (by the sender or by :meth:`Hub.flush`): the
     messages go out one at a time, in the order they were queued."""
+    ready: list[str] = field(default_factory=list)
+    """Views a light game's work queued on the event loop, not yet in the outbox:
+    :meth:`Hub.flush`, right after the work, sends them; what it does not send, a
+    callback queued with the first of them puts in the outbox (after everything older).
+    Put in the outbox at once, each woke the sender for nothing (flush took it back)."""
 
 
 class Hub:
@@ -111,7 +116,9 @@ class Hub:
         if self.loop is None:
             return
         if threading.get_ident() == self.loop_thread:  # a light game's work, on the loop
-            self.post(connection, text)
+            if not connection.ready:
+                self.loop.call_soon(self._settle, connection)
+            connection.ready.append(text)
         else:
             self.loop.call_soon_threadsafe(self.post, connection, text)
 
@@ -121,7 +128,19 @@ class Hub:
             self.queue(game, connection)
 
     def post(self, connection: Connection, text: str | None) -> None:
-        """Put a message in the outbox (on the event loop); None closes the connection."""
+        """Put a message in the outbox (on the event loop), after any view still in
+        ``ready``; None closes the connection."""
+        if connection.ready:
+            self._settle(connection)
+        self._put(connection, text)
+
+    def _settle(self, connection: Connection) -> None:
+        """Put the connection's ``ready`` views in its outbox (its sender sends them)."""
+        ready, connection.ready = connection.ready, []
+        for text in ready:
+            self._put(connection, text)
+
+    def _put(self, connection: Connection, text: str | None) -> None:
         try:
             connection.outbox.put_nowait(text)
         except asyncio.QueueFull:
@@ -132,9 +151,10 @@ class Hub:
 
     def flush(self, game_id: str) -> None:
         """Send now, on the event loop, what the game's connections have in their
-        outboxes (after a light game's work, which queued it), message after message
-        while each send finishes at once; one that cannot (the client's socket is full)
-        goes on in a task and the connection's sender sends the rest after it."""
+        outboxes and ``ready`` (after a light game's work, which queued it), message
+        after message while each send finishes at once; one that cannot (the client's
+        socket is full) goes on in a task and the connection's sender sends the rest
+        after it."""
         loop = asyncio.get_running_loop()
         for connection in self.connections(game_id):
             outbox = connection.outbox
@@ -146,6 +166,21 @@ class Hub:
                 rest = _eager(loop, self._send(connection, text))
                 if rest is not None:
                     connection.finishing = rest
+                    break
+            ready = connection.ready
+            if not ready:
+                continue
+            if not outbox.empty() or connection.sends.locked():
+                self._settle(connection)  # behind what waits: the sender's work
+                continue
+            connection.ready = []
+            for i, text in enumerate(ready):
+                rest = _eager(loop, self._send(connection, text))
+                if rest is not None or not outbox.empty():  # waiting, or failed (closing)
+                    if rest is not None:
+                        connection.finishing = rest
+                    for later in ready[i + 1 :]:
+                        self._put(connection, later)
                     break
 
     async def _send(self, connection: Connection, text: str) -> None:
