@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 
 from dogfight.catalog.models import ManeuverCard, ManeuverDeck, Symbol
 from dogfight.errors import IllegalPlanError, UnknownCardError
+from dogfight.geometry.frozen import fast_init
 
 HOLD = "none"
 AUTO = "auto"
@@ -135,6 +136,7 @@ class Plan(BaseModel):
         return choices[phase - 1] if phase - 1 < len(choices) else AUTO
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Problem:
     """A flight restriction a planned card breaks."""

@@ -29,6 +29,7 @@ import numpy as np
 
 from dogfight.catalog.models import Direction, ManeuverCard, Special, Symbol, TripodCard
 from dogfight.errors import IllegalPlanError
+from dogfight.geometry.frozen import fast_init
 from dogfight.rules import events as ev
 from dogfight.rules.clocks import turn_begins, turn_ends, turn_of
 from dogfight.rules.state import GameState, Vehicle
@@ -61,6 +62,7 @@ observer icon."""
 order drawn at the same time, apply their effects only once.\""""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Hit:
     """A special icon on a card a vehicle drew in this step."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
 from dogfight.catalog.models import Scenario
+from dogfight.geometry.frozen import fast_init
 from dogfight.geometry.hexbase import hexagon
 from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import Polygon, rectangle
@@ -71,6 +72,7 @@ class Objective:
     """A tripod's base has overlapped it (001: "reaches all three objective templates")."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Cloud:
     """A Black Smoke cloud template on the table."""
@@ -81,6 +83,7 @@ class Cloud:
     radius: float
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Salvo:
     """Rockets in flight: launched at ``phase_number`` (the game's count of phases)."""
@@ -91,6 +94,7 @@ class Salvo:
     phase_number: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BombCard:
     """001's bomb card: the bombs ``bomber`` dropped this phase, ``loads`` of them, laid in
