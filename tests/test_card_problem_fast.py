@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dogfight.catalog.loader import Catalog, load_catalog
@@ -101,6 +101,7 @@ def test_every_card_after_every_maneuver(cards: list[ManeuverCard]) -> None:
         _check(previous, card, opening, restrictions)
 
 
+@settings(deadline=None)  # no timing: the machine may be loaded
 @given(data=st.data())
 def test_drawn_cases_agree(data: st.DataObject) -> None:
     card = data.draw(st.sampled_from(_CARDS))

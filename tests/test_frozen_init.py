@@ -7,7 +7,7 @@ import dataclasses
 import pickle
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dogfight.geometry.heatray
@@ -42,6 +42,7 @@ def _plain(cls: type, *args: object, **kwargs: object) -> object:
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+@settings(deadline=None)  # no timing: the machine may be loaded
 @given(data=st.data())
 def test_fast_init_stores_what_the_dataclass_init_stores(cls: type, data: st.DataObject) -> None:
     fields = dataclasses.fields(cls)
