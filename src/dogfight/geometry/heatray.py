@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from dogfight.geometry.frozen import fast_init
 from dogfight.geometry.hexbase import Side, side_midpoint, side_normal
 from dogfight.geometry.pose import Point, Pose
 from dogfight.geometry.shapes import EPSILON, Polygon
@@ -38,6 +39,7 @@ class RulerSpec:
     tilt: float
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Placement:
     """One way of laying the ruler: its direction and which long edge reaches."""
@@ -58,6 +60,7 @@ class Placement:
         return (self.start[0] + length * self.dx, self.start[1] + length * self.dy)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RayShot:
     """The best placement reaching a target: distance along the edge, the point met,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from dogfight.geometry.frozen import fast_init
+
 Point = tuple[float, float]
 
 
@@ -17,6 +19,7 @@ def normalize_heading(degrees: float) -> float:
     return 0.0 if value >= 360.0 else value
 
 
+@fast_init  # made at every move: see dogfight.geometry.frozen
 @dataclass(frozen=True, slots=True)
 class Pose:
     """A position (cm) and heading (degrees counter-clockwise from +x) on the table."""

@@ -344,17 +344,29 @@ distance from the firing dot and its angular extent from there."""
 
 def angular_extent(origin: Point, points: Sequence[Point]) -> Extent:
     """The angular extent of a convex shape not containing ``origin``: the direction of
-    its vertices' mean and the lowest and highest offsets of its vertices from it."""
+    its vertices' mean and the lowest and highest offsets of its vertices from it.
+
+    Written as plain loops (the firing step takes the extent of every base near a firing
+    dot): the sums are added in order from 0.0 as ``sum`` adds floats, and a comparison
+    keeps the earlier value on a tie as ``min`` and ``max`` do, so the very same floats
+    (``tests/test_geometry_fast_loops.py``)."""
     ox, oy = origin
-    cx = sum(p[0] for p in points) / len(points) - ox
-    cy = sum(p[1] for p in points) / len(points) - oy
-    axis = math.atan2(cy, cx)
-    low = high = 0.0
-    two_pi = 2.0 * math.pi
+    sx = sy = 0.0
     for px, py in points:
-        a = (math.atan2(py - oy, px - ox) - axis + math.pi) % two_pi - math.pi
-        low = min(low, a)
-        high = max(high, a)
+        sx += px
+        sy += py
+    count = len(points)
+    axis = math.atan2(sy / count - oy, sx / count - ox)
+    low = high = 0.0
+    pi = math.pi
+    two_pi = 2.0 * pi
+    atan2 = math.atan2
+    for px, py in points:
+        a = (atan2(py - oy, px - ox) - axis + pi) % two_pi - pi
+        if a < low:
+            low = a
+        if a > high:
+            high = a
     return axis, low, high
 
 

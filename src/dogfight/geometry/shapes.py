@@ -116,7 +116,15 @@ def nearest_point(poly: Sequence[Point], p: Point) -> tuple[float, Point]:
     for bx, by in (*poly[1:], poly[0]):
         vx, vy = bx - ax, by - ay
         length2 = vx * vx + vy * vy
-        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * vx + (py - ay) * vy) / length2))
+        if length2 == 0:
+            t = 0.0
+        else:
+            # max(0.0, min(1.0, t)) as comparisons (each keeps the first value on a tie)
+            t = ((px - ax) * vx + (py - ay) * vy) / length2
+            if not t < 1.0:
+                t = 1.0
+            if not t > 0.0:
+                t = 0.0
         nx, ny = ax + t * vx, ay + t * vy
         d = math.hypot(px - nx, py - ny)
         if d < best[0]:

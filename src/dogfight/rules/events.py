@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from dogfight.geometry.frozen import fast_init
 from dogfight.geometry.pose import Pose
 
 _AS_IS = frozenset({str, int, bool, type(None)})
@@ -746,6 +747,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HomeAfterMission,
     )
 }
+
+for _cls in EVENT_TYPES.values():
+    fast_init(_cls)  # made in every phase: see dogfight.geometry.frozen
 
 
 def as_dicts(events: list[Event]) -> list[dict[str, Any]]:

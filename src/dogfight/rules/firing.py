@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import numpy.typing as npt
 
+from dogfight.geometry.frozen import fast_init
 from dogfight.geometry.hexbase import Side
 from dogfight.geometry.pose import Point
 from dogfight.geometry.protection import open_side, unprotected_point
@@ -39,6 +40,7 @@ Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Option:
     """A shot ``firer``'s ``weapon`` could take at ``target``."""

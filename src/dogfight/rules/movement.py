@@ -24,7 +24,7 @@ from dogfight.rules.events import (
     IllegalManeuver,
     Revealed,
 )
-from dogfight.rules.plans import card_problem, flown
+from dogfight.rules.plans import card_problem, flown, may_break
 from dogfight.rules.state import GameState, Vehicle
 
 
@@ -39,7 +39,10 @@ def reveal(
     facts = flown(card)
     # _value_ is what Enum.value gives, read without the property's call
     events.append(Revealed(vehicle.id, phase, card.id, facts.symbol._value_, facts.steep))
-    problem = card_problem(vehicle.previous, card, phase == 1, state.rules.restrictions)
+    previous = vehicle.previous
+    if not may_break(previous, facts):
+        return card  # a level card after a level card: no restriction to check
+    problem = card_problem(previous, card, phase == 1, state.rules.restrictions)
     if problem is None:
         return card
     switches = state.rules.switches

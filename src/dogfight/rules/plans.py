@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 
 from dogfight.catalog.models import ManeuverCard, ManeuverDeck, Symbol
 from dogfight.errors import IllegalPlanError, UnknownCardError
+from dogfight.geometry.frozen import fast_init
 
 HOLD = "none"
 AUTO = "auto"
@@ -135,6 +136,7 @@ class Plan(BaseModel):
         return choices[phase - 1] if phase - 1 < len(choices) else AUTO
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Problem:
     """A flight restriction a planned card breaks."""
@@ -214,6 +216,23 @@ def flown(card: ManeuverCard) -> Flown:
 
 TURN_OR_STRAIGHT = (Symbol.LEFT, Symbol.RIGHT, Symbol.STRAIGHT)
 
+_IMMELMANN = Symbol.IMMELMANN
+_STRAIGHT = Symbol.STRAIGHT
+"""The members read by :func:`card_problem`, taken once (reading an enum's member costs
+an attribute lookup on its class, and every revealed card is checked)."""
+
+
+def may_break(previous: Flown | None, facts: Flown) -> bool:
+    """Whether a card of ``facts`` flown after ``previous`` could break a restriction:
+    only a steep card, an Immelmann or a card after an Immelmann can. False means
+    :func:`card_problem` finds nothing, whatever the opening and the restrictions (a
+    revealed card asks this first: most cards are level turns after level turns)."""
+    return (
+        facts.steep
+        or facts.symbol is _IMMELMANN
+        or (previous is not None and previous.symbol is _IMMELMANN)
+    )
+
 
 def card_problem(
     previous: Flown | None,
@@ -223,33 +242,37 @@ def card_problem(
 ) -> Problem | None:
     """The restriction ``card`` breaks when flown right after ``previous`` (None: none);
     ``opening``: the card opens a turn (``previous`` is the last card of the turn before,
-    as its reminder counter says)."""
-    if card.is_steep and previous is not None and previous.steep:
+    as its reminder counter says). The card's symbol and steepness are read from its
+    :func:`flown` facts (made once per card; ``ManeuverCard.is_steep`` is worked out at
+    every read)."""
+    facts = flown(card)
+    steep, symbol = facts.steep, facts.symbol
+    if steep and previous is not None and previous.steep:
         return Problem(0, card.id, "steep_after_steep", STEEP_RULE)
     # 002: the Immelmann counter lets a turn open with an Immelmann after an Immelmann.
     counter = (
         restrictions.immelmann_counter
         and opening
         and previous is not None
-        and previous.symbol is Symbol.IMMELMANN
-        and card.symbol is Symbol.IMMELMANN
+        and previous.symbol is _IMMELMANN
+        and symbol is _IMMELMANN
     )
     if (
         previous is not None
-        and previous.symbol is Symbol.IMMELMANN
-        and card.symbol is not Symbol.STRAIGHT
+        and previous.symbol is _IMMELMANN
+        and symbol is not _STRAIGHT
         and not counter
     ):
         return Problem(0, card.id, "after_immelmann", IMMELMANN_AFTER_RULE)
     if (
-        card.symbol is Symbol.IMMELMANN
-        and (previous is None or previous.symbol is not Symbol.STRAIGHT)
+        symbol is _IMMELMANN
+        and (previous is None or previous.symbol is not _STRAIGHT)
         and not counter
     ):
         return Problem(0, card.id, "immelmann_without_straight", IMMELMANN_BEFORE_RULE)
     if (
         restrictions.steep_after_turn_or_straight
-        and card.is_steep
+        and steep
         and (previous is None or previous.steep or previous.symbol not in TURN_OR_STRAIGHT)
     ):
         return Problem(0, card.id, "steep_without_turn_or_straight", STEEP_003_RULE)

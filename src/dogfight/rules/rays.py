@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from dogfight.geometry.frozen import fast_init
 from dogfight.geometry.heatray import (
     Body,
     RayShot,
@@ -35,6 +36,7 @@ from dogfight.rules.state import BombCard, GameState, Vehicle
 TargetKind = Literal["airplane", "tripod", "bombs"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RayOption:
     """A target a heat-ray ruler reaches: how far along the edge, at which range, from

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 
 from dogfight.catalog.models import ManeuverCard, Symbol
+from dogfight.geometry.frozen import fast_init
 from dogfight.geometry.reach import in_arc_region, sight
 from dogfight.rules import events as ev
 from dogfight.rules.firing import Table
@@ -25,6 +26,7 @@ from dogfight.rules.state import GameState, Salvo
 ROCKET_DECK = "D"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RocketHit:
     firer: str

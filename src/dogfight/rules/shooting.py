@@ -24,6 +24,9 @@ from dogfight.rules.plans import AUTO, HOLD
 from dogfight.rules.rays import RayOption, RayScene
 from dogfight.rules.state import BY_ID, GameState, Salvo, Vehicle
 
+_NO_AUTO_TARGET = AutoTarget.NONE
+"""Read at every weapon's choice (an enum's member is an attribute lookup on its class)."""
+
 
 def firing_step(
     state: GameState,
@@ -163,7 +166,7 @@ def _choose(
             events.append(HeldFire(vehicle.id, weapon, "holds fire"))
         return None
     if choice == AUTO:
-        if state.rules.switches.auto_target is AutoTarget.NONE:
+        if state.rules.switches.auto_target is _NO_AUTO_TARGET:
             return None
         return firing.nearest_option(state, table, vehicle, weapon, protection=False)
     for option in firing.options(state, table, vehicle, weapon, protection=False):

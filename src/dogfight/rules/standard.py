@@ -29,6 +29,7 @@ import numpy as np
 
 from dogfight.catalog.models import Direction, ManeuverCard, Special, Symbol, TripodCard
 from dogfight.errors import IllegalPlanError
+from dogfight.geometry.frozen import fast_init
 from dogfight.rules import events as ev
 from dogfight.rules.clocks import turn_begins, turn_ends, turn_of
 from dogfight.rules.state import GameState, Vehicle
@@ -61,6 +62,7 @@ observer icon."""
 order drawn at the same time, apply their effects only once.\""""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Hit:
     """A special icon on a card a vehicle drew in this step."""
@@ -340,8 +342,12 @@ def burn(
     out: list[tuple[Vehicle, str, list[str]]] = []
     if state.rules.specials not in ("000", "002"):
         return out
-    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
-        if vehicle.status.get("fire", 0) <= 0 or not turn_begins(vehicle.clock, phase):
+    # only a vehicle with lasting damage can be on fire: most phases have none
+    on_fire = [v for v in state.in_play() if v.status and v.status.get("fire", 0) > 0]
+    if not on_fire:
+        return out
+    for vehicle in sorted(on_fire, key=lambda v: v.id):
+        if not turn_begins(vehicle.clock, phase):
             continue
         vehicle.status["fire"] -= 1
         if vehicle.status["fire"] == 0:

@@ -7,12 +7,16 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
 from dogfight.catalog.models import Scenario
+from dogfight.geometry.frozen import fast_init
 from dogfight.geometry.hexbase import hexagon
 from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import Polygon, rectangle
 from dogfight.rules.clocks import ONE_PHASE, THREE_PHASES, Clock, plans_at
 from dogfight.rules.context import Rules
 from dogfight.rules.plans import Flown, Plan
+
+_NEW = object.__new__
+"""Makes an instance without calling ``__init__`` (the copies store every slot)."""
 
 BY_ID = attrgetter("id")
 """The sort key of vehicles taken in id order (``key=lambda v: v.id`` without a Python
@@ -71,6 +75,7 @@ class Objective:
     """A tripod's base has overlapped it (001: "reaches all three objective templates")."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Cloud:
     """A Black Smoke cloud template on the table."""
@@ -81,6 +86,7 @@ class Cloud:
     radius: float
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Salvo:
     """Rockets in flight: launched at ``phase_number`` (the game's count of phases)."""
@@ -91,6 +97,7 @@ class Salvo:
     phase_number: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BombCard:
     """001's bomb card: the bombs ``bomber`` dropped this phase, ``loads`` of them, laid in
@@ -180,33 +187,35 @@ class Vehicle:
 
     def copy(self) -> Vehicle:
         """An independent copy: its lists and dicts and its tripod console are copied,
-        immutable values (pose, plan, tuples) shared. Every field is passed by position,
-        five times faster than ``dataclasses.replace``; a new field must be added here
-        (``tests/test_rules_state.py`` fails until it is)."""
-        return Vehicle(
-            self.id,
-            self.type,
-            self.side,
-            self.pose,
-            self.resistance,
-            self.damage,
-            self.held.copy(),
-            self.eliminated,
-            self.previous,
-            self.jams.copy(),
-            self.aim.copy(),
-            self.rockets,
-            self.plan,
-            self.kind,
-            None if self.tripod is None else self.tripod.copy(),
-            self.status.copy(),
-            self.skills,
-            self.skill_used.copy(),
-            self.exit_edge,
-            self.bombs,
-            self.bomber,
-            self.clock,
-        )
+        immutable values (pose, plan, tuples) shared. Made with ``object.__new__`` and one
+        store per slot, without the dataclass's ``__init__`` (its 22 arguments and default
+        factories cost a quarter of a copy, and a phase copies every vehicle); a new field
+        must be added here (``tests/test_rules_state.py`` fails until it is)."""
+        new: Vehicle = _NEW(Vehicle)
+        new.id = self.id
+        new.type = self.type
+        new.side = self.side
+        new.pose = self.pose
+        new.resistance = self.resistance
+        new.damage = self.damage
+        new.held = self.held.copy()
+        new.eliminated = self.eliminated
+        new.previous = self.previous
+        new.jams = self.jams.copy()
+        new.aim = self.aim.copy()
+        new.rockets = self.rockets
+        new.plan = self.plan
+        new.kind = self.kind
+        tripod = self.tripod
+        new.tripod = None if tripod is None else tripod.copy()
+        new.status = self.status.copy()
+        new.skills = self.skills
+        new.skill_used = self.skill_used.copy()
+        new.exit_edge = self.exit_edge
+        new.bombs = self.bombs
+        new.bomber = self.bomber
+        new.clock = self.clock
+        return new
 
 
 @dataclass(slots=True)
@@ -248,30 +257,34 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy for the resolver to change (vehicles copied by
-        :meth:`Vehicle.copy`, piles, objectives and lists copied). Every field is passed by
-        position, as :meth:`Vehicle.copy` does; a new field must be added here
+        :meth:`Vehicle.copy`, piles, objectives and lists copied), made as
+        :meth:`Vehicle.copy` is, the containers that are empty in most games copied
+        without a comprehension; a new field must be added here
         (``tests/test_rules_state.py`` fails until it is)."""
-        return GameState(
-            self.rules,
-            {k: v.copy() for k, v in self.vehicles.items()},
-            {k: list(v) for k, v in self.piles.items()},
-            self.turn,
-            self.phase,
-            self.phases_played,
-            self.winner,
-            self.over,
-            {k: replace(o) for k, o in self.objectives.items()},
-            list(self.salvos),
-            list(self.clouds),
-            self.clouds_placed,
-            self.scenario,
-            {k: v.copy() for k, v in self.reserves.items()},
-            dict(self.phase_cards),
-            list(self.bomb_cards),
-            dict(self.tailing),
-            {k: replace(t) for k, t in self.targets.items()},
-            list(self.home_after_mission),
-        )
+        new: GameState = _NEW(GameState)
+        new.rules = self.rules
+        new.vehicles = {k: v.copy() for k, v in self.vehicles.items()}
+        new.piles = {k: list(v) for k, v in self.piles.items()}
+        new.turn = self.turn
+        new.phase = self.phase
+        new.phases_played = self.phases_played
+        new.winner = self.winner
+        new.over = self.over
+        objectives = self.objectives
+        new.objectives = {k: replace(o) for k, o in objectives.items()} if objectives else {}
+        new.salvos = list(self.salvos)
+        new.clouds = list(self.clouds)
+        new.clouds_placed = self.clouds_placed
+        new.scenario = self.scenario
+        reserves = self.reserves
+        new.reserves = {k: v.copy() for k, v in reserves.items()} if reserves else {}
+        new.phase_cards = dict(self.phase_cards)
+        new.bomb_cards = list(self.bomb_cards)
+        new.tailing = dict(self.tailing)
+        targets = self.targets
+        new.targets = {k: replace(t) for k, t in targets.items()} if targets else {}
+        new.home_after_mission = list(self.home_after_mission)
+        return new
 
     def bomb_card(self, card: BombCard) -> Polygon:
         """The bomb card's outline (constants ``[tripods.bomb_card]``)."""

@@ -35,7 +35,10 @@ def burn(ph: Phase) -> None:
     """Standard Rules: an airplane on fire draws its fire cards as its turn begins (000's
     turn, or a WW2 airplane's Earthling turn), before anything moves."""
     state, rng, events = ph.state, ph.rng, ph.events
-    for burning, deck, fire_cards in standard.burn(state, ph.phase, rng, events):
+    fires = standard.burn(state, ph.phase, rng, events)
+    if not fires:
+        return  # nothing burns (most phases): nobody is eliminated here
+    for burning, deck, fire_cards in fires:
         boom = apply_cards(state, burning, deck, fire_cards, False, "fire", events)
         if boom:
             eliminate(state, burning, "exploded", rng, events)
