@@ -1,19 +1,20 @@
 """The geometry loops written out for speed (``angular_extent``, ``nearest_point``)
-against their plain forms as they were written before (kept here): the very same floats,
+against their plain forms (``angular_extent`` as it was written before, kept here;
+``nearest_point``'s indexed oracle in ``geometry_oracles.py``): the very same floats,
 signs of zero included, on random polygons and points."""
 
 from __future__ import annotations
 
 import math
-import struct
 from collections.abc import Sequence
 
+from geometry_oracles import bits, nearest_indexed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dogfight.geometry.pose import Point
 from dogfight.geometry.reach import angular_extent
-from dogfight.geometry.shapes import EPSILON, nearest_point
+from dogfight.geometry.shapes import nearest_point
 
 
 def plain_angular_extent(origin: Point, points: Sequence[Point]) -> tuple[float, float, float]:
@@ -28,42 +29,6 @@ def plain_angular_extent(origin: Point, points: Sequence[Point]) -> tuple[float,
         low = min(low, a)
         high = max(high, a)
     return axis, low, high
-
-
-def plain_nearest_point(poly: Sequence[Point], p: Point) -> tuple[float, Point]:
-    n = len(poly)
-    if n == 0:
-        return math.inf, p
-    px, py = p
-    if n >= 3:
-        ox, oy = poly[-1]
-        for ax, ay in poly:
-            if not (ax - ox) * (py - oy) - (ay - oy) * (px - ox) >= -EPSILON:
-                break
-            ox, oy = ax, ay
-        else:
-            return 0.0, p
-    best = (math.inf, p)
-    ax, ay = poly[0]
-    for bx, by in (*poly[1:], poly[0]):
-        vx, vy = bx - ax, by - ay
-        length2 = vx * vx + vy * vy
-        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * vx + (py - ay) * vy) / length2))
-        nx, ny = ax + t * vx, ay + t * vy
-        d = math.hypot(px - nx, py - ny)
-        if d < best[0]:
-            best = (d, (nx, ny))
-        ax, ay = bx, by
-    return best
-
-
-def _bits(value: object) -> object:
-    """Floats by their bits (so -0.0 differs from 0.0), recursively."""
-    if isinstance(value, float):
-        return struct.pack("<d", value)
-    if isinstance(value, tuple):
-        return tuple(_bits(v) for v in value)
-    return value
 
 
 COORD = st.one_of(
@@ -98,22 +63,22 @@ def convex(draw: st.DrawFn) -> list[Point]:
 @settings(deadline=None)  # no timing: the machine may be loaded
 @given(origin=POINT, poly=convex())
 def test_angular_extent_is_the_plain_one(origin: Point, poly: list[Point]) -> None:
-    assert _bits(angular_extent(origin, poly)) == _bits(plain_angular_extent(origin, poly))
+    assert bits(angular_extent(origin, poly)) == bits(plain_angular_extent(origin, poly))
 
 
 @settings(deadline=None)  # no timing: the machine may be loaded
 @given(points=st.lists(POINT, min_size=1, max_size=7), origin=POINT)
 def test_angular_extent_on_any_points(points: list[Point], origin: Point) -> None:
-    assert _bits(angular_extent(origin, points)) == _bits(plain_angular_extent(origin, points))
+    assert bits(angular_extent(origin, points)) == bits(plain_angular_extent(origin, points))
 
 
 @settings(deadline=None)  # no timing: the machine may be loaded
 @given(p=POINT, poly=convex())
 def test_nearest_point_is_the_plain_one(p: Point, poly: list[Point]) -> None:
-    assert _bits(nearest_point(poly, p)) == _bits(plain_nearest_point(poly, p))
+    assert bits(nearest_point(poly, p)) == bits(nearest_indexed(poly, p))
 
 
 @settings(deadline=None)  # no timing: the machine may be loaded
 @given(p=POINT, poly=st.lists(POINT, min_size=0, max_size=7))
 def test_nearest_point_on_any_points(p: Point, poly: list[Point]) -> None:
-    assert _bits(nearest_point(poly, p)) == _bits(plain_nearest_point(poly, p))
+    assert bits(nearest_point(poly, p)) == bits(nearest_indexed(poly, p))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from geometry_oracles import bits, nearest_indexed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,29 +26,6 @@ from dogfight.geometry.shapes import (
 from dogfight.rules.reference import clip_half_plane as _clip_indexed
 
 
-def _nearest_indexed(poly: Sequence[Point], p: Point) -> tuple[float, Point]:
-    n = len(poly)
-    px, py = p
-    if n >= 3:
-        for i in range(n):
-            (ox, oy), (ax, ay) = poly[i], poly[(i + 1) % n]
-            if not (ax - ox) * (py - oy) - (ay - oy) * (px - ox) >= -EPSILON:
-                break
-        else:
-            return 0.0, p
-    best = (math.inf, p)
-    for i in range(n):
-        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
-        vx, vy = bx - ax, by - ay
-        length2 = vx * vx + vy * vy
-        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * vx + (py - ay) * vy) / length2))
-        nx, ny = ax + t * vx, ay + t * vy
-        d = math.hypot(px - nx, py - ny)
-        if d < best[0]:
-            best = (d, (nx, ny))
-    return best
-
-
 def _overlap_indexed(a: Sequence[Point], b: Sequence[Point]) -> bool:
     for poly, other in ((a, b), (b, a)):
         n = len(poly)
@@ -60,15 +38,6 @@ def _overlap_indexed(a: Sequence[Point], b: Sequence[Point]) -> bool:
             else:
                 return False
     return True
-
-
-def _bits(value: object) -> object:
-    """Floats as their hex spelling (the sign of a zero counts), recursively."""
-    if isinstance(value, float):
-        return value.hex()
-    if isinstance(value, list | tuple):
-        return [_bits(v) for v in value]
-    return value
 
 
 coords = st.floats(-60.0, 60.0)
@@ -104,7 +73,7 @@ def test_clip_half_plane_matches_the_indexed_loop(
 ) -> None:
     direction = (math.cos(math.radians(degrees)), math.sin(math.radians(degrees)))
     for shape in (poly, tuple(poly)):
-        assert _bits(clip_half_plane(shape, (x, y), direction)) == _bits(
+        assert bits(clip_half_plane(shape, (x, y), direction)) == bits(
             _clip_indexed(shape, (x, y), direction)
         )
 
@@ -113,7 +82,7 @@ def test_clip_half_plane_matches_the_indexed_loop(
 @given(polygons(), st.one_of(st.tuples(coords, coords), st.just((0.0, 0.0))))
 def test_nearest_point_matches_the_indexed_loop(poly: list[Point], point: Point) -> None:
     for shape in (poly, tuple(poly)):
-        assert _bits(nearest_point(shape, point)) == _bits(_nearest_indexed(shape, point))
+        assert bits(nearest_point(shape, point)) == bits(nearest_indexed(shape, point))
 
 
 @SETTINGS
@@ -124,7 +93,7 @@ def test_nearest_point_matches_the_indexed_loop_at_vertices_and_edges(
     """Points on or near a vertex (where two edges tie) pick the same edge's point."""
     for vx, vy in poly:
         for point in ((vx, vy), (vx + dx * 1e-9, vy + dy * 1e-9), (vx + dx, vy + dy)):
-            assert _bits(nearest_point(poly, point)) == _bits(_nearest_indexed(poly, point))
+            assert bits(nearest_point(poly, point)) == bits(nearest_indexed(poly, point))
 
 
 @SETTINGS
