@@ -77,14 +77,17 @@ class ViewCache:
             self.events.clear()
             self.version = version
 
-    def part(self, version: int, key: Hashable, make: Callable[[], T]) -> tuple[T, str]:
-        """The part ``key`` at ``version`` and its JSON text (made if missing)."""
+    def part(
+        self, version: int, key: Hashable, make: Callable[..., T], *args: Any
+    ) -> tuple[T, str]:
+        """The part ``key`` at ``version`` and its JSON text (``make(*args)`` if missing:
+        arguments rather than a closure, so nothing is made for a part made already, as
+        most parts of a view are)."""
         self._at(version)
         got = self.parts.get(key)
         if got is None:
-            value = make()
-            got = (value, to_json(value))
-            self.parts[key] = got
+            value = make(*args)
+            got = self.parts[key] = (value, to_json(value))
         return got
 
     def value(self, version: int, key: Hashable, make: Callable[[], T]) -> T:
@@ -97,12 +100,9 @@ class ViewCache:
         made = self.values[key] = make()
         return made
 
-    def part_text(self, version: int, key: Hashable) -> str | None:
-        """The JSON text of part ``key`` at ``version`` if made (a look-up with no
-        function to make it: most parts of a view are made already)."""
-        self._at(version)
-        got = self.parts.get(key)
-        return None if got is None else got[1]
+    def part_text(self, version: int, key: Hashable, make: Callable[..., Any], *args: Any) -> str:
+        """The JSON text of :meth:`part`."""
+        return self.part(version, key, make, *args)[1]
 
     def seat(
         self, seat: Any, vids: frozenset[str], make: Callable[[Any, frozenset[str]], Any]

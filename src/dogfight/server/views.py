@@ -54,9 +54,13 @@ def public_view_json(state: GameState, vids: frozenset[str]) -> str:
     return "".join((observed[:-1], ',"switches":', known[1], "}"))
 
 
+_SUMMARY = ("summary", "")
+"""The summary's key among a version's parts."""
+
+
 def summary(game: LiveGame) -> Json:
     """What anyone may know about the game (no seed, no plans, no damage)."""
-    return game.view_cache.part(game.version, ("summary", ""), lambda: _summary(game))[0]
+    return game.view_cache.part(game.version, _SUMMARY, _summary, game)[0]
 
 
 def _waiting_for(game: LiveGame) -> list[str]:
@@ -209,26 +213,14 @@ def seat_update_json(game: LiveGame, seat_id: str) -> str:
     )  # fmt: skip
 
 
-_SUMMARY = ("summary", "")
-
-
 def _summary_text(game: LiveGame) -> str:
     """The summary's JSON text at the game's version (made once per version)."""
-    cache, version = game.view_cache, game.version
-    text = cache.part_text(version, _SUMMARY)
-    if text is None:
-        text = cache.part(version, _SUMMARY, lambda: _summary(game))[1]
-    return text
+    return game.view_cache.part_text(game.version, _SUMMARY, _summary, game)
 
 
 def _stage_text(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
     """The seat's stage as JSON text at the game's version (made once per version)."""
-    cache, version = game.view_cache, game.version
-    key = ("stage", seat_id)
-    text = cache.part_text(version, key)
-    if text is None:
-        text = cache.part(version, key, lambda: _stage(game, seat_id, vids))[1]
-    return text
+    return game.view_cache.part_text(game.version, ("stage", seat_id), _stage, game, seat_id, vids)
 
 
 def _seat_parts(
