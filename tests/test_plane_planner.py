@@ -46,6 +46,13 @@ from dogfight.situation import build, parse_situation
 
 CATALOG = load_catalog()
 DECKS = sorted(CATALOG.maneuver_decks)
+DECK_AND_POSE = (
+    st.sampled_from(DECKS),
+    st.floats(-50, 150),
+    st.floats(-50, 150),
+    st.floats(0, 360, exclude_max=True),
+)
+"""A deck and a pose (x, y, heading) to fly its plans from."""
 
 
 def _the_long_way(deck_name: str, previous: Flown | None, restrictions: Restrictions) -> np.ndarray:
@@ -253,12 +260,7 @@ def test_a_pose_is_trapped_when_no_escape_flown_from_it_stays_on(seed: int, step
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    st.sampled_from(DECKS),
-    st.floats(-50, 150),
-    st.floats(-50, 150),
-    st.floats(0, 360, exclude_max=True),
-)
+@given(*DECK_AND_POSE)
 def test_plans_turned_from_the_origin_land_where_they_are_flown(
     deck_name: str, x: float, y: float, heading: float
 ) -> None:
@@ -426,13 +428,7 @@ def test_the_sequences_a_bot_flies_are_the_cached_table_and_read_only() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    st.sampled_from(DECKS),
-    st.floats(-50, 150),
-    st.floats(-50, 150),
-    st.floats(0, 360, exclude_max=True),
-    st.integers(0, 2**32 - 1),
-)
+@given(*DECK_AND_POSE, st.integers(0, 2**32 - 1))
 def test_distinct_headings_give_each_plan_its_heading_cosine_and_sine_bit_for_bit(
     deck_name: str, x: float, y: float, heading: float, seed: int
 ) -> None:
