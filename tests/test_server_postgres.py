@@ -25,19 +25,13 @@ from dogfight.bench.pgcluster import Cluster
 from dogfight.catalog import load_catalog
 from dogfight.server import status
 from dogfight.server.errors import GameFailed
+from dogfight.server.game_rows import Batch, Marks
 from dogfight.server.games import LiveGame
 from dogfight.server.notify import libpq_url
 from dogfight.server.pg_statements import CHANNEL
 from dogfight.server.seat_actions import submit_plans
 from dogfight.server.service import GameService
-from dogfight.server.store import (
-    Batch,
-    Conflict,
-    Marks,
-    Stale,
-    Store,
-    sqlite_url,
-)
+from dogfight.server.store import Conflict, Stale, Store, sqlite_url
 from dogfight.server.tables import GameRow
 
 Json = dict[str, Any]

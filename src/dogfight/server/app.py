@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.server import seat_actions, views
 from dogfight.server.campaigns import register_campaigns
+from dogfight.server.commits import GroupLost
 from dogfight.server.errors import ApiError, GameFailed
 from dogfight.server.fastpath import FastPlans, render
 from dogfight.server.games import LIGHT_VEHICLES, LiveGame
@@ -49,9 +50,12 @@ from dogfight.server.setups import client_catalog, presets
 from dogfight.server.status import failed_ids
 from dogfight.server.store import Store
 from dogfight.server.workers import GameWorkers
-from dogfight.server.ws import Connection, Hub
+from dogfight.server.ws import Connection, Hub, eager
 
 STATIC = Path(__file__).parent / "static"
+
+LOST = "the database could not store this game's last changes: try again"
+"""A request's refusal when the transaction holding its writes could not be committed."""
 
 TAKEOVER = 1.0
 """Seconds (beyond its computer players' budget) a process waits for the process that
@@ -111,6 +115,11 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
         hub.loop_thread = threading.get_ident()
+        store.group_commits(hub.loop)
+        if store.group is not None:
+            store.group.on_lost = lost
+            store.group.on_committed = hub.send_released
+            hub.hold = store.group.hold
         listener = None
         if store.notifies:  # PostgreSQL: other processes may share the games
             listener = Listener(db_url, heard, caught_up)
@@ -254,17 +263,42 @@ def create_app(
             exc.failure.game_id, {"type": "error", **exc.body(), "status": 409}, 4409
         )
 
+    def lost(game_ids: set[str], exc: BaseException) -> None:
+        """The loop's transaction could not be committed: the games in it are read again
+        from the database, and their pages (sent nothing of it) reconnect."""
+        for game_id in game_ids:
+            hub.abandon(
+                game_id,
+                {
+                    "type": "error",
+                    "error": "the database could not store the game's last changes: reconnecting",
+                    "field": None,
+                    "status": 503,
+                },
+                4503,
+            )
+            game = service.games.get(game_id)
+            if game is not None:
+                with contextlib.suppress(Exception), game.lock:
+                    game.reload(full=True)
+
     def seat_of(game_id: str, seat_id: str, token: str | None) -> LiveGame:
         game = service.get(game_id)
         game.seat(seat_id, token)
         return game
 
     async def on_seat(
-        game_id: str, seat_id: str, token: str | None, work: Callable[[LiveGame], T]
+        game_id: str,
+        seat_id: str,
+        token: str | None,
+        work: Callable[[LiveGame], T],
+        answered: bool = True,
     ) -> T:
         """Run ``work`` on the seat's game off the event loop (after the game's earlier
         work); if it changed the game, queue every connection its view and let computer
-        players go on."""
+        players go on. Returns once what the work wrote is committed, and the game's
+        messages are on their way — unless ``answered`` is False: the caller then
+        answers with :func:`deliver`."""
 
         def task() -> tuple[LiveGame, T, bool]:
             game = seat_of(game_id, seat_id, token)
@@ -278,10 +312,43 @@ def create_app(
             return game, out, game.more_to_do()
 
         game, out, again = await workers.run(game_id, task, service.games.get(game_id))
-        hub.flush(game_id)  # this game's results out now, not after every queued request
         if again:
             schedule(game)
+        if answered:
+            try:
+                await store.stored(game_id)  # what the work wrote is committed first
+            except GroupLost:
+                raise ApiError(503, LOST, None) from None
+            hub.flush(game_id)  # this game's results out now, not after every queued request
         return out
+
+    async def deliver(game_id: str, answer: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Send the game's messages and the request's ``answer`` once what the request
+        wrote is committed — right at the commit (:mod:`dogfight.server.commits`), not
+        when this task's turn comes round again, behind every request queued since:
+        in a burst that was the end of the whole burst. 503 if it could not be stored."""
+        group = store.group
+        done = group.pending(game_id) if group is not None else None
+        if done is None or group is None:
+            hub.flush(game_id)
+            await answer()
+            return
+        sending: list[asyncio.Task[None] | None] = []
+
+        def now() -> None:
+            hub.flush(game_id)
+            sending.append(eager(answer()))
+
+        group.then(now)
+        try:
+            await group.stored(game_id)
+        except GroupLost:
+            raise ApiError(503, LOST, None) from None
+        if not sending:  # committed before ``now`` was held: cannot happen, but answer
+            now()
+        rest = sending[0]
+        if rest is not None:  # the client's socket was full: the answer goes on
+            await rest
 
     # --- pages -----------------------------------------------------------------------
 
@@ -480,7 +547,12 @@ def create_app(
         return JsonText(await submit_plans(game_id, seat_id, token, since, body))
 
     async def submit_plans(
-        game_id: str, seat_id: str, token: str | None, since: int, body: SubmitPlans
+        game_id: str,
+        seat_id: str,
+        token: str | None,
+        since: int,
+        body: SubmitPlans,
+        answered: bool = True,
     ) -> str:
         """Store the seat's plans (and resolve the turn when they were the last); the
         seat's view after them."""
@@ -489,12 +561,12 @@ def create_app(
             seat_actions.submit_plans(game, seat_id, body.turn, body.plans, body.phase)
             return views.seat_view_json(game, seat_id, since)
 
-        return await on_seat(game_id, seat_id, token, work)
+        return await on_seat(game_id, seat_id, token, work, answered)
 
     async def fast_plans(
         game_id: str, seat_id: str, token: str | None, since: int, body: SubmitPlans
     ) -> tuple[int, bytes]:
-        return 200, (await submit_plans(game_id, seat_id, token, since, body)).encode()
+        return 200, (await submit_plans(game_id, seat_id, token, since, body, False)).encode()
 
     async def fast_refusal(exc: ApiError) -> tuple[int, bytes]:
         if isinstance(exc, GameFailed):
@@ -655,6 +727,6 @@ def create_app(
             return
 
     # the hot request first (it falls through to the route when unusual), inside Guard
-    app.add_middleware(FastPlans, handler=fast_plans, refuse=fast_refusal)
+    app.add_middleware(FastPlans, handler=fast_plans, refuse=fast_refusal, deliver=deliver)
     app.add_middleware(Guard, limits=limits)
     return app

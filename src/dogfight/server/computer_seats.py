@@ -18,8 +18,8 @@ from dogfight.rules.engine import resolve_phase
 from dogfight.rules.observation import observe
 from dogfight.rules.plans import Plan
 from dogfight.rules.state import GameState
+from dogfight.server.game_rows import Batch
 from dogfight.server.records import Answer, Question, Seat
-from dogfight.server.store import Batch
 from dogfight.server.workers import OverBudget, within_budget
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from pydantic import ValidationError
@@ -37,16 +37,26 @@ Answer = tuple[int, bytes]
 Handler = Callable[[str, str, str | None, int, SubmitPlans], Awaitable[Answer]]
 """(game, seat, token, since, body) -> the answer; raises :class:`ApiError` to refuse."""
 
+Deliver = Callable[[str, Callable[[], Coroutine[Any, Any, None]]], Awaitable[None]]
+"""(game, send the answer) -> sends the game's messages and the answer once what the
+request wrote is stored (raises :class:`ApiError` to refuse instead): the server's
+``deliver``. Without it the answer is sent as soon as the handler returns."""
+
 
 class FastPlans:
     """ASGI middleware answering a well-formed plans request with ``handler``."""
 
     def __init__(
-        self, app: Asgi, handler: Handler, refuse: Callable[[ApiError], Awaitable[Answer]]
+        self,
+        app: Asgi,
+        handler: Handler,
+        refuse: Callable[[ApiError], Awaitable[Answer]],
+        deliver: Deliver | None = None,
     ) -> None:
         self.app = app
         self.handler = handler
         self.refuse = refuse
+        self.deliver = deliver
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "POST":
@@ -95,23 +105,31 @@ class FastPlans:
             status, payload = await self.handler(
                 game_id, seat_id, token or None, int(since.group(1)) if since else 0, body
             )
+            if self.deliver is not None:
+                await self.deliver(game_id, lambda: _answer(send, status, payload))
+                return
         except ApiError as exc:
             status, payload = await self.refuse(exc)
         except Exception as exc:
             log.exception("dogfight: %s %s", scope.get("method"), scope.get("path"))
             status = 500
             payload = render({"error": f"internal error ({type(exc).__name__})", "field": None})
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})
+        await _answer(send, status, payload)
+
+
+async def _answer(send: Send, status: int, payload: bytes) -> None:
+    """Send a JSON answer."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})
 
 
 def render(content: Any) -> bytes:

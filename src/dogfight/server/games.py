@@ -41,10 +41,11 @@ from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.server import computer_seats, status
 from dogfight.server.errors import ApiError, GameFailed, StepError
+from dogfight.server.game_rows import Batch, GameRecord
 from dogfight.server.records import Answer, Question, Seat, Step
 from dogfight.server.seats import token_matches
 from dogfight.server.status import Failure
-from dogfight.server.store import Batch, Conflict, GameRecord, Stale, Store
+from dogfight.server.store import Conflict, Stale, Store
 from dogfight.server.viewcache import ViewCache
 from dogfight.server.workers import bot_budget
 from dogfight.situation import build, parse_situation
@@ -54,9 +55,18 @@ CRASH_ENV = "DOGFIGHT_TEST_CRASH"
 that nothing committed is lost and nothing is resolved twice)."""
 
 
-def crash_point(name: str) -> None:
+def crash_point(name: str, store: Store | None = None) -> None:
+    """Tests only: die here if ``DOGFIGHT_TEST_CRASH`` names this point. A point just
+    after a write made on the event loop dies once that write is committed (with the
+    loop's transaction, :mod:`dogfight.server.commits`): where it stands for."""
     if os.environ.get(CRASH_ENV) == name:
-        os._exit(70)
+        group = store.group if store is not None else None
+        if group is None or not group.hold(_die):
+            _die()
+
+
+def _die() -> None:
+    os._exit(70)
 
 
 LIGHT_VEHICLES = 4
@@ -697,7 +707,7 @@ class LiveGame:
             raise
         self.revision += 1
         for turn, phase, _ in rows:
-            crash_point(f"after-step-{turn}-{phase}")
+            crash_point(f"after-step-{turn}-{phase}", self.store)
 
     def _store_own(self, refused: str, field: str) -> None:
         """Commit a person's input — already put in the batch and held in memory — in

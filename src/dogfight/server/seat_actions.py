@@ -107,7 +107,7 @@ def submit_plans(
         game.plans.setdefault(turn, {})[seat_id] = plans
         game._store_own(f"seat {seat_id} has already submitted turn {turn}", "plans")
         if last:
-            crash_point("after-last-plan")
+            crash_point("after-last-plan", game.store)
 
 
 def _submit_earthling(

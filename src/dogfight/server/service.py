@@ -11,10 +11,11 @@ from dogfight import ENGINE_VERSION
 from dogfight.catalog.loader import Catalog
 from dogfight.server import status
 from dogfight.server.errors import ApiError, GameFailed, StepError
+from dogfight.server.game_rows import record_of
 from dogfight.server.games import LiveGame
 from dogfight.server.records import Json, slug
 from dogfight.server.seats import new_game_id, new_token, token_hash
-from dogfight.server.store import Store, record_of
+from dogfight.server.store import Store
 from dogfight.server.tables import GameRow, SeatRow
 
 

@@ -1,5 +1,7 @@
 """Games in SQL (SQLAlchemy 2): the setup, the seats, every submitted plan, every phase
-answer and every resolved step, each written in one transaction.
+answer and every resolved step, each written in one transaction (on the event loop with
+SQLite: a savepoint of the loop's transaction, committed before anything of it is
+acknowledged; see :mod:`dogfight.server.commits`).
 
 A game is never stored as a snapshot of the engine's state: it is its setup (the
 situation JSON and the seed) plus the inputs of each step, from which the pure engine
@@ -23,6 +25,7 @@ commit as well (about 5 ms more per turn on the benchmark machine).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -30,8 +33,7 @@ import secrets
 import select as io_select
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -51,6 +53,8 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
 from sqlalchemy.orm import Session
 
 from dogfight.errors import DataError
+from dogfight.server.commits import LoopCommits
+from dogfight.server.game_rows import Batch, GameRecord, Marks, SeatRecord, record_of, rows_read
 from dogfight.server.pg_statements import (
     CHANNEL,
     PG_LOAD,
@@ -91,128 +95,6 @@ class Stale(Exception):
     was written; reload and try again."""
 
 
-@dataclass
-class Batch:
-    """Rows written together in one transaction: computer players' plans (turn, seat,
-    plans) and answers (turn, phase, seat, answer), and the steps (turn, phase, events)
-    they let be resolved."""
-
-    plans: list[tuple[int, str, Json]] = field(default_factory=list)
-    answers: list[tuple[int, int, str, Json]] = field(default_factory=list)
-    decisions: list[tuple[int, int, str, dict[str, list[str]]]] = field(default_factory=list)
-    """(turn, phase, seat, decision id -> answer)."""
-    steps: list[tuple[int, int, list[Json] | str]] = field(default_factory=list)
-    """(turn, phase, events): a JSON list, or its text already encoded."""
-    over: bool = False
-
-    def __bool__(self) -> bool:
-        return bool(self.plans or self.answers or self.decisions or self.steps)
-
-
-@dataclass(frozen=True)
-class Marks:
-    """How far a process has read a game's rows: the greatest id of its plans, answers,
-    decisions and steps read so far. Within one game the ids follow the commits (every
-    write first locks the game's row, ``claim``), so the rows with greater ids are all
-    those stored since, and perhaps some of the reader's own writes (recognised by their
-    unique keys)."""
-
-    plans: int = 0
-    answers: int = 0
-    decisions: int = 0
-    steps: int = 0
-
-    def after(self, *ids: Iterable[int]) -> Marks:
-        """These marks moved past the ids of the plans, answers, decisions and steps
-        just read."""
-        now = (self.plans, self.answers, self.decisions, self.steps)
-        return Marks(*(max([mark, *read]) for mark, read in zip(now, ids, strict=True)))
-
-
-@dataclass(frozen=True)
-class SeatRecord:
-    seat: str
-    position: int
-    label: str
-    side: str
-    vehicles: list[str]
-    token_hash: str
-    bot: str | None
-    auto_fire: bool
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """Everything stored about one game, in order (or, read with ``Store.load_since``,
-    its seats and the rows stored after given ones)."""
-
-    id: str
-    title: str
-    created: float
-    seed: int
-    setup: Json
-    engine: int
-    over: bool
-    revision: int
-    seats: list[SeatRecord]
-    plans: list[tuple[int, str, Json]]
-    """(turn, seat, plans)."""
-    answers: list[tuple[int, int, str, Json]]
-    """(turn, phase, seat, answer)."""
-    decisions: list[tuple[int, int, str, str, list[str]]]
-    """(turn, phase, seat, decision id, answer)."""
-    steps: list[tuple[int, int, list[Json] | str]]
-    """(turn, phase, events): the events as a JSON list, or (PostgreSQL) its stored
-    text."""
-    marks: Marks = Marks()
-    """The greatest id of each kind of row read (or those given, when none was newer)."""
-    flags: tuple[bool, bool] | None = None
-    """Read with the rest on PostgreSQL: whether the game is an open analysis game and
-    whether it failed (``dogfight.server.status``); None: not read."""
-
-
-def record_of(
-    game: Any,
-    seats: Sequence[Any],
-    plans: Sequence[Any] = (),
-    answers: Sequence[Any] = (),
-    decided: Sequence[Any] = (),
-    steps: Sequence[Any] = (),
-    marks: Marks = Marks(),
-) -> GameRecord:
-    """A game as held in memory, from its rows: those a read-back selects, or the
-    :class:`GameRow` and :class:`SeatRow` of a game just created (attributes of the
-    same names; a revision not yet given is 0)."""
-    return GameRecord(
-        id=game.id,
-        title=game.title,
-        created=game.created,
-        seed=game.seed,
-        setup=game.setup,
-        engine=game.engine,
-        over=game.over,
-        revision=game.revision or 0,
-        seats=[
-            SeatRecord(
-                s.seat,
-                s.position,
-                s.label,
-                s.side,
-                list(s.vehicles),
-                s.token_hash,
-                s.bot,
-                bool(s.auto_fire),
-            )
-            for s in seats
-        ],
-        plans=[(p.turn, p.seat, p.plans) for p in plans],
-        answers=[(a.turn, a.phase, a.seat, a.answer) for a in answers],
-        decisions=[(d.turn, d.phase, d.seat, d.decision, list(d.answer)) for d in decided],
-        steps=[(s.turn, s.phase, list(s.events)) for s in steps],
-        marks=marks.after(*([r.id for r in rows] for rows in (plans, answers, decided, steps))),
-    )
-
-
 def default_db_path() -> Path:
     """Where ``dogfight serve`` keeps its games without ``--db``: the user's data folder
     (``$XDG_DATA_HOME/dogfight/games.sqlite``, else ``~/.local/share/...``)."""
@@ -222,29 +104,6 @@ def default_db_path() -> Path:
 
 def sqlite_url(path: str | Path) -> str:
     return f"sqlite:///{Path(path).resolve()}"
-
-
-def _rows_read(
-    plans: list[Any], answers: list[Any], decided: list[Any], steps: list[Any], marks: Marks
-) -> tuple[
-    list[tuple[int, str, Json]],
-    list[tuple[int, int, str, Json]],
-    list[tuple[int, int, str, str, list[str]]],
-    list[tuple[int, int, list[Json] | str]],
-    Marks,
-]:
-    """PostgreSQL's rows of a game as a :class:`GameRecord` holds them, each row led by
-    its id (plans: id, turn, seat, plans; answers: id, turn, phase, seat, answer;
-    decisions: id, turn, phase, seat, decision, answer; steps: id, turn, phase, events),
-    and the marks after them. Read (``Store._pg_read``) or carried by a notification
-    (``Store.noticed``): the same layout."""
-    return (
-        [(t, s, p) for _, t, s, p in plans],
-        [(t, ph, s, a) for _, t, ph, s, a in answers],
-        [(t, ph, s, d, list(a)) for _, t, ph, s, d, a in decided],
-        [(t, ph, e) for _, t, ph, e in steps],
-        marks.after(*([r[0] for r in k] for k in (plans, answers, decided, steps))),
-    )
 
 
 SYNC_ENV = "DOGFIGHT_SQLITE_SYNC"
@@ -311,8 +170,11 @@ class Store:
         process recognises its own writes among those it hears of (:meth:`own`)."""
         self._own_tail = f'"{self.origin}"]'
         self._writers: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+        self.group: LoopCommits | None = None
+        """The event loop's open transaction (SQLite, once :meth:`group_commits`)."""
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "checkout", self._settle_first)
             self._writers = threading.Lock()
         if postgres:
             event.listen(self.engine, "checkout", _alive)
@@ -323,6 +185,26 @@ class Store:
                 connection.execute(
                     text("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
                 )
+
+    def group_commits(self, loop: asyncio.AbstractEventLoop) -> None:
+        """From now on, the writes made on the calling thread (``loop``'s) share one
+        transaction per pass of the loop (:mod:`dogfight.server.commits`). SQLite only:
+        PostgreSQL writes a batch in one statement, each with its notification."""
+        if self.engine.dialect.name != "sqlite" or self.group is not None:
+            return
+        self.group = LoopCommits(lambda: self.engine.raw_connection(), loop)
+
+    def _settle_first(self, _dbapi: Any, _record: Any, _proxy: Any) -> None:
+        """A connection taken from the pool on the loop's thread: commit the loop's open
+        transaction first (so it is seen, and its lock never waited on by the loop)."""
+        if self.group is not None:
+            self.group.settle_here()
+
+    async def stored(self, game_id: str) -> None:
+        """Wait until the game's writes made on the event loop are committed
+        (:class:`~dogfight.server.commits.GroupLost` if they could not be)."""
+        if self.group is not None:
+            await self.group.stored(game_id)
 
     @property
     def notifies(self) -> bool:
@@ -348,10 +230,20 @@ class Store:
         """One write transaction (Core, no unit of work): with SQLite, this process's
         writers take turns on a lock instead of meeting SQLite's busy handler, which
         sleeps for milliseconds at a time while another thread commits."""
+        self._settle_here()
         with self._writers, self.engine.begin() as connection:
             yield connection
 
+    def _settle_here(self) -> None:
+        """Commit the loop's open transaction before taking the writers' lock on the
+        loop's thread: a thread holding the lock may be waiting for the database lock
+        that transaction holds."""
+        if self.group is not None:
+            self.group.settle_here()
+
     def close(self) -> None:
+        if self.group is not None:
+            self.group.close()
         self.engine.dispose()
 
     def create_game(self, game: GameRow, seats: list[SeatRow], extra: Sequence[Base] = ()) -> None:
@@ -455,6 +347,37 @@ class Store:
         if self.notifies:
             self._pg_batch(game_id, batch, revision)
             return
+        group = self.group
+        if group is not None and group.here():
+            # on the event loop: in the loop's open transaction (commits.py)
+            try:
+                group.write(
+                    game_id, lambda cursor: self._write_batch(cursor, game_id, batch, revision)
+                )
+            except BaseException as exc:
+                self._raise_as(exc)
+                raise
+            return
+        with self._writers:
+            fairy = self.engine.raw_connection()
+            try:
+                cursor = fairy.cursor()
+                try:
+                    self._write_batch(cursor, game_id, batch, revision)
+                finally:
+                    cursor.close()
+                fairy.commit()
+            except BaseException as exc:
+                self._abandon(fairy, exc)
+                self._raise_as(exc)
+                raise
+            finally:
+                fairy.close()
+
+    def _write_batch(self, cursor: Any, game_id: str, batch: Batch, revision: int | None) -> None:
+        """The statements of :meth:`add_batch` on SQLite, on ``cursor`` (in a transaction
+        the caller commits): the game claimed (:class:`Stale` if it moved on), then the
+        rows."""
         now = time.time()
         sql = self._writes
         dump = sql.dump
@@ -481,38 +404,27 @@ class Store:
                 ],
             ),
         ]
-        with self._writers:
-            fairy = self.engine.raw_connection()
-            statement = sql.claim_any if revision is None else sql.claim
-            try:
-                cursor = fairy.cursor()
-                try:
-                    if revision is None:
-                        cursor.execute(statement, (game_id,))
-                    else:
-                        cursor.execute(statement, (game_id, revision))
-                    found = cursor.fetchone()
-                    if found is None:
-                        raise Stale(game_id)
-                    for statement, rows in inputs:
-                        if rows:
-                            cursor.executemany(statement, rows)
-                    if batch.over:
-                        statement = sql.over
-                        cursor.execute(statement, (True, game_id))
-                finally:
-                    cursor.close()
-                fairy.commit()
-            except BaseException as exc:
-                self._abandon(fairy, exc)
-                dbapi = self.engine.dialect.loaded_dbapi
-                if isinstance(exc, dbapi.IntegrityError):
-                    raise Conflict(str(exc)) from None
-                if isinstance(exc, dbapi.Error):
-                    raise DBAPIError.instance(statement, None, exc, dbapi.Error) from exc
-                raise
-            finally:
-                fairy.close()
+        if revision is None:
+            cursor.execute(sql.claim_any, (game_id,))
+        else:
+            cursor.execute(sql.claim, (game_id, revision))
+        if cursor.fetchone() is None:
+            raise Stale(game_id)
+        for statement, rows in inputs:
+            if rows:
+                cursor.executemany(statement, rows)
+        if batch.over:
+            cursor.execute(sql.over, (True, game_id))
+
+    def _raise_as(self, exc: BaseException) -> None:
+        """A driver's error of a raw write raised as the store's: :class:`Conflict` for a
+        unique key already taken, SQLAlchemy's error for the rest (else nothing: the
+        caller raises ``exc`` itself)."""
+        dbapi = self.engine.dialect.loaded_dbapi
+        if isinstance(exc, dbapi.IntegrityError):
+            raise Conflict(str(exc)) from None
+        if isinstance(exc, dbapi.Error):
+            raise DBAPIError.instance("(a game's batch)", None, exc, dbapi.Error) from exc
 
     def _pg_batch(self, game_id: str, batch: Batch, revision: int | None) -> None:
         """:meth:`add_batch` on PostgreSQL: one statement (:func:`pg_write`), one round
@@ -602,6 +514,7 @@ class Store:
     def update_seat(
         self, game_id: str, seat: str, revision: int | None = None, **values: Any
     ) -> None:
+        self._settle_here()
         with self._writers, Session(self.engine) as session, session.begin():
             self.claim(session, game_id, revision)
             row = session.get(SeatRow, (game_id, seat))
@@ -676,7 +589,7 @@ class Store:
         title, created, seed, engine, over, revision, setup, flags, seats, *rows, events = row
         plans, answers, decided, steps = (r or [] for r in rows)
         with_events = [(*s, e) for s, e in zip(steps, events or (), strict=True)]
-        plans, answers, decisions, steps, after = _rows_read(
+        plans, answers, decisions, steps, after = rows_read(
             plans, answers, decided, with_events, marks
         )
         return GameRecord(
@@ -718,7 +631,7 @@ class Store:
             if len(carried) == 5:
                 carried = carried[:4]  # the writer's origin
             plans, answers, decided, steps = (r or [] for r in carried)
-            taken, given, decisions, resolved, after = _rows_read(
+            taken, given, decisions, resolved, after = rows_read(
                 plans, answers, decided, steps, marks
             )
         except (ValueError, TypeError):

@@ -27,7 +27,7 @@ import contextlib
 import json
 import threading
 import types
-from collections.abc import Coroutine, Generator
+from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +66,9 @@ class Connection:
     sends: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while a message is being sent (by the sender or by :meth:`Hub.flush`): the
     messages go out one at a time, in the order they were queued."""
+    ready_update: bool = False
+    """Whether the last of ``ready`` is an update (dropped when another message comes
+    after it before it is sent: an update's parts are all in the next message)."""
     ready: list[str] = field(default_factory=list)
     """Views a light game's work queued on the event loop, not yet in the outbox:
     :meth:`Hub.flush`, right after the work, sends them; what it does not send, a
@@ -82,6 +85,11 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.loop_thread: int | None = None
         self._watchdog: asyncio.Task[None] | None = None
+        self.hold: Callable[[Callable[[], None]], bool] = lambda release: False
+        self._released: dict[Connection, None] = {}
+        """Connections given messages by a commit (:meth:`send_released`), in order."""
+        """Keeps a message built on the loop until what led to it is committed (True),
+        or lets it go at once (False): ``LoopCommits.hold``."""
 
     def add(self, game_id: str, connection: Connection) -> None:
         with self._lock:
@@ -107,20 +115,40 @@ class Hub:
                 return
             if connection.state is game.state and connection.sent == len(game.steps):
                 # the table and the steps are as last sent: only who is awaited changed
-                text = views.seat_update_json(game, connection.seat)
+                text, update = views.seat_update_json(game, connection.seat), True
             else:
                 text = views.seat_view_json(game, connection.seat, since=connection.sent)
+                update = False
                 connection.state = game.state
             connection.sent = len(game.steps)
             connection.version = game.version
         if self.loop is None:
             return
         if threading.get_ident() == self.loop_thread:  # a light game's work, on the loop
-            if not connection.ready:
-                self.loop.call_soon(self._settle, connection)
-            connection.ready.append(text)
+            if not self.hold(lambda: self._ready(connection, text, update)):
+                self._ready(connection, text, update)
         else:
             self.loop.call_soon_threadsafe(self.post, connection, text)
+
+    def _ready(self, connection: Connection, text: str, update: bool) -> None:
+        """Add a message built on the loop to the connection's ``ready`` (in place of an
+        update still there: a seat whose opponent's plan and the turn's result came in
+        one pass of the loop is sent the result alone)."""
+        ready = connection.ready
+        if not ready:
+            self.loop.call_soon(self._settle, connection)  # type: ignore[union-attr]
+        elif connection.ready_update:
+            ready.pop()
+        ready.append(text)
+        connection.ready_update = update
+        self._released[connection] = None
+
+    def send_released(self) -> None:
+        """Send now what the commit just made released (``hold``), connection by
+        connection as :meth:`flush` does."""
+        released, self._released = self._released, {}
+        for connection in released:
+            self._flush_one(connection)
 
     def fan_out(self, game: LiveGame) -> None:
         """Queue every connection of the game its new view (on a worker thread)."""
@@ -155,33 +183,36 @@ class Hub:
         after message while each send finishes at once; one that cannot (the client's
         socket is full) goes on in a task and the connection's sender sends the rest
         after it."""
-        loop = asyncio.get_running_loop()
         for connection in self.connections(game_id):
-            outbox = connection.outbox
-            while not outbox.empty() and not connection.sends.locked():
-                text = outbox.get_nowait()
-                if text is None:  # closing: the sender's work
-                    outbox.put_nowait(None)
-                    break
-                rest = _eager(loop, self._send(connection, text))
+            self._flush_one(connection)
+
+    def _flush_one(self, connection: Connection) -> None:
+        """:meth:`flush` of one connection."""
+        outbox = connection.outbox
+        while not outbox.empty() and not connection.sends.locked():
+            text = outbox.get_nowait()
+            if text is None:  # closing: the sender's work
+                outbox.put_nowait(None)
+                break
+            rest = eager(self._send(connection, text))
+            if rest is not None:
+                connection.finishing = rest
+                break
+        ready = connection.ready
+        if not ready:
+            return
+        if not outbox.empty() or connection.sends.locked():
+            self._settle(connection)  # behind what waits: the sender's work
+            return
+        connection.ready = []
+        for i, text in enumerate(ready):
+            rest = eager(self._send(connection, text))
+            if rest is not None or not outbox.empty():  # waiting, or failed (closing)
                 if rest is not None:
                     connection.finishing = rest
-                    break
-            ready = connection.ready
-            if not ready:
-                continue
-            if not outbox.empty() or connection.sends.locked():
-                self._settle(connection)  # behind what waits: the sender's work
-                continue
-            connection.ready = []
-            for i, text in enumerate(ready):
-                rest = _eager(loop, self._send(connection, text))
-                if rest is not None or not outbox.empty():  # waiting, or failed (closing)
-                    if rest is not None:
-                        connection.finishing = rest
-                    for later in ready[i + 1 :]:
-                        self._put(connection, later)
-                    break
+                for later in ready[i + 1 :]:
+                    self._put(connection, later)
+                break
 
     async def _send(self, connection: Connection, text: str) -> None:
         """Send one message (holding the connection's send lock); a send that fails
@@ -239,6 +270,19 @@ class Hub:
                         if task is not None:
                             task.cancel()
 
+    def abandon(self, game_id: str, message: dict[str, Any], code: int) -> None:
+        """Drop every message not yet sent to the game's pages (they show what could
+        not be stored), send each ``message`` and close it with ``code``."""
+        with self._lock:
+            held = list(self.games.pop(game_id, ()))
+        for connection in held:
+            connection.ready = []
+            while not connection.outbox.empty():
+                connection.outbox.get_nowait()
+            connection.close_code = code
+            self._put(connection, json.dumps(message))
+            self._put(connection, None)
+
     async def close_all(self, game_id: str, message: dict[str, Any], code: int) -> None:
         """Send every page of the game ``message`` and close it with ``code`` (after
         what is already in its outbox)."""
@@ -250,9 +294,7 @@ class Hub:
             self.post(connection, None)
 
 
-def _eager(
-    loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, None]
-) -> asyncio.Task[None] | None:
+def eager(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
     """Run ``coro`` now up to its first wait: None if it finished, else the task it goes
     on in. (A task would start only after everything already queued on the loop: in a
     burst, every other game's submissions.)"""
@@ -260,7 +302,7 @@ def _eager(
         waiting = coro.send(None)
     except StopIteration:
         return None
-    return loop.create_task(_finish(coro, waiting))
+    return asyncio.get_running_loop().create_task(_finish(coro, waiting))
 
 
 async def _finish(coro: Coroutine[Any, Any, None], waiting: Any) -> None:

@@ -1,0 +1,224 @@
+"""One SQLite commit for the writes of every light game the event loop worked on in one
+pass (group commit), and nothing of theirs acknowledged before it.
+
+A light game's work runs on the event loop (:mod:`dogfight.server.workers`), and each of
+its writes (a plan, a turn's steps) used to be a transaction of its own: under a burst
+of submissions the commits — the write-ahead log appended and its locks taken once per
+write — were a fifth of the server's work. Here the writes made on the loop's thread go
+into one open transaction, each inside a savepoint (a write refused — a plan submitted
+twice, a game changed elsewhere — is rolled back alone and raised at once, as before).
+The transaction is committed by a callback queued when it was opened, which runs after
+everything already queued on the loop (in a burst, after every submission read in the
+same pass), or as soon as it has been open :data:`SPAN` seconds.
+
+What the writes lead to waits for that commit, so that no answer, no page and no
+process sees anything that is not stored:
+
+- a request waits for :meth:`LoopCommits.stored` before it answers (the seat's
+  requests do, in ``on_seat``);
+- the WebSocket messages built meanwhile are handed over by :meth:`LoopCommits.hold`
+  only once the commit is done (:class:`dogfight.server.ws.Hub` asks it);
+- any other use of the database on the loop's thread (a new game, a seat's settings, a
+  read) commits the open transaction first (the pool's ``checkout`` event): it sees
+  what was written, and never waits on a lock the loop itself holds.
+
+If the commit fails (a full disk), nothing of the group is stored: each request waiting
+gets :class:`GroupLost`, its messages are dropped, and ``on_lost`` is told which games
+were in the group (the server reloads them from the database and closes their pages'
+sockets: the pages reconnect and see what is stored).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+SPAN = 0.01
+"""Seconds a transaction stays open at most (committed after the write that finds it
+older): in a burst the first games' answers do not wait for the whole burst's work,
+and a commit is still shared by a dozen writes."""
+
+
+class GroupLost(Exception):
+    """The transaction holding a game's last writes could not be committed: nothing of
+    them is stored."""
+
+
+class LoopCommits:
+    """The open transaction of the writes made on the event loop's thread."""
+
+    def __init__(
+        self,
+        connect: Callable[[], Any],
+        loop: asyncio.AbstractEventLoop,
+        thread: int | None = None,
+    ) -> None:
+        """``connect()``: a DB-API connection of the database (SQLite), kept for the
+        group's writes; ``thread``: the loop's thread (default: the calling one)."""
+        self._connect = connect
+        self._connection: Any = None
+        self.loop = loop
+        self.thread = threading.get_ident() if thread is None else thread
+        self.open = False
+        self.games: set[str] = set()
+        """The games with a write in the open transaction."""
+        self._opened = 0.0
+        """When the open transaction was begun (``time.perf_counter``)."""
+        self._done: asyncio.Future[None] | None = None
+        self._pending: dict[str, asyncio.Future[None]] = {}
+        """Each game's last group until it is committed (or, lost, until a waiter is
+        told): what :meth:`stored` waits for."""
+        self._after: list[Callable[[], None]] = []
+        self._answers: list[Callable[[], None]] = []
+        self.on_lost: Callable[[set[str], BaseException], None] = lambda games, exc: None
+        self.on_committed: Callable[[], None] = lambda: None
+        """Called after each commit, once what waited for it was released (the server
+        sends the messages it released at once: its pages learn their results without
+        waiting for every request queued behind theirs)."""
+        self.commits = 0
+        """Transactions committed (a figure for tests and the benchmark)."""
+
+    def here(self) -> bool:
+        """Whether the caller runs on the loop's thread (its writes go in the group)."""
+        return threading.get_ident() == self.thread
+
+    def write(self, game_id: str, work: Callable[[Any], None]) -> None:
+        """``work(cursor)`` — one game's writes — in a savepoint of the open transaction
+        (opened, and its commit queued on the loop, if none is). If ``work`` raises, its
+        writes are rolled back and the exception raised; the others' stay."""
+        if self._connection is None:
+            self._connection = self._connect()
+        connection = self._connection
+        cursor = connection.cursor()
+        try:
+            if not self.open:
+                cursor.execute("BEGIN")
+                self.open = True
+                self._opened = time.perf_counter()
+                self._done = self.loop.create_future()
+                self.loop.call_soon(self.settle)
+            try:
+                cursor.execute("SAVEPOINT game_write")
+                work(cursor)
+                cursor.execute("RELEASE game_write")
+            except BaseException as exc:
+                self._undo(cursor, exc)
+                raise
+            self.games.add(game_id)
+            assert self._done is not None
+            self._pending[game_id] = self._done
+        finally:
+            cursor.close()
+        if time.perf_counter() - self._opened > SPAN:
+            self.settle()  # the writes before this one have waited long enough
+
+    def _undo(self, cursor: Any, exc: BaseException) -> None:
+        """Roll back the failed write's savepoint; if that fails, or the database ended
+        the whole transaction itself (it does on a full disk or an I/O error), the group
+        is lost."""
+        try:
+            cursor.execute("ROLLBACK TO game_write")
+            cursor.execute("RELEASE game_write")
+        except Exception as undo:
+            self._lose(undo)
+            return
+        if not self._connection.in_transaction:
+            self._lose(exc)
+
+    def settle(self) -> None:
+        """Commit the open transaction (if any), then release what waited for it."""
+        if not self.open:
+            return
+        try:
+            self._commit()
+        except BaseException as exc:
+            self._lose(exc)
+            return
+        games, answers = self.games, self._answers
+        done, after = self._close()
+        self.commits += 1
+        for game_id in games:
+            if self._pending.get(game_id) is done:
+                del self._pending[game_id]
+        if done is not None and not done.done():
+            done.set_result(None)
+        for release in after:
+            release()
+        self.on_committed()
+        for answer in answers:
+            answer()
+
+    def _commit(self) -> None:
+        self._connection.commit()
+
+    def _close(self) -> tuple[asyncio.Future[None] | None, list[Callable[[], None]]]:
+        done, after = self._done, self._after
+        self.open, self._done, self._after, self._answers = False, None, [], []
+        self.games = set()
+        return done, after
+
+    def _lose(self, exc: BaseException) -> None:
+        """The open transaction cannot be committed: roll it back, drop what waited for
+        it, fail its waiters and tell ``on_lost``."""
+        games = self.games
+        with contextlib.suppress(Exception):
+            self._connection.rollback()
+        done, _ = self._close()
+        if done is not None and not done.done():
+            done.set_exception(GroupLost(f"{type(exc).__name__}: {exc}"))
+            done.add_done_callback(lambda f: f.exception())  # retrieved even if unawaited
+        self.on_lost(games, exc)
+
+    def settle_here(self) -> None:
+        """Commit the open transaction first when called on the loop's thread (before
+        another use of the database there)."""
+        if self.open and self.here():
+            self.settle()
+
+    def pending(self, game_id: str) -> asyncio.Future[None] | None:
+        """What the game's last writes on the loop wait for: None once they are
+        committed, else a future done at the commit (with :class:`GroupLost` if they
+        could not be, until a waiter of :meth:`stored` is told)."""
+        return self._pending.get(game_id)
+
+    async def stored(self, game_id: str) -> None:
+        """Wait until the game's writes in the open transaction (if any) are committed;
+        :class:`GroupLost` if they could not be."""
+        done = self._pending.get(game_id)
+        if done is None:
+            return
+        try:
+            await asyncio.shield(done)
+        finally:
+            if done.done() and self._pending.get(game_id) is done:
+                del self._pending[game_id]  # lost: told (a later request sees it reloaded)
+
+    def hold(self, release: Callable[[], None]) -> bool:
+        """Keep ``release`` (a message handed over, a test's crash) until the open
+        transaction is committed, if one is open and the caller is on the loop's thread
+        (True); else False: the caller goes on at once. Dropped if the commit fails."""
+        if not self.open or not self.here():
+            return False
+        self._after.append(release)
+        return True
+
+    def then(self, answer: Callable[[], None]) -> bool:
+        """:meth:`hold` for a request's answer: run after the commit once every message
+        it released is handed over (``on_committed``), so that a message released
+        after this answer's own is not sent before it is put in place of an older."""
+        if not self.open or not self.here():
+            return False
+        self._answers.append(answer)
+        return True
+
+    def close(self) -> None:
+        """Commit what is open and let the connection go."""
+        self.settle_here()
+        if self._connection is not None:
+            with contextlib.suppress(Exception):
+                self._connection.close()
+            self._connection = None
