@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from server_helpers import client, headers, seat_url, straights_plan
+from starlette.websockets import WebSocketDisconnect
 
 from dogfight.catalog import load_catalog
 from dogfight.server import commits, views, ws
@@ -256,10 +257,20 @@ def test_a_plan_whose_commit_failed_is_refused_and_may_be_sent_again(
         seat = next(s for s in made["seats"] if s["side"] == "allies")
         url = seat_url(game, seat["id"], "plans")
         body = {"turn": 1, "plans": {seat["vehicles"][0]: straights_plan()}}
-        monkeypatch.setattr(commits.LoopCommits, "_commit", fails_once)
-        refused = c.post(url, json=body, headers=headers(seat["token"]))
-        assert refused.status_code == 503
-        assert "could not store" in refused.json()["error"]
+        other = next(s for s in made["seats"] if s["side"] != "allies")
+        with c.websocket_connect(f"/api/games/{game}/ws") as page:
+            page.send_json({"seat": other["id"], "token": other["token"], "since": 0})
+            assert page.receive_json()["type"] == "view"
+            monkeypatch.setattr(commits.LoopCommits, "_commit", fails_once)
+            refused = c.post(url, json=body, headers=headers(seat["token"]))
+            assert refused.status_code == 503
+            assert "could not store" in refused.json()["error"]
+            # the opponent's page is sent no update of it: told, and closed to reconnect
+            told = page.receive_json()
+            assert told["type"] == "error" and told["status"] == 503
+            with pytest.raises(WebSocketDisconnect) as closed:
+                page.receive_json()
+            assert closed.value.code == 4503
         view = c.get(seat_url(game, seat["id"]), headers=headers(seat["token"])).json()
         assert view["stage"]["submitted"] is False
         again = c.post(url, json=body, headers=headers(seat["token"]))

@@ -334,19 +334,26 @@ def create_app(
             await answer()
             return
         sending: list[asyncio.Task[None] | None] = []
+        failed: list[Exception] = []
 
         def now() -> None:
             hub.flush(game_id)
-            sending.append(eager(answer()))
+            try:
+                sending.append(eager(answer()))
+            except Exception as exc:  # the client went away: raised in this task below
+                failed.append(exc)
 
-        group.then(now)
+        if not done.done():  # else lost: told below
+            group.then(now)
         try:
             await group.stored(game_id)
         except GroupLost:
             raise ApiError(503, LOST, None) from None
-        if not sending:  # committed before ``now`` was held: cannot happen, but answer
+        if failed:
+            raise failed[0]
+        if not sending:  # committed without ``now`` (cannot happen): answer now
             now()
-        rest = sending[0]
+        rest = sending[0] if sending else None
         if rest is not None:  # the client's socket was full: the answer goes on
             await rest
 

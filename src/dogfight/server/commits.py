@@ -32,10 +32,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
+
+log = logging.getLogger("dogfight.server")
 
 SPAN = 0.01
 """Seconds a transaction stays open at most (committed after the write that finds it
@@ -146,11 +149,11 @@ class LoopCommits:
                 del self._pending[game_id]
         if done is not None and not done.done():
             done.set_result(None)
-        for release in after:
-            release()
-        self.on_committed()
-        for answer in answers:
-            answer()
+        for then in (*after, self.on_committed, *answers):
+            try:
+                then()
+            except Exception:  # one waiter's failure must not keep the others waiting
+                log.exception("dogfight: after a commit")
 
     def _commit(self) -> None:
         self._connection.commit()

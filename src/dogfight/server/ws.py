@@ -86,10 +86,10 @@ class Hub:
         self.loop_thread: int | None = None
         self._watchdog: asyncio.Task[None] | None = None
         self.hold: Callable[[Callable[[], None]], bool] = lambda release: False
-        self._released: dict[Connection, None] = {}
-        """Connections given messages by a commit (:meth:`send_released`), in order."""
         """Keeps a message built on the loop until what led to it is committed (True),
         or lets it go at once (False): ``LoopCommits.hold``."""
+        self._released: dict[Connection, None] = {}
+        """Connections given messages by a commit (:meth:`send_released`), in order."""
 
     def add(self, game_id: str, connection: Connection) -> None:
         with self._lock:
@@ -125,15 +125,18 @@ class Hub:
         if self.loop is None:
             return
         if threading.get_ident() == self.loop_thread:  # a light game's work, on the loop
-            if not self.hold(lambda: self._ready(connection, text, update)):
+            if not self.hold(lambda: self._ready(connection, text, update, True)):
                 self._ready(connection, text, update)
         else:
             self.loop.call_soon_threadsafe(self.post, connection, text)
 
-    def _ready(self, connection: Connection, text: str, update: bool) -> None:
+    def _ready(
+        self, connection: Connection, text: str, update: bool, released: bool = False
+    ) -> None:
         """Add a message built on the loop to the connection's ``ready`` (in place of an
         update still there: a seat whose opponent's plan and the turn's result came in
-        one pass of the loop is sent the result alone)."""
+        one pass of the loop is sent the result alone); ``released`` by a commit: sent
+        by :meth:`send_released` once the commit has released all it held."""
         ready = connection.ready
         if not ready:
             self.loop.call_soon(self._settle, connection)  # type: ignore[union-attr]
@@ -141,7 +144,8 @@ class Hub:
             ready.pop()
         ready.append(text)
         connection.ready_update = update
-        self._released[connection] = None
+        if released:
+            self._released[connection] = None
 
     def send_released(self) -> None:
         """Send now what the commit just made released (``hold``), connection by
