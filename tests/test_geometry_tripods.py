@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 import pytest
 import shapely
 from geometry_helpers import Motion
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from dogfight.catalog.loader import load_catalog
@@ -420,8 +420,42 @@ def test_heat_ray_is_invariant_when_the_table_moves(
         assert close_point(moved.point, m.point(shot.point), 1e-6)
 
 
+GRAZES: list[tuple[Pose, Side, RulerSpec, Polygon, list[Polygon]]] = [
+    # a plane turned as the tripod (3.75 and 4 degrees), one ruler edge running along
+    # its side: found by hypothesis, where the engine and shapely disagreed on whether a
+    # line on the side meets the base (a 1.75 cm contact against none, none against a
+    # 4.26 cm run along the side), each by the last bit of a coordinate
+    (
+        Pose(0.0, 0.0, 3.75),
+        Side.FRONT,
+        MEDIUM,
+        (
+            (6.165213694100853, -1.0991290517036525),
+            (10.655578848674569, -0.8048149701680085),
+            (10.263160073293712, 5.182338569263612),
+            (5.772794918719995, 4.888024487727968),
+        ),
+        [],
+    ),
+    (
+        Pose(0.0, 0.0, 4.0),
+        Side.FRONT,
+        MEDIUM,
+        (
+            (4.963117374214201, 1.8507178224020038),
+            (9.45215560038341, 2.164621954250567),
+            (9.033616757918658, 8.150006255809512),
+            (4.544578531749449, 7.8361021239609485),
+        ),
+        [],
+    ),
+]
+
+
 @SETTINGS
 @given(ray_cases())
+@example(GRAZES[0])
+@example(GRAZES[1])
 def test_heat_ray_shot_is_a_real_unblocked_ruler_edge(
     case: tuple[Pose, Side, RulerSpec, Polygon, list[Polygon]],
 ) -> None:
@@ -435,6 +469,14 @@ def test_heat_ray_shot_is_a_real_unblocked_ruler_edge(
     for p in placements(tripod, HEX, which, ruler):
         t = first_contact(p.start, p.direction, ruler.length, target)
         edge = shapely.LineString([p.start, p.end(ruler.length)])
+        if (
+            edge.distance(target_shape) < 1e-9
+            and edge.intersection(target_shape.buffer(-1e-9)).is_empty
+        ):
+            # the edge only grazes the base: running along one of its sides (the target
+            # turned as the tripod), it meets it or misses it by the last bit of a
+            # coordinate, in the engine's sign test and in shapely's alike
+            continue
         hits = edge.intersection(target_shape)
         if hits.is_empty:
             assert t is None
