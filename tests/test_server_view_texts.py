@@ -27,7 +27,14 @@ PRESETS = presets(CATALOG)
 
 
 def _check(game: LiveGame) -> None:
+    for state in [game.initial, *(step.state for step in game.steps)]:
+        for seat in game.seats:
+            # kept across states with the same vehicles: what a fresh look-up gives
+            assert game.seat_vehicles(seat, state) == game._seat_vehicles(seat, state)
     assert views._summary_text(game) == to_json(views.summary(game))
+    for seat in game.seats:
+        vids = game.seat_vehicles(seat)
+        assert views._stage_text(game, seat, vids) == to_json(views._stage(game, seat, vids))
     for seat in game.seats:
         page = views.seat_view_json(game, seat)
         assert views.seat_view(game, seat) == json.loads(page)
