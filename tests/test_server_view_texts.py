@@ -4,29 +4,39 @@ preset: people and computer players, open analysis games and secret seeds, over 
 
 from __future__ import annotations
 
+import enum
 import json
+import math
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
 
 from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
 from dogfight.catalog import load_catalog
+from dogfight.geometry.pose import Pose
+from dogfight.rules.events import Event
 from dogfight.server import seat_actions, views
 from dogfight.server.errors import ApiError
 from dogfight.server.games import LiveGame
+from dogfight.server.records import stored_text
 from dogfight.server.schemas import CreateGame
 from dogfight.server.seating import seats_of, table_of
 from dogfight.server.service import GameService
 from dogfight.server.setups import presets
 from dogfight.server.store import Store
-from dogfight.server.viewcache import to_json
+from dogfight.server.viewcache import scalar_json, to_json
 
 CATALOG = load_catalog()
 PRESETS = presets(CATALOG)
 
 
 def _check(game: LiveGame) -> None:
+    for step in game.steps:
+        for event in step.events:
+            assert stored_text(event) == to_json(event.to_json())
     for state in [game.initial, *(step.state for step in game.steps)]:
         for seat in game.seats:
             # kept across states with the same vehicles: what a fresh look-up gives
@@ -70,3 +80,47 @@ def test_a_summarys_text_is_the_summary_put_in_json(name: str, tmp_path: Path) -
                 except ApiError:
                     continue
                 _check(game)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [True, False, None, 0, 7, -3, 2**70, "", "seat-1", 'a "quoted"\nline', "été", 1.5, [1]],
+)
+def test_a_single_value_is_written_as_the_encoder_writes_it(value: object) -> None:
+    assert scalar_json(value) == to_json(value)
+
+
+@dataclass(frozen=True, slots=True)
+class _Odd(Event):
+    kind: ClassVar[str] = "odd"
+    number: Any
+    other: Any = None
+
+
+class _Colour(enum.StrEnum):
+    RED = "red"
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        _Odd(-0.0),
+        _Odd(-0.00001, 1e-5),
+        _Odd(12.34565, 1e20),
+        _Odd(Pose(1, -0.0, 359.99999)),
+        _Odd({"a": [1.23456, (2, "x")], "b": {"c": None}}, [True, False]),
+        _Odd({1: "int key"}),
+        _Odd(_Colour.RED, np.float64(2.5)),
+        _Odd(3, 'é\n"q"'),
+    ],
+)
+def test_an_events_stored_text_is_its_json_put_in_json(event: Event) -> None:
+    assert stored_text(event) == to_json(event.to_json())
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, [-math.inf]])
+def test_an_event_that_is_not_a_number_is_refused_as_the_encoder_refuses_it(bad: Any) -> None:
+    with pytest.raises(ValueError):
+        to_json(_Odd(bad).to_json())
+    with pytest.raises(ValueError):
+        stored_text(_Odd(bad))

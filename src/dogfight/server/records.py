@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from dogfight.geometry.maneuver import Card, _bezier_weights, card_path
@@ -100,8 +100,7 @@ class Step:
             pages = self.pages = [None] * len(self.events)
         text = pages[index]
         if text is None:
-            encoded, texts = self.encode(), self.encode_texts()
-            text = event_text(self.events[index], self.state, encoded[index], texts[index])
+            text = event_text(self.events[index], self.state, None, self.encode_texts()[index])
             pages[index] = text
         return text
 
@@ -112,7 +111,7 @@ class Step:
 
     def encode_texts(self) -> list[str]:
         if self.texts is None:
-            self.texts = [to_json(e) for e in self.encode()]
+            self.texts = [stored_text(e) for e in self.events]
         return self.texts
 
     def stored(self) -> str:
@@ -171,7 +170,7 @@ def event_text(
     of putting an event in JSON), and ``stored`` (``encoded`` as compact JSON text, as
     the step was stored) is extended rather than encoded again."""
     path = _path_text(event, state) if isinstance(event, Moved) else None
-    if stored is not None and encoded is not None and "text" not in encoded and len(encoded):
+    if stored is not None and "text" not in _writer(type(event))[1]:
         said = str_json(describe(event))
         if path is None:
             return "".join((stored[:-1], ',"text":', said, "}"))
@@ -182,6 +181,99 @@ def event_text(
     if path is None:
         return text
     return "".join((text[:-1], ',"path":', path, "}"))
+
+
+class _Unwritten(Exception):
+    """A value :func:`stored_text` leaves to the encoder (the whole event is encoded)."""
+
+
+_WRITERS: dict[type, tuple[str, tuple[str, ...], tuple[str, ...]] | None] = {}
+"""By event class: the text its JSON starts with (its kind), its fields and the text
+before each field's value; None for a class whose JSON is its own (``to_json``
+overridden, or a field named ``kind``)."""
+
+
+def _writer(cls: type) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The pieces of :data:`_WRITERS` for an event class (:data:`_OWN` for a class not
+    written here)."""
+    if cls not in _WRITERS:
+        names = tuple(f.name for f in fields(cls))
+        own = cls.to_json is not Event.to_json or "kind" in names  # type: ignore[attr-defined]
+        _WRITERS[cls] = (
+            None
+            if own
+            else (
+                '{"kind":' + str_json(cls.kind),  # type: ignore[attr-defined]
+                names,
+                tuple(f",{str_json(name)}:" for name in names),
+            )
+        )
+    got = _WRITERS[cls]
+    return _OWN if got is None else got
+
+
+_OWN = ("", ("text",), ())
+"""The pieces of an event class whose JSON is its own: encoded whole, and its page text
+made from that JSON (as for an event with a field named ``text``)."""
+
+
+def stored_text(event: Event) -> str:
+    """``to_json(event.to_json())``, the event as a step stores it, written field by field
+    (a test holds it to the encoder's text for every kind of event of many games): the
+    keys' texts are made once per class and each value is written as ``Event.to_json``
+    makes it (floats rounded to 1e-4, no negative zero, poses as objects) and the encoder
+    writes it, without making the dict and encoding it key by key (for every event of
+    every step: as much as the rest of the server's work on a turn's events). A value
+    of another kind (an enum...) has the whole event encoded."""
+    head, names, keys = _writer(type(event))
+    if not head:
+        return to_json(event.to_json())
+    parts = [head]
+    try:
+        for name, key in zip(names, keys, strict=True):
+            parts.append(key)
+            parts.append(_value_text(getattr(event, name)))
+    except _Unwritten:
+        return to_json(event.to_json())
+    parts.append("}")
+    return "".join(parts)
+
+
+def _float_text(value: float) -> str:
+    rounded = round(value, 4)
+    if rounded == 0:
+        return "0.0"
+    if rounded != rounded or rounded in (math.inf, -math.inf):
+        raise _Unwritten  # the encoder refuses it
+    return float.__repr__(rounded)
+
+
+def _value_text(value: Any) -> str:
+    """A field's value as ``to_json(_plain(value))`` writes it (see :func:`stored_text`)."""
+    kind = type(value)
+    if kind is str:
+        return str_json(value)
+    if kind is float:
+        return _float_text(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is Pose:
+        return "".join(
+            (
+                '{"x":', _value_text(value.x), ',"y":', _value_text(value.y),
+                ',"heading":', _value_text(value.heading), "}",
+            )
+        )  # fmt: skip
+    if kind is list or kind is tuple:
+        return "[" + ",".join([_value_text(v) for v in value]) + "]"
+    if kind is dict and all(type(k) is str for k in value):
+        items = value.items()
+        return "{" + ",".join([str_json(k) + ":" + _value_text(v) for k, v in items]) + "}"
+    raise _Unwritten
 
 
 _PATH_WEIGHTS = _bezier_weights(16)

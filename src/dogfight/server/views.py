@@ -23,7 +23,7 @@ from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
 from dogfight.server.records import Json, Seat, Step, event_json, event_text, pose_json
-from dogfight.server.viewcache import str_json, to_json
+from dogfight.server.viewcache import scalar_json, str_json, to_json
 
 if TYPE_CHECKING:
     from dogfight.server.games import LiveGame
@@ -154,15 +154,18 @@ def _public_step_text(step: Step, index: int) -> str:
     JSON."""
     state = step.state
     shown = [
-        event_text(e, state, j, t)
-        for e, j, t in zip(step.events, step.encode(), step.encode_texts(), strict=True)
+        event_text(e, state, None, t) for e, t in zip(step.events, step.encode_texts(), strict=True)
     ]
     return _step_json(index, step, shown)
 
 
 def _step_json(index: int, step: Step, events: list[str]) -> str:
-    head = to_json({"index": index + 1, "turn": step.turn, "phase": step.phase})
-    return "".join((head[:-1], ',"events":[', ",".join(events), "]}"))
+    return "".join(
+        (
+            '{"index":', scalar_json(index + 1), ',"turn":', scalar_json(step.turn),
+            ',"phase":', scalar_json(step.phase), ',"events":[', ",".join(events), "]}",
+        )
+    )  # fmt: skip
 
 
 def seat_view(game: LiveGame, seat_id: str, since: int = 0) -> Json:
@@ -249,15 +252,15 @@ def _summary_json(game: LiveGame) -> str:
     stage = "over" if nxt is None else ("planning" if nxt[1] == 0 else "targets")
     parts = [
         head,
-        ',"turn":', to_json(state.turn), ',"phase":', to_json(state.phase),
-        ',"over":', to_json(state.over), ',"winner":', to_json(state.winner),
+        ',"turn":', scalar_json(state.turn), ',"phase":', scalar_json(state.phase),
+        ',"over":', scalar_json(state.over), ',"winner":', scalar_json(state.winner),
         ',"stage":"', stage, '","steps":', str(len(game.steps)),
-        ',"analysis":', to_json(game.analysis),
+        ',"analysis":', scalar_json(game.analysis),
         ',"waiting_for":[', ",".join([str_json(sid) for sid in waiting]),
         '],"seats":[', ",".join(seats), "]",
     ]  # fmt: skip
     if game.analysis:
-        parts += (',"seed":', to_json(game.seed))
+        parts += (',"seed":', scalar_json(game.seed))
     if state.over:
         over = next(
             (e for step in reversed(game.steps) for e in step.events if isinstance(e, GameOver)),
@@ -287,7 +290,7 @@ def _stage_json(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
     to_plan = sorted(v for v in vids if v in state.vehicles and state.vehicles[v].in_play)
     return "".join(
         (
-            '{"kind":"planning","turn":', to_json(turn),
+            '{"kind":"planning","turn":', scalar_json(turn),
             ',"to_plan":[', ",".join([str_json(v) for v in to_plan]),
             '],"submitted":', "false" if mine is None else "true",
             ',"my_plans":', "null" if mine is None else to_json(
