@@ -13,6 +13,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
 from dogfight.catalog import load_catalog
@@ -21,7 +23,7 @@ from dogfight.rules.events import Event
 from dogfight.server import seat_actions, views
 from dogfight.server.errors import ApiError
 from dogfight.server.games import LiveGame
-from dogfight.server.records import stored_text
+from dogfight.server.records import _float_text, stored_text
 from dogfight.server.schemas import CreateGame
 from dogfight.server.seating import seats_of, table_of
 from dogfight.server.service import GameService
@@ -124,3 +126,18 @@ def test_an_event_that_is_not_a_number_is_refused_as_the_encoder_refuses_it(bad:
         to_json(_Odd(bad).to_json())
     with pytest.raises(ValueError):
         stored_text(_Odd(bad))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    value=st.one_of(
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.floats(-1e10, 1e10),
+        st.floats(-1e-3, 1e-3),
+        st.integers(-(10**12), 10**12).map(lambda n: n / 10**5),
+        st.integers(-(10**9), 10**9).map(lambda n: n / 2**10),
+        st.sampled_from([0.0, -0.0, 0.00005, -0.00005, 0.00015, 2.5e-05, 9999999999.99995]),
+    )
+)
+def test_a_float_is_written_as_the_rounded_float_the_encoder_writes(value: float) -> None:
+    assert _float_text(value) == to_json(_Odd(value).to_json()["number"])

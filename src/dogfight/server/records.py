@@ -240,6 +240,17 @@ def stored_text(event: Event) -> str:
 
 
 def _float_text(value: float) -> str:
+    """``float.__repr__`` of ``round(value, 4)`` (no negative zero), as ``Event.to_json``
+    and the encoder write a float. Below 1e10 in size it is the value written with four
+    decimals, its trailing zeros dropped: the same correctly rounded decimal as
+    ``round``'s, and at most 14 digits, so the shortest that gives the rounded float back
+    (``repr``'s); one conversion instead of ``round``'s and ``repr``'s (a test holds
+    the two to the same text)."""
+    if -1e10 < value < 1e10:
+        text = f"{value:.4f}".rstrip("0")
+        if text[-1] == ".":
+            return "0.0" if text == "-0." else text + "0"
+        return text
     rounded = round(value, 4)
     if rounded == 0:
         return "0.0"
