@@ -106,6 +106,7 @@ class LiveGame:
         self.failure: Failure | None = None
         self._vehicles_of: tuple[Any, Any, dict[str, frozenset[str]]] = (None, None, {})
         self._vehicles_by_ids: tuple[Any, Any, dict[str, frozenset[str]]] = (None, None, {})
+        self._due_of: tuple[Any, list[str]] = (None, [])
         self._to_plan: tuple[Any, Any, list[Seat]] = (None, None, [])
         self._seats_in_order: tuple[Any, list[Seat]] = (None, [])
         self.view_cache = ViewCache()
@@ -395,17 +396,25 @@ class LiveGame:
             return {}
         given = self.answers.get((turn, -phase), {})
         out: dict[str, list[str]] = {}
-        for vid in state.planning_due():
+        for vid in self._planning_due(state):
             owner = self.owner(vid)
             if owner is not None and owner.id not in given:
                 out.setdefault(owner.id, []).append(vid)
         return out
 
+    def _planning_due(self, state: GameState) -> list[str]:
+        """``state.planning_due()`` of a state of the game's (not to be changed), worked
+        out once per state: asked before every action phase's look-ups (a dozen a turn)."""
+        known = self._due_of
+        if known[0] is not state:
+            known = self._due_of = (state, state.planning_due())
+        return known[1]
+
     def _planned(self, turn: int, phase: int) -> tuple[GameState, list[Event]]:
         """The state with this Earthling turn's plans down (the state itself when no WW2
         airplane plans before this phase)."""
         state = self.state
-        if phase < 2 or not state.planning_due():
+        if phase < 2 or not self._planning_due(state):
             return state, []
         plans = {
             vid: plan
