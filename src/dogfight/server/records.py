@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -170,7 +171,7 @@ def event_text(
     of putting an event in JSON), and ``stored`` (``encoded`` as compact JSON text, as
     the step was stored) is extended rather than encoded again."""
     path = _path_text(event, state) if isinstance(event, Moved) else None
-    if stored is not None and "text" not in _writer(type(event))[1]:
+    if stored is not None and not _writer(type(event))[1]:
         said = str_json(describe(event))
         if path is None:
             return "".join((stored[:-1], ',"text":', said, "}"))
@@ -187,34 +188,33 @@ class _Unwritten(Exception):
     """A value :func:`stored_text` leaves to the encoder (the whole event is encoded)."""
 
 
-_WRITERS: dict[type, tuple[str, tuple[str, ...], tuple[str, ...]] | None] = {}
-"""By event class: the text its JSON starts with (its kind), its fields and the text
-before each field's value; None for a class whose JSON is its own (``to_json``
-overridden, or a field named ``kind``)."""
+_WRITERS: dict[type, tuple[Callable[[Any], str] | None, bool]] = {}
+"""By event class: the function writing an event's stored text (None for a class whose
+JSON is its own: ``to_json`` overridden, or a field named ``kind``), and whether the
+event's JSON may have a ``text`` key (a field so named, or a JSON of its own)."""
 
 
-def _writer(cls: type) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
-    """The pieces of :data:`_WRITERS` for an event class (:data:`_OWN` for a class not
-    written here)."""
-    if cls not in _WRITERS:
+def _writer(cls: type) -> tuple[Callable[[Any], str] | None, bool]:
+    """:data:`_WRITERS`' entry for an event class, made on first use: for the default
+    JSON, a function made for the class (as ``dogfight.geometry.frozen`` makes an
+    ``__init__``) joining the kind's text, each field's key text, made once, and the
+    text of its value (:func:`_value_text`)."""
+    got = _WRITERS.get(cls)
+    if got is None:
         names = tuple(f.name for f in fields(cls))
-        own = cls.to_json is not Event.to_json or "kind" in names  # type: ignore[attr-defined]
-        _WRITERS[cls] = (
-            None
-            if own
-            else (
-                '{"kind":' + str_json(cls.kind),  # type: ignore[attr-defined]
-                names,
-                tuple(f",{str_json(name)}:" for name in names),
-            )
-        )
-    got = _WRITERS[cls]
-    return _OWN if got is None else got
-
-
-_OWN = ("", ("text",), ())
-"""The pieces of an event class whose JSON is its own: encoded whole, and its page text
-made from that JSON (as for an event with a field named ``text``)."""
+        if cls.to_json is not Event.to_json or "kind" in names:  # type: ignore[attr-defined]
+            got = _WRITERS[cls] = (None, True)
+            return got
+        env: dict[str, Any] = {"V": _value_text, "H": '{"kind":' + str_json(cls.kind)}  # type: ignore[attr-defined]
+        pieces = ["H"]
+        for i, name in enumerate(names):
+            env[f"K{i}"] = f",{str_json(name)}:"
+            pieces += (f"K{i}", f"V(e.{name})")
+        source = f"def write(e):\n    return ''.join(({', '.join(pieces)}, '}}'))"
+        made: dict[str, Any] = {}
+        exec(source, env, made)
+        got = _WRITERS[cls] = (made["write"], "text" in names)
+    return got
 
 
 def stored_text(event: Event) -> str:
@@ -225,18 +225,13 @@ def stored_text(event: Event) -> str:
     writes it, without making the dict and encoding it key by key (for every event of
     every step: as much as the rest of the server's work on a turn's events). A value
     of another kind (an enum...) has the whole event encoded."""
-    head, names, keys = _writer(type(event))
-    if not head:
-        return to_json(event.to_json())
-    parts = [head]
-    try:
-        for name, key in zip(names, keys, strict=True):
-            parts.append(key)
-            parts.append(_value_text(getattr(event, name)))
-    except _Unwritten:
-        return to_json(event.to_json())
-    parts.append("}")
-    return "".join(parts)
+    write = _writer(type(event))[0]
+    if write is not None:
+        try:
+            return write(event)
+        except _Unwritten:
+            pass
+    return to_json(event.to_json())
 
 
 def _float_text(value: float) -> str:
