@@ -268,12 +268,12 @@ def _value_text(value: Any) -> str:
     if kind is bool:
         return "true" if value else "false"
     if kind is Pose:
-        return "".join(
-            (
-                '{"x":', _value_text(value.x), ',"y":', _value_text(value.y),
-                ',"heading":', _value_text(value.heading), "}",
-            )
-        )  # fmt: skip
+        x, y, heading = value.x, value.y, value.heading
+        if type(x) is float and type(y) is float and type(heading) is float:
+            x, y, heading = _float_text(x), _float_text(y), _float_text(heading)
+        else:
+            x, y, heading = _value_text(x), _value_text(y), _value_text(heading)
+        return "".join(('{"x":', x, ',"y":', y, ',"heading":', heading, "}"))
     if kind is list or kind is tuple:
         return "[" + ",".join([_value_text(v) for v in value]) + "]"
     if kind is dict and all(type(k) is str for k in value):
