@@ -39,6 +39,8 @@ def _check(game: LiveGame) -> None:
     for step in game.steps:
         for event in step.events:
             assert stored_text(event) == to_json(event.to_json())
+    # kept per state: what the state itself says
+    assert game._planning_due(game.state) == game.state.planning_due()
     for state in [game.initial, *(step.state for step in game.steps)]:
         for seat in game.seats:
             # kept across states with the same vehicles: what a fresh look-up gives
