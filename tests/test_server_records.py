@@ -18,7 +18,7 @@ from dogfight.catalog import load_catalog
 from dogfight.geometry.maneuver import apply_card, arrowhead, card_path, nose
 from dogfight.geometry.pose import Pose
 from dogfight.rules.events import IllegalManeuver, Moved, TurnStarted
-from dogfight.server.records import event_json, event_text
+from dogfight.server.records import event_json, event_text, path_numbers
 from dogfight.server.viewcache import to_json
 from dogfight.situation import build, parse_situation
 
@@ -72,6 +72,29 @@ def _plain_card_path(pose: Pose, card: Any, base_length: float, steps: int = 16)
 def test_a_cards_path_is_bit_for_bit_the_plain_curve(start: Pose, deck: str) -> None:
     for card in CATALOG.maneuver_decks[deck].cards:
         assert card_path(start, card, 5.0) == _plain_card_path(start, card, 5.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    start=st.one_of(
+        poses,
+        round_poses,
+        st.builds(Pose, st.just(0.0), st.just(-0.0), st.sampled_from([-0.0, 0.0, 360.0, -1e-15])),
+    ),
+    deck=st.sampled_from(sorted(CATALOG.maneuver_decks)),
+    base_length=st.sampled_from([5.0, 4.0, 3.7]),
+)
+def test_a_paths_numbers_are_bit_for_bit_the_cards_path(
+    start: Pose, deck: str, base_length: float
+) -> None:
+    """The page's path, worked out on plain floats, is ``card_path`` itself: the same
+    floats to the last bit (signed zeros too), for every card of every deck."""
+    for card in CATALOG.maneuver_decks[deck].cards:
+        flat = [v for point in card_path(start, card, base_length) for v in point]
+        got = path_numbers(start, card, base_length)
+        assert [(v, math.copysign(1.0, v)) for v in got] == [
+            (v, math.copysign(1.0, v)) for v in flat
+        ]
 
 
 @settings(max_examples=300, deadline=None)
@@ -133,8 +156,12 @@ def test_a_steps_stored_text_gives_the_same_page_text_as_its_events() -> None:
             steps.append(Step(turn, phase, events, state))
         for step in steps:
             assert json.loads(step.stored()) == step.encode()
-            for e, j, t in zip(step.events, step.encode(), step.encode_texts(), strict=True):
+            for i, (e, j, t) in enumerate(
+                zip(step.events, step.encode(), step.encode_texts(), strict=True)
+            ):
                 assert event_text(e, step.state, j, t) == event_text(e, step.state)
+                # the page text kept on the step is the one made anew
+                assert step.page(i) == event_text(e, step.state) == step.page(i)
                 seen += 1
     assert seen > 20
 

@@ -22,6 +22,7 @@ import json
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, NoReturn, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -69,6 +70,9 @@ def _die() -> None:
     os._exit(70)
 
 
+_NONE: Mapping[Any, Any] = MappingProxyType({})
+"""No inputs (read only: shared by every look-up)."""
+
 LIGHT_VEHICLES = 4
 """Vehicles in a game whose work runs on the event loop (a duel, two against two)."""
 
@@ -111,6 +115,8 @@ class LiveGame:
         replay the engine refused."""
         self.failure: Failure | None = None
         self._vehicles_of: tuple[Any, Any, dict[str, frozenset[str]]] = (None, None, {})
+        self._vehicles_by_ids: tuple[Any, Any, dict[str, frozenset[str]]] = (None, None, {})
+        self._due_of: tuple[Any, list[str]] = (None, [])
         self._to_plan: tuple[Any, Any, list[Seat]] = (None, None, [])
         self._seats_in_order: tuple[Any, list[Seat]] = (None, [])
         self.view_cache = ViewCache()
@@ -299,11 +305,18 @@ class LiveGame:
     def seat_vehicles(self, seat_id: str, state: GameState | None = None) -> frozenset[str]:
         """The vehicles the seat plays in ``state`` (default: the current one): its own,
         and for the first seat of a side the side's vehicles no seat names. Worked out
-        once per state and seat (asked many times per request)."""
+        once per seat while the seats and the ids of the vehicles on the table and in
+        reserve stay the same (asked many times per request, for every new state)."""
         state = state or self.state
         known = self._vehicles_of
         if known[0] is not state or known[1] is not self.seats:
-            known = self._vehicles_of = (state, self.seats, {})
+            # what a seat plays depends only on the seats and on which vehicles (each of
+            # its side for good) are on the table or in reserve: kept while those stay
+            ids = (tuple(state.vehicles), tuple(state.reserves))
+            held = self._vehicles_by_ids
+            if held[0] is not self.seats or held[1] != ids:
+                held = self._vehicles_by_ids = (self.seats, ids, {})
+            known = self._vehicles_of = (state, self.seats, held[2])
         mine = known[2].get(seat_id)
         if mine is None:
             mine = known[2][seat_id] = self._seat_vehicles(seat_id, state)
@@ -393,17 +406,25 @@ class LiveGame:
             return {}
         given = self.answers.get((turn, -phase), {})
         out: dict[str, list[str]] = {}
-        for vid in state.planning_due():
+        for vid in self._planning_due(state):
             owner = self.owner(vid)
             if owner is not None and owner.id not in given:
                 out.setdefault(owner.id, []).append(vid)
         return out
 
+    def _planning_due(self, state: GameState) -> list[str]:
+        """``state.planning_due()`` of a state of the game's (not to be changed), worked
+        out once per state: asked before every action phase's look-ups (a dozen a turn)."""
+        known = self._due_of
+        if known[0] is not state:
+            known = self._due_of = (state, state.planning_due())
+        return known[1]
+
     def _planned(self, turn: int, phase: int) -> tuple[GameState, list[Event]]:
         """The state with this Earthling turn's plans down (the state itself when no WW2
         airplane plans before this phase)."""
         state = self.state
-        if phase < 2 or not state.planning_due():
+        if phase < 2 or not self._planning_due(state):
             return state, []
         plans = {
             vid: plan
@@ -512,10 +533,10 @@ class LiveGame:
         turn, phase = nxt
         if self._earthling_due(turn, phase):
             return None  # the WW2 airplanes plan their Earthling turn first (001)
-        inputs = self._inputs_of(turn, phase)
         cached = self._pending.get(nxt)
-        if cached is not None and cached[0] == inputs and cached[1] is self.state:
+        if cached is not None and cached[1] is self.state and cached[0] == self._given(turn, phase):
             return cached[2]
+        inputs = self._inputs_of(turn, phase)
         actions, fire, cards = self._phase_inputs(turn, phase)
         outcome = resolve_or_ask(
             self._planned(turn, phase)[0],
@@ -529,11 +550,17 @@ class LiveGame:
         return outcome
 
     def _inputs_of(self, turn: int, phase: int) -> tuple[Any, ...]:
-        """Everything given to action phase ``phase`` so far (compared, not hashed)."""
+        """Everything given to action phase ``phase`` so far (compared, not hashed): a
+        copy, kept with the outcome worked out from it."""
+        return tuple(dict(given) for given in self._given(turn, phase))
+
+    def _given(self, turn: int, phase: int) -> tuple[Any, ...]:
+        """What :meth:`_inputs_of` copies, as it is now: compared with a kept copy
+        without copying it (the outcome is looked up a dozen times a turn)."""
         return (
-            dict(self.answers.get((turn, phase), {})),
-            dict(self.answers.get((turn, -phase), {})),
-            dict(self.decided.get((turn, phase), {})),
+            self.answers.get((turn, phase), _NONE),
+            self.answers.get((turn, -phase), _NONE),
+            self.decided.get((turn, phase), _NONE),
         )
 
     def _decider(self, decision: Decision) -> Seat | None:

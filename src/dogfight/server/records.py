@@ -3,13 +3,14 @@ the resolved steps, the target questions, and events as a page shows them."""
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass, field
-from itertools import chain
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-from dogfight.geometry.maneuver import card_path
-from dogfight.geometry.pose import Point, Pose
+from dogfight.geometry.maneuver import Card, _bezier_weights, card_path
+from dogfight.geometry.pose import Point, Pose, normalize_heading
 from dogfight.narration import describe
 from dogfight.rules.events import Event, Moved
 from dogfight.rules.plans import AUTO, Action, Plan
@@ -88,6 +89,22 @@ class Step:
     """Each of ``encoded`` as compact JSON text: stored, and the start of each event's
     text for the pages (so an event is put in JSON once, not once more per page)."""
 
+    pages: list[str | None] | None = None
+    """Each event's text as a page shows it whole (:func:`event_text`), once made: in a
+    step with a secret event, each seat's text of the step is made apart, from these
+    for the events it sees whole (the same for every such seat)."""
+
+    def page(self, index: int) -> str:
+        """Event ``index`` as a page shows it whole, made once."""
+        pages = self.pages
+        if pages is None:
+            pages = self.pages = [None] * len(self.events)
+        text = pages[index]
+        if text is None:
+            text = event_text(self.events[index], self.state, None, self.encode_texts()[index])
+            pages[index] = text
+        return text
+
     def encode(self) -> list[Json]:
         if self.encoded is None:
             self.encoded = [e.to_json() for e in self.events]
@@ -95,7 +112,7 @@ class Step:
 
     def encode_texts(self) -> list[str]:
         if self.texts is None:
-            self.texts = [to_json(e) for e in self.encode()]
+            self.texts = [stored_text(e) for e in self.events]
         return self.texts
 
     def stored(self) -> str:
@@ -154,7 +171,7 @@ def event_text(
     of putting an event in JSON), and ``stored`` (``encoded`` as compact JSON text, as
     the step was stored) is extended rather than encoded again."""
     path = _path_text(event, state) if isinstance(event, Moved) else None
-    if stored is not None and encoded is not None and "text" not in encoded and len(encoded):
+    if stored is not None and not _writer(type(event))[1]:
         said = str_json(describe(event))
         if path is None:
             return "".join((stored[:-1], ',"text":', said, "}"))
@@ -167,25 +184,166 @@ def event_text(
     return "".join((text[:-1], ',"path":', path, "}"))
 
 
-_TEMPLATES: dict[int, str] = {}
-"""The JSON template of a path of n points, by n: a ``%.3f`` per number, correctly
-rounded to 1/1000 cm like ``round(x, 3)``, so the same numbers as ``event_json``'s,
-without encoding ~40 floats through ``json`` (which cost more than the rest of the
-event)."""
+class _Unwritten(Exception):
+    """A value :func:`stored_text` leaves to the encoder (the whole event is encoded)."""
+
+
+_WRITERS: dict[type, tuple[Callable[[Any], str] | None, bool]] = {}
+"""By event class: the function writing an event's stored text (None for a class whose
+JSON is its own: ``to_json`` overridden, or a field named ``kind``), and whether the
+event's JSON may have a ``text`` key (a field so named, or a JSON of its own)."""
+
+
+def _writer(cls: type) -> tuple[Callable[[Any], str] | None, bool]:
+    """:data:`_WRITERS`' entry for an event class, made on first use: for the default
+    JSON, a function made for the class (as ``dogfight.geometry.frozen`` makes an
+    ``__init__``) joining the kind's text, each field's key text, made once, and the
+    text of its value (:func:`_value_text`)."""
+    got = _WRITERS.get(cls)
+    if got is None:
+        names = tuple(f.name for f in fields(cls))
+        if cls.to_json is not Event.to_json or "kind" in names:  # type: ignore[attr-defined]
+            got = _WRITERS[cls] = (None, True)
+            return got
+        env: dict[str, Any] = {"V": _value_text, "H": '{"kind":' + str_json(cls.kind)}  # type: ignore[attr-defined]
+        pieces = ["H"]
+        for i, name in enumerate(names):
+            env[f"K{i}"] = f",{str_json(name)}:"
+            pieces += (f"K{i}", f"V(e.{name})")
+        source = f"def write(e):\n    return ''.join(({', '.join(pieces)}, '}}'))"
+        made: dict[str, Any] = {}
+        exec(source, env, made)
+        got = _WRITERS[cls] = (made["write"], "text" in names)
+    return got
+
+
+def stored_text(event: Event) -> str:
+    """``to_json(event.to_json())``, the event as a step stores it, written field by field
+    (a test holds it to the encoder's text for every kind of event of many games): the
+    keys' texts are made once per class and each value is written as ``Event.to_json``
+    makes it (floats rounded to 1e-4, no negative zero, poses as objects) and the encoder
+    writes it, without making the dict and encoding it key by key (for every event of
+    every step: as much as the rest of the server's work on a turn's events). A value
+    of another kind (an enum...) has the whole event encoded."""
+    write = _writer(type(event))[0]
+    if write is not None:
+        try:
+            return write(event)
+        except _Unwritten:
+            pass
+    return to_json(event.to_json())
+
+
+def _float_text(value: float) -> str:
+    """``float.__repr__`` of ``round(value, 4)`` (no negative zero), as ``Event.to_json``
+    and the encoder write a float. Below 1e10 in size it is the value written with four
+    decimals, its trailing zeros dropped: the same correctly rounded decimal as
+    ``round``'s, and at most 14 digits, so the shortest that gives the rounded float back
+    (``repr``'s); one conversion instead of ``round``'s and ``repr``'s (a test holds
+    the two to the same text)."""
+    if -1e10 < value < 1e10:
+        text = f"{value:.4f}".rstrip("0")
+        if text[-1] == ".":
+            return "0.0" if text == "-0." else text + "0"
+        return text
+    rounded = round(value, 4)
+    if rounded == 0:
+        return "0.0"
+    if rounded != rounded or rounded in (math.inf, -math.inf):
+        raise _Unwritten  # the encoder refuses it
+    return float.__repr__(rounded)
+
+
+def _value_text(value: Any) -> str:
+    """A field's value as ``to_json(_plain(value))`` writes it (see :func:`stored_text`)."""
+    kind = type(value)
+    if kind is str:
+        return str_json(value)
+    if kind is float:
+        return _float_text(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is Pose:
+        x, y, heading = value.x, value.y, value.heading
+        if type(x) is float and type(y) is float and type(heading) is float:
+            x, y, heading = _float_text(x), _float_text(y), _float_text(heading)
+        else:
+            x, y, heading = _value_text(x), _value_text(y), _value_text(heading)
+        return "".join(('{"x":', x, ',"y":', y, ',"heading":', heading, "}"))
+    if kind is list or kind is tuple:
+        return "[" + ",".join([_value_text(v) for v in value]) + "]"
+    if kind is dict and all(type(k) is str for k in value):
+        items = value.items()
+        return "{" + ",".join([str_json(k) + ":" + _value_text(v) for k, v in items]) + "}"
+    raise _Unwritten
+
+
+_PATH_WEIGHTS = _bezier_weights(16)
+"""The Bernstein weights of :func:`card_path`'s curve (its default 16 steps)."""
+
+_PATH_TEMPLATE = "[" + ",".join(["[%.3f,%.3f]"] * (len(_PATH_WEIGHTS) + 2)) + "]"
+"""The JSON template of a move's path: a ``%.3f`` per number, correctly rounded to
+1/1000 cm like ``round(x, 3)``, so the same numbers as ``event_json``'s, without
+encoding ~40 floats through ``json`` (which cost more than the rest of the event)."""
 
 
 def _path_text(event: Moved, state: GameState) -> str | None:
     """An airplane move's path (:func:`_move_path`) as JSON text (None for a tripod's)."""
-    points = _move_path(event, state)
-    if points is None:
+    vehicle = state.vehicles.get(event.vehicle)
+    rules = state.rules
+    if vehicle is None or vehicle.tripod is not None or vehicle.type not in rules.catalog.airplanes:
         return None
-    template = _TEMPLATES.get(len(points))
-    if template is None:
-        template = _TEMPLATES[len(points)] = "[" + ",".join(["[%.3f,%.3f]"] * len(points)) + "]"
-    text = template % tuple(chain.from_iterable(points))
+    card = rules.deck_of(vehicle.type).card(event.card)
+    numbers = path_numbers(event.start, card, rules.base_length)
+    text = _PATH_TEMPLATE % numbers
     if "n" in text:  # "nan" or "inf" was written (no digit or bracket has an n)
-        to_json(list(chain.from_iterable(points)))  # raises: strict JSON has neither
+        to_json(list(numbers))  # raises: strict JSON has neither
     return text
+
+
+def path_numbers(pose: Pose, card: Card, base_length: float) -> tuple[float, ...]:
+    """:func:`card_path` (its 16 steps) as the flat tuple of its points' coordinates, bit
+    for bit: the very operations of ``card_path`` and the :class:`Pose` moves it makes
+    (``tests/test_server_records.py`` holds them equal), on plain floats, without making
+    a pose or a point for each. Worked out for every move a page shows, where ``card_path``
+    cost as much again as writing the numbers."""
+    x, y, heading = pose.x, pose.y, pose.heading
+    half = base_length / 2.0
+    # start = nose(pose): pose.moved(half, 0, 0)
+    rad = math.radians(heading)
+    c, s = math.cos(rad), math.sin(rad)
+    sx, sy = x + half * c - 0.0 * s, y + half * s + 0.0 * c
+    sh = normalize_heading(heading + 0.0)
+    # head = arrowhead(pose, card): start.moved(forward, left, turn)
+    rad = math.radians(sh)
+    c1, s1 = math.cos(rad), math.sin(rad)
+    forward, left, turn = card.forward, card.left, card.turn
+    hx, hy = sx + forward * c1 - left * s1, sy + forward * s1 + left * c1
+    rad = math.radians(normalize_heading(sh + turn))
+    c2, s2 = math.cos(rad), math.sin(rad)
+    # end = head.moved(half, 0, 0)
+    ex, ey = hx + half * c2 - 0.0 * s2, hy + half * s2 + 0.0 * c2
+    handle = math.hypot(hx - sx, hy - sy) / 3.0
+    if abs(turn) > 150:
+        handle = max(handle, 2.0)
+        back = handle
+    else:
+        back = -handle
+    # the curve's handles: start.to_world(handle, 0), head.to_world(back, 0)
+    x1, y1 = sx + handle * c1 - 0.0 * s1, sy + handle * s1 + 0.0 * c1
+    x2, y2 = hx + back * c2 - 0.0 * s2, hy + back * s2 + 0.0 * c2
+    out = [x, y]
+    append = out.append
+    for a, b, w, d in _PATH_WEIGHTS:
+        append(a * sx + b * x1 + w * x2 + d * hx)
+        append(a * sy + b * y1 + w * y2 + d * hy)
+    append(ex)
+    append(ey)
+    return tuple(out)
 
 
 def _move_path(event: Event, state: GameState) -> list[Point] | None:

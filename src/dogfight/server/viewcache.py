@@ -52,6 +52,24 @@ def to_json(value: Any) -> str:
     return "".join(_C_ENCODER(value, 0))
 
 
+def scalar_json(value: Any) -> str:
+    """``to_json`` of a single value, a bool, None, an int or a string written without the
+    encoder (the same text: a part written piece by piece has a few of these, each of
+    which cost as much through the encoder as a small dict)."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is str:
+        return str_json(value)
+    return to_json(value)
+
+
 @dataclass
 class ViewCache:
     version: int = -1
@@ -60,21 +78,23 @@ class ViewCache:
     values: dict[Hashable, Any] = field(default_factory=dict)
     """Values several parts are made from (who is awaited), at ``version``."""
     steps: dict[Hashable, str] = field(default_factory=dict)
-    events: dict[int, tuple[object, str]] = field(default_factory=dict)
-    """By the event object's id, holding the object (so the id is not reused)."""
+    """Each resolved step's JSON text as a seat saw it, by its index and the seat's
+    vehicles (its index and None: the same for every seat)."""
     state: object = None
     """The state object the parts in ``stately`` were made from."""
     stately: dict[Hashable, str] = field(default_factory=dict)
     seats: dict[Hashable, str] = field(default_factory=dict)
     """Each seat's part by everything it is made of: the same across versions until the
     seat changes (auto-fire, a computer player)."""
+    lasting: dict[Hashable, str] = field(default_factory=dict)
+    """Pieces of parts' texts by everything they are made of, kept across versions (what
+    never changes in the summary, each seat's entry in it)."""
 
     def _at(self, version: int) -> None:
         """Drop what was made for an earlier version of the game."""
         if self.version != version:
             self.parts.clear()
             self.values.clear()
-            self.events.clear()
             self.version = version
 
     def part(
@@ -130,22 +150,3 @@ class ViewCache:
         if got is None:
             got = self.stately[key] = make()
         return got
-
-    def step(self, key: Hashable, make: Callable[[], str]) -> str:
-        """A resolved step's JSON text as one seat saw it (``key``: its index and the
-        seat's vehicles), made by ``make`` if missing."""
-        got = self.steps.get(key)
-        if got is None:
-            got = make()
-            self.steps[key] = got
-        return got
-
-    def event(self, version: int, event: object, make: Callable[[], str]) -> str:
-        """An event's JSON text as a page shows it (``make``), made once per event
-        object at this version (the same object for every seat that sees it whole)."""
-        self._at(version)
-        got = self.events.get(id(event))
-        if got is None or got[0] is not event:
-            got = (event, make())
-            self.events[id(event)] = got
-        return got[1]

@@ -16,14 +16,14 @@ from dogfight.briefing import briefing, ending
 from dogfight.errors import DogfightError
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.decisions import for_seat
-from dogfight.rules.events import Event, GameOver
+from dogfight.rules.events import GameOver
 from dogfight.rules.foresight import Ghost, ghosts, warnings
 from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
 from dogfight.server.records import Json, Seat, Step, event_json, event_text, pose_json
-from dogfight.server.viewcache import to_json
+from dogfight.server.viewcache import scalar_json, str_json, to_json
 
 if TYPE_CHECKING:
     from dogfight.server.games import LiveGame
@@ -125,35 +125,28 @@ def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
     """:func:`step_view` as JSON text, made once per step and seat — once per step for
     all seats when none of its events is secret (every seat then sees it alike); in a
     step with a secret event, each event the seat sees whole is put in words once for
-    every seat that sees it so (``visible_events`` gives them the same object; a
-    redacted copy is made for each seat)."""
+    every seat that sees it so (``visible_events`` gives them the same object, whose
+    text the step keeps: :meth:`Step.page`); a redacted copy is made for each seat."""
     cache = game.view_cache
-    shared = cache.steps.get((index, None))
+    steps = cache.steps
+    shared = steps.get((index, None))
     if shared is not None:
         return shared
+    own = steps.get((index, vids))
+    if own is not None:
+        return own
     step = game.steps[index]
     if not any(e.secret_for is not None for e in step.events):
         # public: the same text for every seat, each event put in words once
-        return cache.step((index, None), lambda: _public_step_text(step, index))
-
-    def make() -> str:
-        # an event seen whole is the step's own object: its stored JSON is reused
-        stored = {
-            id(e): (j, t)
-            for e, j, t in zip(step.events, step.encode(), step.encode_texts(), strict=True)
-        }
-
-        def text(e: Event) -> str:
-            j, t = stored.get(id(e), (None, None))
-            return event_text(e, step.state, j, t)
-
-        shown = [
-            cache.event(game.version, e, lambda e=e: text(e))  # type: ignore[misc]
-            for e in visible_events(step.events, vids)
-        ]
-        return _step_json(index, step, shown)
-
-    return cache.step((index, vids), make)
+        text = steps[(index, None)] = _public_step_text(step, index)
+        return text
+    whole = {id(e): i for i, e in enumerate(step.events)}
+    shown = []
+    for e in visible_events(step.events, vids):
+        i = whole.get(id(e))
+        shown.append(event_text(e, step.state) if i is None else step.page(i))
+    text = steps[(index, vids)] = _step_json(index, step, shown)
+    return text
 
 
 def _public_step_text(step: Step, index: int) -> str:
@@ -161,15 +154,18 @@ def _public_step_text(step: Step, index: int) -> str:
     JSON."""
     state = step.state
     shown = [
-        event_text(e, state, j, t)
-        for e, j, t in zip(step.events, step.encode(), step.encode_texts(), strict=True)
+        event_text(e, state, None, t) for e, t in zip(step.events, step.encode_texts(), strict=True)
     ]
     return _step_json(index, step, shown)
 
 
 def _step_json(index: int, step: Step, events: list[str]) -> str:
-    head = to_json({"index": index + 1, "turn": step.turn, "phase": step.phase})
-    return "".join((head[:-1], ',"events":[', ",".join(events), "]}"))
+    return "".join(
+        (
+            '{"index":', scalar_json(index + 1), ',"turn":', scalar_json(step.turn),
+            ',"phase":', scalar_json(step.phase), ',"events":[', ",".join(events), "]}",
+        )
+    )  # fmt: skip
 
 
 def seat_view(game: LiveGame, seat_id: str, since: int = 0) -> Json:
@@ -214,13 +210,95 @@ def seat_update_json(game: LiveGame, seat_id: str) -> str:
 
 
 def _summary_text(game: LiveGame) -> str:
-    """The summary's JSON text at the game's version (made once per version)."""
-    return game.view_cache.part_text(game.version, _SUMMARY, _summary, game)
+    """The summary's JSON text at the game's version (made once per version): the same
+    text as ``to_json(summary(game))`` (a test holds it so), written from pieces kept
+    across versions — what never changes in the game, and each seat's entry but whether
+    it is awaited — instead of encoding the whole summary again at every version (its
+    keys and the seats' fields were most of a seat's page's cost of JSON)."""
+    cache = game.view_cache
+    return cache.value(game.version, _SUMMARY, lambda: _summary_json(game))
+
+
+def _summary_json(game: LiveGame) -> str:
+    cache = game.view_cache
+    state = game.state
+    nxt = game.next_step()
+    waiting = _waiting_for(game)
+    head = cache.lasting.get(_SUMMARY)
+    if head is None:
+        fixed = {
+            "id": game.id,
+            "title": game.title,
+            "created": game.created,
+            "engine": ENGINE_VERSION,
+            "scenario": game.setup.get("scenario"),
+        }
+        head = cache.lasting[_SUMMARY] = to_json(fixed)[:-1]
+    seats = []
+    for s in sorted(game.seats.values(), key=lambda s: s.position):
+        vids = game.seat_vehicles(s.id)
+        key = (_SUMMARY, s.id, s.label, s.side, vids, s.bot)
+        entry = cache.lasting.get(key)
+        if entry is None:
+            made = {
+                "id": s.id,
+                "label": s.label,
+                "side": s.side,
+                "vehicles": sorted(vids),
+                "computer": s.bot,
+            }
+            entry = cache.lasting[key] = to_json(made)[:-1]
+        seats.append(entry + (',"waiting":true}' if s.id in waiting else ',"waiting":false}'))
+    stage = "over" if nxt is None else ("planning" if nxt[1] == 0 else "targets")
+    parts = [
+        head,
+        ',"turn":', scalar_json(state.turn), ',"phase":', scalar_json(state.phase),
+        ',"over":', scalar_json(state.over), ',"winner":', scalar_json(state.winner),
+        ',"stage":"', stage, '","steps":', str(len(game.steps)),
+        ',"analysis":', scalar_json(game.analysis),
+        ',"waiting_for":[', ",".join([str_json(sid) for sid in waiting]),
+        '],"seats":[', ",".join(seats), "]",
+    ]  # fmt: skip
+    if game.analysis:
+        parts += (',"seed":', scalar_json(game.seed))
+    if state.over:
+        over = next(
+            (e for step in reversed(game.steps) for e in step.events if isinstance(e, GameOver)),
+            None,
+        )
+        parts += (',"result":', to_json(None if over is None else over.to_json()))
+    parts.append("}")
+    return "".join(parts)
 
 
 def _stage_text(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
     """The seat's stage as JSON text at the game's version (made once per version)."""
-    return game.view_cache.part_text(game.version, ("stage", seat_id), _stage, game, seat_id, vids)
+    return game.view_cache.value(
+        game.version, ("stage", seat_id), lambda: _stage_json(game, seat_id, vids)
+    )
+
+
+def _stage_json(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
+    """``to_json(_stage(...))`` (a test holds it so); the planning of a turn, the stage
+    of most versions, written straight into its text rather than encoded key by key."""
+    nxt = game.next_step()
+    if nxt is None or nxt[1] != 0:
+        return to_json(_stage(game, seat_id, vids))
+    state = game.state
+    turn = nxt[0]
+    mine = game.plans.get(turn, {}).get(seat_id)
+    to_plan = sorted(v for v in vids if v in state.vehicles and state.vehicles[v].in_play)
+    return "".join(
+        (
+            '{"kind":"planning","turn":', scalar_json(turn),
+            ',"to_plan":[', ",".join([str_json(v) for v in to_plan]),
+            '],"submitted":', "false" if mine is None else "true",
+            ',"my_plans":', "null" if mine is None else to_json(
+                {k: p.model_dump(mode="json") for k, p in mine.items()}
+            ),
+            ',"waiting_for":[', ",".join([str_json(sid) for sid in _waiting_for(game)]), "]}",
+        )
+    )  # fmt: skip
 
 
 def _seat_parts(

@@ -1,0 +1,145 @@
+"""The texts of a seat's view written from pieces kept across versions (the summary)
+are the very texts of encoding each part whole, at every version of games of every
+preset: people and computer players, open analysis games and secret seeds, over or not."""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
+from dogfight.catalog import load_catalog
+from dogfight.geometry.pose import Pose
+from dogfight.rules.events import Event
+from dogfight.server import seat_actions, views
+from dogfight.server.errors import ApiError
+from dogfight.server.games import LiveGame
+from dogfight.server.records import _float_text, stored_text
+from dogfight.server.schemas import CreateGame
+from dogfight.server.seating import seats_of, table_of
+from dogfight.server.service import GameService
+from dogfight.server.setups import presets
+from dogfight.server.store import Store
+from dogfight.server.viewcache import scalar_json, to_json
+
+CATALOG = load_catalog()
+PRESETS = presets(CATALOG)
+
+
+def _check(game: LiveGame) -> None:
+    for step in game.steps:
+        for event in step.events:
+            assert stored_text(event) == to_json(event.to_json())
+    # kept per state: what the state itself says
+    assert game._planning_due(game.state) == game.state.planning_due()
+    for state in [game.initial, *(step.state for step in game.steps)]:
+        for seat in game.seats:
+            # kept across states with the same vehicles: what a fresh look-up gives
+            assert game.seat_vehicles(seat, state) == game._seat_vehicles(seat, state)
+    assert views._summary_text(game) == to_json(views.summary(game))
+    for seat in game.seats:
+        vids = game.seat_vehicles(seat)
+        assert views._stage_text(game, seat, vids) == to_json(views._stage(game, seat, vids))
+    for seat in game.seats:
+        page = views.seat_view_json(game, seat)
+        assert views.seat_view(game, seat) == json.loads(page)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_summarys_text_is_the_summary_put_in_json(name: str, tmp_path: Path) -> None:
+    service = GameService(Store(f"sqlite:///{tmp_path}/games.sqlite"), CATALOG)
+    setup = PRESETS[name]["setup"]
+    table = table_of(setup, CATALOG)
+    for analysis, bot in ((True, None), (False, "easy")):
+        seats = seats_of(CreateGame(preset=name), table)
+        seats = [seats[0], *((label, side, v, bot) for label, side, v, _ in seats[1:])]
+        game, _ = service.create(setup, name, seats, 5, analysis)
+        rng = np.random.default_rng(5)
+        _check(game)
+        for _ in range(6):
+            nxt = game.next_step()
+            waiting = game.waiting_for()
+            if nxt is None or nxt[1] != 0 or not waiting:
+                break
+            for sid in waiting:
+                state = game.state
+                plans = {}
+                for vid in sorted(game.seat_vehicles(sid)):
+                    vehicle = state.vehicles.get(vid)
+                    if vehicle is None or not vehicle.in_play:
+                        continue
+                    make = random_tripod_plan if vehicle.tripod is not None else random_legal_plan
+                    plans[vid] = make(state, vid, rng).model_dump(mode="json")
+                try:
+                    seat_actions.submit_plans(game, sid, nxt[0], plans, 0)
+                except ApiError:
+                    continue
+                _check(game)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [True, False, None, 0, 7, -3, 2**70, "", "seat-1", 'a "quoted"\nline', "été", 1.5, [1]],
+)
+def test_a_single_value_is_written_as_the_encoder_writes_it(value: object) -> None:
+    assert scalar_json(value) == to_json(value)
+
+
+@dataclass(frozen=True, slots=True)
+class _Odd(Event):
+    kind: ClassVar[str] = "odd"
+    number: Any
+    other: Any = None
+
+
+class _Colour(enum.StrEnum):
+    RED = "red"
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        _Odd(-0.0),
+        _Odd(-0.00001, 1e-5),
+        _Odd(12.34565, 1e20),
+        _Odd(Pose(1, -0.0, 359.99999)),
+        _Odd({"a": [1.23456, (2, "x")], "b": {"c": None}}, [True, False]),
+        _Odd({1: "int key"}),
+        _Odd(_Colour.RED, np.float64(2.5)),
+        _Odd(3, 'é\n"q"'),
+    ],
+)
+def test_an_events_stored_text_is_its_json_put_in_json(event: Event) -> None:
+    assert stored_text(event) == to_json(event.to_json())
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, [-math.inf]])
+def test_an_event_that_is_not_a_number_is_refused_as_the_encoder_refuses_it(bad: Any) -> None:
+    with pytest.raises(ValueError):
+        to_json(_Odd(bad).to_json())
+    with pytest.raises(ValueError):
+        stored_text(_Odd(bad))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    value=st.one_of(
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.floats(-1e10, 1e10),
+        st.floats(-1e-3, 1e-3),
+        st.integers(-(10**12), 10**12).map(lambda n: n / 10**5),
+        st.integers(-(10**9), 10**9).map(lambda n: n / 2**10),
+        st.sampled_from([0.0, -0.0, 0.00005, -0.00005, 0.00015, 2.5e-05, 9999999999.99995]),
+    )
+)
+def test_a_float_is_written_as_the_rounded_float_the_encoder_writes(value: float) -> None:
+    assert _float_text(value) == to_json(_Odd(value).to_json()["number"])
