@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from server_helpers import duel_situation
 
 from dogfight.catalog import load_catalog
-from dogfight.geometry.maneuver import apply_card, arrowhead, card_path, nose
+from dogfight.geometry.maneuver import apply_card, arrowhead, card_path, card_path_numbers, nose
 from dogfight.geometry.pose import Pose
 from dogfight.rules.events import IllegalManeuver, Moved, TurnStarted
-from dogfight.server.records import event_json, event_text, path_numbers
+from dogfight.server.records import event_json, event_text
 from dogfight.server.viewcache import to_json
 from dogfight.situation import build, parse_situation
 
@@ -87,11 +87,11 @@ def test_a_cards_path_is_bit_for_bit_the_plain_curve(start: Pose, deck: str) -> 
 def test_a_paths_numbers_are_bit_for_bit_the_cards_path(
     start: Pose, deck: str, base_length: float
 ) -> None:
-    """The page's path, worked out on plain floats, is ``card_path`` itself: the same
+    """The path worked out on plain floats is the plain curve made of poses: the same
     floats to the last bit (signed zeros too), for every card of every deck."""
     for card in CATALOG.maneuver_decks[deck].cards:
-        flat = [v for point in card_path(start, card, base_length) for v in point]
-        got = path_numbers(start, card, base_length)
+        flat = [v for point in _plain_card_path(start, card, base_length) for v in point]
+        got = card_path_numbers(start, card, base_length)
         assert [(v, math.copysign(1.0, v)) for v in got] == [
             (v, math.copysign(1.0, v)) for v in flat
         ]

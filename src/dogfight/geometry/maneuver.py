@@ -93,27 +93,58 @@ def card_area(pose: Pose, card: Card, base_length: float, length: float, width: 
     return local_rectangle(front, 0.0, own or length, -width / 2.0, width / 2.0)
 
 
-def card_path(pose: Pose, card: Card, base_length: float, steps: int = 16) -> list[Point]:
+PATH_STEPS = 16
+"""Steps of the curve of a drawn path (:func:`card_path`)."""
+
+
+def card_path(pose: Pose, card: Card, base_length: float, steps: int = PATH_STEPS) -> list[Point]:
     """The path of the centre dot, for drawing: centre -> nose, the card's arrow as a
     cubic curve tangent to both headings, then arrowhead -> new centre."""
-    start = nose(pose, base_length)
-    head = arrowhead(pose, card, base_length)
-    end = head.moved(base_length / 2.0, 0.0, 0.0)
-    span = math.hypot(head.x - start.x, head.y - start.y)
-    handle = span / 3.0
-    if abs(card.turn) > 150:
+    numbers = card_path_numbers(pose, card, base_length, steps)
+    return list(zip(numbers[::2], numbers[1::2], strict=True))
+
+
+def card_path_numbers(
+    pose: Pose, card: Card, base_length: float, steps: int = PATH_STEPS
+) -> tuple[float, ...]:
+    """:func:`card_path` as the flat tuple of its points' coordinates: the nose, the
+    arrowhead and the curve's handles worked out as :func:`nose`, :func:`arrowhead` and
+    :meth:`Pose.to_world` do, on plain floats (``tests/test_server_records.py`` holds
+    them to those, bit for bit), without making a pose or a point for each: a page draws
+    every move, and making them cost as much again as writing the numbers."""
+    x, y, heading = pose.x, pose.y, pose.heading
+    half = base_length / 2.0
+    # start = nose(pose): pose.moved(half, 0, 0)
+    rad = math.radians(heading)
+    c, s = math.cos(rad), math.sin(rad)
+    sx, sy = x + half * c - 0.0 * s, y + half * s + 0.0 * c
+    sh = normalize_heading(heading + 0.0)
+    # head = arrowhead(pose, card): start.moved(forward, left, turn)
+    rad = math.radians(sh)
+    c1, s1 = math.cos(rad), math.sin(rad)
+    forward, left, turn = card.forward, card.left, card.turn
+    hx, hy = sx + forward * c1 - left * s1, sy + forward * s1 + left * c1
+    rad = math.radians(normalize_heading(sh + turn))
+    c2, s2 = math.cos(rad), math.sin(rad)
+    # end = head.moved(half, 0, 0)
+    ex, ey = hx + half * c2 - 0.0 * s2, hy + half * s2 + 0.0 * c2
+    handle = math.hypot(hx - sx, hy - sy) / 3.0
+    if abs(turn) > 150:
         handle = max(handle, 2.0)
-    x0, y0 = start.point
-    x1, y1 = start.to_world(handle, 0.0)
-    x2, y2 = head.to_world(-handle, 0.0) if abs(card.turn) <= 150 else head.to_world(handle, 0.0)
-    x3, y3 = head.point
-    points: list[Point] = [pose.point]
-    # the Bernstein weights of each step, worked out once: u**3 * x0 + 3*u*u*t * x1 + ...
-    # with each weight a product taken in the same order, so bit for bit the same sums
-    for a, b, c, d in _bezier_weights(steps):
-        points.append((a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3))
-    points.append(end.point)
-    return points
+        back = handle
+    else:
+        back = -handle
+    # the curve's handles: start.to_world(handle, 0), head.to_world(back, 0)
+    x1, y1 = sx + handle * c1 - 0.0 * s1, sy + handle * s1 + 0.0 * c1
+    x2, y2 = hx + back * c2 - 0.0 * s2, hy + back * s2 + 0.0 * c2
+    out = [x, y]
+    append = out.append
+    for a, b, w, d in _bezier_weights(steps):
+        append(a * sx + b * x1 + w * x2 + d * hx)
+        append(a * sy + b * y1 + w * y2 + d * hy)
+    append(ex)
+    append(ey)
+    return tuple(out)
 
 
 @functools.cache

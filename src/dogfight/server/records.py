@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from dogfight.geometry.maneuver import Card, _bezier_weights, card_path
-from dogfight.geometry.pose import Point, Pose, normalize_heading
+from dogfight.geometry.maneuver import PATH_STEPS, card_path, card_path_numbers
+from dogfight.geometry.pose import Point, Pose
 from dogfight.narration import describe
 from dogfight.rules.events import Event, Moved
 from dogfight.rules.plans import AUTO, Action, Plan
@@ -282,10 +282,7 @@ def _value_text(value: Any) -> str:
     raise _Unwritten
 
 
-_PATH_WEIGHTS = _bezier_weights(16)
-"""The Bernstein weights of :func:`card_path`'s curve (its default 16 steps)."""
-
-_PATH_TEMPLATE = "[" + ",".join(["[%.3f,%.3f]"] * (len(_PATH_WEIGHTS) + 2)) + "]"
+_PATH_TEMPLATE = "[" + ",".join(["[%.3f,%.3f]"] * (PATH_STEPS + 3)) + "]"
 """The JSON template of a move's path: a ``%.3f`` per number, correctly rounded to
 1/1000 cm like ``round(x, 3)``, so the same numbers as ``event_json``'s, without
 encoding ~40 floats through ``json`` (which cost more than the rest of the event)."""
@@ -298,52 +295,11 @@ def _path_text(event: Moved, state: GameState) -> str | None:
     if vehicle is None or vehicle.tripod is not None or vehicle.type not in rules.catalog.airplanes:
         return None
     card = rules.deck_of(vehicle.type).card(event.card)
-    numbers = path_numbers(event.start, card, rules.base_length)
+    numbers = card_path_numbers(event.start, card, rules.base_length)
     text = _PATH_TEMPLATE % numbers
     if "n" in text:  # "nan" or "inf" was written (no digit or bracket has an n)
         to_json(list(numbers))  # raises: strict JSON has neither
     return text
-
-
-def path_numbers(pose: Pose, card: Card, base_length: float) -> tuple[float, ...]:
-    """:func:`card_path` (its 16 steps) as the flat tuple of its points' coordinates, bit
-    for bit: the very operations of ``card_path`` and the :class:`Pose` moves it makes
-    (``tests/test_server_records.py`` holds them equal), on plain floats, without making
-    a pose or a point for each. Worked out for every move a page shows, where ``card_path``
-    cost as much again as writing the numbers."""
-    x, y, heading = pose.x, pose.y, pose.heading
-    half = base_length / 2.0
-    # start = nose(pose): pose.moved(half, 0, 0)
-    rad = math.radians(heading)
-    c, s = math.cos(rad), math.sin(rad)
-    sx, sy = x + half * c - 0.0 * s, y + half * s + 0.0 * c
-    sh = normalize_heading(heading + 0.0)
-    # head = arrowhead(pose, card): start.moved(forward, left, turn)
-    rad = math.radians(sh)
-    c1, s1 = math.cos(rad), math.sin(rad)
-    forward, left, turn = card.forward, card.left, card.turn
-    hx, hy = sx + forward * c1 - left * s1, sy + forward * s1 + left * c1
-    rad = math.radians(normalize_heading(sh + turn))
-    c2, s2 = math.cos(rad), math.sin(rad)
-    # end = head.moved(half, 0, 0)
-    ex, ey = hx + half * c2 - 0.0 * s2, hy + half * s2 + 0.0 * c2
-    handle = math.hypot(hx - sx, hy - sy) / 3.0
-    if abs(turn) > 150:
-        handle = max(handle, 2.0)
-        back = handle
-    else:
-        back = -handle
-    # the curve's handles: start.to_world(handle, 0), head.to_world(back, 0)
-    x1, y1 = sx + handle * c1 - 0.0 * s1, sy + handle * s1 + 0.0 * c1
-    x2, y2 = hx + back * c2 - 0.0 * s2, hy + back * s2 + 0.0 * c2
-    out = [x, y]
-    append = out.append
-    for a, b, w, d in _PATH_WEIGHTS:
-        append(a * sx + b * x1 + w * x2 + d * hx)
-        append(a * sy + b * y1 + w * y2 + d * hy)
-    append(ex)
-    append(ey)
-    return tuple(out)
 
 
 def _move_path(event: Event, state: GameState) -> list[Point] | None:
