@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from server_helpers import client, headers, seat_url, straights_plan
 from starlette.websockets import WebSocketDisconnect
 
 from dogfight.catalog import load_catalog
-from dogfight.server import commits, views, ws
+from dogfight.server import commits
 from dogfight.server.commits import GroupLost
 from dogfight.server.game_rows import Batch
 from dogfight.server.schemas import CreateGame
@@ -190,48 +189,6 @@ def test_writes_of_other_threads_commit_on_their_own(tmp_path: Path) -> None:
     assert from_thread == [(g2, 1, "allies")]
     assert both == [(g2, 1, "allies"), (g1, 1, "allies")]
     store.close()
-
-
-# --- the hub: an update not yet sent gives way to the next message ------------------
-
-
-class _Game:
-    def __init__(self) -> None:
-        self.id = "g"
-        self.lock = threading.RLock()
-        self.version = 0
-        self.state = object()
-        self.steps: list[object] = []
-
-
-def test_an_update_not_yet_sent_gives_way_to_the_next_message(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The opponent's plan (an update: who is awaited) and the turn's result (a view)
-    made in one pass of the loop: the seat is sent the result alone — the view holds
-    every part of the update. A view is never dropped (it carries steps)."""
-    monkeypatch.setattr(views, "seat_view_json", lambda g, seat, since=0: f"view {g.version}")
-    monkeypatch.setattr(views, "seat_update_json", lambda g, seat: f"update {g.version}")
-
-    async def scene() -> list[str]:
-        hub = ws.Hub()
-        hub.loop = asyncio.get_running_loop()
-        hub.loop_thread = threading.get_ident()
-        game: Any = _Game()
-        connection = ws.Connection(None, "a")  # type: ignore[arg-type]
-        hub.add("g", connection)
-        hub.queue(game, connection)  # the first view
-        game.version = 1
-        hub.queue(game, connection)  # an update (same state, no new step)
-        game.version, game.state, game.steps = 2, object(), [object()]
-        hub.queue(game, connection)  # the turn resolved: a view
-        game.version = 3
-        hub.queue(game, connection)  # an update...
-        game.version = 4
-        hub.queue(game, connection)  # ...given way to by the next update
-        return list(connection.ready)
-
-    assert asyncio.run(scene()) == ["view 0", "view 2", "update 4"]
 
 
 # --- the server: a request is answered once its writes are stored --------------------

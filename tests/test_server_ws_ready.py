@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import Any
 
 import pytest
 
@@ -98,3 +99,29 @@ def test_views_queued_on_the_loop_go_out_once_in_order() -> None:
     assert seen["b waits"] == ["older", "view 0", "update 1"]
     assert seen["a"] == ["view 0", "update 1", "update 2", "update 3", "update 4", "pong"]
     assert seen["b"] == ["older", "view 0", "update 1", "update 2", "update 3"]
+
+
+def test_an_update_not_yet_sent_gives_way_to_the_next_message() -> None:
+    """The opponent's plan (an update: who is awaited) and the turn's result (a view)
+    made in one pass of the loop: the seat is sent the result alone — the view holds
+    every part of the update. A view is never dropped (it carries steps)."""
+
+    async def scene() -> list[str]:
+        hub = ws.Hub()
+        hub.loop = asyncio.get_running_loop()
+        hub.loop_thread = threading.get_ident()
+        game: Any = StubGame()
+        connection = ws.Connection(None, "a")  # type: ignore[arg-type]
+        hub.add("g", connection)
+        hub.queue(game, connection)  # the first view
+        game.version = 1
+        hub.queue(game, connection)  # an update (same state, no new step)
+        game.version, game.state, game.steps = 2, object(), [object()]
+        hub.queue(game, connection)  # the turn resolved: a view
+        game.version = 3
+        hub.queue(game, connection)  # an update...
+        game.version = 4
+        hub.queue(game, connection)  # ...given way to by the next update
+        return list(connection.ready)
+
+    assert asyncio.run(scene()) == ["view 0", "view 2", "update 4"]

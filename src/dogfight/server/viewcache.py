@@ -110,6 +110,15 @@ class ViewCache:
             got = self.parts[key] = (value, to_json(value))
         return got
 
+    def open_object(self, key: Hashable, make: Callable[..., Any], *args: Any) -> str:
+        """The JSON text of the object ``make(*args)`` without its closing brace (more
+        keys are written after it), kept under ``key`` for the game's life: ``key``
+        holds everything it is made of."""
+        got = self.lasting.get(key)
+        if got is None:
+            got = self.lasting[key] = to_json(make(*args))[:-1]
+        return got
+
     def value(self, version: int, key: Hashable, make: Callable[[], T]) -> T:
         """A value at ``version`` that several parts are made from, worked out once
         (``make``) instead of once per part: not put in JSON."""

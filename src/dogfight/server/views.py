@@ -219,35 +219,40 @@ def _summary_text(game: LiveGame) -> str:
     return cache.value(game.version, _SUMMARY, lambda: _summary_json(game))
 
 
+def _summary_head(game: LiveGame) -> Json:
+    """What a game's summary shows that never changes."""
+    return {
+        "id": game.id,
+        "title": game.title,
+        "created": game.created,
+        "engine": ENGINE_VERSION,
+        "scenario": game.setup.get("scenario"),
+    }
+
+
+def _seat_entry(seat: Seat, vids: frozenset[str]) -> Json:
+    """A seat's entry in the summary but whether it is awaited."""
+    return {
+        "id": seat.id,
+        "label": seat.label,
+        "side": seat.side,
+        "vehicles": sorted(vids),
+        "computer": seat.bot,
+    }
+
+
 def _summary_json(game: LiveGame) -> str:
     cache = game.view_cache
     state = game.state
     nxt = game.next_step()
     waiting = _waiting_for(game)
-    head = cache.lasting.get(_SUMMARY)
-    if head is None:
-        fixed = {
-            "id": game.id,
-            "title": game.title,
-            "created": game.created,
-            "engine": ENGINE_VERSION,
-            "scenario": game.setup.get("scenario"),
-        }
-        head = cache.lasting[_SUMMARY] = to_json(fixed)[:-1]
+    head = cache.open_object(_SUMMARY, _summary_head, game)
     seats = []
     for s in sorted(game.seats.values(), key=lambda s: s.position):
         vids = game.seat_vehicles(s.id)
-        key = (_SUMMARY, s.id, s.label, s.side, vids, s.bot)
-        entry = cache.lasting.get(key)
-        if entry is None:
-            made = {
-                "id": s.id,
-                "label": s.label,
-                "side": s.side,
-                "vehicles": sorted(vids),
-                "computer": s.bot,
-            }
-            entry = cache.lasting[key] = to_json(made)[:-1]
+        entry = cache.open_object(
+            (_SUMMARY, s.id, s.label, s.side, vids, s.bot), _seat_entry, s, vids
+        )
         seats.append(entry + (',"waiting":true}' if s.id in waiting else ',"waiting":false}'))
     stage = "over" if nxt is None else ("planning" if nxt[1] == 0 else "targets")
     parts = [
