@@ -230,17 +230,6 @@ def _summary_head(game: LiveGame) -> Json:
     }
 
 
-def _seat_entry(seat: Seat, vids: frozenset[str]) -> Json:
-    """A seat's entry in the summary but whether it is awaited."""
-    return {
-        "id": seat.id,
-        "label": seat.label,
-        "side": seat.side,
-        "vehicles": sorted(vids),
-        "computer": seat.bot,
-    }
-
-
 def _summary_json(game: LiveGame) -> str:
     cache = game.view_cache
     state = game.state
@@ -250,9 +239,8 @@ def _summary_json(game: LiveGame) -> str:
     seats = []
     for s in sorted(game.seats.values(), key=lambda s: s.position):
         vids = game.seat_vehicles(s.id)
-        entry = cache.open_object(
-            (_SUMMARY, s.id, s.label, s.side, vids, s.bot), _seat_entry, s, vids
-        )
+        key = (_SUMMARY, s.id, s.label, s.side, vids, s.bot)
+        entry = cache.open_object(key, _seat, s, vids, False)
         seats.append(entry + (',"waiting":true}' if s.id in waiting else ',"waiting":false}'))
     stage = "over" if nxt is None else ("planning" if nxt[1] == 0 else "targets")
     parts = [
@@ -330,15 +318,14 @@ def _seat_parts(
     return texts, since, steps
 
 
-def _seat(seat: Seat, vids: frozenset[str]) -> Json:
-    return {
-        "id": seat.id,
-        "label": seat.label,
-        "side": seat.side,
-        "vehicles": sorted(vids),
-        "auto_fire": seat.auto_fire,
-        "computer": seat.bot,
-    }
+def _seat(seat: Seat, vids: frozenset[str], auto_fire: bool = True) -> Json:
+    """A seat as its own view shows it; without ``auto_fire``, its entry in the summary
+    (but whether it is awaited)."""
+    out: Json = {"id": seat.id, "label": seat.label, "side": seat.side, "vehicles": sorted(vids)}
+    if auto_fire:
+        out["auto_fire"] = seat.auto_fire
+    out["computer"] = seat.bot
+    return out
 
 
 def _stage(game: LiveGame, seat_id: str, vids: frozenset[str]) -> Json:
