@@ -163,8 +163,12 @@ def resolve_damage(
         exploded |= _heat_ray_damage(state, tripod, ray, hits, rng, events)
     special_out = standard.apply(state, hits, events) if hits else {}
     in_play = state.in_play()
-    if not special_out and not exploded and all(v.damage < v.resistance for v in in_play):
-        return  # nobody to remove (most firing steps): only an elimination could change that
+    if not special_out and not exploded:
+        for v in in_play:  # a loop, not all(...): every firing step asks
+            if not v.damage < v.resistance:
+                break
+        else:
+            return  # nobody to remove (most firing steps)
     for vehicle in sorted(in_play, key=BY_ID):
         if vehicle.id in special_out:
             eliminate(state, vehicle, special_out[vehicle.id], rng, events)

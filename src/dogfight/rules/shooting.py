@@ -47,17 +47,24 @@ def firing_step(
     before anything fires, and the Energy of the heat-rays is discarded once every shot
     is decided. Returns the heat-rays fired at falling bomb cards (the bombs step
     resolves them)."""
+    # plain loops rather than comprehensions (each costs a function object and a frame):
+    # every phase fires, most with nobody to treat apart
     in_play = state.in_play()
-    energy = {v.id: v.tripod.energy for v in in_play if v.tripod is not None}
-    table = firing.table_of(state)
+    energy = {}
+    for v in in_play:
+        if v.tripod is not None:
+            energy[v.id] = v.tripod.energy
+    table = firing.table_of(state, in_play)
     ordered = sorted(in_play, key=BY_ID)
-    first = [
-        v
-        for v in ordered
-        if v.skills and scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number)
-    ]
-    early = _decide_shots(state, table, first, phase, number, silenced, flown, events)
-    done = {v.id for v in first}
+    first = []
+    done = set()
+    for v in ordered:
+        if v.skills and scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number):
+            first.append(v)
+            done.add(v.id)
+    early = (
+        _decide_shots(state, table, first, phase, number, silenced, flown, events) if first else []
+    )
     if early:
         for firer in sorted({shot[0].id for shot in early}):
             state.vehicles[firer].skill_used[Skill.ITCHY_TRIGGER_FINGER] = number

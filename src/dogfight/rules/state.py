@@ -263,8 +263,15 @@ class GameState:
         (``tests/test_rules_state.py`` fails until it is)."""
         new: GameState = _NEW(GameState)
         new.rules = self.rules
-        new.vehicles = {k: v.copy() for k, v in self.vehicles.items()}
-        new.piles = {k: list(v) for k, v in self.piles.items()}
+        # plain loops: a comprehension costs a function object and a frame, each phase
+        vehicles = {}
+        for k, v in self.vehicles.items():
+            vehicles[k] = v.copy()
+        new.vehicles = vehicles
+        piles = {}
+        for k, pile in self.piles.items():
+            piles[k] = pile.copy()
+        new.piles = piles
         new.turn = self.turn
         new.phase = self.phase
         new.phases_played = self.phases_played
@@ -301,7 +308,14 @@ class GameState:
         return rectangle(vehicle.pose, self.rules.base_length, self.rules.base_width)
 
     def in_play(self) -> list[Vehicle]:
-        return [v for v in self.vehicles.values() if v.eliminated is None]
+        """The vehicles not eliminated, in table order (a plain loop: a comprehension's
+        function object and frame cost more than the loop over a few vehicles, and a
+        phase asks this several times)."""
+        out = []
+        for v in self.vehicles.values():
+            if v.eliminated is None:
+                out.append(v)
+        return out
 
     def sides(self) -> list[str]:
         return sorted({v.side for v in self.vehicles.values()})
@@ -314,13 +328,16 @@ class GameState:
             return []
         if self.phase == 0:
             return [v.id for v in self.in_play()]
-        return [
-            v.id
-            for v in self.in_play()
-            if v.clock == ONE_PHASE  # tested first: most vehicles are on THREE_PHASES
-            and plans_at(v.clock, self.phase)
-            and (v.plan is None or len(v.plan.cards) <= self.phase)
-        ]
+        due = []  # a plain loop (asked before every phase): see in_play
+        for v in self.vehicles.values():
+            if (
+                v.clock == ONE_PHASE  # tested first: most vehicles are on THREE_PHASES
+                and v.eliminated is None
+                and plans_at(v.clock, self.phase)
+                and (v.plan is None or len(v.plan.cards) <= self.phase)
+            ):
+                due.append(v.id)
+        return due
 
     def awaiting_plans(self) -> bool:
         return not self.over and (self.phase == 0 or bool(self.planning_due()))

@@ -77,7 +77,10 @@ def reveal_cards(ph: Phase) -> None:
         card = reveal(ph.state, vehicle, ph.phase, ph.rng, ph.events)
         if card is not None:
             ph.flown[vehicle.id] = card
-    ph.starts = {v.id: v.pose for v in ph.movers}
+    starts = {}  # a plain loop: a comprehension costs a function object and a frame
+    for v in ph.movers:
+        starts[v.id] = v.pose
+    ph.starts = starts
 
 
 def speed_markers(ph: Phase) -> None:

@@ -91,7 +91,10 @@ def secret_action_cards(state: GameState) -> bool:
     opposite factions have at least one tripod each, the action cards are secretly placed
     face down") and Bombing Tripods ("When bombers are involved, in each movement phase
     each tripod's player must choose their action card in secret")."""
-    tripod_sides = {v.side for v in state.vehicles.values() if v.tripod is not None}
+    tripod_sides = set()  # plain loops: every phase asks, most without a tripod
+    for v in state.vehicles.values():
+        if v.tripod is not None:
+            tripod_sides.add(v.side)
     if not tripod_sides:
         return False
     return len(tripod_sides) >= 2 or any(v.bomber for v in state.vehicles.values())
@@ -204,7 +207,12 @@ def start_of_phase(
     """Reminder and recovery tokens, then the action tokens placed face up (000: "At the
     start of each Movement step, all Tripod players may choose an Action token")."""
     acts = PhaseActions({}, {}, {}, {})
-    standing = [v for v in state.in_play() if v.tripod is not None]
+    standing = []  # a plain loop: every phase asks, most without a tripod
+    for v in state.vehicles.values():
+        if v.tripod is not None and v.eliminated is None:
+            standing.append(v)
+    if not standing:
+        return acts
     for vehicle in sorted(standing, key=BY_ID):
         tripod = vehicle.tripod
         if tripod is None:
