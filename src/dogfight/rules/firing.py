@@ -468,19 +468,19 @@ def _option(
     ruler = rules.ruler
     _, tid, target, region, nearest = found
     hiding = table.overlaps[tid]
-    near = [
-        n for n in table.near(table.index(firer.id), ruler) if n[0] != tid and n[0] not in hiding
-    ]
-    if rules.switches.blocking == "friendly":  # see blockers_of
-        near = [n for n in near if state.vehicles[n[0]].side == firer.side]
-    seen = measure(
-        firer.pose.point,
-        region,
-        nearest,
-        ruler,
-        [(i, base, d, extent) for i, (_, base, d, extent) in enumerate(near)],
-        table.shades,
-    )
+    friendly = rules.switches.blocking == "friendly"  # see blockers_of
+    vehicles = state.vehicles
+    # the candidates and their ids in one plain loop (comprehensions cost a frame each)
+    ids: list[str] = []
+    candidates = []
+    for vid, base, d, extent in table.near(table.index(firer.id), ruler):
+        if vid == tid or vid in hiding:
+            continue
+        if friendly and vehicles[vid].side != firer.side:
+            continue
+        candidates.append((len(ids), base, d, extent))
+        ids.append(vid)
+    seen = measure(firer.pose.point, region, nearest, ruler, candidates, table.shades)
     if not seen.reachable(ruler) or in_blind_spot(state, firer, weapon, seen):
         return None
     return Option(
@@ -489,7 +489,7 @@ def _option(
         tid,
         seen,
         seen.short(rules.half),
-        tuple(n[0] for n in near),
+        tuple(ids),
         protection and is_protected(state, firer, target, seen),
     )
 

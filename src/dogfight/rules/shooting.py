@@ -84,10 +84,17 @@ def firing_step(
     for tripod, _ in rays:
         tripods.spend_fired(tripod, events)
     tripods.place_smoke(state, acts, events)
-    hits = [(t, o) for t, o in rays if o is not None]
-    at_vehicles = [(t, o) for t, o in hits if o.kind != "bombs"]
+    at_vehicles = []  # the hits, split in one plain loop
+    at_bombs = []
+    for t, o in rays:
+        if o is None:
+            continue
+        if o.kind == "bombs":
+            at_bombs.append((t, o))
+        else:
+            at_vehicles.append((t, o))
     resolve_damage(state, table, shots, arrivals, at_vehicles, number, rng, events)
-    return [(t, o) for t, o in hits if o.kind == "bombs"]
+    return at_bombs
 
 
 def _decide_shots(

@@ -109,7 +109,10 @@ def walk(ph: Phase) -> None:
             and tripods.move(state, vehicle, ph.walked[vehicle.id], ph.events)
         ):
             ph.backward.add(vehicle.id)
-    moved = {vid for vid, card in ph.walked.items() if card.moves}
+    moved = set()  # a plain loop: a comprehension costs a function object and a frame
+    for vid, card in ph.walked.items():
+        if card.moves:
+            moved.add(vid)
     tripods.resolve_overlaps(state, ph.starts, moved, ph.rng, ph.events)
     tripods.change_facing(state, ph.acts.facing, ph.events)
 

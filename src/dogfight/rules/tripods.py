@@ -97,7 +97,12 @@ def secret_action_cards(state: GameState) -> bool:
             tripod_sides.add(v.side)
     if not tripod_sides:
         return False
-    return len(tripod_sides) >= 2 or any(v.bomber for v in state.vehicles.values())
+    if len(tripod_sides) >= 2:
+        return True
+    for v in state.vehicles.values():  # noqa: SIM110 (any() of a generator costs a frame)
+        if v.bomber:
+            return True
+    return False
 
 
 def check_action(state: GameState, vehicle: Vehicle, action: Action, phase: int) -> None:
@@ -382,7 +387,10 @@ def resolve_overlaps(
     the tripod topples ... If putting the tripods back makes them overlap other tripods,
     these are moved back to their starting positions too". A moving tripod overlapping a
     toppled one makes the toppled one draw an A card too."""
-    tripods = [v for v in sorted(state.in_play(), key=lambda v: v.id) if v.tripod is not None]
+    tripods = []  # a plain loop, in id order (every phase with tripods)
+    for v in sorted(state.in_play(), key=BY_ID):
+        if v.tripod is not None:
+            tripods.append(v)
     put_back: set[str] = set()
 
     def overlapping(a: Vehicle, b: Vehicle) -> bool:
