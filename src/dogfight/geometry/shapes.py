@@ -66,7 +66,9 @@ def clip_half_plane(poly: Sequence[Point], origin: Point, direction: Point) -> l
     n = len(poly)
     if n == 0:
         return out
-    sides = [dx * (p[1] - oy) - dy * (p[0] - ox) for p in poly]
+    sides = []  # a plain loop: a comprehension costs a function object and a frame
+    for p in poly:
+        sides.append(dx * (p[1] - oy) - dy * (p[0] - ox))
     for i in range(n):
         cur, nxt = poly[i], poly[(i + 1) % n]
         s_cur, s_nxt = sides[i], sides[(i + 1) % n]

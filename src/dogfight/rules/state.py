@@ -46,17 +46,19 @@ class TripodState:
     """Piloted by a human (001, Tripods vs. Tripods: the Earth side's captured tripods)."""
 
     def copy(self) -> TripodState:
-        return TripodState(
-            self.energy,
-            self.rating,
-            self.toppled,
-            self.cooling,
-            self.smoke_recovery,
-            self.reverse_pending,
-            self.movement_cards,
-            self.steadied,
-            self.human,
-        )
+        """A copy made as :meth:`Vehicle.copy` is (one store per slot, no ``__init__``); a
+        new field must be added here (``tests/test_rules_state.py`` fails until it is)."""
+        new: TripodState = _NEW(TripodState)
+        new.energy = self.energy
+        new.rating = self.rating
+        new.toppled = self.toppled
+        new.cooling = self.cooling
+        new.smoke_recovery = self.smoke_recovery
+        new.reverse_pending = self.reverse_pending
+        new.movement_cards = self.movement_cards
+        new.steadied = self.steadied
+        new.human = self.human
+        return new
 
 
 @dataclass(slots=True)
@@ -201,16 +203,20 @@ class Vehicle:
         new.held = self.held.copy()
         new.eliminated = self.eliminated
         new.previous = self.previous
-        new.jams = self.jams.copy()
+        # a new empty dict costs less than copying an empty one (most are empty)
+        jams = self.jams
+        new.jams = jams.copy() if jams else {}
         new.aim = self.aim.copy()
         new.rockets = self.rockets
         new.plan = self.plan
         new.kind = self.kind
         tripod = self.tripod
         new.tripod = None if tripod is None else tripod.copy()
-        new.status = self.status.copy()
+        status = self.status
+        new.status = status.copy() if status else {}
         new.skills = self.skills
-        new.skill_used = self.skill_used.copy()
+        skill_used = self.skill_used
+        new.skill_used = skill_used.copy() if skill_used else {}
         new.exit_edge = self.exit_edge
         new.bombs = self.bombs
         new.bomber = self.bomber

@@ -28,7 +28,8 @@ Step = Callable[[Phase], None]
 def tail(ph: Phase) -> None:
     """002: tailing, checked at the start of the turn and before the second maneuver; the
     tailing seat may reorder its cards (a decision)."""
-    tailing.tail(ph)
+    if ph.state.rules.switches.tailing:  # tested here too: most rulesets have no tailing
+        tailing.tail(ph)
 
 
 def burn(ph: Phase) -> None:
@@ -141,11 +142,14 @@ def fly(ph: Phase) -> None:
 
 def reach_objectives(ph: Phase) -> None:
     """Objective templates a tripod's base overlaps are reached (001's WW2 scenarios)."""
-    scenario.mark_reached(ph.state, ph.events)
+    if ph.state.objectives:  # tested here too: most tables have no objective
+        scenario.mark_reached(ph.state, ph.events)
 
 
 def clouds(ph: Phase) -> None:
     """Black smoke clouds touched by a card or a base are dispersed (Standard Rules)."""
+    if not ph.state.clouds:
+        return  # no cloud on the table (most phases): tested here as disperse_clouds does
     disperse_clouds(ph.state, ph.starts, ph.flown, ph.walked, ph.backward, ph.rng, ph.events)
 
 
@@ -170,7 +174,8 @@ def fly_missions(ph: Phase) -> None:
 def place_bombs(ph: Phase) -> None:
     """001: "Then, all players execute their maneuver cards. After that, place the bomb
     cards into play"."""
-    bombs.place(ph.state, ph.drops, ph.flown, ph.events)
+    if ph.drops:  # tested here too: nobody dropped bombs in most phases
+        bombs.place(ph.state, ph.drops, ph.flown, ph.events)
 
 
 def fire(ph: Phase) -> None:
@@ -191,7 +196,8 @@ def bombs_fall(ph: Phase) -> None:
 
 def recharge(ph: Phase) -> None:
     """Tripods that chose to recharge gain their Energy."""
-    tripods.recharge(ph.state, ph.acts, ph.events)
+    if ph.acts.recharge:  # tested here too: no tripod recharges in most phases
+        tripods.recharge(ph.state, ph.acts, ph.events)
 
 
 def victory(ph: Phase) -> None:
