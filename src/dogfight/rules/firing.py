@@ -531,12 +531,18 @@ def nearest_option(
     (:data:`SLACK` aside): a crowded table's farther targets are never clipped to the arc
     nor their shadows built once a nearer one is seen."""
     rules = state.rules
-    arc = rules.arc(weapon)
+    arc = rules.front_arc if weapon == "front" else rules.rear_arc  # Rules.arc, written out
     index = table.index(firer.id)
     radius = table.radius
     ids = table.ids
+    limit = rules.ruler + rules.base_radius
+    # Table.in_reach_measured, its small-table branch taken here (every weapon asks)
+    if len(ids) <= SMALL:
+        reached = table._reach_row(index, arc, limit)
+    else:
+        reached = table.in_reach_measured(index, arc, limit)
     heap: list[tuple[float, str, int, Target | None]] = []
-    for row, distance in table.in_reach_measured(index, arc, rules.ruler + rules.base_radius):
+    for row, distance in reached:
         heap.append((distance - radius, ids[row], row, None))  # a loop: no comprehension
     heapq.heapify(heap)
     best: Option | None = None

@@ -173,8 +173,11 @@ def _choose(
 ) -> firing.Option | None:
     """The shot the plan's choice takes: the nearest (``auto``), none (``none``, said so
     when something was in reach) or the named target's, when it is among the options."""
-    assert vehicle.plan is not None
-    choice = vehicle.plan.choice(weapon, phase)
+    plan = vehicle.plan
+    assert plan is not None
+    # Plan.choice, written out (every weapon of every phase asks)
+    choices = plan.fire if weapon == "front" else plan.rear_fire
+    choice = choices[phase - 1] if phase - 1 < len(choices) else AUTO
     if choice == HOLD:
         if firing.nearest_option(state, table, vehicle, weapon, protection=False) is not None:
             events.append(HeldFire(vehicle.id, weapon, "holds fire"))
