@@ -200,13 +200,15 @@ class Vehicle:
         new.pose = self.pose
         new.resistance = self.resistance
         new.damage = self.damage
-        new.held = self.held.copy()
+        # a new empty container costs less than copying an empty one (most are empty)
+        held = self.held
+        new.held = held.copy() if held else []
         new.eliminated = self.eliminated
         new.previous = self.previous
-        # a new empty dict costs less than copying an empty one (most are empty)
         jams = self.jams
         new.jams = jams.copy() if jams else {}
-        new.aim = self.aim.copy()
+        aim = self.aim
+        new.aim = aim.copy() if aim else {}
         new.rockets = self.rockets
         new.plan = self.plan
         new.kind = self.kind
