@@ -48,11 +48,18 @@ def hexagon(pose: Pose, side: float) -> Polygon:
     taken once (the same floating-point values)."""
     rad = math.radians(pose.heading)
     c, s = math.cos(rad), math.sin(rad)
+    x, y = pose.x, pose.y
     out = []
-    for i in range(6):
-        forward, left = _polar(side, -30.0 + 60.0 * i)
-        out.append((pose.x + forward * c - left * s, pose.y + forward * s + left * c))
+    for forward, left in _vertex_offsets(side):
+        out.append((x + forward * c - left * s, y + forward * s + left * c))
     return tuple(out)
+
+
+@lru_cache(maxsize=16)
+def _vertex_offsets(side: float) -> tuple[Point, ...]:
+    """The six vertices' polar offsets (:func:`_polar`) for a side length, worked out once:
+    every tripod of a game has the same side."""
+    return tuple(_polar(side, -30.0 + 60.0 * i) for i in range(6))
 
 
 def _polar(radius: float, degrees: float) -> Point:

@@ -33,11 +33,15 @@ def _corners(pose: Pose, f0: float, f1: float, l0: float, l1: float) -> Polygon:
     rad = math.radians(pose.heading)
     c, s = math.cos(rad), math.sin(rad)
     x, y = pose.x, pose.y
+    # each corner is (x + f * c - l * s, y + f * s + l * c), evaluated left to right; the
+    # products and first sums two corners share are taken once (the same values)
+    xf0, xf1, yf0, yf1 = x + f0 * c, x + f1 * c, y + f0 * s, y + f1 * s
+    l0s, l0c, l1s, l1c = l0 * s, l0 * c, l1 * s, l1 * c
     return (
-        (x + f0 * c - l0 * s, y + f0 * s + l0 * c),
-        (x + f1 * c - l0 * s, y + f1 * s + l0 * c),
-        (x + f1 * c - l1 * s, y + f1 * s + l1 * c),
-        (x + f0 * c - l1 * s, y + f0 * s + l1 * c),
+        (xf0 - l0s, yf0 + l0c),
+        (xf1 - l0s, yf1 + l0c),
+        (xf1 - l1s, yf1 + l1c),
+        (xf0 - l1s, yf0 + l1c),
     )
 
 
@@ -62,7 +66,9 @@ def clip_half_plane(poly: Sequence[Point], origin: Point, direction: Point) -> l
     n = len(poly)
     if n == 0:
         return out
-    sides = [dx * (p[1] - oy) - dy * (p[0] - ox) for p in poly]
+    sides = []  # a plain loop: a comprehension costs a function object and a frame
+    for p in poly:
+        sides.append(dx * (p[1] - oy) - dy * (p[0] - ox))
     for i in range(n):
         cur, nxt = poly[i], poly[(i + 1) % n]
         s_cur, s_nxt = sides[i], sides[(i + 1) % n]

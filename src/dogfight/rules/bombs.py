@@ -85,7 +85,10 @@ def check_drops(
 def drop(state: GameState, phase: int, events: list[ev.Event]) -> dict[str, int]:
     """Each bomber's drop this phase; the loads leave the airplane."""
     out: dict[str, int] = {}
-    if not any(v.bombs > 0 for v in state.vehicles.values()):
+    for v in state.vehicles.values():  # a loop, not any(...): asked every phase
+        if v.bombs > 0:
+            break
+    else:
         return out  # no loads left anywhere (most games carry none)
     for vehicle in sorted(state.in_play(), key=lambda v: v.id):
         plan = vehicle.plan

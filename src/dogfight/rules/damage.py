@@ -78,7 +78,9 @@ def apply_cards(
         elif spec.value > 0:
             points += spec.value + (1 if aimed else 0)
     target.damage += points
-    target.held.extend((deck, c) for c in cards)
+    held = target.held
+    for c in cards:  # a plain loop: a generator costs a frame
+        held.append((deck, c))
     events.append(DamageDrawn(target.id, deck, tuple(cards), points, target.damage, source))
     return exploded
 
@@ -151,7 +153,10 @@ def resolve_damage(
             if boom:
                 exploded.add(target.id)
         deck = state.rules.damage_cards(letter)
-        jams = [c for c in cards if Special.JAMMED in deck[c].specials]
+        jams = []  # a plain loop: a comprehension costs a function object and a frame
+        for c in cards:
+            if Special.JAMMED in deck[c].specials:
+                jams.append(c)
         if jams:
             # 000: "If two jammed cards are drawn at the same time, jamming still lasts for
             # only three maneuvers."
@@ -163,8 +168,12 @@ def resolve_damage(
         exploded |= _heat_ray_damage(state, tripod, ray, hits, rng, events)
     special_out = standard.apply(state, hits, events) if hits else {}
     in_play = state.in_play()
-    if not special_out and not exploded and all(v.damage < v.resistance for v in in_play):
-        return  # nobody to remove (most firing steps): only an elimination could change that
+    if not special_out and not exploded:
+        for v in in_play:  # a loop, not all(...): every firing step asks
+            if not v.damage < v.resistance:
+                break
+        else:
+            return  # nobody to remove (most firing steps)
     for vehicle in sorted(in_play, key=BY_ID):
         if vehicle.id in special_out:
             eliminate(state, vehicle, special_out[vehicle.id], rng, events)

@@ -54,8 +54,10 @@ def _begin_phase(
     """Check the phase can be resolved and copy the state with this phase's overrides."""
     if state.over:
         raise IllegalPlanError("the game is over")
-    if state.phase == 0 and any(v.plan is None for v in state.in_play()):
-        raise IllegalPlanError(f"turn {state.turn} has not been planned")
+    if state.phase == 0:
+        for v in state.vehicles.values():  # loops, not comprehensions, here: every phase
+            if v.plan is None and v.eliminated is None:
+                raise IllegalPlanError(f"turn {state.turn} has not been planned")
     if state.phase > 0 and state.planning_due():
         raise IllegalPlanError(
             f"planning phase {state.phase + 1} of turn {state.turn} awaits the plans of: "
@@ -112,11 +114,10 @@ def _begin_phase(
                 f"{vehicle.id}: an automated tripod needs its card for phase {phase}"
             )
     movers = sorted(in_play, key=BY_ID)
-    chosen: dict[str, Action | None] = {
-        v.id: (v.plan.actions[phase - 1] if v.plan is not None else None)
-        for v in movers
-        if v.tripod is not None
-    }
+    chosen: dict[str, Action | None] = {}
+    for v in movers:
+        if v.tripod is not None:
+            chosen[v.id] = v.plan.actions[phase - 1] if v.plan is not None else None
     if actions is not None:
         for vid, action in actions.items():
             vehicle = new.vehicles.get(vid)
@@ -133,9 +134,7 @@ def _begin_phase(
         tripods.check_action(new, new.vehicles[vid], aimed, phase)
         chosen[vid] = aimed
     started: list[Event] = [PhaseStarted(new.turn, phase)]
-    if asking is None:
-        return Phase(new, rng, phase, number, started, movers, chosen, aimed=set(rays))
-    return Phase(new, rng, phase, number, started, movers, chosen, aimed=set(rays), asking=asking)
+    return Phase(new, rng, phase, number, started, movers, chosen, set(rays), asking)
 
 
 def _ray_choice(vehicle: Vehicle, choices: Mapping[str, str]) -> str:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import functools
 import heapq
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from dogfight.geometry.frozen import fast_init
-from dogfight.geometry.hexbase import Side
+from dogfight.geometry.hexbase import Side, hexagon
 from dogfight.geometry.pose import Point
 from dogfight.geometry.protection import open_side, unprotected_point
 from dogfight.geometry.reach import (
@@ -31,7 +31,7 @@ from dogfight.geometry.reach import (
     measure,
     sight,
 )
-from dogfight.geometry.shapes import EPSILON, Polygon, convex_overlap, nearest_point
+from dogfight.geometry.shapes import EPSILON, Polygon, convex_overlap, nearest_point, rectangle
 from dogfight.geometry.sides import REAR, side_towards
 from dogfight.rules.state import GameState, Vehicle
 
@@ -74,7 +74,7 @@ SMALL = 12
 set up than they save)."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Table:
     """The bases in play at one firing step, with their overlaps, computed once.
 
@@ -82,33 +82,64 @@ class Table:
     so that the pairs a shot could join are found for every firer at once
     (:meth:`in_reach`) and the bases near every firing dot are measured in one batch
     (:meth:`near`), instead of in Python loops over every firer x target x blocker.
+
+    Its ``__init__`` is written out (every firing step makes one: the dataclass's would
+    test each field for a value passed in and call a default factory for each cache).
     """
 
     bases: dict[str, Polygon]
     overlaps: dict[str, set[str]]
-    ids: list[str] = field(default_factory=list)
-    dots: list[Point] = field(default_factory=list)
+    ids: list[str]
+    dots: list[Point]
     """Each base's centre dot (its firing dot), in :attr:`ids` order."""
-    headings: list[float] = field(default_factory=list)
-    sides: list[str] = field(default_factory=list)
-    radius: float = 0.0
-    _index: dict[str, int] = field(default_factory=dict)
-    _centres: Floats | None = None
-    _distance: Floats | None = None
-    _reach: dict[tuple[float, float, float], list[list[int]]] = field(default_factory=dict)
+    headings: list[float]
+    sides: list[str]
+    radius: float
+    _index: dict[str, int]
+    _centres: Floats | None
+    _distance: Floats | None
+    _reach: dict[tuple[float, float, float], list[list[int]]]
     """:meth:`in_reach` of every firer (by its index) for one arc and limit."""
-    _bearings: tuple[Floats, Floats, Bools] | None = None
-    _near: dict[tuple[int, float], list[NearBase]] = field(default_factory=dict)
-    _batch: dict[float, Pairs] = field(default_factory=dict)
-    shades: ShadeCache = field(default_factory=dict)
+    _bearings: tuple[Floats, Floats, Bools] | None
+    _near: dict[tuple[int, float], list[NearBase]]
+    _batch: dict[float, Pairs]
+    shades: ShadeCache
     """Shadows of bases seen from firing dots, built once for all of a firer's shots."""
+
+    def __init__(
+        self,
+        bases: dict[str, Polygon],
+        overlaps: dict[str, set[str]],
+        ids: list[str],
+        dots: list[Point],
+        headings: list[float],
+        sides: list[str],
+        radius: float,
+    ) -> None:
+        self.bases = bases
+        self.overlaps = overlaps
+        self.ids = ids
+        self.dots = dots
+        self.headings = headings
+        self.sides = sides
+        self.radius = radius
+        self._index = {}
+        self._centres = None
+        self._distance = None
+        self._reach = {}
+        self._bearings = None
+        self._near = {}
+        self._batch = {}
+        self.shades = {}
 
     def overlap(self, a: str, b: str) -> bool:
         return b in self.overlaps[a]
 
     def index(self, vid: str) -> int:
         if not self._index:
-            self._index = {v: i for i, v in enumerate(self.ids)}
+            ids = self.ids
+            # dict(zip(...)): the comprehension's function object and frame cost more
+            self._index = dict(zip(ids, range(len(ids)), strict=True))
         return self._index[vid]
 
     @property
@@ -327,10 +358,12 @@ def in_blind_spot(state: GameState, firer: Vehicle, weapon: str, seen: Sight) ->
     return side == REAR
 
 
-def table_of(state: GameState) -> Table:
+def table_of(state: GameState, vehicles: list[Vehicle] | None = None) -> Table:
     """Bases of every vehicle in play and which of them overlap (the separating-axis
-    test only for pairs whose centres are close enough, found with arrays)."""
-    vehicles = state.in_play()
+    test only for pairs whose centres are close enough, found with arrays). ``vehicles``
+    is ``state.in_play()`` when the caller has it already."""
+    if vehicles is None:
+        vehicles = state.in_play()
     rules = state.rules
     bases: dict[str, Polygon] = {}
     overlaps: dict[str, set[str]] = {}
@@ -338,9 +371,14 @@ def table_of(state: GameState) -> Table:
     dots: list[Point] = []
     headings: list[float] = []
     sides: list[str] = []
+    length, width, hex_side = rules.base_length, rules.base_width, rules.hex_side
     for v in vehicles:  # one pass (a firing step of a small table builds little else)
         vid, pose = v.id, v.pose
-        bases[vid] = state.base(v)
+        # GameState.base, written out
+        if v.kind == "tripod":
+            bases[vid] = hexagon(pose, hex_side)
+        else:
+            bases[vid] = rectangle(pose, length, width)
         overlaps[vid] = set()
         ids.append(vid)
         dots.append((pose.x, pose.y))
@@ -350,13 +388,24 @@ def table_of(state: GameState) -> Table:
     table = Table(bases, overlaps, ids, dots, headings, sides, rules.base_radius)
     count = len(vehicles)
     if count <= SMALL:
-        pairs = [(i, j) for i in range(count) for j in range(i + 1, count)]
-    else:
-        centres = table.centres
-        dx = np.abs(centres[None, :, 0] - centres[:, None, 0])
-        dy = np.abs(centres[None, :, 1] - centres[:, None, 1])
-        close = np.triu((dx <= reach) & (dy <= reach), 1)
-        pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(close), strict=True)]
+        # every pair (i < j), in the batched path's order, in plain loops
+        for i in range(count):
+            ax, ay = dots[i]
+            a = ids[i]
+            for j in range(i + 1, count):
+                bx, by = dots[j]
+                if abs(ax - bx) > reach or abs(ay - by) > reach:
+                    continue
+                b = ids[j]
+                if convex_overlap(bases[a], bases[b]):
+                    overlaps[a].add(b)
+                    overlaps[b].add(a)
+        return table
+    centres = table.centres
+    dx = np.abs(centres[None, :, 0] - centres[:, None, 0])
+    dy = np.abs(centres[None, :, 1] - centres[:, None, 1])
+    close = np.triu((dx <= reach) & (dy <= reach), 1)
+    pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(close), strict=True)]
     for i, j in pairs:
         (ax, ay), (bx, by) = dots[i], dots[j]
         if abs(ax - bx) > reach or abs(ay - by) > reach:
@@ -419,19 +468,19 @@ def _option(
     ruler = rules.ruler
     _, tid, target, region, nearest = found
     hiding = table.overlaps[tid]
-    near = [
-        n for n in table.near(table.index(firer.id), ruler) if n[0] != tid and n[0] not in hiding
-    ]
-    if rules.switches.blocking == "friendly":  # see blockers_of
-        near = [n for n in near if state.vehicles[n[0]].side == firer.side]
-    seen = measure(
-        firer.pose.point,
-        region,
-        nearest,
-        ruler,
-        [(i, base, d, extent) for i, (_, base, d, extent) in enumerate(near)],
-        table.shades,
-    )
+    friendly = rules.switches.blocking == "friendly"  # see blockers_of
+    vehicles = state.vehicles
+    # the candidates and their ids in one plain loop (comprehensions cost a frame each)
+    ids: list[str] = []
+    candidates = []
+    for vid, base, d, extent in table.near(table.index(firer.id), ruler):
+        if vid == tid or vid in hiding:
+            continue
+        if friendly and vehicles[vid].side != firer.side:
+            continue
+        candidates.append((len(ids), base, d, extent))
+        ids.append(vid)
+    seen = measure(firer.pose.point, region, nearest, ruler, candidates, table.shades)
     if not seen.reachable(ruler) or in_blind_spot(state, firer, weapon, seen):
         return None
     return Option(
@@ -440,7 +489,7 @@ def _option(
         tid,
         seen,
         seen.short(rules.half),
-        tuple(n[0] for n in near),
+        tuple(ids),
         protection and is_protected(state, firer, target, seen),
     )
 
@@ -482,14 +531,19 @@ def nearest_option(
     (:data:`SLACK` aside): a crowded table's farther targets are never clipped to the arc
     nor their shadows built once a nearer one is seen."""
     rules = state.rules
-    arc = rules.arc(weapon)
+    arc = rules.front_arc if weapon == "front" else rules.rear_arc  # Rules.arc, written out
     index = table.index(firer.id)
     radius = table.radius
     ids = table.ids
-    heap: list[tuple[float, str, int, Target | None]] = [
-        (distance - radius, ids[row], row, None)
-        for row, distance in table.in_reach_measured(index, arc, rules.ruler + rules.base_radius)
-    ]
+    limit = rules.ruler + rules.base_radius
+    # Table.in_reach_measured, its small-table branch taken here (every weapon asks)
+    if len(ids) <= SMALL:
+        reached = table._reach_row(index, arc, limit)
+    else:
+        reached = table.in_reach_measured(index, arc, limit)
+    heap: list[tuple[float, str, int, Target | None]] = []
+    for row, distance in reached:
+        heap.append((distance - radius, ids[row], row, None))  # a loop: no comprehension
     heapq.heapify(heap)
     best: Option | None = None
     while heap:

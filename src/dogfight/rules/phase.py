@@ -8,7 +8,7 @@ in place, and the events are appended in the order the rules resolve them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -22,9 +22,13 @@ from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripods import PhaseActions
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Phase:
-    """One action phase being resolved (slots: every step reads its fields)."""
+    """One action phase being resolved (slots: every step reads its fields).
+
+    Its ``__init__`` is written out: the dataclass's would test each of the ten fields
+    that start empty for a value passed in and call a default factory for it, and every
+    phase makes one (``tests/test_rules_phase.py`` holds it to those defaults)."""
 
     state: GameState
     rng: np.random.Generator
@@ -37,22 +41,53 @@ class Phase:
     """The vehicles in play when the phase began, by id."""
     chosen: dict[str, Action | None]
     """Each tripod's action token for this phase."""
-    acts: PhaseActions = field(default_factory=lambda: PhaseActions({}, {}, {}, {}))
-    flown: dict[str, ManeuverCard] = field(default_factory=dict)
+    acts: PhaseActions
+    """What the tripods committed to (empty until the actions are declared)."""
+    flown: dict[str, ManeuverCard]
     """The card each airplane flies this phase, after the illegal-maneuver rules."""
-    walked: dict[str, TripodCard] = field(default_factory=dict)
+    walked: dict[str, TripodCard]
     """The card each tripod walks this phase."""
-    starts: dict[str, Pose] = field(default_factory=dict)
+    starts: dict[str, Pose]
     """Where each mover stood before moving."""
-    backward: set[str] = field(default_factory=set)
+    backward: set[str]
     """Tripods whose card was applied backwards."""
-    silenced: set[tuple[str, str]] = field(default_factory=set)
+    silenced: set[tuple[str, str]]
     """(vehicle, weapon) pairs that discarded a jam counter this phase: they cannot fire."""
-    drops: dict[str, int] = field(default_factory=dict)
+    drops: dict[str, int]
     """Bomb loads each bomber dropped this phase (001)."""
-    bomb_rays: list[tuple[Vehicle, RayOption]] = field(default_factory=list)
+    bomb_rays: list[tuple[Vehicle, RayOption]]
     """Heat-rays fired at falling bomb cards this firing step (001)."""
-    aimed: set[str] = field(default_factory=set)
+    aimed: set[str]
     """Tripods whose heat-ray target was named after movement (checked against reach)."""
-    asking: Asking = field(default_factory=lambda: Asking({}))
+    asking: Asking
     """The players' answers to this phase's decisions (:mod:`dogfight.rules.decisions`)."""
+
+    def __init__(
+        self,
+        state: GameState,
+        rng: np.random.Generator,
+        phase: int,
+        number: int,
+        events: list[Event],
+        movers: list[Vehicle],
+        chosen: dict[str, Action | None],
+        aimed: set[str] | None = None,
+        asking: Asking | None = None,
+    ) -> None:
+        self.state = state
+        self.rng = rng
+        self.phase = phase
+        self.number = number
+        self.events = events
+        self.movers = movers
+        self.chosen = chosen
+        self.acts = PhaseActions({}, {}, {}, {})
+        self.flown = {}
+        self.walked = {}
+        self.starts = {}
+        self.backward = set()
+        self.silenced = set()
+        self.drops = {}
+        self.bomb_rays = []
+        self.aimed = set() if aimed is None else aimed
+        self.asking = Asking({}) if asking is None else asking

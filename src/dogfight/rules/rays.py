@@ -31,7 +31,7 @@ from dogfight.geometry.heatray import (
 from dogfight.geometry.hexbase import Side
 from dogfight.geometry.pose import Point
 from dogfight.geometry.shapes import Polygon, convex_overlap
-from dogfight.rules.state import BombCard, GameState, Vehicle
+from dogfight.rules.state import BY_ID, BombCard, GameState, Vehicle
 
 TargetKind = Literal["airplane", "tripod", "bombs"]
 
@@ -123,7 +123,7 @@ class RayScene:
             bases = {v.id: state.base(v) for v in self.in_play}
         self.bases = bases
         self._bodies: dict[str, Body] = {}
-        self.targets = sorted(self.in_play, key=lambda v: v.id)
+        self.targets = sorted(self.in_play, key=BY_ID)
         self._armour: dict[str, tuple[frozenset[Side], bool]] = {}
         self._cards: list[tuple[BombCard, Body, set[str]]] | None = None
 

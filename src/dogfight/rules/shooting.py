@@ -47,17 +47,24 @@ def firing_step(
     before anything fires, and the Energy of the heat-rays is discarded once every shot
     is decided. Returns the heat-rays fired at falling bomb cards (the bombs step
     resolves them)."""
+    # plain loops rather than comprehensions (each costs a function object and a frame):
+    # every phase fires, most with nobody to treat apart
     in_play = state.in_play()
-    energy = {v.id: v.tripod.energy for v in in_play if v.tripod is not None}
-    table = firing.table_of(state)
+    energy = {}
+    for v in in_play:
+        if v.tripod is not None:
+            energy[v.id] = v.tripod.energy
+    table = firing.table_of(state, in_play)
     ordered = sorted(in_play, key=BY_ID)
-    first = [
-        v
-        for v in ordered
-        if v.skills and scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number)
-    ]
-    early = _decide_shots(state, table, first, phase, number, silenced, flown, events)
-    done = {v.id for v in first}
+    first = []
+    done = set()
+    for v in ordered:
+        if v.skills and scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number):
+            first.append(v)
+            done.add(v.id)
+    early = (
+        _decide_shots(state, table, first, phase, number, silenced, flown, events) if first else []
+    )
     if early:
         for firer in sorted({shot[0].id for shot in early}):
             state.vehicles[firer].skill_used[Skill.ITCHY_TRIGGER_FINGER] = number
@@ -77,10 +84,17 @@ def firing_step(
     for tripod, _ in rays:
         tripods.spend_fired(tripod, events)
     tripods.place_smoke(state, acts, events)
-    hits = [(t, o) for t, o in rays if o is not None]
-    at_vehicles = [(t, o) for t, o in hits if o.kind != "bombs"]
+    at_vehicles = []  # the hits, split in one plain loop
+    at_bombs = []
+    for t, o in rays:
+        if o is None:
+            continue
+        if o.kind == "bombs":
+            at_bombs.append((t, o))
+        else:
+            at_vehicles.append((t, o))
     resolve_damage(state, table, shots, arrivals, at_vehicles, number, rng, events)
-    return [(t, o) for t, o in hits if o.kind == "bombs"]
+    return at_bombs
 
 
 def _decide_shots(
@@ -159,8 +173,11 @@ def _choose(
 ) -> firing.Option | None:
     """The shot the plan's choice takes: the nearest (``auto``), none (``none``, said so
     when something was in reach) or the named target's, when it is among the options."""
-    assert vehicle.plan is not None
-    choice = vehicle.plan.choice(weapon, phase)
+    plan = vehicle.plan
+    assert plan is not None
+    # Plan.choice, written out (every weapon of every phase asks)
+    choices = plan.fire if weapon == "front" else plan.rear_fire
+    choice = choices[phase - 1] if phase - 1 < len(choices) else AUTO
     if choice == HOLD:
         if firing.nearest_option(state, table, vehicle, weapon, protection=False) is not None:
             events.append(HeldFire(vehicle.id, weapon, "holds fire"))

@@ -46,17 +46,19 @@ class TripodState:
     """Piloted by a human (001, Tripods vs. Tripods: the Earth side's captured tripods)."""
 
     def copy(self) -> TripodState:
-        return TripodState(
-            self.energy,
-            self.rating,
-            self.toppled,
-            self.cooling,
-            self.smoke_recovery,
-            self.reverse_pending,
-            self.movement_cards,
-            self.steadied,
-            self.human,
-        )
+        """A copy made as :meth:`Vehicle.copy` is (one store per slot, no ``__init__``); a
+        new field must be added here (``tests/test_rules_state.py`` fails until it is)."""
+        new: TripodState = _NEW(TripodState)
+        new.energy = self.energy
+        new.rating = self.rating
+        new.toppled = self.toppled
+        new.cooling = self.cooling
+        new.smoke_recovery = self.smoke_recovery
+        new.reverse_pending = self.reverse_pending
+        new.movement_cards = self.movement_cards
+        new.steadied = self.steadied
+        new.human = self.human
+        return new
 
 
 @dataclass(slots=True)
@@ -198,19 +200,25 @@ class Vehicle:
         new.pose = self.pose
         new.resistance = self.resistance
         new.damage = self.damage
-        new.held = self.held.copy()
+        # a new empty container costs less than copying an empty one (most are empty)
+        held = self.held
+        new.held = held.copy() if held else []
         new.eliminated = self.eliminated
         new.previous = self.previous
-        new.jams = self.jams.copy()
-        new.aim = self.aim.copy()
+        jams = self.jams
+        new.jams = jams.copy() if jams else {}
+        aim = self.aim
+        new.aim = aim.copy() if aim else {}
         new.rockets = self.rockets
         new.plan = self.plan
         new.kind = self.kind
         tripod = self.tripod
         new.tripod = None if tripod is None else tripod.copy()
-        new.status = self.status.copy()
+        status = self.status
+        new.status = status.copy() if status else {}
         new.skills = self.skills
-        new.skill_used = self.skill_used.copy()
+        skill_used = self.skill_used
+        new.skill_used = skill_used.copy() if skill_used else {}
         new.exit_edge = self.exit_edge
         new.bombs = self.bombs
         new.bomber = self.bomber
@@ -263,8 +271,15 @@ class GameState:
         (``tests/test_rules_state.py`` fails until it is)."""
         new: GameState = _NEW(GameState)
         new.rules = self.rules
-        new.vehicles = {k: v.copy() for k, v in self.vehicles.items()}
-        new.piles = {k: list(v) for k, v in self.piles.items()}
+        # plain loops: a comprehension costs a function object and a frame, each phase
+        vehicles = {}
+        for k, v in self.vehicles.items():
+            vehicles[k] = v.copy()
+        new.vehicles = vehicles
+        piles = {}
+        for k, pile in self.piles.items():
+            piles[k] = pile.copy()
+        new.piles = piles
         new.turn = self.turn
         new.phase = self.phase
         new.phases_played = self.phases_played
@@ -301,7 +316,14 @@ class GameState:
         return rectangle(vehicle.pose, self.rules.base_length, self.rules.base_width)
 
     def in_play(self) -> list[Vehicle]:
-        return [v for v in self.vehicles.values() if v.eliminated is None]
+        """The vehicles not eliminated, in table order (a plain loop: a comprehension's
+        function object and frame cost more than the loop over a few vehicles, and a
+        phase asks this several times)."""
+        out = []
+        for v in self.vehicles.values():
+            if v.eliminated is None:
+                out.append(v)
+        return out
 
     def sides(self) -> list[str]:
         return sorted({v.side for v in self.vehicles.values()})
@@ -314,13 +336,16 @@ class GameState:
             return []
         if self.phase == 0:
             return [v.id for v in self.in_play()]
-        return [
-            v.id
-            for v in self.in_play()
-            if v.clock == ONE_PHASE  # tested first: most vehicles are on THREE_PHASES
-            and plans_at(v.clock, self.phase)
-            and (v.plan is None or len(v.plan.cards) <= self.phase)
-        ]
+        due = []  # a plain loop (asked before every phase): see in_play
+        for v in self.vehicles.values():
+            if (
+                v.clock == ONE_PHASE  # tested first: most vehicles are on THREE_PHASES
+                and v.eliminated is None
+                and plans_at(v.clock, self.phase)
+                and (v.plan is None or len(v.plan.cards) <= self.phase)
+            ):
+                due.append(v.id)
+        return due
 
     def awaiting_plans(self) -> bool:
         return not self.over and (self.phase == 0 or bool(self.planning_due()))

@@ -28,7 +28,8 @@ Step = Callable[[Phase], None]
 def tail(ph: Phase) -> None:
     """002: tailing, checked at the start of the turn and before the second maneuver; the
     tailing seat may reorder its cards (a decision)."""
-    tailing.tail(ph)
+    if ph.state.rules.switches.tailing:  # tested here too: most rulesets have no tailing
+        tailing.tail(ph)
 
 
 def burn(ph: Phase) -> None:
@@ -77,7 +78,10 @@ def reveal_cards(ph: Phase) -> None:
         card = reveal(ph.state, vehicle, ph.phase, ph.rng, ph.events)
         if card is not None:
             ph.flown[vehicle.id] = card
-    ph.starts = {v.id: v.pose for v in ph.movers}
+    starts = {}  # a plain loop: a comprehension costs a function object and a frame
+    for v in ph.movers:
+        starts[v.id] = v.pose
+    ph.starts = starts
 
 
 def speed_markers(ph: Phase) -> None:
@@ -106,7 +110,10 @@ def walk(ph: Phase) -> None:
             and tripods.move(state, vehicle, ph.walked[vehicle.id], ph.events)
         ):
             ph.backward.add(vehicle.id)
-    moved = {vid for vid, card in ph.walked.items() if card.moves}
+    moved = set()  # a plain loop: a comprehension costs a function object and a frame
+    for vid, card in ph.walked.items():
+        if card.moves:
+            moved.add(vid)
     tripods.resolve_overlaps(state, ph.starts, moved, ph.rng, ph.events)
     tripods.change_facing(state, ph.acts.facing, ph.events)
 
@@ -135,11 +142,14 @@ def fly(ph: Phase) -> None:
 
 def reach_objectives(ph: Phase) -> None:
     """Objective templates a tripod's base overlaps are reached (001's WW2 scenarios)."""
-    scenario.mark_reached(ph.state, ph.events)
+    if ph.state.objectives:  # tested here too: most tables have no objective
+        scenario.mark_reached(ph.state, ph.events)
 
 
 def clouds(ph: Phase) -> None:
     """Black smoke clouds touched by a card or a base are dispersed (Standard Rules)."""
+    if not ph.state.clouds:
+        return  # no cloud on the table (most phases): tested here as disperse_clouds does
     disperse_clouds(ph.state, ph.starts, ph.flown, ph.walked, ph.backward, ph.rng, ph.events)
 
 
@@ -164,7 +174,8 @@ def fly_missions(ph: Phase) -> None:
 def place_bombs(ph: Phase) -> None:
     """001: "Then, all players execute their maneuver cards. After that, place the bomb
     cards into play"."""
-    bombs.place(ph.state, ph.drops, ph.flown, ph.events)
+    if ph.drops:  # tested here too: nobody dropped bombs in most phases
+        bombs.place(ph.state, ph.drops, ph.flown, ph.events)
 
 
 def fire(ph: Phase) -> None:
@@ -185,7 +196,8 @@ def bombs_fall(ph: Phase) -> None:
 
 def recharge(ph: Phase) -> None:
     """Tripods that chose to recharge gain their Energy."""
-    tripods.recharge(ph.state, ph.acts, ph.events)
+    if ph.acts.recharge:  # tested here too: no tripod recharges in most phases
+        tripods.recharge(ph.state, ph.acts, ph.events)
 
 
 def victory(ph: Phase) -> None:

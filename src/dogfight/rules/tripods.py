@@ -91,10 +91,18 @@ def secret_action_cards(state: GameState) -> bool:
     opposite factions have at least one tripod each, the action cards are secretly placed
     face down") and Bombing Tripods ("When bombers are involved, in each movement phase
     each tripod's player must choose their action card in secret")."""
-    tripod_sides = {v.side for v in state.vehicles.values() if v.tripod is not None}
+    tripod_sides = set()  # plain loops: every phase asks, most without a tripod
+    for v in state.vehicles.values():
+        if v.tripod is not None:
+            tripod_sides.add(v.side)
     if not tripod_sides:
         return False
-    return len(tripod_sides) >= 2 or any(v.bomber for v in state.vehicles.values())
+    if len(tripod_sides) >= 2:
+        return True
+    for v in state.vehicles.values():  # noqa: SIM110 (any() of a generator costs a frame)
+        if v.bomber:
+            return True
+    return False
 
 
 def check_action(state: GameState, vehicle: Vehicle, action: Action, phase: int) -> None:
@@ -204,7 +212,12 @@ def start_of_phase(
     """Reminder and recovery tokens, then the action tokens placed face up (000: "At the
     start of each Movement step, all Tripod players may choose an Action token")."""
     acts = PhaseActions({}, {}, {}, {})
-    standing = [v for v in state.in_play() if v.tripod is not None]
+    standing = []  # a plain loop: every phase asks, most without a tripod
+    for v in state.vehicles.values():
+        if v.tripod is not None and v.eliminated is None:
+            standing.append(v)
+    if not standing:
+        return acts
     for vehicle in sorted(standing, key=BY_ID):
         tripod = vehicle.tripod
         if tripod is None:
@@ -374,7 +387,10 @@ def resolve_overlaps(
     the tripod topples ... If putting the tripods back makes them overlap other tripods,
     these are moved back to their starting positions too". A moving tripod overlapping a
     toppled one makes the toppled one draw an A card too."""
-    tripods = [v for v in sorted(state.in_play(), key=lambda v: v.id) if v.tripod is not None]
+    tripods = []  # a plain loop, in id order (every phase with tripods)
+    for v in sorted(state.in_play(), key=BY_ID):
+        if v.tripod is not None:
+            tripods.append(v)
     put_back: set[str] = set()
 
     def overlapping(a: Vehicle, b: Vehicle) -> bool:

@@ -58,7 +58,10 @@ def check_victory(state: GameState, events: list[Event]) -> None:
         if state.over:
             events.append(GameOver(state.winner, scores(state)))
         return
-    standing = {v.side for v in state.vehicles.values() if v.eliminated is None}
+    standing = set()  # a plain loop (every phase): a comprehension costs a frame
+    for v in state.vehicles.values():
+        if v.eliminated is None:
+            standing.add(v.side)
     if len(standing) >= 2:
         return  # two sides still in play (so at least two sides): the game goes on
     if len(state.sides()) < 2:

@@ -1,0 +1,69 @@
+"""The hand-written ``__init__`` of the per-phase working objects (issue 13): a
+:class:`~dogfight.rules.phase.Phase` and a firing :class:`~dogfight.rules.firing.Table`
+start as the dataclass defaults would have them, every container fresh per instance."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import numpy as np
+
+from dogfight.catalog.loader import Catalog
+from dogfight.rules import firing
+from dogfight.rules.decisions import Asking
+from dogfight.rules.phase import Phase
+from dogfight.rules.tripods import PhaseActions
+from dogfight.sim.duel import tripods_situation
+from dogfight.situation import build
+
+
+def _containers(obj: Any) -> list[Any]:
+    return [
+        getattr(obj, f.name)
+        for f in fields(obj)
+        if isinstance(getattr(obj, f.name), (list, dict, set))
+    ]
+
+
+def test_phase_starts_empty_and_fresh(catalog: Catalog) -> None:
+    state = build(tripods_situation(), catalog, 0)
+    rng = np.random.Generator(np.random.PCG64(0))
+    made = [Phase(state, rng, 1, 1, [], [], {}) for _ in range(2)]
+    for ph in made:
+        assert ph.acts == PhaseActions({}, {}, {}, {})
+        assert (ph.flown, ph.walked, ph.starts, ph.drops) == ({}, {}, {}, {})
+        assert (ph.backward, ph.silenced, ph.aimed) == (set(), set(), set())
+        assert ph.bomb_rays == []
+        assert ph.asking.answers == {} and not ph.asking.interactive and ph.asking.asked == []
+    first, second = made
+    assert all(a is not b for a, b in zip(_containers(first), _containers(second), strict=True))
+    assert first.acts is not second.acts and first.asking is not second.asking
+    assert all(
+        a is not b for a, b in zip(_containers(first.acts), _containers(second.acts), strict=True)
+    )
+
+
+def test_phase_keeps_what_it_is_given(catalog: Catalog) -> None:
+    state = build(tripods_situation(), catalog, 0)
+    rng = np.random.Generator(np.random.PCG64(0))
+    aimed = {"t1"}
+    asking = Asking({"x": ("a",)}, interactive=True)
+    ph = Phase(state, rng, 2, 5, [], [], {}, aimed, asking)
+    assert ph.aimed is aimed and ph.asking is asking
+    assert (ph.phase, ph.number, ph.state, ph.rng) == (2, 5, state, rng)
+
+
+def test_table_caches_start_empty_and_fresh(catalog: Catalog) -> None:
+    state = build(tripods_situation(), catalog, 0)
+    tables = [firing.table_of(state) for _ in range(2)]
+    for table in tables:
+        assert table._index == {} and table._reach == {} and table._near == {}
+        assert table._batch == {} and table.shades == {}
+        assert table._centres is None and table._distance is None and table._bearings is None
+        assert table.ids == [v.id for v in state.in_play()]
+        assert table.radius == state.rules.base_radius
+        assert [table.index(v) for v in table.ids] == list(range(len(table.ids)))
+    first, second = tables
+    assert all(a is not b for a, b in zip(_containers(first), _containers(second), strict=True))
+    assert firing.table_of(state, state.in_play()) == firing.table_of(state)
