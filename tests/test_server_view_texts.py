@@ -16,10 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dogfight import ENGINE_VERSION
 from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
 from dogfight.catalog import load_catalog
 from dogfight.geometry.pose import Pose
-from dogfight.rules.events import Event
+from dogfight.rules.events import Event, GameOver
 from dogfight.server import seat_actions, views
 from dogfight.server.errors import ApiError
 from dogfight.server.games import LiveGame
@@ -31,8 +32,53 @@ from dogfight.server.setups import presets
 from dogfight.server.store import Store
 from dogfight.server.viewcache import scalar_json, to_json
 
+Json = dict[str, Any]
+
 CATALOG = load_catalog()
 PRESETS = presets(CATALOG)
+
+
+def _whole_summary(game: LiveGame) -> Json:
+    """The summary made whole, key by key: what its text, written from kept pieces,
+    must read as."""
+    state = game.state
+    nxt = game.next_step()
+    waiting = game.waiting_for()
+    out: Json = {
+        "id": game.id,
+        "title": game.title,
+        "created": game.created,
+        "engine": ENGINE_VERSION,
+        "scenario": game.setup.get("scenario"),
+        "turn": state.turn,
+        "phase": state.phase,
+        "over": state.over,
+        "winner": state.winner,
+        "stage": "over" if nxt is None else ("planning" if nxt[1] == 0 else "targets"),
+        "steps": len(game.steps),
+        "analysis": game.analysis,
+        "waiting_for": waiting,
+        "seats": [
+            {
+                "id": s.id,
+                "label": s.label,
+                "side": s.side,
+                "vehicles": sorted(game.seat_vehicles(s.id)),
+                "computer": s.bot,
+                "waiting": s.id in waiting,
+            }
+            for s in sorted(game.seats.values(), key=lambda s: s.position)
+        ],
+    }
+    if game.analysis:
+        out["seed"] = game.seed
+    if state.over:
+        over = next(
+            (e for step in reversed(game.steps) for e in step.events if isinstance(e, GameOver)),
+            None,
+        )
+        out["result"] = None if over is None else over.to_json()
+    return out
 
 
 def _check(game: LiveGame) -> None:
@@ -45,7 +91,8 @@ def _check(game: LiveGame) -> None:
         for seat in game.seats:
             # kept across states with the same vehicles: what a fresh look-up gives
             assert game.seat_vehicles(seat, state) == game._seat_vehicles(seat, state)
-    assert views._summary_text(game) == to_json(views.summary(game))
+    assert views._summary_text(game) == to_json(_whole_summary(game))
+    assert views.summary(game) == _whole_summary(game)
     for seat in game.seats:
         vids = game.seat_vehicles(seat)
         assert views._stage_text(game, seat, vids) == to_json(views._stage(game, seat, vids))

@@ -59,55 +59,16 @@ _SUMMARY = ("summary", "")
 
 
 def summary(game: LiveGame) -> Json:
-    """What anyone may know about the game (no seed, no plans, no damage)."""
-    return game.view_cache.part(game.version, _SUMMARY, _summary, game)[0]
+    """What anyone may know about the game (no seed, no plans, no damage): its text
+    (:func:`_summary_text`, what the pages are sent) read back."""
+    out: Json = json.loads(_summary_text(game))
+    return out
 
 
 def _waiting_for(game: LiveGame) -> list[str]:
     """``game.waiting_for()``, worked out once per version of the game for the summary
     and every seat's stage (each a fresh list: the parts are separate values)."""
     return list(game.view_cache.value(game.version, "waiting_for", game.waiting_for))
-
-
-def _summary(game: LiveGame) -> Json:
-    state = game.state
-    nxt = game.next_step()
-    waiting = _waiting_for(game)
-    out: Json = {
-        "id": game.id,
-        "title": game.title,
-        "created": game.created,
-        "engine": ENGINE_VERSION,
-        "scenario": game.setup.get("scenario"),
-        "turn": state.turn,
-        "phase": state.phase,
-        "over": state.over,
-        "winner": state.winner,
-        "stage": "over" if nxt is None else ("planning" if nxt[1] == 0 else "targets"),
-        "steps": len(game.steps),
-        "analysis": game.analysis,
-        "waiting_for": waiting,
-        "seats": [
-            {
-                "id": s.id,
-                "label": s.label,
-                "side": s.side,
-                "vehicles": sorted(game.seat_vehicles(s.id)),
-                "computer": s.bot,
-                "waiting": s.id in waiting,
-            }
-            for s in sorted(game.seats.values(), key=lambda s: s.position)
-        ],
-    }
-    if game.analysis:
-        out["seed"] = game.seed  # an open analysis game: its creator chose it
-    if state.over:
-        over = next(
-            (e for step in reversed(game.steps) for e in step.events if isinstance(e, GameOver)),
-            None,
-        )
-        out["result"] = None if over is None else over.to_json()
-    return out
 
 
 def step_view(game: LiveGame, index: int, vids: frozenset[str]) -> Json:
@@ -210,11 +171,11 @@ def seat_update_json(game: LiveGame, seat_id: str) -> str:
 
 
 def _summary_text(game: LiveGame) -> str:
-    """The summary's JSON text at the game's version (made once per version): the same
-    text as ``to_json(summary(game))`` (a test holds it so), written from pieces kept
-    across versions — what never changes in the game, and each seat's entry but whether
-    it is awaited — instead of encoding the whole summary again at every version (its
-    keys and the seats' fields were most of a seat's page's cost of JSON)."""
+    """The summary's JSON text at the game's version (made once per version), written
+    from pieces kept across versions — what never changes in the game, and each seat's
+    entry but whether it is awaited — instead of encoding the whole summary again at
+    every version (its keys and the seats' fields were most of a seat's page's cost of
+    JSON; a test holds it to the summary made whole)."""
     cache = game.view_cache
     return cache.value(game.version, _SUMMARY, lambda: _summary_json(game))
 
@@ -266,32 +227,7 @@ def _summary_json(game: LiveGame) -> str:
 
 def _stage_text(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
     """The seat's stage as JSON text at the game's version (made once per version)."""
-    return game.view_cache.value(
-        game.version, ("stage", seat_id), lambda: _stage_json(game, seat_id, vids)
-    )
-
-
-def _stage_json(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
-    """``to_json(_stage(...))`` (a test holds it so); the planning of a turn, the stage
-    of most versions, written straight into its text rather than encoded key by key."""
-    nxt = game.next_step()
-    if nxt is None or nxt[1] != 0:
-        return to_json(_stage(game, seat_id, vids))
-    state = game.state
-    turn = nxt[0]
-    mine = game.plans.get(turn, {}).get(seat_id)
-    to_plan = sorted(v for v in vids if v in state.vehicles and state.vehicles[v].in_play)
-    return "".join(
-        (
-            '{"kind":"planning","turn":', scalar_json(turn),
-            ',"to_plan":[', ",".join([str_json(v) for v in to_plan]),
-            '],"submitted":', "false" if mine is None else "true",
-            ',"my_plans":', "null" if mine is None else to_json(
-                {k: p.model_dump(mode="json") for k, p in mine.items()}
-            ),
-            ',"waiting_for":[', ",".join([str_json(sid) for sid in _waiting_for(game)]), "]}",
-        )
-    )  # fmt: skip
+    return game.view_cache.part_text(game.version, ("stage", seat_id), _stage, game, seat_id, vids)
 
 
 def _seat_parts(
