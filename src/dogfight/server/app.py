@@ -315,12 +315,17 @@ def create_app(
         if again:
             schedule(game)
         if answered:
-            try:
-                await store.stored(game_id)  # what the work wrote is committed first
-            except GroupLost:
-                raise ApiError(503, LOST, None) from None
+            await committed(game_id)
             hub.flush(game_id)  # this game's results out now, not after every queued request
         return out
+
+    async def committed(game_id: str) -> None:
+        """Wait until what the game's last work wrote on the loop is committed (503 if
+        it could not be)."""
+        try:
+            await store.stored(game_id)
+        except GroupLost:
+            raise ApiError(503, LOST, None) from None
 
     async def deliver(game_id: str, answer: Callable[[], Coroutine[Any, Any, None]]) -> None:
         """Send the game's messages and the request's ``answer`` once what the request
@@ -343,17 +348,13 @@ def create_app(
             except Exception as exc:  # the client went away: raised in this task below
                 failed.append(exc)
 
-        if not done.done():  # else lost: told below
-            group.then(now)
-        try:
-            await group.stored(game_id)
-        except GroupLost:
-            raise ApiError(503, LOST, None) from None
+        at_commit = not done.done() and group.then(now)  # done already: lost, told below
+        await committed(game_id)
+        if not at_commit:
+            now()
         if failed:
             raise failed[0]
-        if not sending:  # committed without ``now`` (cannot happen): answer now
-            now()
-        rest = sending[0] if sending else None
+        rest = sending[0]
         if rest is not None:  # the client's socket was full: the answer goes on
             await rest
 

@@ -40,6 +40,9 @@ from typing import Any
 
 log = logging.getLogger("dogfight.server")
 
+Then = Callable[[], None]
+"""What waits for a commit: a message to release, a request's answer."""
+
 SPAN = 0.01
 """Seconds a transaction stays open at most (committed after the write that finds it
 older): in a burst the first games' answers do not wait for the whole burst's work,
@@ -75,8 +78,8 @@ class LoopCommits:
         self._pending: dict[str, asyncio.Future[None]] = {}
         """Each game's last group until it is committed (or, lost, until a waiter is
         told): what :meth:`stored` waits for."""
-        self._after: list[Callable[[], None]] = []
-        self._answers: list[Callable[[], None]] = []
+        self._after: list[Then] = []
+        self._answers: list[Then] = []
         self.on_lost: Callable[[set[str], BaseException], None] = lambda games, exc: None
         self.on_committed: Callable[[], None] = lambda: None
         """Called after each commit, once what waited for it was released (the server
@@ -141,8 +144,7 @@ class LoopCommits:
         except BaseException as exc:
             self._lose(exc)
             return
-        games, answers = self.games, self._answers
-        done, after = self._close()
+        games, done, after, answers = self._close()
         self.commits += 1
         for game_id in games:
             if self._pending.get(game_id) is done:
@@ -158,19 +160,23 @@ class LoopCommits:
     def _commit(self) -> None:
         self._connection.commit()
 
-    def _close(self) -> tuple[asyncio.Future[None] | None, list[Callable[[], None]]]:
-        done, after = self._done, self._after
-        self.open, self._done, self._after, self._answers = False, None, [], []
-        self.games = set()
-        return done, after
+    def _close(
+        self,
+    ) -> tuple[
+        set[str], asyncio.Future[None] | None, list[Callable[[], None]], list[Callable[[], None]]
+    ]:
+        """No transaction open any more: what the closed one held (its games, its future,
+        what waited for it, the answers)."""
+        held = self.games, self._done, self._after, self._answers
+        self.open, self.games, self._done, self._after, self._answers = False, set(), None, [], []
+        return held
 
     def _lose(self, exc: BaseException) -> None:
         """The open transaction cannot be committed: roll it back, drop what waited for
         it, fail its waiters and tell ``on_lost``."""
-        games = self.games
         with contextlib.suppress(Exception):
             self._connection.rollback()
-        done, _ = self._close()
+        games, done, _, _ = self._close()
         if done is not None and not done.done():
             done.set_exception(GroupLost(f"{type(exc).__name__}: {exc}"))
             done.add_done_callback(lambda f: f.exception())  # retrieved even if unawaited
@@ -204,18 +210,18 @@ class LoopCommits:
         """Keep ``release`` (a message handed over, a test's crash) until the open
         transaction is committed, if one is open and the caller is on the loop's thread
         (True); else False: the caller goes on at once. Dropped if the commit fails."""
-        if not self.open or not self.here():
-            return False
-        self._after.append(release)
-        return True
+        return self._keep(self._after, release)
 
     def then(self, answer: Callable[[], None]) -> bool:
         """:meth:`hold` for a request's answer: run after the commit once every message
         it released is handed over (``on_committed``), so that a message released
         after this answer's own is not sent before it is put in place of an older."""
+        return self._keep(self._answers, answer)
+
+    def _keep(self, kept: list[Then], then: Then) -> bool:
         if not self.open or not self.here():
             return False
-        self._answers.append(answer)
+        kept.append(then)
         return True
 
     def close(self) -> None:

@@ -197,8 +197,7 @@ class Store:
     def _settle_first(self, _dbapi: Any, _record: Any, _proxy: Any) -> None:
         """A connection taken from the pool on the loop's thread: commit the loop's open
         transaction first (so it is seen, and its lock never waited on by the loop)."""
-        if self.group is not None:
-            self.group.settle_here()
+        self._settle_here()
 
     async def stored(self, game_id: str) -> None:
         """Wait until the game's writes made on the event loop are committed

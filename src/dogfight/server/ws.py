@@ -275,24 +275,23 @@ class Hub:
                             task.cancel()
 
     def abandon(self, game_id: str, message: dict[str, Any], code: int) -> None:
-        """Drop every message not yet sent to the game's pages (they show what could
-        not be stored), send each ``message`` and close it with ``code``."""
-        with self._lock:
-            held = list(self.games.pop(game_id, ()))
-        for connection in held:
-            connection.ready = []
-            while not connection.outbox.empty():
-                connection.outbox.get_nowait()
-            connection.close_code = code
-            self._put(connection, json.dumps(message))
-            self._put(connection, None)
+        """:meth:`close_all`, every message not yet sent to the game's pages dropped
+        first (they show what could not be stored)."""
+        self._close_pages(game_id, message, code, drop=True)
 
     async def close_all(self, game_id: str, message: dict[str, Any], code: int) -> None:
         """Send every page of the game ``message`` and close it with ``code`` (after
         what is already in its outbox)."""
+        self._close_pages(game_id, message, code, drop=False)
+
+    def _close_pages(self, game_id: str, message: dict[str, Any], code: int, drop: bool) -> None:
         with self._lock:
             held = list(self.games.pop(game_id, ()))
         for connection in held:
+            if drop:
+                connection.ready = []
+                while not connection.outbox.empty():
+                    connection.outbox.get_nowait()
             connection.close_code = code
             self.post(connection, json.dumps(message))
             self.post(connection, None)
