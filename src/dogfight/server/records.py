@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from dogfight.geometry.maneuver import PATH_STEPS, card_path, card_path_numbers
+from dogfight.geometry.maneuver import PATH_STEPS, Card, card_path, card_path_numbers
 from dogfight.geometry.pose import Point, Pose
 from dogfight.narration import describe
 from dogfight.rules.events import Event, Moved
@@ -290,12 +290,10 @@ encoding ~40 floats through ``json`` (which cost more than the rest of the event
 
 def _path_text(event: Moved, state: GameState) -> str | None:
     """An airplane move's path (:func:`_move_path`) as JSON text (None for a tripod's)."""
-    vehicle = state.vehicles.get(event.vehicle)
-    rules = state.rules
-    if vehicle is None or vehicle.tripod is not None or vehicle.type not in rules.catalog.airplanes:
+    card = _airplane_card(event, state)
+    if card is None:
         return None
-    card = rules.deck_of(vehicle.type).card(event.card)
-    numbers = card_path_numbers(event.start, card, rules.base_length)
+    numbers = card_path_numbers(event.start, card, state.rules.base_length)
     text = _PATH_TEMPLATE % numbers
     if "n" in text:  # "nan" or "inf" was written (no digit or bracket has an n)
         to_json(list(numbers))  # raises: strict JSON has neither
@@ -306,12 +304,17 @@ def _move_path(event: Event, state: GameState) -> list[Point] | None:
     """An airplane move's path (None for any other event)."""
     if not isinstance(event, Moved):
         return None
+    card = _airplane_card(event, state)
+    return None if card is None else card_path(event.start, card, state.rules.base_length)
+
+
+def _airplane_card(event: Moved, state: GameState) -> Card | None:
+    """The maneuver card an airplane's move flew (None for a tripod's move)."""
     vehicle = state.vehicles.get(event.vehicle)
     rules = state.rules
     if vehicle is None or vehicle.tripod is not None or vehicle.type not in rules.catalog.airplanes:
         return None
-    card = rules.deck_of(vehicle.type).card(event.card)
-    return card_path(event.start, card, rules.base_length)
+    return rules.deck_of(vehicle.type).card(event.card)
 
 
 def pose_json(pose: Pose) -> Json:
