@@ -92,40 +92,21 @@ def _redraw(draw: Any, address: int, excl: int, m: int) -> int:
 
 
 def _three(draw: Any, address: int, n: int) -> list[int]:
-    """:func:`sample` of three among ``n > 3``: Floyd's three draws then the shuffle's two,
-    each :func:`_bounded` written out (a random plan is three cards: a random game draws
-    this tens of times a game, and a call costs more than the arithmetic)."""
-    excl = n - 2  # _bounded(n - 3)
-    m = draw(address) * excl
-    if m & 0xFFFFFFFF < excl:
-        m = _redraw(draw, address, excl, m)
-    a = m >> 32
-    excl = n - 1  # _bounded(n - 2)
-    m = draw(address) * excl
-    if m & 0xFFFFFFFF < excl:
-        m = _redraw(draw, address, excl, m)
-    b = m >> 32
+    """:func:`sample` of three among ``n > 3``, the loops unrolled (a random plan is three
+    cards: a random game draws this tens of times a game)."""
+    a = _bounded(draw, address, n - 3)
+    b = _bounded(draw, address, n - 2)
     if b == a:
         b = n - 2
-    m = draw(address) * n  # _bounded(n - 1)
-    if m & 0xFFFFFFFF < n:
-        m = _redraw(draw, address, n, m)
-    c = m >> 32
+    c = _bounded(draw, address, n - 1)
     if c in (a, b):
         c = n - 1
-    # the shuffle: swap the third with the k-th (k below 3), then the second with the
-    # k-th (k below 2; _bounded(1) never rejects: its threshold is 0)
-    m = draw(address) * 3
-    if m & 0xFFFFFFFF < 3:
-        m = _redraw(draw, address, 3, m)
-    k = m >> 32
-    if k == 0:
-        a, c = c, a
-    elif k == 1:
-        b, c = c, b
-    if (draw(address) * 2) >> 32 == 0:
-        a, b = b, a
-    return [a, b, c]
+    picked = [a, b, c]
+    k = _bounded(draw, address, 2)
+    picked[2], picked[k] = picked[k], picked[2]
+    k = _bounded(draw, address, 1)
+    picked[1], picked[k] = picked[k], picked[1]
+    return picked
 
 
 def indexes(rng: np.random.Generator, population: int) -> Iterator[int]:

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dogfight.geometry.frozen import fast_init
-from dogfight.geometry.hexbase import Side, hexagon
+from dogfight.geometry.hexbase import Side
 from dogfight.geometry.pose import Point
 from dogfight.geometry.protection import open_side, unprotected_point
 from dogfight.geometry.reach import (
@@ -31,7 +31,7 @@ from dogfight.geometry.reach import (
     measure,
     sight,
 )
-from dogfight.geometry.shapes import EPSILON, Polygon, convex_overlap, nearest_point, rectangle
+from dogfight.geometry.shapes import EPSILON, Polygon, convex_overlap, nearest_point
 from dogfight.geometry.sides import REAR, side_towards
 from dogfight.rules.state import GameState, Vehicle
 
@@ -371,14 +371,9 @@ def table_of(state: GameState, vehicles: list[Vehicle] | None = None) -> Table:
     dots: list[Point] = []
     headings: list[float] = []
     sides: list[str] = []
-    length, width, hex_side = rules.base_length, rules.base_width, rules.hex_side
     for v in vehicles:  # one pass (a firing step of a small table builds little else)
         vid, pose = v.id, v.pose
-        # GameState.base, written out
-        if v.kind == "tripod":
-            bases[vid] = hexagon(pose, hex_side)
-        else:
-            bases[vid] = rectangle(pose, length, width)
+        bases[vid] = state.base(v)
         overlaps[vid] = set()
         ids.append(vid)
         dots.append((pose.x, pose.y))
@@ -388,24 +383,13 @@ def table_of(state: GameState, vehicles: list[Vehicle] | None = None) -> Table:
     table = Table(bases, overlaps, ids, dots, headings, sides, rules.base_radius)
     count = len(vehicles)
     if count <= SMALL:
-        # every pair (i < j), in the batched path's order, in plain loops
-        for i in range(count):
-            ax, ay = dots[i]
-            a = ids[i]
-            for j in range(i + 1, count):
-                bx, by = dots[j]
-                if abs(ax - bx) > reach or abs(ay - by) > reach:
-                    continue
-                b = ids[j]
-                if convex_overlap(bases[a], bases[b]):
-                    overlaps[a].add(b)
-                    overlaps[b].add(a)
-        return table
-    centres = table.centres
-    dx = np.abs(centres[None, :, 0] - centres[:, None, 0])
-    dy = np.abs(centres[None, :, 1] - centres[:, None, 1])
-    close = np.triu((dx <= reach) & (dy <= reach), 1)
-    pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(close), strict=True)]
+        pairs = [(i, j) for i in range(count) for j in range(i + 1, count)]
+    else:
+        centres = table.centres
+        dx = np.abs(centres[None, :, 0] - centres[:, None, 0])
+        dy = np.abs(centres[None, :, 1] - centres[:, None, 1])
+        close = np.triu((dx <= reach) & (dy <= reach), 1)
+        pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(close), strict=True)]
     for i, j in pairs:
         (ax, ay), (bx, by) = dots[i], dots[j]
         if abs(ax - bx) > reach or abs(ay - by) > reach:
@@ -531,18 +515,12 @@ def nearest_option(
     (:data:`SLACK` aside): a crowded table's farther targets are never clipped to the arc
     nor their shadows built once a nearer one is seen."""
     rules = state.rules
-    arc = rules.front_arc if weapon == "front" else rules.rear_arc  # Rules.arc, written out
+    arc = rules.arc(weapon)
     index = table.index(firer.id)
     radius = table.radius
     ids = table.ids
-    limit = rules.ruler + rules.base_radius
-    # Table.in_reach_measured, its small-table branch taken here (every weapon asks)
-    if len(ids) <= SMALL:
-        reached = table._reach_row(index, arc, limit)
-    else:
-        reached = table.in_reach_measured(index, arc, limit)
     heap: list[tuple[float, str, int, Target | None]] = []
-    for row, distance in reached:
+    for row, distance in table.in_reach_measured(index, arc, rules.ruler + rules.base_radius):
         heap.append((distance - radius, ids[row], row, None))  # a loop: no comprehension
     heapq.heapify(heap)
     best: Option | None = None

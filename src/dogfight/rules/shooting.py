@@ -173,11 +173,8 @@ def _choose(
 ) -> firing.Option | None:
     """The shot the plan's choice takes: the nearest (``auto``), none (``none``, said so
     when something was in reach) or the named target's, when it is among the options."""
-    plan = vehicle.plan
-    assert plan is not None
-    # Plan.choice, written out (every weapon of every phase asks)
-    choices = plan.fire if weapon == "front" else plan.rear_fire
-    choice = choices[phase - 1] if phase - 1 < len(choices) else AUTO
+    assert vehicle.plan is not None
+    choice = vehicle.plan.choice(weapon, phase)
     if choice == HOLD:
         if firing.nearest_option(state, table, vehicle, weapon, protection=False) is not None:
             events.append(HeldFire(vehicle.id, weapon, "holds fire"))
