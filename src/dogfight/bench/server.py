@@ -14,7 +14,10 @@ The scripted clients are one light process sharing the machine with the servers:
 asyncio loop (uvloop when installed), each seat with its own keep-alive HTTP/1.1
 connection (a few lines over asyncio streams: a general client's connection pool costs
 more than the server it measures, and grows with the square of the connections) and its
-WebSocket (:mod:`dogfight.bench.ws_client`, for the same reason). Their CPU time is
+WebSocket (:mod:`dogfight.bench.ws_client`, for the same reason). The connection is
+opened as a tab opens it, by loading the game's page (``GET /play/<game>``) when the
+game is made: a seat's first plan, as a browser's, goes over a connection already open
+(before, a burst's first turn also timed 400 connections being opened at once). Their CPU time is
 reported beside the servers', so a reader can see whether the clients were the
 bottleneck.
 
@@ -122,8 +125,15 @@ class Http:
         self.used = 0.0
 
     async def request(
-        self, method: str, path: str, body: Json | None = None, token: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: Json | None = None,
+        token: str | None = None,
+        *,
+        page: bool = False,
     ) -> Json:
+        """One request; its JSON answer (``page``: an HTML page, read and not parsed)."""
         if self.writer is not None and time.monotonic() - self.used > self.IDLE:
             self.close()
         if self.writer is None:
@@ -157,7 +167,7 @@ class Http:
             self.close()
         if status >= 400:
             raise HttpError(f"{method} {path}: {status} {payload[:120]!r}")
-        out: Json = json.loads(payload) if payload else {}
+        out: Json = json.loads(payload) if payload and not page else {}
         return out
 
     def close(self) -> None:
@@ -237,6 +247,11 @@ class Game:
             # the plans go to another process than the seat's socket (when there are several)
             post_to = self.bases[(self.bases.index(home) + 1) % len(self.bases)]
             self.seats.append(Seat(game, s["id"], s["token"], s["vehicles"][0], home, post_to))
+        # each seat's tab loads the game's page over the connection its plans then use
+        # (a browser's keep-alive connection: the first plan does not open one)
+        await asyncio.gather(
+            *(s.http.request("GET", f"/play/{game}", page=True) for s in self.seats)
+        )
         connected = [asyncio.Event() for _ in self.seats]
         for seat, ready in zip(self.seats, connected, strict=True):
             url = seat.home.replace("http://", "ws://") + f"/api/games/{game}/ws"
