@@ -5,7 +5,7 @@ is asserted here: the figures are the benchmark's (``docs/web.md``)."""
 
 from __future__ import annotations
 
-from dogfight.bench.server import run
+from dogfight.bench.server import repeated, run
 
 
 def test_a_few_games_are_played_and_measured() -> None:
@@ -48,3 +48,17 @@ def test_the_floor_keeps_connections_as_long_as_the_server() -> None:
     from dogfight.cli import web
 
     assert floor.KEEP_ALIVE == web.KEEP_ALIVE
+
+
+def test_repeated_runs_are_judged_on_the_median_of_their_p99s() -> None:
+    """The targets are this machine's medians (issue 13): with several runs each run's
+    report is kept and the p99 target is judged on the median of the runs' p99s."""
+    report = repeated(3, games=3, turns=2, think=(0.0, 0.0), floor=True)
+    assert report["runs"] == 3
+    assert [r["latency_ms"]["p99"] for r in report["each"]] == report["latency_p99_ms"]["each"]
+    each = sorted(report["latency_p99_ms"]["each"])
+    assert report["latency_p99_ms"]["median"] == round(each[1], 2)
+    target = report["targets"]["latency_p99_ms"]
+    assert report["meets_targets"]["latency_p99_ms"] == (each[1] <= target)
+    assert report["errors"] == 0 and report["meets_targets"]["errors"] is True
+    assert repeated(1, games=3, turns=2, think=(0.0, 0.0), floor=True)["turns_measured"] == 6

@@ -52,6 +52,14 @@ def register(app: typer.Typer) -> None:
                 "10,000 phases of random crowded tables (exit status 1 on any difference)."
             ),
         ] = False,
+        runs: Annotated[
+            int | None,
+            typer.Option(
+                help="With --server: runs of each scenario, judged on the median of their "
+                "p99s (default 3; 1 with --quick).",
+                min=1,
+            ),
+        ] = None,
         processes: Annotated[
             int,
             typer.Option(
@@ -105,8 +113,7 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(json.dumps(run_batch(load(), quick=quick), indent=2) + "\n")
             return
         if server:
-            from dogfight.bench.server import THINK
-            from dogfight.bench.server import run as run_server
+            from dogfight.bench.server import THINK, repeated
 
             if quick:
                 counts = [games or 5]
@@ -115,7 +122,8 @@ def register(app: typer.Typer) -> None:
             else:
                 counts = [50, 200] if burst else [500]
             figures = [
-                run_server(
+                repeated(
+                    runs or (1 if quick else 3),
                     games=n,
                     turns=2 if quick else 4,
                     think=(0.0, 0.0) if burst else THINK,
