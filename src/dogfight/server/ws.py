@@ -70,14 +70,16 @@ class Connection:
     close_code: int = 1013
     """The code the connection is closed with when its outbox ends (1013: too slow)."""
     sending: float | None = None
-    """When the message being sent was handed to the socket (the loop's clock), or None."""
+    """When the message being sent was handed to the socket (the loop's clock), or None:
+    while it is set no other send begins (the messages go out one at a time, in the
+    order they were queued)."""
     sender: asyncio.Task[None] | None = None
     """The task emptying the outbox (:meth:`Hub.pump`)."""
     finishing: asyncio.Task[None] | None = None
     """A send begun by :meth:`Hub.flush` that could not finish at once, going on."""
-    sends: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Held while a message is being sent (by the sender or by :meth:`Hub.flush`): the
-    messages go out one at a time, in the order they were queued."""
+    waiting: bool = False
+    """Whether the sender has taken a message from the outbox and waits for ``finishing``
+    before it sends it (no other send may begin meanwhile)."""
     ready_update: bool = False
     """Whether the last of ``ready`` is an update (dropped when another message comes
     after it before it is sent: an update's parts are all in the next message)."""
@@ -310,7 +312,7 @@ class Hub:
     def _flush_one(self, connection: Connection) -> None:
         """:meth:`flush` of one connection."""
         outbox = connection.outbox
-        while not outbox.empty() and not connection.sends.locked():
+        while not outbox.empty() and _idle(connection):
             text = outbox.get_nowait()
             if text is None:  # closing: the sender's work
                 outbox.put_nowait(None)
@@ -322,7 +324,7 @@ class Hub:
         ready = connection.ready
         if not ready:
             return
-        if not outbox.empty() or connection.sends.locked():
+        if not outbox.empty() or not _idle(connection):
             self._settle(connection)  # behind what waits: the sender's work
             return
         connection.ready = []
@@ -336,16 +338,15 @@ class Hub:
                 break
 
     async def _send(self, connection: Connection, text: str) -> None:
-        """Send one message (holding the connection's send lock); a send that fails
-        ends the connection (its sender closes it)."""
-        async with connection.sends:
-            connection.sending = asyncio.get_running_loop().time()
-            try:
-                await connection.websocket.send_text(text)
-            except Exception:
-                self.post(connection, None)
-            finally:
-                connection.sending = None
+        """Send one message (the connection idle: :func:`_idle`); a send that fails ends
+        the connection (its sender closes it)."""
+        connection.sending = asyncio.get_running_loop().time()
+        try:
+            await connection.websocket.send_text(text)
+        except Exception:
+            self.post(connection, None)
+        finally:
+            connection.sending = None
 
     async def pump(self, game_id: str, connection: Connection) -> None:
         """Send the connection's outbox in order until it is closed or too slow (the
@@ -358,10 +359,17 @@ class Hub:
                 text = await connection.outbox.get()
                 if text is None:
                     break
-                async with connection.sends:  # after a send begun by flush()
-                    connection.sending = loop.time()
-                    await connection.websocket.send_text(text)
-                    connection.sending = None
+                finishing = connection.finishing
+                if finishing is not None and not finishing.done():
+                    # after the send begun by flush(), which goes on in a task
+                    connection.waiting = True
+                    try:
+                        await asyncio.wait((finishing,))
+                    finally:
+                        connection.waiting = False
+                connection.sending = loop.time()
+                await connection.websocket.send_text(text)
+                connection.sending = None
         except (Exception, asyncio.CancelledError):
             pass
         self.remove(game_id, connection)
@@ -412,6 +420,14 @@ class Hub:
             connection.close_code = code
             self.post(connection, json.dumps(message))
             self.post(connection, None)
+
+
+def _idle(connection: Connection) -> bool:
+    """Whether a send may begin on the connection: none is under way (the sender's or
+    one :meth:`Hub.flush` began), and the sender holds no message waiting for one.
+    (Everything that sends runs on the event loop: flags, not a lock, whose coroutines
+    cost a third of a message's sending.)"""
+    return connection.sending is None and not connection.waiting
 
 
 def eager(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
