@@ -118,8 +118,7 @@ def create_app(
         store.group_commits(hub.loop)
         if store.group is not None:
             store.group.on_lost = lost
-            store.group.on_committed = hub.send_released
-            hub.hold = store.group.hold
+            hub.attach(store.group)
         listener = None
         if store.notifies:  # PostgreSQL: other processes may share the games
             listener = Listener(db_url, heard, caught_up)

@@ -16,8 +16,11 @@ process sees anything that is not stored:
 
 - a request waits for :meth:`LoopCommits.stored` before it answers (the seat's
   requests do, in ``on_seat``);
-- the WebSocket messages built meanwhile are handed over by :meth:`LoopCommits.hold`
-  only once the commit is done (:class:`dogfight.server.ws.Hub` asks it);
+- the WebSocket messages due meanwhile are built and handed over only once the commit
+  is done (:meth:`LoopCommits.hold`; :class:`dogfight.server.ws.Hub` asks it). A commit
+  made in the middle of some work (a write that found the transaction open longer than
+  :data:`SPAN`, another use of the database) tells which game's state may hold what is
+  not stored yet (:meth:`LoopCommits.busy`): no message is built from it then;
 - any other use of the database on the loop's thread (a new game, a seat's settings, a
   read) commits the open transaction first (the pool's ``checkout`` event): it sees
   what was written, and never waits on a lock the loop itself holds.
@@ -47,6 +50,10 @@ SPAN = 0.01
 """Seconds a transaction stays open at most (committed after the write that finds it
 older): in a burst the first games' answers do not wait for the whole burst's work,
 and a commit is still shared by a dozen writes."""
+
+
+NO_GAMES: frozenset[str] = frozenset()
+"""No game's work is under way (a commit made between two pieces of work)."""
 
 
 class GroupLost(Exception):
@@ -79,7 +86,11 @@ class LoopCommits:
         """Each game's last group until it is committed (or, lost, until a waiter is
         told): what :meth:`stored` waits for."""
         self._after: list[Then] = []
+        self._dropped: list[Then] = []
         self._answers: list[Then] = []
+        self._amid: frozenset[str] | None = NO_GAMES
+        """While a commit releases what waited for it: the games whose work it was made in
+        the middle of (None: any game's), see :meth:`busy`."""
         self.on_lost: Callable[[set[str], BaseException], None] = lambda games, exc: None
         self.on_committed: Callable[[], None] = lambda: None
         """Called after each commit, once what waited for it was released (the server
@@ -120,7 +131,9 @@ class LoopCommits:
         finally:
             cursor.close()
         if time.perf_counter() - self._opened > SPAN:
-            self.settle()  # the writes before this one have waited long enough
+            # the writes before this one have waited long enough; this game's work goes
+            # on after its write (its state may change before the work is done)
+            self.settle(frozenset((game_id,)))
 
     def _undo(self, cursor: Any, exc: BaseException) -> None:
         """Roll back the failed write's savepoint; if that fails, or the database ended
@@ -135,8 +148,11 @@ class LoopCommits:
         if not self._connection.in_transaction:
             self._lose(exc)
 
-    def settle(self) -> None:
-        """Commit the open transaction (if any), then release what waited for it."""
+    def settle(self, amid: frozenset[str] | None = NO_GAMES) -> None:
+        """Commit the open transaction (if any), then release what waited for it.
+        ``amid``: the games whose work is under way on the loop's thread (None: any
+        game's may be), told to what is released (:meth:`busy`); none when the commit is
+        made between two pieces of work (the callback queued on the loop)."""
         if not self.open:
             return
         try:
@@ -144,14 +160,31 @@ class LoopCommits:
         except BaseException as exc:
             self._lose(exc)
             return
-        games, done, after, answers = self._close()
+        games, done, after, _, answers = self._close()
         self.commits += 1
         for game_id in games:
             if self._pending.get(game_id) is done:
                 del self._pending[game_id]
         if done is not None and not done.done():
             done.set_result(None)
-        for then in (*after, self.on_committed, *answers):
+        self._amid = amid
+        try:
+            self._run((*after, self.on_committed, *answers))
+        finally:
+            self._amid = NO_GAMES
+
+    def busy(self, game_id: str) -> bool:
+        """Whether the game's work may be under way on the loop while the commit just
+        made releases what waited for it: that commit came in the middle of the work
+        (the game's own write, or another use of the database), so the game's state may
+        already hold what the rest of the work will write — a message built from it
+        now could show what is not stored. False between two pieces of work."""
+        amid = self._amid
+        return amid is None or game_id in amid
+
+    @staticmethod
+    def _run(thens: tuple[Then, ...] | list[Then]) -> None:
+        for then in thens:
             try:
                 then()
             except Exception:  # one waiter's failure must not keep the others waiting
@@ -162,13 +195,12 @@ class LoopCommits:
 
     def _close(
         self,
-    ) -> tuple[
-        set[str], asyncio.Future[None] | None, list[Callable[[], None]], list[Callable[[], None]]
-    ]:
+    ) -> tuple[set[str], asyncio.Future[None] | None, list[Then], list[Then], list[Then]]:
         """No transaction open any more: what the closed one held (its games, its future,
-        what waited for it, the answers)."""
-        held = self.games, self._done, self._after, self._answers
-        self.open, self.games, self._done, self._after, self._answers = False, set(), None, [], []
+        what waited for it, what to tell if it is dropped, the answers)."""
+        held = self.games, self._done, self._after, self._dropped, self._answers
+        self.open, self.games, self._done = False, set(), None
+        self._after, self._dropped, self._answers = [], [], []
         return held
 
     def _lose(self, exc: BaseException) -> None:
@@ -176,17 +208,18 @@ class LoopCommits:
         it, fail its waiters and tell ``on_lost``."""
         with contextlib.suppress(Exception):
             self._connection.rollback()
-        games, done, _, _ = self._close()
+        games, done, _, dropped, _ = self._close()
         if done is not None and not done.done():
             done.set_exception(GroupLost(f"{type(exc).__name__}: {exc}"))
             done.add_done_callback(lambda f: f.exception())  # retrieved even if unawaited
+        self._run(dropped)
         self.on_lost(games, exc)
 
     def settle_here(self) -> None:
         """Commit the open transaction first when called on the loop's thread (before
         another use of the database there)."""
         if self.open and self.here():
-            self.settle()
+            self.settle(None)  # maybe in the middle of some game's work
 
     def pending(self, game_id: str) -> asyncio.Future[None] | None:
         """What the game's last writes on the loop wait for: None once they are
@@ -206,11 +239,16 @@ class LoopCommits:
             if done.done() and self._pending.get(game_id) is done:
                 del self._pending[game_id]  # lost: told (a later request sees it reloaded)
 
-    def hold(self, release: Callable[[], None]) -> bool:
-        """Keep ``release`` (a message handed over, a test's crash) until the open
+    def hold(self, release: Then, dropped: Then | None = None) -> bool:
+        """Keep ``release`` (messages handed over, a test's crash) until the open
         transaction is committed, if one is open and the caller is on the loop's thread
-        (True); else False: the caller goes on at once. Dropped if the commit fails."""
-        return self._keep(self._after, release)
+        (True); else False: the caller goes on at once. If the commit fails, ``release``
+        is dropped and ``dropped`` (if given) called instead."""
+        if not self._keep(self._after, release):
+            return False
+        if dropped is not None:
+            self._dropped.append(dropped)
+        return True
 
     def then(self, answer: Callable[[], None]) -> bool:
         """:meth:`hold` for a request's answer: run after the commit once every message

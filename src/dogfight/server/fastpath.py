@@ -71,8 +71,7 @@ class FastPlans:
         token = None
         authorization = None
         json_body = False
-        for name, value in scope.get("headers", ()):
-            name = name.lower()
+        for name, value in scope.get("headers", ()):  # lower case (ASGI)
             if name == b"x-seat-token" and token is None:
                 token = value.decode("latin-1")
             elif name == b"authorization" and authorization is None:

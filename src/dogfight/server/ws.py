@@ -18,6 +18,14 @@ the first sender task runs, so every game's results went out only after the whol
 burst's work: now each game's go out as soon as its turn is resolved (the clients read
 them while the server works on the next games). A send that cannot finish at once (the
 client's socket is full) goes on in a task of its own: nothing waits for a slow client.
+
+On SQLite a light game's writes share the loop's open transaction
+(:mod:`dogfight.server.commits`), and nothing of them may be sent before it is
+committed: while it is open, a change made on the loop only marks the game's
+connections due, and each due connection's message is built when the commit releases
+them (:meth:`Hub.attach`). So a connection is built one message per commit — in a burst
+both seats' plans of a duel often land in one, and each connection was built an update
+after the first plan, then the view after the second, and the update thrown away.
 """
 
 from __future__ import annotations
@@ -25,16 +33,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import threading
 import types
-from collections.abc import Callable, Coroutine, Generator
+from collections.abc import Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import WebSocket
 
 from dogfight.server import views
+from dogfight.server.commits import LoopCommits
 from dogfight.server.games import LiveGame
+
+log = logging.getLogger("dogfight.server")
 
 OUTBOX = 32
 """Views waiting to be sent to one connection before it counts as too slow."""
@@ -58,14 +70,16 @@ class Connection:
     close_code: int = 1013
     """The code the connection is closed with when its outbox ends (1013: too slow)."""
     sending: float | None = None
-    """When the message being sent was handed to the socket (the loop's clock), or None."""
+    """When the message being sent was handed to the socket (the loop's clock), or None:
+    while it is set no other send begins (the messages go out one at a time, in the
+    order they were queued)."""
     sender: asyncio.Task[None] | None = None
     """The task emptying the outbox (:meth:`Hub.pump`)."""
     finishing: asyncio.Task[None] | None = None
     """A send begun by :meth:`Hub.flush` that could not finish at once, going on."""
-    sends: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Held while a message is being sent (by the sender or by :meth:`Hub.flush`): the
-    messages go out one at a time, in the order they were queued."""
+    waiting: bool = False
+    """Whether the sender has taken a message from the outbox and waits for ``finishing``
+    before it sends it (no other send may begin meanwhile)."""
     ready_update: bool = False
     """Whether the last of ``ready`` is an update (dropped when another message comes
     after it before it is sent: an update's parts are all in the next message)."""
@@ -85,11 +99,26 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.loop_thread: int | None = None
         self._watchdog: asyncio.Task[None] | None = None
-        self.hold: Callable[[Callable[[], None]], bool] = lambda release: False
-        """Keeps a message built on the loop until what led to it is committed (True),
-        or lets it go at once (False): ``LoopCommits.hold``."""
+        self.commits: LoopCommits | None = None
+        """The loop's open transaction (SQLite: :meth:`attach`)."""
+        self._due: dict[Connection, LiveGame] = {}
+        """Connections whose game changed on the loop while its transaction was open, in
+        order: each is built its message when the commit releases it (:meth:`_release`)."""
+        self._holding = False
+        """Whether :meth:`_release` waits for the open transaction's commit."""
+        self._left: dict[Connection, LiveGame] = {}
+        """Connections due at a commit made in the middle of their game's work: left for
+        the end of that work (:meth:`_release`)."""
+        self._retrying = False
+        """Whether :meth:`_retry` is queued on the loop."""
         self._released: dict[Connection, None] = {}
         """Connections given messages by a commit (:meth:`send_released`), in order."""
+
+    def attach(self, commits: LoopCommits) -> None:
+        """Hold the messages of changes made on the loop until ``commits`` (the loop's
+        open transaction) is committed, and send them right after it."""
+        self.commits = commits
+        commits.on_committed = self.send_released
 
     def add(self, game_id: str, connection: Connection) -> None:
         with self._lock:
@@ -108,27 +137,117 @@ class Hub:
             return list(self.games.get(game_id, ()))
 
     def queue(self, game: LiveGame, connection: Connection) -> None:
-        """Build the connection's view (if the game changed since its last one) and put
-        it in its outbox. Called on a worker thread while the game's work is serialised."""
+        """Queue the connection its message (if the game changed since its last one),
+        after the game's work. On a worker thread it is built now and posted to the loop;
+        on the loop (a light game's work) it is put in ``ready`` — or, while the loop's
+        transaction is open, only marked due: built when the commit releases it."""
+        on_loop = threading.get_ident() == self.loop_thread
         with game.lock:
             if connection.version == game.version:
                 return
-            if connection.state is game.state and connection.sent == len(game.steps):
-                # the table and the steps are as last sent: only who is awaited changed
-                text, update = views.seat_update_json(game, connection.seat), True
-            else:
-                text = views.seat_view_json(game, connection.seat, since=connection.sent)
-                update = False
-                connection.state = game.state
-            connection.sent = len(game.steps)
-            connection.version = game.version
-        if self.loop is None:
-            return
-        if threading.get_ident() == self.loop_thread:  # a light game's work, on the loop
-            if not self.hold(lambda: self._ready(connection, text, update, True)):
-                self._ready(connection, text, update)
+            if on_loop:
+                if self._left:
+                    self._left.pop(connection, None)  # queued again by its game's work
+                if self._due_at_commit(game, connection):
+                    return
+            text, update = self._build(game, connection)
+            if not on_loop:
+                if self.loop is not None:
+                    # posted with the game locked: the messages of one connection built
+                    # on different threads reach the loop in the order they were built
+                    self.loop.call_soon_threadsafe(self.post, connection, text)
+                return
+        self._ready(connection, text, update)
+
+    @staticmethod
+    def _build(game: LiveGame, connection: Connection) -> tuple[str, bool]:
+        """The connection's next message (the game locked, changed since the last one)
+        and whether it is an update: the seat's view with the steps it has not been
+        sent, or an update when the table and the steps are as last sent (only who is
+        awaited changed)."""
+        if connection.state is game.state and connection.sent == len(game.steps):
+            text, update = views.seat_update_json(game, connection.seat), True
         else:
-            self.loop.call_soon_threadsafe(self.post, connection, text)
+            text = views.seat_view_json(game, connection.seat, since=connection.sent)
+            update = False
+            connection.state = game.state
+        connection.sent = len(game.steps)
+        connection.version = game.version
+        return text, update
+
+    def _due_at_commit(self, game: LiveGame, connection: Connection) -> bool:
+        """Mark the connection due at the open transaction's commit (True), if one is
+        open on the loop: what the game's work wrote is not stored yet."""
+        if not self._holding:
+            commits = self.commits
+            if commits is None or not commits.hold(self._release, self._drop_due):
+                return False
+            self._holding = True
+        self._due[connection] = game
+        return True
+
+    def _release(self) -> None:
+        """At the commit: build each due connection its message, from the game as it is
+        now (everything the loop changed in it is stored), for :meth:`send_released`.
+
+        A game whose work the commit came in the middle of (``LoopCommits.busy``) is not
+        read now: its connections are left for the end of that work (which queues them
+        again), else for :meth:`_retry`. A game that is not light any more (its work
+        runs on the threads now) is built for on a thread, as its work's messages are:
+        the loop never waits for a game's lock."""
+        self._holding = False
+        due, self._due = self._due, {}
+        commits, loop = self.commits, self.loop
+        assert commits is not None and loop is not None
+        last: LiveGame | None = None
+        busy = light = False
+        for connection, game in due.items():
+            if game is not last:  # a game's connections come one after the other
+                last, busy, light = game, commits.busy(game.id), game.light
+            if busy:
+                self._left[connection] = game
+            elif light:
+                self._build_ready(game, connection)
+            else:
+                loop.run_in_executor(None, self.queue, game, connection)
+        if self._left and not self._retrying:
+            self._retrying = True
+            loop.call_soon(self._retry)
+
+    def _retry(self) -> None:
+        """Build the connections a commit left (:meth:`_release`) their messages, now
+        that their games' work is over: at the next commit if a transaction is open,
+        else at once (everything the loop changed is stored)."""
+        self._retrying = False
+        left, self._left = self._left, {}
+        for connection, game in left.items():
+            with game.lock:
+                if connection.version == game.version or self._due_at_commit(game, connection):
+                    continue
+            self._build_ready(game, connection)
+        self.send_released()
+
+    def _build_ready(self, game: LiveGame, connection: Connection) -> None:
+        """Build the connection's message on the loop and hand it over for
+        :meth:`send_released` (a view that cannot be built closes the connection: its
+        page reconnects)."""
+        try:
+            with game.lock:
+                if connection.version == game.version:
+                    return
+                text, update = self._build(game, connection)
+        except Exception:
+            log.exception("dogfight: a view of game %s", game.id)
+            connection.close_code = 1011
+            self.post(connection, None)
+            return
+        self._ready(connection, text, update, True)
+
+    def _drop_due(self) -> None:
+        """The transaction could not be committed: nothing due at its commit is sent
+        (the pages of its games are told and closed, ``LoopCommits.on_lost``)."""
+        self._due.clear()
+        self._holding = False
 
     def _ready(
         self, connection: Connection, text: str, update: bool, released: bool = False
@@ -193,7 +312,7 @@ class Hub:
     def _flush_one(self, connection: Connection) -> None:
         """:meth:`flush` of one connection."""
         outbox = connection.outbox
-        while not outbox.empty() and not connection.sends.locked():
+        while not outbox.empty() and _idle(connection):
             text = outbox.get_nowait()
             if text is None:  # closing: the sender's work
                 outbox.put_nowait(None)
@@ -205,7 +324,7 @@ class Hub:
         ready = connection.ready
         if not ready:
             return
-        if not outbox.empty() or connection.sends.locked():
+        if not outbox.empty() or not _idle(connection):
             self._settle(connection)  # behind what waits: the sender's work
             return
         connection.ready = []
@@ -219,16 +338,15 @@ class Hub:
                 break
 
     async def _send(self, connection: Connection, text: str) -> None:
-        """Send one message (holding the connection's send lock); a send that fails
-        ends the connection (its sender closes it)."""
-        async with connection.sends:
-            connection.sending = asyncio.get_running_loop().time()
-            try:
-                await connection.websocket.send_text(text)
-            except Exception:
-                self.post(connection, None)
-            finally:
-                connection.sending = None
+        """Send one message (the connection idle: :func:`_idle`); a send that fails ends
+        the connection (its sender closes it)."""
+        connection.sending = asyncio.get_running_loop().time()
+        try:
+            await connection.websocket.send_text(text)
+        except Exception:
+            self.post(connection, None)
+        finally:
+            connection.sending = None
 
     async def pump(self, game_id: str, connection: Connection) -> None:
         """Send the connection's outbox in order until it is closed or too slow (the
@@ -241,10 +359,17 @@ class Hub:
                 text = await connection.outbox.get()
                 if text is None:
                     break
-                async with connection.sends:  # after a send begun by flush()
-                    connection.sending = loop.time()
-                    await connection.websocket.send_text(text)
-                    connection.sending = None
+                finishing = connection.finishing
+                if finishing is not None and not finishing.done():
+                    # after the send begun by flush(), which goes on in a task
+                    connection.waiting = True
+                    try:
+                        await asyncio.wait((finishing,))
+                    finally:
+                        connection.waiting = False
+                connection.sending = loop.time()
+                await connection.websocket.send_text(text)
+                connection.sending = None
         except (Exception, asyncio.CancelledError):
             pass
         self.remove(game_id, connection)
@@ -295,6 +420,14 @@ class Hub:
             connection.close_code = code
             self.post(connection, json.dumps(message))
             self.post(connection, None)
+
+
+def _idle(connection: Connection) -> bool:
+    """Whether a send may begin on the connection: none is under way (the sender's or
+    one :meth:`Hub.flush` began), and the sender holds no message waiting for one.
+    (Everything that sends runs on the event loop: flags, not a lock, whose coroutines
+    cost a third of a message's sending.)"""
+    return connection.sending is None and not connection.waiting
 
 
 def eager(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
