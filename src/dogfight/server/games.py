@@ -576,15 +576,19 @@ class LiveGame:
     def _could_ask(self, phase: int, state: GameState) -> bool:
         """Whether any person could be asked for a target this phase (else the preview
         of the movement is not worth computing): an airplane of a seat not on auto-fire
-        and at least two enemies in play."""
+        and at least two enemies in play. The enemies are counted first: in a duel no
+        airplane has two, and no seat is looked up."""
         playing = state.in_play()
+        per_side: dict[str, int] = {}
+        for vehicle in playing:
+            per_side[vehicle.side] = per_side.get(vehicle.side, 0) + 1
         for vehicle in playing:
             if vehicle.plan is None or vehicle.tripod is not None:
                 continue
-            owner = self.owner(vehicle.id)
-            if owner is None or owner.bot or owner.auto_fire:
+            if len(playing) - per_side[vehicle.side] < 2:
                 continue
-            if sum(1 for v in playing if v.side != vehicle.side) >= 2:
+            owner = self.owner(vehicle.id)
+            if owner is not None and not owner.bot and not owner.auto_fire:
                 return True
         return False
 
