@@ -187,7 +187,10 @@ class LiveGame:
             decided = self.decided.setdefault((turn, phase), {})
             if decision not in decided:
                 decided[decision] = tuple(chosen)
-        self._pending: dict[tuple[int, int], tuple[tuple[Any, ...], GameState, Outcome]] = {}
+        self._pending: tuple[tuple[int, int], tuple[Any, ...], GameState, Outcome] | None
+        self._pending = None
+        """The last action phase run by :meth:`_outcome`: (turn, phase), its inputs, the
+        state it was run from and what it gave."""
         self._started: tuple[GameState, dict[str, Plan], tuple[GameState, list[Event]]] | None
         self._started = None
         """A turn's start worked out when its last plan was checked (from that state,
@@ -532,16 +535,23 @@ class LiveGame:
     def _outcome(self) -> Outcome | None:
         """The pending action phase run with the inputs so far: the decisions it waits
         for, or its resolution (kept, and used by :meth:`_resolve` while the inputs are
-        the same: the phase is run once, not once to ask and again to resolve)."""
+        the same: the phase is run once, not once to ask and again to resolve).
+
+        The kept outcome is looked for first: the state it was worked out from, still
+        the game's, is the last step's, so the pending step is the same one, and with
+        the same inputs no WW2 airplane plans before it (what :meth:`_earthling_due`
+        reads are the state and those inputs): a dozen look-ups a turn find it without
+        working out the next step again."""
+        state = self.state
+        kept = self._pending
+        if kept is not None and kept[2] is state and kept[1] == self._given(*kept[0]):
+            return kept[3]
         nxt = self.next_step()
         if nxt is None or nxt[1] == 0:
             return None
         turn, phase = nxt
         if self._earthling_due(turn, phase):
             return None  # the WW2 airplanes plan their Earthling turn first (001)
-        cached = self._pending.get(nxt)
-        if cached is not None and cached[1] is self.state and cached[0] == self._given(turn, phase):
-            return cached[2]
         inputs = self._inputs_of(turn, phase)
         actions, fire, cards = self._phase_inputs(turn, phase)
         outcome = resolve_or_ask(
@@ -552,7 +562,7 @@ class LiveGame:
             cards,
             self.decided.get(nxt, {}),
         )
-        self._pending = {nxt: (inputs, self.state, outcome)}
+        self._pending = (nxt, inputs, state, outcome)
         return outcome
 
     def _inputs_of(self, turn: int, phase: int) -> tuple[Any, ...]:
