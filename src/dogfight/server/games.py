@@ -42,7 +42,7 @@ from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.server import computer_seats, status
 from dogfight.server.errors import ApiError, GameFailed, StepError
-from dogfight.server.game_rows import Batch, GameRecord
+from dogfight.server.game_rows import Batch, GameRecord, plans_text
 from dogfight.server.records import Answer, Question, Seat, Step
 from dogfight.server.seats import token_matches
 from dogfight.server.status import Failure
@@ -702,8 +702,7 @@ class LiveGame:
             for seat in self.seats_to_plan():
                 if seat.bot and seat.id not in self.plans.get(turn, {}):
                     plans = computer_seats.bot_plans(self, seat, turn)
-                    dumped = {k: p.model_dump(mode="json") for k, p in plans.items()}
-                    self._unsaved.plans.append((turn, seat.id, dumped))
+                    self._unsaved.plans.append((turn, seat.id, plans_text(plans)))
                     self.plans.setdefault(turn, {})[seat.id] = plans
                     self._bots_acted = True
             if self.waiting_for():
