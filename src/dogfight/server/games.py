@@ -155,6 +155,9 @@ class LiveGame:
         self.setup = record.setup
         self.initial = build(parse_situation(record.setup, "setup"), self.catalog, record.seed)
         self.steps: list[Step] = []
+        self.state: GameState = self.initial
+        """Where the game stands: the state after the last step (the initial state before
+        any), kept with the steps (:meth:`_add_step`): read a hundred times a turn."""
         self.diverged: list[tuple[int, int]] = []
         self._take(record)
 
@@ -216,7 +219,7 @@ class LiveGame:
                 # a different engine version: the replayed state is used, the stored log
                 # is what was seen; `dogfight export` names the step
                 self.diverged.append((turn, phase))
-            self.steps.append(step)
+            self._add_step(step)
 
     def _merge(self, record: GameRecord, seats_read: bool = True) -> bool:
         """Take the rows stored since those read (``Store.load_since``, or a
@@ -298,9 +301,10 @@ class LiveGame:
 
     # --- who is who ------------------------------------------------------------------
 
-    @property
-    def state(self) -> GameState:
-        return self.steps[-1].state if self.steps else self.initial
+    def _add_step(self, step: Step) -> None:
+        """A step resolved here follows the others: the game stands at its state."""
+        self.steps.append(step)
+        self.state = step.state
 
     def seat(self, seat_id: str, token: str | None) -> Seat:
         """The seat, if ``token`` is its own: else 404 (no such seat) or 403."""
@@ -673,7 +677,7 @@ class LiveGame:
                 if step is None:
                     changed = changed or self._bots_acted
                     break
-                self.steps.append(step)
+                self._add_step(step)
                 pending.append(step)
                 resolved += 1
                 changed = True
