@@ -42,7 +42,7 @@ from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.server import computer_seats, status
 from dogfight.server.errors import ApiError, GameFailed, StepError
-from dogfight.server.game_rows import Batch, GameRecord
+from dogfight.server.game_rows import Batch, GameRecord, plans_text
 from dogfight.server.records import Answer, Question, Seat, Step
 from dogfight.server.seats import token_matches
 from dogfight.server.status import Failure
@@ -55,12 +55,18 @@ CRASH_ENV = "DOGFIGHT_TEST_CRASH"
 """Tests only: the name of a point at which the server process kills itself (to prove
 that nothing committed is lost and nothing is resolved twice)."""
 
+CRASH_AT = os.environ.get(CRASH_ENV)
+"""The point named in the environment the process started with (the tests start a
+server with it): read once, as a look-up in ``os.environ`` (encoding the name, a
+``KeyError`` caught) cost more than the rest of a crash point, passed several times a
+turn."""
+
 
 def crash_point(name: str, store: Store | None = None) -> None:
     """Tests only: die here if ``DOGFIGHT_TEST_CRASH`` names this point. A point just
     after a write made on the event loop dies once that write is committed (with the
     loop's transaction, :mod:`dogfight.server.commits`): where it stands for."""
-    if os.environ.get(CRASH_ENV) == name:
+    if name == CRASH_AT:
         group = store.group if store is not None else None
         if group is None or not group.hold(_die):
             _die()
@@ -149,6 +155,9 @@ class LiveGame:
         self.setup = record.setup
         self.initial = build(parse_situation(record.setup, "setup"), self.catalog, record.seed)
         self.steps: list[Step] = []
+        self.state: GameState = self.initial
+        """Where the game stands: the state after the last step (the initial state before
+        any), kept with the steps (:meth:`_add_step`): read a hundred times a turn."""
         self.diverged: list[tuple[int, int]] = []
         self._take(record)
 
@@ -181,7 +190,10 @@ class LiveGame:
             decided = self.decided.setdefault((turn, phase), {})
             if decision not in decided:
                 decided[decision] = tuple(chosen)
-        self._pending: dict[tuple[int, int], tuple[tuple[Any, ...], GameState, Outcome]] = {}
+        self._pending: tuple[tuple[int, int], tuple[Any, ...], GameState, Outcome] | None
+        self._pending = None
+        """The last action phase run by :meth:`_outcome`: (turn, phase), its inputs, the
+        state it was run from and what it gave."""
         self._started: tuple[GameState, dict[str, Plan], tuple[GameState, list[Event]]] | None
         self._started = None
         """A turn's start worked out when its last plan was checked (from that state,
@@ -207,7 +219,7 @@ class LiveGame:
                 # a different engine version: the replayed state is used, the stored log
                 # is what was seen; `dogfight export` names the step
                 self.diverged.append((turn, phase))
-            self.steps.append(step)
+            self._add_step(step)
 
     def _merge(self, record: GameRecord, seats_read: bool = True) -> bool:
         """Take the rows stored since those read (``Store.load_since``, or a
@@ -289,9 +301,10 @@ class LiveGame:
 
     # --- who is who ------------------------------------------------------------------
 
-    @property
-    def state(self) -> GameState:
-        return self.steps[-1].state if self.steps else self.initial
+    def _add_step(self, step: Step) -> None:
+        """A step resolved here follows the others: the game stands at its state."""
+        self.steps.append(step)
+        self.state = step.state
 
     def seat(self, seat_id: str, token: str | None) -> Seat:
         """The seat, if ``token`` is its own: else 404 (no such seat) or 403."""
@@ -526,16 +539,23 @@ class LiveGame:
     def _outcome(self) -> Outcome | None:
         """The pending action phase run with the inputs so far: the decisions it waits
         for, or its resolution (kept, and used by :meth:`_resolve` while the inputs are
-        the same: the phase is run once, not once to ask and again to resolve)."""
+        the same: the phase is run once, not once to ask and again to resolve).
+
+        The kept outcome is looked for first: the state it was worked out from, still
+        the game's, is the last step's, so the pending step is the same one, and with
+        the same inputs no WW2 airplane plans before it (what :meth:`_earthling_due`
+        reads are the state and those inputs): a dozen look-ups a turn find it without
+        working out the next step again."""
+        state = self.state
+        kept = self._pending
+        if kept is not None and kept[2] is state and kept[1] == self._given(*kept[0]):
+            return kept[3]
         nxt = self.next_step()
         if nxt is None or nxt[1] == 0:
             return None
         turn, phase = nxt
         if self._earthling_due(turn, phase):
             return None  # the WW2 airplanes plan their Earthling turn first (001)
-        cached = self._pending.get(nxt)
-        if cached is not None and cached[1] is self.state and cached[0] == self._given(turn, phase):
-            return cached[2]
         inputs = self._inputs_of(turn, phase)
         actions, fire, cards = self._phase_inputs(turn, phase)
         outcome = resolve_or_ask(
@@ -546,7 +566,7 @@ class LiveGame:
             cards,
             self.decided.get(nxt, {}),
         )
-        self._pending = {nxt: (inputs, self.state, outcome)}
+        self._pending = (nxt, inputs, state, outcome)
         return outcome
 
     def _inputs_of(self, turn: int, phase: int) -> tuple[Any, ...]:
@@ -570,15 +590,19 @@ class LiveGame:
     def _could_ask(self, phase: int, state: GameState) -> bool:
         """Whether any person could be asked for a target this phase (else the preview
         of the movement is not worth computing): an airplane of a seat not on auto-fire
-        and at least two enemies in play."""
+        and at least two enemies in play. The enemies are counted first: in a duel no
+        airplane has two, and no seat is looked up."""
         playing = state.in_play()
+        per_side: dict[str, int] = {}
+        for vehicle in playing:
+            per_side[vehicle.side] = per_side.get(vehicle.side, 0) + 1
         for vehicle in playing:
             if vehicle.plan is None or vehicle.tripod is not None:
                 continue
-            owner = self.owner(vehicle.id)
-            if owner is None or owner.bot or owner.auto_fire:
+            if len(playing) - per_side[vehicle.side] < 2:
                 continue
-            if sum(1 for v in playing if v.side != vehicle.side) >= 2:
+            owner = self.owner(vehicle.id)
+            if owner is not None and not owner.bot and not owner.auto_fire:
                 return True
         return False
 
@@ -653,7 +677,7 @@ class LiveGame:
                 if step is None:
                     changed = changed or self._bots_acted
                     break
-                self.steps.append(step)
+                self._add_step(step)
                 pending.append(step)
                 resolved += 1
                 changed = True
@@ -682,8 +706,7 @@ class LiveGame:
             for seat in self.seats_to_plan():
                 if seat.bot and seat.id not in self.plans.get(turn, {}):
                     plans = computer_seats.bot_plans(self, seat, turn)
-                    dumped = {k: p.model_dump(mode="json") for k, p in plans.items()}
-                    self._unsaved.plans.append((turn, seat.id, dumped))
+                    self._unsaved.plans.append((turn, seat.id, plans_text(plans)))
                     self.plans.setdefault(turn, {})[seat.id] = plans
                     self._bots_acted = True
             if self.waiting_for():
@@ -733,8 +756,9 @@ class LiveGame:
                     self.reload()
             raise
         self.revision += 1
-        for turn, phase, _ in rows:
-            crash_point(f"after-step-{turn}-{phase}", self.store)
+        if CRASH_AT is not None:
+            for turn, phase, _ in rows:
+                crash_point(f"after-step-{turn}-{phase}", self.store)
 
     def _store_own(self, refused: str, field: str) -> None:
         """Commit a person's input — already put in the batch and held in memory — in

@@ -23,6 +23,7 @@ from dogfight.rules.engine import start_turn
 from dogfight.rules.plans import AUTO, Plan
 from dogfight.rules.tailing import RULE as TAILING_RULE
 from dogfight.server.errors import ApiError
+from dogfight.server.game_rows import plans_text
 from dogfight.server.games import LiveGame, crash_point
 from dogfight.server.records import Answer
 from dogfight.server.store import Stale
@@ -102,8 +103,7 @@ def submit_plans(
             raise ApiError(422, str(exc), "plans") from None
         if last:
             crash_point("before-last-plan")
-        dumped = {k: p.model_dump(mode="json") for k, p in plans.items()}
-        game._unsaved.plans.append((turn, seat_id, dumped))
+        game._unsaved.plans.append((turn, seat_id, plans_text(plans)))
         game.plans.setdefault(turn, {})[seat_id] = plans
         game._store_own(f"seat {seat_id} has already submitted turn {turn}", "plans")
         if last:

@@ -381,7 +381,13 @@ class Store:
         sql = self._writes
         dump = sql.dump
         inputs: list[tuple[str, list[tuple[Any, ...]]]] = [
-            (sql.plans, [(game_id, t, s, dump(p), now) for t, s, p in batch.plans]),
+            (
+                sql.plans,
+                [
+                    (game_id, t, s, p if isinstance(p, str) else dump(p), now)
+                    for t, s, p in batch.plans
+                ],
+            ),
             (
                 sql.answers,
                 [(game_id, t, ph, s, dump(a), now) for t, ph, s, a in batch.answers],
@@ -431,7 +437,9 @@ class Store:
         every quote of the JSON inside)."""
         dump = self._writes.dump
         rows = {
-            "plans": [f"[{t},{dump(s)},{dump(p)}]" for t, s, p in batch.plans],
+            "plans": [
+                f"[{t},{dump(s)},{p if isinstance(p, str) else dump(p)}]" for t, s, p in batch.plans
+            ],
             "answers": [f"[{t},{ph},{dump(s)},{dump(a)}]" for t, ph, s, a in batch.answers],
             "decisions": [
                 f"[{t},{ph},{dump(s)},{dump(d)},{dump(a)}]"
