@@ -170,12 +170,14 @@ def test_a_seats_table_as_text_is_the_table_put_in_json() -> None:
     """The table part of a seat's view (the switches' text kept per rules object and
     written after the observation) is ``to_json(public_view(...))``, character for
     character, for each seat of games of every ruleset, tripods and WW2 airplanes among
-    them, before and after a turn; and a JSON encoder without the check for circular
-    references writes the same text as one with it."""
+    them, before and after a turn, made whole or from parts kept for every seat; and a
+    JSON encoder without the check for circular references writes the same text as one
+    with it."""
     from pathlib import Path
 
     from dogfight.rules.engine import start_turn
     from dogfight.rules.plans import Plan
+    from dogfight.server.viewcache import ViewCache
     from dogfight.server.views import public_view, public_view_json
 
     examples = Path(__file__).parent.parent / "examples"
@@ -191,6 +193,7 @@ def test_a_seats_table_as_text_is_the_table_put_in_json() -> None:
         with contextlib.suppress(Exception):
             states.append(start_turn(state, straights)[0])
         for s in states:
+            cache = ViewCache()  # a game's: parts of one state made once for every seat
             sides = {v.side for v in s.vehicles.values()}
             seats = [
                 frozenset(v.id for v in s.vehicles.values() if v.side == side) for side in sides
@@ -198,6 +201,7 @@ def test_a_seats_table_as_text_is_the_table_put_in_json() -> None:
             for vids in [*seats, frozenset()]:
                 plain = public_view(s, vids)
                 assert public_view_json(s, vids) == to_json(plain)
+                assert public_view_json(s, vids, cache) == to_json(plain)
                 assert to_json(plain) == json.dumps(
                     plain, ensure_ascii=False, allow_nan=False, separators=(",", ":")
                 )

@@ -24,6 +24,18 @@ def _pose(v: Vehicle) -> dict[str, float]:
 
 
 def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
+    """A vehicle as a seat sees it: what every seat sees (:func:`open_vehicle_view`),
+    then, for the seat's own vehicle, what only its owner sees (:func:`own_vehicle_view`)
+    — its keys all after the open ones, so the text of an own vehicle is the open text
+    extended (a server writes the open part once for every seat)."""
+    view = open_vehicle_view(state, v)
+    if own:
+        view.update(own_vehicle_view(v))
+    return view
+
+
+def open_vehicle_view(state: GameState, v: Vehicle) -> dict[str, Any]:
+    """What every seat sees of a vehicle."""
     view: dict[str, Any] = {
         "id": v.id,
         "type": v.type,
@@ -60,14 +72,20 @@ def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
             view["revealed_speeds"] = list(v.plan.speeds[:revealed])
     if v.clock != THREE_PHASES:
         view["clock"] = v.clock
-    if own:
-        view["resistance"] = v.resistance
-        view["damage"] = v.damage
-        view["damage_cards"] = [f"{deck}:{card}" for deck, card in v.held]
+    return view
+
+
+def own_vehicle_view(v: Vehicle) -> dict[str, Any]:
+    """What only the seat playing a vehicle sees of it (never empty)."""
+    view: dict[str, Any] = {
+        "resistance": v.resistance,
+        "damage": v.damage,
+        "damage_cards": [f"{deck}:{card}" for deck, card in v.held],
         # Lasting special damage, secret ones included: the owner knows them.
-        view["status"] = dict(sorted(v.status.items())) if v.status else {}
-        if v.plan is not None:
-            view["plan"] = v.plan.model_dump(mode="json")
+        "status": dict(sorted(v.status.items())) if v.status else {},
+    }
+    if v.plan is not None:
+        view["plan"] = v.plan.model_dump(mode="json")
     return view
 
 
@@ -76,7 +94,21 @@ def observe(
 ) -> dict[str, Any]:
     """The state as seen by the seat controlling ``seat`` (vehicle ids); None: referee.
     ``pending`` are the decisions the next phase waits for: the seat sees its own, with
-    what they show it (:mod:`dogfight.rules.decisions`)."""
+    what they show it (:mod:`dogfight.rules.decisions`). Made of parts a server writes
+    once for every seat: :func:`table_view`, each vehicle's :func:`vehicle_view`,
+    :func:`open_table_view`, then the seat's decisions."""
+    view = table_view(state)
+    view["vehicles"] = [
+        vehicle_view(state, v, seat is None or v.id in seat) for v in state.vehicles.values()
+    ]
+    view.update(open_table_view(state))
+    view["decisions"] = [d.to_json() for d in for_seat(pending, seat)]
+    return view
+
+
+def table_view(state: GameState) -> dict[str, Any]:
+    """What :func:`observe` shows first, the same for every seat: the rules, the table,
+    the turn and whether the game is over."""
     return {
         "ruleset": state.rules.ruleset.name,
         "table": {"width": state.rules.table_width, "height": state.rules.table_height},
@@ -86,9 +118,13 @@ def observe(
         "planning": state.planning_due() if state.phase > 0 else [],
         "over": state.over,
         "winner": state.winner,
-        "vehicles": [
-            vehicle_view(state, v, seat is None or v.id in seat) for v in state.vehicles.values()
-        ],
+    }
+
+
+def open_table_view(state: GameState) -> dict[str, Any]:
+    """What :func:`observe` shows after the vehicles, the same for every seat: what lies
+    open on the table."""
+    return {
         "objectives": [
             {
                 "id": o.id,
@@ -107,7 +143,6 @@ def observe(
         "salvos": [{"firer": r.firer, "target": r.target, "count": r.count} for r in state.salvos],
         # 001: tripods' action cards are secret until shown in initiative order.
         "action_cards": secret_action_cards(state),
-        "decisions": [d.to_json() for d in for_seat(pending, seat)],
     }
 
 

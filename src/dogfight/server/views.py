@@ -6,7 +6,7 @@ for the seat's vehicles: the seed, other seats' plans and damage never leave her
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -18,12 +18,19 @@ from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.decisions import for_seat
 from dogfight.rules.events import GameOver
 from dogfight.rules.foresight import Ghost, ghosts, warnings
-from dogfight.rules.observation import observe, visible_events
+from dogfight.rules.observation import (
+    observe,
+    open_table_view,
+    open_vehicle_view,
+    own_vehicle_view,
+    table_view,
+    visible_events,
+)
 from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
 from dogfight.server.records import Json, Seat, Step, event_json, event_text, pose_json
-from dogfight.server.viewcache import scalar_json, str_json, to_json
+from dogfight.server.viewcache import ViewCache, scalar_json, str_json, to_json
 
 if TYPE_CHECKING:
     from dogfight.server.games import LiveGame
@@ -40,18 +47,47 @@ _SWITCHES: dict[int, tuple[object, str]] = {}
 the id is not reused): the same for every state of a game."""
 
 
-def public_view_json(state: GameState, vids: frozenset[str]) -> str:
+def public_view_json(state: GameState, vids: frozenset[str], cache: ViewCache | None = None) -> str:
     """:func:`public_view` as JSON text (the same text as ``to_json(public_view(...))``,
-    a test holds it so): the switches, the same for every state of the game, are put in
-    JSON once per rules object and written after the observation."""
+    a test holds it so), written from the parts of :func:`observe`: the switches, the
+    same for every state of the game, put in JSON once per rules object; with ``cache``
+    (the game's), the parts every seat sees alike — the table, each vehicle's open part,
+    what lies open on it — put in JSON once per state for all the seats, and each
+    vehicle's own part once for the seat playing it (the table was most of a seat's
+    page's cost of JSON, and each seat's was put in JSON whole)."""
     rules = state.rules
     known = _SWITCHES.get(id(rules))
     if known is None or known[0] is not rules:
         if len(_SWITCHES) > 256:
             _SWITCHES.clear()
         known = _SWITCHES[id(rules)] = (rules, to_json(rules.switches.model_dump(mode="json")))
-    observed = to_json(observe(state, vids))
-    return "".join((observed[:-1], ',"switches":', known[1], "}"))
+
+    def part(key: tuple[str, ...], make: Callable[..., str], *args: Any) -> str:
+        return (
+            make(*args) if cache is None else cache.of_state_text(state, key, lambda: make(*args))
+        )
+
+    head = part(("table",), lambda: to_json(table_view(state))[:-1])
+    rest = part(("open table",), lambda: to_json(open_table_view(state))[1:-1])
+    vehicles = []
+    for v in state.vehicles.values():
+        vid = v.id
+        text = part(("open vehicle", vid), _json_of, open_vehicle_view, state, v)
+        if vid in vids:
+            own = part(("own vehicle", vid), _json_of, own_vehicle_view, v)
+            text = text[:-1] + "," + own[1:]
+        vehicles.append(text)
+    return "".join(
+        (
+            head, ',"vehicles":[', ",".join(vehicles), "],", rest,
+            ',"decisions":[],"switches":', known[1], "}",
+        )
+    )  # fmt: skip
+
+
+def _json_of(make: Callable[..., Json], *args: Any) -> str:
+    """``to_json(make(*args))``."""
+    return to_json(make(*args))
 
 
 _SUMMARY = ("summary", "")
@@ -239,7 +275,9 @@ def _seat_parts(
     cache = game.view_cache
     vids = game.seat_vehicles(seat_id)
     state = game.state
-    table = cache.of_state_text(state, ("state", vids), lambda: public_view_json(state, vids))
+    table = cache.of_state_text(
+        state, ("state", vids), lambda: public_view_json(state, vids, cache)
+    )
     texts = (
         _summary_text(game),
         cache.seat(game.seats[seat_id], vids, _seat),
