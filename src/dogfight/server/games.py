@@ -575,8 +575,15 @@ class LiveGame:
 
     def _inputs_of(self, turn: int, phase: int) -> tuple[Any, ...]:
         """Everything given to action phase ``phase`` so far (compared, not hashed): a
-        copy, kept with the outcome worked out from it."""
-        return tuple(dict(given) for given in self._given(turn, phase))
+        copy, kept with the outcome worked out from it. Nothing given is the shared
+        empty mapping, not a copy of it (most phases have no answers: copying an empty
+        read-only mapping cost more than the rest of a look-up)."""
+        answers, earthling, decided = self._given(turn, phase)
+        return (
+            dict(answers) if answers else _NONE,
+            dict(earthling) if earthling else _NONE,
+            dict(decided) if decided else _NONE,
+        )
 
     def _given(self, turn: int, phase: int) -> tuple[Any, ...]:
         """What :meth:`_inputs_of` copies, as it is now: compared with a kept copy
