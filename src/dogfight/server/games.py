@@ -488,6 +488,10 @@ class LiveGame:
         nxt = self.next_step()
         if nxt is None or nxt[1] == 0:
             return {}, None
+        return self._asked(nxt)
+
+    def _asked(self, nxt: tuple[int, int]) -> tuple[dict[str, list[Question]], Any]:
+        """:meth:`questions`, the next step ``nxt`` (an action phase) known."""
         cached = self._questions.get(nxt)
         if cached is not None:
             return cached
@@ -571,8 +575,15 @@ class LiveGame:
 
     def _inputs_of(self, turn: int, phase: int) -> tuple[Any, ...]:
         """Everything given to action phase ``phase`` so far (compared, not hashed): a
-        copy, kept with the outcome worked out from it."""
-        return tuple(dict(given) for given in self._given(turn, phase))
+        copy, kept with the outcome worked out from it. Nothing given is the shared
+        empty mapping, not a copy of it (most phases have no answers: copying an empty
+        read-only mapping cost more than the rest of a look-up)."""
+        answers, earthling, decided = self._given(turn, phase)
+        return (
+            dict(answers) if answers else _NONE,
+            dict(earthling) if earthling else _NONE,
+            dict(decided) if decided else _NONE,
+        )
 
     def _given(self, turn: int, phase: int) -> tuple[Any, ...]:
         """What :meth:`_inputs_of` copies, as it is now: compared with a kept copy
@@ -610,8 +621,10 @@ class LiveGame:
         """The seats of people the game waits for (to plan, or to choose targets).
         Computer players are never waited for: they act as soon as the game advances."""
         nxt = self.next_step()
-        if nxt is None:
-            return []
+        return [] if nxt is None else self._awaited(nxt)
+
+    def _awaited(self, nxt: tuple[int, int]) -> list[str]:
+        """:meth:`waiting_for`, the next step ``nxt`` known."""
         turn, phase = nxt
         if phase == 0:
             return [sid for sid in self._missing_plans(turn) if not self.seats[sid].bot]
@@ -622,7 +635,7 @@ class LiveGame:
         if pend:
             seats = {s.id for s in (self._decider(d) for d in pend) if s and not s.bot}
             return sorted(seats, key=lambda sid: self.seats[sid].position)
-        asked, _ = self.questions()
+        asked, _ = self._asked(nxt)
         answered = self.answers.get((turn, phase), {})
         return [sid for sid in asked if sid not in answered]
 
@@ -703,20 +716,27 @@ class LiveGame:
         turn, phase = nxt
         self._bots_acted = False
         if phase == 0:
+            # the computer seats without plans plan; a person without plans is waited
+            # for (what waiting_for says of a planning step, found on the way)
+            awaited = False
             for seat in self.seats_to_plan():
-                if seat.bot and seat.id not in self.plans.get(turn, {}):
-                    plans = computer_seats.bot_plans(self, seat, turn)
-                    self._unsaved.plans.append((turn, seat.id, plans_text(plans)))
-                    self.plans.setdefault(turn, {})[seat.id] = plans
-                    self._bots_acted = True
-            if self.waiting_for():
+                if seat.id in self.plans.get(turn, _NONE):
+                    continue
+                if not seat.bot:
+                    awaited = True
+                    continue
+                plans = computer_seats.bot_plans(self, seat, turn)
+                self._unsaved.plans.append((turn, seat.id, plans_text(plans)))
+                self.plans.setdefault(turn, {})[seat.id] = plans
+                self._bots_acted = True
+            if awaited:
                 return None
         else:
             if any(s.bot for s in self.seats.values()):
                 computer_seats.bot_earthling_plans(self, turn, phase)
                 computer_seats.bot_phase_inputs(self, turn, phase)
             computer_seats.bot_decisions(self, turn, phase)
-            if self.waiting_for():
+            if self._awaited(nxt):
                 return None
         new, events = self._resolve(turn, phase)
         return Step(turn, phase, events, new)
