@@ -6,54 +6,62 @@ from dogfight.rules import events as ev
 
 
 def describe(event: ev.Event) -> str:
-    """One line of English for an event."""
+    """One line of English for an event.
+
+    The cases are tried in turn (each an ``isinstance``): the events of every turn of a
+    dogfight come first, the rarer after (each event class is a case of its own, so the
+    order says nothing else; a class's several cases keep theirs)."""
     match event:
-        case ev.TurnStarted(turn=turn):
-            return f"Turn {turn}: plans are down."
+        case ev.Revealed(vehicle=v, card=card, symbol=symbol, steep=steep):
+            extra = ", steep" if steep and symbol not in ("steep", "stall") else ""
+            return f"{v} reveals card {card} ({symbol}{extra})."
+        case ev.Moved(vehicle=v, card=card, end=end):
+            return (
+                f"{v} flies card {card} to ({end.x:.1f}, {end.y:.1f}) "
+                f"heading {end.heading:.0f} deg."
+            )
         case ev.PhaseStarted(turn=turn, phase=phase):
             return f"Turn {turn}, phase {phase}."
+        case ev.TurnStarted(turn=turn):
+            return f"Turn {turn}: plans are down."
+        case ev.Fired(firer=f, weapon=w, target=t, range=r, distance=d, cards=n, aimed=aimed):
+            aim = ", aimed +1" if aimed else ""
+            return f"{f} fires {w} guns at {t}: {r} range ({d:.1f} cm), {n} card(s){aim}."
+        case ev.DamageDrawn(vehicle=v, deck=deck, cards=cards, points=points, total=total):
+            return (
+                f"{v} draws {deck} damage {', '.join(cards)}: {points} points, "
+                f"{total} in all (secret)."
+            )
+        case ev.Reminder(vehicle=v, counter=counter):
+            return f"{v} takes a {counter} reminder counter."
+        case ev.IllegalManeuver(vehicle=v, card=card, rule=rule, outcome=outcome):
+            return f"{v}'s card {card} is illegal ({rule.replace('_', ' ')}): {outcome}."
+        case ev.HeldFire(firer=f, weapon=w, reason=reason):
+            return f"{f} {w} guns: {reason}."
+        case ev.LeftArea(vehicle=v):
+            return f"{v} leaves the playing area."
+        case ev.Eliminated(vehicle=v, reason=reason):
+            return f"{v} is out of the game: {reason.replace('_', ' ')}."
+        case ev.GameOver(winner=winner, scores=scores):
+            table = ", ".join(f"{s} {p:+d}" for s, p in sorted(scores.items()))
+            head = f"{winner} win" if winner else "Draw: nobody is left"
+            return f"Game over. {head}. Scores: {table}."
+        case ev.DeckReshuffled(deck=deck, reason=reason):
+            return f"Damage deck {deck} is reshuffled ({reason})."
         case ev.EarthlingTurnStarted(earthling_turn=n):
             return f"Earthling turn {n}: the WW2 airplanes' cards and speed markers are down."
         case ev.SpeedRevealed(vehicle=v, speed=speed):
             return f"{v} flies at speed {speed}."
         case ev.ObjectiveReached(objective=o, vehicle=v):
             return f"{v} reaches objective {o}."
-        case ev.Revealed(vehicle=v, card=card, symbol=symbol, steep=steep):
-            extra = ", steep" if steep and symbol not in ("steep", "stall") else ""
-            return f"{v} reveals card {card} ({symbol}{extra})."
-        case ev.IllegalManeuver(vehicle=v, card=card, rule=rule, outcome=outcome):
-            return f"{v}'s card {card} is illegal ({rule.replace('_', ' ')}): {outcome}."
-        case ev.Moved(vehicle=v, card=card, end=end):
-            return (
-                f"{v} flies card {card} to ({end.x:.1f}, {end.y:.1f}) "
-                f"heading {end.heading:.0f} deg."
-            )
-        case ev.LeftArea(vehicle=v):
-            return f"{v} leaves the playing area."
         case ev.JamCounterDiscarded(vehicle=v, weapon=w, left=left):
             return f"{v}'s {w} guns are jammed this phase ({left} counters left)."
-        case ev.Fired(firer=f, weapon=w, target=t, range=r, distance=d, cards=n, aimed=aimed):
-            aim = ", aimed +1" if aimed else ""
-            return f"{f} fires {w} guns at {t}: {r} range ({d:.1f} cm), {n} card(s){aim}."
-        case ev.HeldFire(firer=f, weapon=w, reason=reason):
-            return f"{f} {w} guns: {reason}."
-        case ev.DamageDrawn(vehicle=v, deck=deck, cards=cards, points=points, total=total):
-            return (
-                f"{v} draws {deck} damage {', '.join(cards)}: {points} points, "
-                f"{total} in all (secret)."
-            )
         case ev.DamageCardsTaken(vehicle=v, deck=deck, count=count):
             return f"{v} takes {count} {deck} damage card(s)."
         case ev.Jammed(firer=f, weapon=w, card=card):
             return f"Card {card} is shown: {f}'s {w} guns jam."
         case ev.Explosion(vehicle=v, card=card):
             return f"{v} draws an explosion ({card})!"
-        case ev.DeckReshuffled(deck=deck, reason=reason):
-            return f"Damage deck {deck} is reshuffled ({reason})."
-        case ev.Eliminated(vehicle=v, reason=reason):
-            return f"{v} is out of the game: {reason.replace('_', ' ')}."
-        case ev.Reminder(vehicle=v, counter=counter):
-            return f"{v} takes a {counter} reminder counter."
         case ev.MissionAccomplished(
             mission=m, mission_kind=kind, vehicle=v, side=side, points=points
         ):
@@ -64,10 +72,6 @@ def describe(event: ev.Event) -> str:
                 f"{v} goes home across its own {edge} edge after the mission: "
                 "no point for the enemy."
             )
-        case ev.GameOver(winner=winner, scores=scores):
-            table = ", ".join(f"{s} {p:+d}" for s, p in sorted(scores.items()))
-            head = f"{winner} win" if winner else "Draw: nobody is left"
-            return f"Game over. {head}. Scores: {table}."
         case ev.ActionChosen(vehicle=v, token=token, detail=detail):
             more = f" ({detail})" if detail else ""
             return f"{v} places a {token.replace('_', ' ')} token{more}."
