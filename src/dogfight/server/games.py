@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -41,6 +40,7 @@ from dogfight.rules.events import Event, TripodDecision
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.server import computer_seats, status
+from dogfight.server.crashes import CRASH_AT, crash_point
 from dogfight.server.errors import ApiError, GameFailed, StepError
 from dogfight.server.game_rows import Batch, GameRecord, plans_text
 from dogfight.server.records import Answer, Question, Seat, Step
@@ -50,31 +50,6 @@ from dogfight.server.store import Conflict, Stale, Store
 from dogfight.server.viewcache import ViewCache
 from dogfight.server.workers import bot_budget
 from dogfight.situation import build, parse_situation
-
-CRASH_ENV = "DOGFIGHT_TEST_CRASH"
-"""Tests only: the name of a point at which the server process kills itself (to prove
-that nothing committed is lost and nothing is resolved twice)."""
-
-CRASH_AT = os.environ.get(CRASH_ENV)
-"""The point named in the environment the process started with (the tests start a
-server with it): read once, as a look-up in ``os.environ`` (encoding the name, a
-``KeyError`` caught) cost more than the rest of a crash point, passed several times a
-turn."""
-
-
-def crash_point(name: str, store: Store | None = None) -> None:
-    """Tests only: die here if ``DOGFIGHT_TEST_CRASH`` names this point. A point just
-    after a write made on the event loop dies once that write is committed (with the
-    loop's transaction, :mod:`dogfight.server.commits`): where it stands for."""
-    if name == CRASH_AT:
-        group = store.group if store is not None else None
-        if group is None or not group.hold(_die):
-            _die()
-
-
-def _die() -> None:
-    os._exit(70)
-
 
 _NONE: Mapping[Any, Any] = MappingProxyType({})
 """No inputs (read only: shared by every look-up)."""

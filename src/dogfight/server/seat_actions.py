@@ -22,9 +22,10 @@ from dogfight.rules.decisions import Decision
 from dogfight.rules.engine import start_turn
 from dogfight.rules.plans import AUTO, Plan
 from dogfight.rules.tailing import RULE as TAILING_RULE
+from dogfight.server.crashes import crash_point
 from dogfight.server.errors import ApiError
 from dogfight.server.game_rows import plans_text
-from dogfight.server.games import LiveGame, crash_point
+from dogfight.server.games import LiveGame
 from dogfight.server.records import Answer
 from dogfight.server.store import Stale
 
