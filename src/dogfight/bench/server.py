@@ -123,6 +123,10 @@ class Http:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.used = 0.0
+        self.sent = 0.0
+        """When the last request was written to the connection (``time.perf_counter``):
+        a turn's latency counts from its plans' writing, as a tab's would, not from when
+        this one process, standing in for every tab, got round to them."""
 
     async def request(
         self,
@@ -147,6 +151,7 @@ class Http:
             + "\r\n"
         )
         try:
+            self.sent = time.perf_counter()
             self.writer.write(head.encode() + data)
             lines = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
             status = int(lines[0].split()[1])
@@ -274,13 +279,14 @@ class Game:
             return
         try:
             if think == (0.0, 0.0):
-                began = time.perf_counter()
                 await asyncio.gather(*(self._send(s, turn) for s in self.seats))
             else:
                 for seat in self.seats:
                     await asyncio.sleep(float(self.rng.uniform(*think)))
-                    began = time.perf_counter()
                     await self._send(seat, turn)
+            # from the writing of the turn's last plan (in a burst both are written in
+            # one pass of the clients' loop)
+            began = max(seat.http.sent for seat in self.seats)
             waits = asyncio.gather(*(_wait(s, turn) for s in self.seats))
             await asyncio.wait_for(waits, RESULT_TIMEOUT)
             self.latencies.append(time.perf_counter() - began)
