@@ -413,7 +413,7 @@ class Store:
             cursor.execute(sql.claim_any, (game_id,))
         else:
             cursor.execute(sql.claim, (game_id, revision))
-        if cursor.fetchone() is None:
+        if cursor.rowcount != 1:
             raise Stale(game_id)
         for statement, rows in inputs:
             if rows:
