@@ -380,44 +380,43 @@ class Store:
         now = time.time()
         sql = self._writes
         dump = sql.dump
-        inputs: list[tuple[str, list[tuple[Any, ...]]]] = [
-            (
-                sql.plans,
-                [
-                    (game_id, t, s, p if isinstance(p, str) else dump(p), now)
-                    for t, s, p in batch.plans
-                ],
-            ),
-            (
-                sql.answers,
-                [(game_id, t, ph, s, dump(a), now) for t, ph, s, a in batch.answers],
-            ),
-            (
-                sql.decisions,
-                [
-                    (game_id, t, ph, s, d, dump(a), now)
-                    for t, ph, s, answers in batch.decisions
-                    for d, a in sorted(answers.items())
-                ],
-            ),
-            # inputs before the steps they led to (ids keep the order)
-            (
-                sql.steps,
-                [
-                    (game_id, t, ph, e if isinstance(e, str) else dump(e), now)
-                    for t, ph, e in batch.steps
-                ],
-            ),
-        ]
         if revision is None:
             cursor.execute(sql.claim_any, (game_id,))
         else:
             cursor.execute(sql.claim, (game_id, revision))
         if cursor.rowcount != 1:
             raise Stale(game_id)
-        for statement, rows in inputs:
-            if rows:
-                cursor.executemany(statement, rows)
+        # inputs before the steps they led to (ids keep the order)
+        if batch.plans:
+            cursor.executemany(
+                sql.plans,
+                [
+                    (game_id, t, s, p if isinstance(p, str) else dump(p), now)
+                    for t, s, p in batch.plans
+                ],
+            )
+        if batch.answers:
+            cursor.executemany(
+                sql.answers,
+                [(game_id, t, ph, s, dump(a), now) for t, ph, s, a in batch.answers],
+            )
+        if batch.decisions:
+            cursor.executemany(
+                sql.decisions,
+                [
+                    (game_id, t, ph, s, d, dump(a), now)
+                    for t, ph, s, answers in batch.decisions
+                    for d, a in sorted(answers.items())
+                ],
+            )
+        if batch.steps:
+            cursor.executemany(
+                sql.steps,
+                [
+                    (game_id, t, ph, e if isinstance(e, str) else dump(e), now)
+                    for t, ph, e in batch.steps
+                ],
+            )
         if batch.over:
             cursor.execute(sql.over, (True, game_id))
 
