@@ -5,8 +5,8 @@ A light game's work runs on the event loop (:mod:`dogfight.server.workers`), and
 its writes (a plan, a turn's steps) used to be a transaction of its own: under a burst
 of submissions the commits — the write-ahead log appended and its locks taken once per
 write — were a fifth of the server's work. Here the writes made on the loop's thread go
-into one open transaction, each inside a savepoint (a write refused — a plan submitted
-twice, a game changed elsewhere — is rolled back alone and raised at once, as before).
+into one open transaction (a write refused — a plan submitted twice, a game changed
+elsewhere — is undone alone and raised at once, as before: :meth:`LoopCommits.write`).
 The transaction is committed by a callback queued when it was opened, which runs after
 everything already queued on the loop (in a burst, after every submission read in the
 same pass), or as soon as it has been open :data:`SPAN` seconds.
@@ -76,6 +76,8 @@ class LoopCommits:
         self._connection: Any = None
         self._cursor: Any = None
         """The cursor of every write on ``_connection`` (made with it)."""
+        self._works: list[Callable[[Any], None]] = []
+        """The writes made in the open transaction, in order (done again by :meth:`_redo`)."""
         self.loop = loop
         self.thread = threading.get_ident() if thread is None else thread
         self.open = False
@@ -107,37 +109,34 @@ class LoopCommits:
 
     def write(self, game_id: str, work: Callable[[Any], None]) -> None:
         """``work(cursor)`` — one game's writes — in the open transaction (opened, and its
-        commit queued on the loop, if none is). If ``work`` raises, its writes are rolled
-        back and the exception raised; the others' stay.
+        commit queued on the loop, if none is). If ``work`` raises, its writes are undone
+        and the exception raised; the others' stay. ``work`` must write the same again
+        if called again on the database as it was before it (see :meth:`_redo`).
 
-        A write into an open transaction goes in a savepoint, the one rolled back if it
-        fails; the transaction's first write needs none (the transaction's rollback
-        undoes it, and nothing else): two statements fewer when every write finds the
-        transaction committed, as under a light load."""
+        A write is not put in a savepoint of its own (a SAVEPOINT and a RELEASE, two
+        statements more for every write) to be undone alone: one refused before it
+        changed a row (the game's claim found it moved on) has nothing to undo, and
+        the rare one refused after (a unique key already taken) is undone by
+        :meth:`_redo`."""
         cursor = self._cursor
         if cursor is None:
             self._connection = self._connect()
             cursor = self._cursor = self._connection.cursor()
-        first = not self.open
-        if first:
+        if not self.open:
             cursor.execute("BEGIN")
             self.open = True
             self._opened = time.perf_counter()
             self._done = self.loop.create_future()
             self.loop.call_soon(self.settle)
+        database = cursor.connection
+        changes = database.total_changes
         try:
-            if first:
-                work(cursor)
-            else:
-                cursor.execute("SAVEPOINT game_write")
-                work(cursor)
-                cursor.execute("RELEASE game_write")
-        except BaseException as exc:
-            if first:
-                self._undo_first()
-            else:
-                self._undo(cursor, exc)
+            work(cursor)
+        except BaseException:
+            if database.total_changes != changes or not database.in_transaction:
+                self._redo()
             raise
+        self._works.append(work)
         self.games.add(game_id)
         assert self._done is not None
         self._pending[game_id] = self._done
@@ -146,29 +145,19 @@ class LoopCommits:
             # on after its write (its state may change before the work is done)
             self.settle(frozenset((game_id,)))
 
-    def _undo_first(self) -> None:
-        """Roll back the transaction whose first write failed: it holds nothing else,
-        and nothing waits for it (the commit queued finds none open). If that fails, the
-        (empty) group is lost."""
+    def _redo(self) -> None:
+        """Undo a failed write that changed rows (or whose failure ended the transaction,
+        as SQLite does on a full disk or an I/O error): roll the transaction back, and
+        begin it again with the writes made in it before, done again in order (each
+        writes what it wrote: the same claims of the same revisions, the same rows).
+        If that fails, the group is lost."""
         try:
             self._connection.rollback()
-        except Exception as undo:
-            self._lose(undo)
-            return
-        self._close()
-
-    def _undo(self, cursor: Any, exc: BaseException) -> None:
-        """Roll back the failed write's savepoint; if that fails, or the database ended
-        the whole transaction itself (it does on a full disk or an I/O error), the group
-        is lost."""
-        try:
-            cursor.execute("ROLLBACK TO game_write")
-            cursor.execute("RELEASE game_write")
-        except Exception as undo:
-            self._lose(undo)
-            return
-        if not self._connection.in_transaction:
-            self._lose(exc)
+            self._cursor.execute("BEGIN")
+            for work in self._works:
+                work(self._cursor)
+        except Exception as again:
+            self._lose(again)
 
     def settle(self, amid: frozenset[str] | None = NO_GAMES) -> None:
         """Commit the open transaction (if any), then release what waited for it.
@@ -221,7 +210,7 @@ class LoopCommits:
         """No transaction open any more: what the closed one held (its games, its future,
         what waited for it, what to tell if it is dropped, the answers)."""
         held = self.games, self._done, self._after, self._dropped, self._answers
-        self.open, self.games, self._done = False, set(), None
+        self.open, self.games, self._done, self._works = False, set(), None, []
         self._after, self._dropped, self._answers = [], [], []
         return held
 

@@ -349,9 +349,11 @@ class Store:
         group = self.group
         if group is not None and group.here():
             # on the event loop: in the loop's open transaction (commits.py)
+            now = time.time()  # the same if the write is done again (LoopCommits.write)
             try:
                 group.write(
-                    game_id, lambda cursor: self._write_batch(cursor, game_id, batch, revision)
+                    game_id,
+                    lambda cursor: self._write_batch(cursor, game_id, batch, revision, now),
                 )
             except BaseException as exc:
                 self._raise_as(exc)
@@ -362,7 +364,7 @@ class Store:
             try:
                 cursor = fairy.cursor()
                 try:
-                    self._write_batch(cursor, game_id, batch, revision)
+                    self._write_batch(cursor, game_id, batch, revision, time.time())
                 finally:
                     cursor.close()
                 fairy.commit()
@@ -373,11 +375,12 @@ class Store:
             finally:
                 fairy.close()
 
-    def _write_batch(self, cursor: Any, game_id: str, batch: Batch, revision: int | None) -> None:
+    def _write_batch(
+        self, cursor: Any, game_id: str, batch: Batch, revision: int | None, now: float
+    ) -> None:
         """The statements of :meth:`add_batch` on SQLite, on ``cursor`` (in a transaction
-        the caller commits): the game claimed (:class:`Stale` if it moved on), then the
-        rows."""
-        now = time.time()
+        the caller commits): the game claimed (:class:`Stale` if it moved on: then
+        nothing is written), then the rows, ``created`` at ``now``."""
         sql = self._writes
         dump = sql.dump
         if revision is None:
