@@ -76,7 +76,7 @@ class LoopCommits:
         self._connection: Any = None
         self._cursor: Any = None
         """The cursor of every write on ``_connection`` (made with it)."""
-        self._works: list[Callable[[Any], None]] = []
+        self._works: list[tuple[Callable[..., None], tuple[Any, ...]]] = []
         """The writes made in the open transaction, in order (done again by :meth:`_redo`)."""
         self.loop = loop
         self.thread = threading.get_ident() if thread is None else thread
@@ -107,11 +107,12 @@ class LoopCommits:
         """Whether the caller runs on the loop's thread (its writes go in the group)."""
         return threading.get_ident() == self.thread
 
-    def write(self, game_id: str, work: Callable[[Any], None]) -> None:
-        """``work(cursor)`` — one game's writes — in the open transaction (opened, and its
-        commit queued on the loop, if none is). If ``work`` raises, its writes are undone
-        and the exception raised; the others' stay. ``work`` must write the same again
-        if called again on the database as it was before it (see :meth:`_redo`).
+    def write(self, game_id: str, work: Callable[..., None], *args: Any) -> None:
+        """``work(cursor, *args)`` — one game's writes — in the open transaction (opened,
+        and its commit queued on the loop, if none is). If ``work`` raises, its writes
+        are undone and the exception raised; the others' stay. ``work`` must write the
+        same again if called again on the database as it was before it (see
+        :meth:`_redo`).
 
         A write is not put in a savepoint of its own (a SAVEPOINT and a RELEASE, two
         statements more for every write) to be undone alone: one refused before it
@@ -131,12 +132,12 @@ class LoopCommits:
         database = cursor.connection
         changes = database.total_changes
         try:
-            work(cursor)
+            work(cursor, *args)
         except BaseException:
             if database.total_changes != changes or not database.in_transaction:
                 self._redo()
             raise
-        self._works.append(work)
+        self._works.append((work, args))
         self.games.add(game_id)
         assert self._done is not None
         self._pending[game_id] = self._done
@@ -154,8 +155,8 @@ class LoopCommits:
         try:
             self._connection.rollback()
             self._cursor.execute("BEGIN")
-            for work in self._works:
-                work(self._cursor)
+            for work, args in self._works:
+                work(self._cursor, *args)
         except Exception as again:
             self._lose(again)
 

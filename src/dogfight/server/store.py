@@ -165,6 +165,9 @@ class Store:
                 f"the driver is not installed ({exc.name}): pip install 'dogfight[postgres]'",
             ) from None
         self._writes = Writes.of(self.engine.dialect.name)
+        self.notifies = postgres
+        """Whether other processes hear of each write (PostgreSQL's LISTEN/NOTIFY); an
+        attribute, not a property: asked on every write and several times a request."""
         self.origin = secrets.token_hex(8)
         """Carried by the notification of each batch written here (PostgreSQL): how a
         process recognises its own writes among those it hears of (:meth:`own`)."""
@@ -204,11 +207,6 @@ class Store:
         (:class:`~dogfight.server.commits.GroupLost` if they could not be)."""
         if self.group is not None:
             await self.group.stored(game_id)
-
-    @property
-    def notifies(self) -> bool:
-        """Whether other processes hear of each write (PostgreSQL's LISTEN/NOTIFY)."""
-        return self.engine.dialect.name == "postgresql"
 
     def claim(self, session: Session | Connection, game_id: str, revision: int | None) -> None:
         """Bump the game's revision in this transaction (the row stays locked until it
@@ -349,12 +347,9 @@ class Store:
         group = self.group
         if group is not None and group.here():
             # on the event loop: in the loop's open transaction (commits.py)
-            now = time.time()  # the same if the write is done again (LoopCommits.write)
             try:
-                group.write(
-                    game_id,
-                    lambda cursor: self._write_batch(cursor, game_id, batch, revision, now),
-                )
+                # the time taken now: the same if the write is done again (LoopCommits)
+                group.write(game_id, self._write_batch, game_id, batch, revision, time.time())
             except BaseException as exc:
                 self._raise_as(exc)
                 raise
