@@ -340,7 +340,10 @@ class Store:
         Every plan and every resolved step comes through here, so it talks to the
         database driver directly, with SQL written once per dialect (:class:`Writes`):
         through Core, building the execution context of each statement cost three
-        times the database's own work."""
+        times the database's own work.
+
+        ``batch`` must not change once given: on the event loop, a later write of the
+        same transaction refused may have this one written again (``LoopCommits``)."""
         if self.notifies:
             self._pg_batch(game_id, batch, revision)
             return
