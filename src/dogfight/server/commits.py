@@ -5,8 +5,8 @@ A light game's work runs on the event loop (:mod:`dogfight.server.workers`), and
 its writes (a plan, a turn's steps) used to be a transaction of its own: under a burst
 of submissions the commits — the write-ahead log appended and its locks taken once per
 write — were a fifth of the server's work. Here the writes made on the loop's thread go
-into one open transaction, each inside a savepoint (a write refused — a plan submitted
-twice, a game changed elsewhere — is rolled back alone and raised at once, as before).
+into one open transaction (a write refused — a plan submitted twice, a game changed
+elsewhere — is undone alone and raised at once, as before: :meth:`LoopCommits.write`).
 The transaction is committed by a callback queued when it was opened, which runs after
 everything already queued on the loop (in a burst, after every submission read in the
 same pass), or as soon as it has been open :data:`SPAN` seconds.
@@ -74,6 +74,10 @@ class LoopCommits:
         group's writes; ``thread``: the loop's thread (default: the calling one)."""
         self._connect = connect
         self._connection: Any = None
+        self._cursor: Any = None
+        """The cursor of every write on ``_connection`` (made with it)."""
+        self._works: list[tuple[Callable[..., None], tuple[Any, ...]]] = []
+        """The writes made in the open transaction, in order (done again by :meth:`_redo`)."""
         self.loop = loop
         self.thread = threading.get_ident() if thread is None else thread
         self.open = False
@@ -103,50 +107,58 @@ class LoopCommits:
         """Whether the caller runs on the loop's thread (its writes go in the group)."""
         return threading.get_ident() == self.thread
 
-    def write(self, game_id: str, work: Callable[[Any], None]) -> None:
-        """``work(cursor)`` — one game's writes — in a savepoint of the open transaction
-        (opened, and its commit queued on the loop, if none is). If ``work`` raises, its
-        writes are rolled back and the exception raised; the others' stay."""
-        if self._connection is None:
+    def write(self, game_id: str, work: Callable[..., None], *args: Any) -> None:
+        """``work(cursor, *args)`` — one game's writes — in the open transaction (opened,
+        and its commit queued on the loop, if none is). If ``work`` raises, its writes
+        are undone and the exception raised; the others' stay. ``work`` must write the
+        same again if called again on the database as it was before it (see
+        :meth:`_redo`).
+
+        A write is not put in a savepoint of its own (a SAVEPOINT and a RELEASE, two
+        statements more for every write) to be undone alone: one refused before it
+        changed a row (the game's claim found it moved on) has nothing to undo, and
+        the rare one refused after (a unique key already taken) is undone by
+        :meth:`_redo`."""
+        cursor = self._cursor
+        if cursor is None:
             self._connection = self._connect()
-        connection = self._connection
-        cursor = connection.cursor()
+            cursor = self._cursor = self._connection.cursor()
+        if not self.open:
+            cursor.execute("BEGIN")
+            self.open = True
+            self._opened = time.perf_counter()
+            self._done = self.loop.create_future()
+            self.loop.call_soon(self.settle)
+        database = cursor.connection
+        changes = database.total_changes
         try:
-            if not self.open:
-                cursor.execute("BEGIN")
-                self.open = True
-                self._opened = time.perf_counter()
-                self._done = self.loop.create_future()
-                self.loop.call_soon(self.settle)
-            try:
-                cursor.execute("SAVEPOINT game_write")
-                work(cursor)
-                cursor.execute("RELEASE game_write")
-            except BaseException as exc:
-                self._undo(cursor, exc)
-                raise
-            self.games.add(game_id)
-            assert self._done is not None
-            self._pending[game_id] = self._done
-        finally:
-            cursor.close()
+            work(cursor, *args)
+        except BaseException:
+            if database.total_changes != changes or not database.in_transaction:
+                self._redo()
+            raise
+        self._works.append((work, args))
+        self.games.add(game_id)
+        assert self._done is not None
+        self._pending[game_id] = self._done
         if time.perf_counter() - self._opened > SPAN:
             # the writes before this one have waited long enough; this game's work goes
             # on after its write (its state may change before the work is done)
             self.settle(frozenset((game_id,)))
 
-    def _undo(self, cursor: Any, exc: BaseException) -> None:
-        """Roll back the failed write's savepoint; if that fails, or the database ended
-        the whole transaction itself (it does on a full disk or an I/O error), the group
-        is lost."""
+    def _redo(self) -> None:
+        """Undo a failed write that changed rows (or whose failure ended the transaction,
+        as SQLite does on a full disk or an I/O error): roll the transaction back, and
+        begin it again with the writes made in it before, done again in order (each
+        writes what it wrote: the same claims of the same revisions, the same rows).
+        If that fails, the group is lost."""
         try:
-            cursor.execute("ROLLBACK TO game_write")
-            cursor.execute("RELEASE game_write")
-        except Exception as undo:
-            self._lose(undo)
-            return
-        if not self._connection.in_transaction:
-            self._lose(exc)
+            self._connection.rollback()
+            self._cursor.execute("BEGIN")
+            for work, args in self._works:
+                work(self._cursor, *args)
+        except Exception as again:
+            self._lose(again)
 
     def settle(self, amid: frozenset[str] | None = NO_GAMES) -> None:
         """Commit the open transaction (if any), then release what waited for it.
@@ -199,7 +211,7 @@ class LoopCommits:
         """No transaction open any more: what the closed one held (its games, its future,
         what waited for it, what to tell if it is dropped, the answers)."""
         held = self.games, self._done, self._after, self._dropped, self._answers
-        self.open, self.games, self._done = False, set(), None
+        self.open, self.games, self._done, self._works = False, set(), None, []
         self._after, self._dropped, self._answers = [], [], []
         return held
 
@@ -267,5 +279,7 @@ class LoopCommits:
         self.settle_here()
         if self._connection is not None:
             with contextlib.suppress(Exception):
+                self._cursor.close()
+            with contextlib.suppress(Exception):
                 self._connection.close()
-            self._connection = None
+            self._connection = self._cursor = None

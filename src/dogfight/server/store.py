@@ -165,6 +165,9 @@ class Store:
                 f"the driver is not installed ({exc.name}): pip install 'dogfight[postgres]'",
             ) from None
         self._writes = Writes.of(self.engine.dialect.name)
+        self.notifies = postgres
+        """Whether other processes hear of each write (PostgreSQL's LISTEN/NOTIFY); an
+        attribute, not a property: asked on every write and several times a request."""
         self.origin = secrets.token_hex(8)
         """Carried by the notification of each batch written here (PostgreSQL): how a
         process recognises its own writes among those it hears of (:meth:`own`)."""
@@ -204,11 +207,6 @@ class Store:
         (:class:`~dogfight.server.commits.GroupLost` if they could not be)."""
         if self.group is not None:
             await self.group.stored(game_id)
-
-    @property
-    def notifies(self) -> bool:
-        """Whether other processes hear of each write (PostgreSQL's LISTEN/NOTIFY)."""
-        return self.engine.dialect.name == "postgresql"
 
     def claim(self, session: Session | Connection, game_id: str, revision: int | None) -> None:
         """Bump the game's revision in this transaction (the row stays locked until it
@@ -342,7 +340,10 @@ class Store:
         Every plan and every resolved step comes through here, so it talks to the
         database driver directly, with SQL written once per dialect (:class:`Writes`):
         through Core, building the execution context of each statement cost three
-        times the database's own work."""
+        times the database's own work.
+
+        ``batch`` must not change once given: on the event loop, a later write of the
+        same transaction refused may have this one written again (``LoopCommits``)."""
         if self.notifies:
             self._pg_batch(game_id, batch, revision)
             return
@@ -350,9 +351,8 @@ class Store:
         if group is not None and group.here():
             # on the event loop: in the loop's open transaction (commits.py)
             try:
-                group.write(
-                    game_id, lambda cursor: self._write_batch(cursor, game_id, batch, revision)
-                )
+                # the time taken now: the same if the write is done again (LoopCommits)
+                group.write(game_id, self._write_batch, game_id, batch, revision, time.time())
             except BaseException as exc:
                 self._raise_as(exc)
                 raise
@@ -362,7 +362,7 @@ class Store:
             try:
                 cursor = fairy.cursor()
                 try:
-                    self._write_batch(cursor, game_id, batch, revision)
+                    self._write_batch(cursor, game_id, batch, revision, time.time())
                 finally:
                     cursor.close()
                 fairy.commit()
@@ -373,51 +373,51 @@ class Store:
             finally:
                 fairy.close()
 
-    def _write_batch(self, cursor: Any, game_id: str, batch: Batch, revision: int | None) -> None:
+    def _write_batch(
+        self, cursor: Any, game_id: str, batch: Batch, revision: int | None, now: float
+    ) -> None:
         """The statements of :meth:`add_batch` on SQLite, on ``cursor`` (in a transaction
-        the caller commits): the game claimed (:class:`Stale` if it moved on), then the
-        rows."""
-        now = time.time()
+        the caller commits): the game claimed (:class:`Stale` if it moved on: then
+        nothing is written), then the rows, ``created`` at ``now``."""
         sql = self._writes
         dump = sql.dump
-        inputs: list[tuple[str, list[tuple[Any, ...]]]] = [
-            (
+        if revision is None:
+            cursor.execute(sql.claim_any, (game_id,))
+        else:
+            cursor.execute(sql.claim, (game_id, revision))
+        if cursor.rowcount != 1:
+            raise Stale(game_id)
+        # inputs before the steps they led to (ids keep the order)
+        if batch.plans:
+            cursor.executemany(
                 sql.plans,
                 [
                     (game_id, t, s, p if isinstance(p, str) else dump(p), now)
                     for t, s, p in batch.plans
                 ],
-            ),
-            (
+            )
+        if batch.answers:
+            cursor.executemany(
                 sql.answers,
                 [(game_id, t, ph, s, dump(a), now) for t, ph, s, a in batch.answers],
-            ),
-            (
+            )
+        if batch.decisions:
+            cursor.executemany(
                 sql.decisions,
                 [
                     (game_id, t, ph, s, d, dump(a), now)
                     for t, ph, s, answers in batch.decisions
                     for d, a in sorted(answers.items())
                 ],
-            ),
-            # inputs before the steps they led to (ids keep the order)
-            (
+            )
+        if batch.steps:
+            cursor.executemany(
                 sql.steps,
                 [
                     (game_id, t, ph, e if isinstance(e, str) else dump(e), now)
                     for t, ph, e in batch.steps
                 ],
-            ),
-        ]
-        if revision is None:
-            cursor.execute(sql.claim_any, (game_id,))
-        else:
-            cursor.execute(sql.claim, (game_id, revision))
-        if cursor.fetchone() is None:
-            raise Stale(game_id)
-        for statement, rows in inputs:
-            if rows:
-                cursor.executemany(statement, rows)
+            )
         if batch.over:
             cursor.execute(sql.over, (True, game_id))
 
