@@ -470,11 +470,20 @@ class LiveGame:
         cached = self._questions.get(nxt)
         if cached is not None:
             return cached
-        turn, phase = nxt
-        if self._earthling_due(turn, phase):
+        if self._earthling_due(*nxt):
             return {}, None  # the WW2 airplanes plan first; nothing cached meanwhile
         if self.pending():
             return {}, None
+        return self._targets_asked(nxt)
+
+    def _targets_asked(self, nxt: tuple[int, int]) -> tuple[dict[str, list[Question]], Any]:
+        """:meth:`_asked` once it is known that no WW2 airplane plans before ``nxt`` and
+        no decision is pending (:meth:`_awaited` has just checked both: they are not
+        checked twice): the questions, worked out once and cached."""
+        cached = self._questions.get(nxt)
+        if cached is not None:
+            return cached
+        turn, phase = nxt
         state, _ = self._planned(turn, phase)
         if not self._could_ask(phase, state):
             self._questions[nxt] = ({}, None)
@@ -610,7 +619,7 @@ class LiveGame:
         if pend:
             seats = {s.id for s in (self._decider(d) for d in pend) if s and not s.bot}
             return sorted(seats, key=lambda sid: self.seats[sid].position)
-        asked, _ = self._asked(nxt)
+        asked, _ = self._targets_asked(nxt)
         answered = self.answers.get((turn, phase), {})
         return [sid for sid in asked if sid not in answered]
 
