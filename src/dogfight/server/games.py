@@ -100,6 +100,7 @@ class LiveGame:
         self._due_of: tuple[Any, list[str]] = (None, [])
         self._to_plan: tuple[Any, Any, list[Seat]] = (None, None, [])
         self._seats_in_order: tuple[Any, list[Seat]] = (None, [])
+        self._next_of: tuple[Any, tuple[int, int] | None] = (None, None)
         self.view_cache = ViewCache()
         """The seats' views, built once per version (:mod:`dogfight.server.views`)."""
         self._at = (0, 0)
@@ -353,16 +354,24 @@ class LiveGame:
     # --- the sequence of steps -------------------------------------------------------
 
     def next_step(self) -> tuple[int, int] | None:
-        """(turn, phase) of the next step to resolve: phase 0 starts a turn."""
+        """(turn, phase) of the next step to resolve: phase 0 starts a turn. Worked out
+        once per state (asked a score of times a turn, by the game and by every view): it
+        follows from the state and from the last step, the one that led to it."""
         state = self.state
+        known = self._next_of
+        if known[0] is state:
+            return known[1]
+        nxt: tuple[int, int] | None
         if state.over:
-            return None
-        if state.phase == 0:
+            nxt = None
+        elif state.phase == 0:
             last = self.steps[-1] if self.steps else None
-            if last is not None and (last.turn, last.phase) == (state.turn, 0):
-                return (state.turn, 1)
-            return (state.turn, 0)
-        return (state.turn, state.phase + 1)
+            started = last is not None and (last.turn, last.phase) == (state.turn, 0)
+            nxt = (state.turn, 1 if started else 0)
+        else:
+            nxt = (state.turn, state.phase + 1)
+        self._next_of = (state, nxt)
+        return nxt
 
     def _merged_plans(self, turn: int) -> dict[str, Plan]:
         state = self.state
