@@ -385,10 +385,14 @@ class LiveGame:
     def _phase_inputs(
         self, turn: int, phase: int
     ) -> tuple[dict[str, Action | None] | None, dict[str, dict[str, str]], dict[str, str] | None]:
+        """The actions, fire choices and cards the seats' answers give phase ``phase``."""
+        given = self.answers.get((turn, phase))
+        if not given:
+            return None, {}, None  # most phases: nobody answered anything
         actions: dict[str, Action | None] = {}
         fire: dict[str, dict[str, str]] = {}
         cards: dict[str, str] = {}
-        for answer in self.answers.get((turn, phase), {}).values():
+        for answer in given.values():
             actions.update(answer.actions)
             cards.update(answer.cards)
             for vid, choices in answer.fire.items():
@@ -431,6 +435,7 @@ class LiveGame:
         return start_turn(state, plans)
 
     def _resolve(self, turn: int, phase: int) -> tuple[GameState, list[Event]]:
+        """The next step, (turn, phase), resolved: its state and events."""
         state = self.state
         if phase == 0:
             merged = self._merged_plans(turn)
@@ -439,7 +444,7 @@ class LiveGame:
                 return started[2]  # the very start the last plan was checked with
             return start_turn(state, merged)
         state, planned = self._planned(turn, phase)
-        outcome = self._outcome() if (turn, phase) == self.next_step() else None
+        outcome = self._outcome()  # the pending phase's: this one
         if outcome is not None and not outcome.decisions:
             new, events = outcome.result()
         else:
@@ -452,10 +457,11 @@ class LiveGame:
                 cards,
                 answers=self.decided.get((turn, phase)),
             )
-        events = [*planned, *events]
+        if planned:
+            events = [*planned, *events]
         decisions = [
             TripodDecision(**{k: v for k, v in d.items() if k != "kind"})
-            for answer in self.answers.get((turn, phase), {}).values()
+            for answer in self.answers.get((turn, phase), _NONE).values()
             for d in answer.decisions
         ]
         if decisions:
@@ -595,8 +601,11 @@ class LiveGame:
         """Whether any person could be asked for a target this phase (else the preview
         of the movement is not worth computing): an airplane of a seat not on auto-fire
         and at least two enemies in play. The enemies are counted first: in a duel no
-        airplane has two, and no seat is looked up."""
+        airplane has two (with fewer than three vehicles in play, none is counted), and no
+        seat is looked up."""
         playing = state.in_play()
+        if len(playing) < 3:
+            return False
         per_side: dict[str, int] = {}
         for vehicle in playing:
             per_side[vehicle.side] = per_side.get(vehicle.side, 0) + 1
