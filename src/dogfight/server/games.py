@@ -339,17 +339,17 @@ class LiveGame:
                 return seat
         return None
 
-    def seats_to_plan(self) -> list[Seat]:
+    def seats_to_plan(self) -> Sequence[Seat]:
         """The seats with a vehicle in play, by position: worked out once per state and
         seats (asked a dozen times a turn: who is awaited, what the computer players
-        plan, whether a plan is the turn's last)."""
+        plan, whether a plan is the turn's last). The list kept, not a copy: read only."""
         state = self.state
         known = self._to_plan
         if known[0] is not state or known[1] is not self.seats:
             playing = {v.id for v in state.in_play()}
             seats = [s for s in self._ordered() if self.seat_vehicles(s.id, state) & playing]
             known = self._to_plan = (state, self.seats, seats)
-        return list(known[2])
+        return known[2]
 
     # --- the sequence of steps -------------------------------------------------------
 
@@ -629,7 +629,8 @@ class LiveGame:
         """:meth:`waiting_for`, the next step ``nxt`` known."""
         turn, phase = nxt
         if phase == 0:
-            return [sid for sid in self._missing_plans(turn) if not self.seats[sid].bot]
+            done = self.plans.get(turn, _NONE)
+            return [s.id for s in self.seats_to_plan() if not s.bot and s.id not in done]
         due = self._earthling_due(turn, phase)
         if due:
             return [sid for sid in due if not self.seats[sid].bot]
@@ -643,7 +644,7 @@ class LiveGame:
 
     def _missing_plans(self, turn: int) -> list[str]:
         """Every seat (person or computer) with a vehicle in play and no plans for ``turn``."""
-        done = self.plans.get(turn, {})
+        done = self.plans.get(turn, _NONE)
         return [s.id for s in self.seats_to_plan() if s.id not in done]
 
     # --- computer players ------------------------------------------------------------
