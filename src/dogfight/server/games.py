@@ -13,6 +13,8 @@ Everything sent to a seat goes through :func:`dogfight.server.views.seat_view` (
 never leave the server any other way. A person's seat acts through
 :mod:`dogfight.server.seat_actions`, computer seats through
 :mod:`dogfight.server.computer_seats`; :mod:`dogfight.server.service` holds every game.
+Who is who (a seat by its token, the vehicles each seat plays) is answered by its base,
+:class:`dogfight.server.game_seats.GameSeats`.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ from dogfight.server import computer_seats, status
 from dogfight.server.crashes import CRASH_AT, crash_point
 from dogfight.server.errors import ApiError, GameFailed, StepError
 from dogfight.server.game_rows import Batch, GameRecord, plans_text
+from dogfight.server.game_seats import GameSeats
 from dogfight.server.records import Answer, Question, Seat, Step
-from dogfight.server.seats import token_matches
 from dogfight.server.status import Failure
 from dogfight.server.store import Conflict, Stale, Store
 from dogfight.server.viewcache import ViewCache
@@ -60,7 +62,7 @@ LIGHT_VEHICLES = 4
 R = TypeVar("R")
 
 
-class LiveGame:
+class LiveGame(GameSeats):
     """One game in memory: its seats, inputs and the states after every step."""
 
     def __init__(
@@ -95,11 +97,8 @@ class LiveGame:
         after the ones held); :class:`StepError` names the step whose stored input or
         replay the engine refused."""
         self.failure: Failure | None = None
-        self._vehicles_of: tuple[Any, Any, dict[str, frozenset[str]]] = (None, None, {})
-        self._vehicles_by_ids: tuple[Any, Any, dict[str, frozenset[str]]] = (None, None, {})
+        self._forget_seats()
         self._due_of: tuple[Any, list[str]] = (None, [])
-        self._to_plan: tuple[Any, Any, list[Seat]] = (None, None, [])
-        self._seats_in_order: tuple[Any, list[Seat]] = (None, [])
         self._next_of: tuple[Any, tuple[int, int] | None] = (None, None)
         self.view_cache = ViewCache()
         """The seats' views, built once per version (:mod:`dogfight.server.views`)."""
@@ -275,81 +274,10 @@ class LiveGame:
     def light(self, value: bool) -> None:
         self._heavy = not value
 
-    # --- who is who ------------------------------------------------------------------
-
     def _add_step(self, step: Step) -> None:
         """A step resolved here follows the others: the game stands at its state."""
         self.steps.append(step)
         self.state = step.state
-
-    def seat(self, seat_id: str, token: str | None) -> Seat:
-        """The seat, if ``token`` is its own: else 404 (no such seat) or 403."""
-        seat = self.seats.get(seat_id)
-        if seat is None:
-            raise ApiError(404, f"no seat {seat_id!r} in game {self.id}", "seat_id")
-        if not token_matches(token, seat.token_hash):
-            raise ApiError(403, "this seat's token is missing or wrong", "token")
-        return seat
-
-    def seat_vehicles(self, seat_id: str, state: GameState | None = None) -> frozenset[str]:
-        """The vehicles the seat plays in ``state`` (default: the current one): its own,
-        and for the first seat of a side the side's vehicles no seat names. Worked out
-        once per seat while the seats and the ids of the vehicles on the table and in
-        reserve stay the same (asked many times per request, for every new state)."""
-        state = state or self.state
-        known = self._vehicles_of
-        if known[0] is not state or known[1] is not self.seats:
-            # what a seat plays depends only on the seats and on which vehicles (each of
-            # its side for good) are on the table or in reserve: kept while those stay
-            ids = (tuple(state.vehicles), tuple(state.reserves))
-            held = self._vehicles_by_ids
-            if held[0] is not self.seats or held[1] != ids:
-                held = self._vehicles_by_ids = (self.seats, ids, {})
-            known = self._vehicles_of = (state, self.seats, held[2])
-        mine = known[2].get(seat_id)
-        if mine is None:
-            mine = known[2][seat_id] = self._seat_vehicles(seat_id, state)
-        return mine
-
-    def _seat_vehicles(self, seat_id: str, state: GameState) -> frozenset[str]:
-        seat = self.seats[seat_id]
-        mine = set(seat.vehicles)
-        first = min(
-            (s for s in self.seats.values() if s.side == seat.side), key=lambda s: s.position
-        )
-        if first.id == seat.id:
-            claimed = {v for s in self.seats.values() for v in s.vehicles}
-            everyone = [*state.vehicles.values(), *state.reserves.values()]
-            mine |= {v.id for v in everyone if v.side == seat.side and v.id not in claimed}
-        return frozenset(mine)
-
-    def _ordered(self) -> list[Seat]:
-        """The seats by position (worked out once per ``seats``)."""
-        known = self._seats_in_order
-        if known[0] is not self.seats:
-            known = self._seats_in_order = (
-                self.seats,
-                sorted(self.seats.values(), key=lambda s: s.position),
-            )
-        return known[1]
-
-    def owner(self, vehicle_id: str) -> Seat | None:
-        for seat in self._ordered():
-            if vehicle_id in self.seat_vehicles(seat.id):
-                return seat
-        return None
-
-    def seats_to_plan(self) -> Sequence[Seat]:
-        """The seats with a vehicle in play, by position: worked out once per state and
-        seats (asked a dozen times a turn: who is awaited, what the computer players
-        plan, whether a plan is the turn's last). The list kept, not a copy: read only."""
-        state = self.state
-        known = self._to_plan
-        if known[0] is not state or known[1] is not self.seats:
-            playing = {v.id for v in state.in_play()}
-            seats = [s for s in self._ordered() if self.seat_vehicles(s.id, state) & playing]
-            known = self._to_plan = (state, self.seats, seats)
-        return known[2]
 
     # --- the sequence of steps -------------------------------------------------------
 
