@@ -13,6 +13,8 @@ Everything sent to a seat goes through :func:`dogfight.server.views.seat_view` (
 never leave the server any other way. A person's seat acts through
 :mod:`dogfight.server.seat_actions`, computer seats through
 :mod:`dogfight.server.computer_seats`; :mod:`dogfight.server.service` holds every game.
+Who is who (a seat by its token, the vehicles each seat plays) is answered by its base,
+:class:`dogfight.server.game_seats.GameSeats`.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ from dogfight.server import computer_seats, status
 from dogfight.server.crashes import CRASH_AT, crash_point
 from dogfight.server.errors import ApiError, GameFailed, StepError
 from dogfight.server.game_rows import Batch, GameRecord, plans_text
+from dogfight.server.game_seats import GameSeats
 from dogfight.server.records import Answer, Question, Seat, Step
-from dogfight.server.seats import token_matches
 from dogfight.server.status import Failure
 from dogfight.server.store import Conflict, Stale, Store
 from dogfight.server.viewcache import ViewCache
@@ -60,7 +62,7 @@ LIGHT_VEHICLES = 4
 R = TypeVar("R")
 
 
-class LiveGame:
+class LiveGame(GameSeats):
     """One game in memory: its seats, inputs and the states after every step."""
 
     def __init__(
@@ -95,11 +97,9 @@ class LiveGame:
         after the ones held); :class:`StepError` names the step whose stored input or
         replay the engine refused."""
         self.failure: Failure | None = None
-        self._vehicles_of: tuple[Any, Any, dict[str, frozenset[str]]] = (None, None, {})
-        self._vehicles_by_ids: tuple[Any, Any, dict[str, frozenset[str]]] = (None, None, {})
+        self._forget_seats()
         self._due_of: tuple[Any, list[str]] = (None, [])
-        self._to_plan: tuple[Any, Any, list[Seat]] = (None, None, [])
-        self._seats_in_order: tuple[Any, list[Seat]] = (None, [])
+        self._next_of: tuple[Any, tuple[int, int] | None] = (None, None)
         self.view_cache = ViewCache()
         """The seats' views, built once per version (:mod:`dogfight.server.views`)."""
         self._at = (0, 0)
@@ -274,95 +274,32 @@ class LiveGame:
     def light(self, value: bool) -> None:
         self._heavy = not value
 
-    # --- who is who ------------------------------------------------------------------
-
     def _add_step(self, step: Step) -> None:
         """A step resolved here follows the others: the game stands at its state."""
         self.steps.append(step)
         self.state = step.state
 
-    def seat(self, seat_id: str, token: str | None) -> Seat:
-        """The seat, if ``token`` is its own: else 404 (no such seat) or 403."""
-        seat = self.seats.get(seat_id)
-        if seat is None:
-            raise ApiError(404, f"no seat {seat_id!r} in game {self.id}", "seat_id")
-        if not token_matches(token, seat.token_hash):
-            raise ApiError(403, "this seat's token is missing or wrong", "token")
-        return seat
-
-    def seat_vehicles(self, seat_id: str, state: GameState | None = None) -> frozenset[str]:
-        """The vehicles the seat plays in ``state`` (default: the current one): its own,
-        and for the first seat of a side the side's vehicles no seat names. Worked out
-        once per seat while the seats and the ids of the vehicles on the table and in
-        reserve stay the same (asked many times per request, for every new state)."""
-        state = state or self.state
-        known = self._vehicles_of
-        if known[0] is not state or known[1] is not self.seats:
-            # what a seat plays depends only on the seats and on which vehicles (each of
-            # its side for good) are on the table or in reserve: kept while those stay
-            ids = (tuple(state.vehicles), tuple(state.reserves))
-            held = self._vehicles_by_ids
-            if held[0] is not self.seats or held[1] != ids:
-                held = self._vehicles_by_ids = (self.seats, ids, {})
-            known = self._vehicles_of = (state, self.seats, held[2])
-        mine = known[2].get(seat_id)
-        if mine is None:
-            mine = known[2][seat_id] = self._seat_vehicles(seat_id, state)
-        return mine
-
-    def _seat_vehicles(self, seat_id: str, state: GameState) -> frozenset[str]:
-        seat = self.seats[seat_id]
-        mine = set(seat.vehicles)
-        first = min(
-            (s for s in self.seats.values() if s.side == seat.side), key=lambda s: s.position
-        )
-        if first.id == seat.id:
-            claimed = {v for s in self.seats.values() for v in s.vehicles}
-            everyone = [*state.vehicles.values(), *state.reserves.values()]
-            mine |= {v.id for v in everyone if v.side == seat.side and v.id not in claimed}
-        return frozenset(mine)
-
-    def _ordered(self) -> list[Seat]:
-        """The seats by position (worked out once per ``seats``)."""
-        known = self._seats_in_order
-        if known[0] is not self.seats:
-            known = self._seats_in_order = (
-                self.seats,
-                sorted(self.seats.values(), key=lambda s: s.position),
-            )
-        return known[1]
-
-    def owner(self, vehicle_id: str) -> Seat | None:
-        for seat in self._ordered():
-            if vehicle_id in self.seat_vehicles(seat.id):
-                return seat
-        return None
-
-    def seats_to_plan(self) -> list[Seat]:
-        """The seats with a vehicle in play, by position: worked out once per state and
-        seats (asked a dozen times a turn: who is awaited, what the computer players
-        plan, whether a plan is the turn's last)."""
-        state = self.state
-        known = self._to_plan
-        if known[0] is not state or known[1] is not self.seats:
-            playing = {v.id for v in state.in_play()}
-            seats = [s for s in self._ordered() if self.seat_vehicles(s.id, state) & playing]
-            known = self._to_plan = (state, self.seats, seats)
-        return list(known[2])
-
     # --- the sequence of steps -------------------------------------------------------
 
     def next_step(self) -> tuple[int, int] | None:
-        """(turn, phase) of the next step to resolve: phase 0 starts a turn."""
+        """(turn, phase) of the next step to resolve: phase 0 starts a turn. Worked out
+        once per state (asked a score of times a turn, by the game and by every view): it
+        follows from the state and from the last step, the one that led to it."""
         state = self.state
+        known = self._next_of
+        if known[0] is state:
+            return known[1]
+        nxt: tuple[int, int] | None
         if state.over:
-            return None
-        if state.phase == 0:
+            nxt = None
+        elif state.phase == 0:
             last = self.steps[-1] if self.steps else None
-            if last is not None and (last.turn, last.phase) == (state.turn, 0):
-                return (state.turn, 1)
-            return (state.turn, 0)
-        return (state.turn, state.phase + 1)
+            started = last is not None and (last.turn, last.phase) == (state.turn, 0)
+            nxt = (state.turn, 1 if started else 0)
+        else:
+            nxt = (state.turn, state.phase + 1)
+        self._next_of = (state, nxt)
+        return nxt
 
     def _merged_plans(self, turn: int) -> dict[str, Plan]:
         state = self.state
@@ -376,10 +313,14 @@ class LiveGame:
     def _phase_inputs(
         self, turn: int, phase: int
     ) -> tuple[dict[str, Action | None] | None, dict[str, dict[str, str]], dict[str, str] | None]:
+        """The actions, fire choices and cards the seats' answers give phase ``phase``."""
+        given = self.answers.get((turn, phase))
+        if not given:
+            return None, {}, None  # most phases: nobody answered anything
         actions: dict[str, Action | None] = {}
         fire: dict[str, dict[str, str]] = {}
         cards: dict[str, str] = {}
-        for answer in self.answers.get((turn, phase), {}).values():
+        for answer in given.values():
             actions.update(answer.actions)
             cards.update(answer.cards)
             for vid, choices in answer.fire.items():
@@ -422,6 +363,7 @@ class LiveGame:
         return start_turn(state, plans)
 
     def _resolve(self, turn: int, phase: int) -> tuple[GameState, list[Event]]:
+        """The next step, (turn, phase), resolved: its state and events."""
         state = self.state
         if phase == 0:
             merged = self._merged_plans(turn)
@@ -430,7 +372,7 @@ class LiveGame:
                 return started[2]  # the very start the last plan was checked with
             return start_turn(state, merged)
         state, planned = self._planned(turn, phase)
-        outcome = self._outcome() if (turn, phase) == self.next_step() else None
+        outcome = self._outcome()  # the pending phase's: this one
         if outcome is not None and not outcome.decisions:
             new, events = outcome.result()
         else:
@@ -443,10 +385,11 @@ class LiveGame:
                 cards,
                 answers=self.decided.get((turn, phase)),
             )
-        events = [*planned, *events]
+        if planned:
+            events = [*planned, *events]
         decisions = [
             TripodDecision(**{k: v for k, v in d.items() if k != "kind"})
-            for answer in self.answers.get((turn, phase), {}).values()
+            for answer in self.answers.get((turn, phase), _NONE).values()
             for d in answer.decisions
         ]
         if decisions:
@@ -470,11 +413,20 @@ class LiveGame:
         cached = self._questions.get(nxt)
         if cached is not None:
             return cached
-        turn, phase = nxt
-        if self._earthling_due(turn, phase):
+        if self._earthling_due(*nxt):
             return {}, None  # the WW2 airplanes plan first; nothing cached meanwhile
         if self.pending():
             return {}, None
+        return self._targets_asked(nxt)
+
+    def _targets_asked(self, nxt: tuple[int, int]) -> tuple[dict[str, list[Question]], Any]:
+        """:meth:`_asked` once it is known that no WW2 airplane plans before ``nxt`` and
+        no decision is pending (:meth:`_awaited` has just checked both: they are not
+        checked twice): the questions, worked out once and cached."""
+        cached = self._questions.get(nxt)
+        if cached is not None:
+            return cached
+        turn, phase = nxt
         state, _ = self._planned(turn, phase)
         if not self._could_ask(phase, state):
             self._questions[nxt] = ({}, None)
@@ -577,8 +529,11 @@ class LiveGame:
         """Whether any person could be asked for a target this phase (else the preview
         of the movement is not worth computing): an airplane of a seat not on auto-fire
         and at least two enemies in play. The enemies are counted first: in a duel no
-        airplane has two, and no seat is looked up."""
+        airplane has two (with fewer than three vehicles in play, none is counted), and no
+        seat is looked up."""
         playing = state.in_play()
+        if len(playing) < 3:
+            return False
         per_side: dict[str, int] = {}
         for vehicle in playing:
             per_side[vehicle.side] = per_side.get(vehicle.side, 0) + 1
@@ -602,7 +557,8 @@ class LiveGame:
         """:meth:`waiting_for`, the next step ``nxt`` known."""
         turn, phase = nxt
         if phase == 0:
-            return [sid for sid in self._missing_plans(turn) if not self.seats[sid].bot]
+            done = self.plans.get(turn, _NONE)
+            return [s.id for s in self.seats_to_plan() if not s.bot and s.id not in done]
         due = self._earthling_due(turn, phase)
         if due:
             return [sid for sid in due if not self.seats[sid].bot]
@@ -610,13 +566,13 @@ class LiveGame:
         if pend:
             seats = {s.id for s in (self._decider(d) for d in pend) if s and not s.bot}
             return sorted(seats, key=lambda sid: self.seats[sid].position)
-        asked, _ = self._asked(nxt)
+        asked, _ = self._targets_asked(nxt)
         answered = self.answers.get((turn, phase), {})
         return [sid for sid in asked if sid not in answered]
 
     def _missing_plans(self, turn: int) -> list[str]:
         """Every seat (person or computer) with a vehicle in play and no plans for ``turn``."""
-        done = self.plans.get(turn, {})
+        done = self.plans.get(turn, _NONE)
         return [s.id for s in self.seats_to_plan() if s.id not in done]
 
     # --- computer players ------------------------------------------------------------
