@@ -14,7 +14,7 @@ from dogfight.rules import firing
 from dogfight.rules.decisions import Asking
 from dogfight.rules.phase import Phase
 from dogfight.rules.tripods import PhaseActions
-from dogfight.sim.duel import tripods_situation
+from dogfight.sim.duel import duel_situation, tripods_situation
 from dogfight.situation import build
 
 
@@ -67,3 +67,16 @@ def test_table_caches_start_empty_and_fresh(catalog: Catalog) -> None:
     first, second = tables
     assert all(a is not b for a, b in zip(_containers(first), _containers(second), strict=True))
     assert firing.table_of(state, state.in_play()) == firing.table_of(state)
+
+
+def test_table_bases_are_made_when_first_read(catalog: Catalog) -> None:
+    """A table's bases are every vehicle's base in table order, the same whenever they are
+    made; a table whose bases are all far apart does not make them to look for overlaps."""
+    far = build(duel_situation(), catalog, 0)
+    table = firing.table_of(far)
+    assert table._bases is None
+    bases = table.bases
+    assert bases == {v.id: far.base(v) for v in far.in_play()}
+    assert list(bases) == table.ids and table.bases is bases
+    near = build(tripods_situation(), catalog, 0)
+    assert firing.table_of(near).bases == {v.id: near.base(v) for v in near.in_play()}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import heapq
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -87,7 +88,10 @@ class Table:
     test each field for a value passed in and call a default factory for each cache).
     """
 
-    bases: dict[str, Polygon]
+    _bases: dict[str, Polygon] | None
+    """:attr:`bases`, once read."""
+    _vehicles: list[Vehicle]
+    _base_of: Callable[[Vehicle], Polygon]
     overlaps: dict[str, set[str]]
     ids: list[str]
     dots: list[Point]
@@ -108,7 +112,8 @@ class Table:
 
     def __init__(
         self,
-        bases: dict[str, Polygon],
+        vehicles: list[Vehicle],
+        base_of: Callable[[Vehicle], Polygon],
         overlaps: dict[str, set[str]],
         ids: list[str],
         dots: list[Point],
@@ -116,7 +121,9 @@ class Table:
         sides: list[str],
         radius: float,
     ) -> None:
-        self.bases = bases
+        self._bases = None
+        self._vehicles = vehicles
+        self._base_of = base_of
         self.overlaps = overlaps
         self.ids = ids
         self.dots = dots
@@ -131,6 +138,20 @@ class Table:
         self._near = {}
         self._batch = {}
         self.shades = {}
+
+    @property
+    def bases(self) -> dict[str, Polygon]:
+        """Each vehicle's base (``base_of``, :meth:`GameState.base`) by id, in table order,
+        made at the first read: a firing step where no two bases come near enough to
+        overlap or to fire at each other (most of a duel's) never reads them. A table is
+        made once the vehicles have moved and read before anything moves again."""
+        bases = self._bases
+        if bases is None:
+            base_of = self._base_of
+            bases = self._bases = {}
+            for v in self._vehicles:  # a loop: a comprehension costs a function and frame
+                bases[v.id] = base_of(v)
+        return bases
 
     def overlap(self, a: str, b: str) -> bool:
         return b in self.overlaps[a]
@@ -251,10 +272,11 @@ class Table:
         # a base whose centre is farther than the ruler and its circumradius is not near
         beyond = ruler + self.radius + 1e-6
         found: list[NearBase] = []
+        bases = self.bases
         for vid, (x, y) in zip(self.ids, self.dots, strict=True):
             if vid == firer or vid in self.overlaps[firer] or math.hypot(x - ox, y - oy) > beyond:
                 continue
-            base = self.bases[vid]
+            base = bases[vid]
             d, _ = nearest_point(base, origin)
             if d <= ruler:
                 found.append((vid, base, d, angular_extent(origin, base)))
@@ -267,10 +289,11 @@ class Table:
             self._batch[ruler] = batch
         starts, rows, gaps, axes, lows, highs = batch
         origin = self.dots[index]
+        bases = self.bases
         found: list[NearBase] = []
         for k in range(starts[index], starts[index + 1]):
             vid = self.ids[rows[k]]
-            base = self.bases[vid]
+            base = bases[vid]
             gap = gaps[k]
             if abs(gap - ruler) < 1e-6:
                 # At the ruler's very end: the same measure as ever decides.
@@ -290,9 +313,10 @@ class Table:
             for other in others:
                 close[self.index(vid), self.index(other)] = False
         firers, rows = np.nonzero(close)
-        size = max(len(b) for b in self.bases.values())
+        bases = self.bases
+        size = max(len(b) for b in bases.values())
         corners = np.array(
-            [b + (b[0],) * (size - len(b)) for b in self.bases.values()], dtype=np.float64
+            [b + (b[0],) * (size - len(b)) for b in bases.values()], dtype=np.float64
         )
         a = corners[rows]  # (pairs, corners, 2); padding repeats the first corner
         b = np.roll(a, -1, axis=1)
@@ -365,7 +389,6 @@ def table_of(state: GameState, vehicles: list[Vehicle] | None = None) -> Table:
     if vehicles is None:
         vehicles = state.in_play()
     rules = state.rules
-    bases: dict[str, Polygon] = {}
     overlaps: dict[str, set[str]] = {}
     ids: list[str] = []
     dots: list[Point] = []
@@ -373,14 +396,13 @@ def table_of(state: GameState, vehicles: list[Vehicle] | None = None) -> Table:
     sides: list[str] = []
     for v in vehicles:  # one pass (a firing step of a small table builds little else)
         vid, pose = v.id, v.pose
-        bases[vid] = state.base(v)
         overlaps[vid] = set()
         ids.append(vid)
         dots.append((pose.x, pose.y))
         headings.append(pose.heading)
         sides.append(v.side)
     reach = 2.0 * rules.base_radius
-    table = Table(bases, overlaps, ids, dots, headings, sides, rules.base_radius)
+    table = Table(vehicles, state.base, overlaps, ids, dots, headings, sides, rules.base_radius)
     count = len(vehicles)
     if count <= SMALL:
         pairs = [(i, j) for i in range(count) for j in range(i + 1, count)]
@@ -395,6 +417,7 @@ def table_of(state: GameState, vehicles: list[Vehicle] | None = None) -> Table:
         if abs(ax - bx) > reach or abs(ay - by) > reach:
             continue
         a, b = ids[i], ids[j]
+        bases = table.bases  # made here only when two bases are this close
         if convex_overlap(bases[a], bases[b]):
             overlaps[a].add(b)
             overlaps[b].add(a)
