@@ -109,6 +109,10 @@ class Table:
     _batch: dict[float, Pairs]
     shades: ShadeCache
     """Shadows of bases seen from firing dots, built once for all of a firer's shots."""
+    apart: bool
+    """No two enemies' centres are within a ruler and a base (``ruler + base_radius``, the
+    reach :meth:`in_reach` looks within) of each other: no ruler weapon has a target.
+    Worked out for a small table (:data:`SMALL`) by :func:`table_of`; False otherwise."""
 
     def __init__(
         self,
@@ -138,6 +142,7 @@ class Table:
         self._near = {}
         self._batch = {}
         self.shades = {}
+        self.apart = False
 
     @property
     def bases(self) -> dict[str, Polygon]:
@@ -402,8 +407,10 @@ def table_of(state: GameState, vehicles: list[Vehicle] | None = None) -> Table:
         headings.append(pose.heading)
         sides.append(v.side)
     reach = 2.0 * rules.base_radius
+    limit = rules.ruler + rules.base_radius  # what a ruler weapon's in_reach looks within
     table = Table(vehicles, state.base, overlaps, ids, dots, headings, sides, rules.base_radius)
     count = len(vehicles)
+    apart = count <= SMALL  # every pair is looked at below only on a small table
     if count <= SMALL:
         pairs = [(i, j) for i in range(count) for j in range(i + 1, count)]
     else:
@@ -414,6 +421,9 @@ def table_of(state: GameState, vehicles: list[Vehicle] | None = None) -> Table:
         pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(close), strict=True)]
     for i, j in pairs:
         (ax, ay), (bx, by) = dots[i], dots[j]
+        # the distance Table._reach_row measures (either way round: hypot takes the sizes)
+        if apart and sides[i] != sides[j] and math.hypot(bx - ax, by - ay) <= limit:
+            apart = False
         if abs(ax - bx) > reach or abs(ay - by) > reach:
             continue
         a, b = ids[i], ids[j]
@@ -421,6 +431,7 @@ def table_of(state: GameState, vehicles: list[Vehicle] | None = None) -> Table:
         if convex_overlap(bases[a], bases[b]):
             overlaps[a].add(b)
             overlaps[b].add(a)
+    table.apart = apart
     return table
 
 
@@ -433,9 +444,11 @@ def _targets(state: GameState, table: Table, firer: Vehicle, weapon: str) -> lis
     """The enemies whose in-arc part lies within the ruler, in :meth:`Table.in_reach`
     order: the pairs worth measuring come from :meth:`Table.in_reach` (arc and reach, for
     every firer at once)."""
+    out: list[Target] = []
+    if table.apart:
+        return out  # nobody within reach of anybody (most of a duel's firing steps)
     rules = state.rules
     arc = rules.arc(weapon)
-    out: list[Target] = []
     for row in table.in_reach(table.index(firer.id), arc, rules.ruler + rules.base_radius):
         found = _target(state, table, firer, arc, row)
         if found is not None:
@@ -537,6 +550,8 @@ def nearest_option(
     bound is taken one stage further until that bound exceeds the best shot measured
     (:data:`SLACK` aside): a crowded table's farther targets are never clipped to the arc
     nor their shadows built once a nearer one is seen."""
+    if table.apart:
+        return None  # nobody within reach of anybody (most of a duel's firing steps)
     rules = state.rules
     arc = rules.arc(weapon)
     index = table.index(firer.id)
