@@ -6,9 +6,12 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+import numpy as np
 import pytest
 
 from dogfight.catalog.loader import Catalog
+from dogfight.rules.decks import draw, shuffle_back
+from dogfight.rules.events import Event
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 from dogfight.sim.duel import tripods_situation
 from dogfight.situation import build
@@ -79,8 +82,27 @@ def test_state_copy_keeps_every_field_and_copies_what_changes(catalog: Catalog) 
     for vid, vehicle in state.vehicles.items():
         assert copied.vehicles[vid] is not vehicle
         assert copied.vehicles[vid] == vehicle
+    assert copied.piles is not state.piles
     for letter, pile in state.piles.items():
-        assert copied.piles[letter] is not pile
+        assert copied.piles[letter] is pile  # shared: never changed in place
+
+
+def test_a_copy_draws_and_shuffles_back_without_changing_the_original(catalog: Catalog) -> None:
+    """The piles' lists are shared by copies (``GameState.copy``): drawing from a copy,
+    running a pile out and shuffling cards back put new lists in the copy alone."""
+    state = build(tripods_situation(), catalog, 0)
+    before = {letter: list(pile) for letter, pile in state.piles.items()}
+    copied = state.copy()
+    rng = np.random.default_rng(0)
+    events: list[Event] = []
+    top = draw(copied, "A", rng, events)
+    assert top == before["A"][-1] and copied.piles["A"] == before["A"][:-1]
+    shuffle_back(copied, "A", [top], rng)
+    assert sorted(copied.piles["A"]) == sorted(before["A"])
+    copied.piles["B"] = []
+    draw(copied, "B", rng, events)
+    assert len(copied.piles["B"]) == len(before["B"]) - 1
+    assert state.piles == before
 
 
 def test_state_copy_passes_every_field(catalog: Catalog) -> None:

@@ -24,7 +24,7 @@ from dogfight.rules import events as ev
 from dogfight.rules import standard
 from dogfight.rules.damage import apply_cards, damage, eliminate
 from dogfight.rules.decisions import Asking, Decision
-from dogfight.rules.decks import draw, shuffled
+from dogfight.rules.decks import draw, shuffle_back
 from dogfight.rules.plans import Plan
 from dogfight.rules.rays import RayOption
 from dogfight.rules.state import BombCard, GameState, Vehicle
@@ -205,9 +205,7 @@ def shoot(
         events.append(
             ev.BombsShot(card.id, firer.id, letter, tuple(drawn), points, destroyed, fragments)
         )
-        pile = state.piles[letter]
-        pile.extend(drawn)
-        pile[:] = shuffled(pile, rng)
+        shuffle_back(state, letter, drawn, rng)
         if not destroyed:
             continue
         state.bomb_cards[index] = BombCard(
@@ -289,9 +287,7 @@ def land(
             assigned = [label.split(":", 1)[1] for label in picked]
             rest = [c for lab, c in zip(decision.options, drawn, strict=True) if lab not in picked]
             events.append(ev.BomberPicked(card.bomber, target_id, tuple(drawn), tuple(assigned)))
-            pile = state.piles[BOMB_DECK]
-            pile.extend(rest)
-            pile[:] = shuffled(pile, rng)
+            shuffle_back(state, BOMB_DECK, rest, rng)
             how = "dot"
         else:
             assigned = drawn

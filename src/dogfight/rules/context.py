@@ -11,6 +11,7 @@ from dogfight.catalog.models import (
     Airplane,
     DamageCard,
     HeatRayRulerSpec,
+    ManeuverCard,
     ManeuverDeck,
     Ruleset,
     Switches,
@@ -52,6 +53,9 @@ class Rules:
         init=False, default_factory=dict, repr=False, compare=False
     )
     """:meth:`deck_of` by type, looked up once (every card revealed asks)."""
+    _maneuver_cards: dict[str, dict[str, ManeuverCard]] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         c = self.catalog.constants
@@ -146,6 +150,16 @@ class Rules:
             deck = self.catalog.maneuver_decks[self.airplane(type_id).maneuver_deck]
             self._decks[type_id] = deck
         return deck
+
+    def maneuver_cards(self, type_id: str) -> dict[str, ManeuverCard]:
+        """An airplane type's maneuver cards by id, built once per type (not to be changed):
+        every card planned and revealed is looked up, a subscript rather than a call of
+        ``deck.card`` each. An id not in it is :meth:`ManeuverDeck.card`'s error."""
+        cards = self._maneuver_cards.get(type_id)
+        if cards is None:
+            cards = {c.id: c for c in self.deck_of(type_id).cards}
+            self._maneuver_cards[type_id] = cards
+        return cards
 
     def arc(self, weapon: str) -> Arc:
         return self.front_arc if weapon == "front" else self.rear_arc

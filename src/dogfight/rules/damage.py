@@ -15,7 +15,7 @@ from dogfight.catalog.models import Explosion as ExplosionRule
 from dogfight.catalog.models import Skill, Special
 from dogfight.geometry.reach import sight
 from dogfight.rules import firing, rockets, scenario, standard, tripods, versus
-from dogfight.rules.decks import draw, return_cards, shuffled
+from dogfight.rules.decks import draw, return_cards, shuffle_back
 from dogfight.rules.events import (
     CardRevealed,
     DamageDrawn,
@@ -110,9 +110,7 @@ def _snipe(
 
     keep = max(pair, key=harm)
     other = pair[1] if keep == pair[0] else pair[0]
-    pile = state.piles[letter]
-    pile.append(other)
-    pile[:] = shuffled(pile, rng)
+    shuffle_back(state, letter, [other], rng)
     firer.skill_used[Skill.SNIPER] = number
     events.append(SkillUsed(firer.id, Skill.SNIPER, f"chose one of two cards for {target.id}"))
     return [keep]
@@ -141,8 +139,7 @@ def resolve_damage(
             tripods.apply_protected_hit(state, target, firer.id, letter, cards, events)
             # 000: "All revealed cards are shuffled back into their deck after all their
             # effects have been applied."
-            state.piles[letter].extend(cards)
-            state.piles[letter][:] = shuffled(state.piles[letter], rng)
+            shuffle_back(state, letter, cards, rng)
         else:
             cards = []
             if scenario.skill_ready(firer, Skill.SNIPER, number):
@@ -202,8 +199,7 @@ def _rocket_damage(
         if firing.is_protected(state, firer, target, seen):
             cards = [draw(state, deck, rng, events) for _ in range(arrival.count)]
             tripods.apply_protected_hit(state, target, firer.id, deck, cards, events)
-            state.piles[deck].extend(cards)
-            state.piles[deck][:] = shuffled(state.piles[deck], rng)
+            shuffle_back(state, deck, cards, rng)
             return set()
     cards, boom = damage(
         state, target, deck, arrival.count, False, f"{firer.id} rockets", rng, events

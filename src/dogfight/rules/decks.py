@@ -1,4 +1,9 @@
-"""Damage decks as draw piles: drawing, running out and shuffling cards back."""
+"""Damage decks as draw piles: drawing, running out and shuffling cards back.
+
+A pile is never changed in place: a draw or a shuffle puts a new list in
+``GameState.piles``, so that a copy of the state shares the lists (see
+:meth:`~dogfight.rules.state.GameState.copy`).
+"""
 
 from __future__ import annotations
 
@@ -25,11 +30,17 @@ def draw(state: GameState, deck: str, rng: np.random.Generator, events: list[Eve
     pile = state.piles[deck]
     if not pile:
         composition = state.rules.catalog.damage_decks[deck].composition()
-        pile[:] = shuffled(composition, rng)
+        pile = shuffled(composition, rng)
         for vehicle in state.vehicles.values():
             vehicle.held = [h for h in vehicle.held if h[0] != deck]
         events.append(DeckReshuffled(deck, "exhausted"))
-    return pile.pop()
+    state.piles[deck] = pile[:-1]
+    return pile[-1]
+
+
+def shuffle_back(state: GameState, deck: str, cards: list[str], rng: np.random.Generator) -> None:
+    """Put ``cards`` back into ``deck``'s pile, under it, and shuffle the pile."""
+    state.piles[deck] = shuffled([*state.piles[deck], *cards], rng)
 
 
 def return_cards(
@@ -39,8 +50,6 @@ def return_cards(
     shuffled back into the appropriate decks"."""
     decks = sorted({deck for deck, _ in vehicle.held})
     for deck in decks:
-        pile = state.piles[deck]
-        pile.extend(card for d, card in vehicle.held if d == deck)
-        pile[:] = shuffled(pile, rng)
+        shuffle_back(state, deck, [card for d, card in vehicle.held if d == deck], rng)
         events.append(DeckReshuffled(deck, f"cards of {vehicle.id} returned"))
     vehicle.held = []

@@ -196,7 +196,7 @@ def preview_targets(
     first: what a table asks a player with several targets about before the firing step.
     Nothing is kept; the same generator later resolves the same movement."""
     ph = _begin_phase(state, rng, actions, None, cards, Asking(answers or {}))
-    for step in steps.MOVEMENT:
+    for step in steps.of_phase(ph.state)[0]:
         step(ph)
     result = ph.state
     table = firing.table_of(result)
@@ -238,11 +238,12 @@ def resolve_phase(
     """
     asking = Asking(answers or {})
     ph = _begin_phase(state, rng, actions, fire, cards, asking)
-    for step in steps.MOVEMENT:
+    movement, firing_steps = steps.of_phase(ph.state)
+    for step in movement:
         step(ph)
     _check_aimed(ph)
     if not stop_before_firing:
-        for step in steps.FIRING:
+        for step in firing_steps:
             step(ph)
         asking.check_all_used()
     return ph.state, ph.events
@@ -309,15 +310,16 @@ def resolve_or_ask(
     checks the targets named in the open once the vehicles have moved."""
     asking = Asking(answers or {}, interactive=True)
     ph = _begin_phase(state, rng, actions, fire, cards, asking)
+    movement, firing_steps = steps.of_phase(ph.state)
     refused: IllegalPlanError | None = None
     try:
-        for step in steps.MOVEMENT:
+        for step in movement:
             step(ph)
         try:
             _check_aimed(ph)
         except IllegalPlanError as exc:
             refused = exc  # resolve_phase stops here; pending_decisions goes on
-        for step in steps.FIRING:
+        for step in firing_steps:
             step(ph)
     except Paused as paused:
         return Outcome(paused.decisions)

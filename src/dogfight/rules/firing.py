@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import heapq
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -87,7 +88,10 @@ class Table:
     test each field for a value passed in and call a default factory for each cache).
     """
 
-    bases: dict[str, Polygon]
+    _bases: dict[str, Polygon] | None
+    """:attr:`bases`, once read."""
+    _vehicles: list[Vehicle]
+    _base_of: Callable[[Vehicle], Polygon]
     overlaps: dict[str, set[str]]
     ids: list[str]
     dots: list[Point]
@@ -105,10 +109,15 @@ class Table:
     _batch: dict[float, Pairs]
     shades: ShadeCache
     """Shadows of bases seen from firing dots, built once for all of a firer's shots."""
+    apart: bool
+    """No two enemies' centres are within a ruler and a base (``ruler + base_radius``, the
+    reach :meth:`in_reach` looks within) of each other: no ruler weapon has a target.
+    Worked out for a small table (:data:`SMALL`) by :func:`table_of`; False otherwise."""
 
     def __init__(
         self,
-        bases: dict[str, Polygon],
+        vehicles: list[Vehicle],
+        base_of: Callable[[Vehicle], Polygon],
         overlaps: dict[str, set[str]],
         ids: list[str],
         dots: list[Point],
@@ -116,7 +125,9 @@ class Table:
         sides: list[str],
         radius: float,
     ) -> None:
-        self.bases = bases
+        self._bases = None
+        self._vehicles = vehicles
+        self._base_of = base_of
         self.overlaps = overlaps
         self.ids = ids
         self.dots = dots
@@ -131,6 +142,21 @@ class Table:
         self._near = {}
         self._batch = {}
         self.shades = {}
+        self.apart = False
+
+    @property
+    def bases(self) -> dict[str, Polygon]:
+        """Each vehicle's base (``base_of``, :meth:`GameState.base`) by id, in table order,
+        made at the first read: a firing step where no two bases come near enough to
+        overlap or to fire at each other (most of a duel's) never reads them. A table is
+        made once the vehicles have moved and read before anything moves again."""
+        bases = self._bases
+        if bases is None:
+            base_of = self._base_of
+            bases = self._bases = {}
+            for v in self._vehicles:  # a loop: a comprehension costs a function and frame
+                bases[v.id] = base_of(v)
+        return bases
 
     def overlap(self, a: str, b: str) -> bool:
         return b in self.overlaps[a]
@@ -251,10 +277,11 @@ class Table:
         # a base whose centre is farther than the ruler and its circumradius is not near
         beyond = ruler + self.radius + 1e-6
         found: list[NearBase] = []
+        bases = self.bases
         for vid, (x, y) in zip(self.ids, self.dots, strict=True):
             if vid == firer or vid in self.overlaps[firer] or math.hypot(x - ox, y - oy) > beyond:
                 continue
-            base = self.bases[vid]
+            base = bases[vid]
             d, _ = nearest_point(base, origin)
             if d <= ruler:
                 found.append((vid, base, d, angular_extent(origin, base)))
@@ -267,10 +294,11 @@ class Table:
             self._batch[ruler] = batch
         starts, rows, gaps, axes, lows, highs = batch
         origin = self.dots[index]
+        bases = self.bases
         found: list[NearBase] = []
         for k in range(starts[index], starts[index + 1]):
             vid = self.ids[rows[k]]
-            base = self.bases[vid]
+            base = bases[vid]
             gap = gaps[k]
             if abs(gap - ruler) < 1e-6:
                 # At the ruler's very end: the same measure as ever decides.
@@ -290,9 +318,10 @@ class Table:
             for other in others:
                 close[self.index(vid), self.index(other)] = False
         firers, rows = np.nonzero(close)
-        size = max(len(b) for b in self.bases.values())
+        bases = self.bases
+        size = max(len(b) for b in bases.values())
         corners = np.array(
-            [b + (b[0],) * (size - len(b)) for b in self.bases.values()], dtype=np.float64
+            [b + (b[0],) * (size - len(b)) for b in bases.values()], dtype=np.float64
         )
         a = corners[rows]  # (pairs, corners, 2); padding repeats the first corner
         b = np.roll(a, -1, axis=1)
@@ -365,7 +394,6 @@ def table_of(state: GameState, vehicles: list[Vehicle] | None = None) -> Table:
     if vehicles is None:
         vehicles = state.in_play()
     rules = state.rules
-    bases: dict[str, Polygon] = {}
     overlaps: dict[str, set[str]] = {}
     ids: list[str] = []
     dots: list[Point] = []
@@ -373,15 +401,16 @@ def table_of(state: GameState, vehicles: list[Vehicle] | None = None) -> Table:
     sides: list[str] = []
     for v in vehicles:  # one pass (a firing step of a small table builds little else)
         vid, pose = v.id, v.pose
-        bases[vid] = state.base(v)
         overlaps[vid] = set()
         ids.append(vid)
         dots.append((pose.x, pose.y))
         headings.append(pose.heading)
         sides.append(v.side)
     reach = 2.0 * rules.base_radius
-    table = Table(bases, overlaps, ids, dots, headings, sides, rules.base_radius)
+    limit = rules.ruler + rules.base_radius  # what a ruler weapon's in_reach looks within
+    table = Table(vehicles, state.base, overlaps, ids, dots, headings, sides, rules.base_radius)
     count = len(vehicles)
+    apart = count <= SMALL  # every pair is looked at below only on a small table
     if count <= SMALL:
         pairs = [(i, j) for i in range(count) for j in range(i + 1, count)]
     else:
@@ -392,12 +421,17 @@ def table_of(state: GameState, vehicles: list[Vehicle] | None = None) -> Table:
         pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(close), strict=True)]
     for i, j in pairs:
         (ax, ay), (bx, by) = dots[i], dots[j]
+        # the distance Table._reach_row measures (either way round: hypot takes the sizes)
+        if apart and sides[i] != sides[j] and math.hypot(bx - ax, by - ay) <= limit:
+            apart = False
         if abs(ax - bx) > reach or abs(ay - by) > reach:
             continue
         a, b = ids[i], ids[j]
+        bases = table.bases  # made here only when two bases are this close
         if convex_overlap(bases[a], bases[b]):
             overlaps[a].add(b)
             overlaps[b].add(a)
+    table.apart = apart
     return table
 
 
@@ -410,9 +444,11 @@ def _targets(state: GameState, table: Table, firer: Vehicle, weapon: str) -> lis
     """The enemies whose in-arc part lies within the ruler, in :meth:`Table.in_reach`
     order: the pairs worth measuring come from :meth:`Table.in_reach` (arc and reach, for
     every firer at once)."""
+    out: list[Target] = []
+    if table.apart:
+        return out  # nobody within reach of anybody (most of a duel's firing steps)
     rules = state.rules
     arc = rules.arc(weapon)
-    out: list[Target] = []
     for row in table.in_reach(table.index(firer.id), arc, rules.ruler + rules.base_radius):
         found = _target(state, table, firer, arc, row)
         if found is not None:
@@ -514,6 +550,8 @@ def nearest_option(
     bound is taken one stage further until that bound exceeds the best shot measured
     (:data:`SLACK` aside): a crowded table's farther targets are never clipped to the arc
     nor their shadows built once a nearer one is seen."""
+    if table.apart:
+        return None  # nobody within reach of anybody (most of a duel's firing steps)
     rules = state.rules
     arc = rules.arc(weapon)
     index = table.index(firer.id)

@@ -34,18 +34,22 @@ def reveal(
     """Reveal this phase's card; apply the ruleset's illegal-maneuver rule. Returns the
     card to fly, or None when the vehicle is eliminated."""
     assert vehicle.plan is not None
-    deck = state.rules.deck_of(vehicle.type)
-    card = deck.card(vehicle.plan.cards[phase - 1])
+    rules = state.rules
+    card_id = vehicle.plan.cards[phase - 1]
+    # checked when planned: in the deck (its cards by id, one subscript), or deck.card's error
+    found = rules.maneuver_cards(vehicle.type).get(card_id)
+    card = found if found is not None else rules.deck_of(vehicle.type).card(card_id)
     facts = flown(card)
     # _value_ is what Enum.value gives, read without the property's call
     events.append(Revealed(vehicle.id, phase, card.id, facts.symbol._value_, facts.steep))
     previous = vehicle.previous
     if not may_break(previous, facts):
         return card  # a level card after a level card: no restriction to check
-    problem = card_problem(previous, card, phase == 1, state.rules.restrictions)
+    problem = card_problem(previous, card, phase == 1, rules.restrictions)
     if problem is None:
         return card
-    switches = state.rules.switches
+    deck = rules.deck_of(vehicle.type)
+    switches = rules.switches
     rule = switches.illegal_maneuver
     if rule is IllegalRule.ELIMINATED:
         events.append(

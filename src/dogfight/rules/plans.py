@@ -8,6 +8,7 @@ lists those restrictions so a user interface can flag them while the player choo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Annotated, Literal
@@ -296,9 +297,17 @@ def plan_problems(
 
 
 def check_plan_shape(
-    vehicle: str, plan: Plan, deck: ManeuverDeck, allowed: AbstractSet[Symbol], count: int = 3
+    vehicle: str,
+    plan: Plan,
+    deck: ManeuverDeck,
+    allowed: AbstractSet[Symbol],
+    count: int = 3,
+    by_id: Mapping[str, ManeuverCard] | None = None,
 ) -> list[ManeuverCard]:
-    """Refuse a plan that can never be flown; return its cards."""
+    """Refuse a plan that can never be flown; return its cards. ``by_id``: the deck's cards
+    by id when the caller has them (:meth:`~dogfight.rules.context.Rules.maneuver_cards`:
+    a subscript for each card rather than a call of ``deck.card``)."""
+    known = by_id or {}
     if len(plan.cards) != count:
         raise IllegalPlanError(
             f"{vehicle}: a plan has exactly {count} maneuver cards, got {len(plan.cards)}"
@@ -311,10 +320,14 @@ def check_plan_shape(
     cards: list[ManeuverCard] = []
     planned: set[str] = set()  # the ids of ``cards`` (a deck's card has the id it is asked by)
     for card_id in plan.cards:
-        try:
-            card = deck.card(card_id)
-        except UnknownCardError as exc:
-            raise UnknownCardError(exc.deck, exc.card, exc.valid, vehicle) from None
+        found = known.get(card_id)
+        if found is not None:
+            card = found
+        else:
+            try:
+                card = deck.card(card_id)
+            except UnknownCardError as exc:
+                raise UnknownCardError(exc.deck, exc.card, exc.valid, vehicle) from None
         if card.symbol not in allowed:
             raise IllegalPlanError(
                 f'{vehicle}: card {card_id} ({card.symbol.value}) is not in play: 000: "do not '

@@ -231,7 +231,9 @@ class GameState:
     """Where a game stands between two steps.
 
     ``phase`` is 0 while plans are awaited, then 1..3 for the last resolved action phase.
-    ``piles`` are the damage decks' draw piles, the next card last (so drawing pops).
+    ``piles`` are the damage decks' draw piles, the next card last. A pile's list is never
+    changed in place (a draw or a shuffle puts a new list: ``rules/decks.py``), so copies
+    of the state share the lists.
     """
 
     rules: Rules
@@ -265,10 +267,10 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy for the resolver to change (vehicles copied by
-        :meth:`Vehicle.copy`, piles, objectives and lists copied), made as
-        :meth:`Vehicle.copy` is, the containers that are empty in most games copied
-        without a comprehension; a new field must be added here
-        (``tests/test_rules_state.py`` fails until it is)."""
+        :meth:`Vehicle.copy`, objectives and lists copied, the piles' lists shared: they
+        are never changed in place), made as :meth:`Vehicle.copy` is, the containers that
+        are empty in most games copied without a comprehension; a new field must be added
+        here (``tests/test_rules_state.py`` fails until it is)."""
         new: GameState = _NEW(GameState)
         new.rules = self.rules
         # plain loops: a comprehension costs a function object and a frame, each phase
@@ -276,10 +278,7 @@ class GameState:
         for k, v in self.vehicles.items():
             vehicles[k] = v.copy()
         new.vehicles = vehicles
-        piles = {}
-        for k, pile in self.piles.items():
-            piles[k] = pile.copy()
-        new.piles = piles
+        new.piles = self.piles.copy()  # the lists shared (copying them cost a third)
         new.turn = self.turn
         new.phase = self.phase
         new.phases_played = self.phases_played

@@ -3,7 +3,9 @@
 An action phase is :data:`MOVEMENT` then :data:`FIRING`, each step a function of the
 :class:`~dogfight.rules.phase.Phase` being resolved. A new system of the rules adds a step
 here (or a decision a step asks), rather than a branch inside the resolver; the order of
-the list is the order the rule texts give.
+the list is the order the rule texts give. A step of a system most tables lack (tripods,
+bombs, tailing...) is one of :data:`OPTIONAL`, and :func:`of_phase` leaves those out of a
+phase on a table without any of them.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dogfight.rules.movement import disperse_clouds, outside, reveal
 from dogfight.rules.phase import Phase
 from dogfight.rules.plans import flown
 from dogfight.rules.shooting import firing_step
+from dogfight.rules.state import GameState
 from dogfight.rules.turns import end_turn
 from dogfight.rules.victory import check_victory
 
@@ -236,3 +239,58 @@ MOVEMENT: tuple[Step, ...] = (
 
 FIRING: tuple[Step, ...] = (fire, bombs_fall, recharge, victory, turn_end)
 """From the firing step to the end of the phase."""
+
+OPTIONAL: frozenset[Step] = frozenset(
+    {
+        tail,
+        drop_bombs,
+        reveal_action_cards,
+        declare_actions,
+        speed_markers,
+        walk,
+        reach_objectives,
+        clouds,
+        fly_missions,
+        place_bombs,
+        bombs_fall,
+        recharge,
+    }
+)
+"""The steps of systems most tables lack: each returns at once, changing nothing, on a
+:func:`plain` table (its own first test says so)."""
+
+PLAIN_MOVEMENT: tuple[Step, ...] = tuple(s for s in MOVEMENT if s not in OPTIONAL)
+PLAIN_FIRING: tuple[Step, ...] = tuple(s for s in FIRING if s not in OPTIONAL)
+""":data:`MOVEMENT` and :data:`FIRING` without the :data:`OPTIONAL` steps, in their order."""
+
+
+def plain(state: GameState) -> bool:
+    """Whether no :data:`OPTIONAL` step can do anything this phase: no tailing, no tripod
+    (its action cards, actions, walk and recharge), no bomb load or bomb card, no WW2 speed
+    marker, no objective, cloud or mission target. Each of these is on the table when the
+    phase begins or never this phase (reinforcements come at the end of a turn; clouds,
+    from tripods only), so one look at the phase's start answers for all its steps."""
+    if (
+        state.rules.switches.tailing
+        or state.bomb_cards
+        or state.objectives
+        or state.clouds
+        or state.targets
+    ):
+        return False
+    for v in state.vehicles.values():  # every vehicle: a tripod out of play still counts
+        if v.tripod is not None or v.bombs > 0:
+            return False
+        plan = v.plan
+        if plan is not None and plan.speeds:
+            return False
+    return True
+
+
+def of_phase(state: GameState) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
+    """The movement and firing steps to run on ``state`` (the phase's copy): all of
+    them, or on a :func:`plain` table only those that can do something there (a dozen
+    steps that each return at once cost as much as an airplane's move, every phase)."""
+    if plain(state):
+        return PLAIN_MOVEMENT, PLAIN_FIRING
+    return MOVEMENT, FIRING

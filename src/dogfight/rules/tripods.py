@@ -21,7 +21,7 @@ from dogfight.geometry.pose import Pose, normalize_heading
 from dogfight.geometry.shapes import convex_overlap
 from dogfight.rules import events as ev
 from dogfight.rules import standard
-from dogfight.rules.decks import draw, shuffled
+from dogfight.rules.decks import draw, shuffle_back
 from dogfight.rules.plans import AUTO, GREEN_TOKENS, Action, Plan
 from dogfight.rules.state import BY_ID, Cloud, GameState, Vehicle
 from dogfight.rules.tripod_harm import spend, topple
@@ -440,9 +440,7 @@ def resolve_overlaps(
                 topple(lying, "a tripod moved onto it", events)
     if drawn:
         # 000: "Each used A damage card is shuffled back into its deck."
-        pile = state.piles["A"]
-        pile.extend(drawn)
-        pile[:] = shuffled(pile, rng)
+        shuffle_back(state, "A", drawn, rng)
 
 
 def change_facing(state: GameState, facing: dict[str, int], events: list[ev.Event]) -> None:

@@ -65,31 +65,44 @@ def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, 
     if missing:
         raise IllegalPlanError(f"missing plans for: {', '.join(missing)}")
     symbols = _symbols_in_play(state)
+    rules = state.rules
     new = state.copy()
+    earthling = False
     for vid, plan in plans.items():
         vehicle = new.vehicles[vid]
         if vehicle.clock == ONE_PHASE:
             card, speed = ww2.check_plan(new, vehicle, plan, symbols)
             _check_targets(state, vid, plan)
             vehicle.plan = ww2.merge(new, vehicle, plan, card.id, speed)
+            earthling = True
             continue
         if vehicle.tripod is not None:
             standard.check_tripod_plan(new, vehicle, tripods.check_tripod_plan(new, vehicle, plan))
             vehicle.plan = plan
             continue
-        cards = check_plan_shape(vid, plan, state.rules.deck_of(vehicle.type), symbols)
-        standard.check_airplane_plan(new, vehicle, cards)
+        kind = vehicle.type
+        cards = check_plan_shape(
+            vid, plan, rules.deck_of(kind), symbols, by_id=rules.maneuver_cards(kind)
+        )
+        if vehicle.status:  # only lasting damage restricts a plan: most airplanes have none
+            standard.check_airplane_plan(new, vehicle, cards)
         check_rockets(new, vehicle, plan)
         bombs.check_drops(new, vehicle, plan, cards)
         _check_targets(state, vid, plan)
         vehicle.plan = plan
     events: list[Event] = [TurnStarted(new.turn)] if state.phase == 0 else []
-    if any(new.vehicles[vid].clock == ONE_PHASE for vid in plans):
+    if earthling:
         events.append(EarthlingTurnStarted(earthling_turn(new.turn, new.phase + 1)))
     return new, events
 
 
+_OPEN_CHOICES = frozenset((AUTO, HOLD))
+"""Fire choices that name no target."""
+
+
 def _check_targets(state: GameState, vid: str, plan: Plan) -> None:
+    if _OPEN_CHOICES.issuperset(plan.fire) and _OPEN_CHOICES.issuperset(plan.rear_fire):
+        return  # no target named (most plans): nothing to look up
     side = state.vehicles[vid].side
     for choice in (*plan.fire, *plan.rear_fire):
         if choice in (AUTO, HOLD):

@@ -20,7 +20,7 @@ import numpy as np
 
 from dogfight.rules import events as ev
 from dogfight.rules import standard
-from dogfight.rules.decks import draw, shuffled
+from dogfight.rules.decks import draw, shuffle_back
 from dogfight.rules.rays import RayOption
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripod_harm import spend
@@ -91,9 +91,7 @@ def ray_damage(
         why = f"protected hit by {firer.id}'s heat-ray"
         spent = spend(target, lost, why, events) if lost else 0
         events.append(ev.ProtectedHit(target.id, firer.id, letter, tuple(cards), spent))
-        pile = state.piles[letter]
-        pile.extend(cards)
-        pile[:] = shuffled(pile, rng)
+        shuffle_back(state, letter, cards, rng)
         return
     # 001: "Any numerical damage means that damage points inflicted are twice that number
     # ... Any special damage is taken into account. Jammed guns icons are ignored. An
