@@ -45,3 +45,12 @@ def test_a_foreign_host_is_refused_in_front_of_fastapi(tmp_path: Path) -> None:
         answer = c.get("/api/games", headers={"host": "evil.example"})
         assert answer.status_code == 400 and answer.json()["field"] == "Host"
         assert c.get("/api/games").status_code == 200
+
+
+def test_serve_builds_no_access_log_line() -> None:
+    """uvicorn puts each request's access-log line together unless told not to, even
+    when its level drops it: ``dogfight serve`` tells it (and logs at warning)."""
+    from dogfight.cli.web import server_config
+
+    config = server_config(object(), Limits())
+    assert config.access_log is False and config.log_level == "warning"
