@@ -18,6 +18,8 @@ from dogfight.errors import DataError
 from dogfight.situation import Situation
 
 if TYPE_CHECKING:
+    import uvicorn
+
     from dogfight.server.limits import Limits
 
 DbOption = Annotated[
@@ -128,9 +130,20 @@ def _run(app: object, sock: socket.socket, limits: Limits) -> None:
     from dogfight.server import collector
 
     collector.tune()  # a long-running process holding every game: see collector.py
-    config = uvicorn.Config(
+    server = uvicorn.Server(server_config(app, limits))
+    server.run(sockets=[sock])
+
+
+def server_config(app: object, limits: Limits) -> uvicorn.Config:
+    """uvicorn's settings for ``dogfight serve``."""
+    import uvicorn
+
+    return uvicorn.Config(
         app,  # type: ignore[arg-type]
         log_level="warning",
+        # no access log: at this level it is never written, yet uvicorn put each
+        # request's line together before the logger dropped it (16,000 instructions)
+        access_log=False,
         ws="websockets-sansio",
         ws_max_size=limits.ws_max_message,
         # a view is a few kB of JSON: compressing every message cost more CPU than the
@@ -142,8 +155,6 @@ def _run(app: object, sock: socket.socket, limits: Limits) -> None:
         timeout_keep_alive=KEEP_ALIVE,
         h11_max_incomplete_event_size=16 * 1024,
     )
-    server = uvicorn.Server(config)
-    server.run(sockets=[sock])
 
 
 def register(app: typer.Typer) -> None:

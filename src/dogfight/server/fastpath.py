@@ -3,9 +3,10 @@
 Every turn each seat posts its plans: under load that request is most of what the server
 does, and FastAPI's stack (routing over every route, dependency solving, the body read
 and validated twice, its exception layers) cost more than storing the plans and
-resolving the turn. :class:`FastPlans` is an ASGI middleware (inside
+resolving the turn. :class:`FastPlans` is an ASGI middleware (behind
 :class:`dogfight.server.limits.Guard`: the ``Host`` check, the body limit and the
-security headers apply as before) that answers a well-formed
+security headers apply as before; both in front of FastAPI's own layers,
+:class:`dogfight.server.app.Api`) that answers a well-formed
 ``POST /api/games/{game}/seats/{seat}/plans`` itself, with the same work, answer and
 refusals as the route; anything else — another path, an unusual query or content type, a
 body the schema refuses — goes on to FastAPI untouched (the body given back as read), so
