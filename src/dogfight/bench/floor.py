@@ -129,7 +129,7 @@ async def _answer(send: Any, status: int, body: object) -> None:
 
 def main(port: int) -> None:
     """Serve the floor on 127.0.0.1:``port`` with ``dogfight serve``'s uvicorn settings
-    (``dogfight.cli.web._run``)."""
+    (``dogfight.cli.web.server_config``)."""
     import uvicorn
 
     config = uvicorn.Config(
@@ -137,6 +137,7 @@ def main(port: int) -> None:
         host="127.0.0.1",
         port=port,
         log_level="warning",
+        access_log=False,
         ws="websockets-sansio",
         ws_per_message_deflate=False,
         timeout_keep_alive=KEEP_ALIVE,
