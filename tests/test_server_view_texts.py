@@ -21,6 +21,7 @@ from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
 from dogfight.catalog import load_catalog
 from dogfight.geometry.pose import Pose
 from dogfight.rules.events import Event, GameOver
+from dogfight.rules.plans import Action, Plan
 from dogfight.server import seat_actions, views
 from dogfight.server.errors import ApiError
 from dogfight.server.games import LiveGame
@@ -81,6 +82,25 @@ def _whole_summary(game: LiveGame) -> Json:
     return out
 
 
+def _whole_stage(game: LiveGame, seat_id: str, vids: frozenset[str]) -> Json:
+    """The seat's stage made whole: a turn's planning key by key (what its text, written
+    straight, must read as), any other stage as the views make it."""
+    nxt = game.next_step()
+    if nxt is None or nxt[1] != 0:
+        return views._stage(game, seat_id, vids, nxt)
+    state = game.state
+    mine = game.plans.get(nxt[0], {}).get(seat_id)
+    dumps = None if mine is None else {k: p.model_dump(mode="json") for k, p in mine.items()}
+    return {
+        "kind": "planning",
+        "turn": nxt[0],
+        "to_plan": sorted(v for v in vids if v in state.vehicles and state.vehicles[v].in_play),
+        "submitted": mine is not None,
+        "my_plans": dumps,
+        "waiting_for": game.waiting_for(),
+    }
+
+
 def _check(game: LiveGame) -> None:
     for step in game.steps:
         for event in step.events:
@@ -95,7 +115,7 @@ def _check(game: LiveGame) -> None:
     assert views.summary(game) == _whole_summary(game)
     for seat in game.seats:
         vids = game.seat_vehicles(seat)
-        assert views._stage_text(game, seat, vids) == to_json(views._stage(game, seat, vids))
+        assert views._stage_text(game, seat, vids) == to_json(_whole_stage(game, seat, vids))
     for seat in game.seats:
         page = views.seat_view_json(game, seat)
         assert views.seat_view(game, seat) == json.loads(page)
@@ -131,6 +151,21 @@ def test_a_summarys_text_is_the_summary_put_in_json(name: str, tmp_path: Path) -
                 except ApiError:
                     continue
                 _check(game)
+
+
+@pytest.mark.parametrize(
+    "plans",
+    [
+        {},
+        {"camel": Plan(cards=("11", "3", "10"))},
+        {"a": Plan.model_validate({"cards": ['é"\n\x7f', "x"]}), "b\u2028": Plan(cards=())},
+        {"camel": Plan.model_validate({"cards": ["1", "2", "3"], "fire": ["none", "auto", "x"]})},
+        {"t": Plan(cards=("1",), actions=(None, Action(token="recharge"), None))},
+    ],
+)
+def test_a_seats_plans_text_is_their_dumps_put_in_json(plans: dict[str, Plan]) -> None:
+    dumps = {vid: plan.model_dump(mode="json") for vid, plan in plans.items()}
+    assert views._plans_json(plans) == to_json(dumps)
 
 
 @pytest.mark.parametrize(

@@ -74,7 +74,8 @@ def scalar_json(value: Any) -> str:
 class ViewCache:
     version: int = -1
     """The game's version the parts were made for."""
-    parts: dict[Hashable, tuple[Any, str]] = field(default_factory=dict)
+    parts: dict[Hashable, str] = field(default_factory=dict)
+    """The JSON texts of parts at ``version`` (each seat's stage)."""
     values: dict[Hashable, Any] = field(default_factory=dict)
     """Values several parts are made from (who is awaited), at ``version``."""
     steps: dict[Hashable, str] = field(default_factory=dict)
@@ -97,17 +98,14 @@ class ViewCache:
             self.values.clear()
             self.version = version
 
-    def part(
-        self, version: int, key: Hashable, make: Callable[..., T], *args: Any
-    ) -> tuple[T, str]:
-        """The part ``key`` at ``version`` and its JSON text (``make(*args)`` if missing:
+    def text(self, version: int, key: Hashable, make: Callable[..., str], *args: Any) -> str:
+        """The JSON text of part ``key`` at ``version`` (``make(*args)`` if missing:
         arguments rather than a closure, so nothing is made for a part made already, as
         most parts of a view are)."""
         self._at(version)
         got = self.parts.get(key)
         if got is None:
-            value = make(*args)
-            got = self.parts[key] = (value, to_json(value))
+            got = self.parts[key] = make(*args)
         return got
 
     def open_object(self, key: Hashable, make: Callable[..., Any], *args: Any) -> str:
@@ -128,10 +126,6 @@ class ViewCache:
             return got
         made = self.values[key] = make()
         return made
-
-    def part_text(self, version: int, key: Hashable, make: Callable[..., Any], *args: Any) -> str:
-        """The JSON text of :meth:`part`."""
-        return self.part(version, key, make, *args)[1]
 
     def seat(
         self, seat: Any, vids: frozenset[str], make: Callable[[Any, frozenset[str]], Any]

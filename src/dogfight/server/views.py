@@ -107,6 +107,16 @@ def _waiting_for(game: LiveGame) -> list[str]:
     return list(game.view_cache.value(game.version, "waiting_for", game.waiting_for))
 
 
+def _waiting_text(game: LiveGame) -> str:
+    """:func:`_waiting_for` as JSON text, written once per version for the summary and
+    every seat's stage."""
+    return game.view_cache.text(game.version, "waiting_for", _waiting_json, game)
+
+
+def _waiting_json(game: LiveGame) -> str:
+    return "[" + ",".join([str_json(sid) for sid in _waiting_for(game)]) + "]"
+
+
 def step_view(game: LiveGame, index: int, vids: frozenset[str]) -> Json:
     """Step ``index`` (0-based) as the seat playing ``vids`` saw it."""
     step = game.steps[index]
@@ -246,8 +256,8 @@ def _summary_json(game: LiveGame) -> str:
         ',"over":', scalar_json(state.over), ',"winner":', scalar_json(state.winner),
         ',"stage":"', stage, '","steps":', str(len(game.steps)),
         ',"analysis":', scalar_json(game.analysis),
-        ',"waiting_for":[', ",".join([str_json(sid) for sid in waiting]),
-        '],"seats":[', ",".join(seats), "]",
+        ',"waiting_for":', _waiting_text(game),
+        ',"seats":[', ",".join(seats), "]",
     ]  # fmt: skip
     if game.analysis:
         parts += (',"seed":', scalar_json(game.seed))
@@ -263,7 +273,7 @@ def _summary_json(game: LiveGame) -> str:
 
 def _stage_text(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
     """The seat's stage as JSON text at the game's version (made once per version)."""
-    return game.view_cache.part_text(game.version, ("stage", seat_id), _stage, game, seat_id, vids)
+    return game.view_cache.text(game.version, ("stage", seat_id), _stage_json, game, seat_id, vids)
 
 
 def _seat_parts(
@@ -302,26 +312,70 @@ def _seat(seat: Seat, vids: frozenset[str], auto_fire: bool = True) -> Json:
     return out
 
 
-def _stage(game: LiveGame, seat_id: str, vids: frozenset[str]) -> Json:
-    """What the seat is asked to do now (plan, choose targets, wait, nothing: over)."""
-    state = game.state
+def _stage_json(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
+    """What the seat is asked to do now (plan, choose targets, wait, nothing: over), as
+    JSON text. The planning of a turn — the stage of every version of an airplane
+    game — is written straight into its text (``{"kind": "planning", "turn", "to_plan":
+    its vehicles in play, "submitted", "my_plans": its plans as submitted, or null,
+    "waiting_for"}``; a test holds it to that dict put in JSON): made as a dict and
+    encoded, it cost ~33k instructions, ~85k with a submitted plan's dump (~19k and
+    ~29k written). Every other stage is made as a dict (:func:`_stage`) and encoded."""
     nxt = game.next_step()
+    if nxt is None or nxt[1] != 0:
+        return to_json(_stage(game, seat_id, vids, nxt))
+    state = game.state
+    turn = nxt[0]
+    mine = game.plans.get(turn, {}).get(seat_id)
+    to_plan = sorted(v for v in vids if v in state.vehicles and state.vehicles[v].in_play)
+    return "".join(
+        (
+            '{"kind":"planning","turn":', scalar_json(turn),
+            ',"to_plan":[', ",".join([str_json(v) for v in to_plan]),
+            '],"submitted":', "false" if mine is None else "true",
+            ',"my_plans":', "null" if mine is None else _plans_json(mine),
+            ',"waiting_for":', _waiting_text(game), "}",
+        )
+    )  # fmt: skip
+
+
+def _plans_json(plans: Mapping[str, Plan]) -> str:
+    """``to_json({vehicle: plan.model_dump(mode="json")})``: a plan that gives only its
+    cards (a person's airplane plan; its other fields hold their defaults) written as
+    its cards' text between the text around them (:data:`_AROUND_CARDS`), as the store
+    writes it (``game_rows.plans_text``); any other plan dumped and encoded (a plan's
+    dump and its encoding cost ~50k instructions, the written text ~11k)."""
+    before, after = _AROUND_CARDS
+    parts = []
+    for vid, plan in plans.items():
+        if plan.__pydantic_fields_set__ <= _CARDS_ONLY:
+            text = "".join((before, ",".join([str_json(c) for c in plan.cards]), after))
+        else:
+            text = to_json(plan.model_dump(mode="json"))
+        parts.append(str_json(vid) + ":" + text)
+    return "{" + ",".join(parts) + "}"
+
+
+def _around_cards() -> tuple[str, str]:
+    """The JSON text of a plan that gives nothing but its cards (every other field holds
+    its default), before and after its cards' texts (the brackets included)."""
+    dumped = Plan(cards=()).model_dump(mode="json")
+    dumped["cards"] = mark = "\x00cards\x00"  # in no card id
+    before, after = to_json(dumped).split(to_json(mark))
+    return before + "[", "]" + after
+
+
+_AROUND_CARDS = _around_cards()
+
+_CARDS_ONLY = frozenset({"cards"})
+
+
+def _stage(game: LiveGame, seat_id: str, vids: frozenset[str], nxt: tuple[int, int] | None) -> Json:
+    """Any stage but a turn's planning (:func:`_stage_json`) as a dict; ``nxt``: the next
+    step (``game.next_step()``)."""
     waiting = _waiting_for(game)
     stage: Json
     if nxt is None:
         stage = {"kind": "over"}
-    elif nxt[1] == 0:
-        turn = nxt[0]
-        mine = game.plans.get(turn, {}).get(seat_id)
-        stage = {
-            "kind": "planning",
-            "turn": turn,
-            "to_plan": sorted(v for v in vids if v in state.vehicles and state.vehicles[v].in_play),
-            "submitted": mine is not None,
-            "my_plans": None
-            if mine is None
-            else {k: p.model_dump(mode="json") for k, p in mine.items()},
-        }
     elif game._earthling_due(*nxt):
         turn, phase = nxt
         mine_due = game._earthling_due(turn, phase).get(seat_id, [])
