@@ -21,8 +21,14 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from dogfight.catalog import load_catalog
 from dogfight.server.app import create_app
 from dogfight.server.limits import Limits
+from dogfight.server.schemas import CreateGame
+from dogfight.server.seating import seats_of, table_of
+from dogfight.server.service import GameService
+from dogfight.server.setups import presets
+from dogfight.server.store import Store, sqlite_url
 
 Json = dict[str, Any]
 
@@ -164,3 +170,16 @@ def serving(db: Path | str, env: dict[str, str] | None = None) -> Iterator[Serve
         yield server
     finally:
         server.kill()
+
+
+def stored_duels(tmp_path: Path, count: int) -> tuple[Store, list[str], Path]:
+    """A store on a fresh SQLite file with ``count`` duels made in it (their ids), and
+    the file's path."""
+    path = tmp_path / "games.sqlite"
+    store = Store(sqlite_url(path))
+    catalog = load_catalog()
+    service = GameService(store, catalog)
+    setup = presets(catalog)["duel"]["setup"]
+    seats = seats_of(CreateGame(preset="duel"), table_of(setup, catalog))
+    ids = [service.create(setup, "duel", seats, i, True)[0].id for i in range(count)]
+    return store, ids, path

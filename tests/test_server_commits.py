@@ -11,30 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import client, headers, seat_url, straights_plan
+from server_helpers import client, headers, seat_url, stored_duels, straights_plan
 from starlette.websockets import WebSocketDisconnect
 
-from dogfight.catalog import load_catalog
 from dogfight.server import commits
 from dogfight.server.commits import GroupLost
 from dogfight.server.game_rows import Batch
-from dogfight.server.schemas import CreateGame
-from dogfight.server.seating import seats_of, table_of
-from dogfight.server.service import GameService
-from dogfight.server.setups import presets
-from dogfight.server.store import Conflict, Stale, Store, sqlite_url
-
-
-def _games(tmp_path: Path, count: int) -> tuple[Store, list[str], Path]:
-    """A store on a fresh file with ``count`` duels made in it."""
-    path = tmp_path / "games.sqlite"
-    store = Store(sqlite_url(path))
-    catalog = load_catalog()
-    service = GameService(store, catalog)
-    setup = presets(catalog)["duel"]["setup"]
-    seats = seats_of(CreateGame(preset="duel"), table_of(setup, catalog))
-    ids = [service.create(setup, "duel", seats, i, True)[0].id for i in range(count)]
-    return store, ids, path
+from dogfight.server.store import Conflict, Stale
 
 
 def _plans_stored(path: Path) -> list[tuple[str, int, str]]:
@@ -49,7 +32,7 @@ def _plan(seat: str = "allies", turn: int = 1) -> Batch:
 
 
 def test_the_writes_of_one_pass_share_one_commit(tmp_path: Path) -> None:
-    store, (g1, g2), path = _games(tmp_path, 2)
+    store, (g1, g2), path = stored_duels(tmp_path, 2)
 
     async def scene() -> tuple[list[Any], list[Any], int]:
         store.group_commits(asyncio.get_running_loop())
@@ -69,7 +52,7 @@ def test_the_writes_of_one_pass_share_one_commit(tmp_path: Path) -> None:
 
 
 def test_a_refused_write_is_rolled_back_alone(tmp_path: Path) -> None:
-    store, (g1, g2), path = _games(tmp_path, 2)
+    store, (g1, g2), path = stored_duels(tmp_path, 2)
 
     async def scene() -> list[str]:
         store.group_commits(asyncio.get_running_loop())
@@ -93,7 +76,7 @@ def test_a_refused_write_is_rolled_back_alone(tmp_path: Path) -> None:
 def test_a_failed_commit_stores_nothing_and_tells_every_game_in_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store, (g1, g2), path = _games(tmp_path, 2)
+    store, (g1, g2), path = stored_duels(tmp_path, 2)
     told: list[set[str]] = []
     released: list[str] = []
 
@@ -125,7 +108,7 @@ def test_a_failed_commit_stores_nothing_and_tells_every_game_in_it(
 
 
 def test_any_other_use_of_the_database_on_the_loop_commits_first(tmp_path: Path) -> None:
-    store, (g1,), path = _games(tmp_path, 1)
+    store, (g1,), path = stored_duels(tmp_path, 1)
 
     async def scene() -> tuple[list[Any], list[tuple[int, int]]]:
         store.group_commits(asyncio.get_running_loop())
@@ -139,7 +122,7 @@ def test_any_other_use_of_the_database_on_the_loop_commits_first(tmp_path: Path)
 
 
 def test_messages_are_held_until_the_commit(tmp_path: Path) -> None:
-    store, (g1,), _ = _games(tmp_path, 1)
+    store, (g1,), _ = stored_duels(tmp_path, 1)
     order: list[str] = []
 
     async def scene() -> None:
@@ -162,7 +145,7 @@ def test_messages_are_held_until_the_commit(tmp_path: Path) -> None:
 def test_a_transaction_open_longer_than_its_span_is_committed_by_the_next_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store, (g1,), path = _games(tmp_path, 1)
+    store, (g1,), path = stored_duels(tmp_path, 1)
     monkeypatch.setattr(commits, "SPAN", -1.0)
 
     async def scene() -> list[Any]:
@@ -175,7 +158,7 @@ def test_a_transaction_open_longer_than_its_span_is_committed_by_the_next_write(
 
 
 def test_writes_of_other_threads_commit_on_their_own(tmp_path: Path) -> None:
-    store, (g1, g2), path = _games(tmp_path, 2)
+    store, (g1, g2), path = stored_duels(tmp_path, 2)
 
     async def scene() -> tuple[list[Any], list[Any]]:
         store.group_commits(asyncio.get_running_loop())

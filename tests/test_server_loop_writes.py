@@ -12,28 +12,11 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from server_helpers import straights_plan
+from server_helpers import stored_duels, straights_plan
 
-from dogfight.catalog import load_catalog
 from dogfight.server import store as store_module
 from dogfight.server.game_rows import Batch
-from dogfight.server.schemas import CreateGame
-from dogfight.server.seating import seats_of, table_of
-from dogfight.server.service import GameService
-from dogfight.server.setups import presets
-from dogfight.server.store import Conflict, Stale, Store, sqlite_url
-
-
-def _games(tmp_path: Path, count: int) -> tuple[Store, list[str], Path]:
-    """A store on a fresh file with ``count`` duels made in it."""
-    path = tmp_path / "games.sqlite"
-    store = Store(sqlite_url(path))
-    catalog = load_catalog()
-    service = GameService(store, catalog)
-    setup = presets(catalog)["duel"]["setup"]
-    seats = seats_of(CreateGame(preset="duel"), table_of(setup, catalog))
-    ids = [service.create(setup, "duel", seats, i, True)[0].id for i in range(count)]
-    return store, ids, path
+from dogfight.server.store import Conflict, Stale
 
 
 def _stored(path: Path) -> tuple[list[tuple[str, int, str]], dict[str, int]]:
@@ -50,7 +33,7 @@ def _plan(seat: str = "allies", turn: int = 1) -> Batch:
 
 @pytest.mark.parametrize("refusal", ["conflict", "stale", "unknown game"])
 def test_a_refused_first_write_leaves_nothing_behind(tmp_path: Path, refusal: str) -> None:
-    store, (g1, g2), path = _games(tmp_path, 2)
+    store, (g1, g2), path = stored_duels(tmp_path, 2)
     store.add_batch(g1, _plan())  # committed alone: the group is not in use yet
 
     async def scene() -> int:
@@ -87,7 +70,7 @@ def test_a_write_refused_after_changing_rows_is_undone_alone(
     committed is what they alone would have committed, row for row (ids and times)."""
     clock = iter(range(1, 100))
     monkeypatch.setattr(store_module, "time", SimpleNamespace(time=lambda: float(next(clock))))
-    store, (g1, g2), path = _games(tmp_path, 2)
+    store, (g1, g2), path = stored_duels(tmp_path, 2)
     before = Batch(plans=[(1, "allies", {"camel": straights_plan()})], steps=[(1, 0, "[]")])
     refused = Batch(plans=[(1, "central", {"albatros": {}}), (1, "allies", {"camel": {}})])
 
@@ -121,7 +104,7 @@ def test_a_write_refused_after_changing_rows_is_undone_alone(
 def test_the_claim_checks_the_revision_outside_the_group(tmp_path: Path) -> None:
     """Off the loop (a worker thread's write) each write is its own transaction, with
     the same claim: the revision given must be the game's, and each write bumps it."""
-    store, (g1,), path = _games(tmp_path, 1)
+    store, (g1,), path = stored_duels(tmp_path, 1)
     store.add_batch(g1, _plan(), revision=0)
     with pytest.raises(Stale):
         store.add_batch(g1, _plan("central"), revision=0)
