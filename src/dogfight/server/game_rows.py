@@ -5,12 +5,12 @@ process has read a game's rows (:class:`Marks`), and a game read back
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
-from dogfight.rules.plans import Plan
+from dogfight.server.plan_texts import PlansText
 
 Json = dict[str, Any]
 
@@ -35,37 +35,9 @@ class Batch:
         return bool(self.plans or self.answers or self.decisions or self.steps)
 
 
-def _around_cards() -> tuple[str, str]:
-    """The stored text of a plan that gives nothing but its cards (every other field
-    holds its default), before and after its cards."""
-    dumped = Plan(cards=()).model_dump(mode="json")
-    dumped["cards"] = mark = "\x00cards\x00"  # in no card id
-    before, after = json.dumps(dumped).split(json.dumps(mark))
-    return before, after
-
-
-_AROUND_CARDS = _around_cards()
-
-_CARDS_ONLY = frozenset({"cards"})
-
-
-def plans_text(plans: Mapping[str, Plan]) -> str:
-    """A seat's plans as stored: ``json.dumps({vehicle: plan.model_dump(mode="json")})``,
-    the very text. A plan that gives only its cards (an airplane's as a person plans
-    it; its other fields hold their defaults) is its cards' text between the text
-    around them (:data:`_AROUND_CARDS`, made once); any other plan is dumped and
-    encoded whole. Pydantic's dump and the encoder's walk through a plan's defaults
-    cost several times the rest of storing a person's plan."""
-    before, after = _AROUND_CARDS
-    parts = []
-    for vid, plan in plans.items():
-        if plan.__pydantic_fields_set__ <= _CARDS_ONLY:
-            cards = ", ".join(map(encode_basestring_ascii, plan.cards))
-            text = f"{before}[{cards}]{after}"
-        else:
-            text = json.dumps(plan.model_dump(mode="json"))
-        parts.append(f"{encode_basestring_ascii(vid)}: {text}")
-    return "{" + ", ".join(parts) + "}"
+plans_text = PlansText(json.dumps, encode_basestring_ascii, ", ", ": ")
+"""A seat's plans as stored: ``json.dumps({vehicle: plan.model_dump(mode="json")})``,
+the very text (:class:`~dogfight.server.plan_texts.PlansText`)."""
 
 
 @dataclass(frozen=True)

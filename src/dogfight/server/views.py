@@ -29,6 +29,7 @@ from dogfight.rules.observation import (
 from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
+from dogfight.server.plan_texts import PlansText
 from dogfight.server.records import Json, Seat, Step, event_json, event_text, pose_json
 from dogfight.server.viewcache import ViewCache, scalar_json, str_json, to_json
 
@@ -338,35 +339,10 @@ def _stage_json(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
     )  # fmt: skip
 
 
-def _plans_json(plans: Mapping[str, Plan]) -> str:
-    """``to_json({vehicle: plan.model_dump(mode="json")})``: a plan that gives only its
-    cards (a person's airplane plan; its other fields hold their defaults) written as
-    its cards' text between the text around them (:data:`_AROUND_CARDS`), as the store
-    writes it (``game_rows.plans_text``); any other plan dumped and encoded (a plan's
-    dump and its encoding cost ~50k instructions, the written text ~11k)."""
-    before, after = _AROUND_CARDS
-    parts = []
-    for vid, plan in plans.items():
-        if plan.__pydantic_fields_set__ <= _CARDS_ONLY:
-            text = "".join((before, ",".join([str_json(c) for c in plan.cards]), after))
-        else:
-            text = to_json(plan.model_dump(mode="json"))
-        parts.append(str_json(vid) + ":" + text)
-    return "{" + ",".join(parts) + "}"
-
-
-def _around_cards() -> tuple[str, str]:
-    """The JSON text of a plan that gives nothing but its cards (every other field holds
-    its default), before and after its cards' texts (the brackets included)."""
-    dumped = Plan(cards=()).model_dump(mode="json")
-    dumped["cards"] = mark = "\x00cards\x00"  # in no card id
-    before, after = to_json(dumped).split(to_json(mark))
-    return before + "[", "]" + after
-
-
-_AROUND_CARDS = _around_cards()
-
-_CARDS_ONLY = frozenset({"cards"})
+_plans_json = PlansText(to_json, str_json, ",", ":")
+"""``to_json({vehicle: plan.model_dump(mode="json")})``, written as the store writes a
+seat's plans (:class:`~dogfight.server.plan_texts.PlansText`; a plan's dump and its
+encoding cost ~50k instructions, the written text ~11k)."""
 
 
 def _stage(game: LiveGame, seat_id: str, vids: frozenset[str], nxt: tuple[int, int] | None) -> Json:
