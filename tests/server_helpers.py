@@ -96,6 +96,26 @@ def three_planes() -> Json:
     }
 
 
+def slowest_plan(catalog: Json, kind: str) -> Json:
+    """A plan of the airplane type's shortest straights (topped up with turns when its
+    deck has fewer than three): with :func:`three_planes` the German's guns have two
+    targets after the first phase."""
+    deck = catalog["maneuver_decks"][catalog["airplanes"][kind]["deck"]]
+    straight = sorted(
+        (c for c in deck["cards"] if c["symbol"] == "straight"), key=lambda c: c["forward"]
+    )
+    cards = [c["id"] for c in straight][:3]
+    while len(cards) < 3:
+        cards.append(
+            next(
+                c["id"]
+                for c in deck["cards"]
+                if c["id"] not in cards and c["symbol"] in ("left", "right")
+            )
+        )
+    return {"cards": cards}
+
+
 def straights_plan(fire: str = "auto") -> Json:
     return {"cards": ["1", "2", "3"], "fire": [fire, fire, fire]}
 

@@ -13,6 +13,7 @@ from server_helpers import (
     duel_situation,
     headers,
     seat_url,
+    slowest_plan,
     straights_plan,
     three_planes,
 )
@@ -370,36 +371,23 @@ def test_target_questions_answers_and_auto_fire(app_client: Any) -> None:
     central, tc = seat(made, "central")
     cat = app_client.get("/api/catalog").json()
 
-    def slow(vid: str, kind: str) -> Json:
-        deck = cat["maneuver_decks"][cat["airplanes"][kind]["deck"]]
-        straight = sorted(
-            (c for c in deck["cards"] if c["symbol"] == "straight"), key=lambda c: c["forward"]
-        )
-        cards = [c["id"] for c in straight][:3]
-        while len(cards) < 3:
-            cards.append(
-                next(
-                    c["id"]
-                    for c in deck["cards"]
-                    if c["id"] not in cards and c["symbol"] in ("left", "right")
-                )
-            )
-        return {"cards": cards}
-
     # the shortest straights for everyone: after phase 1 the fokker has two targets
     response = app_client.post(
         seat_url(game, allies, "plans"),
         headers=headers(ta),
         json={
             "turn": 1,
-            "plans": {"spad": slow("spad", "spad-xiii"), "camel": slow("camel", "sopwith-camel")},
+            "plans": {
+                "spad": slowest_plan(cat, "spad-xiii"),
+                "camel": slowest_plan(cat, "sopwith-camel"),
+            },
         },
     )
     assert response.status_code == 200, response.text
     response = app_client.post(
         seat_url(game, central, "plans"),
         headers=headers(tc),
-        json={"turn": 1, "plans": {"fokker": slow("fokker", "fokker-dr1")}},
+        json={"turn": 1, "plans": {"fokker": slowest_plan(cat, "fokker-dr1")}},
     )
     assert response.status_code == 200, response.text
     view = response.json()

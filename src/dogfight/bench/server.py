@@ -267,7 +267,7 @@ class Game:
         plan = {"cards": [str(c) for c in self.rng.choice(self.cards, size=3, replace=False)]}
         await seat.http.request(
             "POST",
-            f"/api/games/{seat.game}/seats/{seat.seat}/plans?since=1000000",
+            f"/api/games/{seat.game}/seats/{seat.seat}/plans?answer=update",
             {"turn": turn, "plans": {seat.vehicle: plan}},
             seat.token,
         )

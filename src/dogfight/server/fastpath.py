@@ -8,7 +8,8 @@ resolving the turn. :class:`FastPlans` is an ASGI middleware (behind
 security headers apply as before; both in front of FastAPI's own layers,
 :class:`dogfight.server.app.Api`) that answers a well-formed
 ``POST /api/games/{game}/seats/{seat}/plans`` itself, with the same work, answer and
-refusals as the route; anything else — another path, an unusual query or content type, a
+refusals as the route; anything else — another path, an unusual query (anything but
+``since`` and ``answer``, each at most once, with a value the route takes) or content type, a
 body the schema refuses — goes on to FastAPI untouched (the body given back as read), so
 every refusal of a malformed request is still FastAPI's, word for word.
 """
@@ -30,13 +31,17 @@ from dogfight.server.schemas import SubmitPlans
 log = logging.getLogger("dogfight.server")
 
 PLANS_PATH = re.compile(r"/api/games/([^/]+)/seats/([^/]+)/plans")
-SINCE = re.compile(rb"since=(\d{1,18})")
+DIGITS = re.compile(rb"\d{1,18}")
+
+ANSWERS = {b"view": "view", b"update": "update"}
+"""The ``answer`` query values (the route's ``Answer``)."""
 
 Answer = tuple[int, bytes]
 """HTTP status and JSON body."""
 
-Handler = Callable[[str, str, str | None, int, SubmitPlans], Awaitable[Answer]]
-"""(game, seat, token, since, body) -> the answer; raises :class:`ApiError` to refuse."""
+Handler = Callable[[str, str, str | None, int, str, SubmitPlans], Awaitable[Answer]]
+"""(game, seat, token, since, answer, body) -> the answer; raises :class:`ApiError` to
+refuse."""
 
 Deliver = Callable[[str, Callable[[], Coroutine[Any, Any, None]]], Awaitable[None]]
 """(game, send the answer) -> sends the game's messages and the answer once what the
@@ -64,9 +69,8 @@ class FastPlans:
             await self.app(scope, receive, send)
             return
         found = PLANS_PATH.fullmatch(scope.get("path", ""))
-        query: bytes = scope.get("query_string", b"")
-        since = SINCE.fullmatch(query) if query else None
-        if found is None or (query and since is None):
+        asked = None if found is None else _query(scope.get("query_string", b""))
+        if found is None or asked is None:
             await self.app(scope, receive, send)
             return
         token = None
@@ -102,9 +106,7 @@ class FastPlans:
             token = authorization[7:].strip()
         game_id, seat_id = found.group(1), found.group(2)
         try:
-            status, payload = await self.handler(
-                game_id, seat_id, token or None, int(since.group(1)) if since else 0, body
-            )
+            status, payload = await self.handler(game_id, seat_id, token or None, *asked, body)
             if self.deliver is not None:
                 await self.deliver(game_id, lambda: _answer(send, status, payload))
                 return
@@ -115,6 +117,28 @@ class FastPlans:
             status = 500
             payload = render({"error": f"internal error ({type(exc).__name__})", "field": None})
         await _answer(send, status, payload)
+
+
+def _query(query: bytes) -> tuple[int, str] | None:
+    """``since`` (0 when absent) and ``answer`` (``view`` when absent) of a plans
+    request's query; None for any other query (a parameter twice, another parameter, a
+    value the route would refuse or read otherwise): FastAPI then has the request."""
+    since, answer = 0, "view"
+    if not query:
+        return since, answer
+    seen: set[bytes] = set()
+    for part in query.split(b"&"):
+        name, _, value = part.partition(b"=")
+        if name in seen:
+            return None
+        seen.add(name)
+        if name == b"since" and DIGITS.fullmatch(value):
+            since = int(value)
+        elif name == b"answer" and value in ANSWERS:
+            answer = ANSWERS[value]
+        else:
+            return None
+    return since, answer
 
 
 async def _answer(send: Send, status: int, payload: bytes) -> None:

@@ -519,7 +519,7 @@ function renderStage() {
   if (stage.kind === "targets") {
     const send = async (answers) => {
       try {
-        await api("POST", `/api/games/${gameId}/seats/${held.active}/decisions?since=${steps.length}`, { turn: stage.turn, phase: stage.phase, answers }, token());
+        await api("POST", `/api/games/${gameId}/seats/${held.active}/decisions?answer=update`, { turn: stage.turn, phase: stage.phase, answers }, token());
       } catch (err) {
         message(`Refused: ${err.message}`, "error");
         throw err;
@@ -833,7 +833,9 @@ async function submitPlans() {
   try {
     const body = { turn: stage.turn, plans };
     if (stage.earthling) body.phase = stage.phase;
-    await api("POST", `/api/games/${gameId}/seats/${held.active}/plans?since=${steps.length}`, body, token());
+    // answered with the seat's update only (so are targets and decisions): the new view
+    // comes over the WebSocket, as every seat's does
+    await api("POST", `/api/games/${gameId}/seats/${held.active}/plans?answer=update`, body, token());
     drafts = {};
     checks = {};
     message("");
@@ -869,7 +871,7 @@ function renderQuestions(box, stage) {
     onclick: async (e) => {
       e.target.disabled = true;
       try {
-        await api("POST", `/api/games/${gameId}/seats/${held.active}/targets?since=${steps.length}`, { turn: stage.turn, phase: stage.phase, fire: answers }, token());
+        await api("POST", `/api/games/${gameId}/seats/${held.active}/targets?answer=update`, { turn: stage.turn, phase: stage.phase, fire: answers }, token());
       } catch (err) {
         message(`Refused: ${err.message}`, "error");
         e.target.disabled = false;
