@@ -2,7 +2,8 @@
 leaves the table is warned and needs a confirmation; two airplanes of one seat have
 their own ghost colours; *A Lonely Invader*'s briefing names the exit edge; the
 hot-seat curtain hides a seat's damage before the next seat plans; on a phone-sized
-screen a tap on a base shows its arcs. Screenshots go to ``artifacts/browser/``."""
+screen a tap on a base shows its arcs; the last turn's moves are drawn from the curves
+the server sends. Screenshots go to ``artifacts/browser/``."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ from browser_helpers import (  # the fixtures are used by name
     submit,
 )
 from server_helpers import Json, Server, duel_situation, three_planes
+
+from dogfight.catalog import load_catalog
+from dogfight.geometry.maneuver import card_curve_numbers, card_path
+from dogfight.geometry.pose import Pose
 
 pytestmark = needs_chromium
 
@@ -205,4 +210,60 @@ def test_house_rules_and_handing_a_seat_to_the_computer(server: Server, browser:
     summary = httpx.get(f"{server.base}/api/games/{game}", timeout=10).json()
     allies = next(s for s in summary["seats"] if s["id"] == "allies")
     assert allies["computer"] == "random"
+    assert page.errors == []
+
+
+def test_a_moves_path_is_drawn_from_its_curve_to_where_it_ended(
+    server: Server, browser: Any
+) -> None:
+    """After a turn, each move of the last turn is drawn from the ``curve`` the server
+    sends: the centre, 17 points of the card's arrow, the new centre (19 points), and the
+    last move of each airplane ends under its base."""
+    page = new_page(browser)
+    hot_seat(page, server, {"situation": duel_situation(200.0, 200.0, 150.0)})
+    planned = 0
+    for _ in range(20):
+        vehicle = next_to_plan(page)
+        if vehicle is None:
+            continue
+        if planned == 2:
+            break  # turn 2: the board shows turn 1's moves
+        pick(page, vehicle, ["1", "2", "3"])
+        page.wait_for_selector("#submit-plans:not([disabled])")
+        submit(page)
+        planned += 1
+    assert planned == 2
+    for vehicle in ("camel", "albatros"):
+        lines = page.query_selector_all(f"#board polyline.path[data-path='{vehicle}']")
+        assert len(lines) == 3  # one a phase
+        drawn = [
+            [tuple(float(n) for n in pair.split(",")) for pair in line_points.split()]
+            for line_points in (line.get_attribute("points") or "" for line in lines)
+        ]
+        assert [len(points) for points in drawn] == [19, 19, 19]
+        # each move starts where the one before ended
+        assert drawn[1][0] == drawn[0][-1] and drawn[2][0] == drawn[1][-1]
+        base = page.get_attribute(f"#board [data-vehicle='{vehicle}']", "transform") or ""
+        x, y = (float(n) for n in base.split("translate(")[1].split(")")[0].split())
+        end_x, end_y = drawn[2][-1]
+        assert abs(end_x - x) <= 0.001 and abs(end_y - y) <= 0.001
+    # the page's expansion of a curve is the server's own path of the card (the server
+    # draws its pictures with card_path), for every card of a deck, a reversal among them
+    catalog = load_catalog()
+    deck = catalog.maneuver_decks[catalog.airplanes["sopwith-camel"].maneuver_deck]
+    start = Pose(31.5, 12.25, 75.0)
+    curves = [list(card_curve_numbers(start, card, 4.0)) for card in deck.cards]
+    drawn_curves = page.evaluate(
+        """async (curves) => {
+            const { curvePoints } = await import("/static/cards.js");
+            return curves.map((n) => curvePoints([0, 2, 4, 6, 8, 10].map((i) => [n[i], n[i + 1]])));
+        }""",
+        curves,
+    )
+    for card, points in zip(deck.cards, drawn_curves, strict=True):
+        expected = card_path(start, card, 4.0)
+        assert len(points) == len(expected) == 19
+        for (x, y), (ex, ey) in zip(points, expected, strict=True):
+            assert abs(x - ex) <= 1e-9 and abs(y - ey) <= 1e-9
+    assert any(abs(card.turn) > 150 for card in deck.cards)
     assert page.errors == []

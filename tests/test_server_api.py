@@ -251,7 +251,7 @@ def test_a_whole_duel_over_the_api(app_client: Any) -> None:
     assert view["game"]["result"]["kind"] == "game_over"
     assert all(e["text"] for s in view["steps"] for e in s["events"])
     moved = [e for s in view["steps"] for e in s["events"] if e["kind"] == "moved"]
-    assert all(len(e["path"]) > 2 for e in moved)
+    assert all(len(e["curve"]) == 6 for e in moved)
     # after the end: nothing more is accepted
     refused(
         app_client.post(

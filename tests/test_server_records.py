@@ -1,7 +1,8 @@
 """A move's path and an event's page text are made by a fast route (the curve's weights
-worked out once, the numbers written straight into the text): the same numbers as the
-plain computation, for every card, from anywhere on the table (round numbers too, where
-a sum computed in another order can fall on the other side of a rounding)."""
+worked out once, the points that define the curve worked out on plain floats and written
+straight into the text): the same numbers as the plain computation, for every card, from
+anywhere on the table (round numbers too, where a sum computed in another order can fall
+on the other side of a rounding)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from server_helpers import duel_situation
 
 from dogfight.catalog import load_catalog
-from dogfight.geometry.maneuver import apply_card, arrowhead, card_path, card_path_numbers, nose
+from dogfight.geometry.maneuver import apply_card, arrowhead, card_curve_numbers, card_path, nose
 from dogfight.geometry.pose import Pose
 from dogfight.rules.events import IllegalManeuver, Moved, TurnStarted
 from dogfight.server.records import event_json, event_text
@@ -41,19 +42,24 @@ round_poses = st.builds(
 )
 
 
-def _plain_card_path(pose: Pose, card: Any, base_length: float, steps: int = 16) -> list[Any]:
-    """card_path as first written (the curve's weights worked out at each point)."""
+def _plain_card_curve(pose: Pose, card: Any, base_length: float) -> list[Any]:
+    """What defines card_path, made of poses as first written: the centre, the nose, the
+    curve's handles, the arrowhead and the new centre."""
     start = nose(pose, base_length)
     head = arrowhead(pose, card, base_length)
     end = head.moved(base_length / 2.0, 0.0, 0.0)
     handle = math.hypot(head.x - start.x, head.y - start.y) / 3.0
     if abs(card.turn) > 150:
         handle = max(handle, 2.0)
-    p0 = start.point
     p1 = start.to_world(handle, 0.0)
     p2 = head.to_world(-handle, 0.0) if abs(card.turn) <= 150 else head.to_world(handle, 0.0)
-    p3 = head.point
-    points: list[Any] = [pose.point]
+    return [pose.point, start.point, p1, p2, head.point, end.point]
+
+
+def _plain_card_path(pose: Pose, card: Any, base_length: float, steps: int = 16) -> list[Any]:
+    """card_path as first written (the curve's weights worked out at each point)."""
+    centre, p0, p1, p2, p3, end = _plain_card_curve(pose, card, base_length)
+    points: list[Any] = [centre]
     for i in range(steps + 1):
         t = i / steps
         u = 1.0 - t
@@ -63,7 +69,7 @@ def _plain_card_path(pose: Pose, card: Any, base_length: float, steps: int = 16)
                 u**3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t**3 * p3[1],
             )
         )
-    points.append(end.point)
+    points.append(end)
     return points
 
 
@@ -84,14 +90,20 @@ def test_a_cards_path_is_bit_for_bit_the_plain_curve(start: Pose, deck: str) -> 
     deck=st.sampled_from(sorted(CATALOG.maneuver_decks)),
     base_length=st.sampled_from([5.0, 4.0, 3.7]),
 )
-def test_a_paths_numbers_are_bit_for_bit_the_cards_path(
+def test_a_curves_numbers_are_bit_for_bit_the_cards_poses(
     start: Pose, deck: str, base_length: float
 ) -> None:
-    """The path worked out on plain floats is the plain curve made of poses: the same
-    floats to the last bit (signed zeros too), for every card of every deck."""
+    """The curve worked out on plain floats is the one made of poses (nose, arrowhead,
+    Pose.to_world): the same floats to the last bit (signed zeros too), for every card
+    of every deck; and so is the path sampled from it."""
     for card in CATALOG.maneuver_decks[deck].cards:
+        flat = [v for point in _plain_card_curve(start, card, base_length) for v in point]
+        got = card_curve_numbers(start, card, base_length)
+        assert [(v, math.copysign(1.0, v)) for v in got] == [
+            (v, math.copysign(1.0, v)) for v in flat
+        ]
         flat = [v for point in _plain_card_path(start, card, base_length) for v in point]
-        got = card_path_numbers(start, card, base_length)
+        got = tuple(v for point in card_path(start, card, base_length) for v in point)
         assert [(v, math.copysign(1.0, v)) for v in got] == [
             (v, math.copysign(1.0, v)) for v in flat
         ]
@@ -99,18 +111,24 @@ def test_a_paths_numbers_are_bit_for_bit_the_cards_path(
 
 @settings(max_examples=300, deadline=None)
 @given(start=st.one_of(poses, round_poses), index=st.integers(0, len(DECK.cards) - 1))
-def test_a_moves_path_is_the_cards_path_rounded_to_a_thousandth(start: Pose, index: int) -> None:
+def test_a_moves_curve_is_the_cards_curve_rounded_to_a_thousandth(start: Pose, index: int) -> None:
     card = DECK.cards[index]
-    end = apply_card(start, card, STATE.rules.base_length)
+    base_length = STATE.rules.base_length
+    end = apply_card(start, card, base_length)
     event = Moved("camel", card.id, start, end)
-    expected = [
-        [round(x, 3), round(y, 3)] for x, y in card_path(start, card, STATE.rules.base_length)
-    ]
+    expected = [[round(x, 3), round(y, 3)] for x, y in _plain_card_curve(start, card, base_length)]
     page = event_json(event, STATE)
-    assert page["path"] == expected
-    # the text: the same values, the same keys in the same order
-    assert json.loads(event_text(event, STATE)) == page
-    assert list(json.loads(event_text(event, STATE))) == list(page)
+    assert page["curve"] == expected
+    # it starts at the move's start and ends at its end (the move's own sums)
+    assert expected[0] == [round(start.x, 3), round(start.y, 3)]
+    assert expected[-1] == [round(end.x, 3), round(end.y, 3)]
+    # the text: the same values, the same keys in the same order; each number written
+    # with three decimals, as %.3f writes it
+    text = event_text(event, STATE)
+    assert json.loads(text) == page
+    assert list(json.loads(text)) == list(page)
+    written = text[text.index('"curve":') + 8 : -1]
+    assert written == "[" + ",".join(f"[{x:.3f},{y:.3f}]" for x, y in expected) + "]"
 
 
 def test_an_event_without_a_path_is_its_page_json() -> None:

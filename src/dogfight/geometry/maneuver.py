@@ -111,19 +111,25 @@ PATH_STEPS = 16
 
 def card_path(pose: Pose, card: Card, base_length: float, steps: int = PATH_STEPS) -> list[Point]:
     """The path of the centre dot, for drawing: centre -> nose, the card's arrow as a
-    cubic curve tangent to both headings, then arrowhead -> new centre."""
-    numbers = card_path_numbers(pose, card, base_length, steps)
-    return list(zip(numbers[::2], numbers[1::2], strict=True))
+    cubic curve tangent to both headings (:func:`card_curve_numbers`), then arrowhead
+    -> new centre."""
+    x, y, sx, sy, x1, y1, x2, y2, hx, hy, ex, ey = card_curve_numbers(pose, card, base_length)
+    points = [(x, y)]
+    append = points.append
+    for a, b, w, d in _bezier_weights(steps):
+        append((a * sx + b * x1 + w * x2 + d * hx, a * sy + b * y1 + w * y2 + d * hy))
+    append((ex, ey))
+    return points
 
 
-def card_path_numbers(
-    pose: Pose, card: Card, base_length: float, steps: int = PATH_STEPS
-) -> tuple[float, ...]:
-    """:func:`card_path` as the flat tuple of its points' coordinates: the nose, the
-    arrowhead and the curve's handles worked out as :func:`nose`, :func:`arrowhead` and
+def card_curve_numbers(pose: Pose, card: Card, base_length: float) -> tuple[float, ...]:
+    """What defines :func:`card_path`, as the flat tuple of six points' coordinates: the
+    centre, the nose (where the curve starts), the curve's two handles, the arrowhead
+    (where it ends) and the new centre. A page is sent these and draws the curve itself
+    (making and writing the ~20 points of every move was 8% of the server's work on a
+    turn). Worked out as :func:`nose`, :func:`arrowhead` and
     :meth:`Pose.to_world` do, on plain floats (``tests/test_server_records.py`` holds
-    them to those, bit for bit), without making a pose or a point for each: a page draws
-    every move, and making them cost as much again as writing the numbers."""
+    them to those, bit for bit), without making a pose or a point for each."""
     x, y, heading = pose.x, pose.y, pose.heading
     half = base_length / 2.0
     # start = nose(pose): pose.moved(half, 0, 0)
@@ -142,6 +148,7 @@ def card_path_numbers(
     ex, ey = hx + half * c2 - 0.0 * s2, hy + half * s2 + 0.0 * c2
     handle = math.hypot(hx - sx, hy - sy) / 3.0
     if abs(turn) > 150:
+        # a reversal: the second handle lies ahead of the arrowhead, not behind it
         handle = max(handle, 2.0)
         back = handle
     else:
@@ -149,14 +156,7 @@ def card_path_numbers(
     # the curve's handles: start.to_world(handle, 0), head.to_world(back, 0)
     x1, y1 = sx + handle * c1 - 0.0 * s1, sy + handle * s1 + 0.0 * c1
     x2, y2 = hx + back * c2 - 0.0 * s2, hy + back * s2 + 0.0 * c2
-    out = [x, y]
-    append = out.append
-    for a, b, w, d in _bezier_weights(steps):
-        append(a * sx + b * x1 + w * x2 + d * hx)
-        append(a * sy + b * y1 + w * y2 + d * hy)
-    append(ex)
-    append(ey)
-    return tuple(out)
+    return (x, y, sx, sy, x1, y1, x2, y2, hx, hy, ex, ey)
 
 
 @functools.cache

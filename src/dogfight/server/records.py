@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from dogfight.geometry.maneuver import PATH_STEPS, Card, card_path, card_path_numbers
-from dogfight.geometry.pose import Point, Pose
+from dogfight.geometry.maneuver import Card, card_curve_numbers
+from dogfight.geometry.pose import Pose
 from dogfight.narration import describe
 from dogfight.rules.events import Event, Moved
 from dogfight.rules.plans import AUTO, Action, Plan
@@ -153,13 +153,16 @@ def slug(text: str, taken: set[str]) -> str:
 
 def event_json(event: Event, state: GameState, encoded: Json | None = None) -> Json:
     """An event for the page: its JSON (``encoded``: its ``to_json()``, already made),
-    a sentence, and for airplane moves the path of the centre dot (to animate and to draw
-    the last maneuvers)."""
+    a sentence, and for airplane moves the ``curve`` of the centre dot's path (to animate
+    and to draw the last maneuvers): the six points of :func:`card_curve_numbers` (the
+    centre, the nose, the cubic curve's two handles, the arrowhead, the new centre),
+    each number rounded to 1/1000 cm, from which the page draws the path."""
     out = event.to_json() if encoded is None else dict(encoded)
     out["text"] = describe(event)
-    moved = _move_path(event, state)
-    if moved is not None:
-        out["path"] = [[round(x, 3), round(y, 3)] for x, y in moved]
+    curve = _move_curve(event, state)
+    if curve is not None:
+        pairs = zip(curve[::2], curve[1::2], strict=True)
+        out["curve"] = [[round(x, 3), round(y, 3)] for x, y in pairs]
     return out
 
 
@@ -167,21 +170,20 @@ def event_text(
     event: Event, state: GameState, encoded: Json | None = None, stored: str | None = None
 ) -> str:
     """:func:`event_json` as compact JSON text (the same values), made faster: a move's
-    path is written straight into the text (its 40-odd numbers made up most of the cost
-    of putting an event in JSON), and ``stored`` (``encoded`` as compact JSON text, as
-    the step was stored) is extended rather than encoded again."""
-    path = _path_text(event, state) if isinstance(event, Moved) else None
+    curve is written straight into the text, and ``stored`` (``encoded`` as compact JSON
+    text, as the step was stored) is extended rather than encoded again."""
+    curve = _curve_text(event, state) if isinstance(event, Moved) else None
     if stored is not None and not _writer(type(event))[1]:
         said = str_json(describe(event))
-        if path is None:
+        if curve is None:
             return "".join((stored[:-1], ',"text":', said, "}"))
-        return "".join((stored[:-1], ',"text":', said, ',"path":', path, "}"))
+        return "".join((stored[:-1], ',"text":', said, ',"curve":', curve, "}"))
     out = event.to_json() if encoded is None else dict(encoded)
     out["text"] = describe(event)
     text = to_json(out)
-    if path is None:
+    if curve is None:
         return text
-    return "".join((text[:-1], ',"path":', path, "}"))
+    return "".join((text[:-1], ',"curve":', curve, "}"))
 
 
 class _Unwritten(Exception):
@@ -282,30 +284,33 @@ def _value_text(value: Any) -> str:
     raise _Unwritten
 
 
-_PATH_TEMPLATE = "[" + ",".join(["[%.3f,%.3f]"] * (PATH_STEPS + 3)) + "]"
-"""The JSON template of a move's path: a ``%.3f`` per number, correctly rounded to
-1/1000 cm like ``round(x, 3)``, so the same numbers as ``event_json``'s, without
-encoding ~40 floats through ``json`` (which cost more than the rest of the event)."""
+_CURVE_TEMPLATE = "[" + ",".join(["[%.3f,%.3f]"] * 6) + "]"
+"""The JSON template of a move's curve: a ``%.3f`` per number, correctly rounded to
+1/1000 cm like ``round(x, 3)``, so the same numbers as ``event_json``'s, in one
+formatting rather than a ``round`` and a ``repr`` per number through ``json``."""
 
 
-def _path_text(event: Moved, state: GameState) -> str | None:
-    """An airplane move's path (:func:`_move_path`) as JSON text (None for a tripod's)."""
+def _curve_text(event: Moved, state: GameState) -> str | None:
+    """An airplane move's curve (:func:`_move_curve`) as JSON text (None for a tripod's)."""
     card = _airplane_card(event, state)
     if card is None:
         return None
-    numbers = card_path_numbers(event.start, card, state.rules.base_length)
-    text = _PATH_TEMPLATE % numbers
+    numbers = card_curve_numbers(event.start, card, state.rules.base_length)
+    text = _CURVE_TEMPLATE % numbers
     if "n" in text:  # "nan" or "inf" was written (no digit or bracket has an n)
         to_json(list(numbers))  # raises: strict JSON has neither
     return text
 
 
-def _move_path(event: Event, state: GameState) -> list[Point] | None:
-    """An airplane move's path (None for any other event)."""
+def _move_curve(event: Event, state: GameState) -> tuple[float, ...] | None:
+    """What defines an airplane move's path, as :func:`card_curve_numbers` (None for any
+    other event)."""
     if not isinstance(event, Moved):
         return None
     card = _airplane_card(event, state)
-    return None if card is None else card_path(event.start, card, state.rules.base_length)
+    if card is None:
+        return None
+    return card_curve_numbers(event.start, card, state.rules.base_length)
 
 
 def _airplane_card(event: Moved, state: GameState) -> Card | None:

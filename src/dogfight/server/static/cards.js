@@ -78,19 +78,37 @@ export function pathAfter(pose, card, depth) {
   const dir = (p) => [Math.cos((p.heading * Math.PI) / 180), Math.sin((p.heading * Math.PI) / 180)];
   const [ax, ay] = dir(nose);
   const [bx, by] = dir(head);
-  const points = [[pose.x, pose.y]];
-  for (let i = 0; i <= 12; i++) {
-    const t = i / 12;
+  const curve = [
+    [pose.x, pose.y],
+    [nose.x, nose.y],
+    [nose.x + ax * span, nose.y + ay * span],
+    [head.x - bx * span, head.y - by * span],
+    [head.x, head.y],
+    [end.x, end.y],
+  ];
+  return { pose: end, points: curvePoints(curve, 12) };
+}
+
+// A path drawn from what defines it, as the server sends a move's `curve`: the centre,
+// the nose, the cubic curve's two handles, the arrowhead and the new centre. Gives the
+// centre, `steps` + 1 points of the curve from the nose to the arrowhead, and the new
+// centre (the server makes its own drawings of a move with 16 steps too).
+export function curvePoints([centre, p0, p1, p2, p3, end], steps = 16) {
+  const points = [centre];
+  for (let i = 0; i <= steps; i++) {
+    const t = i / steps;
     const u = 1 - t;
-    const c1 = [nose.x + ax * span, nose.y + ay * span];
-    const c2 = [head.x - bx * span, head.y - by * span];
-    points.push([
-      u * u * u * nose.x + 3 * u * u * t * c1[0] + 3 * u * t * t * c2[0] + t * t * t * head.x,
-      u * u * u * nose.y + 3 * u * u * t * c1[1] + 3 * u * t * t * c2[1] + t * t * t * head.y,
-    ]);
+    const [a, b, c, d] = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t];
+    points.push([a * p0[0] + b * p1[0] + c * p2[0] + d * p3[0], a * p0[1] + b * p1[1] + c * p2[1] + d * p3[1]]);
   }
-  points.push([end.x, end.y]);
-  return { pose: end, points };
+  points.push(end);
+  return points;
+}
+
+// The path of a move event: drawn from its curve (an airplane's), else a straight line
+// from where it started to where it ended (a tripod's).
+export function movePoints(e) {
+  return e.curve ? curvePoints(e.curve) : [[e.start.x, e.start.y], [e.end.x, e.end.y]];
 }
 
 function outline(pose, tripod, size) {

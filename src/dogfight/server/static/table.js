@@ -5,7 +5,7 @@
 import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
 import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionDecisions, withDrops } from "./invasion.js";
-import { cardFace, cardName, cardTitle, pathAfter, speedClass } from "./cards.js";
+import { cardFace, cardName, cardTitle, movePoints, pathAfter, speedClass } from "./cards.js";
 import { tokenStrip } from "./tokens.js";
 import { drawTargets, missionLines } from "./missions.js";
 import { renderTailing, tailingGhosts } from "./decisions.js";
@@ -182,11 +182,11 @@ async function animate(fresh, previous, publicReveal = false) {
     const shots = [];
     if (moves.length && SPEED > 0) {
       const frames = 24;
+      const lines = moves.map(movePoints);
       for (let f = 1; f <= frames; f++) {
         const t = f / frames;
-        for (const m of moves) {
-          const points = m.path || [[m.start.x, m.start.y], [m.end.x, m.end.y]];
-          const [x, y] = along(points, t);
+        for (const [i, m] of moves.entries()) {
+          const [x, y] = along(lines[i], t);
           poses[m.vehicle] = { x, y, heading: lerpAngle(m.start.heading, m.end.heading, t) };
         }
         drawBoard({ poses: { ...poses }, paths: pathsOf([s]) });
@@ -237,7 +237,7 @@ function pathsOf(someSteps) {
   for (const s of someSteps) {
     for (const e of s.events) {
       if (e.kind === "moved") {
-        out.push({ vehicle: e.vehicle, side: sides[e.vehicle], points: e.path || [[e.start.x, e.start.y], [e.end.x, e.end.y]] });
+        out.push({ vehicle: e.vehicle, side: sides[e.vehicle], points: movePoints(e) });
       }
     }
   }
@@ -959,7 +959,7 @@ async function startReplay() {
     }
     const sides = {};
     for (const v of f.state.vehicles) sides[v.id] = v.side;
-    const paths = f.events.filter((e) => e.kind === "moved").map((e) => ({ side: sides[e.vehicle], points: e.path || [[e.start.x, e.start.y], [e.end.x, e.end.y]] }));
+    const paths = f.events.filter((e) => e.kind === "moved").map((e) => ({ side: sides[e.vehicle], points: movePoints(e) }));
     board.draw(f.state, { paths, shots, mine: new Set() });
     const box = $("log-entries");
     box.replaceChildren(...f.events.filter((e) => e.kind !== "phase_started").map((e) => el("div", { class: `log ${e.kind}`, text: e.text })));
