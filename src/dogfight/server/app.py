@@ -13,13 +13,11 @@ import contextlib
 import json
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine
-from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -32,6 +30,7 @@ from dogfight.server.fastpath import FastPlans, render
 from dogfight.server.games import LIGHT_VEHICLES, LiveGame
 from dogfight.server.limits import Asgi, Guard, Limits, RateLimit, Receive, Scope, Send
 from dogfight.server.notify import Listener
+from dogfight.server.pages import STATIC, Files, page
 from dogfight.server.schemas import (
     REFUSALS,
     CheckPlans,
@@ -51,8 +50,6 @@ from dogfight.server.status import failed_ids
 from dogfight.server.store import Store
 from dogfight.server.workers import GameWorkers
 from dogfight.server.ws import Connection, Hub, eager
-
-STATIC = Path(__file__).parent / "static"
 
 LOST = "the database could not store this game's last changes: try again"
 """A request's refusal when the transaction holding its writes could not be committed."""
@@ -418,17 +415,17 @@ def create_app(
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+        return page("index.html")
 
     @app.get("/play/{game_id}", include_in_schema=False)
     async def table(game_id: str) -> FileResponse:
-        return FileResponse(STATIC / "play.html")
+        return page("play.html")
 
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> FileResponse:
-        return FileResponse(STATIC / "play.html")
+        return page("play.html")
 
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", Files(directory=STATIC), name="static")
 
     # --- API -------------------------------------------------------------------------
 

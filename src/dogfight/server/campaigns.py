@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import secrets
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -28,11 +27,11 @@ from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
 from dogfight.rules.events import Event
 from dogfight.server.errors import ApiError
+from dogfight.server.pages import page
 from dogfight.server.schemas import CreateGame
 from dogfight.server.service import GameService
 
 Json = dict[str, Any]
-STATIC = Path(__file__).parent / "static"
 
 
 class NewCampaign(BaseModel):
@@ -130,11 +129,11 @@ def register_campaigns(
 
     @app.get("/campaigns", include_in_schema=False)
     async def campaigns_page() -> FileResponse:
-        return FileResponse(STATIC / "campaigns.html")
+        return page("campaigns.html")
 
     @app.get("/campaign/{campaign_id}", include_in_schema=False)
     async def campaign_page(campaign_id: str) -> FileResponse:
-        return FileResponse(STATIC / "campaign.html")
+        return page("campaign.html")
 
     @app.get("/api/campaigns")
     async def list_campaigns() -> Json:

@@ -13,7 +13,6 @@ campaigns do (:mod:`dogfight.server.campaigns`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -23,12 +22,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from dogfight.match import standing
 from dogfight.rules.victory import scores
 from dogfight.server.errors import ApiError
+from dogfight.server.pages import page
 from dogfight.server.schemas import CreateGame
 from dogfight.server.series_store import Series, SeriesStore
 from dogfight.server.service import GameService
 
 Json = dict[str, Any]
-STATIC = Path(__file__).parent / "static"
 MAX_GAMES = 50
 
 
@@ -124,11 +123,11 @@ def register_series(
 
     @app.get("/series", include_in_schema=False)
     async def series_list_page() -> FileResponse:
-        return FileResponse(STATIC / "series.html")
+        return page("series.html")
 
     @app.get("/series/{series_id}", include_in_schema=False)
     async def series_page(series_id: str) -> FileResponse:
-        return FileResponse(STATIC / "series.html")
+        return page("series.html")
 
     @app.get("/api/series")
     async def list_series() -> Json:
