@@ -64,9 +64,7 @@ def public_view_json(state: GameState, vids: frozenset[str], cache: ViewCache | 
         known = _SWITCHES[id(rules)] = (rules, to_json(rules.switches.model_dump(mode="json")))
 
     def part(key: tuple[str, ...], make: Callable[..., str], *args: Any) -> str:
-        return (
-            make(*args) if cache is None else cache.of_state_text(state, key, lambda: make(*args))
-        )
+        return make(*args) if cache is None else cache.of_state_text(state, key, make, *args)
 
     head = part(("table",), lambda: to_json(table_view(state))[:-1])
     rest = part(("open table",), lambda: to_json(open_table_view(state))[1:-1])
@@ -129,31 +127,45 @@ def step_view(game: LiveGame, index: int, vids: frozenset[str]) -> Json:
     }
 
 
+def _steps_text(game: LiveGame, since: int, total: int, vids: frozenset[str]) -> str:
+    """The texts of steps ``since`` to ``total`` (0-based, ``total`` excluded) as the
+    seat playing ``vids`` saw them, joined by commas: a step no seat sees apart (no
+    secret event) is looked up in one table by its index, the same for every seat; the
+    others are :func:`_step_text`'s. (A view is sent a few steps: looking each up with
+    a call and a key made for it was a tenth of the cost of a view's message.)"""
+    shared = game.view_cache.steps
+    texts = []
+    for index in range(since, total):
+        text = shared.get(index)
+        texts.append(_step_text(game, index, vids) if text is None else text)
+    return ",".join(texts)
+
+
 def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
     """:func:`step_view` as JSON text, made once per step and seat — once per step for
-    all seats when none of its events is secret (every seat then sees it alike); in a
-    step with a secret event, each event the seat sees whole is put in words once for
-    every seat that sees it so (``visible_events`` gives them the same object, whose
-    text the step keeps: :meth:`Step.page`); a redacted copy is made for each seat."""
+    all seats when none of its events is secret (every seat then sees it alike, kept in
+    ``ViewCache.steps``); in a step with a secret event, each event the seat sees whole
+    is put in words once for every seat that sees it so (``visible_events`` gives them
+    the same object, whose text the step keeps: :meth:`Step.page`); a redacted copy is
+    made for each seat."""
     cache = game.view_cache
-    steps = cache.steps
-    shared = steps.get((index, None))
+    shared = cache.steps.get(index)
     if shared is not None:
         return shared
-    own = steps.get((index, vids))
+    own = cache.seat_steps.get((index, vids))
     if own is not None:
         return own
     step = game.steps[index]
     if not any(e.secret_for is not None for e in step.events):
-        # public: the same text for every seat, each event put in words once
-        text = steps[(index, None)] = _public_step_text(step, index)
+        # the same text for every seat, each event put in words once
+        text = cache.steps[index] = _public_step_text(step, index)
         return text
     whole = {id(e): i for i, e in enumerate(step.events)}
     shown = []
     for e in visible_events(step.events, vids):
         i = whole.get(id(e))
         shown.append(event_text(e, step.state) if i is None else step.page(i))
-    text = steps[(index, vids)] = _step_json(index, step, shown)
+    text = cache.seat_steps[(index, vids)] = _step_json(index, step, shown)
     return text
 
 
@@ -168,10 +180,11 @@ def _public_step_text(step: Step, index: int) -> str:
 
 
 def _step_json(index: int, step: Step, events: list[str]) -> str:
+    # the index, turn and phase are ints: str() writes them as the encoder does
     return "".join(
         (
-            '{"index":', scalar_json(index + 1), ',"turn":', scalar_json(step.turn),
-            ',"phase":', scalar_json(step.phase), ',"events":[', ",".join(events), "]}",
+            '{"index":', str(index + 1), ',"turn":', str(step.turn),
+            ',"phase":', str(step.phase), ',"events":[', ",".join(events), "]}",
         )
     )  # fmt: skip
 
@@ -186,16 +199,21 @@ def seat_view(game: LiveGame, seat_id: str, since: int = 0) -> Json:
 
 def seat_view_json(game: LiveGame, seat_id: str, since: int = 0) -> str:
     """:func:`seat_view` as JSON text, put together from the cached texts of its parts
-    (made once per version of the game) and of its steps (once per step and seat)."""
-    texts, since, steps = _seat_parts(game, seat_id, since)
-    summary, seat, state, brief, end, stage = texts
+    (made once per version of the game, :func:`_seat_parts`) and of its steps (once per
+    step and seat)."""
+    vids, summary, seat, state, brief, end, stage = _seat_parts(game, seat_id)
+    total = len(game.steps)
+    if since > total:
+        since = total
+    elif since < 0:
+        since = 0
     # one join (a chain of + copied the whole text again at every part)
     return "".join(
         (
             '{"type":"view","game":', summary, ',"seat":', seat, ',"state":', state,
             ',"briefing":', brief, ',"ending":', end, ',"stage":', stage,
-            ',"since":', str(since), ',"steps":[', ",".join(steps),
-            '],"steps_total":', str(len(game.steps)), "}",
+            ',"since":', str(since), ',"steps":[', _steps_text(game, since, total, vids),
+            '],"steps_total":', str(total), "}",
         )
     )  # fmt: skip
 
@@ -204,14 +222,12 @@ def seat_update_json(game: LiveGame, seat_id: str) -> str:
     """The parts of the seat's view that change while the table and the steps do not
     (a plan or an answer is in, others are awaited): ``{"type": "update", "game",
     "seat", "stage", "steps_total"}``, a page's view with these parts replaced is its
-    whole view. Built from the same cached parts as :func:`seat_view_json`."""
-    cache = game.view_cache
-    vids = game.seat_vehicles(seat_id)
+    whole view. Built from the same cached parts as :func:`seat_view_json` (an update
+    is sent while the table is the one last sent whole: its text is at hand)."""
+    _, summary, seat, _, _, _, stage = _seat_parts(game, seat_id)
     return "".join(
         (
-            '{"type":"update","game":', _summary_text(game),
-            ',"seat":', cache.seat(game.seats[seat_id], vids, _seat),
-            ',"stage":', _stage_text(game, seat_id, vids),
+            '{"type":"update","game":', summary, ',"seat":', seat, ',"stage":', stage,
             ',"steps_total":', str(len(game.steps)), "}",
         )
     )  # fmt: skip
@@ -223,8 +239,7 @@ def _summary_text(game: LiveGame) -> str:
     entry but whether it is awaited — instead of encoding the whole summary again at
     every version (its keys and the seats' fields were most of a seat's page's cost of
     JSON; a test holds it to the summary made whole)."""
-    cache = game.view_cache
-    return cache.value(game.version, _SUMMARY, lambda: _summary_json(game))
+    return game.view_cache.text(game.version, _SUMMARY, _summary_json, game)
 
 
 def _summary_head(game: LiveGame) -> Json:
@@ -277,30 +292,36 @@ def _stage_text(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
     return game.view_cache.text(game.version, ("stage", seat_id), _stage_json, game, seat_id, vids)
 
 
-def _seat_parts(
-    game: LiveGame, seat_id: str, since: int
-) -> tuple[tuple[str, str, str, str, str, str], int, list[str]]:
-    """The JSON texts of the parts of a seat's view (the summary, the seat, the table as
-    it sees it, the briefing, the ending and its stage), ``since`` clamped, and the texts
-    of the steps after it."""
+_Parts = tuple[frozenset[str], str, str, str, str, str, str]
+"""A seat's vehicles and the JSON texts of its view's parts: the summary, the seat, the
+table as it sees it, the briefing, the ending and its stage."""
+
+
+def _seat_parts(game: LiveGame, seat_id: str) -> _Parts:
+    """The seat's vehicles and the texts of its view's parts at the game's version, put
+    together once per version and seat: a seat is most often built two messages at one
+    version (its answer to its plan and the message to its page), and looking up each
+    part anew cost as much as the second message's whole text."""
+    cache = game.view_cache
+    return cache.value(game.version, ("seat parts", seat_id), _make_seat_parts, game, seat_id)
+
+
+def _make_seat_parts(game: LiveGame, seat_id: str) -> _Parts:
+    """:func:`_seat_parts` made from the cached texts of each part (the table, the
+    briefing and the ending once per state, the seat as long as it is the same, the
+    summary and the stage once per version)."""
     cache = game.view_cache
     vids = game.seat_vehicles(seat_id)
     state = game.state
-    table = cache.of_state_text(
-        state, ("state", vids), lambda: public_view_json(state, vids, cache)
-    )
-    texts = (
+    return (
+        vids,
         _summary_text(game),
         cache.seat(game.seats[seat_id], vids, _seat),
-        table,
-        cache.of_state(state, "briefing", lambda: briefing(state)),
-        cache.of_state(state, "ending", lambda: ending(state)),
+        cache.of_state_text(state, ("state", vids), public_view_json, state, vids, cache),
+        cache.of_state(state, "briefing", briefing, state),
+        cache.of_state(state, "ending", ending, state),
         _stage_text(game, seat_id, vids),
     )
-    total = len(game.steps)
-    since = max(0, min(since, total))
-    steps = [_step_text(game, i, vids) for i in range(since, total)]
-    return texts, since, steps
 
 
 def _seat(seat: Seat, vids: frozenset[str], auto_fire: bool = True) -> Json:
