@@ -147,7 +147,7 @@ class ViewCache:
         """The JSON text of part ``key`` (``make(*args)`` put in JSON) that depends only on
         the game's current state object (the briefing...): kept while that object is the
         game's state, across versions that changed only who is awaited."""
-        got = self._stately(state).get(key)
+        got = self.of(state).get(key)
         if got is None:
             got = self.stately[key] = to_json(make(*args))
         return got
@@ -157,13 +157,15 @@ class ViewCache:
     ) -> str:
         """:meth:`of_state` for a part ``make(*args)`` gives as JSON text already (the
         table as a seat sees it)."""
-        got = self._stately(state).get(key)
+        got = self.of(state).get(key)
         if got is None:
             got = self.stately[key] = make(*args)
         return got
 
-    def _stately(self, state: object) -> dict[Hashable, str]:
-        """:attr:`stately`, emptied first if it was made for another state."""
+    def of(self, state: object) -> dict[Hashable, str]:
+        """The JSON texts of the parts that depend only on ``state``, the game's current
+        state object, by their keys (:attr:`stately`, emptied first if it was made for
+        another state): for a caller looking up several parts of it."""
         if self.state is not state:
             self.stately.clear()
             self.state = state

@@ -6,7 +6,7 @@ for the seat's vehicles: the seed, other seats' plans and damage never leave her
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -20,10 +20,6 @@ from dogfight.rules.events import GameOver
 from dogfight.rules.foresight import Ghost, ghosts, warnings
 from dogfight.rules.observation import (
     observe,
-    open_table_view,
-    open_vehicle_view,
-    own_vehicle_view,
-    table_view,
     visible_events,
 )
 from dogfight.rules.plans import Plan, plan_problems
@@ -31,6 +27,13 @@ from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
 from dogfight.server.plan_texts import PlansText
 from dogfight.server.records import Json, Seat, Step, event_json, event_text, pose_json
+from dogfight.server.table_texts import (
+    open_table_text,
+    open_vehicle_text,
+    own_vehicle_text,
+    rules_head_text,
+    table_head_text,
+)
 from dogfight.server.viewcache import ViewCache, scalar_json, str_json, to_json
 
 if TYPE_CHECKING:
@@ -43,50 +46,56 @@ def public_view(state: GameState, vids: frozenset[str]) -> Json:
     return view
 
 
-_SWITCHES: dict[int, tuple[object, str]] = {}
-"""The JSON text of each rules object's switches, by the object's id (holding it, so
-the id is not reused): the same for every state of a game."""
+_RULES_TEXTS: dict[int, tuple[object, str, str]] = {}
+"""By a rules object's id, the object (held, so the id is not reused) and the JSON texts
+of what a seat's table shows of it at every state of a game: the table's head
+(:func:`~dogfight.server.table_texts.rules_head_text`) and the switches."""
 
 
 def public_view_json(state: GameState, vids: frozenset[str], cache: ViewCache | None = None) -> str:
     """:func:`public_view` as JSON text (the same text as ``to_json(public_view(...))``,
-    a test holds it so), written from the parts of :func:`observe`: the switches, the
-    same for every state of the game, put in JSON once per rules object; with ``cache``
-    (the game's), the parts every seat sees alike — the table, each vehicle's open part,
-    what lies open on it — put in JSON once per state for all the seats, and each
-    vehicle's own part once for the seat playing it (the table was most of a seat's
-    page's cost of JSON, and each seat's was put in JSON whole)."""
+    a test holds it so), written from the parts of :func:`observe`: what the rules
+    show, the same for every state of the game, put in JSON once per rules object; the
+    parts every seat sees alike — the table's head, each vehicle's open part, what lies
+    open on it — made once per state for all the seats in ``cache`` (the game's; by
+    default one for this call), and each vehicle's own part once for the seat playing
+    it (the table was most of a seat's page's cost of JSON, and each seat's was put in
+    JSON whole); the parts written straight into their text
+    (:mod:`dogfight.server.table_texts`)."""
     rules = state.rules
-    known = _SWITCHES.get(id(rules))
+    known = _RULES_TEXTS.get(id(rules))
     if known is None or known[0] is not rules:
-        if len(_SWITCHES) > 256:
-            _SWITCHES.clear()
-        known = _SWITCHES[id(rules)] = (rules, to_json(rules.switches.model_dump(mode="json")))
-
-    def part(key: tuple[str, ...], make: Callable[..., str], *args: Any) -> str:
-        return make(*args) if cache is None else cache.of_state_text(state, key, make, *args)
-
-    head = part(("table",), lambda: to_json(table_view(state))[:-1])
-    rest = part(("open table",), lambda: to_json(open_table_view(state))[1:-1])
+        if len(_RULES_TEXTS) > 256:
+            _RULES_TEXTS.clear()
+        switches = to_json(rules.switches.model_dump(mode="json"))
+        known = _RULES_TEXTS[id(rules)] = (rules, rules_head_text(rules), switches)
+    # each part looked up in the state's parts straight (a call per part cost as much
+    # as putting the whole table together)
+    parts = (ViewCache() if cache is None else cache).of(state)
+    head = parts.get("table")
+    if head is None:
+        head = parts["table"] = table_head_text(state, known[1])
+    rest = parts.get("open table")
+    if rest is None:
+        rest = parts["open table"] = open_table_text(state)
     vehicles = []
     for v in state.vehicles.values():
         vid = v.id
-        text = part(("open vehicle", vid), _json_of, open_vehicle_view, state, v)
+        text = parts.get(("open vehicle", vid))
+        if text is None:
+            text = parts[("open vehicle", vid)] = open_vehicle_text(state, v)
         if vid in vids:
-            own = part(("own vehicle", vid), _json_of, own_vehicle_view, v)
+            own = parts.get(("own vehicle", vid))
+            if own is None:
+                own = parts[("own vehicle", vid)] = own_vehicle_text(v)
             text = text[:-1] + "," + own[1:]
         vehicles.append(text)
     return "".join(
         (
             head, ',"vehicles":[', ",".join(vehicles), "],", rest,
-            ',"decisions":[],"switches":', known[1], "}",
+            ',"decisions":[],"switches":', known[2], "}",
         )
     )  # fmt: skip
-
-
-def _json_of(make: Callable[..., Json], *args: Any) -> str:
-    """``to_json(make(*args))``."""
-    return to_json(make(*args))
 
 
 _SUMMARY = ("summary", "")
