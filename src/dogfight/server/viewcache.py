@@ -84,6 +84,9 @@ class ViewCache:
     steps: dict[int, str] = field(default_factory=dict)
     """The JSON text of each resolved step with no secret event, by its index: the same
     for every seat."""
+    whole_events: dict[int, list[str]] = field(default_factory=dict)
+    """The JSON text of every event of each resolved step with a secret event, as the
+    seat it is no secret to sees it, by the step's index."""
     seat_steps: dict[tuple[int, frozenset[str]], str] = field(default_factory=dict)
     """The JSON text of each resolved step with a secret event as a seat saw it, by its
     index and the seat's vehicles."""

@@ -20,6 +20,7 @@ from dogfight.rules.events import GameOver
 from dogfight.rules.foresight import Ghost, ghosts, warnings
 from dogfight.rules.observation import (
     observe,
+    redactions,
     visible_events,
 )
 from dogfight.rules.plans import Plan, plan_problems
@@ -153,39 +154,36 @@ def _steps_text(game: LiveGame, since: int, total: int, vids: frozenset[str]) ->
 def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
     """:func:`step_view` as JSON text, made once per step and seat — once per step for
     all seats when none of its events is secret (every seat then sees it alike, kept in
-    ``ViewCache.steps``); in a step with a secret event, each event the seat sees whole
-    is put in words once for every seat that sees it so (``visible_events`` gives them
-    the same object, whose text the step keeps: :meth:`Step.page`); a redacted copy is
-    made for each seat."""
+    ``ViewCache.steps``). In a step with a secret event, every event is put in words
+    whole once for every seat (``ViewCache.whole_events``), and each seat's text is
+    those, but the events it does not see whole (:func:`redactions`: another seat's
+    secrets) replaced by their redacted copies' texts, or left out."""
     cache = game.view_cache
-    shared = cache.steps.get(index)
-    if shared is not None:
-        return shared
     own = cache.seat_steps.get((index, vids))
     if own is not None:
         return own
     step = game.steps[index]
-    if not any(e.secret_for is not None for e in step.events):
-        # the same text for every seat, each event put in words once
-        text = cache.steps[index] = _public_step_text(step, index)
-        return text
-    whole = {id(e): i for i, e in enumerate(step.events)}
-    shown = []
-    for e in visible_events(step.events, vids):
-        i = whole.get(id(e))
-        shown.append(event_text(e, step.state) if i is None else step.page(i))
+    state = step.state
+    whole = cache.whole_events.get(index)
+    if whole is None:
+        whole = [
+            event_text(e, state, None, t)
+            for e, t in zip(step.events, step.encode_texts(), strict=True)
+        ]
+        if not any(e.secret_for is not None for e in step.events):
+            # the same text for every seat
+            text = cache.steps[index] = _step_json(index, step, whole)
+            return text
+        cache.whole_events[index] = whole
+    shown = list(whole)
+    # from the last, so that an event left out does not move the ones still to replace
+    for i, public in reversed(redactions(step.events, vids)):
+        if public is None:
+            del shown[i]
+        else:
+            shown[i] = event_text(public, state)
     text = cache.seat_steps[(index, vids)] = _step_json(index, step, shown)
     return text
-
-
-def _public_step_text(step: Step, index: int) -> str:
-    """A step with no secret event as JSON text: every event whole, from its stored
-    JSON."""
-    state = step.state
-    shown = [
-        event_text(e, state, None, t) for e, t in zip(step.events, step.encode_texts(), strict=True)
-    ]
-    return _step_json(index, step, shown)
 
 
 def _step_json(index: int, step: Step, events: list[str]) -> str:
