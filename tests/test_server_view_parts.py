@@ -15,9 +15,10 @@ import numpy as np
 
 from dogfight.briefing import briefing, ending
 from dogfight.catalog import load_catalog
-from dogfight.rules.events import DamageDrawn
+from dogfight.rules.events import DamageDrawn, PhaseStarted, SpecialDamage, TurnStarted
 from dogfight.server import seat_actions, views
 from dogfight.server.games import LiveGame
+from dogfight.server.records import Step
 from dogfight.server.schemas import CreateGame
 from dogfight.server.seating import seats_of, table_of
 from dogfight.server.service import GameService
@@ -103,3 +104,32 @@ def test_a_view_from_kept_parts_and_steps_is_the_view_made_whole(tmp_path: Path)
         if secret >= 3:
             break
     assert secret >= 3 and public > 0
+
+
+def test_a_step_with_secrets_left_out_and_replaced_is_each_seats_step_made_whole(
+    tmp_path: Path,
+) -> None:
+    """A step mixing public events, secrets each seat's page sees redacted and secrets
+    it does not see at all (special damage not announced): each seat's text of it, made
+    from the events' texts made once and its redactions, is the step as it saw it."""
+    service = GameService(Store(f"sqlite:///{tmp_path}/games.sqlite"), CATALOG)
+    setup = presets(CATALOG)["duel"]["setup"]
+    seats = seats_of(CreateGame(preset="duel"), table_of(setup, CATALOG))
+    game, _ = service.create(setup, "duel", seats, 1, True)
+    (a,), (b,) = (sorted(game.seat_vehicles(s)) for s in game.seats)
+    events = [
+        TurnStarted(1),
+        SpecialDamage(a, "fuel", False),
+        DamageDrawn(a, "A", ("1", "2"), 3, 5, b),
+        PhaseStarted(1, 1),
+        SpecialDamage(b, "engine", True),
+        DamageDrawn(b, "B", ("7",), 1, 1, a),
+        SpecialDamage(b, "pilot", False),
+    ]
+    game.steps.append(Step(1, 1, events, game.state))
+    index = len(game.steps) - 1
+    for seat in [*game.seats, *reversed(game.seats)]:
+        vids = game.seat_vehicles(seat)
+        text = views._steps_text(game, index, index + 1, vids)
+        assert json.loads(text) == views.step_view(game, index, vids)
+    assert index in game.view_cache.whole_events

@@ -1,7 +1,9 @@
 """What leaves a live game for a seat: the public summary, the seat's page (table as the
 seat sees it, stage, its own plans, steps in words), the replay and the ghosts of a
-draft. Built only from :func:`dogfight.rules.observation.observe` and ``visible_events``
-for the seat's vehicles: the seed, other seats' plans and damage never leave here."""
+draft. Built only from :func:`dogfight.rules.observation.observe` (the table's parts
+written straight into their text by :mod:`dogfight.server.table_texts`) and
+``visible_events`` (its ``redactions``) for the seat's vehicles: the seed, other seats'
+plans and damage never leave here."""
 
 from __future__ import annotations
 
