@@ -8,7 +8,7 @@ own vehicles it also sees the damage total and cards and the whole plan. The ref
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from dogfight.rules.clocks import THREE_PHASES
@@ -147,16 +147,33 @@ def open_table_view(state: GameState) -> dict[str, Any]:
 
 
 def visible_events(events: Iterable[Event], seat: Collection[str] | None) -> list[Event]:
-    """The events a seat may see: secret events whole for their owner, redacted else."""
-    out: list[Event] = []
-    for event in events:
+    """The events a seat may see: secret events whole for their owner, redacted else
+    (:func:`redactions`)."""
+    listed = events if isinstance(events, list) else list(events)
+    hidden = redactions(listed, seat)
+    if not hidden:
+        return list(listed)
+    shown: list[Event | None] = list(listed)
+    for index, public in hidden:
+        shown[index] = public
+    return [event for event in shown if event is not None]
+
+
+def redactions(
+    events: Sequence[Event], seat: Collection[str] | None
+) -> list[tuple[int, Event | None]]:
+    """The events the seat does not see whole, by their index in ``events``, each with
+    what it sees instead: the event redacted, or None (nothing). Every other event it
+    sees whole: its own secrets and the public events (the referee, ``seat=None``, sees
+    everything). What :func:`visible_events` puts in place; a server that wrote each
+    event's text once for every seat puts in place only the texts of these."""
+    out: list[tuple[int, Event | None]] = []
+    if seat is None:
+        return out
+    for index, event in enumerate(events):
         owner = event.secret_for
-        if seat is None or owner is None or owner in seat:
-            out.append(event)
-            continue
-        public = event.redacted()
-        if public is not None:
-            out.append(public)
+        if owner is not None and owner not in seat:
+            out.append((index, event.redacted()))
     return out
 
 

@@ -19,6 +19,9 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+_MISSING: Any = object()
+"""What :meth:`ViewCache.value` finds for a value not worked out yet."""
+
 
 _ENCODER = json.JSONEncoder(
     ensure_ascii=False, allow_nan=False, separators=(",", ":"), check_circular=False
@@ -78,9 +81,15 @@ class ViewCache:
     """The JSON texts of parts at ``version`` (each seat's stage)."""
     values: dict[Hashable, Any] = field(default_factory=dict)
     """Values several parts are made from (who is awaited), at ``version``."""
-    steps: dict[Hashable, str] = field(default_factory=dict)
-    """Each resolved step's JSON text as a seat saw it, by its index and the seat's
-    vehicles (its index and None: the same for every seat)."""
+    steps: dict[int, str] = field(default_factory=dict)
+    """The JSON text of each resolved step with no secret event, by its index: the same
+    for every seat."""
+    whole_events: dict[int, list[str]] = field(default_factory=dict)
+    """The JSON text of every event of each resolved step with a secret event, as the
+    seat it is no secret to sees it, by the step's index."""
+    seat_steps: dict[tuple[int, frozenset[str]], str] = field(default_factory=dict)
+    """The JSON text of each resolved step with a secret event as a seat saw it, by its
+    index and the seat's vehicles."""
     state: object = None
     """The state object the parts in ``stately`` were made from."""
     stately: dict[Hashable, str] = field(default_factory=dict)
@@ -117,15 +126,14 @@ class ViewCache:
             got = self.lasting[key] = to_json(make(*args))[:-1]
         return got
 
-    def value(self, version: int, key: Hashable, make: Callable[[], T]) -> T:
+    def value(self, version: int, key: Hashable, make: Callable[..., T], *args: Any) -> T:
         """A value at ``version`` that several parts are made from, worked out once
-        (``make``) instead of once per part: not put in JSON."""
+        (``make(*args)``) instead of once per part: not put in JSON."""
         self._at(version)
-        if key in self.values:
-            got: T = self.values[key]
-            return got
-        made = self.values[key] = make()
-        return made
+        got: T = self.values.get(key, _MISSING)
+        if got is _MISSING:
+            got = self.values[key] = make(*args)
+        return got
 
     def seat(
         self, seat: Any, vids: frozenset[str], make: Callable[[Any, frozenset[str]], Any]
@@ -138,18 +146,30 @@ class ViewCache:
             got = self.seats[key] = to_json(make(seat, vids))
         return got
 
-    def of_state(self, state: object, key: Hashable, make: Callable[[], Any]) -> str:
-        """The JSON text of part ``key`` that depends only on the game's current state
-        object (the table as a seat sees it, the briefing): kept while that object is the
+    def of_state(self, state: object, key: Hashable, make: Callable[..., Any], *args: Any) -> str:
+        """The JSON text of part ``key`` (``make(*args)`` put in JSON) that depends only on
+        the game's current state object (the briefing...): kept while that object is the
         game's state, across versions that changed only who is awaited."""
-        return self.of_state_text(state, key, lambda: to_json(make()))
+        got = self.of(state).get(key)
+        if got is None:
+            got = self.stately[key] = to_json(make(*args))
+        return got
 
-    def of_state_text(self, state: object, key: Hashable, make: Callable[[], str]) -> str:
-        """:meth:`of_state` for a part ``make`` gives as JSON text already."""
+    def of_state_text(
+        self, state: object, key: Hashable, make: Callable[..., str], *args: Any
+    ) -> str:
+        """:meth:`of_state` for a part ``make(*args)`` gives as JSON text already (the
+        table as a seat sees it)."""
+        got = self.of(state).get(key)
+        if got is None:
+            got = self.stately[key] = make(*args)
+        return got
+
+    def of(self, state: object) -> dict[Hashable, str]:
+        """The JSON texts of the parts that depend only on ``state``, the game's current
+        state object, by their keys (:attr:`stately`, emptied first if it was made for
+        another state): for a caller looking up several parts of it."""
         if self.state is not state:
             self.stately.clear()
             self.state = state
-        got = self.stately.get(key)
-        if got is None:
-            got = self.stately[key] = make()
-        return got
+        return self.stately

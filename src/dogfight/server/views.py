@@ -1,12 +1,14 @@
 """What leaves a live game for a seat: the public summary, the seat's page (table as the
 seat sees it, stage, its own plans, steps in words), the replay and the ghosts of a
-draft. Built only from :func:`dogfight.rules.observation.observe` and ``visible_events``
-for the seat's vehicles: the seed, other seats' plans and damage never leave here."""
+draft. Built only from :func:`dogfight.rules.observation.observe` (the table's parts
+written straight into their text by :mod:`dogfight.server.table_texts`) and
+``visible_events`` (its ``redactions``) for the seat's vehicles: the seed, other seats'
+plans and damage never leave here."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -20,10 +22,7 @@ from dogfight.rules.events import GameOver
 from dogfight.rules.foresight import Ghost, ghosts, warnings
 from dogfight.rules.observation import (
     observe,
-    open_table_view,
-    open_vehicle_view,
-    own_vehicle_view,
-    table_view,
+    redactions,
     visible_events,
 )
 from dogfight.rules.plans import Plan, plan_problems
@@ -31,6 +30,13 @@ from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
 from dogfight.server.plan_texts import PlansText
 from dogfight.server.records import Json, Seat, Step, event_json, event_text, pose_json
+from dogfight.server.table_texts import (
+    open_table_text,
+    open_vehicle_text,
+    own_vehicle_text,
+    rules_head_text,
+    table_head_text,
+)
 from dogfight.server.viewcache import ViewCache, scalar_json, str_json, to_json
 
 if TYPE_CHECKING:
@@ -43,52 +49,56 @@ def public_view(state: GameState, vids: frozenset[str]) -> Json:
     return view
 
 
-_SWITCHES: dict[int, tuple[object, str]] = {}
-"""The JSON text of each rules object's switches, by the object's id (holding it, so
-the id is not reused): the same for every state of a game."""
+_RULES_TEXTS: dict[int, tuple[object, str, str]] = {}
+"""By a rules object's id, the object (held, so the id is not reused) and the JSON texts
+of what a seat's table shows of it at every state of a game: the table's head
+(:func:`~dogfight.server.table_texts.rules_head_text`) and the switches."""
 
 
 def public_view_json(state: GameState, vids: frozenset[str], cache: ViewCache | None = None) -> str:
     """:func:`public_view` as JSON text (the same text as ``to_json(public_view(...))``,
-    a test holds it so), written from the parts of :func:`observe`: the switches, the
-    same for every state of the game, put in JSON once per rules object; with ``cache``
-    (the game's), the parts every seat sees alike — the table, each vehicle's open part,
-    what lies open on it — put in JSON once per state for all the seats, and each
-    vehicle's own part once for the seat playing it (the table was most of a seat's
-    page's cost of JSON, and each seat's was put in JSON whole)."""
+    a test holds it so), written from the parts of :func:`observe`: what the rules
+    show, the same for every state of the game, put in JSON once per rules object; the
+    parts every seat sees alike — the table's head, each vehicle's open part, what lies
+    open on it — made once per state for all the seats in ``cache`` (the game's; by
+    default one for this call), and each vehicle's own part once for the seat playing
+    it (the table was most of a seat's page's cost of JSON, and each seat's was put in
+    JSON whole); the parts written straight into their text
+    (:mod:`dogfight.server.table_texts`)."""
     rules = state.rules
-    known = _SWITCHES.get(id(rules))
+    known = _RULES_TEXTS.get(id(rules))
     if known is None or known[0] is not rules:
-        if len(_SWITCHES) > 256:
-            _SWITCHES.clear()
-        known = _SWITCHES[id(rules)] = (rules, to_json(rules.switches.model_dump(mode="json")))
-
-    def part(key: tuple[str, ...], make: Callable[..., str], *args: Any) -> str:
-        return (
-            make(*args) if cache is None else cache.of_state_text(state, key, lambda: make(*args))
-        )
-
-    head = part(("table",), lambda: to_json(table_view(state))[:-1])
-    rest = part(("open table",), lambda: to_json(open_table_view(state))[1:-1])
+        if len(_RULES_TEXTS) > 256:
+            _RULES_TEXTS.clear()
+        switches = to_json(rules.switches.model_dump(mode="json"))
+        known = _RULES_TEXTS[id(rules)] = (rules, rules_head_text(rules), switches)
+    # each part looked up in the state's parts straight (a call per part cost as much
+    # as putting the whole table together)
+    parts = (ViewCache() if cache is None else cache).of(state)
+    head = parts.get("table")
+    if head is None:
+        head = parts["table"] = table_head_text(state, known[1])
+    rest = parts.get("open table")
+    if rest is None:
+        rest = parts["open table"] = open_table_text(state)
     vehicles = []
     for v in state.vehicles.values():
         vid = v.id
-        text = part(("open vehicle", vid), _json_of, open_vehicle_view, state, v)
+        text = parts.get(("open vehicle", vid))
+        if text is None:
+            text = parts[("open vehicle", vid)] = open_vehicle_text(state, v)
         if vid in vids:
-            own = part(("own vehicle", vid), _json_of, own_vehicle_view, v)
+            own = parts.get(("own vehicle", vid))
+            if own is None:
+                own = parts[("own vehicle", vid)] = own_vehicle_text(v)
             text = text[:-1] + "," + own[1:]
         vehicles.append(text)
     return "".join(
         (
             head, ',"vehicles":[', ",".join(vehicles), "],", rest,
-            ',"decisions":[],"switches":', known[1], "}",
+            ',"decisions":[],"switches":', known[2], "}",
         )
     )  # fmt: skip
-
-
-def _json_of(make: Callable[..., Json], *args: Any) -> str:
-    """``to_json(make(*args))``."""
-    return to_json(make(*args))
 
 
 _SUMMARY = ("summary", "")
@@ -129,49 +139,61 @@ def step_view(game: LiveGame, index: int, vids: frozenset[str]) -> Json:
     }
 
 
+def _steps_text(game: LiveGame, since: int, total: int, vids: frozenset[str]) -> str:
+    """The texts of steps ``since`` to ``total`` (0-based, ``total`` excluded) as the
+    seat playing ``vids`` saw them, joined by commas: a step no seat sees apart (no
+    secret event) is looked up in one table by its index, the same for every seat; the
+    others are :func:`_step_text`'s. (A view is sent a few steps: looking each up with
+    a call and a key made for it was a tenth of the cost of a view's message.)"""
+    shared = game.view_cache.steps
+    texts = []
+    for index in range(since, total):
+        text = shared.get(index)
+        texts.append(_step_text(game, index, vids) if text is None else text)
+    return ",".join(texts)
+
+
 def _step_text(game: LiveGame, index: int, vids: frozenset[str]) -> str:
     """:func:`step_view` as JSON text, made once per step and seat — once per step for
-    all seats when none of its events is secret (every seat then sees it alike); in a
-    step with a secret event, each event the seat sees whole is put in words once for
-    every seat that sees it so (``visible_events`` gives them the same object, whose
-    text the step keeps: :meth:`Step.page`); a redacted copy is made for each seat."""
+    all seats when none of its events is secret (every seat then sees it alike, kept in
+    ``ViewCache.steps``). In a step with a secret event, every event is put in words
+    whole once for every seat (``ViewCache.whole_events``), and each seat's text is
+    those, but the events it does not see whole (:func:`redactions`: another seat's
+    secrets) replaced by their redacted copies' texts, or left out."""
     cache = game.view_cache
-    steps = cache.steps
-    shared = steps.get((index, None))
-    if shared is not None:
-        return shared
-    own = steps.get((index, vids))
+    own = cache.seat_steps.get((index, vids))
     if own is not None:
         return own
     step = game.steps[index]
-    if not any(e.secret_for is not None for e in step.events):
-        # public: the same text for every seat, each event put in words once
-        text = steps[(index, None)] = _public_step_text(step, index)
-        return text
-    whole = {id(e): i for i, e in enumerate(step.events)}
-    shown = []
-    for e in visible_events(step.events, vids):
-        i = whole.get(id(e))
-        shown.append(event_text(e, step.state) if i is None else step.page(i))
-    text = steps[(index, vids)] = _step_json(index, step, shown)
+    state = step.state
+    whole = cache.whole_events.get(index)
+    if whole is None:
+        whole = [
+            event_text(e, state, None, t)
+            for e, t in zip(step.events, step.encode_texts(), strict=True)
+        ]
+        if not any(e.secret_for is not None for e in step.events):
+            # the same text for every seat
+            text = cache.steps[index] = _step_json(index, step, whole)
+            return text
+        cache.whole_events[index] = whole
+    shown = list(whole)
+    # from the last, so that an event left out does not move the ones still to replace
+    for i, public in reversed(redactions(step.events, vids)):
+        if public is None:
+            del shown[i]
+        else:
+            shown[i] = event_text(public, state)
+    text = cache.seat_steps[(index, vids)] = _step_json(index, step, shown)
     return text
 
 
-def _public_step_text(step: Step, index: int) -> str:
-    """A step with no secret event as JSON text: every event whole, from its stored
-    JSON."""
-    state = step.state
-    shown = [
-        event_text(e, state, None, t) for e, t in zip(step.events, step.encode_texts(), strict=True)
-    ]
-    return _step_json(index, step, shown)
-
-
 def _step_json(index: int, step: Step, events: list[str]) -> str:
+    # the index, turn and phase are ints: str() writes them as the encoder does
     return "".join(
         (
-            '{"index":', scalar_json(index + 1), ',"turn":', scalar_json(step.turn),
-            ',"phase":', scalar_json(step.phase), ',"events":[', ",".join(events), "]}",
+            '{"index":', str(index + 1), ',"turn":', str(step.turn),
+            ',"phase":', str(step.phase), ',"events":[', ",".join(events), "]}",
         )
     )  # fmt: skip
 
@@ -186,16 +208,21 @@ def seat_view(game: LiveGame, seat_id: str, since: int = 0) -> Json:
 
 def seat_view_json(game: LiveGame, seat_id: str, since: int = 0) -> str:
     """:func:`seat_view` as JSON text, put together from the cached texts of its parts
-    (made once per version of the game) and of its steps (once per step and seat)."""
-    texts, since, steps = _seat_parts(game, seat_id, since)
-    summary, seat, state, brief, end, stage = texts
+    (made once per version of the game, :func:`_seat_parts`) and of its steps (once per
+    step and seat)."""
+    vids, summary, seat, state, brief, end, stage = _seat_parts(game, seat_id)
+    total = len(game.steps)
+    if since > total:
+        since = total
+    elif since < 0:
+        since = 0
     # one join (a chain of + copied the whole text again at every part)
     return "".join(
         (
             '{"type":"view","game":', summary, ',"seat":', seat, ',"state":', state,
             ',"briefing":', brief, ',"ending":', end, ',"stage":', stage,
-            ',"since":', str(since), ',"steps":[', ",".join(steps),
-            '],"steps_total":', str(len(game.steps)), "}",
+            ',"since":', str(since), ',"steps":[', _steps_text(game, since, total, vids),
+            '],"steps_total":', str(total), "}",
         )
     )  # fmt: skip
 
@@ -204,14 +231,12 @@ def seat_update_json(game: LiveGame, seat_id: str) -> str:
     """The parts of the seat's view that change while the table and the steps do not
     (a plan or an answer is in, others are awaited): ``{"type": "update", "game",
     "seat", "stage", "steps_total"}``, a page's view with these parts replaced is its
-    whole view. Built from the same cached parts as :func:`seat_view_json`."""
-    cache = game.view_cache
-    vids = game.seat_vehicles(seat_id)
+    whole view. Built from the same cached parts as :func:`seat_view_json` (an update
+    is sent while the table is the one last sent whole: its text is at hand)."""
+    _, summary, seat, _, _, _, stage = _seat_parts(game, seat_id)
     return "".join(
         (
-            '{"type":"update","game":', _summary_text(game),
-            ',"seat":', cache.seat(game.seats[seat_id], vids, _seat),
-            ',"stage":', _stage_text(game, seat_id, vids),
+            '{"type":"update","game":', summary, ',"seat":', seat, ',"stage":', stage,
             ',"steps_total":', str(len(game.steps)), "}",
         )
     )  # fmt: skip
@@ -223,8 +248,7 @@ def _summary_text(game: LiveGame) -> str:
     entry but whether it is awaited — instead of encoding the whole summary again at
     every version (its keys and the seats' fields were most of a seat's page's cost of
     JSON; a test holds it to the summary made whole)."""
-    cache = game.view_cache
-    return cache.value(game.version, _SUMMARY, lambda: _summary_json(game))
+    return game.view_cache.text(game.version, _SUMMARY, _summary_json, game)
 
 
 def _summary_head(game: LiveGame) -> Json:
@@ -277,30 +301,36 @@ def _stage_text(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
     return game.view_cache.text(game.version, ("stage", seat_id), _stage_json, game, seat_id, vids)
 
 
-def _seat_parts(
-    game: LiveGame, seat_id: str, since: int
-) -> tuple[tuple[str, str, str, str, str, str], int, list[str]]:
-    """The JSON texts of the parts of a seat's view (the summary, the seat, the table as
-    it sees it, the briefing, the ending and its stage), ``since`` clamped, and the texts
-    of the steps after it."""
+_Parts = tuple[frozenset[str], str, str, str, str, str, str]
+"""A seat's vehicles and the JSON texts of its view's parts: the summary, the seat, the
+table as it sees it, the briefing, the ending and its stage."""
+
+
+def _seat_parts(game: LiveGame, seat_id: str) -> _Parts:
+    """The seat's vehicles and the texts of its view's parts at the game's version, put
+    together once per version and seat: a seat is most often built two messages at one
+    version (its answer to its plan and the message to its page), and looking up each
+    part anew cost as much as the second message's whole text."""
+    cache = game.view_cache
+    return cache.value(game.version, ("seat parts", seat_id), _make_seat_parts, game, seat_id)
+
+
+def _make_seat_parts(game: LiveGame, seat_id: str) -> _Parts:
+    """:func:`_seat_parts` made from the cached texts of each part (the table, the
+    briefing and the ending once per state, the seat as long as it is the same, the
+    summary and the stage once per version)."""
     cache = game.view_cache
     vids = game.seat_vehicles(seat_id)
     state = game.state
-    table = cache.of_state_text(
-        state, ("state", vids), lambda: public_view_json(state, vids, cache)
-    )
-    texts = (
+    return (
+        vids,
         _summary_text(game),
         cache.seat(game.seats[seat_id], vids, _seat),
-        table,
-        cache.of_state(state, "briefing", lambda: briefing(state)),
-        cache.of_state(state, "ending", lambda: ending(state)),
+        cache.of_state_text(state, ("state", vids), public_view_json, state, vids, cache),
+        cache.of_state(state, "briefing", briefing, state),
+        cache.of_state(state, "ending", ending, state),
         _stage_text(game, seat_id, vids),
     )
-    total = len(game.steps)
-    since = max(0, min(since, total))
-    steps = [_step_text(game, i, vids) for i in range(since, total)]
-    return texts, since, steps
 
 
 def _seat(seat: Seat, vids: frozenset[str], auto_fire: bool = True) -> Json:

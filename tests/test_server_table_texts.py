@@ -1,0 +1,131 @@
+"""The parts of the table, written straight into their text
+(:mod:`dogfight.server.table_texts`), are the very texts of the observation's dicts put
+in JSON: the table's head and what lies open on it at every state of games of every
+preset (airplanes, tripods, WW2 airplanes, missions, computer players), each vehicle's
+parts at those states, and vehicles with what a short game seldom shows (jammed guns,
+aim markers, lasting damage, damage cards, speeds, poses of whole numbers and negative
+zeros, odd characters)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
+from dogfight.catalog import load_catalog
+from dogfight.geometry.pose import Pose
+from dogfight.rules.observation import (
+    open_table_view,
+    open_vehicle_view,
+    own_vehicle_view,
+    table_view,
+)
+from dogfight.rules.plans import Flown, Plan
+from dogfight.rules.state import GameState, Vehicle
+from dogfight.server import seat_actions
+from dogfight.server.errors import ApiError
+from dogfight.server.schemas import CreateGame
+from dogfight.server.seating import seats_of, table_of
+from dogfight.server.service import GameService
+from dogfight.server.setups import presets
+from dogfight.server.store import Store
+from dogfight.server.table_texts import (
+    _rounded,
+    open_table_text,
+    open_vehicle_text,
+    own_vehicle_text,
+    rules_head_text,
+    table_head_text,
+)
+from dogfight.server.viewcache import to_json
+
+CATALOG = load_catalog()
+PRESETS = presets(CATALOG)
+
+
+def _check(state: GameState, v: Vehicle) -> None:
+    assert open_vehicle_text(state, v) == to_json(open_vehicle_view(state, v))
+    assert own_vehicle_text(v) == to_json(own_vehicle_view(v))
+
+
+def _odd(v: Vehicle) -> list[Vehicle]:
+    """Copies of ``v`` showing what a short game seldom does."""
+    out = []
+    for i, pose in enumerate([Pose(1, -0.0, 359.99999), Pose(-0.00001, 12.34565, 0.00005)]):
+        odd = v.copy()
+        odd.pose = pose
+        odd.jams = {"mg-b": 2, "mg-a": 1} if i else {}
+        odd.aim = {"mg-b": ("x", 4), "mg-a": ('é"\n', 2)} if i else {}
+        odd.status = {"fuel": 1, "engine": 2} if i else {}
+        odd.held = [("A", "12"), ("B", 'q"é')]
+        odd.rockets = 2 * i
+        odd.eliminated = "shot_down" if i else None
+        if v.previous is not None:
+            odd.previous = Flown(v.previous.symbol, not v.previous.steep)
+        odd.damage = 7
+        if v.tripod is None:
+            odd.plan = Plan.model_validate({"cards": ["1", "2", "3"], "speeds": [2, 3, 4]})
+            if i:
+                odd.plan = Plan.model_validate(
+                    {"cards": ["11", "3"], "fire": ["none", "auto", "x"]}
+                )
+        out.append(odd)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_vehicles_written_parts_are_its_views_put_in_json(name: str, tmp_path: Path) -> None:
+    service = GameService(Store(f"sqlite:///{tmp_path}/games.sqlite"), CATALOG)
+    setup = PRESETS[name]["setup"]
+    table = table_of(setup, CATALOG)
+    seats = seats_of(CreateGame(preset=name), table)
+    game, _ = service.create(setup, name, seats, 5, True)
+    rng = np.random.default_rng(5)
+    for _ in range(4):
+        nxt = game.next_step()
+        waiting = game.waiting_for()
+        if nxt is None or nxt[1] != 0 or not waiting:
+            break
+        for sid in waiting:
+            state = game.state
+            plans = {}
+            for vid in sorted(game.seat_vehicles(sid)):
+                vehicle = state.vehicles.get(vid)
+                if vehicle is None or not vehicle.in_play:
+                    continue
+                make = random_tripod_plan if vehicle.tripod is not None else random_legal_plan
+                plans[vid] = make(state, vid, rng).model_dump(mode="json")
+            try:
+                seat_actions.submit_plans(game, sid, nxt[0], plans, 0)
+            except ApiError:
+                continue
+    checked = 0
+    for state in [game.initial, *(step.state for step in game.steps)]:
+        head = table_head_text(state, rules_head_text(state.rules))
+        assert head + "}" == to_json(table_view(state))
+        assert "{" + open_table_text(state) + "}" == to_json(open_table_view(state))
+        for v in state.vehicles.values():
+            for each in [v, *_odd(v)]:
+                _check(state, each)
+                checked += 1
+    assert checked > 0
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    value=st.one_of(
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.floats(-1e10, 1e10),
+        st.floats(-1e-3, 1e-3),
+        st.integers(-(10**12), 10**12).map(lambda n: n / 10**5),
+        st.integers(-(10**9), 10**9).map(lambda n: n / 2**10),
+        st.integers(-(10**6), 10**6),
+        st.sampled_from([0.0, -0.0, 0.00005, -0.00005, 0.00015, 2.5e-05, 9999999999.99995]),
+    )
+)
+def test_a_poses_number_is_written_as_the_encoder_writes_it_rounded(value: float) -> None:
+    assert _rounded(value) == to_json(round(value, 4))
