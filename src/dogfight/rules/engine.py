@@ -26,12 +26,13 @@ from dogfight.rules.phase import Phase
 from dogfight.rules.plans import AUTO, HOLD, Action, Plan
 from dogfight.rules.rays import RayScene
 from dogfight.rules.state import BY_ID, GameState, Vehicle
-from dogfight.rules.turns import allowed_symbols, start_turn
+from dogfight.rules.turns import allowed_symbols, check_plans, start_turn
 from dogfight.rules.victory import SHOT_DOWN, scores
 
 __all__ = [
     "SHOT_DOWN",
     "allowed_symbols",
+    "check_plans",
     "may_ask",
     "pending_decisions",
     "play_turn",

@@ -44,11 +44,40 @@ def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, 
     action phases of a Martian turn only the WW2 airplanes plan (their next Earthling
     turn); a plan for anything else is refused. Plans for unknown or eliminated vehicles,
     or plans that can never be flown, are refused with :class:`IllegalPlanError` and the
-    state is left as it was.
+    state is left as it was (:func:`check_plans` says which).
+    """
+    placed = check_plans(state, plans)
+    new = state.copy()
+    earthling = False
+    for vid, plan in placed.items():
+        vehicle = new.vehicles[vid]
+        vehicle.plan = plan
+        if vehicle.clock == ONE_PHASE:
+            earthling = True
+    events: list[Event] = [TurnStarted(new.turn)] if state.phase == 0 else []
+    if earthling:
+        events.append(EarthlingTurnStarted(earthling_turn(new.turn, new.phase + 1)))
+    return new, events
+
+
+def check_plans(
+    state: GameState, plans: Mapping[str, Plan], alone: bool = False
+) -> dict[str, Plan]:
+    """Every check of :func:`start_turn`, in its order, on ``state`` (nothing is changed
+    or copied): :class:`IllegalPlanError` for the first plan refused, else the plan each
+    vehicle holds once they are down (a WW2 airplane's Earthling turn merged into its
+    Martian turn so far, the others' as given).
+
+    ``alone``: ``plans`` are some vehicles' only (a seat's, checked before the other
+    seats' are in), and are checked as if every other vehicle were set aside: none is
+    missing, and none of the checks of a vehicle's plan reads another vehicle's being in
+    play (a fire target is checked by its side alone).
     """
     if state.over:
         raise IllegalPlanError("the game is over")
     due = state.planning_due()
+    if alone:
+        due = [vid for vid in due if vid in plans]
     if state.phase != 0 and not due:
         raise IllegalPlanError(f"turn {state.turn} is already planned (phase {state.phase})")
     for vid in plans:
@@ -66,34 +95,31 @@ def start_turn(state: GameState, plans: Mapping[str, Plan]) -> tuple[GameState, 
         raise IllegalPlanError(f"missing plans for: {', '.join(missing)}")
     symbols = _symbols_in_play(state)
     rules = state.rules
-    new = state.copy()
-    earthling = False
+    placed: dict[str, Plan] = {}
     for vid, plan in plans.items():
-        vehicle = new.vehicles[vid]
+        vehicle = state.vehicles[vid]
         if vehicle.clock == ONE_PHASE:
-            card, speed = ww2.check_plan(new, vehicle, plan, symbols)
+            card, speed = ww2.check_plan(state, vehicle, plan, symbols)
             _check_targets(state, vid, plan)
-            vehicle.plan = ww2.merge(new, vehicle, plan, card.id, speed)
-            earthling = True
+            placed[vid] = ww2.merge(state, vehicle, plan, card.id, speed)
             continue
         if vehicle.tripod is not None:
-            standard.check_tripod_plan(new, vehicle, tripods.check_tripod_plan(new, vehicle, plan))
-            vehicle.plan = plan
+            standard.check_tripod_plan(
+                state, vehicle, tripods.check_tripod_plan(state, vehicle, plan)
+            )
+            placed[vid] = plan
             continue
         kind = vehicle.type
         cards = check_plan_shape(
             vid, plan, rules.deck_of(kind), symbols, by_id=rules.maneuver_cards(kind)
         )
         if vehicle.status:  # only lasting damage restricts a plan: most airplanes have none
-            standard.check_airplane_plan(new, vehicle, cards)
-        check_rockets(new, vehicle, plan)
-        bombs.check_drops(new, vehicle, plan, cards)
+            standard.check_airplane_plan(state, vehicle, cards)
+        check_rockets(state, vehicle, plan)
+        bombs.check_drops(state, vehicle, plan, cards)
         _check_targets(state, vid, plan)
-        vehicle.plan = plan
-    events: list[Event] = [TurnStarted(new.turn)] if state.phase == 0 else []
-    if earthling:
-        events.append(EarthlingTurnStarted(earthling_turn(new.turn, new.phase + 1)))
-    return new, events
+        placed[vid] = plan
+    return placed
 
 
 _OPEN_CHOICES = frozenset((AUTO, HOLD))

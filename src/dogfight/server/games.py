@@ -33,6 +33,7 @@ from dogfight.rules.chance import step_rng
 from dogfight.rules.decisions import Decision
 from dogfight.rules.engine import (
     Outcome,
+    check_plans,
     preview_targets,
     resolve_or_ask,
     resolve_phase,
@@ -727,13 +728,10 @@ class LiveGame(GameSeats):
 
     def check_seat_plans(self, seat_id: str, plans: Mapping[str, Plan]) -> None:
         """Refuse (IllegalPlanError/DataError) plans the engine would refuse, checking
-        only this seat's vehicles: the others are set aside on a copy of the state."""
-        state = self.state
-        trial = state.copy()
-        for vehicle in trial.vehicles.values():
-            if vehicle.in_play and vehicle.id not in plans:
-                vehicle.eliminated = "(set aside)"
-        start_turn(trial, plans)
+        only this seat's vehicles: the others as if set aside (``check_plans`` alone, on
+        the game's state: nothing is copied, a seat's plans are checked at every submit
+        and every draft)."""
+        check_plans(self.state, plans, alone=True)
 
 
 def _seats_of(record: GameRecord) -> dict[str, Seat]:
