@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -78,7 +79,7 @@ def _variants(state: GameState, plans: dict[str, Plan], enemy: str) -> Iterator[
     if not plans:
         return
     vid, plan = next(iter(plans.items()))
-    broken = [
+    broken: list[dict[str, Any]] = [
         {"cards": (*plan.cards[:-1], "no-such-card")},
         {"cards": plan.cards[:-1]},
         {"cards": (*plan.cards[:1], *plan.cards[:1], *plan.cards[2:])},
