@@ -11,18 +11,23 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import numpy as np
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
 from dogfight.catalog import load_catalog
+from dogfight.server import seat_actions
 from dogfight.server.app import create_app
+from dogfight.server.errors import ApiError
+from dogfight.server.games import LiveGame
 from dogfight.server.limits import Limits
 from dogfight.server.schemas import CreateGame
 from dogfight.server.seating import seats_of, table_of
@@ -114,6 +119,33 @@ def slowest_plan(catalog: Json, kind: str) -> Json:
             )
         )
     return {"cards": cards}
+
+
+def plan_random_turns(
+    game: LiveGame, rng: np.random.Generator, turns: int, after: Callable[[LiveGame], None]
+) -> None:
+    """Up to ``turns`` turns of random legal plans from every awaited seat of ``game``
+    (a tripod's from the tripods' maker), ``after(game)`` after each seat's submission;
+    stops at a step that is not a planning one (targets to choose, the end)."""
+    for _ in range(turns):
+        nxt = game.next_step()
+        waiting = game.waiting_for()
+        if nxt is None or nxt[1] != 0 or not waiting:
+            return
+        for sid in waiting:
+            state = game.state
+            plans = {}
+            for vid in sorted(game.seat_vehicles(sid)):
+                vehicle = state.vehicles.get(vid)
+                if vehicle is None or not vehicle.in_play:
+                    continue
+                make = random_tripod_plan if vehicle.tripod is not None else random_legal_plan
+                plans[vid] = make(state, vid, rng).model_dump(mode="json")
+            try:
+                seat_actions.submit_plans(game, sid, nxt[0], plans, 0)
+            except ApiError:
+                continue
+            after(game)
 
 
 def straights_plan(fire: str = "auto") -> Json:

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from server_helpers import plan_random_turns
 
-from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
 from dogfight.catalog import load_catalog
 from dogfight.geometry.pose import Pose
 from dogfight.rules.observation import (
@@ -26,8 +26,6 @@ from dogfight.rules.observation import (
 )
 from dogfight.rules.plans import Flown, Plan
 from dogfight.rules.state import GameState, Vehicle
-from dogfight.server import seat_actions
-from dogfight.server.errors import ApiError
 from dogfight.server.schemas import CreateGame
 from dogfight.server.seating import seats_of, table_of
 from dogfight.server.service import GameService
@@ -84,25 +82,7 @@ def test_a_vehicles_written_parts_are_its_views_put_in_json(name: str, tmp_path:
     table = table_of(setup, CATALOG)
     seats = seats_of(CreateGame(preset=name), table)
     game, _ = service.create(setup, name, seats, 5, True)
-    rng = np.random.default_rng(5)
-    for _ in range(4):
-        nxt = game.next_step()
-        waiting = game.waiting_for()
-        if nxt is None or nxt[1] != 0 or not waiting:
-            break
-        for sid in waiting:
-            state = game.state
-            plans = {}
-            for vid in sorted(game.seat_vehicles(sid)):
-                vehicle = state.vehicles.get(vid)
-                if vehicle is None or not vehicle.in_play:
-                    continue
-                make = random_tripod_plan if vehicle.tripod is not None else random_legal_plan
-                plans[vid] = make(state, vid, rng).model_dump(mode="json")
-            try:
-                seat_actions.submit_plans(game, sid, nxt[0], plans, 0)
-            except ApiError:
-                continue
+    plan_random_turns(game, np.random.default_rng(5), 4, lambda game: None)
     checked = 0
     for state in [game.initial, *(step.state for step in game.steps)]:
         head = table_head_text(state, rules_head_text(state.rules))

@@ -15,15 +15,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from server_helpers import plan_random_turns
 
 from dogfight import ENGINE_VERSION
-from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
 from dogfight.catalog import load_catalog
 from dogfight.geometry.pose import Pose
 from dogfight.rules.events import Event, GameOver
 from dogfight.rules.plans import Action, Plan
-from dogfight.server import seat_actions, views
-from dogfight.server.errors import ApiError
+from dogfight.server import views
 from dogfight.server.games import LiveGame
 from dogfight.server.records import _float_text, stored_text
 from dogfight.server.schemas import CreateGame
@@ -130,27 +129,8 @@ def test_a_summarys_text_is_the_summary_put_in_json(name: str, tmp_path: Path) -
         seats = seats_of(CreateGame(preset=name), table)
         seats = [seats[0], *((label, side, v, bot) for label, side, v, _ in seats[1:])]
         game, _ = service.create(setup, name, seats, 5, analysis)
-        rng = np.random.default_rng(5)
         _check(game)
-        for _ in range(6):
-            nxt = game.next_step()
-            waiting = game.waiting_for()
-            if nxt is None or nxt[1] != 0 or not waiting:
-                break
-            for sid in waiting:
-                state = game.state
-                plans = {}
-                for vid in sorted(game.seat_vehicles(sid)):
-                    vehicle = state.vehicles.get(vid)
-                    if vehicle is None or not vehicle.in_play:
-                        continue
-                    make = random_tripod_plan if vehicle.tripod is not None else random_legal_plan
-                    plans[vid] = make(state, vid, rng).model_dump(mode="json")
-                try:
-                    seat_actions.submit_plans(game, sid, nxt[0], plans, 0)
-                except ApiError:
-                    continue
-                _check(game)
+        plan_random_turns(game, np.random.default_rng(5), 6, _check)
 
 
 @pytest.mark.parametrize(
