@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import numpy as np
+from hypothesis import strategies as st
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -119,6 +120,18 @@ def slowest_plan(catalog: Json, kind: str) -> Json:
             )
         )
     return {"cards": cards}
+
+
+DECIMAL_FLOATS = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.floats(-1e10, 1e10),
+    st.floats(-1e-3, 1e-3),
+    st.integers(-(10**12), 10**12).map(lambda n: n / 10**5),
+    st.integers(-(10**9), 10**9).map(lambda n: n / 2**10),
+    st.sampled_from([0.0, -0.0, 0.00005, -0.00005, 0.00015, 2.5e-05, 9999999999.99995]),
+)
+"""Floats for the writers of a number rounded to 1e-4 (the events' and the tables'):
+any float, the sizes they write with four decimals, halfway cases and negative zero."""
 
 
 def plan_random_turns(

@@ -14,8 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
-from server_helpers import plan_random_turns
+from server_helpers import DECIMAL_FLOATS, plan_random_turns
 
 from dogfight import ENGINE_VERSION
 from dogfight.catalog import load_catalog
@@ -193,15 +192,6 @@ def test_an_event_that_is_not_a_number_is_refused_as_the_encoder_refuses_it(bad:
 
 
 @settings(max_examples=2000, deadline=None)
-@given(
-    value=st.one_of(
-        st.floats(allow_nan=False, allow_infinity=False),
-        st.floats(-1e10, 1e10),
-        st.floats(-1e-3, 1e-3),
-        st.integers(-(10**12), 10**12).map(lambda n: n / 10**5),
-        st.integers(-(10**9), 10**9).map(lambda n: n / 2**10),
-        st.sampled_from([0.0, -0.0, 0.00005, -0.00005, 0.00015, 2.5e-05, 9999999999.99995]),
-    )
-)
+@given(value=DECIMAL_FLOATS)
 def test_a_float_is_written_as_the_rounded_float_the_encoder_writes(value: float) -> None:
     assert _float_text(value) == to_json(_Odd(value).to_json()["number"])
