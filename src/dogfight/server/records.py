@@ -15,7 +15,7 @@ from dogfight.narration import describe
 from dogfight.rules.events import Event, Moved
 from dogfight.rules.plans import AUTO, Action, Plan
 from dogfight.rules.state import GameState
-from dogfight.server.viewcache import str_json, to_json
+from dogfight.server.viewcache import four_decimals, str_json, to_json
 
 Json = dict[str, Any]
 
@@ -238,16 +238,11 @@ def stored_text(event: Event) -> str:
 
 def _float_text(value: float) -> str:
     """``float.__repr__`` of ``round(value, 4)`` (no negative zero), as ``Event.to_json``
-    and the encoder write a float. Below 1e10 in size it is the value written with four
-    decimals, its trailing zeros dropped: the same correctly rounded decimal as
-    ``round``'s, and at most 14 digits, so the shortest that gives the rounded float back
-    (``repr``'s); one conversion instead of ``round``'s and ``repr``'s (a test holds
-    the two to the same text)."""
+    and the encoder write a float: below 1e10 in size, :func:`four_decimals` (a test
+    holds the two to the same text)."""
     if -1e10 < value < 1e10:
-        text = f"{value:.4f}".rstrip("0")
-        if text[-1] == ".":
-            return "0.0" if text == "-0." else text + "0"
-        return text
+        text = four_decimals(value)
+        return "0.0" if text == "-0.0" else text
     rounded = round(value, 4)
     if rounded == 0:
         return "0.0"

@@ -26,7 +26,7 @@ from dogfight.rules.plans import Plan
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripods import secret_action_cards
 from dogfight.server.plan_texts import PlansText
-from dogfight.server.viewcache import scalar_json, str_json, to_json
+from dogfight.server.viewcache import four_decimals, scalar_json, str_json, to_json
 
 
 def rules_head_text(rules: Rules) -> str:
@@ -127,13 +127,9 @@ def _plan_json(plan: Plan) -> str:
 
 
 def _rounded(value: float) -> str:
-    """``to_json(round(value, 4))``, as the observation writes a pose's number. A float
-    below 1e10 in size is written with four decimals, its trailing zeros dropped: the
-    same correctly rounded decimal as ``round``'s, with at most 14 digits, so the
-    shortest text that gives the rounded float back (``repr``'s, the encoder's); its
-    sign kept on a zero (``round`` keeps it: ``-0.0``). One conversion to decimal
-    instead of two (a test holds the two to the same text)."""
+    """``to_json(round(value, 4))``, as the observation writes a pose's number
+    (:func:`four_decimals` for a float below 1e10 in size; a test holds the two to the
+    same text)."""
     if type(value) is float and -1e10 < value < 1e10:
-        text = f"{value:.4f}".rstrip("0")
-        return text + "0" if text[-1] == "." else text
+        return four_decimals(value)
     return to_json(round(value, 4))

@@ -55,6 +55,17 @@ def to_json(value: Any) -> str:
     return "".join(_C_ENCODER(value, 0))
 
 
+def four_decimals(value: float) -> str:
+    """``to_json(round(value, 4))`` of a float below 1e10 in size (the caller checks):
+    the value written with four decimals, its trailing zeros dropped — the same
+    correctly rounded decimal as ``round``'s, with at most 14 digits, so the shortest
+    text that gives the rounded float back (``repr``'s, the encoder's), its sign kept on
+    a zero (``-0.0``, as ``round`` keeps it). One conversion to decimal instead of
+    ``round``'s and ``repr``'s: the events' and the tables' numbers are written so."""
+    text = f"{value:.4f}".rstrip("0")
+    return text + "0" if text[-1] == "." else text
+
+
 def scalar_json(value: Any) -> str:
     """``to_json`` of a single value, a bool, None, an int or a string written without the
     encoder (the same text: a part written piece by piece has a few of these, each of
