@@ -29,6 +29,7 @@ from dogfight.server.seating import seats_of, table_of
 from dogfight.server.service import GameService
 from dogfight.server.setups import presets
 from dogfight.server.store import Store
+from dogfight.server.table_texts import page_plans
 from dogfight.server.viewcache import scalar_json, to_json
 
 Json = dict[str, Any]
@@ -144,7 +145,9 @@ def test_a_summarys_text_is_the_summary_put_in_json(name: str, tmp_path: Path) -
 )
 def test_a_seats_plans_text_is_their_dumps_put_in_json(plans: dict[str, Plan]) -> None:
     dumps = {vid: plan.model_dump(mode="json") for vid, plan in plans.items()}
-    assert views._plans_json(plans) == to_json(dumps)
+    assert page_plans(plans) == to_json(dumps)
+    for vid, plan in plans.items():
+        assert page_plans.plan(plan) == to_json(dumps[vid])
 
 
 @pytest.mark.parametrize(

@@ -38,13 +38,14 @@ class PlansText:
         """A cards-only plan's text before and after its cards' texts."""
 
     def __call__(self, plans: Mapping[str, Plan]) -> str:
-        before, after = self.around
-        string, comma = self.string, self.comma
-        parts = []
-        for vid, plan in plans.items():
-            if plan.__pydantic_fields_set__ <= _CARDS_ONLY:
-                text = "".join((before, comma.join([string(c) for c in plan.cards]), after))
-            else:
-                text = self.encode(plan.model_dump(mode="json"))
-            parts.append(string(vid) + self.colon + text)
-        return "{" + comma.join(parts) + "}"
+        string, colon, plan = self.string, self.colon, self.plan
+        return (
+            "{" + self.comma.join([string(vid) + colon + plan(p) for vid, p in plans.items()]) + "}"
+        )
+
+    def plan(self, plan: Plan) -> str:
+        """``encode(plan.model_dump(mode="json"))``: one plan's text."""
+        if plan.__pydantic_fields_set__ <= _CARDS_ONLY:
+            before, after = self.around
+            return "".join((before, self.comma.join([self.string(c) for c in plan.cards]), after))
+        return self.encode(plan.model_dump(mode="json"))

@@ -22,7 +22,6 @@ from dogfight.rules.observation import (
     open_vehicle_view,
     own_vehicle_view,
 )
-from dogfight.rules.plans import Plan
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripods import secret_action_cards
 from dogfight.server.plan_texts import PlansText
@@ -112,18 +111,15 @@ def own_vehicle_text(v: Vehicle) -> str:
         '],"status":', to_json(dict(sorted(v.status.items()))) if v.status else "{}",
     ]  # fmt: skip
     if plan is not None:
-        parts += (',"plan":', _plan_json(plan))
+        parts += (',"plan":', page_plans.plan(plan))
     parts.append("}")
     return "".join(parts)
 
 
-_plans_json = PlansText(to_json, str_json, ",", ":")
-
-
-def _plan_json(plan: Plan) -> str:
-    """``to_json(plan.model_dump(mode="json"))``: the plan's text in a seat's plans
-    written by :class:`PlansText` (``{"":`` + the plan's text + ``}``)."""
-    return _plans_json({"": plan})[4:-1]
+page_plans = PlansText(to_json, str_json, ",", ":")
+"""``to_json`` of a seat's plans (``{vehicle: plan.model_dump(mode="json")}``) or, with
+``page_plans.plan``, of one plan, as the seats' pages are sent them (a plan's dump and
+its encoding cost ~50k instructions, the written text ~11k)."""
 
 
 def _rounded(value: float) -> str:

@@ -28,12 +28,12 @@ from dogfight.rules.observation import (
 from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
-from dogfight.server.plan_texts import PlansText
 from dogfight.server.records import Json, Seat, Step, event_json, event_text, pose_json
 from dogfight.server.table_texts import (
     open_table_text,
     open_vehicle_text,
     own_vehicle_text,
+    page_plans,
     rules_head_text,
     table_head_text,
 )
@@ -363,16 +363,10 @@ def _stage_json(game: LiveGame, seat_id: str, vids: frozenset[str]) -> str:
             '{"kind":"planning","turn":', scalar_json(turn),
             ',"to_plan":[', ",".join([str_json(v) for v in to_plan]),
             '],"submitted":', "false" if mine is None else "true",
-            ',"my_plans":', "null" if mine is None else _plans_json(mine),
+            ',"my_plans":', "null" if mine is None else page_plans(mine),
             ',"waiting_for":', _waiting_text(game), "}",
         )
     )  # fmt: skip
-
-
-_plans_json = PlansText(to_json, str_json, ",", ":")
-"""``to_json({vehicle: plan.model_dump(mode="json")})``, written as the store writes a
-seat's plans (:class:`~dogfight.server.plan_texts.PlansText`; a plan's dump and its
-encoding cost ~50k instructions, the written text ~11k)."""
 
 
 def _stage(game: LiveGame, seat_id: str, vids: frozenset[str], nxt: tuple[int, int] | None) -> Json:
