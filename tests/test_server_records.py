@@ -174,12 +174,8 @@ def test_a_steps_stored_text_gives_the_same_page_text_as_its_events() -> None:
             steps.append(Step(turn, phase, events, state))
         for step in steps:
             assert json.loads(step.stored()) == step.encode()
-            for i, (e, j, t) in enumerate(
-                zip(step.events, step.encode(), step.encode_texts(), strict=True)
-            ):
+            for e, j, t in zip(step.events, step.encode(), step.encode_texts(), strict=True):
                 assert event_text(e, step.state, j, t) == event_text(e, step.state)
-                # the page text kept on the step is the one made anew
-                assert step.page(i) == event_text(e, step.state) == step.page(i)
                 seen += 1
     assert seen > 20
 

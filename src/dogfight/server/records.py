@@ -89,22 +89,6 @@ class Step:
     """Each of ``encoded`` as compact JSON text: stored, and the start of each event's
     text for the pages (so an event is put in JSON once, not once more per page)."""
 
-    pages: list[str | None] | None = None
-    """Each event's text as a page shows it whole (:func:`event_text`), once made: in a
-    step with a secret event, each seat's text of the step is made apart, from these
-    for the events it sees whole (the same for every such seat)."""
-
-    def page(self, index: int) -> str:
-        """Event ``index`` as a page shows it whole, made once."""
-        pages = self.pages
-        if pages is None:
-            pages = self.pages = [None] * len(self.events)
-        text = pages[index]
-        if text is None:
-            text = event_text(self.events[index], self.state, None, self.encode_texts()[index])
-            pages[index] = text
-        return text
-
     def encode(self) -> list[Json]:
         if self.encoded is None:
             self.encoded = [e.to_json() for e in self.events]
