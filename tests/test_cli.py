@@ -214,3 +214,32 @@ def test_simulate_takes_the_duel_preset(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "sim" / "win_rates.png").exists()
+
+
+@pytest.mark.parametrize(
+    "args,option",
+    [
+        (["simulate", "duel", "--games", "2", "--out", "/proc/dogfight-x"], "--out"),
+        (["adjudicate", str(EXAMPLES / "duel.json"), "-o", "/proc/dogfight-x/y.json"], "--output"),
+        (["render", str(EXAMPLES / "duel.json"), "-o", "/proc/dogfight-x.svg"], "--output"),
+        (["play", "duel", "--vs", "hrad"], "--vs"),
+        (["play", "duel", "--computer", "allies=hrad", "--no-browser"], "--computer"),
+        (["simulate", "duel", "--games", "2", "--bots", "hrad"], "--bots"),
+    ],
+)
+def test_every_option_names_itself_in_its_error(
+    tmp_path: Path, args: list[str], option: str
+) -> None:
+    """Issue 29 item 4: "`--out /proc/x` prints a traceback (exit 1); `--vs hrad` is blamed
+    on `--bots` ... Every option names itself in its error." An output that cannot be
+    written is refused before anything is computed, one line naming the option."""
+    result = dogfight(*args, "--db", str(tmp_path / "g.db")) if "--computer" in args else None
+    result = result or dogfight(*args, cwd=tmp_path)
+    assert_clean_refusal(result, f"{option}:")
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_an_unknown_table_lists_the_ready_made_setups_too() -> None:
+    """Issue 29 item 4: "`simulate dual` lists the scenarios without `duel`"."""
+    result = dogfight("simulate", "dual", "--games", "2")
+    assert_clean_refusal(result, "SCENARIO:", "'dual'", "duel,", "a-lonely-invader")

@@ -55,12 +55,13 @@ def register(name: str, factory: BotFactory) -> None:
     REGISTRY[name] = factory
 
 
-def make(name: str) -> Bot:
-    """A new bot by name; raises :class:`dogfight.errors.DataError` listing the names."""
+def make(name: str, option: str = "--bots") -> Bot:
+    """A new bot by name; raises :class:`dogfight.errors.DataError` listing the names,
+    blamed on ``option`` (the command-line option or body field that gave the name)."""
     from dogfight.bots import load_all
     from dogfight.errors import DataError
 
     load_all()
     if name not in REGISTRY:
-        raise DataError("--bots", "bot", name, "known bots: " + ", ".join(sorted(REGISTRY)))
+        raise DataError(option, "bot", name, "known bots: " + ", ".join(sorted(REGISTRY)))
     return REGISTRY[name]()

@@ -45,7 +45,7 @@ def emit(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
     else:
-        write_atomic(output, text)
+        write_atomic(output, text, "--output")
 
 
 def catalog_summary(cat: Catalog) -> dict[str, Any]:

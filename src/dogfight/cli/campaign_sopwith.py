@@ -92,7 +92,7 @@ def next_game(
     out: str,
 ) -> None:
     """Start the campaign's next game and write its start sheet into ``out``."""
-    from dogfight.cli.sopwith import out_folder
+    from dogfight.output import make_folder
 
     stored = settle(store, stored, spec, games)
     campaign = stored.campaign
@@ -104,7 +104,7 @@ def next_game(
             f"game {campaign.number} is being played as {row.game_id!r}: finish it first "
             "(dogfight sopwith orders / turn)"
         )
-    out_folder(out)
+    make_folder(out)
     name = league.game_name(stored.id, campaign.number)
     rules = spec.rules()
     seed = league.game_seed(campaign.seed, campaign.number)

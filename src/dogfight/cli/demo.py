@@ -69,5 +69,6 @@ def register(app: typer.Typer) -> None:
                 last_turn(game.events),
                 title=f"dogfight demo, seed {seed}: final table",
             ),
+            "--output",
         )
         out.print(f"Final table drawn to [bold]{output}[/]")

@@ -46,4 +46,4 @@ def register(app: typer.Typer) -> None:
         elif phases is not None:
             title += f", first {phases} phase{'' if phases == 1 else 's'}"
         svg = render_svg(done.state, done.events, title=title, show_reach=reach, ruling=done.ruling)
-        write_atomic(output, svg)
+        write_atomic(output, svg, "--output")

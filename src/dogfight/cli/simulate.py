@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from dogfight.errors import DataError
+from dogfight.output import make_folder
 
 ENGINES = ("local", "ray", "batch", "ray-batch")
 
@@ -60,6 +61,12 @@ def load_table(target: str, catalog: Any) -> tuple[Any, bool]:
         known = presets(catalog)
         if target in known:
             return parse_situation(known[target]["setup"], target), False
+        raise DataError(
+            "SCENARIO",
+            "scenario",
+            target,
+            "a situation JSON file, a scenario or a ready-made setup: " + ", ".join(sorted(known)),
+        )
     return scenario_situation(catalog, target), True
 
 
@@ -170,9 +177,7 @@ def register(app: typer.Typer) -> None:
             check_policies(chosen)
         else:
             chosen = {side: chosen.get(side) or default_bot(state, side) for side in sides}
-        if out.exists() and not out.is_dir():
-            raise DataError(str(out), "--out", str(out), "must be a folder")
-        out.mkdir(parents=True, exist_ok=True)
+        make_folder(out)
         count = workers or os.cpu_count() or 1
         spec = RunSpec(
             situation=situation.model_dump(mode="json", exclude_defaults=True),
@@ -230,8 +235,8 @@ def register(app: typer.Typer) -> None:
             "workers": count,
             "engine": engine,
         }
-        write_atomic(out / "results.json", results_json(config, summary))
-        write_atomic(out / "games.csv", games_csv(results))
+        write_atomic(out / "results.json", results_json(config, summary), "--out")
+        write_atomic(out / "games.csv", games_csv(results), "--out")
         what = subject(state.scenario.title if state.scenario is not None else scenario, chosen)
         win_rates_png(summary, out / "win_rates.png", what=what)
         lengths_png(results, out / "lengths.png", what=what, sides=sides)
@@ -295,9 +300,7 @@ def simulate_campaigns(
     cat = catalog()
     spec, _ = load_campaign(name, cat)
     chosen = parse_bots(bots, list(spec.sides))
-    if out.exists() and not out.is_dir():
-        raise DataError(str(out), "--out", str(out), "must be a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     played = []
     with Progress(console=Console(stderr=True)) as bar:
         task = bar.add_task(f"{campaigns} campaigns of {spec.title}", total=campaigns)
@@ -309,6 +312,7 @@ def simulate_campaigns(
     write_atomic(
         out / "campaigns.json",
         json.dumps({"config": config, "summary": summary.to_json()}, indent=2) + "\n",
+        "--out",
     )
     table = Table(title=f"{spec.title}: {campaigns} campaigns, seed {seed}")
     for column in ("winner", "campaigns", "rate", "95% interval"):

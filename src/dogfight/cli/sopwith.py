@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import sys
 import zlib
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from dogfight.errors import DataError
+from dogfight.output import make_folder
 from dogfight.sopwith.board import Cloud
 from dogfight.sopwith.game import GameError, GameState, PlaneSetup
 from dogfight.sopwith.hexes import FACING_NAMES, Hex, label, parse_facing, parse_label
@@ -56,18 +56,6 @@ def _store(db: str | None, create: bool = False) -> Store:
     store = Store(url, create=create)
     sys.stderr.write(f"database: {describe_url(url)}\n")
     return store
-
-
-def out_folder(out: str) -> None:
-    """Create the output folder (and its parents) before anything is stored; refuse a
-    path that is a file or cannot be made."""
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise DataError("--out", "folder", out, "is a file, not a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise DataError("--out", "folder", out, f"cannot be created: {exc.strerror}") from None
 
 
 def _pairs(values: list[str], option: str) -> dict[str, str]:
@@ -165,7 +153,7 @@ def new(
     start sheet (turn 0) with the map and prints the Ace list."""
     if not game.strip() or len(game) > 100:
         raise DataError("GAME", "name", game, "a name of 1 to 100 characters")
-    out_folder(out)
+    make_folder(out)
     rules = with_switches(load_ruleset(ruleset), _pairs(switch or [], "--switch"), "--switch")
     side = rules.board_side
     store = _store(db, create=True)
@@ -274,7 +262,7 @@ def turn(
 ) -> None:
     """Resolve the turn to play with the orders filed (no orders: NMR) and write every
     player's result, the published report and the map."""
-    out_folder(out)
+    make_folder(out)
     store = _store(db)
     stored = store.game(game)
     before = stored.state
@@ -310,7 +298,7 @@ def report(
     """Re-issue a turn's reports exactly as they were issued (turn 0: the start sheet)."""
     print_ = print_ or player is not None
     if not print_:
-        out_folder(out)
+        make_folder(out)
     store = _store(db)
     issued = store.issued(game, turn_number)
     if print_:

@@ -251,7 +251,7 @@ def play_in_terminal(
     sides = sides_of(state)
     if human_side not in sides:
         raise DataError("--as", "side", human_side, "sides: " + ", ".join(sides))
-    make(bot_name)
+    make(bot_name, "--vs")
     bots: dict[str, Bot] = {s: make(bot_name) for s in sides if s != human_side}
     rngs = {
         s: np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, 7, k])))

@@ -241,7 +241,11 @@ def register(app: typer.Typer) -> None:
                 CreateGame(preset=scenario, computer=bots, seed=seed, analysis=seed is not None)
             )
         except ApiError as exc:
-            raise DataError("play", exc.field or "scenario", scenario, exc.error) from None
+            field = exc.field or "scenario"
+            if field.startswith("computer."):  # a seat's bot: blame --computer, show the bot
+                seat = field.partition(".")[2]
+                raise DataError("--computer", field, bots.get(seat), exc.error) from None
+            raise DataError("play", field, scenario, exc.error) from None
         try:
             sock = _listen(host, port)
         except DataError:
@@ -319,7 +323,7 @@ def register(app: typer.Typer) -> None:
                     # the events are this engine's replay; the players saw the stored ones
                     header["diverged"] = [list(at) for at in live.diverged]
                 target = output or f"{live.id}.jsonl"
-                write_atomic(target, transcript(events, **header))
+                write_atomic(target, transcript(events, **header), "--output")
                 print(f"dogfight: {len(events)} events of {len(live.steps)} steps -> {target}")
                 if live.diverged:
                     where = ", ".join(f"turn {t} phase {p}" for t, p in live.diverged)
@@ -342,7 +346,7 @@ def register(app: typer.Typer) -> None:
                     title = f"{live.title}: step {index}"
                     if index:
                         title += f" (turn {state.turn if state.phase else chosen.turn})"
-                    write_atomic(svg, render_svg(state, shown, title))
+                    write_atomic(svg, render_svg(state, shown, title), "--svg")
                     print(f"dogfight: step {index} drawn -> {svg}")
         finally:
             store.close()
@@ -369,7 +373,7 @@ def _play_in_terminal(cat: Catalog, preset: str, bot: str, side: str | None, see
     from dogfight.server.setups import presets
     from dogfight.situation import parse_situation
 
-    make(bot)  # an unknown bot is refused before anything starts
+    make(bot, "--vs")  # an unknown bot is refused before anything starts
     known = presets(cat)
     if preset not in known:
         raise DataError("play", "scenario", preset, "presets: " + ", ".join(sorted(known)))

@@ -228,14 +228,14 @@ def write_files(folder: str | Path, files: Mapping[str, str | bytes]) -> list[Pa
     for name, content in files.items():
         path = directory / name
         try:
-            write_atomic(path, content)
-        except OSError as exc:
+            write_atomic(path, content, "--out")
+        except DataError as exc:
             raise DataError(
+                "--out",
+                "file",
                 str(path),
-                "(output)",
-                name,
-                f"cannot be written ({exc.strerror}); the game is stored: write the reports "
-                "again with 'dogfight sopwith report'",
+                f"{exc.allowed}; the game is stored: write the reports again with "
+                "'dogfight sopwith report'",
             ) from None
         written.append(path)
     return written
