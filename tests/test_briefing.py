@@ -8,6 +8,7 @@ from pathlib import Path
 from server_helpers import client, duel_situation, headers, seat_url
 
 from dogfight.briefing import briefing, ending
+from dogfight.rules.victory import check_victory
 
 
 def test_a_lonely_invader_is_briefed_with_its_exit_edge(tmp_path: Path) -> None:
@@ -38,7 +39,8 @@ def test_the_ending_says_why_and_how_the_score_was_made() -> None:
     state = state_of(duel_situation())
     assert briefing(state) is None and ending(state) is None
     state.vehicles["albatros"].eliminated = "shot_down"
-    state.over, state.winner = True, "allies"
+    check_victory(state, [])
+    assert state.over and state.winner == "allies"
     end = ending(state)
     assert end is not None
     assert "still has vehicles in the playing area" in end["reason"]

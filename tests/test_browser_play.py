@@ -65,6 +65,10 @@ def test_a_whole_duel_hot_seat(server: Server, browser: Any, shots: Path) -> Non
     assert planned >= 4
     text = page.inner_text("#end-screen")
     assert "Game over" in text
+    # the end screen says the game's one judgement: heading, why, and the match points
+    heading = page.inner_text("#end-screen .winner")
+    assert heading.endswith(" win") or heading == "A draw", heading
+    assert "Why: " in text and "Match points: " in text
     log = page.inner_text("#log-entries")
     assert "fires" in log
     page.screenshot(path=str(shots / "duel-end.png"))

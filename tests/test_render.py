@@ -26,6 +26,7 @@ from dogfight.rules.events import (
     CloudDispersed,
     Event,
     Fired,
+    GameOver,
     HeatRay,
     Moved,
     PhaseStarted,
@@ -33,7 +34,6 @@ from dogfight.rules.events import (
     Reinforcement,
     RocketsHit,
     RocketsMissed,
-    ScenarioWon,
     SmokeCloud,
     SpecialDamage,
     TurnStarted,
@@ -914,30 +914,37 @@ def test_a_scenario_draws_its_title_edge_strips_half_line_and_objective_zone(
 
 
 def test_a_scenario_won_and_a_reinforcement_entering(catalog: Catalog) -> None:
+    """The caption says the game's one judgement (``state.result``) in the words of
+    :func:`dogfight.narration.ending`, as the page, the terminal and the log do."""
     final, _events = spark(catalog)
     pose = final.vehicles["nieuport"].pose
-    condition = "The Earth player wins if he destroys the tripod."
     events: list[Event] = [
         TurnStarted(3),
         PhaseStarted(3, 1),
         Reinforcement("nieuport", "nieuport-17", pose),
-        ScenarioWon("earth", condition),
     ]
-    root = parse(render_svg(final, events))
+    won = final.copy()
+    won.over, won.winner = True, "earth"
+    won.result = GameOver("earth", {}, "the tripod is destroyed")
+    root = parse(render_svg(won, events))
     (entry,) = find(layer(root, "scenario"), "g", "reinforcement")
     assert entry.get("data-vehicle") == "nieuport"
     assert find(entry, "polygon", "enters") and find(entry, "line", "enters")
     assert "nieuport enters" in texts(root)
-    assert f"earth win: {condition}" in texts(root)
-    draw = parse(render_svg(final, [ScenarioWon(None, "the earth side has nothing left")]))
-    assert "no winner: the earth side has nothing left" in texts(draw)
+    assert "earth win: The tripod is destroyed" in texts(root)
+    drawn = final.copy()
+    drawn.over = True
+    drawn.result = GameOver(None, {}, "the earth side has nothing left")
+    assert "A draw: The earth side has nothing left" in texts(parse(render_svg(drawn)))
 
 
 def test_a_long_caption_wraps_and_grows_the_header(catalog: Catalog) -> None:
     final, _events = spark(catalog)
     plain = view_box(parse(render_svg(final)))
-    long = "The Martian player wins if he drains energy " * 4
-    root = parse(render_svg(final, [ScenarioWon("martians", long.strip())]))
+    won = final.copy()
+    won.over, won.winner = True, "martians"
+    won.result = GameOver("martians", {}, ("the Martian player drains energy " * 4).strip())
+    root = parse(render_svg(won))
     lines = [t for t in texts(root) if "drains" in t]
     assert len(lines) >= 2 and lines[0].startswith("martians win: ")
     assert view_box(root)[1] < plain[1]  # the header grew upward

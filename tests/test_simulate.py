@@ -202,3 +202,24 @@ def test_every_scenario_has_a_playable_default_setup(catalog: Catalog) -> None:
         situation = scenario_situation(catalog, sid)
         state = build(situation, catalog, 0)
         assert state.scenario is not None and state.scenario.id == sid
+
+
+def test_a_scenario_without_match_points_is_summed_up_by_its_victories(tmp_path: Path) -> None:
+    """Issue 29 item 3: "*A Lonely Invader* over 100 games shows earth winning 66% and
+    "martians ahead" on match points. Match points of 002 apply where the scenario uses
+    002's scoring; elsewhere the summary speaks of the scenario's victory." """
+    out = tmp_path / "x"
+    result = dogfight(
+        "simulate", "a-lonely-invader", "--games", "6", "--workers", "1", "--out", str(out)
+    )
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert "match points" not in text
+    assert "scenario victories over the 6 games:" in text
+    data = _outputs(out)
+    wins = {side: w["count"] for side, w in data["summary"]["wins"].items()}
+    best = max(wins.values())
+    leaders = [side for side, count in wins.items() if count == best]
+    said = f"{leaders[0]} ahead" if len(leaders) == 1 else "; level"
+    assert said in text
+    assert set(data["summary"]["match_points"]["totals"].values()) == {0}

@@ -16,9 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from dogfight.catalog.models import Victory
-from dogfight.rules.scenario import edge_distance, own_losses, reinforced, verdict
+from dogfight.narration import ending as narration_ending
+from dogfight.rules.scenario import edge_distance, own_losses, reinforced
 from dogfight.rules.state import GameState
-from dogfight.rules.victory import SHOT_DOWN, scores
+from dogfight.rules.victory import SHOT_DOWN
 
 Json = dict[str, Any]
 
@@ -144,23 +145,23 @@ def missions(state: GameState) -> list[Json]:
 
 
 def ending(state: GameState) -> Json | None:
-    """Why the game ended and how each side's score was made (None: not over)."""
-    if not state.over:
+    """Why the game ended and how each side's score was made (None: not over): the
+    words of its one judgement (``state.result``, :func:`dogfight.narration.ending`),
+    with, where match points apply, the lines that made each side's points."""
+    over = state.result
+    if not state.over or over is None:
         return None
-    if state.scenario is not None:
-        win = verdict(state)
-        if win is not None:
-            level = f"{win.level} victory: " if win.level else ""
-            reason = f"{win.side}: {level}{win.text}"
-        else:
-            reason = "a side has nothing left in play and no condition of the scenario is met"
-    elif state.winner is not None:
-        reason = (
-            f"the {state.winner} side still has vehicles in the playing area and every enemy "
-            "vehicle has left it or been eliminated (000)"
-        )
-    else:
-        reason = "the last vehicles of both sides went out at the same time: a draw (000)"
+    said = narration_ending(over)
+    out: Json = {
+        "heading": said["heading"],
+        "reason": said["reason"],
+        "winner": over.winner,
+        "level": over.level,
+        "scores": over.scores,
+        "how": {},
+    }
+    if not over.scores:
+        return out  # the scenario's victory is the whole result: no points to explain
     how: dict[str, list[str]] = {}
     for side in state.sides():
         lines: list[str] = []
@@ -182,4 +183,5 @@ def ending(state: GameState) -> Json | None:
             if card.side == side and card.done_by is not None:
                 lines.append(f"+{card.points}: {card.mission} mission {card.id} ({card.done_by})")
         how[side] = lines
-    return {"reason": reason, "winner": state.winner, "scores": scores(state), "how": how}
+    out["how"] = how
+    return out

@@ -5,6 +5,28 @@ from __future__ import annotations
 from dogfight.rules import events as ev
 
 
+def ending(over: ev.GameOver) -> dict[str, str]:
+    """The words of a game's end, from its one judgement (:class:`GameOver`): the
+    ``heading`` ("martians win", "earth win: a strategic victory", "A draw"), the
+    ``reason`` (why, in words), the ``scores`` ("" where no match points apply) and the log
+    ``line`` made of them. The browser's result, the terminal, the log and ``render`` all
+    say these words."""
+    if over.winner is None:
+        heading = "A draw"
+    elif over.level:
+        heading = f"{over.winner} win: a {over.level} victory"
+    else:
+        heading = f"{over.winner} win"
+    reason = over.reason[:1].upper() + over.reason[1:] if over.reason else ""
+    scores = ", ".join(f"{s} {p:+d}" for s, p in sorted(over.scores.items()))
+    line = f"Game over: {heading}."
+    if reason:
+        line += f" {reason.rstrip('.')}."
+    if scores:
+        line += f" Match points: {scores}."
+    return {"heading": heading, "reason": reason, "scores": scores, "line": line}
+
+
 def describe(event: ev.Event) -> str:
     """One line of English for an event.
 
@@ -42,10 +64,8 @@ def describe(event: ev.Event) -> str:
             return f"{v} leaves the playing area."
         case ev.Eliminated(vehicle=v, reason=reason):
             return f"{v} is out of the game: {reason.replace('_', ' ')}."
-        case ev.GameOver(winner=winner, scores=scores):
-            table = ", ".join(f"{s} {p:+d}" for s, p in sorted(scores.items()))
-            head = f"{winner} win" if winner else "Draw: nobody is left"
-            return f"Game over. {head}. Scores: {table}."
+        case ev.GameOver():
+            return ending(event)["line"]
         case ev.DeckReshuffled(deck=deck, reason=reason):
             return f"Damage deck {deck} is reshuffled ({reason})."
         case ev.EarthlingTurnStarted(earthling_turn=n):
@@ -155,9 +175,9 @@ def describe(event: ev.Event) -> str:
         case ev.CloudDispersed(cloud=c, vehicle=v):
             return f"{v} flies into black smoke: cloud {c} is dispersed."
         case ev.ScenarioWon(winner=None, condition=condition):
-            return f"The scenario ends undecided: {condition}."
+            return f"No victory condition is met, and {condition}."
         case ev.ScenarioWon(winner=w, condition=condition):
-            return f"{w} win: {condition.rstrip('.')}."
+            return f"The {w} side's victory condition is met: \u201c{condition.rstrip('.')}\u201d."
         case ev.Reinforcement(vehicle=v, type=kind, pose=pose):
             return f"{v} ({kind}) enters at ({pose.x:.1f}, {pose.y:.1f})."
         case ev.SkillUsed(vehicle=v, skill=skill, detail=detail):

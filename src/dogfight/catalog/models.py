@@ -767,6 +767,16 @@ class Victory(Strict):
     own_losses: list[int] | None = None
     reinforced: bool | None = None
     text: str = Field(description="the condition as the rule text gives it")
+    said: str = Field(
+        default="",
+        description="the ending in words once this condition is met, as the result and the "
+        "log tell it: what happened, from the winning side's view (default: ``text``)",
+    )
+
+    @property
+    def outcome(self) -> str:
+        """What the result and the log say when this condition ends the game."""
+        return self.said or self.text
 
 
 class Scenario(Strict):
@@ -793,6 +803,13 @@ class Scenario(Strict):
     vehicles: list[ScenarioVehicle] = Field(alias="vehicle", min_length=1)
     reinforcements: list[ScenarioVehicle] = Field(alias="reinforcement", default_factory=list)
     victory: list[Victory] = Field(min_length=1)
+    match_points: bool = Field(
+        default=False,
+        description="002's match scoring applies (\"Scoring & End Game\"): the game's "
+        "result carries each side's match points. Off, the scenario's victory is its whole "
+        'result (000: "Scenarios set different goals and scores for each gaming '
+        "situation\"; 001's scenarios print no points)",
+    )
     missions: list[Mission] = Field(
         alias="mission",
         default_factory=list,

@@ -38,6 +38,21 @@ def parse_bots(text: str | None, sides: list[str]) -> dict[str, str]:
     return out
 
 
+def victories_line(wins: dict[str, Any], games: int) -> str:
+    """The series in words where a scenario's victory is the whole result (000 and 001
+    print no match points): who won most often, not a total of points."""
+    counts = {side: int(data["count"]) for side, data in wins.items()}
+    best = max(counts.values(), default=0)
+    ahead = [side for side, count in counts.items() if count == best]
+    said = ", ".join(f"{side} {count}" for side, count in counts.items())
+    if best and len(ahead) == 1:
+        return (
+            f"scenario victories over the {games} games: {said}; {ahead[0]} ahead "
+            "(the scenario's text gives no match points)"
+        )
+    return f"scenario victories over the {games} games: {said}; level"
+
+
 def load_table(target: str, catalog: Any) -> tuple[Any, bool]:
     """A situation file, a scenario id (then each game redraws the setup), or another
     ready-made setup of ``dogfight play`` (``duel``)."""
@@ -262,15 +277,18 @@ def register(app: typer.Typer) -> None:
         )
         for weapon, data in summary["damage_by_weapon"].items():
             report.print(f"damage by {weapon}: {data['total']} ({data['per_game']:.2f} per game)")
-        match = summary["match_points"]
-        report.print(
-            f"match points over the {games} games ({state.rules.switches.match_scoring}): "
-            + ", ".join(
-                f"{side} {total} ({match['per_game'][side]:.2f} per game)"
-                for side, total in match["totals"].items()
+        if state.scenario is None or state.scenario.match_points:
+            match = summary["match_points"]
+            report.print(
+                f"match points over the {games} games ({state.rules.switches.match_scoring}): "
+                + ", ".join(
+                    f"{side} {total} ({match['per_game'][side]:.2f} per game)"
+                    for side, total in match["totals"].items()
+                )
+                + (f"; {match['leader']} ahead" if match["leader"] else "; level")
             )
-            + (f"; {match['leader']} ahead" if match["leader"] else "; level")
-        )
+        else:
+            report.print(victories_line(summary["wins"], games))
         for mission, count in summary["missions"].items():
             report.print(f"mission {mission} accomplished in {count} of {games} games")
         report.print(

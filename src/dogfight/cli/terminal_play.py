@@ -20,12 +20,12 @@ from rich.panel import Panel
 from dogfight.bots.base import Bot, make
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, DogfightError, IllegalPlanError
-from dogfight.narration import describe
+from dogfight.narration import describe, ending
 from dogfight.rules.chance import step_rng
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.decisions import Decision
 from dogfight.rules.engine import allowed_symbols, pending_decisions, resolve_phase, start_turn
-from dogfight.rules.events import Event
+from dogfight.rules.events import Event, GameOver
 from dogfight.rules.foresight import ghosts, warnings
 from dogfight.rules.observation import observe, side_seat, visible_events
 from dogfight.rules.plans import Action, Plan, plan_problems
@@ -258,6 +258,7 @@ def play_in_terminal(
         for k, s in enumerate(sides)
     }
     output_fn(f"You fly the {human_side} side against the {bot_name} bot (seed {seed}).")
+    ended: GameOver | None = None
     try:
         while not state.over and state.turn <= max_turns:
             output_fn(f"--- Turn {state.turn} ---")
@@ -294,6 +295,7 @@ def play_in_terminal(
                     answers=answers,
                 )
                 _narrate(events, mine, output_fn)
+                ended = next((e for e in events if isinstance(e, GameOver)), ended)
                 if events_out is not None:
                     events_out.extend(events)
                 if state.phase == 0:
@@ -301,7 +303,10 @@ def play_in_terminal(
     except Quit:
         output_fn("Game left unfinished.")
         return state
-    if state.over:
+    if ended is not None:
+        said = ending(ended)
+        output_fn(f"{said['heading']}. {said['reason']}".rstrip(". ") + ".")
+    elif state.over:
         output_fn(f"Winner: {state.winner}" if state.winner else "The game is a draw.")
     else:
         output_fn(f"No result after {max_turns} turns.")

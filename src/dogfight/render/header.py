@@ -5,16 +5,14 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
+from dogfight.narration import ending
 from dogfight.render.context import _Context, _View
 from dogfight.render.labels import _text
 from dogfight.render.legend import _Key, _legend
 from dogfight.render.markup import _cm
 from dogfight.render.rockets import _plural
 from dogfight.render.style import CAPTION_ROW, GRID, TEXT_SIZE, TITLE_SIZE
-from dogfight.rules.events import (
-    Event,
-    ScenarioWon,
-)
+from dogfight.rules.events import Event
 from dogfight.rules.state import GameState
 
 
@@ -31,7 +29,11 @@ def _caption(state: GameState) -> tuple[str, str]:
     else:
         second = f"turn {state.turn}, after phase {state.phase}"
     if state.over:
-        second += " · game over: " + (f"{state.winner} won" if state.winner else "draw")
+        second += " · game over: " + (
+            ending(state.result)["heading"]
+            if state.result is not None
+            else (f"{state.winner} won" if state.winner else "draw")
+        )
     return first, second
 
 
@@ -40,10 +42,9 @@ def _caption_more(state: GameState, events: Sequence[Event], width: float) -> li
     won, the reinforcements still to come, the rockets still in flight. None at all for
     a drawing that has none of these."""
     items: list[str] = []
-    won = [e for e in events if isinstance(e, ScenarioWon)]
-    if won:
-        who = f"{won[-1].winner} win" if won[-1].winner else "no winner"
-        items.append(f"{who}: {won[-1].condition}")
+    if state.result is not None and state.scenario is not None:  # the one judgement's words
+        said = ending(state.result)
+        items.append(f"{said['heading']}: {said['reason']}")
     for tid, card in sorted(state.targets.items()):
         items.append(
             f"{card.mission} mission {tid} of the {card.side} side: "

@@ -268,11 +268,18 @@ class Reminder(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
-    """``winner`` is a side, or None for a draw; ``scores`` per 002's match scoring."""
+    """The game's one judgement, which every reader of a result takes as it is: ``winner``
+    a side, or None for a draw; ``level`` a graded victory's (001's solo scenarios:
+    strategic, tactical, marginal); ``reason`` why it ended, in words, from the winning
+    side's view (the condition it met) or why nobody won; ``scores`` the match points per
+    side where a match scoring applies (002, 003), empty where the victory is the whole
+    result (a scenario of 000 or 001)."""
 
     kind: ClassVar[str] = "game_over"
     winner: str | None
     scores: dict[str, int]
+    reason: str = ""
+    level: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

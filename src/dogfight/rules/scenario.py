@@ -224,10 +224,11 @@ def verdict(state: GameState) -> Victory | None:
     return next((win for win in scenario.victory if _met(state, win)), None)
 
 
-def judge(state: GameState, events: list[ev.Event]) -> None:
+def judge(state: GameState, events: list[ev.Event]) -> tuple[str, str | None] | None:
     """Check the scenario's victory conditions in order; the first met ends the game. A
     side with nothing left in play (and no reinforcement to come) also ends it, with no
-    winner if no condition is met. A graded victory (001's solo scenarios) says its level."""
+    winner if no condition is met. Returns why the game ended, in words, and a graded
+    victory's level (001's solo scenarios); None while it goes on."""
     scenario = state.scenario
     assert scenario is not None
     win = verdict(state)
@@ -236,14 +237,18 @@ def judge(state: GameState, events: list[ev.Event]) -> None:
         state.winner = win.side
         text = win.text if win.level is None else f"{win.level} victory: {win.text}"
         events.append(ev.ScenarioWon(win.side, text))
-        return
+        return win.outcome, win.level
     waiting = {v.side for v in state.reserves.values()}
     for side in scenario.sides:
         if side.name not in waiting and not any(v.side == side.name for v in state.in_play()):
             state.over = True
             state.winner = None
             events.append(ev.ScenarioWon(None, f"the {side.name} side has nothing left in play"))
-            return
+            return (
+                f"the {side.name} side has nothing left in play and no side met its victory "
+                "conditions"
+            ), None
+    return None
 
 
 def reinforce(state: GameState, events: list[ev.Event]) -> None:

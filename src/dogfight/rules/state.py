@@ -13,6 +13,7 @@ from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import Polygon, rectangle
 from dogfight.rules.clocks import ONE_PHASE, THREE_PHASES, Clock, plans_at
 from dogfight.rules.context import Rules
+from dogfight.rules.events import GameOver
 from dogfight.rules.plans import Flown, Plan
 
 _NEW = object.__new__
@@ -244,6 +245,9 @@ class GameState:
     phases_played: int = 0
     winner: str | None = None
     over: bool = False
+    result: GameOver | None = None
+    """The game's one judgement once it is over (:func:`dogfight.rules.victory.check_victory`):
+    what every reader of the ending (page, terminal, log, simulate, campaigns) says."""
     objectives: dict[str, Objective] = field(default_factory=dict)
     salvos: list[Salvo] = field(default_factory=list)
     clouds: list[Cloud] = field(default_factory=list)
@@ -284,6 +288,7 @@ class GameState:
         new.phases_played = self.phases_played
         new.winner = self.winner
         new.over = self.over
+        new.result = self.result
         objectives = self.objectives
         new.objectives = {k: replace(o) for k, o in objectives.items()} if objectives else {}
         new.salvos = list(self.salvos)

@@ -28,6 +28,8 @@ def scores(state: GameState) -> dict[str, int]:
     add their points whoever wins (002: "+2 points immediately"), and an airplane that
     went home across its own edge after its side's success gives the enemy nothing (002:
     "After success, exiting from own side no longer gives enemy points")."""  # noqa: RUF002
+    if state.scenario is not None and not state.scenario.match_points:
+        return {}  # the scenario's victory is the whole result (000, 001: no match points)
     out: dict[str, int] = {}
     for side in state.sides():
         total = 0
@@ -52,11 +54,14 @@ def scores(state: GameState) -> dict[str, int]:
 def check_victory(state: GameState, events: list[Event]) -> None:
     """000: "the winner is the player (or team) with vehicles still in the playing area
     when all the enemy vehicles exit it or are eliminated." Both gone at once: a draw.
-    A scenario judges its own victory conditions instead."""
+    A scenario judges its own victory conditions instead. The game's end is one
+    :class:`GameOver`: who won, why in words, the level and the scores."""
     if state.scenario is not None:
-        scenario.judge(state, events)
-        if state.over:
-            events.append(GameOver(state.winner, scores(state)))
+        ended = scenario.judge(state, events)
+        if ended is not None:
+            reason, level = ended
+            state.result = GameOver(state.winner, scores(state), reason, level)
+            events.append(state.result)
         return
     standing = set()  # a plain loop (every phase): a comprehension costs a frame
     for v in state.vehicles.values():
@@ -70,4 +75,12 @@ def check_victory(state: GameState, events: list[Event]) -> None:
     if len(left) <= 1:
         state.over = True
         state.winner = left[0] if left else None
-        events.append(GameOver(state.winner, scores(state)))
+        reason = (
+            f"the {left[0]} side still has vehicles in the playing area and every enemy "
+            "vehicle has left it or is eliminated"
+            if left
+            else "the last vehicles of every side left the playing area or were eliminated "
+            "in the same step"
+        )
+        state.result = GameOver(state.winner, scores(state), reason)
+        events.append(state.result)

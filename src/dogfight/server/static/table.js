@@ -552,7 +552,8 @@ function decisionContext() {
 function renderEnd(box) {
   const result = view.game.result || {};
   const ending = view.ending || {};
-  const winner = result.winner ? `${result.winner} win` : "A draw";
+  // the words of the game's one judgement come from the server (briefing.ending)
+  const winner = ending.heading || (result.winner ? `${result.winner} win` : "A draw");
   const scores = Object.entries(result.scores || {}).map(([s, p]) => `${s} ${p >= 0 ? "+" : ""}${p}`).join(", ");
   const how = Object.entries(ending.how || {}).map(([side, lines]) =>
     el("li", {}, el("strong", { text: `${side}: ` }), lines.length ? lines.join("; ") : "no points"));
@@ -561,7 +562,7 @@ function renderEnd(box) {
       el("h2", { text: "Game over" }),
       el("p", { class: "winner", text: winner }),
       ending.reason ? el("p", { class: "reason", text: `Why: ${ending.reason}` }) : null,
-      el("p", { text: scores ? `Scores: ${scores}` : "" }),
+      scores ? el("p", { class: "scores", text: `Match points: ${scores}` }) : null,
       how.length ? el("ul", { class: "score-how" }, how) : null,
       el("a", { href: `/replay/${gameId}`, text: "Step through the replay" }),
       " · ",
