@@ -13,17 +13,7 @@ from typing import Any
 import pytest
 from server_helpers import Server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from dogfight.bench.browser import ARGS, CHROMIUM
 
 needs_chromium = pytest.mark.skipif(
     not os.path.exists(CHROMIUM),

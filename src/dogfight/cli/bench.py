@@ -90,6 +90,15 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         seed: Annotated[int, typer.Option(help="With --fuzz: the generator's seed.")] = 0,
+        reopen: Annotated[
+            bool,
+            typer.Option(
+                "--reopen",
+                help="Open a seat's page of a 4-tripod game at turn 15 in Chromium (fresh, "
+                "then reloaded): milliseconds until it is ready to plan, and the turns it "
+                "animated (target 1 s; needs Playwright and Debian's chromium).",
+            ),
+        ] = False,
     ) -> None:
         """Median phase time with 4 to 64 airplanes all in play (constant density and a
         crowded 90 x 90 table), per-plane cost and its growth, random duels per second,
@@ -105,6 +114,11 @@ def register(app: typer.Typer) -> None:
 
             fuzzed = run_fuzz(load(), fuzz, seed, progress)
             sys.stdout.write(json.dumps(fuzzed, indent=2) + "\n")
+            return
+        if reopen:
+            from dogfight.bench.reopen import run as run_reopen
+
+            sys.stdout.write(json.dumps(run_reopen(quick=quick), indent=2) + "\n")
             return
         if batch:
             from dogfight.bench.batch import run as run_batch

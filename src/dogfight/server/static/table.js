@@ -113,8 +113,10 @@ function connect() {
 
 function receive(data) {
   if (data.seat.id !== held.active) return;
-  if (data.since === 0) steps = data.steps;
-  else steps = steps.concat(data.steps.filter((s) => s.index > steps.length));
+  if (data.since === 0) {
+    steps = data.steps;
+    catchUp();
+  } else steps = steps.concat(data.steps.filter((s) => s.index > steps.length));
   const previous = view;
   view = data;
   renderHeader();
@@ -125,10 +127,24 @@ function receive(data) {
   }
   renderLog();
   if (fresh.length && !animating) {
+    // a page opened, reloaded or reconnected shows the table as it stands at once: the
+    // player may plan while the last steps play (in play, the stage follows the steps)
+    if (data.since === 0) renderAll();
     animate(fresh, previous);
   } else if (!animating) {
     renderAll();
   }
+}
+
+// A page opened, reloaded or reconnected shows the table as it stands and animates at
+// most the last turn this seat has not seen: the earlier steps count as seen (the replay
+// slider has them), so a game reopened at turn 15 does not replay from turn 1.
+function catchUp() {
+  if (!steps.length) return;
+  const lastTurn = steps[steps.length - 1].turn;
+  let before = 0;
+  for (const s of steps) if (s.turn < lastTurn) before = s.index;
+  if (seen() < before) markSeen(before);
 }
 
 // An update: the table and the steps are as last received, only the summary, the seat
@@ -206,6 +222,14 @@ async function animate(fresh, previous, publicReveal = false) {
     if (publicReveal) renderPublicLog(s);
   }
   animating = false;
+  if (!publicReveal && rendered === view) {
+    // the stage was shown while the steps played (a page opened late): keep what the
+    // player has started there, bring the board and the header up to date
+    renderHeader();
+    renderBoard();
+    maybeCurtain();
+    return;
+  }
   if (publicReveal) {
     document.body.classList.remove("public");
     const waiting = view.stage.waiting_for || [];
@@ -264,9 +288,24 @@ function drawBoard(extra = {}) {
 
 // --- rendering ------------------------------------------------------------------------
 
+let rendered = null; // the view the stage and the console were last rendered from
+
 function renderAll() {
   if (!view) return;
+  rendered = view;
   renderHeader();
+  renderBoard();
+  renderBriefing();
+  renderConsole();
+  renderSeatTools();
+  renderStage();
+  renderLog();
+  maybeCurtain();
+}
+
+// The board as the view stands: the last turn's paths, the planning ghosts or the targets'
+// preview.
+function renderBoard() {
   const stage = view.stage;
   let ghosts = stage.kind === "planning" && !stage.submitted ? ghostList() : [];
   let paths = lastTurnPaths();
@@ -276,12 +315,6 @@ function renderAll() {
   }
   if (stage.kind === "targets") ghosts = tailingGhosts(stage, decisionContext());
   drawBoard({ paths, ghosts, shots });
-  renderBriefing();
-  renderConsole();
-  renderSeatTools();
-  renderStage();
-  renderLog();
-  maybeCurtain();
 }
 
 function renderHeader() {
