@@ -35,8 +35,13 @@ ENV = {
     "max_vehicles": "DOGFIGHT_MAX_VEHICLES",
     "games_per_minute": "DOGFIGHT_GAMES_PER_MINUTE",
     "allowed_hosts": "DOGFIGHT_ALLOWED_HOSTS",
+    "trusted_proxies": "DOGFIGHT_TRUSTED_PROXY",
 }
 """The environment variable of each figure (``serve`` options win)."""
+
+LISTS = {"allowed_hosts": "--allow-host", "trusted_proxies": "--trusted-proxy"}
+"""The figures that are lists (comma-separated in a variable or an option's value) and
+their ``serve`` options, repeatable."""
 
 WILDCARDS = {"0.0.0.0", "::", ""}
 
@@ -78,6 +83,11 @@ class Limits:
     allowed_hosts: tuple[str, ...] = ()
     """Host names the server answers to besides its own address and localhost
     (``*``: any)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses (or networks) of the reverse proxies whose ``X-Forwarded-For`` names the
+    client: rate limits and logs use the address it gives for a request from one of them
+    and ignore the header from anyone else. None (the default): the header is ignored,
+    every client is the address its connection comes from."""
     bound_host: str = "127.0.0.1"
     """The address the server listens on."""
     ws_max_message: int = 64 * 1024
@@ -92,8 +102,8 @@ class Limits:
             raw = os.environ.get(var)
             if raw is None or raw.strip() == "":
                 continue
-            if name == "allowed_hosts":
-                values[name] = tuple(h.strip() for h in raw.split(",") if h.strip())
+            if name in LISTS:
+                values[name] = _listed(var, name, [raw])
                 continue
             try:
                 number = int(raw)
@@ -107,7 +117,9 @@ class Limits:
                 continue
             if isinstance(value, int) and value < 0:
                 raise DataError(f"--{name.replace('_', '-')}", name, value, "0 or more")
-            values[name] = tuple(value) if isinstance(value, list) else value
+            if isinstance(value, list | tuple):
+                value = _listed(LISTS[name], name, list(value))
+            values[name] = value
         return cls(**values).resolved()
 
     def resolved(self) -> Limits:
@@ -140,6 +152,22 @@ class Limits:
                 return False
             return True
         return False
+
+
+def _listed(where: str, name: str, given: list[str]) -> tuple[str, ...]:
+    """The items of a list figure given as ``given`` (each may hold several, separated by
+    commas); a trusted proxy must be an IP address or network (a name would be looked
+    up by nobody: the proxy is recognised by the address its connections come from)."""
+    items = tuple(item.strip() for value in given for item in value.split(",") if item.strip())
+    if name == "trusted_proxies":
+        for item in items:
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise DataError(
+                    where, name, item, "an IP address or network, e.g. 127.0.0.1 or 10.0.0.0/8"
+                ) from None
+    return items
 
 
 def _host_name(header: str) -> str | None:
