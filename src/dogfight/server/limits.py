@@ -1,12 +1,14 @@
 """What the server accepts from anyone who can reach it: body size, vehicles per game,
-new games per client per minute, the ``Host`` it answers to, and the security headers
+new games per client per minute, the ``Host`` it answers to and the ``Origin`` of a
+WebSocket, the proxies whose ``X-Forwarded-For`` it believes, and the security headers
 on every response.
 
 :class:`Limits` holds the figures (``dogfight serve`` options, else environment
 variables, else the defaults below); :class:`Guard` is the ASGI middleware that refuses
-a foreign ``Host`` and an oversized body before the application sees the request, and
-adds the headers; :class:`RateLimit` counts the games each client address made in the
-last minute. ``docs/web.md`` ("Limits") says why each default is what it is.
+a foreign ``Host`` or WebSocket ``Origin`` and an oversized body before the application
+sees the request, and adds the headers; :class:`RateLimit` counts the games each
+client address made in the last minute. ``docs/web.md`` ("Limits") says why each
+default is what it is.
 """
 
 from __future__ import annotations
@@ -52,14 +54,9 @@ CSP = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
-"""The pages load only their own scripts, styles and sockets (no inline code)."""
-
-DOCS_CSP = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: "
-    "https://fastapi.tiangolo.com; object-src 'none'; frame-ancestors 'none'"
-)
-"""``/api/docs`` (FastAPI's Swagger page) needs its inline script and its CDN."""
+"""The pages load only their own scripts, styles and sockets (no inline code); every
+response carries it (FastAPI's Swagger page, which needed inline and CDN scripts, is not
+served: ``/openapi.json`` describes the API)."""
 
 HEADERS = [
     (b"x-frame-options", b"DENY"),
@@ -153,6 +150,22 @@ class Limits:
             return True
         return False
 
+    def origin_allowed(self, origin: str, host: str) -> bool:
+        """Whether a WebSocket handshake's ``Origin`` is a page of this server: the
+        address the request was made to (``host``, its ``Host`` header, already allowed),
+        or a name the server answers to (the names of :meth:`host_allowed`, not any IP
+        address). A browser always sends the page's origin; a page of another site
+        (``null`` included) is refused even when it holds a seat's token."""
+        hosts = self.hosts or self.resolved().hosts
+        if "*" in hosts:
+            return True
+        scheme, _, rest = origin.strip().lower().partition("://")
+        if scheme not in ("http", "https") or not rest or "/" in rest:
+            return False
+        if rest == host.strip().lower():
+            return True
+        return _host_name(rest) in hosts
+
 
 def _listed(where: str, name: str, given: list[str]) -> tuple[str, ...]:
     """The items of a list figure given as ``given`` (each may hold several, separated by
@@ -212,7 +225,7 @@ class RateLimit:
             return 0.0
 
 
-def _json(status: int, body: dict[str, Any], csp: bytes) -> tuple[Message, Message]:
+def _json(status: int, body: dict[str, Any]) -> tuple[Message, Message]:
     data = json.dumps(body).encode()
     start: Message = {
         "type": "http.response.start",
@@ -220,7 +233,7 @@ def _json(status: int, body: dict[str, Any], csp: bytes) -> tuple[Message, Messa
         "headers": [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(data)).encode()),
-            (b"content-security-policy", csp),
+            (b"content-security-policy", _CSP),
             *HEADERS,
         ],
     }
@@ -228,13 +241,13 @@ def _json(status: int, body: dict[str, Any], csp: bytes) -> tuple[Message, Messa
 
 
 _CSP = CSP.encode()
-_DOCS_CSP = DOCS_CSP.encode()
 
 
 class Guard:
     """ASGI middleware: a foreign ``Host`` gets 400 (a WebSocket is refused before it
-    opens), a body over ``max_body`` 413 before the application reads a byte of it, and
-    every response the security headers.
+    opens, as is one a page of another site opens: its ``Origin``), a body over
+    ``max_body`` 413 before the application reads a byte of it, and every response the
+    security headers.
 
     Header names are matched as the server gives them: lower case (the ASGI
     specification's rule, which Starlette's own look-ups rely on too)."""
@@ -269,8 +282,6 @@ class Guard:
                 declared = value
             elif name == b"transfer-encoding":
                 chunked = True
-        path = str(scope.get("path", ""))
-        csp = _DOCS_CSP if path.startswith("/api/docs") else _CSP
         if not self._host_allowed(host):
             shown = host.decode("latin-1")
             error = {
@@ -281,10 +292,19 @@ class Guard:
             if kind == "websocket":
                 await send({"type": "websocket.close", "code": 4400, "reason": "foreign Host"})
                 return
-            for message in _json(400, error, csp):
+            for message in _json(400, error):
                 await send(message)
             return
         if kind == "websocket":
+            origin = None  # a client that is no browser may send none
+            for name, value in scope.get("headers", ()):
+                if name == b"origin":
+                    origin = value
+            if origin is not None and not self.limits.origin_allowed(
+                origin.decode("latin-1"), host.decode("latin-1")
+            ):
+                await send({"type": "websocket.close", "code": 4403, "reason": "foreign Origin"})
+                return
             await self.app(scope, receive, send)
             return
 
@@ -292,7 +312,7 @@ class Guard:
             if message["type"] == "http.response.start":
                 message["headers"] = [
                     *message.get("headers", []),
-                    (b"content-security-policy", csp),
+                    (b"content-security-policy", _CSP),
                     *HEADERS,
                 ]
             await send(message)
@@ -304,7 +324,7 @@ class Guard:
             except ValueError:
                 size = limit + 1
             if size > limit:
-                for message in _json(413, _too_big(limit), csp):
+                for message in _json(413, _too_big(limit)):
                     await send(message)
                 return
             if not chunked:
@@ -327,7 +347,7 @@ class Guard:
             body = message.get("body", b"")
             total += len(body)
             if total > limit:
-                for reply in _json(413, _too_big(limit), csp):
+                for reply in _json(413, _too_big(limit)):
                     await send(reply)
                 return
             chunks.append(body)
