@@ -174,9 +174,11 @@ def free_port() -> int:
 
 class Server:
     """``dogfight serve`` in a subprocess on 127.0.0.1 and a free port (``db``: an SQLite
-    file or a database URL)."""
+    file or a database URL; ``args``: more options of ``serve``)."""
 
-    def __init__(self, db: Path | str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, db: Path | str, env: dict[str, str] | None = None, args: list[str] | None = None
+    ) -> None:
         self.db = db
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -191,6 +193,7 @@ class Server:
             "127.0.0.1",
             "--port",
             str(self.port),
+            *(args or []),
         ]
         self.process = subprocess.Popen(
             command,
@@ -229,8 +232,10 @@ class Server:
 
 
 @contextlib.contextmanager
-def serving(db: Path | str, env: dict[str, str] | None = None) -> Iterator[Server]:
-    server = Server(db, env)
+def serving(
+    db: Path | str, env: dict[str, str] | None = None, args: list[str] | None = None
+) -> Iterator[Server]:
+    server = Server(db, env, args)
     try:
         yield server
     finally:

@@ -201,6 +201,77 @@ def test_every_response_carries_the_security_headers(c: TestClient) -> None:
         assert_secured(response)
 
 
+def test_a_websocket_from_a_page_of_another_site_is_refused(c: TestClient) -> None:
+    """Issue 28, defect 9: a token is not enough, the page opening the socket must be
+    this server's (its Origin); a client sending no Origin (no browser) is let in."""
+    made = c.post("/api/games", json={"preset": "duel"}).json()
+    game, seat = made["game"]["id"], made["seats"][0]
+    hello = {"seat": seat["id"], "token": seat["token"], "since": 0}
+    for origin in ("https://evil.example", "null", "http://testserver.evil.example"):
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            c.websocket_connect(f"/api/games/{game}/ws", headers={"origin": origin}) as ws,
+        ):
+            ws.send_json(hello)
+        assert closed.value.code == 4403, origin
+    for extra in ({"origin": "http://testserver"}, {}):
+        with c.websocket_connect(f"/api/games/{game}/ws", headers=extra) as ws:
+            ws.send_json(hello)
+            assert ws.receive_json()["type"] == "view"
+
+
+@pytest.mark.parametrize(
+    ("bound", "host", "origin", "allowed"),
+    [
+        ("127.0.0.1", "127.0.0.1:8000", "http://127.0.0.1:8000", True),
+        ("127.0.0.1", "127.0.0.1:8000", "http://localhost:8000", True),
+        ("127.0.0.1", "127.0.0.1:8000", "https://evil.example", False),
+        ("127.0.0.1", "127.0.0.1:8000", "http://127.0.0.1@evil.example", False),
+        ("127.0.0.1", "127.0.0.1:8000", "http://127.0.0.1:8000/page", False),
+        ("127.0.0.1", "127.0.0.1:8000", "file://", False),
+        ("0.0.0.0", "192.168.1.20:8000", "http://192.168.1.20:8000", True),
+        ("0.0.0.0", "192.168.1.20:8000", "http://192.168.1.66:8000", False),
+        ("0.0.0.0", "192.168.1.20:8000", "http://203.0.113.5", False),
+    ],
+)
+def test_the_origin_of_a_websocket_is_a_page_of_this_server(
+    bound: str, host: str, origin: str, allowed: bool
+) -> None:
+    limits = Limits(bound_host=bound).resolved()
+    assert limits.origin_allowed(origin, host) is allowed
+    named = Limits(allowed_hosts=("game.example",)).resolved()
+    assert named.origin_allowed("https://game.example", "127.0.0.1:8000")
+
+
+def test_every_405_names_the_methods_its_path_accepts(c: TestClient) -> None:
+    """Issue 28, defect 9: a 405 carries ``Allow`` (RFC 9110), with every method of the
+    path, not only the first route's (``/api/games`` serves GET and POST)."""
+    cases = [
+        ("DELETE", "/api/games", "GET, POST"),
+        ("PUT", "/", "GET"),
+        ("GET", seat_url("x", "allies", "plans"), "POST"),
+        ("POST", "/static/table.js", "GET, HEAD"),
+    ]
+    for method, path, allow in cases:
+        response = c.request(method, path)
+        assert response.status_code == 405, (method, path)
+        assert response.headers.get("allow") == allow, (method, path)
+        assert response.json()["field"] is None
+        assert_secured(response)
+
+
+def test_no_page_allows_inline_or_remote_scripts(c: TestClient) -> None:
+    """Issue 28, defect 9: the Swagger page (``/api/docs``), which needed inline and CDN
+    scripts, is gone; every answer's policy allows the server's own scripts only."""
+    assert c.get("/api/docs").status_code == 404
+    assert c.get("/openapi.json").status_code == 200
+    for path in ("/", "/play/x", "/campaigns", "/series", "/api/docs", "/openapi.json"):
+        policy = c.get(path).headers["content-security-policy"]
+        directives = dict(d.strip().partition(" ")[::2] for d in policy.split(";"))
+        assert directives["script-src"] == "'self'", (path, policy)
+        assert "unsafe-inline" not in policy and "https:" not in policy, (path, policy)
+
+
 # --- WebSocket input --------------------------------------------------------------------
 
 

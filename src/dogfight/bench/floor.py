@@ -141,6 +141,7 @@ def main(port: int) -> None:
         ws="websockets-sansio",
         ws_per_message_deflate=False,
         timeout_keep_alive=KEEP_ALIVE,
+        proxy_headers=False,  # as dogfight serve without --trusted-proxy
     )
     uvicorn.Server(config).run()
 

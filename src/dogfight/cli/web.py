@@ -54,6 +54,17 @@ AllowHostOption = Annotated[
         "env DOGFIGHT_ALLOWED_HOSTS, comma-separated).",
     ),
 ]
+TrustedProxyOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--trusted-proxy",
+        metavar="ADDR",
+        help="The address (or network) of a reverse proxy in front of this server: rate "
+        "limits and logs use the X-Forwarded-For of its requests, and ignore the header "
+        "from anyone else (repeatable or comma-separated; env DOGFIGHT_TRUSTED_PROXY; "
+        "default: none, the header is always ignored).",
+    ),
+]
 
 
 def db_url(db: str | None) -> tuple[str, str]:
@@ -108,6 +119,7 @@ def _limits(
     max_vehicles: int | None = None,
     games_per_minute: int | None = None,
     allow_host: list[str] | None = None,
+    trusted_proxy: list[str] | None = None,
 ) -> Limits:
     from dogfight.server.limits import Limits
 
@@ -117,6 +129,7 @@ def _limits(
         max_vehicles=max_vehicles,
         games_per_minute=games_per_minute,
         allowed_hosts=allow_host or None,
+        trusted_proxies=trusted_proxy or None,
     )
 
 
@@ -154,6 +167,12 @@ def server_config(app: object, limits: Limits) -> uvicorn.Config:
         # could cross the server's closing of its connection)
         timeout_keep_alive=KEEP_ALIVE,
         h11_max_incomplete_event_size=16 * 1024,
+        # a client's address is its connection's unless it comes from a proxy the
+        # operator named: uvicorn's default believes X-Forwarded-For from 127.0.0.1, so
+        # anything on the machine (or a proxy passing the header on) could claim any
+        # address and make any number of games (issue 28)
+        proxy_headers=bool(limits.trusted_proxies),
+        forwarded_allow_ips=list(limits.trusted_proxies),
     )
 
 
@@ -167,6 +186,7 @@ def register(app: typer.Typer) -> None:
         max_vehicles: MaxVehiclesOption = None,
         games_per_minute: GamesPerMinuteOption = None,
         allow_host: AllowHostOption = None,
+        trusted_proxy: TrustedProxyOption = None,
         reuse_port: Annotated[
             bool,
             typer.Option(
@@ -181,7 +201,7 @@ def register(app: typer.Typer) -> None:
         from dogfight.server.app import create_app
 
         url, where = db_url(db)
-        limits = _limits(host, max_body, max_vehicles, games_per_minute, allow_host)
+        limits = _limits(host, max_body, max_vehicles, games_per_minute, allow_host, trusted_proxy)
         web = create_app(url, catalog(), limits)
         sock = _listen(host, port, reuse_port)
         bound = sock.getsockname()[1]

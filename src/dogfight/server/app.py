@@ -29,6 +29,7 @@ from dogfight.server.errors import ApiError, GameFailed
 from dogfight.server.fastpath import FastPlans, render
 from dogfight.server.games import LIGHT_VEHICLES, LiveGame
 from dogfight.server.limits import Asgi, Guard, Limits, RateLimit, Receive, Scope, Send
+from dogfight.server.methods import allow_header
 from dogfight.server.notify import Listener
 from dogfight.server.pages import STATIC, Files, page
 from dogfight.server.schemas import (
@@ -177,7 +178,7 @@ def create_app(
     app = Api(
         title="dogfight",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,  # Swagger's page needs inline and CDN scripts: /openapi.json only
         redoc_url=None,
         responses=REFUSALS,
     )
@@ -203,8 +204,12 @@ def create_app(
         return JSONResponse({"error": message, "field": field}, status_code=status)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail), "field": None}, status_code=exc.status_code)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = exc.headers
+        if exc.status_code == 405:  # every method of the path (issue 28)
+            headers = allow_header(app.router.routes, request.scope, headers)
+        body = {"error": str(exc.detail), "field": None}
+        return JSONResponse(body, status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(Exception)
     async def _bug(_: Request, exc: Exception) -> JSONResponse:

@@ -1,12 +1,14 @@
 """What the server accepts from anyone who can reach it: body size, vehicles per game,
-new games per client per minute, the ``Host`` it answers to, and the security headers
+new games per client per minute, the ``Host`` it answers to and the ``Origin`` of a
+WebSocket, the proxies whose ``X-Forwarded-For`` it believes, and the security headers
 on every response.
 
 :class:`Limits` holds the figures (``dogfight serve`` options, else environment
 variables, else the defaults below); :class:`Guard` is the ASGI middleware that refuses
-a foreign ``Host`` and an oversized body before the application sees the request, and
-adds the headers; :class:`RateLimit` counts the games each client address made in the
-last minute. ``docs/web.md`` ("Limits") says why each default is what it is.
+a foreign ``Host`` or WebSocket ``Origin`` and an oversized body before the application
+sees the request, and adds the headers; :class:`RateLimit` counts the games each
+client address made in the last minute. ``docs/web.md`` ("Limits") says why each
+default is what it is.
 """
 
 from __future__ import annotations
@@ -35,8 +37,13 @@ ENV = {
     "max_vehicles": "DOGFIGHT_MAX_VEHICLES",
     "games_per_minute": "DOGFIGHT_GAMES_PER_MINUTE",
     "allowed_hosts": "DOGFIGHT_ALLOWED_HOSTS",
+    "trusted_proxies": "DOGFIGHT_TRUSTED_PROXY",
 }
 """The environment variable of each figure (``serve`` options win)."""
+
+LISTS = {"allowed_hosts": "--allow-host", "trusted_proxies": "--trusted-proxy"}
+"""The figures that are lists (comma-separated in a variable or an option's value) and
+their ``serve`` options, repeatable."""
 
 WILDCARDS = {"0.0.0.0", "::", ""}
 
@@ -47,14 +54,9 @@ CSP = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
-"""The pages load only their own scripts, styles and sockets (no inline code)."""
-
-DOCS_CSP = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: "
-    "https://fastapi.tiangolo.com; object-src 'none'; frame-ancestors 'none'"
-)
-"""``/api/docs`` (FastAPI's Swagger page) needs its inline script and its CDN."""
+"""The pages load only their own scripts, styles and sockets (no inline code); every
+response carries it (FastAPI's Swagger page, which needed inline and CDN scripts, is not
+served: ``/openapi.json`` describes the API)."""
 
 HEADERS = [
     (b"x-frame-options", b"DENY"),
@@ -78,6 +80,11 @@ class Limits:
     allowed_hosts: tuple[str, ...] = ()
     """Host names the server answers to besides its own address and localhost
     (``*``: any)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses (or networks) of the reverse proxies whose ``X-Forwarded-For`` names the
+    client: rate limits and logs use the address it gives for a request from one of them
+    and ignore the header from anyone else. None (the default): the header is ignored,
+    every client is the address its connection comes from."""
     bound_host: str = "127.0.0.1"
     """The address the server listens on."""
     ws_max_message: int = 64 * 1024
@@ -92,8 +99,8 @@ class Limits:
             raw = os.environ.get(var)
             if raw is None or raw.strip() == "":
                 continue
-            if name == "allowed_hosts":
-                values[name] = tuple(h.strip() for h in raw.split(",") if h.strip())
+            if name in LISTS:
+                values[name] = _listed(var, name, [raw])
                 continue
             try:
                 number = int(raw)
@@ -107,7 +114,9 @@ class Limits:
                 continue
             if isinstance(value, int) and value < 0:
                 raise DataError(f"--{name.replace('_', '-')}", name, value, "0 or more")
-            values[name] = tuple(value) if isinstance(value, list) else value
+            if isinstance(value, list | tuple):
+                value = _listed(LISTS[name], name, list(value))
+            values[name] = value
         return cls(**values).resolved()
 
     def resolved(self) -> Limits:
@@ -140,6 +149,38 @@ class Limits:
                 return False
             return True
         return False
+
+    def origin_allowed(self, origin: str, host: str) -> bool:
+        """Whether a WebSocket handshake's ``Origin`` is a page of this server: the
+        address the request was made to (``host``, its ``Host`` header, already allowed),
+        or a name the server answers to (the names of :meth:`host_allowed`, not any IP
+        address). A browser always sends the page's origin; a page of another site
+        (``null`` included) is refused even when it holds a seat's token."""
+        hosts = self.hosts or self.resolved().hosts
+        if "*" in hosts:
+            return True
+        scheme, _, rest = origin.strip().lower().partition("://")
+        if scheme not in ("http", "https") or not rest or "/" in rest:
+            return False
+        if rest == host.strip().lower():
+            return True
+        return _host_name(rest) in hosts
+
+
+def _listed(where: str, name: str, given: list[str]) -> tuple[str, ...]:
+    """The items of a list figure given as ``given`` (each may hold several, separated by
+    commas); a trusted proxy must be an IP address or network (a name would be looked
+    up by nobody: the proxy is recognised by the address its connections come from)."""
+    items = tuple(item.strip() for value in given for item in value.split(",") if item.strip())
+    if name == "trusted_proxies":
+        for item in items:
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise DataError(
+                    where, name, item, "an IP address or network, e.g. 127.0.0.1 or 10.0.0.0/8"
+                ) from None
+    return items
 
 
 def _host_name(header: str) -> str | None:
@@ -184,7 +225,7 @@ class RateLimit:
             return 0.0
 
 
-def _json(status: int, body: dict[str, Any], csp: bytes) -> tuple[Message, Message]:
+def _json(status: int, body: dict[str, Any]) -> tuple[Message, Message]:
     data = json.dumps(body).encode()
     start: Message = {
         "type": "http.response.start",
@@ -192,7 +233,7 @@ def _json(status: int, body: dict[str, Any], csp: bytes) -> tuple[Message, Messa
         "headers": [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(data)).encode()),
-            (b"content-security-policy", csp),
+            (b"content-security-policy", _CSP),
             *HEADERS,
         ],
     }
@@ -200,13 +241,13 @@ def _json(status: int, body: dict[str, Any], csp: bytes) -> tuple[Message, Messa
 
 
 _CSP = CSP.encode()
-_DOCS_CSP = DOCS_CSP.encode()
 
 
 class Guard:
     """ASGI middleware: a foreign ``Host`` gets 400 (a WebSocket is refused before it
-    opens), a body over ``max_body`` 413 before the application reads a byte of it, and
-    every response the security headers.
+    opens, as is one a page of another site opens: its ``Origin``), a body over
+    ``max_body`` 413 before the application reads a byte of it, and every response the
+    security headers.
 
     Header names are matched as the server gives them: lower case (the ASGI
     specification's rule, which Starlette's own look-ups rely on too)."""
@@ -241,8 +282,6 @@ class Guard:
                 declared = value
             elif name == b"transfer-encoding":
                 chunked = True
-        path = str(scope.get("path", ""))
-        csp = _DOCS_CSP if path.startswith("/api/docs") else _CSP
         if not self._host_allowed(host):
             shown = host.decode("latin-1")
             error = {
@@ -253,10 +292,19 @@ class Guard:
             if kind == "websocket":
                 await send({"type": "websocket.close", "code": 4400, "reason": "foreign Host"})
                 return
-            for message in _json(400, error, csp):
+            for message in _json(400, error):
                 await send(message)
             return
         if kind == "websocket":
+            origin = None  # a client that is no browser may send none
+            for name, value in scope.get("headers", ()):
+                if name == b"origin":
+                    origin = value
+            if origin is not None and not self.limits.origin_allowed(
+                origin.decode("latin-1"), host.decode("latin-1")
+            ):
+                await send({"type": "websocket.close", "code": 4403, "reason": "foreign Origin"})
+                return
             await self.app(scope, receive, send)
             return
 
@@ -264,7 +312,7 @@ class Guard:
             if message["type"] == "http.response.start":
                 message["headers"] = [
                     *message.get("headers", []),
-                    (b"content-security-policy", csp),
+                    (b"content-security-policy", _CSP),
                     *HEADERS,
                 ]
             await send(message)
@@ -276,7 +324,7 @@ class Guard:
             except ValueError:
                 size = limit + 1
             if size > limit:
-                for message in _json(413, _too_big(limit), csp):
+                for message in _json(413, _too_big(limit)):
                     await send(message)
                 return
             if not chunked:
@@ -299,7 +347,7 @@ class Guard:
             body = message.get("body", b"")
             total += len(body)
             if total > limit:
-                for reply in _json(413, _too_big(limit), csp):
+                for reply in _json(413, _too_big(limit)):
                     await send(reply)
                 return
             chunks.append(body)
