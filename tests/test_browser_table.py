@@ -53,7 +53,7 @@ def test_a_plan_off_the_table_is_warned_and_needs_a_confirmation(
     server: Server, browser: Any
 ) -> None:
     folder = screenshots("off-the-table")
-    page = new_page(browser)
+    page = new_page(browser, 1366, 768)  # the issue's desktop, where it fell below the fold
     # the Camel starts 12 cm from the north edge, heading north
     sit = duel_situation(gap=30.0)
     sit["vehicles"][0]["pose"] = {"x": 20.0, "y": 78.0, "heading": 90}
@@ -72,7 +72,19 @@ def test_a_plan_off_the_table_is_warned_and_needs_a_confirmation(
     page.click("#submit-plans")
     page.wait_for_selector("#confirm-submit")
     assert "north edge" in page.inner_text("#confirm-submit")
+    # issue 29 item 6: "Every question the table asks ... is in view when asked, and
+    # focus moves to it."
+    top, bottom, height = page.evaluate(
+        "(() => { const r = document.getElementById('confirm-submit')"
+        ".getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; })()"
+    )
+    assert 0 <= top and bottom <= height
+    assert page.evaluate("document.activeElement.id") == "submit-anyway"
     page.screenshot(path=str(folder / "confirm.png"))
+    page.keyboard.press("Escape")  # the same as "change my plans"
+    assert page.query_selector("#confirm-submit") is None
+    page.click("#submit-plans")
+    page.wait_for_selector("#confirm-submit")
     page.click("#submit-back")
     assert page.query_selector("#confirm-submit") is None
     page.click("#submit-plans")

@@ -562,9 +562,13 @@ function renderStage() {
     // the board's ghosts follow the order being arranged
     ctx.changed = () => { if (!animating) drawBoard({ paths: lastTurnPaths(), ghosts: tailingGhosts(stage, ctx) }); };
     const tailing = renderTailing(box, stage, { ...ctx, send });
-    if (renderInvasionDecisions(box, stage, send) || tailing) return;
+    if (renderInvasionDecisions(box, stage, send) || tailing) {
+      focusQuestion(box);
+      return;
+    }
     if (stage.questions.length) {
       renderQuestions(box, stage);
+      focusQuestion(box);
     } else {
       box.append(el("p", { class: "waiting", text: `Turn ${stage.turn}, phase ${stage.phase}: waiting for ${names(stage.waiting_for)} to choose targets…` }));
     }
@@ -735,14 +739,30 @@ async function askSubmit() {
     submitPlans();
     return;
   }
-  const box = el("div", { id: "confirm-submit", class: "confirm" },
-    el("h3", { text: "Submit these plans anyway?" }),
+  // a modal dialog: in view whatever the page's scroll, the focus in it, Escape = back
+  const back = () => { box.close(); box.remove(); $("submit-plans").disabled = false; $("submit-plans").focus(); };
+  const box = el("dialog", { id: "confirm-submit", class: "confirm", "aria-labelledby": "confirm-title" },
+    el("h3", { id: "confirm-title", text: "Submit these plans anyway?" }),
     el("ul", {}, found.map((w) => el("li", { text: w.text }))),
-    el("button", { id: "submit-anyway", class: "primary", onclick: () => { box.remove(); submitPlans(); }, text: "Submit anyway" }),
+    el("button", { id: "submit-anyway", class: "primary", onclick: () => { box.close(); box.remove(); submitPlans(); }, text: "Submit anyway" }),
     " ",
-    el("button", { id: "submit-back", onclick: () => { box.remove(); $("submit-plans").disabled = false; }, text: "Change my plans" }));
+    el("button", { id: "submit-back", onclick: back, text: "Change my plans" }));
+  box.addEventListener("cancel", (e) => { e.preventDefault(); back(); });
   $("submit-plans").disabled = true;
-  $("submit-plans").after(box);
+  document.body.append(box);
+  box.showModal();
+  $("submit-anyway").focus();
+}
+
+// A question the table asks this seat (targets, a decision) is brought into view and
+// given the focus when it is first asked, not at every re-render of the same stage.
+let asked = null;
+function focusQuestion(box) {
+  const first = box.querySelector("fieldset input, [data-decision] button, [data-decision] select, #submit-targets, button.primary");
+  if (!first || box.dataset.stage === asked) return;
+  asked = box.dataset.stage;
+  box.scrollIntoView({ block: "nearest" });
+  first.focus({ preventScroll: true });
 }
 
 function deckData(v) {
