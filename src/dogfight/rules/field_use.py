@@ -101,8 +101,11 @@ class Reader:
 
 AIRPLANES = Reader(lambda k: k.airplane, "airplanes")
 WW1_AIRPLANES = Reader(lambda k: k.ww1, "WW1 airplanes (000's turn of three phases)")
-REAR_GUNS = Reader(lambda k: k.rear_gun, "airplanes with a rear gun (two-seaters, 002)")
+REAR_GUNS = Reader(lambda k: k.rear_gun, "airplanes with a rear gun (two-seaters)")
 TRIPODS = Reader(lambda k: k.tripod, "tripods")
+BOMB_LOADS = Reader(
+    lambda k: k.ww1, "WW1 airplanes (001, Bombing Tripods; WW2 airplanes drop no bombs here)"
+)
 
 PLAN_FIELDS: Mapping[str, Reader] = {
     "fire": Reader(
@@ -140,12 +143,8 @@ VEHICLE_FIELDS: Mapping[str, Reader] = {
     "cooling": TRIPODS,
     "reverse": TRIPODS,
     "pilot": Reader(lambda k: k.tripod, "tripods (001: a captured tripod's human pilot)"),
-    "bombs": Reader(
-        lambda k: k.ww1, "WW1 airplanes (001, Bombing Tripods; WW2 airplanes drop no bombs here)"
-    ),
-    "bomber": Reader(
-        lambda k: k.ww1, "WW1 airplanes (001, Bombing Tripods; WW2 airplanes drop no bombs here)"
-    ),
+    "bombs": BOMB_LOADS,
+    "bomber": BOMB_LOADS,
     "skills": Reader(lambda k: k.airplane, "airplanes (000's ace pilots)"),
     "status": Reader(
         lambda k: k.airplane, "airplanes (a tripod's special damage is dealt in play)"
