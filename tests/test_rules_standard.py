@@ -1082,8 +1082,8 @@ def test_rockets_need_rocket_counters() -> None:
         rocket_game(rockets=(2, 0, 0), counters=1)
     with pytest.raises(IllegalPlanError):
         rocket_game(rockets=(1, 0, 1), counters=1)
-    with pytest.raises(IllegalPlanError):
-        rocket_game(rockets=(1, 0, 0), counters=0)
+    with pytest.raises(DataError, match=r"'rockets' is for .* carrying no rockets"):
+        rocket_game(rockets=(1, 0, 0), counters=0)  # a field it does not use (issue 28)
     rocket_game(rockets=(1, 0, 0), counters=1)
     assert not CATALOG.airplane(PLANE).rockets
     spad = flyer("p", "earth", CRUISE, FIRE_FIRST, rockets=2)

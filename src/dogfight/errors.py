@@ -57,3 +57,17 @@ class OrdersError(DogfightError):
         self.found = found
         self.expected = expected
         super().__init__(f"{source}:{line}:{column}: found {found!r}, expected {expected}")
+
+
+class UnusedFieldError(IllegalPlanError):
+    """A field given to a vehicle that does not read it (a WW2 speed marker in a WW1
+    airplane's plan, a tripod's airplane status...): refused rather than ignored or, worse,
+    applied (``rules/field_use.py``). Names the vehicle, the field and who reads it."""
+
+    def __init__(self, vehicle: str, field: str, who: str, kind: str) -> None:
+        self.vehicle = vehicle
+        self.field = field
+        super().__init__(
+            f"{vehicle}: '{field}' is for {who}, and {vehicle} is {kind}: a field a vehicle "
+            "does not use is refused, not ignored"
+        )

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from dogfight.catalog.loader import Catalog, validation_to_data_error
 from dogfight.catalog.models import Airplane, Ruleset, Scenario, Skill, Switches, Symbol
-from dogfight.errors import DataError, DogfightError
+from dogfight.errors import DataError, DogfightError, UnusedFieldError
 from dogfight.geometry.pose import Pose, normalize_heading
 from dogfight.rules import ww2
 from dogfight.rules.chance import setup_rng
@@ -25,6 +25,14 @@ from dogfight.rules.clocks import ONE_PHASE, clock_for
 from dogfight.rules.context import Rules
 from dogfight.rules.decks import shuffled
 from dogfight.rules.engine import allowed_symbols
+from dogfight.rules.field_use import (
+    PLAN_FIELDS,
+    VEHICLE_FIELDS,
+    Kind,
+    kind_of,
+    kind_of_model,
+    refuse_unused,
+)
 from dogfight.rules.plans import Flown, Id, Plan, check_plan_shape
 from dogfight.rules.scenario import objectives_problem, placement_problem
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
@@ -351,6 +359,7 @@ def build(
         if v.id in vehicles:
             raise DataError(source, f"{where}.id", v.id, "vehicle ids must be unique")
         if v.type in catalog.tripods:
+            _refuse_unused(v, kind_of_model(None, v.type, 0, 0), source, where)
             vehicles[v.id] = _tripod(rules, v, source, where)
             continue
         if v.type not in catalog.airplanes:
@@ -373,22 +382,17 @@ def build(
                 v.damage,
                 f"must be below the {airplane.name}'s resistance {airplane.damage}",
             )
-        weapons = {"front", "rear"} if airplane.two_seater else {"front"}
+        loads = v.bombs if v.bombs is not None else (airplane.usual_loads if v.bomber else 0)
+        _refuse_unused(v, kind_of_model(airplane, v.type, v.rockets, loads), source, where)
         for weapon, count in v.jams.items():
-            if weapon not in weapons or not 0 <= count <= catalog.constants.jam_maneuvers:
+            if not 0 <= count <= catalog.constants.jam_maneuvers:
                 raise DataError(
                     source,
                     f"{where}.jams.{weapon}",
                     count,
-                    f"0..{catalog.constants.jam_maneuvers} counters on "
-                    f"{', '.join(sorted(weapons))}",
+                    f"0..{catalog.constants.jam_maneuvers} counters",
                 )
         armed_by_scenario = bool(scenario_rockets.get(v.id))
-        if v.pilot == "human" and "pilot" in v.model_fields_set:
-            raise DataError(
-                source, f"{where}.pilot", v.pilot, "pilot is for tripods (001: a captured tripod)"
-            )
-        loads = v.bombs if v.bombs is not None else (airplane.usual_loads if v.bomber else 0)
         if v.rockets and not airplane.rockets and not armed_by_scenario:
             raise DataError(
                 source, f"{where}.rockets", v.rockets, f"the {airplane.name} does not carry rockets"
@@ -466,10 +470,17 @@ def build(
         _setup_scenario(state, situation, chosen, catalog, source)
     lay_targets(state, list(situation.targets), chosen, source)
     symbols = allowed_symbols(state)
+    for i, r in enumerate(situation.reinforcements):
+        reserve = state.reserves.get(r.id)
+        if reserve is not None:
+            for t, plan in enumerate(r.plans):
+                where = f"reinforcements[{i}].plans[{t}]"
+                _refuse_unused_plan(reserve, rules, plan, source, where)
     for i, v in enumerate(situation.vehicles):
         for t, plan in enumerate(v.plans):
+            vehicle = state.vehicles[v.id]
+            _refuse_unused_plan(vehicle, rules, plan, source, f"vehicles[{i}].plans[{t}]")
             try:
-                vehicle = state.vehicles[v.id]
                 if vehicle.tripod is not None:
                     if t == 0:
                         check_tripod_plan(state, vehicle, plan)
@@ -483,6 +494,33 @@ def build(
                     source, f"vehicles[{i}].plans[{t}]", list(plan.cards), str(exc)
                 ) from None
     return state
+
+
+def _refuse_unused(v: VehicleIn, kind: Kind, source: str, where: str) -> None:
+    """A :class:`DataError` for the first field of ``v`` its kind does not read
+    (``rules/field_use.py``): refused, not dropped."""
+    try:
+        refuse_unused(VEHICLE_FIELDS, kind, v.id, v)
+    except UnusedFieldError as exc:
+        head, _, key = exc.field.partition(".")
+        value = getattr(v, head)
+        raise DataError(
+            source, f"{where}.{exc.field}", value[key] if key else value, str(exc)
+        ) from None
+
+
+def _refuse_unused_plan(
+    vehicle: Vehicle, rules: Rules, plan: Plan, source: str, where: str
+) -> None:
+    """A :class:`DataError` naming ``where`` and the field for a plan field the vehicle
+    does not read (the check ``check_plans`` makes of every plan, made here when the file
+    is read so that the message names the plan's place in it)."""
+    try:
+        refuse_unused(PLAN_FIELDS, kind_of(vehicle, rules), vehicle.id, plan)
+    except UnusedFieldError as exc:
+        raise DataError(
+            source, f"{where}.{exc.field}", getattr(plan, exc.field), str(exc)
+        ) from None
 
 
 def era_problem(airplane: Airplane, ruleset: str) -> str:
@@ -519,13 +557,6 @@ def _tripod(rules: Rules, v: VehicleIn, source: str, where: str) -> Vehicle:
             f"{where}.damage",
             v.damage,
             f"must be below the {model.name}'s resistance {resistance}",
-        )
-    if v.jams or v.rockets or v.aim or v.previous is not None or v.bombs or v.bomber:
-        raise DataError(
-            source,
-            where,
-            v.id,
-            "jams, rockets, bombs, aim and previous belong to airplanes, not tripods",
         )
     if v.pilot == "human" and model.initiative is None:
         raise DataError(

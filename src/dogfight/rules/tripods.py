@@ -61,8 +61,6 @@ def check_tripod_plan(state: GameState, vehicle: Vehicle, plan: Plan) -> list[Tr
         cards.append(card)
     if len(plan.actions) != 3:
         raise IllegalPlanError(f"{vehicle.id}: 'actions' needs 3 entries (null for none)")
-    if any(plan.drop):
-        raise IllegalPlanError(f"{vehicle.id}: tripods drop no bombs (001: bombers do)")
     for phase, action in enumerate(plan.actions, start=1):
         if action is None:
             continue

@@ -16,6 +16,7 @@ from dogfight.rules.events import (
     Reminder,
     TurnStarted,
 )
+from dogfight.rules.field_use import PLAN_FIELDS, kind_of, refuse_unused
 from dogfight.rules.plans import AUTO, HOLD, Plan, check_plan_shape
 from dogfight.rules.state import BY_ID, GameState, Vehicle
 
@@ -64,9 +65,10 @@ def check_plans(
     state: GameState, plans: Mapping[str, Plan], alone: bool = False
 ) -> dict[str, Plan]:
     """Every check of :func:`start_turn`, in its order, on ``state`` (nothing is changed
-    or copied): :class:`IllegalPlanError` for the first plan refused, else the plan each
-    vehicle holds once they are down (a WW2 airplane's Earthling turn merged into its
-    Martian turn so far, the others' as given).
+    or copied): :class:`IllegalPlanError` for the first plan refused (an
+    :class:`~dogfight.errors.UnusedFieldError` for a field its vehicle does not read,
+    ``rules/field_use.py``), else the plan each vehicle holds once they are down (a WW2
+    airplane's Earthling turn merged into its Martian turn so far, the others' as given).
 
     ``alone``: ``plans`` are some vehicles' only (a seat's, checked before the other
     seats' are in), and are checked as if every other vehicle were set aside: none is
@@ -98,6 +100,7 @@ def check_plans(
     placed: dict[str, Plan] = {}
     for vid, plan in plans.items():
         vehicle = state.vehicles[vid]
+        refuse_unused(PLAN_FIELDS, kind_of(vehicle, rules), vid, plan)
         if vehicle.clock == ONE_PHASE:
             card, speed = ww2.check_plan(state, vehicle, plan, symbols)
             _check_targets(state, vid, plan)

@@ -60,8 +60,6 @@ def check_plan(
             f"{vid}: speed {speed} is not one the {airplane.name} may fly "
             f"({', '.join(map(str, airplane.speeds))}); {SPEED_RULE}"
         )
-    if any(plan.rockets):
-        raise IllegalPlanError(f"{vid}: a WW2 airplane carries no Le Prieur rockets")
     deck = state.rules.deck_of(vehicle.type)
     try:
         card = deck.card(plan.cards[0])

@@ -17,7 +17,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from pydantic import ValidationError
 
-from dogfight.errors import DataError, DogfightError
+from dogfight.errors import DataError, DogfightError, UnusedFieldError
 from dogfight.rules.decisions import Decision
 from dogfight.rules.engine import start_turn
 from dogfight.rules.plans import AUTO, Plan
@@ -101,7 +101,7 @@ def submit_plans(
             else:
                 game.check_seat_plans(seat_id, plans)
         except DogfightError as exc:
-            raise ApiError(422, str(exc), "plans") from None
+            raise ApiError(422, str(exc), _plans_field(exc)) from None
         if last:
             crash_point("before-last-plan")
         game._unsaved.plans.append((turn, seat_id, plans_text(plans)))
@@ -130,7 +130,7 @@ def _submit_earthling(
         try:
             game.check_seat_plans(seat_id, plans)
         except DogfightError as exc:
-            raise ApiError(422, str(exc), "plans") from None
+            raise ApiError(422, str(exc), _plans_field(exc)) from None
         answer = Answer(plans=plans)
         game._unsaved.answers.append((turn, -phase, seat_id, answer.to_json()))
         game.answers.setdefault((turn, -phase), {})[seat_id] = answer
@@ -242,6 +242,14 @@ def set_bot(game: LiveGame, seat_id: str, bot: str | None) -> None:
         game._questions.clear()
         game.version += 1
         game.advance()
+
+
+def _plans_field(exc: DogfightError) -> str:
+    """The field a refused plan names: the vehicle's field it does not use
+    (``plans.camel.speeds``), else the plans as a whole."""
+    if isinstance(exc, UnusedFieldError):
+        return f"plans.{exc.vehicle}.{exc.field}"
+    return "plans"
 
 
 def _read_plans(raw: Mapping[str, Any], wanted: Sequence[str], stranger: str) -> dict[str, Plan]:

@@ -452,7 +452,9 @@ def check_draft(game: LiveGame, seat_id: str, drafts: Mapping[str, Any]) -> Json
             raise ApiError(422, "at most 3 cards", f"plans.{vid}.cards")
         entry: Json = {"problems": [], "ghosts": [], "warnings": [], "refusal": None}
         try:
-            speeds = [int(s) for s in draft.get("speeds", []) if isinstance(s, int)]
+            # only a WW2 airplane's ghost flies at a speed marker (any other refuses one)
+            given = draft.get("speeds", []) if vehicle.clock == ONE_PHASE else []
+            speeds = [int(s) for s in given if isinstance(s, int)]
             foreseen[vid] = ghosts(state, vehicle, cards, speeds)
             entry["ghosts"] = [ghost_json(g) for g in foreseen[vid]]
             if vehicle.tripod is None:
