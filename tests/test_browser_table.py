@@ -78,7 +78,7 @@ def test_a_plan_off_the_table_is_warned_and_needs_a_confirmation(
         "(() => { const r = document.getElementById('confirm-submit')"
         ".getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; })()"
     )
-    assert 0 <= top and bottom <= height
+    assert top >= 0 and bottom <= height
     assert page.evaluate("document.activeElement.id") == "submit-anyway"
     page.screenshot(path=str(folder / "confirm.png"))
     page.keyboard.press("Escape")  # the same as "change my plans"
