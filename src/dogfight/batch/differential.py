@@ -80,6 +80,8 @@ def random_table(
                 "symbol": str(rng.choice(["straight", "left", "steep", "immelmann", "stall"]))
             }
         status = _random_status(catalog, ruleset, rng)
+        if not model.two_seater:
+            status.pop("observer", None)  # only a two-seater has one (a field it reads)
         if status:
             v["status"] = status
         vehicles.append(v)
