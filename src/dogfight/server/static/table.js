@@ -408,7 +408,14 @@ function renderSeatTools() {
       details.append(el("p", {}, `${view.seat.label} is played by the computer (${current}). `,
         el("button", { id: "take-back", onclick: () => handTo(null), text: "Take it back" })));
     } else {
-      const select = el("select", { id: "hand-to" }, catalog.bots.map((b) => el("option", { value: b, text: b })));
+      // only the computer players that fly this seat's vehicles (a person's seat holds no
+      // automated tripod: 001's Automated Tripod always plays itself)
+      const kinds = new Set(view.seat.vehicles.map((vid) => {
+        const v = view.state.vehicles.find((x) => x.id === vid);
+        return v && catalog.tripods[v.type] ? "tripod" : "airplane";
+      }));
+      const able = catalog.bots.filter((b) => [...kinds].every((k) => (catalog.bot_flies[b] || []).includes(k)));
+      const select = el("select", { id: "hand-to", "aria-label": "computer player" }, able.map((b) => el("option", { value: b, text: b })));
       details.append(el("p", {}, `Hand ${view.seat.label} to a computer player: `, select, " ",
         el("button", { id: "hand-over", onclick: () => handTo(select.value), text: "Hand over" })));
     }
@@ -603,8 +610,41 @@ function renderEnd(box) {
       how.length ? el("ul", { class: "score-how" }, how) : null,
       el("a", { href: `/replay/${gameId}`, text: "Step through the replay" }),
       " · ",
-      el("a", { href: "/", text: "Lobby" })),
+      el("a", { href: "/", text: "Lobby" }),
+      " · ",
+      el("button", { id: "rematch", class: "primary", onclick: rematch, text: "Rematch" }),
+      el("div", { id: "rematch-links" })),
   );
+}
+
+// The same setup, seats and computer players again, with a new seed. This browser keeps
+// the new game's seats; a hot-seat table goes straight to it, a table of friends gets the
+// links to hand out (each opens their own).
+async function rematch(e) {
+  e.target.disabled = true;
+  let made;
+  try {
+    made = await api("POST", `/api/games/${gameId}/seats/${held.active}/rematch`, undefined, token());
+  } catch (err) {
+    message(`Refused: ${err.message}`, "error");
+    e.target.disabled = false;
+    return;
+  }
+  const gid = made.game.id;
+  const again = loadSeats(gid);
+  const people = made.seats.filter((s) => !s.computer);
+  for (const s of people) again.seats[s.id] = s.token;
+  again.active = people.find((s) => s.id === held.active)?.id || people[0]?.id || null;
+  saveSeats(gid, again);
+  if (hotseat()) {
+    location.href = made.hotseat_link;
+    return;
+  }
+  $("rematch-links").replaceChildren(
+    el("p", { text: "A new game: send each player their own link." }),
+    el("ul", { class: "links" }, made.seats.map((s) => el("li", {},
+      el("b", { text: s.label }), " ",
+      s.computer ? `computer: ${s.computer}` : el("a", { href: s.link, class: "seat-link", "data-seat": s.id, text: location.origin + s.link })))));
 }
 
 function emptyDraft(v) {
