@@ -78,3 +78,36 @@ def test_a_finished_hot_seat_game_offers_a_rematch(server: Server, browser: Any)
     page.wait_for_url(lambda url: "/play/" in url and old not in url)
     assert next_to_plan(page) in ("camel", "albatros", None)
     assert page.errors == []
+
+
+def _serious(page: Any) -> list[str]:
+    """axe-core's serious and critical violations of the page as it stands."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']}: {v['help']} ({[n['target'] for n in v['nodes'][:3]]})"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_the_lobby_and_the_table_pass_an_accessibility_check(server: Server, browser: Any) -> None:
+    """Issue 29: "an accessibility pass of the lobby and the table with axe-core
+    (`axe-playwright-python`): no "serious" or "critical" violations"."""
+    page = new_page(browser, 1366, 768)
+    page.goto(server.base + "/")
+    page.wait_for_selector("[data-preset='duel']")
+    assert _serious(page) == []
+    made = httpx.post(server.base + "/api/games", json={"preset": "duel"}, timeout=10).json()
+    path, _, fragment = made["hotseat_link"].partition("#")
+    page.goto(f"{server.base}{path}?speed=40#{fragment}")
+    vehicle = None
+    while vehicle is None:
+        vehicle = next_to_plan(page)
+    assert _serious(page) == []  # planning: the hand, the fire choices, the console
+    phone = new_page(browser, 390, 844)
+    phone.goto(f"{server.base}{path}?speed=40#{fragment}")
+    while next_to_plan(phone) is None:
+        pass
+    assert _serious(phone) == []

@@ -25,7 +25,7 @@ function vehicleRow(v) {
   const types = [...Object.entries(catalog.airplanes), ...Object.entries(catalog.tripods)];
   const row = el("tr", {},
     el("td", {}, el("input", { class: "v-id", value: v.id, size: 10 })),
-    el("td", {}, el("select", { class: "v-type" }, types.map(([id, t]) => el("option", { value: id, selected: id === v.type, text: t.name })))),
+    el("td", {}, el("select", { class: "v-type", "aria-label": "type" }, types.map(([id, t]) => el("option", { value: id, selected: id === v.type, text: t.name })))),
     el("td", {}, el("input", { class: "v-side", value: v.side || "", size: 8 })),
     el("td", {}, el("input", { class: "v-x", type: "number", value: v.pose.x, step: "0.5" })),
     el("td", {}, el("input", { class: "v-y", type: "number", value: v.pose.y, step: "0.5" })),

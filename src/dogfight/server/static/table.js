@@ -709,7 +709,7 @@ function renderPlanning(box, stage) {
     if (ww2(v)) {
       const speeds = catalog.airplanes[v.type].speeds;
       panel.append(el("label", { class: "speed" }, "speed marker ",
-        el("select", { "data-speed": vid, onchange: (e) => { draft.speed = Number(e.target.value); changedDraft(vid); } },
+        el("select", { "data-speed": vid, "aria-label": `${vid}: speed marker`, onchange: (e) => { draft.speed = Number(e.target.value); changedDraft(vid); } },
           speeds.map((s) => el("option", { value: s, selected: draft.speed === s, text: String(s) })))));
     }
     for (let i = ww2(v) ? at : 0; i < (ww2(v) ? at + 1 : 3); i++) {
@@ -736,7 +736,7 @@ function renderPlanning(box, stage) {
         slot.append(fireSelect("front", draft.fire, i, enemies));
         if (catalog.airplanes[v.type].firepower.length > 1) slot.append(fireSelect("rear", draft.rear_fire, i, enemies));
         if (catalog.airplanes[v.type].rockets && v.rockets > 0 && view.state.switches && view.state.switches.standard_rules) {
-          const sel = el("select", { "data-rockets": i, onchange: (e) => { draft.rockets[i] = Number(e.target.value); changedDraft(vid); } },
+          const sel = el("select", { "data-rockets": i, "aria-label": `rockets, phase ${i + 1}`, onchange: (e) => { draft.rockets[i] = Number(e.target.value); changedDraft(vid); } },
             [0, 1, 2].filter((n) => n <= v.rockets).map((n) => el("option", { value: n, selected: draft.rockets[i] === n, text: n ? `launch ${n} rocket(s)` : "guns" })));
           slot.append(sel);
         }
@@ -836,7 +836,7 @@ function previewCard(v, card) {
 }
 
 function fireSelect(weapon, list, i, enemies) {
-  return el("select", { "data-fire": `${weapon}-${i}`, title: `${weapon} guns`, onchange: (e) => { list[i] = e.target.value; } },
+  return el("select", { "data-fire": `${weapon}-${i}`, title: `${weapon} guns`, "aria-label": `${weapon} guns, phase ${i + 1}`, onchange: (e) => { list[i] = e.target.value; } },
     el("option", { value: "auto", selected: list[i] === "auto", text: `${weapon}: fire at will` }),
     el("option", { value: "none", selected: list[i] === "none", text: `${weapon}: hold fire` }),
     enemies.map((o) => el("option", { value: o.id, selected: list[i] === o.id, text: `${weapon}: at ${o.id}` })));
