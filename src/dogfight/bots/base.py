@@ -51,8 +51,26 @@ REGISTRY: dict[str, BotFactory] = {}
 filled by the modules that define them."""
 
 
-def register(name: str, factory: BotFactory) -> None:
+VehicleKind = str
+"""What a computer player may fly: ``"airplane"`` (WW1 or WW2), ``"tripod"`` (a tripod
+with a pilot: Martian, or human on a captured one) or ``"automated"`` (001's Automated
+Tripod, which plays itself by its own rules)."""
+
+FLIES: dict[str, frozenset[VehicleKind]] = {}
+"""The vehicle kinds each registered bot flies (a seat is offered only the bots that
+fly all of its vehicles)."""
+
+
+def register(
+    name: str, factory: BotFactory, flies: tuple[VehicleKind, ...] = ("airplane", "tripod")
+) -> None:
     REGISTRY[name] = factory
+    FLIES[name] = frozenset(flies)
+
+
+def flies(name: str, kinds: frozenset[VehicleKind]) -> bool:
+    """Whether the bot ``name`` flies every vehicle kind of ``kinds``."""
+    return kinds <= FLIES.get(name, frozenset())
 
 
 def make(name: str, option: str = "--bots") -> Bot:

@@ -438,7 +438,7 @@ def create_app(
     async def get_catalog() -> Json:
         """Airplanes, tripods, maneuver decks (card geometry), constants, rulesets,
         scenarios, ready-made setups and the computer players available."""
-        return client_catalog(cat, known_bots())
+        return client_catalog(cat, known_bots(), limits.loopback_only)
 
     @app.get("/api/games")
     async def list_games() -> Json:
@@ -489,6 +489,11 @@ def create_app(
             table = table_of(setup, cat)
         seats = seats_of(body, table, limits.max_vehicles)
         game, tokens = service.create(setup, title, seats, body.seed, body.analysis)
+        return made_answer(game, tokens)
+
+    def made_answer(game: LiveGame, tokens: dict[str, str]) -> Json:
+        """A new game's answer: its summary, each seat's private link (shown only here)
+        and the hot-seat link holding every person's seat."""
         links = []
         for seat in sorted(game.seats.values(), key=lambda s: s.position):
             token = tokens[seat.id]
@@ -575,6 +580,36 @@ def create_app(
             and not body.computer
             and (body.seats is None or all(spec.bot is None for spec in body.seats))
         )
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/rematch", status_code=201)
+    async def rematch(
+        game_id: str,
+        seat_id: str,
+        request: Request,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+    ) -> Json:
+        """A finished game played again by a seat of it: the same setup, seats and
+        computer players, a new secret seed; the answer is a new game's (every seat's
+        private link, for the seat that asked to hand out)."""
+        throttle(request)
+        token = _token(x_seat_token, authorization)
+
+        def again() -> tuple[Json, LiveGame, bool]:
+            old = seat_of(game_id, seat_id, token)
+            if not old.state.over:
+                raise ApiError(409, "the game is not over: a rematch follows a finished game", None)
+            seats = [
+                (s.label, s.side, list(s.vehicles), s.bot)
+                for s in sorted(old.seats.values(), key=lambda s: s.position)
+            ]
+            game, tokens = service.create(old.setup, old.title, seats, None)
+            return made_answer(game, tokens), game, game.more_to_do()
+
+        made, game, due = await workers.run(None, again)
+        if due:
+            schedule(game)
+        return made
 
     register_campaigns(app, service, store.engine, cat, start_game, throttle)
     register_series(app, service, store.engine, start_game, throttle)

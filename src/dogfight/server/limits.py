@@ -91,6 +91,13 @@ class Limits:
     """Bytes of one WebSocket message."""
     hosts: frozenset[str] = field(default=frozenset(), compare=False)
 
+    @property
+    def loopback_only(self) -> bool:
+        """Whether the server listens on this machine's loopback only: nobody on another
+        machine can open its links (the lobby says so)."""
+        host = self.bound_host.strip("[]").lower()
+        return host in LOCAL_NAMES or host.startswith("127.")
+
     @classmethod
     def from_env(cls, **given: Any) -> Limits:
         """Options given (not None) win over the environment, which wins over defaults."""

@@ -27,6 +27,7 @@ from dogfight.server.errors import ApiError
 from dogfight.server.game_rows import plans_text
 from dogfight.server.games import LiveGame
 from dogfight.server.records import Answer
+from dogfight.server.seating import check_flies, kinds_of
 from dogfight.server.store import Stale
 
 P = ParamSpec("P")
@@ -235,6 +236,9 @@ def set_bot(game: LiveGame, seat_id: str, bot: str | None) -> None:
                 make(bot)
             except DataError as exc:
                 raise ApiError(422, exc.allowed, "bot") from None
+            seat = game.seats[seat_id]
+            vids = {*seat.vehicles, *game.seat_vehicles(seat_id)}
+            check_flies(bot, seat.label, kinds_of(game.initial, vids), "bot")
         game.store.update_seat(game.id, seat_id, game.revision, bot=bot)
         game.revision += 1
         game.seats[seat_id].bot = bot

@@ -3,11 +3,14 @@ and the request's seats turned into (label, side, vehicles, computer player)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from dogfight.bots.base import flies
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, DogfightError
+from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
 from dogfight.server.schemas import CreateGame
 from dogfight.situation import build, parse_situation
@@ -46,6 +49,33 @@ class Table:
     sides: dict[str, str]
     vehicles: tuple[str, ...]
     automated: frozenset[str]
+    tripods: frozenset[str] = frozenset()
+    """The tripods (reinforcements included): with :attr:`automated`, what each vehicle
+    is for the computer players that may fly it (:data:`dogfight.bots.base.FLIES`)."""
+
+    def kinds(self, vehicles: list[str]) -> frozenset[str]:
+        """The vehicle kinds of ``vehicles``, as the bots' :data:`~dogfight.bots.base.FLIES`
+        names them."""
+        return frozenset(
+            "automated" if v in self.automated else "tripod" if v in self.tripods else "airplane"
+            for v in vehicles
+        )
+
+
+def kinds_of(state: GameState, vehicles: Iterable[str]) -> frozenset[str]:
+    """The vehicle kinds of a game's ``vehicles`` (on the table or still to come), as the
+    bots' :data:`~dogfight.bots.base.FLIES` names them."""
+    automated: set[str] = set()
+    if state.scenario is not None:
+        automated = {v.id for v in state.scenario.vehicles if getattr(v, "automated", False)}
+    every = {**state.reserves, **state.vehicles}
+    tripods = frozenset(v for v in vehicles if v in every and every[v].tripod is not None)
+    return Table({}, (), frozenset(automated), tripods).kinds(list(vehicles))
+
+
+def bots_for(kinds: frozenset[str]) -> list[str]:
+    """The computer players that fly every vehicle kind of ``kinds``."""
+    return [b for b in known_bots() if flies(b, kinds)]
 
 
 def table_of(setup: Json, catalog: Catalog) -> Table:
@@ -87,7 +117,8 @@ def table_of(setup: Json, catalog: Catalog) -> Table:
     automated: set[str] = set()
     if state.scenario is not None:
         automated = {v.id for v in state.scenario.vehicles if getattr(v, "automated", False)}
-    return Table(sides, tuple(state.vehicles), frozenset(automated))
+    tripods = {v.id for v in (*state.vehicles.values(), *state.reserves.values()) if v.tripod}
+    return Table(sides, tuple(state.vehicles), frozenset(automated), frozenset(tripods))
 
 
 def seats_of(
@@ -150,5 +181,19 @@ def seats_of(
                 f"no computer player {chosen!r}; known: {', '.join(bots) or 'none yet'}",
                 f"computer.{label}",
             )
+        if chosen is not None:
+            check_flies(chosen, label, table.kinds(vehicles), f"computer.{label}")
         out.append((label, side, vehicles, chosen))
     return out
+
+
+def check_flies(bot: str, seat: str, kinds: frozenset[str], field: str) -> None:
+    """422 naming ``field`` when the computer player ``bot`` cannot fly the seat's
+    vehicles (an airplane handed to the Automated Tripod, say)."""
+    if not flies(bot, kinds):
+        raise ApiError(
+            422,
+            f"the {bot} computer player does not fly {seat}'s vehicles "
+            f"({', '.join(sorted(kinds))}); for this seat: {', '.join(bots_for(kinds)) or 'none'}",
+            field,
+        )

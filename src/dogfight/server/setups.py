@@ -10,9 +10,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from dogfight.bots.base import FLIES
 from dogfight.catalog.loader import Catalog
 from dogfight.catalog.models import Scenario, Switches
 from dogfight.errors import DogfightError
+from dogfight.rules.state import GameState
+from dogfight.server.seating import kinds_of
 from dogfight.situation import build, parse_situation
 
 Json = dict[str, Any]
@@ -124,18 +127,51 @@ def scenario_setup(scenario: Scenario, catalog: Catalog) -> Json:
 
 
 def presets(catalog: Catalog) -> dict[str, Json]:
-    """Every ready-made setup by name: ``duel`` and each scenario's id."""
-    out: dict[str, Json] = {
-        "duel": {"title": "Airplane duel", "setup": duel_setup()},
-    }
+    """Every ready-made setup by name: ``duel`` and each scenario's id, each with a
+    one-line ``description`` (:func:`describe`)."""
+    duel = duel_setup()
+    out = {"duel": _preset("Airplane duel", duel, build(parse_situation(duel), catalog, 0))}
     for sid, scenario in sorted(catalog.scenarios.items()):
         setup = scenario_setup(scenario, catalog)
         try:
-            build(parse_situation(setup, sid), catalog, 0, sid)
+            state = build(parse_situation(setup, sid), catalog, 0, sid)
         except DogfightError:
             continue  # a scenario this simple placement cannot satisfy: custom setup only
-        out[sid] = {"title": scenario.title, "setup": setup}
+        out[sid] = _preset(scenario.title, setup, state)
     return out
+
+
+def _preset(title: str, setup: Json, state: GameState) -> Json:
+    """A preset's entry: its title, setup, one-line description and each vehicle's kind
+    (which computer players may fly it: :func:`~dogfight.server.seating.kinds_of`)."""
+    every = [*state.vehicles, *state.reserves]
+    kinds = {vid: sorted(kinds_of(state, [vid]))[0] for vid in every}
+    return {"title": title, "setup": setup, "description": describe(state), "kinds": kinds}
+
+
+def describe(state: GameState) -> str:
+    """A setup in one line for the lobby: who flies what, the rules, and what wins
+    ("allies: Sopwith Camel · central: Albatros D.Va · wog rules · the last side with
+    vehicles in the playing area wins")."""
+    catalog = state.rules.catalog
+    forces: dict[str, list[str]] = {}
+    for v in (*state.vehicles.values(), *state.reserves.values()):
+        model = catalog.airplanes.get(v.type) or catalog.tripods.get(v.type)
+        name = model.name if model is not None else v.type
+        forces.setdefault(v.side, []).append(name + (" (later)" if v.id in state.reserves else ""))
+    parts = [f"{side}: {', '.join(names)}" for side, names in sorted(forces.items())]
+    parts.append(f"{state.rules.ruleset.name} rules")
+    scenario = state.scenario
+    if scenario is None:
+        parts.append("the last side with vehicles in the playing area wins")
+    else:
+        wins: dict[str, list[str]] = {}
+        for win in scenario.victory:
+            said = wins.setdefault(win.side, [])
+            if win.outcome not in said and not (win.level and said):
+                said.append(win.outcome)
+        parts.append("; ".join(f"{side} win if {' or '.join(ways)}" for side, ways in wins.items()))
+    return " · ".join(parts)
 
 
 def switch_specs() -> Json:
@@ -161,7 +197,7 @@ def switch_specs() -> Json:
     return out
 
 
-def client_catalog(catalog: Catalog, bots: list[str]) -> Json:
+def client_catalog(catalog: Catalog, bots: list[str], loopback: bool = False) -> Json:
     """What the browser needs to draw and plan: public figures only (no damage decks'
     order, no seed). The damage cards' faces (value, specials) are the printed deck's
     contents, so the console can show a held card by its value and icons."""
@@ -234,7 +270,10 @@ def client_catalog(catalog: Catalog, bots: list[str]) -> Json:
                 "title": s.title,
                 "note": s.note,
                 "victory": [v.text for v in s.victory],
-                "vehicles": [{"id": v.id, "side": v.side, "types": v.types} for v in s.vehicles],
+                "vehicles": [
+                    {"id": v.id, "side": v.side, "types": v.types, "automated": v.automated}
+                    for v in s.vehicles
+                ],
                 "missions": [m.model_dump(mode="json") for m in s.missions],
             }
             for sid, s in sorted(catalog.scenarios.items())
@@ -258,4 +297,6 @@ def client_catalog(catalog: Catalog, bots: list[str]) -> Json:
         },
         "presets": presets(catalog),
         "bots": bots,
+        "bot_flies": {name: sorted(FLIES.get(name, ())) for name in bots},
+        "loopback": loopback,
     }

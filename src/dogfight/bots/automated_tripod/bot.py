@@ -651,4 +651,4 @@ class AutomatedTripod:
         return Choice(card, None, "firing-none", why)
 
 
-register("automated-tripod", AutomatedTripod)
+register("automated-tripod", AutomatedTripod, flies=("automated",))

@@ -20,7 +20,7 @@ export function dropSelect(v, draft, i, changed) {
   const left = Math.max(0, (v.bombs || 0) - others);
   const options = [];
   for (let n = 0; n <= left; n++) options.push(el("option", { value: n, selected: draft.drop[i] === n, text: n ? `drop ${n} load(s) of bombs` : "keep the bombs" }));
-  return el("select", { "data-drop": i, title: "bombs", onchange: (e) => { draft.drop[i] = Number(e.target.value); changed(); } }, options);
+  return el("select", { "data-drop": i, title: "bombs", "aria-label": `bombs, phase ${i + 1}`, onchange: (e) => { draft.drop[i] = Number(e.target.value); changed(); } }, options);
 }
 
 export function isBomber(v) {

@@ -25,7 +25,7 @@ function vehicleRow(v) {
   const types = [...Object.entries(catalog.airplanes), ...Object.entries(catalog.tripods)];
   const row = el("tr", {},
     el("td", {}, el("input", { class: "v-id", value: v.id, size: 10 })),
-    el("td", {}, el("select", { class: "v-type" }, types.map(([id, t]) => el("option", { value: id, selected: id === v.type, text: t.name })))),
+    el("td", {}, el("select", { class: "v-type", "aria-label": "type" }, types.map(([id, t]) => el("option", { value: id, selected: id === v.type, text: t.name })))),
     el("td", {}, el("input", { class: "v-side", value: v.side || "", size: 8 })),
     el("td", {}, el("input", { class: "v-x", type: "number", value: v.pose.x, step: "0.5" })),
     el("td", {}, el("input", { class: "v-y", type: "number", value: v.pose.y, step: "0.5" })),
@@ -108,8 +108,23 @@ function currentSetup() {
   return JSON.parse($("situation").value);
 }
 
-// Seat labels as the server will make them (side names or vehicle ids).
-function seatLabels() {
+// Each vehicle's kind as the computer players name what they fly: "airplane", "tripod"
+// or "automated" (001's Automated Tripod). A preset says it; a custom setup is read here.
+function vehicleKinds(setup) {
+  const preset = chosenPreset();
+  if (preset !== "custom") return catalog.presets[preset].kinds;
+  const scenario = setup.scenario && catalog.scenarios[setup.scenario];
+  const automated = new Set(scenario ? scenario.vehicles.filter((v) => v.automated).map((v) => v.id) : []);
+  const kinds = {};
+  for (const v of setup.vehicles || []) {
+    kinds[v.id] = automated.has(v.id) ? "automated" : catalog.tripods[v.type] ? "tripod" : "airplane";
+  }
+  return kinds;
+}
+
+// Seats as the server will make them (side names or vehicle ids), with their vehicles'
+// kinds.
+function seatsOfSetup() {
   let setup;
   try {
     setup = currentSetup();
@@ -121,20 +136,80 @@ function seatLabels() {
     const sides = Object.fromEntries(catalog.scenarios[setup.scenario].vehicles.map((v) => [v.id, v.side]));
     vehicles = vehicles.map((v) => ({ id: v.id, side: v.side || sides[v.id] }));
   }
-  if (seating() === "vehicle") return vehicles.map((v) => v.id);
-  return [...new Set(vehicles.map((v) => v.side))].sort();
+  const kinds = vehicleKinds(setup);
+  const of = (ids) => new Set(ids.map((id) => kinds[id] || "airplane"));
+  if (seating() === "vehicle") return vehicles.map((v) => ({ label: v.id, kinds: of([v.id]) }));
+  const sides = [...new Set(vehicles.map((v) => v.side))].sort();
+  return sides.map((side) => ({ label: side, kinds: of(vehicles.filter((v) => v.side === side).map((v) => v.id)) }));
+}
+
+// The computer players that fly every kind of a seat's vehicles.
+function botsFor(kinds) {
+  return catalog.bots.filter((b) => [...kinds].every((k) => (catalog.bot_flies[b] || []).includes(k)));
 }
 
 function renderSeats() {
   const box = $("seat-list");
   box.replaceChildren();
-  for (const label of seatLabels()) {
-    const select = el("select", { "data-seat": label },
+  for (const { label, kinds } of seatsOfSetup()) {
+    if (kinds.size === 1 && kinds.has("automated")) {
+      // 001's Automated Tripod plays itself: no person, no other computer player
+      box.append(el("div", { "data-automated": label }, `${label}: `,
+        el("span", { class: "muted", text: "the Automated Tripod (001) plays it" })));
+      continue;
+    }
+    const select = el("select", { "data-seat": label, "aria-label": `who plays ${label}` },
       el("option", { value: "", text: "a person" }),
-      catalog.bots.map((b) => el("option", { value: b, text: `computer: ${b}` })));
+      botsFor(kinds).map((b) => el("option", { value: b, text: `computer: ${b}` })));
     box.append(el("div", {}, `${label}: `, select));
   }
   if (!catalog.bots.length) box.append(el("p", { class: "muted", text: "No computer player is available yet." }));
+}
+
+// --- this browser's games ---------------------------------------------------------------
+
+// The games this browser holds a seat of (their links are kept here), with where each
+// stands: whose turn it is, or how it ended.
+async function renderMyGames() {
+  const ids = Object.keys(localStorage)
+    .filter((k) => /^dogfight:[^:]+$/.test(k))
+    .map((k) => k.slice("dogfight:".length));
+  const box = $("my-games");
+  if (!ids.length) {
+    box.hidden = true;
+    return;
+  }
+  const rows = [];
+  for (const gid of ids) {
+    const held = loadSeats(gid);
+    if (!Object.keys(held.seats).length) continue;
+    let game;
+    try {
+      game = await api("GET", `/api/games/${gid}`);
+    } catch (e) {
+      continue; // a game this server no longer has
+    }
+    rows.push({ gid, held, game });
+  }
+  rows.sort((a, b) => Number(a.game.over) - Number(b.game.over));
+  const list = $("my-games-list");
+  list.replaceChildren(...rows.map(({ gid, held, game }) => {
+    const label = (id) => (game.seats.find((s) => s.id === id) || { label: id }).label;
+    const mine = Object.keys(held.seats);
+    const waiting = game.waiting_for || [];
+    let where;
+    if (game.over) {
+      const r = game.result || {};
+      where = r.winner ? `over: ${r.winner} win` : "over: a draw";
+    } else if (waiting.some((id) => mine.includes(id))) {
+      where = `turn ${game.turn}: your turn (${waiting.filter((id) => mine.includes(id)).map(label).join(", ")})`;
+    } else {
+      where = `turn ${game.turn}: waiting for ${waiting.map(label).join(", ") || "the computer players"}`;
+    }
+    return el("li", { "data-game": gid, class: game.over ? "finished" : "ongoing" },
+      el("a", { href: `/play/${gid}`, text: game.title }), ` — ${where} · your seats: ${mine.map(label).join(", ")}`);
+  }));
+  box.hidden = !rows.length;
 }
 
 async function create() {
@@ -168,6 +243,7 @@ async function create() {
   held.active = made.seats.find((s) => !s.computer)?.id || null;
   saveSeats(gid, held);
   $("links").hidden = false;
+  $("loopback-note").hidden = !catalog.loopback;
   $("hotseat").href = made.hotseat_link;
   $("seat-links").replaceChildren(...made.seats.map((s) => el("li", {},
     el("b", { text: s.label }), ` (${s.vehicles.join(", ")}) `,
@@ -178,8 +254,8 @@ async function start() {
   catalog = await api("GET", "/api/catalog");
   const box = $("presets");
   for (const [name, preset] of Object.entries(catalog.presets)) {
-    const note = catalog.scenarios[name] ? ` — ${catalog.scenarios[name].note}` : "";
-    box.append(el("div", {},
+    const note = ` — ${preset.description}`;
+    box.append(el("div", { "data-preset": name },
       el("label", {}, el("input", { type: "radio", name: "preset", value: name, checked: name === "duel" }), ` ${preset.title}`),
       el("span", { class: "muted", text: note }), " ",
       el("button", { class: "copy", "data-copy": name, text: "copy into custom", onclick: () => { $("preset-custom").checked = true; $("custom").hidden = false; loadForm(preset.setup); renderSeats(); } })));
@@ -199,6 +275,7 @@ async function start() {
   });
   $("create").addEventListener("click", create);
   renderSeats();
+  renderMyGames().catch(() => {});
 }
 
 start().catch((e) => message(e.message));

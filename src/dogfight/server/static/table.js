@@ -408,7 +408,14 @@ function renderSeatTools() {
       details.append(el("p", {}, `${view.seat.label} is played by the computer (${current}). `,
         el("button", { id: "take-back", onclick: () => handTo(null), text: "Take it back" })));
     } else {
-      const select = el("select", { id: "hand-to" }, catalog.bots.map((b) => el("option", { value: b, text: b })));
+      // only the computer players that fly this seat's vehicles (a person's seat holds no
+      // automated tripod: 001's Automated Tripod always plays itself)
+      const kinds = new Set(view.seat.vehicles.map((vid) => {
+        const v = view.state.vehicles.find((x) => x.id === vid);
+        return v && catalog.tripods[v.type] ? "tripod" : "airplane";
+      }));
+      const able = catalog.bots.filter((b) => [...kinds].every((k) => (catalog.bot_flies[b] || []).includes(k)));
+      const select = el("select", { id: "hand-to", "aria-label": "computer player" }, able.map((b) => el("option", { value: b, text: b })));
       details.append(el("p", {}, `Hand ${view.seat.label} to a computer player: `, select, " ",
         el("button", { id: "hand-over", onclick: () => handTo(select.value), text: "Hand over" })));
     }
@@ -603,8 +610,41 @@ function renderEnd(box) {
       how.length ? el("ul", { class: "score-how" }, how) : null,
       el("a", { href: `/replay/${gameId}`, text: "Step through the replay" }),
       " · ",
-      el("a", { href: "/", text: "Lobby" })),
+      el("a", { href: "/", text: "Lobby" }),
+      " · ",
+      el("button", { id: "rematch", class: "primary", onclick: rematch, text: "Rematch" }),
+      el("div", { id: "rematch-links" })),
   );
+}
+
+// The same setup, seats and computer players again, with a new seed. This browser keeps
+// the new game's seats; a hot-seat table goes straight to it, a table of friends gets the
+// links to hand out (each opens their own).
+async function rematch(e) {
+  e.target.disabled = true;
+  let made;
+  try {
+    made = await api("POST", `/api/games/${gameId}/seats/${held.active}/rematch`, undefined, token());
+  } catch (err) {
+    message(`Refused: ${err.message}`, "error");
+    e.target.disabled = false;
+    return;
+  }
+  const gid = made.game.id;
+  const again = loadSeats(gid);
+  const people = made.seats.filter((s) => !s.computer);
+  for (const s of people) again.seats[s.id] = s.token;
+  again.active = people.find((s) => s.id === held.active)?.id || people[0]?.id || null;
+  saveSeats(gid, again);
+  if (hotseat()) {
+    location.href = made.hotseat_link;
+    return;
+  }
+  $("rematch-links").replaceChildren(
+    el("p", { text: "A new game: send each player their own link." }),
+    el("ul", { class: "links" }, made.seats.map((s) => el("li", {},
+      el("b", { text: s.label }), " ",
+      s.computer ? `computer: ${s.computer}` : el("a", { href: s.link, class: "seat-link", "data-seat": s.id, text: location.origin + s.link })))));
 }
 
 function emptyDraft(v) {
@@ -669,7 +709,7 @@ function renderPlanning(box, stage) {
     if (ww2(v)) {
       const speeds = catalog.airplanes[v.type].speeds;
       panel.append(el("label", { class: "speed" }, "speed marker ",
-        el("select", { "data-speed": vid, onchange: (e) => { draft.speed = Number(e.target.value); changedDraft(vid); } },
+        el("select", { "data-speed": vid, "aria-label": `${vid}: speed marker`, onchange: (e) => { draft.speed = Number(e.target.value); changedDraft(vid); } },
           speeds.map((s) => el("option", { value: s, selected: draft.speed === s, text: String(s) })))));
     }
     for (let i = ww2(v) ? at : 0; i < (ww2(v) ? at + 1 : 3); i++) {
@@ -696,7 +736,7 @@ function renderPlanning(box, stage) {
         slot.append(fireSelect("front", draft.fire, i, enemies));
         if (catalog.airplanes[v.type].firepower.length > 1) slot.append(fireSelect("rear", draft.rear_fire, i, enemies));
         if (catalog.airplanes[v.type].rockets && v.rockets > 0 && view.state.switches && view.state.switches.standard_rules) {
-          const sel = el("select", { "data-rockets": i, onchange: (e) => { draft.rockets[i] = Number(e.target.value); changedDraft(vid); } },
+          const sel = el("select", { "data-rockets": i, "aria-label": `rockets, phase ${i + 1}`, onchange: (e) => { draft.rockets[i] = Number(e.target.value); changedDraft(vid); } },
             [0, 1, 2].filter((n) => n <= v.rockets).map((n) => el("option", { value: n, selected: draft.rockets[i] === n, text: n ? `launch ${n} rocket(s)` : "guns" })));
           slot.append(sel);
         }
@@ -796,7 +836,7 @@ function previewCard(v, card) {
 }
 
 function fireSelect(weapon, list, i, enemies) {
-  return el("select", { "data-fire": `${weapon}-${i}`, title: `${weapon} guns`, onchange: (e) => { list[i] = e.target.value; } },
+  return el("select", { "data-fire": `${weapon}-${i}`, title: `${weapon} guns`, "aria-label": `${weapon} guns, phase ${i + 1}`, onchange: (e) => { list[i] = e.target.value; } },
     el("option", { value: "auto", selected: list[i] === "auto", text: `${weapon}: fire at will` }),
     el("option", { value: "none", selected: list[i] === "none", text: `${weapon}: hold fire` }),
     enemies.map((o) => el("option", { value: o.id, selected: list[i] === o.id, text: `${weapon}: at ${o.id}` })));
