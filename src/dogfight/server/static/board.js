@@ -231,6 +231,27 @@ export class Board {
     return [x, y - r - 1];
   }
 
+  // Zoom onto some vehicles so that a base is at least `minPx` pixels long on screen
+  // (a touch target a finger can hit, 44 px, and labels of 12 px and more); the whole
+  // table again when none is given.
+  zoomTo(poses, minPx = 44) {
+    if (!this.full || !poses.length) {
+      this.zoom = null;
+      this.applyView();
+      return;
+    }
+    const box = this.root.getBoundingClientRect();
+    const base = this.catalog.constants.airplane_base.length;
+    const w = Math.min(this.full.w, (box.width * base) / (minPx * 1.1));
+    const h = (w * this.full.h) / this.full.w;
+    const xs = poses.map((p) => p.x);
+    const ys = poses.map((p) => this.Y(p.y));
+    const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+    const cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+    this.zoom = { x: cx - w / 2, y: cy - h / 2, w, h };
+    this.applyView();
+  }
+
   applyView() {
     const v = this.zoom || this.full;
     if (v) this.root.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);

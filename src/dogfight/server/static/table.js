@@ -1067,6 +1067,12 @@ async function startReplay() {
 // --- wiring -----------------------------------------------------------------------------
 
 $("curtain-go").addEventListener("click", leaveCurtain);
+$("zoom-mine").addEventListener("click", () => {
+  if (!view) return;
+  const mine = new Set(view.seat.vehicles);
+  board.zoomTo(view.state.vehicles.filter((v) => mine.has(v.id) && v.pose).map((v) => v.pose));
+});
+$("zoom-all").addEventListener("click", () => board.zoomTo([]));
 $("auto-fire").addEventListener("change", async (e) => {
   try {
     await api("POST", `/api/games/${gameId}/seats/${held.active}/settings`, { auto_fire: e.target.checked }, token());
