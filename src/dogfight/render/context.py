@@ -74,6 +74,7 @@ class _Context:
     frame: _Frame
     colours: dict[str, str]
     labels: _Labels
+
     def speed_of(self, move: Moved) -> int | None:
         """The speed marker a WW2 airplane's move was flown at (None for any other)."""
         return move.speed if isinstance(move, MovedAtSpeed) else None
