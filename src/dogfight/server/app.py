@@ -310,9 +310,10 @@ def create_app(
         return exc.status, exc.body()
 
     async def close_failed(exc: GameFailed) -> None:
-        await hub.close_all(
-            exc.failure.game_id, {"type": "error", **exc.body(), "status": 409}, 4409
-        )
+        """Every page of the game is told it failed (as a refusal says it: not whether
+        one request's input was stored) and its WebSocket closed (4409)."""
+        told = GameFailed(exc.failure).body()
+        await hub.close_all(exc.failure.game_id, {"type": "error", **told, "status": 409}, 4409)
 
     def lost(game_ids: set[str], exc: BaseException) -> None:
         """The loop's transaction could not be committed: the games in it are read again
