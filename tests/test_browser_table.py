@@ -20,7 +20,7 @@ from browser_helpers import (  # the fixtures are used by name
     server_fixture,  # noqa: F401
     submit,
 )
-from server_helpers import Json, Server, duel_situation, three_planes
+from server_helpers import Json, Server, duel_situation, straights_plan, three_planes
 
 from dogfight.catalog import load_catalog
 from dogfight.geometry.maneuver import card_curve_numbers, card_path
@@ -278,4 +278,44 @@ def test_a_moves_path_is_drawn_from_its_curve_to_where_it_ended(
         for (x, y), (ex, ey) in zip(points, expected, strict=True):
             assert abs(x - ex) <= 1e-9 and abs(y - ey) <= 1e-9
     assert any(abs(card.turn) > 150 for card in deck.cards)
+    assert page.errors == []
+
+
+def test_a_failed_games_replay_shows_its_steps_and_says_it_failed(
+    server: Server, browser: Any
+) -> None:
+    """Issue 28, defect 6: the replay page of a failed game (its turn 2 failed, turn 1
+    played) steps through turn 1 and says the game failed, and where."""
+    from dogfight.server import status
+    from dogfight.server.seat_actions import submit_plans
+    from dogfight.server.service import GameService
+    from dogfight.server.store import Store, sqlite_url
+
+    # made and played here, beside the server: the server loads it when it is asked
+    store = Store(sqlite_url(server.db))
+    try:
+        service = GameService(store, load_catalog())
+        game, tokens = service.create(
+            duel_situation(200.0, 400.0, 300.0),
+            "failed",
+            [("a", "allies", ["camel"], None), ("b", "central", ["albatros"], None)],
+            5,
+        )
+        submit_plans(game, "a", 1, {"camel": straights_plan()})
+        submit_plans(game, "b", 1, {"albatros": straights_plan()})
+        assert len(game.steps) == 4
+        status.mark_failed(store, game.id, 2, 1, IndexError("tuple index out of range"))
+    finally:
+        store.close()
+    page = new_page(browser)
+    page.goto(f"{server.base}/replay/{game.id}#seat=a&token={tokens['a']}")
+    page.wait_for_selector("#replay-bar:not([hidden])")
+    page.wait_for_selector("#message.error")
+    said = page.inner_text("#message")
+    assert "This game failed" in said and "turn 2 phase 1" in said, said
+    assert page.inner_text("#replay-pos") == "step 0 / 4"
+    for _ in range(4):
+        page.click("#replay-next")
+    assert page.inner_text("#replay-pos") == "step 4 / 4"
+    assert page.query_selector_all("#board polyline.path")
     assert page.errors == []

@@ -34,7 +34,7 @@ def test_phase_starts_empty_and_fresh(catalog: Catalog) -> None:
     made = [Phase(state, rng, 1, 1, [], [], {}) for _ in range(2)]
     for ph in made:
         assert ph.acts == PhaseActions({}, {}, {}, {})
-        assert (ph.flown, ph.walked, ph.starts, ph.drops) == ({}, {}, {}, {})
+        assert (ph.flown, ph.speeds, ph.walked, ph.starts, ph.drops) == ({}, {}, {}, {}, {})
         assert (ph.backward, ph.silenced, ph.aimed) == (set(), set(), set())
         assert ph.bomb_rays == []
         assert ph.asking.answers == {} and not ph.asking.interactive and ph.asking.asked == []

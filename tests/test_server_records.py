@@ -221,3 +221,80 @@ def test_a_seats_table_as_text_is_the_table_put_in_json() -> None:
                 )
                 checked += 1
     assert checked >= 20
+
+
+def _flights() -> list[tuple[str, int | None, str]]:
+    """(airplane type, speed marker or None, card id): every card of every airplane's deck,
+    WW1 and WW2 airplanes, at every speed a WW2 airplane may fly."""
+    out: list[tuple[str, int | None, str]] = []
+    for type_id, airplane in sorted(CATALOG.airplanes.items()):
+        cards = [c.id for c in CATALOG.maneuver_decks[airplane.maneuver_deck].cards]
+        speeds: list[int | None] = list(airplane.speeds) or [None]
+        out += [(type_id, speed, card) for speed in speeds for card in cards]
+    return out
+
+
+def test_a_moves_curve_ends_where_the_engine_put_the_base() -> None:
+    """Issue 28, defect 5: the curve a page is sent for a move ends where the engine put
+    the base, for every card of every airplane's deck (WW1 and WW2 airplanes) and every
+    speed marker a WW2 airplane may fly (the card flown at a speed is the card scaled:
+    the BF 109's path ended 2.5 cm short of its base): the curve's numbers end on the
+    engine's new pose bit for bit, and the page's rounded curve on it rounded."""
+    from dogfight.geometry.maneuver import card_curve_numbers
+    from dogfight.rules import ww2
+    from dogfight.rules.chance import step_rng
+    from dogfight.rules.engine import resolve_phase, start_turn
+    from dogfight.rules.plans import Plan
+
+    built: dict[str, Any] = {}
+    scaled = 0
+    deck_cards = {
+        type_id: [c.id for c in CATALOG.maneuver_decks[airplane.maneuver_deck].cards]
+        for type_id, airplane in CATALOG.airplanes.items()
+    }
+    moves: list[tuple[str, Moved, Any]] = []
+    for type_id, speed, card in _flights():
+        state = built.get(type_id)
+        if state is None:
+            sit = {
+                "ruleset": "ww2" if CATALOG.airplanes[type_id].speeds else "wog",
+                "switches": {"altitude_cards": True},  # every card of the deck in play
+                "table": {"width": 200, "height": 200},
+                "vehicles": [
+                    {
+                        "id": "p",
+                        "type": type_id,
+                        "side": "a",
+                        "pose": {"x": 100, "y": 100, "heading": 30},
+                    },
+                    {
+                        "id": "q",
+                        "type": type_id,
+                        "side": "b",
+                        "pose": {"x": 10, "y": 10, "heading": 0},
+                    },
+                ],
+            }
+            state = built[type_id] = build(parse_situation(sit), CATALOG, 1)
+        others = [c for c in deck_cards[type_id] if c != card][:2]
+        plan: dict[str, Any] = {"cards": [card] if speed is not None else [card, *others]}
+        if speed is not None:
+            plan["speeds"] = [speed]
+        plans = {v: Plan.model_validate(plan) for v in ("p", "q")}
+        started, _ = start_turn(state, plans)
+        new, events = resolve_phase(started, step_rng(1, 1, 1))
+        pose = new.vehicles["p"].pose
+        (move,) = [e for e in events if isinstance(e, Moved) and e.vehicle == "p"]
+        assert (move.end.x, move.end.y) == (pose.x, pose.y)
+        page = event_json(move, new)
+        assert page["curve"][-1] == [round(pose.x, 3), round(pose.y, 3)], (type_id, speed, card)
+        assert json.loads(event_text(move, new))["curve"] == page["curve"]
+        moves.append((type_id, move, new))
+        scaled += speed is not None and speed != new.rules.switches.card_speed
+    assert len(moves) == len(_flights()) > 700 and scaled > 250
+    # the card a drawing lays (the page's curve, the rendered path): bit for bit
+    for type_id, move, new in moves:
+        flown = ww2.card_flown(new.rules, type_id, move)
+        numbers = card_curve_numbers(move.start, flown, new.rules.base_length)
+        pose = new.vehicles["p"].pose
+        assert numbers[-2:] == (pose.x, pose.y), (type_id, move)

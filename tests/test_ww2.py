@@ -502,7 +502,6 @@ def test_render_shows_each_moves_speed_marker_and_the_scaled_path() -> None:
 
     frame = _Frame(final.rules.table_height)
     ctx = _Context(final, frame, {}, _Labels(frame))
-    ctx.note_speeds(events)
     for move in (e for e in of(events, Moved) if e.vehicle == "p"):
         _, path = _move_shapes(ctx, move, final.vehicles["p"])
         assert path[-1][0] == pytest.approx(move.end.x, abs=0.05)

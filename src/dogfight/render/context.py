@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from dogfight.geometry.hexbase import hexagon
 from dogfight.geometry.maneuver import Card, card_area, card_path
@@ -18,13 +18,13 @@ from dogfight.rules.events import (
     FacingChanged,
     LeftArea,
     Moved,
+    MovedAtSpeed,
     PhaseStarted,
     PutBack,
-    SpeedRevealed,
     TurnStarted,
 )
 from dogfight.rules.state import GameState, Vehicle
-from dogfight.rules.ww2 import scale
+from dogfight.rules.ww2 import card_flown
 
 
 def side_colours(sides: Sequence[str]) -> dict[str, str]:
@@ -74,20 +74,10 @@ class _Context:
     frame: _Frame
     colours: dict[str, str]
     labels: _Labels
-    speeds: dict[tuple[str, float, float, float], int] = field(default_factory=dict)
-    """WW2 airplanes: the speed marker of each move, by (vehicle, start pose)."""
-
-    def note_speeds(self, events: Sequence[Event]) -> None:
-        """Pair each revealed speed marker with the move it scaled (001, WW2)."""
-        pending: dict[str, int] = {}
-        for event in events:
-            if isinstance(event, SpeedRevealed):
-                pending[event.vehicle] = event.speed
-            elif isinstance(event, Moved) and event.vehicle in pending:
-                self.speeds[_move_key(event)] = pending.pop(event.vehicle)
 
     def speed_of(self, move: Moved) -> int | None:
-        return self.speeds.get(_move_key(move))
+        """The speed marker a WW2 airplane's move was flown at (None for any other)."""
+        return move.speed if isinstance(move, MovedAtSpeed) else None
 
     def colour(self, vehicle: Vehicle) -> str:
         return self.colours[vehicle.side]
@@ -179,11 +169,6 @@ class _Laid:
     """The deck's card length, which ``card_area`` uses for cards without their own."""
 
 
-def _move_key(move: Moved) -> tuple[str, float, float, float]:
-    s = move.start
-    return (move.vehicle, round(s.x, 6), round(s.y, 6), round(s.heading, 6))
-
-
 def _laid(ctx: _Context, move: Moved, vehicle: Vehicle) -> _Laid:
     rules = ctx.state.rules
     if vehicle.kind == "tripod":
@@ -200,10 +185,7 @@ def _laid(ctx: _Context, move: Moved, vehicle: Vehicle) -> _Laid:
             tdeck.card_length,
         )
     deck = rules.deck_of(vehicle.type)
-    card = deck.card(move.card)
-    speed = ctx.speed_of(move)
-    if speed is not None:
-        card = scale(card, speed, rules.switches.card_speed)
+    card = card_flown(rules, vehicle.type, move)
     length = card.length or deck.card_length
     return _Laid(move.start, rules.base_length, card, length, deck.card_width, deck.card_length)
 

@@ -113,7 +113,6 @@ def render_svg(
         sides += [side.name for side in scenario.sides]
         sides += [v.side for v in state.reserves.values()]
     ctx = _Context(state, frame, side_colours(sides), _Labels(frame))
-    ctx.note_speeds(events)
     tags = _tags(ctx, events)
     text_width = rules.table_width + MARGIN
     keys = _legend_keys(ctx, events, tags) + _standing_keys(ruling)

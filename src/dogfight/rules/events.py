@@ -148,6 +148,17 @@ class Moved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MovedAtSpeed(Moved):
+    """A WW2 airplane's move: its card flown at the speed marker ``speed``
+    (:func:`dogfight.rules.ww2.scale`). The same event as :class:`Moved` (kind "moved"),
+    with the speed, so that whoever draws the move lays the card as the engine flew it
+    (``dogfight.rules.movement.card_flown``); an airplane flown without a marker, and a
+    tripod, make a plain :class:`Moved` (their JSON has no ``speed``)."""
+
+    speed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class LeftArea(Event):
     kind: ClassVar[str] = "left_area"
     vehicle: str
@@ -755,7 +766,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     )
 }
 
-for _cls in EVENT_TYPES.values():
+for _cls in (*EVENT_TYPES.values(), MovedAtSpeed):  # kind "moved": Moved in EVENT_TYPES
     fast_init(_cls)  # made in every phase: see dogfight.geometry.frozen
 
 

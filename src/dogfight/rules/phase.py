@@ -44,7 +44,10 @@ class Phase:
     acts: PhaseActions
     """What the tripods committed to (empty until the actions are declared)."""
     flown: dict[str, ManeuverCard]
-    """The card each airplane flies this phase, after the illegal-maneuver rules."""
+    """The card each airplane flies this phase, after the illegal-maneuver rules (and
+    scaled by its speed marker, for a WW2 airplane)."""
+    speeds: dict[str, int]
+    """The speed marker each WW2 airplane flies its card at this phase (001)."""
     walked: dict[str, TripodCard]
     """The card each tripod walks this phase."""
     starts: dict[str, Pose]
@@ -83,6 +86,7 @@ class Phase:
         self.chosen = chosen
         self.acts = PhaseActions({}, {}, {}, {})
         self.flown = {}
+        self.speeds = {}
         self.walked = {}
         self.starts = {}
         self.backward = set()

@@ -16,7 +16,13 @@ from dogfight.geometry.maneuver import apply_card
 from dogfight.rules import bombs, missions, scenario, standard, tailing, tripod_reveal, tripods, ww2
 from dogfight.rules.clocks import PHASES
 from dogfight.rules.damage import apply_cards, eliminate
-from dogfight.rules.events import JamCounterDiscarded, LeftArea, Moved, SpeedRevealed
+from dogfight.rules.events import (
+    JamCounterDiscarded,
+    LeftArea,
+    Moved,
+    MovedAtSpeed,
+    SpeedRevealed,
+)
 from dogfight.rules.movement import disperse_clouds, outside, reveal
 from dogfight.rules.phase import Phase
 from dogfight.rules.plans import flown
@@ -99,6 +105,7 @@ def speed_markers(ph: Phase) -> None:
         speed = plan.speeds[ph.phase - 1]
         ph.events.append(SpeedRevealed(vehicle.id, ph.phase, speed))
         ph.flown[vehicle.id] = ww2.scale(card, speed, card_speed)
+        ph.speeds[vehicle.id] = speed
 
 
 def walk(ph: Phase) -> None:
@@ -132,7 +139,11 @@ def fly(ph: Phase) -> None:
         start = vehicle.pose
         vehicle.pose = apply_card(start, card, base_length)
         vehicle.previous = flown(card)
-        ph.events.append(Moved(vehicle.id, card.id, start, vehicle.pose))
+        speed = ph.speeds.get(vehicle.id) if ph.speeds else None
+        if speed is None:
+            ph.events.append(Moved(vehicle.id, card.id, start, vehicle.pose))
+        else:  # the speed is said with the move: a drawing lays the card as flown
+            ph.events.append(MovedAtSpeed(vehicle.id, card.id, start, vehicle.pose, False, speed))
         if not vehicle.jams:
             continue
         for weapon in sorted(vehicle.jams):

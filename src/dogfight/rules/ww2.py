@@ -19,6 +19,8 @@ from dogfight.catalog.models import ManeuverCard, Symbol
 from dogfight.errors import IllegalPlanError, UnknownCardError
 from dogfight.rules import standard
 from dogfight.rules.clocks import PHASES, PLANNING_RULE
+from dogfight.rules.context import Rules
+from dogfight.rules.events import Moved, MovedAtSpeed
 from dogfight.rules.plans import AUTO, Plan
 from dogfight.rules.state import GameState, Vehicle
 
@@ -35,6 +37,17 @@ def scale(card: ManeuverCard, speed: int, card_speed: int) -> ManeuverCard:
         return card
     factor = speed / card_speed
     return card.model_copy(update={"forward": card.forward * factor, "left": card.left * factor})
+
+
+def card_flown(rules: Rules, airplane_type: str, move: Moved) -> ManeuverCard:
+    """The card an airplane's move flew, as the engine flew it: its deck's card, scaled
+    by the move's speed marker (a WW2 airplane's move says it: :class:`MovedAtSpeed`).
+    What a drawing of the move lays (the page's curve, the rendered card and path), so
+    that the path drawn ends where the engine put the base."""
+    card = rules.deck_of(airplane_type).card(move.card)
+    if isinstance(move, MovedAtSpeed):
+        return scale(card, move.speed, rules.switches.card_speed)
+    return card
 
 
 def check_plan(

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
-from dogfight.server import seat_actions, views
+from dogfight.server import failed_games, seat_actions, views
 from dogfight.server.campaigns import register_campaigns
 from dogfight.server.commits import GroupLost
 from dogfight.server.errors import ApiError, GameFailed
@@ -298,14 +298,27 @@ def create_app(
             catch_up(game, None)
 
     async def failed(exc: GameFailed) -> JSONResponse:
-        """A request made a step fail: the seats' pages are told, the request gets 409."""
+        """A request met a failed game (or made a step fail): see :func:`failure_answer`."""
+        status, body = await failure_answer(exc)
+        return JSONResponse(body, status_code=status)
+
+    async def failure_answer(exc: GameFailed) -> tuple[int, Json]:
+        """The seats' pages are told; the request gets 409, or 202 once its own input,
+        stored with the steps before the one it completed and that failed, is committed
+        (503 if it could not be)."""
         await close_failed(exc)
-        return JSONResponse(exc.body(), status_code=409)
+        if exc.stored:
+            try:
+                await committed(exc.failure.game_id)
+            except ApiError as lost:
+                return lost.status, lost.body()
+        return exc.status, exc.body()
 
     async def close_failed(exc: GameFailed) -> None:
-        await hub.close_all(
-            exc.failure.game_id, {"type": "error", **exc.body(), "status": 409}, 4409
-        )
+        """Every page of the game is told it failed (as a refusal says it: not whether
+        one request's input was stored) and its WebSocket closed (4409)."""
+        told = GameFailed(exc.failure).body()
+        await hub.close_all(exc.failure.game_id, {"type": "error", **told, "status": 409}, 4409)
 
     def lost(game_ids: set[str], exc: BaseException) -> None:
         """The loop's transaction could not be committed: the games in it are read again
@@ -674,7 +687,8 @@ def create_app(
 
     async def fast_refusal(exc: ApiError) -> tuple[int, bytes]:
         if isinstance(exc, GameFailed):
-            await close_failed(exc)
+            status, body = await failure_answer(exc)
+            return status, render(body)
         return exc.status, render(exc.body())
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/check")
@@ -765,9 +779,23 @@ def create_app(
         x_seat_token: TokenHeader = None,
         authorization: AuthHeader = None,
     ) -> Json:
-        """Every step of the game so far as this seat saw it."""
+        """Every step of the game so far as this seat saw it; of a failed game, the steps
+        up to the failure, and the failure."""
         token = _token(x_seat_token, authorization)
-        return await on_seat(game_id, seat_id, token, lambda g: views.replay(g, seat_id))
+        try:
+            return await on_seat(game_id, seat_id, token, lambda g: views.replay(g, seat_id))
+        except GameFailed as exc:
+            refusal = exc
+        await close_failed(refusal)
+
+        def work() -> Json:
+            game = failed_games.until_failure(store, cat, refusal.failure)
+            if game is None:
+                raise refusal
+            game.seat(seat_id, token)
+            return views.replay(game, seat_id)
+
+        return await workers.run(game_id, work)
 
     @app.websocket("/api/games/{game_id}/ws")
     async def websocket(websocket: WebSocket, game_id: str) -> None:

@@ -1,5 +1,6 @@
 """The server's refusals: an :class:`ApiError` becomes a 4xx with a JSON body naming
-the field at fault; a game whose step the referee could not resolve answers 409."""
+the field at fault; a game whose step the referee could not resolve answers 409 (202 to
+the request whose stored input completed the step that failed)."""
 
 from __future__ import annotations
 
@@ -25,21 +26,20 @@ class ApiError(Exception):
 
 class GameFailed(ApiError):
     """A game whose step the referee could not resolve: it answers 409 with the reason
-    until the operator rolls it back (``dogfight doctor``)."""
+    until the operator rolls it back (``dogfight doctor``). ``stored``: the request's own
+    input was stored before the step it completed failed — not a refusal: 202, the body
+    saying ``"stored": true`` with the failure (``docs/web.md``)."""
 
-    def __init__(self, failure: Failure) -> None:
-        super().__init__(409, failure.public(), "game_id")
+    def __init__(self, failure: Failure, stored: bool = False) -> None:
+        super().__init__(202 if stored else 409, failure.public(), "game_id")
         self.failure = failure
+        self.stored = stored
 
     def body(self) -> Json:
-        return {
-            **super().body(),
-            "failed": {
-                "turn": self.failure.turn,
-                "phase": self.failure.phase,
-                "error": self.failure.kind,
-            },
-        }
+        out = {**super().body(), "failed": self.failure.public_json()}
+        if self.stored:
+            out["stored"] = True
+        return out
 
 
 class StepError(Exception):

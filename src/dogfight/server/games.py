@@ -251,11 +251,12 @@ class LiveGame(GameSeats):
             self.fail(exc.turn, exc.phase, exc.cause)
         self.version += 1
 
-    def fail(self, turn: int, phase: int, cause: BaseException) -> NoReturn:
-        """Mark the game failed at (turn, phase) and refuse the request (409)."""
+    def fail(self, turn: int, phase: int, cause: BaseException, stored: bool = False) -> NoReturn:
+        """Mark the game failed at (turn, phase) and refuse the request (409); ``stored``:
+        the request's own input was committed with the steps before (202, it says so)."""
         self.failure = status.mark_failed(self.store, self.id, turn, phase, cause)
         self.version += 1
-        raise GameFailed(self.failure)
+        raise GameFailed(self.failure, stored)
 
     @property
     def light(self) -> bool:
@@ -550,9 +551,10 @@ class LiveGame(GameSeats):
 
     def waiting_for(self) -> list[str]:
         """The seats of people the game waits for (to plan, or to choose targets).
-        Computer players are never waited for: they act as soon as the game advances."""
+        Computer players are never waited for: they act as soon as the game advances.
+        A failed game (its replay's) waits for nobody: its next step is never resolved."""
         nxt = self.next_step()
-        return [] if nxt is None else self._awaited(nxt)
+        return [] if nxt is None or self.failure is not None else self._awaited(nxt)
 
     def _awaited(self, nxt: tuple[int, int]) -> list[str]:
         """:meth:`waiting_for`, the next step ``nxt`` known."""
@@ -618,7 +620,7 @@ class LiveGame(GameSeats):
                     raise
                 except Exception as exc:
                     self._commit(pending, own)
-                    self.fail(*nxt, exc)
+                    self.fail(*nxt, exc, stored=own)
                 if step is None:
                     changed = changed or self._bots_acted
                     break

@@ -15,6 +15,7 @@ from dogfight.narration import describe
 from dogfight.rules.events import Event, Moved
 from dogfight.rules.plans import AUTO, Action, Plan
 from dogfight.rules.state import GameState
+from dogfight.rules.ww2 import card_flown
 from dogfight.server.viewcache import four_decimals, str_json, to_json
 
 Json = dict[str, Any]
@@ -293,12 +294,14 @@ def _move_curve(event: Event, state: GameState) -> tuple[float, ...] | None:
 
 
 def _airplane_card(event: Moved, state: GameState) -> Card | None:
-    """The maneuver card an airplane's move flew (None for a tripod's move)."""
+    """The maneuver card an airplane's move flew, as the engine flew it (scaled by a WW2
+    speed marker: :func:`card_flown`), so that the curve ends where the base was put
+    (None for a tripod's move)."""
     vehicle = state.vehicles.get(event.vehicle)
     rules = state.rules
     if vehicle is None or vehicle.tripod is not None or vehicle.type not in rules.catalog.airplanes:
         return None
-    return rules.deck_of(vehicle.type).card(event.card)
+    return card_flown(rules, vehicle.type, event)
 
 
 def pose_json(pose: Pose) -> Json:

@@ -23,7 +23,7 @@ from dogfight.rules.engine import start_turn
 from dogfight.rules.plans import AUTO, Plan
 from dogfight.rules.tailing import RULE as TAILING_RULE
 from dogfight.server.crashes import crash_point
-from dogfight.server.errors import ApiError
+from dogfight.server.errors import ApiError, GameFailed
 from dogfight.server.game_rows import plans_text
 from dogfight.server.games import LiveGame
 from dogfight.server.records import Answer
@@ -222,7 +222,7 @@ def set_auto_fire(game: LiveGame, seat_id: str, auto_fire: bool) -> None:
         game.seats[seat_id].auto_fire = auto_fire
         game._questions.clear()
         game.version += 1
-        game.advance()
+        _advance_stored(game)
 
 
 @fresh_game
@@ -245,7 +245,17 @@ def set_bot(game: LiveGame, seat_id: str, bot: str | None) -> None:
         game._bots.pop(seat_id, None)
         game._questions.clear()
         game.version += 1
+        _advance_stored(game)
+
+
+def _advance_stored(game: LiveGame) -> None:
+    """Advance after a seat's setting was stored on its own: if a step it let be
+    resolved fails, the request is told its change was stored (202, as a stored input's:
+    ``GameFailed.stored``)."""
+    try:
         game.advance()
+    except GameFailed as exc:
+        raise GameFailed(exc.failure, stored=True) from None
 
 
 def _plans_field(exc: DogfightError) -> str:

@@ -3,7 +3,8 @@ analysis game, and whether a step of it failed (the referee raised) and why.
 
 One row per game in its own table, created beside the others on start-up, so that a
 database written before this table existed needs no migration: a game without a row is
-an ordinary game that has not failed. A failed game is never loaded or advanced until
+an ordinary game that has not failed. A failed game is never advanced (nor loaded, but
+up to its failure for its replay: ``dogfight.server.failed_games``) until
 ``dogfight doctor --rollback`` takes it back to the start of the failed step's turn
 (deleting that turn's plans, answers and steps) and clears the mark.
 """
@@ -48,6 +49,11 @@ class Failure:
     error: str
     """The whole message: for the operator only (``dogfight doctor``)."""
     at: float
+
+    def public_json(self) -> dict[str, int | str]:
+        """What the public is told of the failure in a JSON body: the step and the
+        exception's type (a refused request's ``failed``, a replay's)."""
+        return {"turn": self.turn, "phase": self.phase, "error": self.kind}
 
     def public(self) -> str:
         return (

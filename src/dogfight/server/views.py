@@ -415,7 +415,8 @@ def _stage(game: LiveGame, seat_id: str, vids: frozenset[str], nxt: tuple[int, i
 
 
 def replay(game: LiveGame, seat_id: str) -> Json:
-    """Every step as the seat saw it: frame 0 is the table as set up."""
+    """Every step as the seat saw it: frame 0 is the table as set up; a failed game's
+    replay says the failure (``error``, ``failed``: as a refusal's)."""
     vids = game.seat_vehicles(seat_id)
     frames = [
         {
@@ -430,7 +431,12 @@ def replay(game: LiveGame, seat_id: str) -> Json:
         frame = step_view(game, i, vids)
         frame["state"] = public_view(step.state, vids)
         frames.append(frame)
-    return {"game": summary(game), "seat": seat_id, "frames": frames}
+    out = {"game": summary(game), "seat": seat_id, "frames": frames}
+    if game.failure is not None:
+        # the steps up to the failure (dogfight.server.failed_games), and the failure
+        out["error"] = game.failure.public()
+        out["failed"] = game.failure.public_json()
+    return out
 
 
 def check_draft(game: LiveGame, seat_id: str, drafts: Mapping[str, Any]) -> Json:

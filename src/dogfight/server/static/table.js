@@ -60,6 +60,15 @@ function message(text, kind = "info") {
   box.className = text ? kind : "";
 }
 
+// An answer to a seat's input (plans, targets, decisions) whose step the referee could
+// not resolve: 202, the input stored and the game failed (docs/web.md, "Failed games");
+// said here, as the closed WebSocket says it. True when it was such an answer.
+function storedButFailed(answer) {
+  if (!answer || !answer.stored || !answer.failed) return false;
+  message(`Your input was stored, but ${answer.error}`, "error");
+  return true;
+}
+
 // --- start ---------------------------------------------------------------------------
 
 async function start() {
@@ -559,7 +568,7 @@ function renderStage() {
   if (stage.kind === "targets") {
     const send = async (answers) => {
       try {
-        await api("POST", `/api/games/${gameId}/seats/${held.active}/decisions?answer=update`, { turn: stage.turn, phase: stage.phase, answers }, token());
+        storedButFailed(await api("POST", `/api/games/${gameId}/seats/${held.active}/decisions?answer=update`, { turn: stage.turn, phase: stage.phase, answers }, token()));
       } catch (err) {
         message(`Refused: ${err.message}`, "error");
         throw err;
@@ -929,10 +938,10 @@ async function submitPlans() {
     if (stage.earthling) body.phase = stage.phase;
     // answered with the seat's update only (so are targets and decisions): the new view
     // comes over the WebSocket, as every seat's does
-    await api("POST", `/api/games/${gameId}/seats/${held.active}/plans?answer=update`, body, token());
+    const answer = await api("POST", `/api/games/${gameId}/seats/${held.active}/plans?answer=update`, body, token());
     drafts = {};
     checks = {};
-    message("");
+    if (!storedButFailed(answer)) message("");
   } catch (e) {
     message(`Refused: ${e.message}`, "error");
     $("submit-plans").disabled = false;
@@ -965,7 +974,7 @@ function renderQuestions(box, stage) {
     onclick: async (e) => {
       e.target.disabled = true;
       try {
-        await api("POST", `/api/games/${gameId}/seats/${held.active}/targets?answer=update`, { turn: stage.turn, phase: stage.phase, fire: answers }, token());
+        storedButFailed(await api("POST", `/api/games/${gameId}/seats/${held.active}/targets?answer=update`, { turn: stage.turn, phase: stage.phase, fire: answers }, token()));
       } catch (err) {
         message(`Refused: ${err.message}`, "error");
         e.target.disabled = false;
@@ -1037,6 +1046,8 @@ async function startReplay() {
   const data = await api("GET", `/api/games/${gameId}/seats/${held.active}/replay`, undefined, token());
   const frames = data.frames;
   $("title").textContent = `${data.game.title} — replay`;
+  // a failed game's replay: the steps up to the failure, and the failure said
+  if (data.failed) message(`This game failed: ${data.error}`, "error");
   $("seat-label").textContent = `as seen by ${held.active}`;
   $("replay-bar").hidden = false;
   const slider = $("replay-slider");
