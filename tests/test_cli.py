@@ -188,6 +188,39 @@ def test_play_vs_bot_in_the_terminal() -> None:
     assert "Turn 1, phase 1." in result.stdout
 
 
+def test_terminal_play_names_cards_as_the_browser_does_and_draws_a_new_seed() -> None:
+    """Issue 29 item 10: "cards listed as the browser names them ("sideslip left ·
+    medium"); a random seed unless `--seed` is given; "valid ids" lists only ids that are
+    valid"."""
+
+    def play(*extra: str, answers: str = "q\n") -> str:
+        result = subprocess.run(
+            [sys.executable, "-m", "dogfight", "play", "duel", "--vs", "hard", *extra],
+            input=answers,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    first = play()
+    assert "2 straight · fast" in first and "bank left · " in first
+    assert "sideslip" not in first or "sideslip left · " in first or "sideslip right · " in first
+    seeds = {first.split("(seed ")[1].split(")")[0], play().split("(seed ")[1].split(")")[0]}
+    assert len(seeds) == 2  # two games, two seeds
+    assert "(seed 7)" in play("--seed", "7")
+    wrong = play(answers="1 2 99\nq\n")
+    listed = wrong.split("valid ids: ")[1].splitlines()[0].split(", ")
+    from dogfight.catalog import load_catalog
+
+    catalog = load_catalog()
+    deck = catalog.maneuver_decks[catalog.airplanes["sopwith-camel"].maneuver_deck]
+    altitude = [c.id for c in deck.cards if c.symbol.value in ("climb", "dive")]
+    assert altitude and not set(altitude) & set(listed)  # the climbs and dives: not in play
+    assert len(listed) == len(deck.cards) - len(altitude)
+
+
 def test_play_vs_unknown_bot_exits_2() -> None:
     result = dogfight("play", "duel", "--vs", "genius")
     assert_clean_refusal(result, "genius", "known bots")

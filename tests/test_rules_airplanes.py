@@ -110,8 +110,13 @@ def test_card_used_twice_in_a_turn_is_refused() -> None:
 def test_unknown_card_id_is_refused_listing_valid_ids(catalog: Catalog) -> None:
     """003: "玩家只可从对应的动作牌中,选择要执行的飞行动作" (a player may only choose the
     maneuvers to fly from the corresponding maneuver deck). 000: "For each vehicle, take
-    the maneuver deck matching the blue letter on the base." The error lists valid ids."""
-    valid = [c.id for c in catalog.maneuver_decks[DECK].cards]
+    the maneuver deck matching the blue letter on the base." The error lists valid ids,
+    and only those (issue 29 item 10: ""valid ids" lists only ids that are valid"): the
+    climb and dive cards are not in play without the altitude cards."""
+    valid = [
+        c.id for c in catalog.maneuver_decks[DECK].cards if c.symbol.value not in ("climb", "dive")
+    ]
+    assert len(valid) < len(catalog.maneuver_decks[DECK].cards)
     state = state_of(flyer(held(S1, S2, S3)))
     with pytest.raises(UnknownCardError) as info:
         start_turn(state, {"a": Plan(cards=(S1, "99", S3)), "b": Plan(cards=(S1, S2, S3))})

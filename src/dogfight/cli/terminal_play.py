@@ -28,11 +28,12 @@ from dogfight.rules.engine import allowed_symbols, pending_decisions, resolve_ph
 from dogfight.rules.events import Event, GameOver
 from dogfight.rules.foresight import ghosts, warnings
 from dogfight.rules.observation import observe, side_seat, visible_events
-from dogfight.rules.plans import Action, Plan, plan_problems
+from dogfight.rules.plans import Action, Plan, check_plan_shape, plan_problems
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripod_reveal import KIND as DIRECTION
 from dogfight.sim.run import MAX_TURNS, sides_of
 from dogfight.situation import Situation, build
+from dogfight.wording import card_words
 
 QUIT = ("q", "quit", "exit")
 
@@ -52,16 +53,19 @@ def _ask(input_fn: Callable[[str], str], prompt: str) -> str:
 
 
 def _cards_line(state: GameState, vehicle: Vehicle) -> str:
+    """The cards the vehicle may plan, named as the browser names them
+    (:mod:`dogfight.wording`): ``2 straight · fast, 10 sideslip left · medium``."""
     if vehicle.tripod is not None:
         deck = state.rules.tripod_deck_of(vehicle.type)
         return ", ".join(
-            f"{c.id} {c.symbol.value}{' stop' if c.stop else ''}{' energy' if c.energy else ''}"
+            card_words(c, deck) + (" · stop" if c.stop else "") + (" · Energy" if c.energy else "")
             for c in deck.cards
         )
     airplane_deck = state.rules.deck_of(vehicle.type)
     symbols = allowed_symbols(state)
     return ", ".join(
-        f"{c.id} {c.symbol.value}{' (steep)' if c.is_steep and c.symbol.value != 'steep' else ''}"
+        card_words(c, airplane_deck)
+        + (" · steep" if c.is_steep and c.symbol.value != "steep" else "")
         for c in airplane_deck.cards
         if c.symbol in symbols
     )
@@ -168,8 +172,14 @@ def _human_plan(
                 ):
                     continue
                 return Plan(cards=cards, actions=actions)
-            airplane = state.rules.deck_of(vehicle.type)
-            chosen = [airplane.card(c) for c in cards]
+            # the engine's own check: its refusals list only the ids that may be planned
+            chosen = check_plan_shape(
+                vehicle.id,
+                Plan(cards=cards),
+                state.rules.deck_of(vehicle.type),
+                allowed_symbols(state),
+                count,
+            )
             fire = _fire_choices(state, vehicle, fire_text)
         except (DogfightError, ValueError) as exc:
             output_fn(f"  {exc}")

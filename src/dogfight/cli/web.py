@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import socket
 import sys
 import webbrowser
@@ -241,7 +242,9 @@ def register(app: typer.Typer) -> None:
         from dogfight.cli.catalog_option import catalog
 
         if vs is not None:
-            _play_in_terminal(catalog(), scenario, vs, side, seed or 0)
+            # a new game each time unless --seed asks for a given one (printed either way)
+            chosen = seed if seed is not None else secrets.randbelow(2**31)
+            _play_in_terminal(catalog(), scenario, vs, side, chosen)
             return
         from dogfight.server.app import create_app
         from dogfight.server.errors import ApiError

@@ -327,7 +327,9 @@ def check_plan_shape(
             try:
                 card = deck.card(card_id)
             except UnknownCardError as exc:
-                raise UnknownCardError(exc.deck, exc.card, exc.valid, vehicle) from None
+                # the ids that may be planned: not the climbs and dives left out of play
+                valid = [c.id for c in deck.cards if c.symbol in allowed]
+                raise UnknownCardError(exc.deck, exc.card, valid, vehicle) from None
         if card.symbol not in allowed:
             raise IllegalPlanError(
                 f'{vehicle}: card {card_id} ({card.symbol.value}) is not in play: 000: "do not '

@@ -77,7 +77,8 @@ def check_plan(
     try:
         card = deck.card(plan.cards[0])
     except UnknownCardError as exc:
-        raise UnknownCardError(exc.deck, exc.card, exc.valid, vid) from None
+        valid = [c.id for c in deck.cards if c.symbol in allowed]  # only what may be planned
+        raise UnknownCardError(exc.deck, exc.card, valid, vid) from None
     if card.symbol not in allowed:
         raise IllegalPlanError(
             f'{vid}: card {card.id} ({card.symbol.value}) is not in play: 000: "do not take '

@@ -17,6 +17,7 @@ from dogfight.errors import DogfightError
 from dogfight.rules.state import GameState
 from dogfight.server.seating import kinds_of
 from dogfight.situation import build, parse_situation
+from dogfight.wording import card_name, speed_class
 
 Json = dict[str, Any]
 
@@ -239,6 +240,8 @@ def client_catalog(catalog: Catalog, bots: list[str], loopback: bool = False) ->
                         "forward": card.forward,
                         "left": card.left,
                         "turn": card.turn,
+                        "name": card_name(card),
+                        "speed": speed_class(card, deck),
                     }
                     for card in deck.cards
                 ],
@@ -261,7 +264,14 @@ def client_catalog(catalog: Catalog, bots: list[str], loopback: bool = False) ->
         },
         "tripod_decks": {
             d: {
-                "cards": [card.model_dump(mode="json") for card in deck.cards],
+                "cards": [
+                    {
+                        **card.model_dump(mode="json"),
+                        "name": card_name(card),
+                        "speed": speed_class(card, deck),
+                    }
+                    for card in deck.cards
+                ],
             }
             for d, deck in sorted(catalog.tripod_decks.items())
         },

@@ -4,45 +4,20 @@
 
 import { svg } from "./common.js";
 
-const NAMES = {
-  straight: "straight",
-  left: "bank left",
-  right: "bank right",
-  sideslip: "sideslip",
-  steep: "steep turn",
-  stall: "stall",
-  immelmann: "Immelmann turn",
-  climb: "climb",
-  dive: "dive",
-  move: "walk",
-  run: "run",
-  stand: "stand",
-  reverse: "reverse",
-};
-
 // The flight restrictions of 000 that a card carries (docs/rulings.md quotes them).
 const RESTRICTIONS = {
   steep: "not right after another steep card (stall and steep turns are steep)",
   immelmann: "only right after a straight; the next card must be a straight",
 };
 
+// A card's name and speed class come with the catalog (dogfight/wording.py), the same
+// words the terminal and the log use.
 export function cardName(card) {
-  let name = NAMES[card.symbol] || card.symbol;
-  if (card.symbol === "steep" || card.symbol === "sideslip") name += card.left > 0 ? " left" : " right";
-  if ((card.symbol === "move" || card.symbol === "run") && card.turn) name += card.turn > 0 ? " left" : " right";
-  return name;
+  return card.name || card.symbol;
 }
 
-// Speed class of an airplane card within its deck: how far it carries the base against
-// the deck's longest card (fast, medium, slow); tripods: by the card's kind.
-export function speedClass(card, deck) {
-  if (["move", "run", "stand", "reverse"].includes(card.symbol)) {
-    return { move: "walking", run: "running", stand: "standing", reverse: "reverse" }[card.symbol];
-  }
-  const reach = (c) => Math.hypot(c.forward, c.left);
-  const longest = Math.max(...deck.cards.map(reach)) || 1;
-  const f = reach(card) / longest;
-  return f >= 0.8 ? "fast" : f >= 0.55 ? "medium" : "slow";
+export function speedClass(card) {
+  return card.speed || "";
 }
 
 export function restrictions(card) {
@@ -166,7 +141,7 @@ export function cardTitle(card, deck) {
   if (card.forward !== undefined) {
     parts.push(`${card.forward} cm ahead, ${Math.abs(card.left)} cm ${card.left >= 0 ? "left" : "right"}, turns ${Math.abs(card.turn)}°${card.turn ? (card.turn > 0 ? " left" : " right") : ""}`);
   }
-  parts.push(`speed: ${speedClass(card, deck)}`);
+  parts.push(`speed: ${speedClass(card)}`);
   for (const r of restrictions(card)) parts.push(`restriction: ${r}`);
   return parts.join("\n");
 }

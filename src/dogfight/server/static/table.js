@@ -707,7 +707,7 @@ function renderPlanning(box, stage) {
           onmouseleave: () => previewCard(null),
         }, el("span", { class: "id", text: card.id }), cardFace(card, catalog, tripod),
         el("span", { class: "name", text: cardName(card) }),
-        el("span", { class: `speed ${speedClass(card, deckData(v))}`, text: speedClass(card, deckData(v)) })),
+        el("span", { class: `speed ${speedClass(card)}`, text: speedClass(card) })),
       );
     }
     panel.append(hand);

@@ -1,0 +1,59 @@
+"""The words a player reads for the game's cards: one place for every screen.
+
+The browser gets them in the catalog (each card's ``name`` and ``speed``), the terminal
+prints them, so "sideslip left · medium" is the same card everywhere (issue 29 item 8:
+"Every text a player reads is English prose from one place of wording").
+"""
+
+from __future__ import annotations
+
+import math
+
+from dogfight.catalog.models import ManeuverCard, ManeuverDeck, TripodCard, TripodDeck
+
+NAMES = {
+    "straight": "straight",
+    "left": "bank left",
+    "right": "bank right",
+    "sideslip": "sideslip",
+    "steep": "steep turn",
+    "stall": "stall",
+    "immelmann": "Immelmann turn",
+    "climb": "climb",
+    "dive": "dive",
+    "move": "walk",
+    "run": "run",
+    "stand": "stand",
+    "reverse": "reverse",
+}
+"""Each maneuver symbol's name on a card."""
+
+TRIPOD_PACE = {"move": "walking", "run": "running", "stand": "standing", "reverse": "reverse"}
+
+
+def card_name(card: ManeuverCard | TripodCard) -> str:
+    """A card's name: its symbol's, with the side it turns or slips to where that tells
+    two cards apart ("sideslip left", "steep turn right", "walk left")."""
+    symbol = card.symbol.value
+    name = NAMES.get(symbol, symbol)
+    if symbol in ("steep", "sideslip"):
+        name += " left" if card.left > 0 else " right"
+    if symbol in ("move", "run") and card.turn:
+        name += " left" if card.turn > 0 else " right"
+    return name
+
+
+def speed_class(card: ManeuverCard | TripodCard, deck: ManeuverDeck | TripodDeck) -> str:
+    """How far a card carries the base: an airplane's against the longest card of its
+    deck (fast, medium, slow); a tripod's by its kind (walking, running...)."""
+    symbol = card.symbol.value
+    if symbol in TRIPOD_PACE:
+        return TRIPOD_PACE[symbol]
+    longest = max((math.hypot(c.forward, c.left) for c in deck.cards), default=0.0) or 1.0
+    share = math.hypot(card.forward, card.left) / longest
+    return "fast" if share >= 0.8 else "medium" if share >= 0.55 else "slow"
+
+
+def card_words(card: ManeuverCard | TripodCard, deck: ManeuverDeck | TripodDeck) -> str:
+    """A card as a list of cards shows it: ``2 straight · fast``."""
+    return f"{card.id} {card_name(card)} · {speed_class(card, deck)}"
