@@ -28,6 +28,7 @@ from dogfight.rules.victory import check_victory
 from dogfight.scenario_setup import scenario_situation
 from dogfight.sim.run import summarize_game
 from dogfight.situation import build
+from dogfight.wording import side_name, side_wins
 
 CATALOG = load_catalog()
 SCENARIOS = sorted(CATALOG.scenarios)
@@ -109,9 +110,9 @@ def _agree(scenario: Scenario, state: GameState, over: GameOver, events: list[Ev
         assert heading == "A draw"
         assert "no side met its victory conditions" in reason
     else:
-        assert heading.startswith(f"{over.winner} win")
+        assert heading.startswith(side_wins(over.winner))
         loser = [s.name for s in scenario.sides if s.name != over.winner]
-        assert not any(reason.startswith(f"{side}:") for side in loser)
+        assert not any(side_name(side) in heading for side in loser)
     # the log line, as the terminal and the replay print it
     line = describe(over)
     assert line.startswith(f"Game over: {heading}.") and reason.rstrip(".") in line
@@ -155,7 +156,7 @@ def test_a_lonely_invader_exit_is_a_martian_win_said_as_one() -> None:
     locust.eliminated, locust.exit_edge = "left_area", "south"
     over, _ = _judged(state)
     said = ending(over)
-    assert said["heading"] == "martians win"
+    assert said["heading"] == "The Martians win"
     assert said["reason"] == ("The tripod exits the playing area from the Earthling side")
     assert over.scores == {}
 

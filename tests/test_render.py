@@ -931,7 +931,7 @@ def test_a_scenario_won_and_a_reinforcement_entering(catalog: Catalog) -> None:
     assert entry.get("data-vehicle") == "nieuport"
     assert find(entry, "polygon", "enters") and find(entry, "line", "enters")
     assert "nieuport enters" in texts(root)
-    assert "earth win: The tripod is destroyed" in texts(root)
+    assert "Earth wins: The tripod is destroyed" in texts(root)
     drawn = final.copy()
     drawn.over = True
     drawn.result = GameOver(None, {}, "the earth side has nothing left")
@@ -946,7 +946,7 @@ def test_a_long_caption_wraps_and_grows_the_header(catalog: Catalog) -> None:
     won.result = GameOver("martians", {}, ("the Martian player drains energy " * 4).strip())
     root = parse(render_svg(won))
     lines = [t for t in texts(root) if "drains" in t]
-    assert len(lines) >= 2 and lines[0].startswith("martians win: ")
+    assert len(lines) >= 2 and lines[0].startswith("The Martians win: ")
     assert view_box(root)[1] < plain[1]  # the header grew upward
 
 

@@ -19,6 +19,7 @@ from server_helpers import DECIMAL_FLOATS, plan_random_turns
 from dogfight import ENGINE_VERSION
 from dogfight.catalog import load_catalog
 from dogfight.geometry.pose import Pose
+from dogfight.narration import ending as words
 from dogfight.rules.events import Event, GameOver
 from dogfight.rules.plans import Action, Plan
 from dogfight.server import views
@@ -77,7 +78,9 @@ def _whole_summary(game: LiveGame) -> Json:
             (e for step in reversed(game.steps) for e in step.events if isinstance(e, GameOver)),
             None,
         )
-        out["result"] = None if over is None else over.to_json()
+        out["result"] = (
+            None if over is None else {**over.to_json(), "heading": words(over)["heading"]}
+        )
     return out
 
 

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+from dogfight.catalog.loader import Catalog
 from dogfight.rules import events as ev
+from dogfight.wording import damage_card_words, out_words, plural, side_name, side_wins
+
+
+def _face(catalog: Catalog | None, deck: str, card: str) -> str:
+    """A drawn damage card's face, or its id where the catalog is not at hand."""
+    found = catalog.damage_decks.get(deck) if catalog is not None else None
+    for c in found.cards if found is not None else ():
+        if c.id == card:
+            return damage_card_words(c)
+    return card
 
 
 def ending(over: ev.GameOver) -> dict[str, str]:
@@ -14,9 +25,9 @@ def ending(over: ev.GameOver) -> dict[str, str]:
     if over.winner is None:
         heading = "A draw"
     elif over.level:
-        heading = f"{over.winner} win: a {over.level} victory"
+        heading = f"{side_wins(over.winner)}: a {over.level} victory"
     else:
-        heading = f"{over.winner} win"
+        heading = side_wins(over.winner)
     reason = over.reason[:1].upper() + over.reason[1:] if over.reason else ""
     scores = ", ".join(f"{s} {p:+d}" for s, p in sorted(over.scores.items()))
     line = f"Game over: {heading}."
@@ -27,8 +38,9 @@ def ending(over: ev.GameOver) -> dict[str, str]:
     return {"heading": heading, "reason": reason, "scores": scores, "line": line}
 
 
-def describe(event: ev.Event) -> str:
-    """One line of English for an event.
+def describe(event: ev.Event, catalog: Catalog | None = None) -> str:
+    """One line of English for an event; with the game's ``catalog``, damage cards are
+    named by their faces ("3 and smoke"), not by their ids.
 
     The cases are tried in turn (each an ``isinstance``): the events of every turn of a
     dogfight come first, the rarer after (each event class is a case of its own, so the
@@ -48,11 +60,13 @@ def describe(event: ev.Event) -> str:
             return f"Turn {turn}: plans are down."
         case ev.Fired(firer=f, weapon=w, target=t, range=r, distance=d, cards=n, aimed=aimed):
             aim = ", aimed +1" if aimed else ""
-            return f"{f} fires {w} guns at {t}: {r} range ({d:.1f} cm), {n} card(s){aim}."
+            at = f"{d:.1f} cm" if d >= 0.05 else "the bases touching"
+            return f"{f} fires {w} guns at {t}: {r} range ({at}), {plural(n, 'card')}{aim}."
         case ev.DamageDrawn(vehicle=v, deck=deck, cards=cards, points=points, total=total):
+            faces = ", ".join(_face(catalog, deck, card) for card in cards)
             return (
-                f"{v} draws {deck} damage {', '.join(cards)}: {points} points, "
-                f"{total} in all (secret)."
+                f"{v} draws {plural(len(cards), 'damage card')} from deck {deck} ({faces}): "
+                f"{plural(points, 'point')}, {total} in all (secret)."
             )
         case ev.Reminder(vehicle=v, counter=counter):
             return f"{v} takes a {counter} reminder counter."
@@ -63,7 +77,7 @@ def describe(event: ev.Event) -> str:
         case ev.LeftArea(vehicle=v):
             return f"{v} leaves the playing area."
         case ev.Eliminated(vehicle=v, reason=reason):
-            return f"{v} is out of the game: {reason.replace('_', ' ')}."
+            return f"{v} is out of the game: {out_words(reason)}."
         case ev.GameOver():
             return ending(event)["line"]
         case ev.DeckReshuffled(deck=deck, reason=reason):
@@ -75,7 +89,7 @@ def describe(event: ev.Event) -> str:
         case ev.ObjectiveReached(objective=o, vehicle=v):
             return f"{v} reaches objective {o}."
         case ev.JamCounterDiscarded(vehicle=v, weapon=w, left=left):
-            return f"{v}'s {w} guns are jammed this phase ({left} counters left)."
+            return f"{v}'s {w} guns are jammed this phase ({plural(left, 'counter')} left)."
         case ev.DamageCardsTaken(vehicle=v, deck=deck, count=count):
             return f"{v} takes {count} {deck} damage card(s)."
         case ev.Jammed(firer=f, weapon=w, card=card):
@@ -119,7 +133,8 @@ def describe(event: ev.Event) -> str:
             armour = ""
             if shield is not None:
                 armour = ", across its armour" if shield else ", across a bare side"
-            return f"{f} fires its {p} heat-ray at {t}: {r} range ({d or 0:.1f} cm){armour}."
+            at = f"{d:.1f} cm" if d and d >= 0.05 else "the bases touching"
+            return f"{f} fires its {p} heat-ray at {t}: {r} range ({at}){armour}."
         case ev.ActionCardRevealed(
             vehicle=v, token=token, detail=detail, initiative=init, order=order, drawn=drawn
         ):
@@ -176,8 +191,10 @@ def describe(event: ev.Event) -> str:
             return f"{v} flies into black smoke: cloud {c} is dispersed."
         case ev.ScenarioWon(winner=None, condition=condition):
             return f"No victory condition is met, and {condition}."
-        case ev.ScenarioWon(winner=w, condition=condition):
-            return f"The {w} side's victory condition is met: \u201c{condition.rstrip('.')}\u201d."
+        case ev.ScenarioWon(winner=str(w), condition=condition):
+            name = side_name(w)
+            quoted = f"\u201c{condition.rstrip('.')}\u201d"
+            return f"{name[:1].upper()}{name[1:]}: victory condition met, {quoted}."
         case ev.Reinforcement(vehicle=v, type=kind, pose=pose):
             return f"{v} ({kind}) enters at ({pose.x:.1f}, {pose.y:.1f})."
         case ev.SkillUsed(vehicle=v, skill=skill, detail=detail):

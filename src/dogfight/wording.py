@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import math
 
-from dogfight.catalog.models import ManeuverCard, ManeuverDeck, TripodCard, TripodDeck
+from dogfight.catalog.models import (
+    DamageCard,
+    ManeuverCard,
+    ManeuverDeck,
+    TripodCard,
+    TripodDeck,
+)
 
 NAMES = {
     "straight": "straight",
@@ -57,3 +63,55 @@ def speed_class(card: ManeuverCard | TripodCard, deck: ManeuverDeck | TripodDeck
 def card_words(card: ManeuverCard | TripodCard, deck: ManeuverDeck | TripodDeck) -> str:
     """A card as a list of cards shows it: ``2 straight · fast``."""
     return f"{card.id} {card_name(card)} · {speed_class(card, deck)}"
+
+
+OUT = {
+    "shot_down": "shot down",
+    "exploded": "exploded",
+    "out_of_control": "out of control",
+    "burned": "burned",
+    "pilot_incapacitated": "pilot out of action",
+    "engine_destroyed": "engine destroyed",
+    "left_area": "left the table",
+    "destroyed": "destroyed",
+    "toppled": "toppled for good",
+}
+"""Why a vehicle is out of the game, in words (the engine's reasons are ids)."""
+
+
+def out_words(reason: str) -> str:
+    """A reason a vehicle is out of the game, in words."""
+    return OUT.get(reason, reason.replace("_", " "))
+
+
+SIDES = {
+    "allies": ("the Allies", True),
+    "central": ("the Central Powers", True),
+    "earth": ("Earth", False),
+    "martians": ("the Martians", True),
+}
+"""The usual sides' names, and whether the name is plural ("the Allies win", "Earth
+wins"); any other side is "the <name> side"."""
+
+
+def side_name(side: str) -> str:
+    """A side as a sentence names it: "the Allies", "Earth", "the red side"."""
+    return SIDES.get(side, (f"the {side} side", False))[0]
+
+
+def side_wins(side: str) -> str:
+    """The heading of a side's victory: "The Allies win", "Earth wins"."""
+    name, plural = SIDES.get(side, (f"the {side} side", False))
+    return f"{name[:1].upper()}{name[1:]} {'win' if plural else 'wins'}"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 counter``, ``2 counters``."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def damage_card_words(card: DamageCard) -> str:
+    """A damage card as its face reads: ``3``, ``2 and smoke``, ``an explosion``."""
+    face = "an explosion" if card.explosion else str(card.value)
+    specials = [s.value.replace("_", " ") for s in card.specials]
+    return " and ".join([face, *specials])

@@ -58,7 +58,7 @@ def register(app: typer.Typer) -> None:
                 "explosion": "bold red",
                 "illegal_maneuver": "red",
             }.get(event.kind, "")
-            line = describe(event)
+            line = describe(event, game.state.rules.catalog)
             out.print(f"[{style}]{line}[/]" if style else line, highlight=False, markup=bool(style))
         if not game.state.over:
             out.print(f"[bold]No result after {turns} turns.[/]")

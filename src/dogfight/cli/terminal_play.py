@@ -304,7 +304,7 @@ def play_in_terminal(
                     cards=cards or None,
                     answers=answers,
                 )
-                _narrate(events, mine, output_fn)
+                _narrate(events, mine, output_fn, state.rules.catalog)
                 ended = next((e for e in events if isinstance(e, GameOver)), ended)
                 if events_out is not None:
                     events_out.extend(events)
@@ -354,7 +354,7 @@ def _planning(
             break
         except IllegalPlanError as exc:
             output_fn(f"refused: {exc}")
-    _narrate(events, mine, output_fn)
+    _narrate(events, mine, output_fn, state.rules.catalog)
     if events_out is not None:
         events_out.extend(events)
     return state
@@ -523,6 +523,11 @@ def table_map(state: GameState, mine: frozenset[str], columns: int = 36) -> str:
     return out.getvalue().rstrip("\n")
 
 
-def _narrate(events: list[Event], seat: frozenset[str], output_fn: Callable[[str], None]) -> None:
+def _narrate(
+    events: list[Event],
+    seat: frozenset[str],
+    output_fn: Callable[[str], None],
+    catalog: Catalog | None = None,
+) -> None:
     for event in visible_events(events, seat):
-        output_fn(describe(event))
+        output_fn(describe(event, catalog))

@@ -143,7 +143,7 @@ def event_json(event: Event, state: GameState, encoded: Json | None = None) -> J
     centre, the nose, the cubic curve's two handles, the arrowhead, the new centre),
     each number rounded to 1/1000 cm, from which the page draws the path."""
     out = event.to_json() if encoded is None else dict(encoded)
-    out["text"] = describe(event)
+    out["text"] = describe(event, state.rules.catalog)
     curve = _move_curve(event, state)
     if curve is not None:
         pairs = zip(curve[::2], curve[1::2], strict=True)
@@ -159,12 +159,12 @@ def event_text(
     text, as the step was stored) is extended rather than encoded again."""
     curve = _curve_text(event, state) if isinstance(event, Moved) else None
     if stored is not None and not _writer(type(event))[1]:
-        said = str_json(describe(event))
+        said = str_json(describe(event, state.rules.catalog))
         if curve is None:
             return "".join((stored[:-1], ',"text":', said, "}"))
         return "".join((stored[:-1], ',"text":', said, ',"curve":', curve, "}"))
     out = event.to_json() if encoded is None else dict(encoded)
-    out["text"] = describe(event)
+    out["text"] = describe(event, state.rules.catalog)
     text = to_json(out)
     if curve is None:
         return text

@@ -17,7 +17,7 @@ from dogfight.errors import DogfightError
 from dogfight.rules.state import GameState
 from dogfight.server.seating import kinds_of
 from dogfight.situation import build, parse_situation
-from dogfight.wording import card_name, speed_class
+from dogfight.wording import OUT, card_name, speed_class
 
 Json = dict[str, Any]
 
@@ -308,5 +308,6 @@ def client_catalog(catalog: Catalog, bots: list[str], loopback: bool = False) ->
         "presets": presets(catalog),
         "bots": bots,
         "bot_flies": {name: sorted(FLIES.get(name, ())) for name in bots},
+        "words": {"out": OUT},
         "loopback": loopback,
     }

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from dogfight import ENGINE_VERSION
 from dogfight.briefing import briefing, ending
 from dogfight.errors import DogfightError
+from dogfight.narration import ending as words
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.decisions import for_seat
 from dogfight.rules.events import GameOver
@@ -291,7 +292,8 @@ def _summary_json(game: LiveGame) -> str:
             (e for step in reversed(game.steps) for e in step.events if isinstance(e, GameOver)),
             None,
         )
-        parts += (',"result":', to_json(None if over is None else over.to_json()))
+        result = None if over is None else {**over.to_json(), "heading": words(over)["heading"]}
+        parts += (',"result":', to_json(result))
     parts.append("}")
     return "".join(parts)
 

@@ -200,7 +200,7 @@ async function renderMyGames() {
     let where;
     if (game.over) {
       const r = game.result || {};
-      where = r.winner ? `over: ${r.winner} win` : "over: a draw";
+      where = `over: ${r.heading || (r.winner ? `${r.winner} won` : "a draw")}`;
     } else if (waiting.some((id) => mine.includes(id))) {
       where = `turn ${game.turn}: your turn (${waiting.filter((id) => mine.includes(id)).map(label).join(", ")})`;
     } else {

@@ -379,7 +379,7 @@ function renderConsole() {
     if (v.rockets) rows.push(el("div", { text: `Rockets: ${v.rockets}` }));
     if (v.previous) rows.push(el("div", { class: "muted", text: `Last card: ${v.previous.symbol}${v.previous.steep ? " (steep)" : ""}` }));
     box.append(el("div", { class: `vehicle-console${v.eliminated ? " out" : ""}`, "data-console": v.id },
-      el("h3", {}, swatch(v), `${v.id} — ${nameOf(v.type)}${v.eliminated ? ` (out: ${v.eliminated.replace("_", " ")})` : ""}`), rows));
+      el("h3", {}, swatch(v), `${v.id} — ${nameOf(v.type)}${v.eliminated ? ` (out: ${outWords(v.eliminated)})` : ""}`), rows));
   }
   const specials = [];
   for (const s of steps) for (const e of s.events) if (e.kind === "special_damage" && e.announced) specials.push(e);
@@ -387,9 +387,9 @@ function renderConsole() {
   if (others.length) {
     box.append(el("h2", { text: "Across the table" }));
     for (const v of others) {
-      const mine = specials.filter((e) => e.vehicle === v.id).map((e) => e.special.replace("_", " "));
+      const mine = specials.filter((e) => e.vehicle === v.id).map((e) => e.special.replaceAll("_", " "));
       const parts = [`${v.id} — ${nameOf(v.type)}`];
-      if (v.eliminated) parts.push(`out: ${v.eliminated.replace("_", " ")}`);
+      if (v.eliminated) parts.push(`out: ${outWords(v.eliminated)}`);
       if (Object.keys(v.jams).length) parts.push("jammed");
       if (v.energy !== undefined) parts.push(`Energy ${v.energy}`);
       if (mine.length) parts.push(`announced: ${mine.join(", ")}`);
@@ -435,7 +435,7 @@ function renderSeatTools() {
 async function handTo(bot) {
   try {
     await api("POST", `/api/games/${gameId}/seats/${held.active}/computer`, { bot }, token());
-    message(bot ? `${view.seat.label} is now played by ${bot}.` : `${view.seat.label} is yours again.`);
+    message(bot ? `${view.seat.label} is now played by the computer (${bot}).` : `${view.seat.label} is yours again.`);
   } catch (e) {
     message(e.message, "error");
   }
@@ -453,7 +453,7 @@ function renderBriefing() {
   details.append(el("summary", {}, el("strong", { text: `Scenario: ${b.title}` })));
   if (b.note) details.append(el("p", { class: "muted", text: b.note }));
   for (const side of b.sides) {
-    const forces = side.vehicles.map((v) => `${v.id} (${nameOf(v.type)}${v.in_play ? "" : `, out: ${(v.out || "").replace("_", " ")}`})`);
+    const forces = side.vehicles.map((v) => `${v.id} (${nameOf(v.type)}${v.in_play ? "" : `, out: ${outWords(v.out || "")}`})`);
     if (side.reserves.length) forces.push(`to come: ${side.reserves.join(", ")}`);
     details.append(el("div", { class: "force", "data-side": side.name }, el("strong", { text: `${side.name}` }), ` — from the ${side.edge} edge: ${forces.join(", ") || "none"}`));
   }
@@ -514,14 +514,22 @@ function lastingIcons(v) {
 }
 
 // A held damage card by its value and icons (deck:id is how the engine names it).
+// Why a vehicle is out of the game, in the words of dogfight/wording.py.
+function outWords(reason) {
+  return (catalog.words && catalog.words.out[reason]) || reason.replaceAll("_", " ");
+}
+
 function damageChip(code) {
   const [deck, id] = code.split(":");
   const card = (catalog.damage_cards[deck] || {})[id];
   if (!card) return el("span", { class: "dcard", text: code });
   const parts = [card.explosion ? ICONS.explosion : String(card.value)];
-  for (const sp of card.specials) parts.push(ICONS[sp] || sp);
+  // with special damage off, a card is its value: its icons mean nothing here
+  const sw = view.state.switches || {};
+  const specials = sw.standard_rules || sw.special_damage ? card.specials : [];
+  for (const sp of specials) parts.push(ICONS[sp] || sp);
   if (card.energy) parts.push(ICONS.energy);
-  const words = [card.explosion ? "explosion" : `${card.value} damage`, ...card.specials.map((sp) => sp.replaceAll("_", " "))];
+  const words = [card.explosion ? "explosion" : `${card.value} damage`, ...specials.map((sp) => sp.replaceAll("_", " "))];
   return el("span", { class: "dcard", "data-card": code, title: `deck ${deck}: ${words.join(", ")}` }, parts.join(" "));
 }
 
