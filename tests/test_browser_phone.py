@@ -56,6 +56,7 @@ def test_a_phone_plans_with_the_board_in_view_and_zooms_to_its_own_base(
     assert board["top"] >= 0 and board["bottom"] <= PHONE["height"]
     card = _rect(page, "[data-plan='camel'] [data-card='2']")
     assert card["top"] >= board["bottom"] - 1 and card["bottom"] <= PHONE["height"]
+    page.wait_for_selector("#board [data-ghost='camel']")  # drawn once the card is checked
     ghost = _rect(page, "#board [data-ghost='camel']")
     assert ghost["top"] >= board["top"] and ghost["bottom"] <= board["bottom"]
     page.screenshot(path=str(shots / "planning.png"))
