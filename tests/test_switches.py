@@ -22,7 +22,7 @@ import pytest
 from dogfight.bench.switches import run as random_switch_sets
 from dogfight.catalog.loader import SHIPPED, Catalog, load_catalog
 from dogfight.catalog.models import Switches
-from dogfight.errors import DataError, shown
+from dogfight.errors import DataError, readable, shown
 from dogfight.server.app import create_app
 from dogfight.server.limits import Limits
 from dogfight.situation import build, parse_situation
@@ -223,6 +223,18 @@ def test_shown_cuts_strings_lists_and_huge_numbers() -> None:
     assert shown(["x"] * 1000).endswith("… (1,000 items)")
     assert shown(10**400) == "a whole number of about 401 digits"
     assert len(shown(10**70)) <= 100
+
+
+def test_a_whole_message_is_cut_where_it_is_shown(web: Any) -> None:
+    """The last guard: a message quoting a long value without ``shown`` (a game id in a
+    URL, echoed whole before) is cut where the web writes its body, its length said."""
+    assert readable("x" * 100) == "x" * 100
+    cut = readable("no game '" + "a" * 20_000 + "'")
+    assert len(cut) < 2100 and "(20,010 characters)" in cut and cut.endswith("a'")
+    for url in ("/api/games/", "/api/series/", "/api/campaigns/"):
+        response = web.get(url + "a" * 20_000)
+        assert response.status_code == 404
+        assert len(response.content) < 2200 and "20,0" in response.json()["error"]
 
 
 def test_a_number_too_long_for_python_is_refused_by_adjudicate(tmp_path: Path) -> None:

@@ -44,6 +44,22 @@ def shown_field(field: str, limit: int = 2 * SHOWN) -> str:
     return f"{field[: limit - 1]}… ({len(field):,} characters)"
 
 
+MESSAGE = 2000
+"""The longest message a user is shown (the command line's stderr, a web error body):
+room for the longest list of known names a refusal gives (the catalog's airplanes)."""
+
+
+def readable(message: str, limit: int = MESSAGE) -> str:
+    """A whole message cut to ``limit`` characters, its beginning and end kept and its
+    length said: the last guard, where the command line prints a :class:`DogfightError`
+    and where the web writes an error body, for a message that quoted a long value without
+    :func:`shown` (a 20,000-character game id in a URL)."""
+    if len(message) <= limit:
+        return message
+    tail = limit // 4
+    return f"{message[: limit - tail]}… ({len(message):,} characters) …{message[-tail:]}"
+
+
 class DogfightError(ValueError):
     """Base class of every error caused by bad input rather than a bug."""
 
