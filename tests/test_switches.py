@@ -26,6 +26,7 @@ from dogfight.errors import DataError, readable, shown
 from dogfight.server.app import create_app
 from dogfight.server.limits import Limits
 from dogfight.situation import build, parse_situation
+from dogfight.sopwith.rules import load_ruleset, with_switches
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -168,6 +169,14 @@ def test_info_says_each_numeric_switchs_bounds() -> None:
     for name in ("tripod_factor", "card_speed"):
         limits = Switches.model_fields[name].metadata
         assert any(getattr(m, "le", None) for m in limits), name
+
+
+@pytest.mark.parametrize("key", ["ammo", "range", "damage_capacity", "shot_down_points"])
+def test_a_sopwith_switch_is_bounded(key: str) -> None:
+    """The *Sopwith* rulesets' numbers are switches too: 10**400 is refused."""
+    with pytest.raises(DataError) as refused:
+        with_switches(load_ruleset(), {key: str(10**400)}, "--switch")
+    assert refused.value.field == key and "401 digits" in str(refused.value)
 
 
 def test_random_switch_sets_are_refused_or_make_games_that_play(catalog: Catalog) -> None:
