@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
-from dogfight.catalog.loader import Catalog, validation_to_data_error
-from dogfight.catalog.models import Airplane, Ruleset, Scenario, Skill, Switches, Symbol
+from dogfight.catalog.loader import Catalog, checked_switches, validation_to_data_error
+from dogfight.catalog.models import Airplane, Ruleset, Scenario, Skill, Symbol
 from dogfight.errors import DataError, DogfightError, UnusedFieldError
 from dogfight.geometry.pose import Pose, normalize_heading
 from dogfight.rules import ww2
@@ -268,6 +268,8 @@ def loads_situation(raw: str, source: str = "situation") -> Situation:
         raise DataError(source, "(syntax)", None, f"not valid JSON: {exc}") from None
     except RecursionError:
         raise DataError(source, "(syntax)", None, "nested too deeply to be a situation") from None
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise DataError(source, "(syntax)", None, f"not a situation's JSON: {exc}") from None
     return parse_situation(data, source)
 
 
@@ -303,18 +305,7 @@ def _rules(
     hit = _RULES.get(key)
     if hit is not None and hit[0] is catalog:
         return hit[1]
-    try:
-        switches = Switches.model_validate(merged)
-    except ValidationError as exc:
-        error = validation_to_data_error(source, exc)
-        raise DataError(source, f"switches.{error.field}", error.value, error.allowed) from None
-    if switches.illegal_damage_deck not in catalog.damage_decks:
-        raise DataError(
-            source,
-            "switches.illegal_damage_deck",
-            switches.illegal_damage_deck,
-            "known damage decks: " + ", ".join(sorted(catalog.damage_decks)),
-        )
+    switches = checked_switches(catalog, merged, source)
     rules = Rules(catalog, ruleset, switches, width, height)
     if len(_RULES) >= 64:
         _RULES.clear()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 from dogfight.catalog.models import (
     Airplane,
     AirplaneFile,
+    CatalogNames,
     Constants,
     DamageDeck,
     ManeuverDeck,
@@ -29,6 +30,7 @@ from dogfight.catalog.models import (
     Special,
     SpecialsFile,
     SpecialSpec,
+    Switches,
     Tripod,
     TripodDeck,
     TripodFile,
@@ -212,44 +214,63 @@ def _check(catalog: Catalog) -> None:
                 tripod.recharge_level,
                 f"cannot exceed the Energy rating {tripod.energy}",
             )
+    for ruleset in catalog.rulesets.values():
+        checked_switches(
+            catalog, ruleset.switches.model_dump(mode="json"), f"ruleset '{ruleset.name}'"
+        )
     for scenario in catalog.scenarios.values():
         _check_scenario(catalog, scenario)
-    for ruleset in catalog.rulesets.values():
-        _check_counters(catalog, ruleset)
-        deck = ruleset.switches.illegal_damage_deck
-        if deck not in catalog.damage_decks:
-            raise DataError(
-                f"ruleset '{ruleset.name}'",
-                "switches.illegal_damage_deck",
-                deck,
-                "no such damage deck; known: " + ", ".join(sorted(catalog.damage_decks)),
-            )
 
 
-def _check_counters(catalog: Catalog, ruleset: Ruleset) -> None:
-    """A ruleset with damage counters has a counter set for every letter it may need: each
-    WW2 airplane's and tripod's firepower, the A of fire and illegal maneuvers, the Z of
-    black smoke (airplane counters); each WW2 airplane's firepower (tripod counters)."""
-    switches = ruleset.switches
-    ww2 = [a for a in catalog.airplanes.values() if a.era == "ww2"]
-    needed: list[tuple[str, str, str]] = []
-    if switches.airplane_counters:
-        letters = {"A", "Z", switches.illegal_damage_deck}
-        letters |= {t.firepower for t in catalog.tripods.values()}
-        letters |= {f for a in ww2 for f in a.firepower}
-        needed += [("airplane_counters", switches.airplane_counters, x) for x in sorted(letters)]
-    if switches.tripod_counters:
+def switch_names(catalog: Catalog, kind: str) -> tuple[list[str], str]:
+    """The names a switch of ``kind`` (:class:`CatalogNames`) may take in this catalog,
+    and what they are (for the message refusing another):
+
+    - ``card_deck``: a damage card deck (not a counter set);
+    - ``airplane_counters``: "" (cards) or a counter set with a counter for every card
+      deck's letter (a WW2 airplane may be hit by any of them: guns, rockets, black
+      smoke, a heat-ray, an illegal maneuver);
+    - ``tripod_counters``: "" or a counter set with every WW2 airplane's firepower letter
+      (001: the Invasion counters are for the damage WW2 airplanes inflict on tripods).
+    """
+    decks = catalog.damage_decks
+    cards = sorted(d for d, deck in decks.items() if not deck.counters)
+    if kind == "card_deck":
+        return cards, "damage card decks (damage/<letter>.toml)"
+    if kind == "airplane_counters":
+        letters = set(cards)
+    else:
+        ww2 = [a for a in catalog.airplanes.values() if a.era == "ww2"]
         letters = {f for a in ww2 for f in a.firepower}
-        needed += [("tripod_counters", switches.tripod_counters, x) for x in sorted(letters)]
-    for field, prefix, letter in needed:
-        deck = f"{prefix}-{letter}"
-        if deck not in catalog.damage_decks:
-            raise DataError(
-                f"ruleset '{ruleset.name}'",
-                f"switches.{field}",
-                prefix,
-                f"no counter set {deck!r} (counters/{deck}.toml) for the letter {letter}",
-            )
+    sets = {d.rsplit("-", 1)[0] for d, deck in decks.items() if deck.counters and "-" in d}
+    whole = sorted(s for s in sets if all(f"{s}-{x}" in decks for x in letters))
+    need = ", ".join(sorted(letters))
+    what = f"'' (damage cards) or a counter set with the letters {need} (counters/<set>-<letter>)"
+    return ["", *whole], what
+
+
+def checked_switches(catalog: Catalog, merged: Mapping[str, object], source: str) -> Switches:
+    """``merged`` (a ruleset's switches with a scenario's and a situation's over them) as
+    :class:`Switches`, every switch checked: known names, values of the right kind and
+    within bounds (the model), and every switch naming catalog entries (marked
+    :class:`CatalogNames`) one of those :func:`switch_names` allows. A :class:`DataError`
+    names ``switches.<name>`` and the value. Rulesets and scenarios are checked with it when
+    the catalog loads, situations and games when they are made: no switch set reaches the
+    rules that could fail a game later."""
+    try:
+        switches = Switches.model_validate(merged)
+    except ValidationError as exc:
+        error = validation_to_data_error(source, exc)
+        raise DataError(source, f"switches.{error.field}", error.value, error.allowed) from None
+    for name, field in Switches.model_fields.items():
+        for mark in field.metadata:
+            if isinstance(mark, CatalogNames):
+                value = getattr(switches, name)
+                names, what = switch_names(catalog, mark.kind)
+                if value not in names:
+                    known = ", ".join(repr(n) for n in names)
+                    raise DataError(source, f"switches.{name}", value, f"{what}; known: {known}")
+    return switches
 
 
 def _check_scenario(catalog: Catalog, scenario: Scenario) -> None:
@@ -259,6 +280,8 @@ def _check_scenario(catalog: Catalog, scenario: Scenario) -> None:
         raise DataError(
             where, "ruleset", scenario.ruleset, "known: " + ", ".join(sorted(catalog.rulesets))
         )
+    ruleset = catalog.rulesets[scenario.ruleset].switches.model_dump(mode="json")
+    checked_switches(catalog, {**ruleset, **scenario.switches}, where)
     sides = {s.name for s in scenario.sides}
     ids = [v.id for v in (*scenario.vehicles, *scenario.reinforcements)]
     for i, v in enumerate((*scenario.vehicles, *scenario.reinforcements)):

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -402,6 +403,27 @@ class AutoTarget(StrEnum):
     NONE = "none"
 
 
+@dataclass(frozen=True)
+class CatalogNames:
+    """Marks a switch whose value names catalog entries (``Annotated[str, CatalogNames(
+    "card_deck")]``): the catalog loader checks every such switch against the catalog
+    (:func:`dogfight.catalog.loader.checked_switches`), one way for all of them, when a
+    ruleset, scenario, situation or game is made."""
+
+    kind: Literal["card_deck", "airplane_counters", "tripod_counters"]
+
+
+TRIPOD_FACTOR_MAX = 4
+"""The largest ``tripod_factor``: 001 doubles; four times the resistance is already a
+tripod no airplane brings down in a game."""
+
+CARD_SPEED_MAX = 6
+"""The largest ``card_speed``: one above the fastest speed marker a WW2 airplane flies."""
+
+SWITCH_NAME = r"^[A-Za-z0-9][A-Za-z0-9-]*$|^$"
+"""What a switch naming a deck or counter set may look like (the catalog says which)."""
+
+
 class Switches(Strict):
     """The rule switches a ruleset fixes and a situation may override. Each one's
     docstring is its description (the lobby shows it beside the switch)."""
@@ -413,8 +435,11 @@ class Switches(Strict):
     illegal_maneuver: IllegalManeuver
     """What an illegal maneuver does: flown as a straight with a damage card, flown as a
     straight, or the airplane is eliminated."""
-    illegal_damage_deck: str = "A"
-    """The damage deck drawn from for an illegal maneuver."""
+    illegal_damage_deck: Annotated[
+        str, Field(max_length=40, pattern=SWITCH_NAME), CatalogNames("card_deck")
+    ] = "A"
+    """The damage deck drawn from for an illegal maneuver: one of the catalog's damage
+    card decks (damage/<letter>.toml)."""
     explosion: Explosion
     """What an explosion card does: half the airplane's resistance, or it is eliminated."""
     altitude_cards: bool = False
@@ -449,15 +474,23 @@ class Switches(Strict):
     """The airplanes this ruleset flies (001, "TRIPODS IN WW2")."""
     mixed_eras: bool = False
     """Allow airplanes of the other era on the same table."""
-    airplane_counters: str = ""
-    """WW2: the counter sets (``<set>-<letter>``) a WW2 airplane takes its damage from."""
-    tripod_counters: str = ""
+    airplane_counters: Annotated[
+        str, Field(max_length=40, pattern=SWITCH_NAME), CatalogNames("airplane_counters")
+    ] = ""
+    """WW2: the counter set a WW2 airplane takes its damage from (counters/<set>-<letter>.toml,
+    a counter for every damage deck's letter); empty: damage cards."""
+    tripod_counters: Annotated[
+        str, Field(max_length=40, pattern=SWITCH_NAME), CatalogNames("tripod_counters")
+    ] = ""
     """001: "To handle the damage inflicted to the tripods by WW2 airplanes, use the damage
-    counters included in the Invasion set": their counter sets (``<set>-<letter>``)."""
-    tripod_factor: int = Field(default=1, ge=1)
-    """001: "double the resistance and the recharge level values of the tripods" (2)."""
-    card_speed: int = Field(default=3, ge=1)
-    """WW2: the speed marker at which a maneuver card moves as printed."""
+    counters included in the Invasion set": their counter set (counters/<set>-<letter>.toml,
+    a counter for every WW2 airplane's firepower letter); empty: damage cards."""
+    tripod_factor: int = Field(default=1, ge=1, le=TRIPOD_FACTOR_MAX)
+    """001: "double the resistance and the recharge level values of the tripods" (2);
+    a whole number from 1 to 4."""
+    card_speed: int = Field(default=3, ge=1, le=CARD_SPEED_MAX)
+    """WW2: the speed marker at which a maneuver card moves as printed; a whole number from
+    1 to 6 (a WW2 airplane flies speeds 1 to 5)."""
 
     @classmethod
     def explanations(cls) -> dict[str, str]:

@@ -19,7 +19,7 @@ from dogfight.adjudication import judge
 from dogfight.catalog import Catalog
 from dogfight.catalog.models import Switches
 from dogfight.cli.catalog_option import DataOption, catalog, set_data_folder
-from dogfight.errors import DataError, DogfightError
+from dogfight.errors import DataError, DogfightError, readable
 from dogfight.output import dumps, write_atomic
 from dogfight.rules.events import as_dicts
 from dogfight.rules.observation import observe, side_seat, visible_events
@@ -185,7 +185,9 @@ def main() -> None:
     try:
         app()
     except DogfightError as exc:
-        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        err.print(
+            f"[bold red]error:[/] {escape(readable(str(exc)))}", highlight=False, soft_wrap=True
+        )
         sys.exit(2)
 
 

@@ -5,9 +5,21 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
+
+
+def _progress(option: str, unit: str, every: int) -> Callable[[int], None]:
+    """A long run's progress on stderr: ``dogfight bench <option>: <done> <unit>`` every
+    ``every`` items (stdout keeps only the JSON)."""
+
+    def progress(done: int) -> None:
+        if done % every == 0:
+            sys.stderr.write(f"dogfight bench {option}: {done} {unit}\n")
+
+    return progress
 
 
 def register(app: typer.Typer) -> None:
@@ -89,7 +101,16 @@ def register(app: typer.Typer) -> None:
                 "process; count tracebacks, 5xx and invalid JSON (targets 0). Try 100000.",
             ),
         ] = None,
-        seed: Annotated[int, typer.Option(help="With --fuzz: the generator's seed.")] = 0,
+        switches: Annotated[
+            int | None,
+            typer.Option(
+                "--switches",
+                metavar="N",
+                min=1,
+                help="Make N random rule-switch sets into games (refused when made, or "
+                "played 4 turns by random bots); count failed games (target 0). Try 20000.",
+            ),
+        ] = None,
         reopen: Annotated[
             bool,
             typer.Option(
@@ -99,26 +120,34 @@ def register(app: typer.Typer) -> None:
                 "animated (target 1 s; needs Playwright and Debian's chromium).",
             ),
         ] = False,
+        seed: Annotated[
+            int, typer.Option(help="With --fuzz or --switches: the generator's seed.")
+        ] = 0,
     ) -> None:
         """Median phase time with 4 to 64 airplanes all in play (constant density and a
         crowded 90 x 90 table), per-plane cost and its growth, random duels per second,
         bots, peak memory; targets beside each figure. With --server: the web server;
-        with --fuzz N: N hostile inputs."""
+        with --fuzz N: N hostile inputs; with --switches N: N random switch sets."""
         if fuzz is not None:
             from dogfight.bench.fuzz import run as run_fuzz
             from dogfight.cli.catalog_option import catalog as load
 
-            def progress(done: int) -> None:
-                if done % 10_000 == 0:
-                    sys.stderr.write(f"dogfight bench --fuzz: {done} cases\n")
-
-            fuzzed = run_fuzz(load(), fuzz, seed, progress)
+            fuzzed = run_fuzz(load(), fuzz, seed, _progress("--fuzz", "cases", 10_000))
             sys.stdout.write(json.dumps(fuzzed, indent=2) + "\n")
             return
         if reopen:
             from dogfight.bench.reopen import run as run_reopen
 
             sys.stdout.write(json.dumps(run_reopen(quick=quick), indent=2) + "\n")
+            return
+        if switches is not None:
+            from dogfight.bench.switches import run as run_switches
+            from dogfight.cli.catalog_option import catalog as load
+
+            counted = run_switches(load(), switches, seed, _progress("--switches", "sets", 1_000))
+            sys.stdout.write(json.dumps(counted, indent=2) + "\n")
+            if counted["failed"]:
+                raise typer.Exit(1)
             return
         if batch:
             from dogfight.bench.batch import run as run_batch

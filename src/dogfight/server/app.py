@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
+from dogfight.errors import shown_field
 from dogfight.server import failed_games, seat_actions, views
 from dogfight.server.campaigns import register_campaigns
 from dogfight.server.commits import GroupLost
@@ -118,7 +119,7 @@ def _answered(game: LiveGame, seat_id: str, since: int, answer: str) -> str:
 
 def _loc(loc: Any) -> str | None:
     parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
-    return ".".join(parts) or None
+    return shown_field(".".join(parts)) if parts else None
 
 
 def _token(x_seat_token: str | None, authorization: str | None) -> str | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dogfight.errors import readable, shown_field
 from dogfight.server.status import Failure
 
 Json = dict[str, Any]
@@ -17,8 +18,8 @@ class ApiError(Exception):
     def __init__(self, status: int, error: str, field: str | None = None) -> None:
         super().__init__(error)
         self.status = status
-        self.error = error
-        self.field = field
+        self.error = readable(error)
+        self.field = None if field is None else shown_field(field)
 
     def body(self) -> Json:
         return {"error": self.error, "field": self.field}

@@ -9,7 +9,7 @@ from typing import Any
 
 from dogfight.bots.base import flies
 from dogfight.catalog.loader import Catalog
-from dogfight.errors import DataError, DogfightError
+from dogfight.errors import DataError, DogfightError, shown
 from dogfight.rules.state import GameState
 from dogfight.server.errors import ApiError
 from dogfight.server.schemas import CreateGame
@@ -30,15 +30,6 @@ def known_bots() -> list[str]:
     except Exception:  # a bot module being written must not take the server down
         return sorted(REGISTRY)
     return sorted(REGISTRY)
-
-
-def _short(value: object, limit: int = 80) -> str:
-    """A value for an error message: never the whole of a huge or deep input."""
-    try:
-        text = repr(value)
-    except RecursionError:
-        text = f"a deeply nested {type(value).__name__}"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -108,7 +99,7 @@ def table_of(setup: Json, catalog: Catalog) -> Table:
         state = build(situation, catalog, 0, "situation")
     except DataError as exc:
         raise ApiError(
-            422, f"{exc.allowed} (got {_short(exc.value)})", f"situation.{exc.field}"
+            422, f"{exc.allowed} (got {shown(exc.value)})", f"situation.{exc.field}"
         ) from None
     except DogfightError as exc:
         raise ApiError(422, str(exc), "situation") from None

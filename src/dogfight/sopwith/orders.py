@@ -156,7 +156,6 @@ _ErrorFactory = Callable[[int, str, str], OrdersError]
 """Makes an error at a column of the line being read: (column, found, expected)."""
 
 _DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
-_FOUND_MAX = 40
 
 
 # --- tokens ----------------------------------------------------------------------------
@@ -184,10 +183,6 @@ def _normalise(line: str) -> str:
 
 def _tokens(line: str, start: int) -> list[_Tok]:
     return [_Tok(m.group(), m.start() + 1) for m in _TOKEN_RE.finditer(line, start)]
-
-
-def _shorten(text: str) -> str:
-    return text if len(text) <= _FOUND_MAX else text[: _FOUND_MAX - 3] + "..."
 
 
 # --- building a turn -------------------------------------------------------------------
@@ -229,7 +224,7 @@ class _Parser:
         self.pilot_at = 0
 
     def error(self, line: int, col: int, found: str, expected: str) -> OrdersError:
-        return OrdersError(self.source, line, col, _shorten(found), expected)
+        return OrdersError(self.source, line, col, found, expected)
 
     # -- driver -----------------------------------------------------------------------
 

@@ -25,6 +25,13 @@ from dogfight.sopwith.model import Strip
 SHIPPED = Path(__file__).parent / "data" / "rulesets"
 DEFAULT = "gm-tweedy"
 
+COUNT = 99
+"""The bound of a switch counting ammunition, damage or points per event: far above any
+rule text's (16 ammo, 12 damage), low enough that no number a report prints is absurd."""
+
+POINTS = 9_999
+"""The bound of a switch in score points (the Ace mark, bonuses)."""
+
 
 class Ruleset(BaseModel):
     """Every number and choice the turn resolver reads. Field docs say where each comes
@@ -37,27 +44,29 @@ class Ruleset(BaseModel):
     source: str
     board_side: int = Field(ge=3, le=MAX_SIDE)
     """Hexes on each side of the board (10: 271 hexes)."""
-    ammo: int = Field(ge=0)
-    """004: "16 ammo"; one burst uses one."""
-    damage_capacity: int = Field(ge=1)
-    """004: "12 dge": damage points a plane can take."""
-    bursts_per_turn: int = Field(ge=0)
-    """004: "Players are only allowed three bursts of fire per turn"."""
-    range: int = Field(ge=1)
-    """004: "The range is 4 hexes"."""
-    damage_at_one_hex: int = Field(ge=1)
-    """004: "Four damage if the target is at one hexagon distance"; one less per hex."""
-    ace_damage_bonus: int = Field(ge=0)
-    """004: Aces do "Five damage if the target is at one hexagon distance"."""
-    ace_threshold: int = Field(ge=0)
-    """004: "40 hits/points"."""
+    ammo: int = Field(ge=0, le=COUNT)
+    """004: "16 ammo"; one burst uses one (0 to 99)."""
+    damage_capacity: int = Field(ge=1, le=COUNT)
+    """004: "12 dge": damage points a plane can take (1 to 99)."""
+    bursts_per_turn: int = Field(ge=0, le=9)
+    """004: "Players are only allowed three bursts of fire per turn" (0 to 9)."""
+    range: int = Field(ge=1, le=2 * MAX_SIDE - 1)
+    """004: "The range is 4 hexes" (1 to 25: the widest board's width)."""
+    damage_at_one_hex: int = Field(ge=1, le=COUNT)
+    """004: "Four damage if the target is at one hexagon distance"; one less per hex (1 to
+    99)."""
+    ace_damage_bonus: int = Field(ge=0, le=COUNT)
+    """004: Aces do "Five damage if the target is at one hexagon distance" (0 to 99)."""
+    ace_threshold: int = Field(ge=0, le=POINTS)
+    """004: "40 hits/points" (0 to 9,999)."""
     ace_basis: Literal["career", "game"]
     """``career``: the score carried from game to game, Ace status lost below the mark
     (004); ``game``: points made in this game, kept for the rest of the game."""
-    repair_per_turn: int = Field(ge=0)
-    """004: "for each complete TURN spent on the ground may repair two damage points"."""
-    repair_cap: int = Field(ge=0)
-    """004: "A 'plane may not recover to a strength higher than eight points"."""
+    repair_per_turn: int = Field(ge=0, le=COUNT)
+    """004: "for each complete TURN spent on the ground may repair two damage points" (0 to
+    99)."""
+    repair_cap: int = Field(ge=0, le=COUNT)
+    """004: "A 'plane may not recover to a strength higher than eight points" (0 to 99)."""
     landing: Literal["any_airfield", "own_airfield"]
     """Where a plane may land; reloading is at its own airfield only either way."""
     take_off_strip: Strip
@@ -70,16 +79,19 @@ class Ruleset(BaseModel):
     """How clouds move at the end of a turn when the Games Master enters no moves."""
     cloud_entry: Literal["crash", "damage"]
     """004: "flying into a cloud" is a crash; ``damage``: ``cloud_damage`` a move inside."""
-    cloud_damage: int = Field(ge=0)
+    cloud_damage: int = Field(ge=0, le=COUNT)
+    """Damage points a move inside a cloud costs with ``cloud_entry = "damage"`` (0 to
+    99)."""
     fire_hits: Literal["all", "nearest"]
     """Which planes on a line of fire a burst hits: every one in range, or the nearest."""
-    points_per_damage: int = Field(ge=0)
-    """004: "made on enemy 'plane.... +1 point" per damage point."""
-    last_plane_bonus: int = Field(ge=0)
-    """004: "The last surviving 'plane is the winner (and is awarded 5 bonus points)"."""
-    shot_down_points: int
+    points_per_damage: int = Field(ge=0, le=COUNT)
+    """004: "made on enemy 'plane.... +1 point" per damage point (0 to 99)."""
+    last_plane_bonus: int = Field(ge=0, le=POINTS)
+    """004: "The last surviving 'plane is the winner (and is awarded 5 bonus points)" (0
+    to 9,999)."""
+    shot_down_points: int = Field(ge=-POINTS, le=POINTS)
     """Points a pilot gets (negative: loses) when shot down or crashed; 004's table is
-    cut off after its first line, so 0 by default."""
+    cut off after its first line, so 0 by default (-9,999 to 9,999)."""
     crash_share: bool
     """004: a crashed plane's damage points "will be shared out amongst the players still
     in the game"."""
