@@ -180,6 +180,10 @@ class Fired(Event):
     aimed: bool
 
 
+HOLDS_FIRE = "holds fire"
+""":class:`HeldFire`'s reason when the player chose not to fire at what was in reach."""
+
+
 @dataclass(frozen=True, slots=True)
 class HeldFire(Event):
     """A weapon that could fire did not, or the chosen target was not possible."""
@@ -193,10 +197,9 @@ class HeldFire(Event):
 @dataclass(frozen=True, slots=True)
 class RearGunLost(Event):
     """A two-seater's rear gun cannot fire: its observer is incapacitated (002:
-    "two-seaters lose rear gun"). 002's specials are "Keep
-    Secret Unless Noted", so only the owner sees why; another seat sees what it would see
-    if the gun simply held fire: "holds fire" when something was in reach (``in_reach``),
-    else nothing."""
+    "two-seaters lose rear gun"). 002's specials are "Keep Secret Unless Noted", so only
+    the owner sees why; another seat sees what it would see if the gun simply held fire:
+    "holds fire" when something was in reach (``in_reach``), else nothing."""
 
     kind: ClassVar[str] = "rear_gun_lost"
     firer: str
@@ -209,10 +212,6 @@ class RearGunLost(Event):
 
     def redacted(self) -> Event | None:
         return HeldFire(self.firer, self.weapon, HOLDS_FIRE) if self.in_reach else None
-
-
-HOLDS_FIRE = "holds fire"
-""":class:`HeldFire`'s reason when the player chose not to fire at what was in reach."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,10 @@ reorder its own.
 center of front plane." — one ruler, so the centres are at most its length apart (W7);
 it must leave the tailing plane through its front side and enter the tailed plane
 through its rear side, with no other plane in between (the manual's line swaps the two
-sides, see docs/rulings.md W1). The check is made at the
-start of the turn and again before the second maneuver; the second time it holds if it
-held at the start and was not broken as the FAQ says ("partial movement doesn't break it
-unless planes overlap or exit"). A plane trailing smoke or on fire cannot tail.
+sides, see docs/rulings.md W1). The check is made at the start of the turn and again
+before the second maneuver; the second time it holds if it held at the start and was not
+broken as the FAQ says ("partial movement doesn't break it unless planes overlap or
+exit"). A plane trailing smoke or on fire cannot tail.
 
 The reorder is a decision (:mod:`dogfight.rules.decisions`) of the tailing seat, which
 alone sees the tailed card.

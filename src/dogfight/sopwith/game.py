@@ -381,16 +381,13 @@ def _move(
         m = f.manoeuvres[move - 1]
         end, facing = fly(p.hex, p.facing, m)
         out.append(ev.Moved(t, move, p.name, m, p.hex, end, facing))
-        if not board.on_board(end):
-            out.append(ev.Crashed(t, move, p.name, "flew off the board", end, p.strength))
-            f.plane = replace(p, status=Status.CRASHED, facing=facing)
-            crashed.append(f)
-            continue
-        if f.nmr and end != p.hex and board.on_edge(end):
-            # 004: "A player can NMR any number of times, but his 'plane is considered to
-            # have crashed when he reaches the edge of the board" (S12)
-            out.append(ev.Crashed(t, move, p.name, NMR_EDGE, end, p.strength))
-            f.plane = replace(p, status=Status.CRASHED, hex=end, facing=facing)
+        off = not board.on_board(end)
+        # 004: "A player can NMR any number of times, but his 'plane is considered to
+        # have crashed when he reaches the edge of the board" (S12)
+        if off or (f.nmr and end != p.hex and board.on_edge(end)):
+            why = "flew off the board" if off else NMR_EDGE
+            out.append(ev.Crashed(t, move, p.name, why, end, p.strength))
+            f.plane = replace(p, status=Status.CRASHED, hex=p.hex if off else end, facing=facing)
             crashed.append(f)
             continue
         if end in clouds:
