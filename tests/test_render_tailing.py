@@ -210,3 +210,35 @@ def test_the_blind_spot_is_the_engines_rule(heading: float, angle: float, distan
         return
     rule = distance <= half and side_towards(pose, p, length, width) == REAR
     assert area.contains(point) == rule
+
+
+@pytest.mark.parametrize(("rulers_behind", "holds"), [(1.5, False), (0.9, True)])
+def test_the_tailing_ruler_shows_its_end(
+    catalog: Catalog, rulers_behind: float, holds: bool
+) -> None:
+    """002: "Ruler connects center of rear plane to center of front plane": the ruler is
+    one ruler long (docs/rulings.md W7). Its end is marked across the line, one ruler
+    from the tailer's centre dot: green where it reaches the tailed plane's centre (0.9
+    ruler behind: tailing), red where it falls short (1.5 rulers: no tailing, and why)."""
+    length = catalog.constants.ruler.length
+    x = 150 - rulers_behind * length
+    root = drawn(
+        catalog,
+        plane("spad", "spad-xiii", "allies", x, 50),
+        plane("prey", "spad-xiii", "central", 150, 50),
+        table={"width": 300, "height": 100},
+    )
+    [ruler] = rulers(root)
+    assert ruler.get("class") == ("tailing holds" if holds else "tailing broken")
+    assert ruler.get("data-ruler") == f"{length:g}"
+    assert ruler.get("data-distance") == f"{rulers_behind * length:.1f}"
+    if not holds:
+        assert ruler.get("data-why") == (
+            f"the centres are {rulers_behind * length:.1f} cm apart, "
+            f"beyond the ruler ({length:g} cm)"
+        )
+    [end] = [e for e in ruler.iter(f"{NS}line") if e.get("class") == "ruler-end"]
+    assert end.get("stroke") == (HOLDS if holds else BROKEN)
+    # across the line, one ruler from the tailer's centre (the SVG is in mm)
+    assert float(end.get("x1") or 0) == pytest.approx((x + length) * 10)
+    assert float(end.get("x2") or 0) == pytest.approx((x + length) * 10)

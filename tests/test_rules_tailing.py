@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from conftest import card_id, of, plane, situation, state_of, straights
 
+from dogfight.batch.bridge import from_states
+from dogfight.batch.tailing import rulers as batch_rulers
 from dogfight.errors import IllegalPlanError
 from dogfight.rules.chance import step_rng
 from dogfight.rules.decisions import Decision
@@ -20,6 +23,7 @@ from dogfight.rules.events import CardsReordered, TailedCardShown, Tailing
 from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import Plan
 from dogfight.rules.state import GameState
+from dogfight.rules.tailing import tailed_by, why_not
 
 TYPE = "spad-xiii"
 
@@ -218,3 +222,28 @@ def test_simulated_bots_answer_tailing() -> None:
         events_out=events,
     )
     assert [e.phase for e in of(events, Tailing)][:1] == [1]
+
+
+RULER = 30.0  # cm, the catalog's Earth ruler (constants.toml)
+
+
+@pytest.mark.parametrize(("rulers", "tails"), [(1.5, False), (0.9, True), (1.0, True)])
+def test_tailing_reaches_one_ruler(rulers: float, tails: bool) -> None:
+    """002: "Ruler connects center of rear plane to center of front plane": one ruler,
+    so a plane 1.5 rulers behind an enemy does not tail it, one 0.9 ruler behind does
+    (docs/rulings.md W7) — in the referee and in the batched engine alike."""
+    assert state_of(duel()).rules.ruler == RULER
+    state = _planned(
+        duel(tailer_at=(60.0 - rulers * RULER, 50.0, 0.0)), {"hunter": _cards(), "prey": PREY}
+    )
+    asked = pending_decisions(state, step_rng(0, 1, 1))
+    assert [d.vehicle for d in asked] == (["hunter"] if tails else [])
+    assert tailed_by(state) == ({"hunter": ("prey",)} if tails else {})
+    if not tails:
+        hunter, prey = state.vehicles["hunter"], state.vehicles["prey"]
+        assert (
+            why_not(state, hunter, prey)
+            == "the centres are 45.0 cm apart, beyond the ruler (30 cm)"
+        )
+    batch = from_states([state])
+    assert bool(batch_rulers(batch, np.ones(1, dtype=np.bool_))[0].any()) is tails

@@ -23,7 +23,7 @@ from conftest import (
 from dogfight.catalog.models import Special, Symbol
 from dogfight.errors import IllegalPlanError
 from dogfight.rules.engine import start_turn
-from dogfight.rules.events import Eliminated, Fired, HeldFire, SpecialDamage
+from dogfight.rules.events import Eliminated, Fired, HeldFire, RearGunLost, SpecialDamage
 from dogfight.rules.plans import Plan
 
 BRISTOL = "bristol-f2b"  # deck F, fires B front and A rear
@@ -69,8 +69,8 @@ def test_002_observer_incapacitated_loses_the_rear_gun() -> None:
     assert state.vehicles["bristol"].status.get("observer") == 1
     rear = [(f.target, f.range) for f in of(events, Fired) if f.firer == "bristol"]
     assert rear == [("chaser", "long")]  # phase 1 only
-    held = [h.reason for h in of(events, HeldFire) if h.firer == "bristol" and h.weapon == "rear"]
-    assert held == ["observer incapacitated (002)"]
+    assert of(events, RearGunLost) == [RearGunLost("bristol", "rear", True)]
+    assert [h for h in of(events, HeldFire) if h.firer == "bristol"] == []
 
 
 def test_two_seater_duel_observer_and_blind_spot() -> None:

@@ -16,6 +16,7 @@ import pytest
 from dogfight.sopwith import events as ev
 from dogfight.sopwith.board import Board, Cloud
 from dogfight.sopwith.game import (
+    NMR_EDGE,
     GameError,
     GameState,
     Plane,
@@ -225,17 +226,27 @@ def test_nmr_to_the_edge_crashes_and_points_are_shared() -> None:
     after, events = resolve(
         state, order("b", "A", "A", "A"), order("c", "A", "A", "A"), order("d", "0", "0", "0")
     )
+    # J2 -> J1, the board's top edge, in move 1: "reaches the edge", still on the board
     crash = of(events, ev.Crashed)
-    assert [(c.plane, c.move, c.reason, c.strength) for c in crash] == [
-        ("lost", 2, "flew off the board", 11)
+    assert [(c.plane, c.move, c.reason, label(c.hex, SIDE), c.strength) for c in crash] == [
+        ("lost", 1, NMR_EDGE, "J1", 11)
     ]
     assert after.plane("lost").status is Status.CRASHED
     # 11 points among the three still in the game (one on the ground): 3 each
     shared = of(events, ev.PointsShared)
-    assert shared == [ev.PointsShared(1, 2, "lost", 11, 3, ("b", "c", "d"))]
+    assert shared == [ev.PointsShared(1, 1, "lost", 11, 3, ("b", "c", "d"))]
     assert [after.plane(n).score for n in "bcd"] == [3, 3, 3]
     # no more moves for the crashed plane
-    assert [e.move for e in of(events, ev.Moved) if e.plane == "lost"] == [1, 2]
+    assert [e.move for e in of(events, ev.Moved) if e.plane == "lost"] == [1]
+
+
+def test_a_plane_with_orders_flies_along_the_edge() -> None:
+    """004: the NMR'd plane "is considered to have crashed when he reaches the edge of the
+    board"; a plane with orders crashes only when it "accidentally flies off the board"."""
+    state = game(plane("a", "J2", strength=11), plane("b", "E10"))
+    after, events = resolve(state, order("a", "A", "0", "0"), order("b", "A", "A", "A"))
+    assert of(events, ev.Crashed) == []
+    assert after.plane("a").flying and label(after.plane("a").hex, SIDE) == "J1"
 
 
 def test_flying_into_a_cloud_is_a_crash() -> None:

@@ -94,8 +94,12 @@ def describe(event: ev.Event, catalog: Catalog | None = None) -> str:
             return f"{v} takes {count} {deck} damage card(s)."
         case ev.Jammed(firer=f, weapon=w, card=card):
             return f"Card {card} is shown: {f}'s {w} guns jam."
-        case ev.Explosion(vehicle=v, card=card):
-            return f"{v} draws an explosion ({card})!"
+        case ev.Explosion(vehicle=v, card=card, eliminates=outright):
+            if outright:
+                return f"{v} draws an explosion ({card})!"
+            return f"{v} draws an explosion ({card}): half its damage allowance (secret)."
+        case ev.RearGunLost(firer=f, weapon=w):
+            return f"{f} {w} guns: observer incapacitated (002, secret)."
         case ev.MissionAccomplished(
             mission=m, mission_kind=kind, vehicle=v, side=side, points=points
         ):

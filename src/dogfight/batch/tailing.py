@@ -1,10 +1,11 @@
 """002's tailing on arrays (as :mod:`dogfight.rules.tailing`), and the bots' reorder.
 
 002: "At turn start, check if tailing is possible: Ruler connects center of rear plane to
-center of front plane." The ruler leaves the tailing plane through its front side and
-enters the tailed plane through its rear side (docs/rulings.md W1), crossing no other
-base, the two bases apart; before the second maneuver it still holds unless the two
-overlap or one left (the FAQ). A plane trailing smoke or on fire cannot tail.
+center of front plane." — one ruler: the centres at most its length apart (W7). The
+ruler leaves the tailing plane through its front side and enters the tailed plane
+through its rear side (docs/rulings.md W1), crossing no other base, the two bases apart;
+before the second maneuver it still holds unless the two overlap or one left (the FAQ).
+A plane trailing smoke or on fire cannot tail.
 
 The reorder is the tailing seat's decision; :func:`bots_reorder` answers it as every
 computer player does (:func:`dogfight.bots.decide.reorder_after_tailing`).
@@ -68,7 +69,9 @@ def rulers(state: BatchState, rows: Bools) -> Bools:
         return out
     x, y, h = state.x, state.y, state.heading
     f, lft = _forward_left(x[bb, ii], y[bb, ii], h[bb, ii], x[bb, jj], y[bb, jj])
-    ok = side_is(f, lft, spec.base_length, spec.base_width, front=True)
+    # 002: "Ruler connects center of rear plane to center of front plane": one ruler
+    ok = np.hypot(x[bb, jj] - x[bb, ii], y[bb, jj] - y[bb, ii]) <= spec.ruler + EPSILON
+    ok &= side_is(f, lft, spec.base_length, spec.base_width, front=True)
     f, lft = _forward_left(x[bb, jj], y[bb, jj], h[bb, jj], x[bb, ii], y[bb, ii])
     ok &= side_is(f, lft, spec.base_length, spec.base_width, front=False)
     bb, ii, jj = bb[ok], ii[ok], jj[ok]

@@ -8,7 +8,10 @@ broken (a side missed, a plane in between, the bases overlapping, a smoke trail)
 Drawn for the rulers laid during the events (``tailing`` events, at the start of each
 phase that tested them, and the pairs lost before the second maneuver, with why), and
 between turns for the test the next turn will make: every pair that tails, and the near
-misses (an enemy within the ruler's length that one of the two side tests finds).
+misses (an enemy within the ruler's length that one of the two side tests finds, or one
+that both find a little beyond the ruler). The ruler is one ruler long (002: "Ruler
+connects center of rear plane to center of front plane"): its end is marked across the
+line, green when it reaches the tailed plane's centre dot, red when it falls short.
 
 Blind spot (switch ``blind_spot``): behind every two-seater, the area where a target the
 ruler touches within its first half, through the rear side, cannot be fired at by the
@@ -40,13 +43,17 @@ BLIND = "#c62828"
 
 TAILING_RULE = (
     '002: "Ruler connects center of rear plane to center of front plane." / "No other '
-    "plane in between.\" (through the tailer's front side and the tailed plane's rear "
-    "side, docs/rulings.md W1)"
+    "plane in between.\" (one ruler long, docs/rulings.md W7; through the tailer's front "
+    "side and the tailed plane's rear side, W1)"
 )
 BLIND_RULE = (
     '002: "If ruler touches target with **first half** and passes through **rear side** '
     'of two-seater → **firing blocked**."'
 )
+
+NEAR_RULERS = 1.5
+"""Between turns, a pair whose two sides line up is drawn as a near miss up to this many
+rulers apart (beyond one ruler it does not tail: docs/rulings.md W7)."""
 
 ARC_STEPS = 24
 """Segments of the blind spot's outer arc."""
@@ -86,6 +93,13 @@ def _ruler(ctx: _Context, laid: _Laid) -> str:
     front = _side(ctx, laid.at, front=True)
     rear = _side(ctx, laid.to, front=False)
     thick: Attrs = {"stroke-width": 6.0, "stroke-linecap": "round"}
+    # 002: "Ruler connects center of rear plane to center of front plane": one ruler. Its
+    # far end is marked across the line, one ruler from the tailer's centre dot.
+    apart = math.dist(a, b)
+    heading = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) if apart else laid.at.heading
+    end = _polar(a, heading, rules.ruler)
+    tick = (_polar(end, heading + 90.0, width / 2.0), _polar(end, heading - 90.0, width / 2.0))
+    reaches = apart <= rules.ruler + tailing.EPSILON
     children = [
         _line(
             f,
@@ -104,6 +118,15 @@ def _ruler(ctx: _Context, laid: _Laid) -> str:
                 "stroke-dasharray": None if laid.why is None else "8 5",
             },
         ),
+        _line(
+            f,
+            *tick,
+            {
+                "class": "ruler-end",
+                "stroke": HOLDS if reaches else BROKEN,
+                "stroke-width": 2.0,
+            },
+        ),
     ]
     tailer, tailed = laid.tailer.id, laid.tailed.id
     text = f"{tailer} tails {tailed}" if laid.why is None else f"no tailing: {laid.why}"
@@ -114,11 +137,14 @@ def _ruler(ctx: _Context, laid: _Laid) -> str:
         "data-tailed": tailed,
         "data-when": laid.when,
         "data-why": laid.why,
+        "data-distance": f"{apart:.1f}",
+        "data-ruler": f"{rules.ruler:g}",
     }
     about = (
         f"tailing ruler from {tailer} to {tailed} ({laid.when}): "
         + ("it holds" if laid.why is None else f"broken, {laid.why}")
-        + f". {TAILING_RULE}"
+        + f"; the centres {apart:.1f} cm apart, the ruler {rules.ruler:g} cm (its end "
+        + f"marked across the line). {TAILING_RULE}"
     )
     return _group(attrs, children, about)
 
@@ -211,10 +237,15 @@ def _next_turn(ctx: _Context) -> list[_Laid]:
                 why = f"{tailer.id} trails smoke (002: cannot perform tailing)"
             if why is not None:
                 a, b = tailer.pose.point, tailed.pose.point
-                near = math.dist(a, b) <= rules.ruler
+                apart = math.dist(a, b)
                 leaves = side_towards(tailer.pose, b, rules.base_length, rules.base_width)
                 enters = side_towards(tailed.pose, a, rules.base_length, rules.base_width)
-                if not near or (leaves != FRONT and enters != REAR):
+                # within the ruler, a side missed; or both sides, a little beyond it
+                sides = (leaves == FRONT) + (enters == REAR)
+                if apart <= rules.ruler:
+                    if sides == 0:
+                        continue
+                elif sides < 2 or apart > NEAR_RULERS * rules.ruler:
                     continue
             out.append(
                 _Laid(tailer, tailed, tailer.pose, tailed.pose, why, f"start of turn {state.turn}")

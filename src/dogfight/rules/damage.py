@@ -70,8 +70,9 @@ def apply_cards(
     for card_id in cards:
         spec = specs[card_id]
         if spec.explosion:
-            events.append(Explosion(target.id, card_id))
-            if state.rules.switches.explosion is ExplosionRule.ELIMINATED:
+            outright = state.rules.switches.explosion is ExplosionRule.ELIMINATED
+            events.append(Explosion(target.id, card_id, outright))
+            if outright:
                 exploded = True
             else:
                 points += math.ceil(target.resistance / 2)

@@ -191,6 +191,10 @@ class Fired(Event):
     aimed: bool
 
 
+HOLDS_FIRE = "holds fire"
+""":class:`HeldFire`'s reason when the player chose not to fire at what was in reach."""
+
+
 @dataclass(frozen=True, slots=True)
 class HeldFire(Event):
     """A weapon that could fire did not, or the chosen target was not possible."""
@@ -199,6 +203,26 @@ class HeldFire(Event):
     firer: str
     weapon: str
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RearGunLost(Event):
+    """A two-seater's rear gun cannot fire: its observer is incapacitated (002:
+    "two-seaters lose rear gun"). 002's specials are "Keep Secret Unless Noted", so only
+    the owner sees why; another seat sees what it would see if the gun simply held fire:
+    "holds fire" when something was in reach (``in_reach``), else nothing."""
+
+    kind: ClassVar[str] = "rear_gun_lost"
+    firer: str
+    weapon: str
+    in_reach: bool
+
+    @property
+    def secret_for(self) -> str | None:
+        return self.firer
+
+    def redacted(self) -> Event | None:
+        return HeldFire(self.firer, self.weapon, HOLDS_FIRE) if self.in_reach else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,11 +269,24 @@ class Jammed(Event):
 
 @dataclass(frozen=True, slots=True)
 class Explosion(Event):
-    """An explosion card was drawn (revealed, per 002/003)."""
+    """An explosion card was drawn. Where it eliminates the vehicle outright (002:
+    "Reveal only if card has **explosion symbol** (immediate elimination)"; 003) it is
+    shown to everyone. Where it is half the damage allowance (000: "the target vehicle
+    receives half of its original damage allowance"), it is a number like any other
+    card: 000 "The player looks secretly at the damage cards drawn", so only the owner
+    sees it (the others see the cards taken, :class:`DamageCardsTaken`)."""
 
     kind: ClassVar[str] = "explosion"
     vehicle: str
     card: str
+    eliminates: bool
+
+    @property
+    def secret_for(self) -> str | None:
+        return None if self.eliminates else self.vehicle
+
+    def redacted(self) -> Event | None:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -721,6 +758,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         JamCounterDiscarded,
         Fired,
         HeldFire,
+        RearGunLost,
         DamageDrawn,
         DamageCardsTaken,
         Jammed,

@@ -13,10 +13,12 @@ from dogfight.geometry.hexbase import Side
 from dogfight.rules import firing, rockets, scenario, standard, tripods
 from dogfight.rules.damage import Shot, resolve_damage
 from dogfight.rules.events import (
+    HOLDS_FIRE,
     Event,
     Fired,
     HeatRay,
     HeldFire,
+    RearGunLost,
     RocketsLaunched,
     SkillUsed,
 )
@@ -117,7 +119,10 @@ def _decide_shots(
         )
         for weapon, letter in rules.weapons(vehicle.type):
             if weapon == "rear" and standard.rear_gun_lost(state, vehicle):
-                events.append(HeldFire(vehicle.id, weapon, "observer incapacitated (002)"))
+                # 002: "Keep Secret Unless Noted": the owner sees why, the others what a
+                # gun holding fire shows them (events.RearGunLost).
+                reach = firing.nearest_option(state, table, vehicle, weapon, protection=False)
+                events.append(RearGunLost(vehicle.id, weapon, reach is not None))
                 vehicle.aim.pop(weapon, None)
                 continue
             if grounded or (silenced and (vehicle.id, weapon) in silenced):
@@ -177,7 +182,7 @@ def _choose(
     choice = vehicle.plan.choice(weapon, phase)
     if choice == HOLD:
         if firing.nearest_option(state, table, vehicle, weapon, protection=False) is not None:
-            events.append(HeldFire(vehicle.id, weapon, "holds fire"))
+            events.append(HeldFire(vehicle.id, weapon, HOLDS_FIRE))
         return None
     if choice == AUTO:
         if state.rules.switches.auto_target is _NO_AUTO_TARGET:

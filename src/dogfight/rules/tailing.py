@@ -2,18 +2,21 @@
 reorder its own.
 
 002: "At turn start, check if tailing is possible: Ruler connects center of rear plane to
-center of front plane." — and it must leave the tailing plane through its front side and
-enter the tailed plane through its rear side, with no other plane in between (the
-manual's line swaps the two sides, see docs/rulings.md W1). The check is made at the
-start of the turn and again before the second maneuver; the second time it holds if it
-held at the start and was not broken as the FAQ says ("partial movement doesn't break it
-unless planes overlap or exit"). A plane trailing smoke or on fire cannot tail.
+center of front plane." — one ruler, so the centres are at most its length apart (W7);
+it must leave the tailing plane through its front side and enter the tailed plane
+through its rear side, with no other plane in between (the manual's line swaps the two
+sides, see docs/rulings.md W1). The check is made at the start of the turn and again
+before the second maneuver; the second time it holds if it held at the start and was not
+broken as the FAQ says ("partial movement doesn't break it unless planes overlap or
+exit"). A plane trailing smoke or on fire cannot tail.
 
 The reorder is a decision (:mod:`dogfight.rules.decisions`) of the tailing seat, which
 alone sees the tailed card.
 """
 
 from __future__ import annotations
+
+import math
 
 import shapely
 
@@ -39,8 +42,9 @@ def can_tail(vehicle: Vehicle) -> bool:
 
 
 def ruler(state: GameState, tailer: Vehicle, tailed: Vehicle) -> bool:
-    """002's tailing ruler: centre to centre, out of the tailer's front side, into the
-    tailed plane's rear side, no other base crossed, the two bases apart."""
+    """002's tailing ruler: centre to centre within one ruler's length, out of the
+    tailer's front side, into the tailed plane's rear side, no other base crossed, the
+    two bases apart."""
     return why_not(state, tailer, tailed) is None
 
 
@@ -55,6 +59,11 @@ def why_not(state: GameState, tailer: Vehicle, tailed: Vehicle) -> str | None:
     a, b = tailer.pose.point, tailed.pose.point
     if a == b:
         return "the two centre dots coincide"
+    # 002: "Ruler connects center of rear plane to center of front plane": one ruler, so
+    # the two centres are at most its length apart (docs/rulings.md W7).
+    apart = math.dist(a, b)
+    if apart > rules.ruler + EPSILON:
+        return f"the centres are {apart:.1f} cm apart, beyond the ruler ({rules.ruler:g} cm)"
     leaves = side_towards(tailer.pose, b, length, width)
     if leaves != FRONT:
         return f"the ruler leaves {tailer.id} through its {SIDE_NAMES[leaves]} side, not its front"

@@ -100,7 +100,7 @@ def ray_damage(
     for card_id in cards:
         spec = specs[card_id]
         if spec.explosion:
-            events.append(ev.Explosion(target.id, card_id))
+            events.append(ev.Explosion(target.id, card_id, False))  # a secret number
             points += math.ceil(target.resistance / 2)
         else:
             points += 2 * spec.value

@@ -23,7 +23,15 @@ from functools import cached_property
 
 import numpy as np
 
-from dogfight.sopwith.hexes import FACING_NAMES, Hex, board_hexes, corner, neighbour, on_board
+from dogfight.sopwith.hexes import (
+    FACING_NAMES,
+    Hex,
+    board_hexes,
+    corner,
+    neighbour,
+    on_board,
+    radius,
+)
 from dogfight.sopwith.model import Strip
 
 AIRFIELD_ORDER = {
@@ -106,6 +114,10 @@ class Board:
 
     def on_board(self, h: Hex) -> bool:
         return on_board(h, self.side)
+
+    def on_edge(self, h: Hex) -> bool:
+        """Whether ``h`` is one of the board's outermost hexes (its edge)."""
+        return radius(h) == self.side - 1
 
     def airfield(self, name: str) -> Airfield:
         return self.airfields[name]

@@ -2,11 +2,11 @@
 the next state and the turn's events out. No I/O, no clock, no module-level randomness.
 
 A turn (004: "a set of three 'Moves'") is resolved move by move: every plane in flight
-flies its manoeuvre at the same time, planes that left the board or flew into a cloud
-crash, planes that flew Ahead along an airstrip with a landing declared land, and then
-every burst ordered for that move is fired at once from the new positions. At the end of
-the turn planes on the ground repair, the last plane flying wins, Ace status is
-recomputed and the clouds move.
+flies its manoeuvre at the same time, planes that left the board, reached its edge with
+no orders or flew into a cloud crash, planes that flew Ahead along an airstrip with a
+landing declared land, and then every burst ordered for that move is fired at once from
+the new positions. At the end of the turn planes on the ground repair, the last plane
+flying wins, Ace status is recomputed and the clouds move.
 
 Every choice 004 leaves open is a numbered ruling (S1, S2...) in ``docs/rulings.md``;
 the docstrings below name them.
@@ -28,8 +28,11 @@ from dogfight.sopwith.hexes import Hex, neighbour, ray, rotate
 from dogfight.sopwith.model import Line, Manoeuvre, MoveOrder, Orders, Strip
 from dogfight.sopwith.rules import Ruleset
 
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 """Bumped whenever a change alters how turns resolve (not on refactors)."""
+
+NMR_EDGE = "reached the edge of the board with no orders (NMR)"
+"""The crash of a plane flying 004's NMR default into an edge hex (S12)."""
 
 MAX_PLANES = 26
 """One map letter each."""
@@ -242,6 +245,8 @@ class _Flight:
     started_on_ground: bool = False
     bursts_used: int = 0
     landed: bool = False
+    nmr: bool = False
+    """No orders came and the plane flies 004's NMR default (S11, S12)."""
 
 
 def _check_orders(state: GameState, orders: Mapping[str, Orders]) -> None:
@@ -277,6 +282,7 @@ def _plan(state: GameState, plane: Plane, orders: Orders | None, out: list[ev.Ev
             # 004: "his 'plane will fly AHEAD for the three moves of his turn"
             m = Manoeuvre.AHEAD if rules.nmr == "ahead" else Manoeuvre.NO_MOVE
             flight.manoeuvres = [m, m, m]
+            flight.nmr = True
             flight.fire = [MoveOrder(m)] * 3
         return flight
     written = [mo.manoeuvre for mo in orders.moves]
@@ -375,9 +381,13 @@ def _move(
         m = f.manoeuvres[move - 1]
         end, facing = fly(p.hex, p.facing, m)
         out.append(ev.Moved(t, move, p.name, m, p.hex, end, facing))
-        if not board.on_board(end):
-            out.append(ev.Crashed(t, move, p.name, "flew off the board", end, p.strength))
-            f.plane = replace(p, status=Status.CRASHED, facing=facing)
+        off = not board.on_board(end)
+        # 004: "A player can NMR any number of times, but his 'plane is considered to
+        # have crashed when he reaches the edge of the board" (S12)
+        if off or (f.nmr and end != p.hex and board.on_edge(end)):
+            why = "flew off the board" if off else NMR_EDGE
+            out.append(ev.Crashed(t, move, p.name, why, end, p.strength))
+            f.plane = replace(p, status=Status.CRASHED, hex=p.hex if off else end, facing=facing)
             crashed.append(f)
             continue
         if end in clouds:
