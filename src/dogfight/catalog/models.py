@@ -467,6 +467,13 @@ class Switches(Strict):
     damage only; None: 000's when ``standard_rules`` is on, else none."""
     match_scoring: Literal["every_side", "winner"] = "every_side"
     """002: only the winner scores the match points; 003 ("计算每局双方分数"): every side."""
+    previews: Literal["on", "as_printed"] = "on"
+    """What a player may measure while planning. ``on`` (the house rule most groups
+    play): the cards' ghosts on the table, the firing reach of the bases, the distance
+    beyond the edge in a warning. ``as_printed`` (001: "Players are never allowed to take
+    any kind of measurement during the game, apart from those required to check firing,
+    tailing, and such."): no ghost beyond the card's own shape, no reach before the
+    reveal, no distance in a warning."""
     tailing: bool = False
     """002's tailing: a plane right behind an enemy at the start of the turn (and again
     before the second maneuver) sees its next card and may reorder its own."""

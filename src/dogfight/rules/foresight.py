@@ -247,6 +247,9 @@ def _table_and_smoke(state: GameState, vehicle: Vehicle, seq: Sequence[Ghost]) -
                 )
         far, edge = _beyond(state, ghost.pose.point)
         if far > 0:
+            # as printed (001: no measurement while planning): the edge, not the distance
+            measured = state.rules.switches.previews == "on"
+            beyond = f"{far:.1f} cm beyond" if measured else "beyond"
             found.append(
                 PlanWarning(
                     vehicle.id,
@@ -254,9 +257,9 @@ def _table_and_smoke(state: GameState, vehicle: Vehicle, seq: Sequence[Ghost]) -
                     ghost.phase,
                     ghost.card,
                     "leaves_table",
-                    f"phase {ghost.phase}: card {ghost.card} takes {vehicle.id} {far:.1f} cm "
-                    f"beyond the {edge} edge: it leaves the table and is out of the game",
-                    far,
+                    f"phase {ghost.phase}: card {ghost.card} takes {vehicle.id} {beyond} "
+                    f"the {edge} edge: it leaves the table and is out of the game",
+                    far if measured else None,
                 )
             )
             break

@@ -464,7 +464,9 @@ def check_draft(game: LiveGame, seat_id: str, drafts: Mapping[str, Any]) -> Json
             given = draft.get("speeds", []) if vehicle.clock == ONE_PHASE else []
             speeds = [int(s) for s in given if isinstance(s, int)]
             foreseen[vid] = ghosts(state, vehicle, cards, speeds)
-            entry["ghosts"] = [ghost_json(g) for g in foreseen[vid]]
+            # as printed (001), where a card takes the base is not shown while planning
+            measured = state.rules.switches.previews == "on"
+            entry["ghosts"] = [ghost_json(g, measured) for g in foreseen[vid]]
             if vehicle.tripod is None:
                 deck = state.rules.deck_of(vehicle.type)
                 entry["problems"] = [
@@ -491,8 +493,10 @@ def check_draft(game: LiveGame, seat_id: str, drafts: Mapping[str, Any]) -> Json
     return out
 
 
-def ghost_json(ghost: Ghost) -> Json:
-    if ghost.pose is None:
+def ghost_json(ghost: Ghost, measured: bool = True) -> Json:
+    """A card of a draft for the page: what is flown and why, and (``measured``) where
+    it takes the base."""
+    if ghost.pose is None or not measured:
         return {"card": ghost.card, "flown": ghost.flown, "note": ghost.note}
     return {
         "card": ghost.card,

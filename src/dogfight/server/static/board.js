@@ -370,6 +370,7 @@ export class Board {
   // Arcs and ruler reach from the centre dot (airplanes), or the heat-ray reach from the
   // projectors (tripods), while the pointer is on a base.
   showReach(v, pose) {
+    if (this.noReach) return; // as printed: no measuring before the reveal
     this.hideReach();
     const c = this.catalog.constants;
     const g = svg("g", {

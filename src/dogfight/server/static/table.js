@@ -290,6 +290,8 @@ function drawBoard(extra = {}) {
   if (stage.kind === "targets" && stage.preview && !animating) state = stage.preview.state;
   shown = { state, ...extra };
   const exits = ((view.briefing && view.briefing.exits) || []).map((e) => ({ ...e, text: `${e.side} exit` }));
+  // as printed, no firing reach is shown before the reveal (001: no measurement)
+  board.noReach = asPrinted() && view.stage.kind === "planning";
   board.draw(state, { mine: new Set(view.seat.vehicles), exits, ...extra });
   drawBombs(board, extra.bombs);
   drawTargets(board, state);
@@ -339,6 +341,12 @@ function renderHeader() {
           ? `Turn ${g.turn}, phase ${g.phase + 1}: your decision`
           : `Turn ${g.turn}, phase ${g.phase + 1}: choosing targets`;
   if (!animating) $("status").textContent = status;
+  const measuring = $("measuring");
+  measuring.hidden = !view.state.switches;
+  measuring.textContent = asPrinted() ? "no measuring while planning (as printed)" : "previews on";
+  measuring.title = asPrinted()
+    ? "001: \"Players are never allowed to take any kind of measurement during the game, apart from those required to check firing, tailing, and such.\""
+    : "House rule: the cards' ghosts, the bases' reach and distances are shown while planning.";
   const switcher = $("seat-switch");
   switcher.replaceChildren();
   const mine = Object.keys(held.seats);
@@ -828,8 +836,13 @@ function deckData(v) {
 }
 
 // Pointing at a card draws its ghost from where the plan so far leaves the vehicle.
+// 001 as printed (the `previews` switch): nothing is measured while planning.
+function asPrinted() {
+  return Boolean(view && view.state.switches && view.state.switches.previews === "as_printed");
+}
+
 function previewCard(v, card) {
-  if (!view || view.stage.kind !== "planning" || animating) return;
+  if (!view || view.stage.kind !== "planning" || animating || asPrinted()) return;
   const ghosts = ghostList();
   if (v && card) {
     const check = checks[v.id] || { ghosts: [] };
