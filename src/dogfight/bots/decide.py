@@ -3,7 +3,8 @@
 A bot may define ``decide(observation, rules, seat, decisions, rng)`` returning answers by
 decision id; whatever it leaves out is answered here: a reorder after tailing by
 :func:`reorder_after_tailing`, a tripod's direction at the reveal of its action card by
-:func:`dogfight.bots.direction.face_nearest`, any other decision by its default. The bot
+:func:`dogfight.bots.direction.face_nearest`, a Sniper's pick by :func:`sniper_pick`,
+any other decision by its default. The bot
 sees only its seat's observation, where the decisions carry what they show it (the tailed
 card, the action cards revealed before).
 """
@@ -22,6 +23,7 @@ from dogfight.catalog.models import Symbol
 from dogfight.geometry.maneuver import apply_card
 from dogfight.geometry.pose import Pose
 from dogfight.rules.context import Rules
+from dogfight.rules.damage import SNIPER
 from dogfight.rules.decisions import Answer, Decision
 from dogfight.rules.plans import Flown, plan_problems
 from dogfight.rules.tripod_reveal import KIND as DIRECTION
@@ -74,6 +76,18 @@ def reorder_after_tailing(
     return best
 
 
+def sniper_pick(rules: Rules, decision: Decision) -> Answer:
+    """000's Sniper gives the opponent the card of the two it drew that hurts most: an
+    explosion, else the higher value, else the one with special damage."""
+    cards = rules.damage_cards(str(decision.shown["deck"]))
+
+    def harm(option: str) -> tuple[int, int, int]:
+        card = cards[option.split(":", 1)[1]]
+        return (int(card.explosion), card.value, len(card.specials))
+
+    return (max(decision.options, key=harm),)
+
+
 def decide(
     bot: Any,
     observation: Mapping[str, Any],
@@ -95,6 +109,8 @@ def decide(
             out[d.id] = reorder_after_tailing(observation, rules, d)
         elif d.kind == DIRECTION:
             out[d.id] = face_nearest(observation, d)
+        elif d.kind == SNIPER:
+            out[d.id] = sniper_pick(rules, d)
         else:
             out[d.id] = d.default
     return out

@@ -23,6 +23,7 @@ from dogfight.errors import DataError, DogfightError, IllegalPlanError
 from dogfight.narration import describe, ending
 from dogfight.rules.chance import step_rng
 from dogfight.rules.clocks import ONE_PHASE
+from dogfight.rules.damage import SNIPER
 from dogfight.rules.decisions import Decision
 from dogfight.rules.engine import allowed_symbols, pending_decisions, resolve_phase, start_turn
 from dogfight.rules.events import Event, GameOver
@@ -439,6 +440,19 @@ def _human_decision(
         prompt = (
             f"  {decision.vehicle} shows its {shown_card} card: place the token, {which} "
             f"{' '.join(decision.options)} (Enter: {decision.default[0]})> "
+        )
+    elif decision.kind == SNIPER:
+        faces = ", ".join(
+            f"{option} ({face})"
+            for option, face in zip(decision.options, decision.shown["faces"], strict=True)
+        )
+        output_fn(
+            f"  {decision.vehicle} is a Sniper: it drew two damage cards for "
+            f"{decision.shown['target']}: {faces}."
+        )
+        prompt = (
+            f"  {decision.vehicle}: the card to give {decision.shown['target']} "
+            f"(Enter: {decision.default[0]})> "
         )
     else:
         prompt = (

@@ -15,6 +15,7 @@ from dogfight.catalog.models import Explosion as ExplosionRule
 from dogfight.catalog.models import Skill, Special
 from dogfight.geometry.reach import sight
 from dogfight.rules import firing, rockets, scenario, standard, tripods, versus
+from dogfight.rules.decisions import Asking, Decision
 from dogfight.rules.decks import draw, return_cards, shuffle_back
 from dogfight.rules.events import (
     CardRevealed,
@@ -27,6 +28,7 @@ from dogfight.rules.events import (
 )
 from dogfight.rules.rays import RayOption
 from dogfight.rules.state import BY_ID, GameState, Vehicle
+from dogfight.wording import damage_card_words
 
 
 def eliminate(
@@ -90,6 +92,15 @@ Shot = tuple[Vehicle, str, str, firing.Option, bool]
 """(firer, weapon, damage deck letter, the option taken, aimed)."""
 
 
+SNIPER = "sniper"
+"""The kind of the Sniper's decision (:func:`_snipe`)."""
+
+SNIPER_RULE = (
+    '000: "the pilot draws two damage cards, chooses one to give to the opponent, '
+    'reshuffles the other one"'
+)
+
+
 def _snipe(
     state: GameState,
     firer: Vehicle,
@@ -98,10 +109,13 @@ def _snipe(
     number: int,
     rng: np.random.Generator,
     events: list[Event],
+    asking: Asking | None,
 ) -> list[str]:
     """000's Sniper: "the pilot draws two damage cards, chooses one to give to the
-    opponent, reshuffles the other one". The engine chooses for the pilot the card that
-    hurts most (an explosion, else the highest value)."""
+    opponent, reshuffles the other one". The choice is the firing seat's, an engine
+    decision showing it both cards (no other seat sees them); unanswered (a computer
+    player, ``simulate``, ``adjudicate``) it is the card that hurts most (an explosion,
+    else the highest value)."""
     specs = state.rules.damage_cards(letter)
     pair = [draw(state, letter, rng, events), draw(state, letter, rng, events)]
 
@@ -109,8 +123,28 @@ def _snipe(
         spec = specs[card_id]
         return (1 if spec.explosion else 0, spec.value)
 
-    keep = max(pair, key=harm)
-    other = pair[1] if keep == pair[0] else pair[0]
+    labels = (f"1:{pair[0]}", f"2:{pair[1]}")
+    worst = 0 if harm(pair[0]) >= harm(pair[1]) else 1
+    decision = Decision(
+        kind=SNIPER,
+        vehicle=firer.id,
+        turn=state.turn,
+        phase=state.phase,
+        mode="pick",
+        options=labels,
+        default=(labels[worst],),
+        rule=SNIPER_RULE,
+        count=1,
+        shown={
+            "target": target.id,
+            "deck": letter,
+            "drawn": list(pair),
+            "faces": [damage_card_words(specs[c]) for c in pair],
+        },
+    )
+    answer = decision.default if asking is None else asking.ask([decision])[decision.id]
+    chosen = labels.index(answer[0])
+    keep, other = pair[chosen], pair[1 - chosen]
     shuffle_back(state, letter, [other], rng)
     firer.skill_used[Skill.SNIPER] = number
     events.append(SkillUsed(firer.id, Skill.SNIPER, f"chose one of two cards for {target.id}"))
@@ -126,9 +160,11 @@ def resolve_damage(
     number: int,
     rng: np.random.Generator,
     events: list[Event],
+    asking: Asking | None = None,
 ) -> None:
     """Draw and apply every card of the shots, rockets and heat-rays, then remove the
-    vehicles they eliminate (all together)."""
+    vehicles they eliminate (all together). ``asking``: where a Sniper's choice is asked
+    (None: its default)."""
     exploded: set[str] = set()
     hits: list[standard.Hit] = []
     for firer, weapon, printed, option, aimed in shots:
@@ -144,7 +180,7 @@ def resolve_damage(
         else:
             cards = []
             if scenario.skill_ready(firer, Skill.SNIPER, number):
-                cards = _snipe(state, firer, target, letter, number, rng, events)
+                cards = _snipe(state, firer, target, letter, number, rng, events, asking)
             cards += [draw(state, letter, rng, events) for _ in range(count - len(cards))]
             boom = apply_cards(state, target, letter, cards, aimed, f"{firer.id} {weapon}", events)
             hits.extend(standard.collect(state, target, letter, cards))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dogfight.catalog.models import Skill
 from dogfight.errors import IllegalPlanError
 from dogfight.geometry.hexbase import Side
 from dogfight.rules import firing, steps, tripods
@@ -254,10 +255,13 @@ def may_ask(state: GameState, phase: int) -> bool:
     """Whether a step of the action phase ``phase`` could ask a seat a decision: 002's
     reorder after tailing (asked before the second and third maneuvers), a tripod's
     direction at the reveal of its secret action card, a bomber's pick of the cards its
-    bombs drew. A caller resolving phases for computer players (``simulate``, PettingZoo)
-    replays a phase to collect its decisions only when this says it could ask one."""
+    bombs drew, a Sniper's pick of the two cards it drew. A caller resolving phases for
+    computer players (``simulate``, PettingZoo) replays a phase to collect its decisions
+    only when this says it could ask one."""
     if state.rules.switches.tailing and phase <= 2:
         return True
+    if any(Skill.SNIPER in v.skills for v in state.in_play()):
+        return True  # 000's Sniper chooses one of the two cards it draws
     if tripods.secret_action_cards(state):
         return True
     return bool(state.bomb_cards) or any(v.bombs > 0 for v in state.in_play())

@@ -12,6 +12,7 @@ from dogfight.catalog.models import (
 from dogfight.geometry.hexbase import Side
 from dogfight.rules import firing, rockets, scenario, standard, tripods
 from dogfight.rules.damage import Shot, resolve_damage
+from dogfight.rules.decisions import Asking
 from dogfight.rules.events import (
     HOLDS_FIRE,
     Event,
@@ -39,6 +40,7 @@ def firing_step(
     flown: dict[str, ManeuverCard],
     rng: np.random.Generator,
     events: list[Event],
+    asking: Asking | None = None,
 ) -> list[tuple[Vehicle, RayOption]]:
     """000: "All damage inflicted in the same firing step, regardless of its source, is
     resolved simultaneously, after all vehicles that wish to fire have done so." A pilot
@@ -71,7 +73,7 @@ def firing_step(
         for firer in sorted({shot[0].id for shot in early}):
             state.vehicles[firer].skill_used[Skill.ITCHY_TRIGGER_FINGER] = number
             events.append(SkillUsed(firer, Skill.ITCHY_TRIGGER_FINGER, "shoots first"))
-        resolve_damage(state, table, early, [], [], number, rng, events)
+        resolve_damage(state, table, early, [], [], number, rng, events, asking)
         table = firing.table_of(state)
         ordered = sorted(state.in_play(), key=BY_ID)
     rays = _heat_rays(state, table, acts, energy, events)
@@ -81,7 +83,7 @@ def firing_step(
     shots = _decide_shots(state, table, rest, phase, number, silenced, flown, events)
     if not rays:  # no heat-ray this phase (every phase without tripods)
         tripods.place_smoke(state, acts, events)
-        resolve_damage(state, table, shots, arrivals, [], number, rng, events)
+        resolve_damage(state, table, shots, arrivals, [], number, rng, events, asking)
         return []
     for tripod, _ in rays:
         tripods.spend_fired(tripod, events)
@@ -95,7 +97,7 @@ def firing_step(
             at_bombs.append((t, o))
         else:
             at_vehicles.append((t, o))
-    resolve_damage(state, table, shots, arrivals, at_vehicles, number, rng, events)
+    resolve_damage(state, table, shots, arrivals, at_vehicles, number, rng, events, asking)
     return at_bombs
 
 

@@ -195,7 +195,15 @@ def place_bombs(ph: Phase) -> None:
 def fire(ph: Phase) -> None:
     """The firing step and the damage of all its shots, rockets and heat-rays."""
     ph.bomb_rays = firing_step(
-        ph.state, ph.phase, ph.number, ph.silenced, ph.acts, ph.flown, ph.rng, ph.events
+        ph.state,
+        ph.phase,
+        ph.number,
+        ph.silenced,
+        ph.acts,
+        ph.flown,
+        ph.rng,
+        ph.events,
+        ph.asking,
     )
 
 

@@ -122,3 +122,27 @@ export function tailingGhosts(stage, ctx) {
   }
   return out;
 }
+
+// 000's Sniper: "the pilot draws two damage cards, chooses one to give to the opponent,
+// reshuffles the other one" -- an engine decision shown to the firing seat alone, with the
+// two cards' faces (words of dogfight/wording.py); `send(answers)` posts the choice.
+export function renderSniper(box, stage, send) {
+  const mine = (stage.decisions || []).filter((d) => d.kind === "sniper");
+  if (!mine.length) return false;
+  const panel = el("div", { id: "sniper", class: "decisions" });
+  panel.append(el("h2", { text: `Turn ${stage.turn}, phase ${stage.phase}: your Sniper chooses` }));
+  const answers = {};
+  for (const d of mine) {
+    answers[d.id] = [...d.default];
+    const group = el("fieldset", { "data-decision": d.id }, el("legend", { text: `${d.vehicle} drew two damage cards: the one to give ${d.shown.target}` }));
+    d.options.forEach((option, i) => {
+      const input = el("input", { type: "radio", name: d.id, value: option, checked: d.default.includes(option), onchange: () => { answers[d.id] = [option]; } });
+      group.append(el("label", { "data-sniper-card": option }, input, ` ${d.shown.faces[i]}`));
+    });
+    group.append(el("div", { class: "rule", text: `${d.rule} (the other is shuffled back)` }));
+    panel.append(group);
+  }
+  panel.append(el("button", { id: "submit-sniper", class: "primary", text: "Give this card", onclick: (e) => { e.target.disabled = true; send(answers).catch(() => { e.target.disabled = false; }); } }));
+  box.append(panel);
+  return true;
+}

@@ -8,7 +8,7 @@ import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionD
 import { cardFace, cardName, cardTitle, movePoints, pathAfter, speedClass } from "./cards.js";
 import { tokenStrip } from "./tokens.js";
 import { drawTargets, missionLines } from "./missions.js";
-import { renderTailing, tailingGhosts } from "./decisions.js";
+import { renderSniper, renderTailing, tailingGhosts } from "./decisions.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
 const replayMode = location.pathname.startsWith("/replay/");
@@ -594,7 +594,8 @@ function renderStage() {
     // the board's ghosts follow the order being arranged
     ctx.changed = () => { if (!animating) drawBoard({ paths: lastTurnPaths(), ghosts: tailingGhosts(stage, ctx) }); };
     const tailing = renderTailing(box, stage, { ...ctx, send });
-    if (renderInvasionDecisions(box, stage, send) || tailing) {
+    const sniper = renderSniper(box, stage, send);
+    if (renderInvasionDecisions(box, stage, send) || tailing || sniper) {
       focusQuestion(box);
       return;
     }

@@ -1,0 +1,90 @@
+"""000's Sniper chooses (issue 30 item 4): "the pilot draws two damage cards, chooses one
+to give to the opponent, reshuffles the other one" — the firing seat sees both cards and
+chooses, an engine decision visible to that seat alone; unanswered (``simulate``,
+``adjudicate`` without an answer) it gives the card that hurts most."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import of, run
+from test_scenarios import aces
+
+from dogfight.bots.decide import sniper_pick
+from dogfight.catalog.models import Skill
+from dogfight.errors import DataError
+from dogfight.rules.chance import step_rng
+from dogfight.rules.damage import SNIPER, SNIPER_RULE
+from dogfight.rules.decisions import for_seat
+from dogfight.rules.engine import pending_decisions, start_turn
+from dogfight.rules.events import DamageDrawn
+from dogfight.rules.plans import Plan
+from dogfight.situation import build, parse_situation
+
+Json = dict[str, Any]
+HOLD = ("none", "none", "none")
+
+
+def behind(decisions: Json | None = None) -> Json:
+    """The Sniper "p" 25 cm behind "e", both flying the same straights east: it fires in
+    phase 1 with a 4 and a 0 on top of the deck."""
+    sit = aces(Skill.SNIPER, ["B4", "B0"], e_fire=HOLD)
+    sit["vehicles"][1]["pose"] = {"x": 35.0, "y": 45.0, "heading": 0.0}
+    if decisions is not None:
+        sit["decisions"] = decisions
+    return sit
+
+
+def drawn(sit: Json) -> list[tuple[str, tuple[str, ...]]]:
+    _, events = run(sit, phases=1)
+    return [(e.vehicle, e.cards) for e in of(events, DamageDrawn)]
+
+
+def test_unanswered_the_sniper_gives_the_card_that_hurts_most() -> None:
+    assert drawn(behind()) == [("e", ("B4",))]
+
+
+def test_the_sniper_gives_the_card_its_seat_chooses() -> None:
+    assert drawn(behind({"sniper:p@1.1": ["2:B0"]})) == [("e", ("B0",))]
+    state, _ = run(behind({"sniper:p@1.1": ["2:B0"]}), phases=1)
+    assert state.vehicles["e"].held == [("B", "B0")]
+    assert "B4" in state.piles["B"]  # "reshuffles the other one"
+
+
+def test_the_decision_shows_both_cards_to_the_sniper_alone() -> None:
+    from conftest import _catalog
+
+    sit = behind()
+    plans = {v["id"]: Plan.model_validate(v.pop("plans")[0]) for v in sit["vehicles"]}
+    state = build(parse_situation(sit), _catalog(), 0)
+    state, _ = start_turn(state, plans)
+    (asked,) = pending_decisions(state, step_rng(0, 1, 1))
+    assert (asked.kind, asked.vehicle, asked.id) == (SNIPER, "p", "sniper:p@1.1")
+    assert asked.options == ("1:B4", "2:B0") and asked.default == ("1:B4",)
+    assert asked.shown["faces"] == ["4", "0"] and asked.shown["target"] == "e"
+    assert asked.rule == SNIPER_RULE and "chooses one to give to the opponent" in asked.rule
+    assert for_seat([asked], frozenset({"e"})) == []  # the target's seat is not asked
+    assert sniper_pick(state.rules, asked) == ("1:B4",)  # a computer player's choice
+
+
+@pytest.mark.parametrize("answer", [["3:B9"], ["1:B4", "2:B0"], []])
+def test_a_choice_that_is_not_one_of_the_two_cards_is_refused(answer: list[str]) -> None:
+    with pytest.raises(DataError, match="sniper") as refused:
+        run(behind({"sniper:p@1.1": answer}), phases=1)
+    assert "chooses one to give to the opponent" in str(refused.value)
+
+
+def test_a_bot_gives_the_explosion_before_any_value() -> None:
+    from conftest import _catalog
+
+    catalog = _catalog()
+    deck = catalog.damage_decks["B"]
+    boom = next(c.id for c in deck.cards if c.explosion)
+    high = max((c for c in deck.cards if not c.explosion), key=lambda c: c.value).id
+    sit = aces(Skill.SNIPER, [high, boom], e_fire=HOLD)
+    sit["vehicles"][1]["pose"] = {"x": 35.0, "y": 45.0, "heading": 0.0}
+    plans = {v["id"]: Plan.model_validate(v.pop("plans")[0]) for v in sit["vehicles"]}
+    state, _ = start_turn(build(parse_situation(sit), catalog, 0), plans)
+    (asked,) = pending_decisions(state, step_rng(0, 1, 1))
+    assert sniper_pick(state.rules, asked) == (f"2:{boom}",)
