@@ -95,6 +95,13 @@ def describe(event: ev.Event) -> str:
         case ev.ActionChosen(vehicle=v, token=token, detail=detail):
             more = f" ({detail})" if detail else ""
             return f"{v} places a {token.replace('_', ' ')} token{more}."
+        case ev.ActionTokenPlaced(vehicle=v, action=action, face_down=down):
+            if down:
+                what = f": {action}" if action else ""
+                return f"{v} places its action card face down{what}."
+            if action == "none":
+                return f"{v} places no action token."
+            return f"{v} places its action token face up: {action}."
         case ev.ActionWasted(vehicle=v, token=token, reason=reason, energy_lost=lost):
             cost = f", losing {lost} Energy" if lost else ""
             return f"{v}'s {token.replace('_', ' ')} token has no effect: {reason}{cost}."

@@ -6,7 +6,7 @@ import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
 import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionDecisions, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, movePoints, pathAfter, speedClass } from "./cards.js";
-import { tokenStrip } from "./tokens.js";
+import { renderActionTokens, tokenStrip } from "./tokens.js";
 import { drawTargets, missionLines } from "./missions.js";
 import { renderTailing, tailingGhosts } from "./decisions.js";
 
@@ -562,7 +562,9 @@ function renderStage() {
     // the board's ghosts follow the order being arranged
     ctx.changed = () => { if (!animating) drawBoard({ paths: lastTurnPaths(), ghosts: tailingGhosts(stage, ctx) }); };
     const tailing = renderTailing(box, stage, { ...ctx, send });
-    if (renderInvasionDecisions(box, stage, send) || tailing) return;
+    const model = (vid) => { const v = ctx.vehicle(vid); return v ? catalog.tripods[v.type] : undefined; };
+    const tokens = renderActionTokens(box, stage, { model, send });
+    if (renderInvasionDecisions(box, stage, send) || tailing || tokens) return;
     if (stage.questions.length) {
       renderQuestions(box, stage);
     } else {
@@ -697,7 +699,8 @@ function renderPlanning(box, stage) {
           slot.append(sel);
         }
         if (isBomber(v)) slot.append(dropSelect(v, draft, i, () => changedDraft(vid)));
-      } else if (cardIndex >= 0) {
+      } else if (cardIndex >= 0 && view.state.switches && view.state.switches.actions_at_planning) {
+        // the house rule; as printed, the token is asked at the start of each phase
         slot.append(actionSelect(v, draft, i));
       }
       slots.append(slot);

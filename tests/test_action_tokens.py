@@ -1,0 +1,222 @@
+"""A tripod's action token chosen at the start of each action phase, a decision of its
+seat (000, 001; :mod:`dogfight.rules.action_tokens`).
+
+000: "At the start of each Movement step, all Tripod players may choose an Action token
+and place it face up in the space of the tripod's console corresponding to the first
+planned maneuver"; "During the second action phase, all Tripod players may choose to play
+an Action token on the second planned maneuver card." 001: "in each movement phase each
+tripod's player must choose their action card in secret and place it face down"; "A tripod
+player can place a blank card to pretend he is executing an action when he is not."
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import Json, of, run, situation
+from test_rules_tripods import (
+    STANDS,
+    STEPS,
+    STILL_PLAN,
+    X0,
+    Y0,
+    along,
+    arriving,
+    planned,
+    ray,
+    tplan,
+    tripod,
+)
+from test_tripod_reveal import SEP
+
+from dogfight.bots.base import make
+from dogfight.bots.decide import decide
+from dogfight.errors import IllegalPlanError
+from dogfight.geometry.hexbase import Side
+from dogfight.rules.action_tokens import GREEN_RULE, KIND, RULE_FACE_DOWN, RULE_FACE_UP
+from dogfight.rules.chance import step_rng
+from dogfight.rules.decisions import Decision
+from dogfight.rules.engine import may_ask, pending_decisions, resolve_phase
+from dogfight.rules.events import (
+    ActionCardRevealed,
+    ActionTokenPlaced,
+    HeatRay,
+    Recharged,
+)
+from dogfight.rules.observation import observe, visible_events
+from dogfight.rules.state import GameState
+
+Answers = dict[str, list[str]]
+
+
+def against_a_plane(actions: list[Json | None] | None = None, **switches: bool) -> Json:
+    """The Mk I standing still all turn (000: open tokens), an airplane landing off its
+    front-left projector in phase 1."""
+    x, y = along(Side.FRONT_LEFT, 10.0)
+    plans = [tplan(*STILL_PLAN, actions=actions or [None, None, None])]
+    return situation(
+        tripod(plans=plans), arriving("p", x, y, 150.0), switches=dict(switches) or None
+    )
+
+
+def tripod_duel() -> Json:
+    """An Earth Locust and a Martian Locust (001: two factions with tripods: secret action
+    cards), both standing still."""
+    earth = tripod("e", X0, Y0, 90.0, side="earth", pilot="human")
+    mars = tripod("m", X0, Y0 + SEP, 330.0)
+    return situation(earth, mars)
+
+
+def ask(state: GameState, answers: Answers, phase: int = 1) -> list[Decision]:
+    return pending_decisions(state, step_rng(0, state.turn, phase), answers=answers)
+
+
+def resolve(state: GameState, answers: Answers) -> tuple[GameState, list]:  # type: ignore[type-arg]
+    return resolve_phase(state, step_rng(0, state.turn, state.phase + 1), answers=answers)
+
+
+def test_000_the_token_is_asked_at_the_start_of_the_phase_and_placed_face_up() -> None:
+    """000: "At the start of each Movement step, all Tripod players may choose an Action
+    token and place it face up": the tripod's seat is asked, its options every legal token
+    with its parameters; once placed the token is public, in the airplane seat's events
+    before the cards are revealed."""
+    state = planned(against_a_plane())
+    [d] = ask(state, {})
+    assert (d.kind, d.vehicle, d.id, d.rule) == (KIND, "t", "action_token:t@1.1", RULE_FACE_UP)
+    assert d.shown["face"] == "up" and d.default == ("none",)
+    assert {"none", "heat_ray:front-left", "heat_ray:front-left@p", "recharge"} <= set(d.options)
+    assert "change_facing:+1" in d.options and "blank" not in d.options
+    _new, events = resolve(state, {d.id: ["heat_ray:front-left"]})
+    [placed] = of(events, ActionTokenPlaced)
+    seen = visible_events(events, frozenset({"p"}))
+    assert placed in seen and placed.action == "heat_ray:front-left" and not placed.face_down
+    kinds = [e.kind for e in seen]
+    assert kinds.index("action_token_placed") < kinds.index("revealed")
+    [shot] = of(events, HeatRay)
+    assert (shot.projector, shot.target) == ("front-left", "p")
+    assert observe(state, frozenset({"p"}), [d])["decisions"] == []  # the seat's own only
+
+
+def test_000_the_second_phase_token_is_chosen_after_the_first_phase_resolved() -> None:
+    """000: "During the second action phase, all Tripod players may choose to play an
+    Action token on the second planned maneuver card": asked with the table as phase 1
+    left it — the heat-ray that fired is cooling down, so it is not offered (and refused,
+    the rule quoted), a recharge is."""
+    state = planned(against_a_plane())
+    [first] = ask(state, {})
+    state, _ = resolve(state, {first.id: ["heat_ray:front-left"]})
+    [second] = ask(state, {}, phase=2)
+    assert second.id == "action_token:t@1.2" and second.shown["card"] == STILL_PLAN[1]
+    assert not [o for o in second.options if o.startswith("heat_ray")]
+    with pytest.raises(IllegalPlanError, match="recovering"):
+        resolve(state, {second.id: ["heat_ray:front"]})
+    state, events = resolve(state, {second.id: ["recharge"]})
+    assert [e.vehicle for e in of(events, Recharged)] == ["t"]
+
+
+def test_000_a_green_token_on_a_moving_card_is_refused_with_the_rule() -> None:
+    """000: "A Tripod player can place a green Action token (Change Facing, Recharge,
+    Destroy Objective) only when the planned card is a standing still card." Not offered on
+    a walking card; answered anyway, refused with the rule, nothing resolved."""
+    sit = situation(tripod(plans=[tplan(STEPS[0], *STANDS[:2])]))
+    state = planned(sit)
+    [d] = ask(state, {})
+    assert "recharge" not in d.options and "change_facing:+1" not in d.options
+    assert "heat_ray:front" in d.options
+    with pytest.raises(IllegalPlanError) as refused:
+        resolve(state, {d.id: ["recharge"]})
+    assert GREEN_RULE in str(refused.value)
+    with pytest.raises(IllegalPlanError, match="no such decision"):
+        resolve(state, {"action_token:p@1.1": ["none"]})
+
+
+def test_001_the_card_is_face_down_until_its_initiative_reveal() -> None:
+    """001: "each tripod's player must choose their action card in secret and place it
+    face down"; then "tripod players show them one at a time, according to the initiative
+    values". The other seat learns a card was placed, not which, until the reveal."""
+    state = planned(tripod_duel())
+    decisions = ask(state, {})
+    assert sorted(d.vehicle for d in decisions) == ["e", "m"]
+    for d in decisions:
+        assert d.rule == RULE_FACE_DOWN and d.shown["face"] == "down"
+    asked_m = observe(state, frozenset({"m"}), decisions)["decisions"]
+    assert [d["vehicle"] for d in asked_m] == ["m"]
+    answers = {"action_token:e@1.1": ["recharge"], "action_token:m@1.1": ["blank"]}
+    _new, events = resolve(state, answers)
+    seen = visible_events(events, frozenset({"m"}))
+    earth = [e for e in seen if isinstance(e, ActionTokenPlaced) and e.vehicle == "e"]
+    assert earth == [ActionTokenPlaced("e", 1, "", True)]  # face down
+    own = [e for e in seen if isinstance(e, ActionTokenPlaced) and e.vehicle == "m"]
+    assert own == [ActionTokenPlaced("m", 1, "blank", True)]
+    shown = [e for e in seen if isinstance(e, ActionCardRevealed)]
+    assert {e.vehicle: e.token for e in shown} == {"e": "recharge", "m": "blank"}
+    assert seen.index(earth[0]) < seen.index(shown[0])
+
+
+def test_the_blank_card_only_with_secret_action_cards() -> None:
+    """001: "A tripod player can place a blank card to pretend he is executing an action
+    when he is not": offered where action cards are secret, refused with open tokens."""
+    [secret, _] = ask(planned(tripod_duel()), {})
+    assert "blank" in secret.options
+    state = planned(against_a_plane())
+    [open_token] = ask(state, {})
+    assert "blank" not in open_token.options
+    with pytest.raises(IllegalPlanError, match="blank action card"):
+        resolve(state, {open_token.id: ["blank"]})
+
+
+def test_the_house_rule_keeps_the_tokens_written_in_the_plan() -> None:
+    """``actions_at_planning``: nothing is asked, the plan's token is placed as before."""
+    sit = against_a_plane([ray("front-left"), None, None], actions_at_planning=True)
+    state = planned(sit)
+    assert ask(state, {}) == []
+    _new, events = resolve(state, {})
+    assert of(events, ActionTokenPlaced) == []
+    [shot] = of(events, HeatRay)
+    assert (shot.projector, shot.target) == ("front-left", "p")
+
+
+def test_unanswered_the_token_written_in_the_plan_is_the_default() -> None:
+    """Adjudicated (nobody asked) the plan's token is the decision's default."""
+    _state, events = run(against_a_plane([ray("front-left"), None, None]), phases=1)
+    [placed] = of(events, ActionTokenPlaced)
+    assert placed.action == "heat_ray:front-left"
+    assert [e.target for e in of(events, HeatRay)] == ["p"]
+
+
+def test_a_situation_answers_the_token() -> None:
+    """A situation places a token with ``decisions`` (the decision's id)."""
+    sit = against_a_plane()
+    sit["decisions"] = {"action_token:t@1.1": ["heat_ray:front-left"]}
+    _state, events = run(sit, phases=1)
+    assert [e.target for e in of(events, HeatRay)] == ["p"]
+
+
+@pytest.mark.parametrize("bot", ["martian", "random", "hard"])
+def test_a_bot_makes_a_real_choice(bot: str) -> None:
+    """Asked with nothing planned, a bot fires the projector facing the airplane in reach
+    (not the default, no token)."""
+    state = planned(against_a_plane())
+    assert may_ask(state, 1)
+    [d] = ask(state, {})
+    seat = frozenset({"t"})
+    got = decide(
+        make(bot), observe(state, seat, [d]), state.rules, seat, [d], np.random.default_rng(0)
+    )
+    assert got[d.id] == ("heat_ray:front-left",)
+
+
+def test_terminal_play_asks_the_token_at_the_prompt() -> None:
+    """Terminal play shows the card and the options; an illegal token is refused with the
+    rule and asked again; Enter keeps the default."""
+    from dogfight.cli.terminal_play import _human_decision
+
+    sit = situation(tripod(plans=[tplan(STEPS[0], *STANDS[:2])]))
+    state = planned(sit)
+    [d] = ask(state, {})
+    said: list[str] = []
+    typed = iter(["recharge", "heat_ray:front"])
+    assert _human_decision(state, d, lambda _p: next(typed), said.append) == ("heat_ray:front",)
+    assert any("face up" in line for line in said)
+    assert any(GREEN_RULE in line for line in said)
+    assert _human_decision(state, d, lambda _p: "", said.append) == ("none",)
