@@ -220,3 +220,14 @@ def test_terminal_play_asks_the_token_at_the_prompt() -> None:
     assert any("face up" in line for line in said)
     assert any(GREEN_RULE in line for line in said)
     assert _human_decision(state, d, lambda _p: "", said.append) == ("none",)
+
+
+def test_001_no_card_at_all_is_seen_by_every_seat() -> None:
+    """001: the blank card exists "to pretend he is executing an action when he is not":
+    a console space left empty is seen by all, so placing nothing is public."""
+    state = planned(tripod_duel())
+    answers = {"action_token:e@1.1": ["none"], "action_token:m@1.1": ["blank"]}
+    _new, events = resolve(state, answers)
+    seen = visible_events(events, frozenset({"m"}))
+    placed = [e for e in seen if isinstance(e, ActionTokenPlaced) and e.vehicle == "e"]
+    assert placed == [ActionTokenPlaced("e", 1, "none", False)]

@@ -91,7 +91,7 @@ def test_the_second_phase_token_after_the_first_phase_face_up(server: Server, br
         "() => document.getElementById('log-entries').innerText.includes('reveals card 11')"
     )
     text = plane.inner_text("#log-entries")
-    placed = "locust places its action token face up: recharge."
+    placed = "locust chooses its action token, face up: recharge."
     assert placed in text
     # the log reads in the order things happened: phase 1's reveal, the token, phase 2's
     assert text.index("locust reveals card 1 (") < text.index(placed)

@@ -102,3 +102,4 @@ def test_pettingzoo_lets_the_opponent_bot_place_its_tripods_directions(
         if DIRECTION in kinds:
             break
     assert DIRECTION in kinds
+    assert TOKEN in kinds  # and its action cards, chosen at the start of each phase

@@ -98,10 +98,10 @@ def describe(event: ev.Event) -> str:
         case ev.ActionTokenPlaced(vehicle=v, action=action, face_down=down):
             if down:
                 what = f": {action}" if action else ""
-                return f"{v} places its action card face down{what}."
+                return f"{v} chooses its action card and places it face down{what}."
             if action == "none":
-                return f"{v} places no action token."
-            return f"{v} places its action token face up: {action}."
+                return f"{v} chooses no action token."
+            return f"{v} chooses its action token, face up: {action}."
         case ev.ActionWasted(vehicle=v, token=token, reason=reason, energy_lost=lost):
             cost = f", losing {lost} Energy" if lost else ""
             return f"{v}'s {token.replace('_', ' ')} token has no effect: {reason}{cost}."

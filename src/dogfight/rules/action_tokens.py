@@ -292,4 +292,6 @@ def choose(ph: Phase) -> None:
             action = action.model_copy(update={"target": aim})
             check_action(state, state.vehicles[d.vehicle], action, ph.phase)
         ph.chosen[d.vehicle] = action
-        ph.events.append(ev.ActionTokenPlaced(d.vehicle, ph.phase, text, secret))
+        # no card at all leaves the console's space empty, for every seat to see
+        face_down = secret and action is not None
+        ph.events.append(ev.ActionTokenPlaced(d.vehicle, ph.phase, text, face_down))
