@@ -6,7 +6,7 @@ git-ignored, kept after the run)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -164,3 +164,29 @@ def place_tokens(page: Any, chosen: dict[str, str] | None = None) -> None:
     page.click("#submit-tokens")
     for decision in asked:
         page.wait_for_selector(f"[data-decision='{decision}']", state="detached")
+
+
+TokenChoice = Callable[[str, int, int, list[str]], str | None]
+"""(tripod, turn, phase, options) -> the option to click (None: keep the preselected)."""
+
+
+def answer_tokens(page: Any, choose: TokenChoice) -> bool:
+    """Wait for the page to settle; when it asks the phase's action tokens, answer them
+    with ``choose`` (True), else leave the page as it is (False)."""
+    page.wait_for_selector(NEXT)
+    if page.query_selector("#submit-tokens:not([disabled])") is None:
+        return False
+    rows = page.eval_on_selector_all(
+        "#action-tokens [data-decision]",
+        "els => els.map(e => [e.dataset.decision,"
+        " [...e.querySelectorAll('[data-token-option]')].map(o => o.dataset.tokenOption)])",
+    )
+    chosen: dict[str, str] = {}
+    for did, options in rows:
+        vid, _, when = str(did).removeprefix("action_token:").partition("@")
+        turn, _, phase = when.partition(".")
+        option = choose(vid, int(turn), int(phase), list(options))
+        if option:
+            chosen[vid] = option
+    place_tokens(page, chosen)
+    return True
