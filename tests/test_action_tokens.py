@@ -47,6 +47,7 @@ from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.state import GameState
 
 Answers = dict[str, list[str]]
+NONE = {"action_token:t@1.1": ["none"]}
 
 
 def against_a_plane(actions: list[Json | None] | None = None, **switches: bool) -> Json:
@@ -231,3 +232,19 @@ def test_001_no_card_at_all_is_seen_by_every_seat() -> None:
     seen = visible_events(events, frozenset({"m"}))
     placed = [e for e in seen if isinstance(e, ActionTokenPlaced) and e.vehicle == "e"]
     assert placed == [ActionTokenPlaced("e", 1, "none", False)]
+
+
+def test_the_heat_ray_target_named_after_movement_goes_on_the_token_chosen() -> None:
+    """000: "Each tripod can fire at a single target each round, choosing one if there are
+    several possible targets": the target named once the table knows who the ray reaches
+    (a table's question after movement) goes on the heat-ray token chosen at the start of
+    the phase; with no heat-ray chosen it is refused."""
+    state = planned(against_a_plane())
+    rng = step_rng(0, 1, 1)
+    token = {"action_token:t@1.1": ["heat_ray:front-left"]}
+    _new, events = resolve_phase(state, rng, fire={"t": {"heat_ray": "p"}}, answers=token)
+    assert [(e.projector, e.target) for e in of(events, HeatRay)] == [("front-left", "p")]
+    with pytest.raises(IllegalPlanError, match="no heat-ray this phase"):
+        resolve_phase(
+            state, step_rng(0, 1, 1), fire={"t": {"heat_ray": "p"}}, answers={**token, **NONE}
+        )

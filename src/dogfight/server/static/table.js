@@ -568,7 +568,7 @@ function renderStage() {
     if (stage.questions.length) {
       renderQuestions(box, stage);
     } else {
-      box.append(el("p", { class: "waiting", text: `Turn ${stage.turn}, phase ${stage.phase}: waiting for ${names(stage.waiting_for)} to choose targets…` }));
+      box.append(el("p", { class: "waiting", text: `Turn ${stage.turn}, phase ${stage.phase}: waiting for ${names(stage.waiting_for)} to choose (a target, an action token)…` }));
     }
   }
 }
