@@ -230,10 +230,13 @@ def decision(state: GameState, phase: int, vehicle: Vehicle, default: Action | N
         else:
             reasons[option] = why
     written = encode(default)
-    if written not in options and written not in reasons and default is not None:
-        # a token the plan pencilled with parameters no option names (a smoke point)
-        if why_not(state, vehicle, phase, default) is None:
-            options.append(written)
+    if (
+        written not in options
+        and written not in reasons
+        and default is not None
+        and why_not(state, vehicle, phase, default) is None
+    ):
+        options.append(written)  # pencilled with parameters no option names (a smoke point)
     card = card_of_phase(state, vehicle, phase)
     assert card is not None and vehicle.tripod is not None
     secret = secret_action_cards(state)
