@@ -69,6 +69,9 @@ def test_the_second_phase_token_after_the_first_phase_face_up(server: Server, br
     legend = tripod_page.inner_text("#action-tokens")
     assert "face up: every seat sees it" in legend
     assert "phase 1" in legend
+    # card 1 walks: the green tokens are not offered, and the page says why (000 quoted)
+    refused = tripod_page.text_content("#action-tokens [data-refused='recharge']") or ""
+    assert "only when the planned card is a standing still card" in refused
     tripod_page.check(
         "fieldset[data-decision='action_token:locust@1.1'] [data-token-option='none'] input"
     )

@@ -94,7 +94,7 @@ class Decision:
         return given
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "id": self.id,
             "kind": self.kind,
             "vehicle": self.vehicle,
@@ -107,6 +107,9 @@ class Decision:
             "shown": self.shown,
             "rule": self.rule,
         }
+        if self.reasons:  # only decisions that refuse some answers carry them
+            out["reasons"] = dict(self.reasons)
+        return out
 
 
 class Paused(Exception):

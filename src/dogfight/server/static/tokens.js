@@ -209,6 +209,16 @@ export function renderActionTokens(box, stage, ctx) {
       group.append(el("label", { "data-token-option": option, title: action ? tokenTitle(action, label) : label },
         input, action ? tokenPicture(action, model) : null, ` ${label}`));
     }
+    // why the other tokens are not offered now, one line per token (the rule quoted)
+    const why = new Map();
+    for (const [option, reason] of Object.entries(d.reasons || {})) {
+      const token = option.split(":")[0];
+      if (!why.has(token) && !d.options.some((o) => o.split(":")[0] === token)) why.set(token, reason);
+    }
+    if (why.size) {
+      group.append(el("details", { class: "refused" }, el("summary", { text: "Not allowed now" }),
+        el("ul", {}, [...why].map(([token, reason]) => el("li", { "data-refused": token, text: `${(TOKENS[token] || { name: token }).name}: ${reason}` })))));
+    }
     group.append(el("div", { class: "rule", text: d.rule }));
     panel.append(group);
   }
