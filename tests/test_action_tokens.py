@@ -11,9 +11,13 @@ player can place a blank card to pretend he is executing an action when he is no
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 from conftest import Json, of, run, situation
+from test_cli import assert_clean_refusal, dogfight
 from test_rules_tripods import (
     STANDS,
     STEPS,
@@ -248,3 +252,15 @@ def test_the_heat_ray_target_named_after_movement_goes_on_the_token_chosen() -> 
         resolve_phase(
             state, step_rng(0, 1, 1), fire={"t": {"heat_ray": "p"}}, answers={**token, **NONE}
         )
+
+
+def test_adjudicate_refuses_an_illegal_token_with_the_rule(tmp_path: Path) -> None:
+    """A situation answering a green token on a walking card: exit 2, 000's rule quoted,
+    no output written."""
+    sit = situation(tripod(plans=[tplan(STEPS[0], *STANDS[:2])]))
+    sit["decisions"] = {"action_token:t@1.1": ["recharge"]}
+    path, out = tmp_path / "bad.json", tmp_path / "out.json"
+    path.write_text(json.dumps(sit))
+    result = dogfight("adjudicate", str(path), "-o", str(out))
+    assert_clean_refusal(result, str(path), GREEN_RULE)
+    assert not out.exists()
