@@ -19,6 +19,7 @@ import pytest
 from conftest import Json, of, run, situation
 from test_cli import assert_clean_refusal, dogfight
 from test_rules_tripods import (
+    SCARAB,
     STANDS,
     STEPS,
     STILL_PLAN,
@@ -26,6 +27,7 @@ from test_rules_tripods import (
     Y0,
     along,
     arriving,
+    cards,
     planned,
     ray,
     tplan,
@@ -37,7 +39,13 @@ from dogfight.bots.base import make
 from dogfight.bots.decide import decide
 from dogfight.errors import IllegalPlanError
 from dogfight.geometry.hexbase import Side
-from dogfight.rules.action_tokens import GREEN_RULE, KIND, RULE_FACE_DOWN, RULE_FACE_UP
+from dogfight.rules.action_tokens import (
+    GREEN_RULE,
+    KIND,
+    RULE_FACE_DOWN,
+    RULE_FACE_UP,
+    STOP_RULE,
+)
 from dogfight.rules.chance import step_rng
 from dogfight.rules.decisions import Decision
 from dogfight.rules.engine import may_ask, pending_decisions, resolve_phase
@@ -51,6 +59,7 @@ from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.state import GameState
 
 Answers = dict[str, list[str]]
+STANDARD = {"standard_rules": True}
 NONE = {"action_token:t@1.1": ["none"]}
 
 
@@ -264,3 +273,28 @@ def test_adjudicate_refuses_an_illegal_token_with_the_rule(tmp_path: Path) -> No
     result = dogfight("adjudicate", str(path), "-o", str(out))
     assert_clean_refusal(result, str(path), GREEN_RULE)
     assert not out.exists()
+
+
+def test_a_stop_card_takes_no_token() -> None:
+    """000: "A Tripod player is not allowed to place an Action token if the planned card
+    has the [STOP] icon": no token is offered; one sent is refused, the rule quoted."""
+    stop = cards(SCARAB, stop=True, energy=False)[0]
+    stands = cards(SCARAB, "stand")
+    state = planned(situation(tripod(model=SCARAB, plans=[tplan(stop, *stands[:2])])))
+    [d] = ask(state, {})
+    assert d.options == ("none",)
+    with pytest.raises(IllegalPlanError) as refused:
+        resolve(state, {d.id: ["heat_ray:front"]})
+    assert STOP_RULE in str(refused.value)
+
+
+def test_a_wounded_pilot_fires_no_token_while_walking() -> None:
+    """000 (Standard Rules): "A wounded tripod pilot cannot choose a firing Action token
+    (Heat-ray or Black Smoke) in combination with a movement maneuver." """
+    sit = situation(tripod(plans=[tplan(STEPS[0], *STANDS[:2])]), switches=STANDARD)
+    state = planned(sit)
+    state.vehicles["t"].status["wounded"] = True
+    [d] = ask(state, {})
+    assert not [o for o in d.options if o.startswith(("heat_ray", "black_smoke"))]
+    with pytest.raises(IllegalPlanError, match="wounded tripod pilot cannot choose"):
+        resolve(state, {d.id: ["heat_ray:front"]})
