@@ -6,7 +6,7 @@ git-ignored, kept after the run)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "browser"
 
 NEXT = (
     "#end-screen, #curtain:not([hidden]) #curtain-go, [data-plan] [data-card]:not([disabled]), "
-    "#submit-directions:not([disabled])"
+    "#submit-directions:not([disabled]), #submit-tokens:not([disabled])"
 )
 END = "<end screen>"
 
@@ -86,14 +86,18 @@ def new_page(browser: Any, width: int = 1280, height: int = 860, **options: Any)
 
 def next_to_plan(page: Any) -> str | None:
     """Wait for the page to settle: the end screen gives ``END``; a hot-seat curtain is
-    lifted, or the tripods' directions at the reveal of their action cards placed as
-    written with the card (None: look again); otherwise the id of the vehicle to plan."""
+    lifted, the tripods' action tokens placed as the plan pencilled them (none), or
+    their directions at the reveal of their action cards placed as written with the card
+    (None: look again); otherwise the id of the vehicle to plan."""
     page.wait_for_selector(NEXT)
     if page.query_selector("#end-screen"):
         return END
     directions = page.query_selector("#submit-directions:not([disabled])")
     if directions is not None:
         place_directions(page)
+        return None
+    if page.query_selector("#submit-tokens:not([disabled])") is not None:
+        place_tokens(page)
         return None
     curtain = page.query_selector("#curtain:not([hidden]) #curtain-go")
     if curtain is not None:
@@ -140,3 +144,49 @@ def place_directions(page: Any, chosen: dict[str, str] | None = None) -> None:
     page.click("#submit-directions")
     for decision in asked:
         page.wait_for_selector(f"[data-decision='{decision}']", state="detached")
+
+
+def place_tokens(page: Any, chosen: dict[str, str] | None = None) -> None:
+    """Answer the action-token decisions of the phase on the page (000: "At the start of
+    each Movement step, all Tripod players may choose an Action token"): ``chosen`` maps a
+    tripod to the option clicked, when the rules offer it now; the others keep the
+    preselected one."""
+    asked = page.eval_on_selector_all(
+        "#action-tokens [data-decision]", "els => els.map(e => e.dataset.decision)"
+    )
+    for vehicle, option in (chosen or {}).items():
+        radio = (
+            f"fieldset[data-decision^='action_token:{vehicle}@'] "
+            f"[data-token-option='{option}'] input"
+        )
+        if page.query_selector(radio):
+            page.check(radio)
+    page.click("#submit-tokens")
+    for decision in asked:
+        page.wait_for_selector(f"[data-decision='{decision}']", state="detached")
+
+
+TokenChoice = Callable[[str, int, int, list[str]], str | None]
+"""(tripod, turn, phase, options) -> the option to click (None: keep the preselected)."""
+
+
+def answer_tokens(page: Any, choose: TokenChoice) -> bool:
+    """Wait for the page to settle; when it asks the phase's action tokens, answer them
+    with ``choose`` (True), else leave the page as it is (False)."""
+    page.wait_for_selector(NEXT)
+    if page.query_selector("#submit-tokens:not([disabled])") is None:
+        return False
+    rows = page.eval_on_selector_all(
+        "#action-tokens [data-decision]",
+        "els => els.map(e => [e.dataset.decision,"
+        " [...e.querySelectorAll('[data-token-option]')].map(o => o.dataset.tokenOption)])",
+    )
+    chosen: dict[str, str] = {}
+    for did, options in rows:
+        vid, _, when = str(did).removeprefix("action_token:").partition("@")
+        turn, _, phase = when.partition(".")
+        option = choose(vid, int(turn), int(phase), list(options))
+        if option:
+            chosen[vid] = option
+    place_tokens(page, chosen)
+    return True

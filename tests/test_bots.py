@@ -415,7 +415,9 @@ def test_terminal_play_against_a_bot(catalog: Catalog) -> None:
 def test_terminal_play_as_the_martians_and_quit(catalog: Catalog) -> None:
     from dogfight.cli.terminal_play import play_in_terminal
 
-    answers = iter(["11 1 2", "recharge heat_ray:front -", "q"])
+    # the cards, then the token at the start of each phase (000: "At the start of each
+    # Movement step, all Tripod players may choose an Action token")
+    answers = iter(["11 1 2", "recharge", "heat_ray:front", "", "q"])
     lines: list[str] = []
     situation = scenario_situation(catalog, "a-spark-of-hope")
     state = play_in_terminal(
@@ -424,6 +426,7 @@ def test_terminal_play_as_the_martians_and_quit(catalog: Catalog) -> None:
     assert "Game left unfinished." in lines
     assert state.turn == 2 or state.over
     assert any("locust reveals card 11" in line for line in lines)
+    assert "locust chooses its action token, face up: recharge." in lines
 
 
 def test_terminal_play_warns_and_asks_before_a_plan_off_the_table(catalog: Catalog) -> None:

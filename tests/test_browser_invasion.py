@@ -27,6 +27,7 @@ from browser_helpers import (  # the fixtures are used by name
     next_to_plan,
     pick,
     place_directions,
+    place_tokens,
     screenshots,
     server_fixture,  # noqa: F401
     submit,
@@ -39,8 +40,9 @@ from dogfight.bench.invasion import invasion_situation
 
 pytestmark = needs_chromium
 
-RAY = '{"token":"heat_ray","projector":"%s"}'
 WAIT = f"{NEXT}, #submit-decisions, #submit-targets"
+"""NEXT (the planning, the curtain, the end, the reveal's directions, the action tokens),
+the bomber's pick and the target questions."""
 
 
 def open_seat(browser: Any, server: Server, link: str) -> Any:
@@ -81,18 +83,22 @@ def captured_tripods_close() -> Json:
     }
 
 
-def plan_tripod(page: Any, vehicle: str, model: str, first: str | None) -> None:
-    """Quiet cards (as many as the tripod plans: fewer when it lies down); a heat-ray in
-    phase 1 from the ``first`` projector (if any) and from the front in phase 3, where
-    the panel offers an action."""
+def plan_tripod(page: Any, vehicle: str, model: str) -> None:
+    """Quiet cards (as many as the tripod plans: fewer when it lies down); the action
+    tokens are chosen phase by phase (:func:`tokens_of_phase`)."""
     for card in still_cards(model):
         button = f"[data-plan='{vehicle}'] [data-card='{card}']:not([disabled])"
         if page.query_selector(button):
             page.click(button)
-    for phase, projector in ((0, first), (2, "front")):
-        select = f"[data-plan='{vehicle}'] select[data-action='{phase}']:not([disabled])"
-        if projector is not None and page.query_selector(select):
-            page.select_option(select, value=RAY % projector)
+
+
+def tokens_of_phase(page: Any, rays: dict[str, str]) -> None:
+    """001: "in each movement phase each tripod's player must choose their action card in
+    secret": a heat-ray card from the projector ``rays`` gives each tripod, where the
+    rules offer it now (the ray cools down after it fired)."""
+    legend = page.inner_text("#action-tokens")
+    assert "face down: secret until its reveal" in legend
+    place_tokens(page, {v: f"heat_ray:{p}" for v, p in rays.items()})
 
 
 def submit_plans(page: Any) -> None:
@@ -127,6 +133,9 @@ def test_captured_tripods_to_the_end(server: Server, browser: Any) -> None:
             page.click("#submit-targets")
             page.wait_for_selector("#submit-targets", state="detached")
             continue
+        if page.query_selector("#submit-tokens:not([disabled])"):
+            tokens_of_phase(page, {"earth-locust": "front-left", "earth-scarab": "front"})
+            continue
         if page.query_selector("#submit-directions:not([disabled])"):
             legend = page.inner_text("#reveal")
             assert "places the action token" in legend  # 001's sentence, quoted
@@ -150,10 +159,7 @@ def test_captured_tripods_to_the_end(server: Server, browser: Any) -> None:
             continue
         panels = page.eval_on_selector_all("[data-plan]", "els => els.map(e => e.dataset.plan)")
         for v in panels:
-            if v == "earth-locust":
-                plan_tripod(page, v, "mk1-locust", "front-left")
-            else:
-                plan_tripod(page, v, "mk2-scarab", "front")
+            plan_tripod(page, v, "mk1-locust" if v == "earth-locust" else "mk2-scarab")
         submit_plans(page)
     assert finished, "the tripods-vs-tripods game did not reach its end screen"
     assert placed >= 1
@@ -204,6 +210,19 @@ def test_bombers_over_the_tripods_to_the_end(server: Server, browser: Any) -> No
             page.click("#submit-targets")
             page.wait_for_selector("#submit-targets", state="detached")
             continue
+        if page.query_selector("#submit-tokens:not([disabled])"):
+            # a heat-ray card in the first phase of every turn after the first
+            ids = page.eval_on_selector_all(
+                "#action-tokens [data-decision]", "els => els.map(e => e.dataset.decision)"
+            )
+            rays = {}
+            for did in ids:
+                vid, _, when = did.removeprefix("action_token:").partition("@")
+                turn_of, _, phase_of = when.partition(".")
+                if int(turn_of) >= 2 and phase_of == "1":
+                    rays[vid] = "front"
+            tokens_of_phase(page, rays)
+            continue
         if page.query_selector("#submit-decisions"):
             # 001: "he assigns his choice of half of them to the tripod": the bomber's
             # seat alone; the choice made here is the opposite of the preselected one.
@@ -232,10 +251,6 @@ def test_bombers_over_the_tripods_to_the_end(server: Server, browser: Any) -> No
             if v in ("locust", "scarab"):
                 # no heat-ray at the bombs in the first turn: they land
                 pick(page, v, list(still_cards("mk1-locust" if v == "locust" else "mk2-scarab")))
-                if turn:
-                    page.select_option(
-                        f"[data-plan='{v}'] select[data-action='0']", value=RAY % "front"
-                    )
             else:
                 pick(page, v, ["2", "1", "3"])
                 if turn == 0:

@@ -11,6 +11,7 @@ from typing import Any
 from browser_helpers import (  # the fixtures are used by name
     END,
     NEXT,
+    answer_tokens,
     browser_fixture,  # noqa: F401
     needs_chromium,
     new_page,
@@ -87,12 +88,21 @@ def test_a_whole_duel_hot_seat(server: Server, browser: Any, shots: Path) -> Non
     del game
 
 
+def spark_token(_vid: str, turn: int, phase: int, _options: list[str]) -> str | None:
+    return {2: "heat_ray:front", 3: "black_smoke:rear" if turn > 1 else None}.get(phase)
+
+
 def test_a_whole_spark_of_hope(server: Server, browser: Any, shots: Path) -> None:
     page = new_page(browser)
     create_in_lobby(page, server.base, "a-spark-of-hope")
     turns = {"locust": 0, "nieuport": 0}
     finished = False
-    for _ in range(120):
+    for _ in range(160):
+        # 000: the token is chosen at the start of each phase: a heat-ray from the front
+        # projector in phase 2 (on the standing card); from the second turn on, Standard
+        # Rules black smoke from the rear projector in phase 3
+        if answer_tokens(page, spark_token):
+            continue
         vehicle = next_to_plan(page)
         if vehicle == END:
             finished = True
@@ -101,18 +111,6 @@ def test_a_whole_spark_of_hope(server: Server, browser: Any, shots: Path) -> Non
             continue
         if vehicle == "locust":
             pick(page, "locust", ["1", "11", "2"])
-            # a heat-ray from the front projector in phase 2 (on the standing card)
-            page.select_option(
-                "[data-plan='locust'] select[data-action='1']",
-                value='{"token":"heat_ray","projector":"front"}',
-            )
-            if turns["locust"] == 1:
-                # Standard Rules: black smoke from the rear projector on the other card
-                # that allows a token
-                page.select_option(
-                    "[data-plan='locust'] select[data-action='2']",
-                    value='{"token":"black_smoke","projector":"rear"}',
-                )
         else:
             assert vehicle is not None and vehicle.startswith("nieuport")
             pick(page, vehicle, ["1", "2", "3"])
@@ -133,6 +131,13 @@ def test_a_whole_spark_of_hope(server: Server, browser: Any, shots: Path) -> Non
     assert page.errors == []
 
 
+def bombing_token(_vid: str, _turn: int, phase: int, options: list[str]) -> str | None:
+    """001: the action cards are secret ("A tripod player can place a blank card"): a
+    heat-ray card in phase 2, on the standing card."""
+    assert "blank" in options
+    return "heat_ray:front" if phase == 2 else None
+
+
 def test_a_whole_bombing_game(server: Server, browser: Any, shots: Path) -> None:
     """001's Bombing Tripods in the browser, hot-seat, to the end screen: the bombers drop
     their loads while planning (a drop choice per phase), the tripods' action cards are
@@ -151,6 +156,8 @@ def test_a_whole_bombing_game(server: Server, browser: Any, shots: Path) -> None
             page.wait_for_selector("#submit-decisions", state="detached")
             assigned += 1
             continue
+        if answer_tokens(page, bombing_token):
+            continue
         first = next_to_plan(page)
         if first == END:
             finished = True
@@ -162,15 +169,6 @@ def test_a_whole_bombing_game(server: Server, browser: Any, shots: Path) -> None
             if vehicle in ("locust", "scarab"):
                 stand = "11" if vehicle == "locust" else "9"
                 pick(page, vehicle, ["1", stand, "2"])
-                options = page.eval_on_selector_all(
-                    f"[data-plan='{vehicle}'] select[data-action='0'] option",
-                    "els => els.map(e => e.value)",
-                )
-                assert '{"token":"blank"}' in options
-                page.select_option(
-                    f"[data-plan='{vehicle}'] select[data-action='1']",
-                    value='{"token":"heat_ray","projector":"front"}',
-                )
             else:
                 pick(page, vehicle, ["1", "2", "3"])
                 if turns.get(vehicle, 0) == 0:
@@ -200,7 +198,12 @@ def test_tripods_versus_tripods_turns(server: Server, browser: Any, shots: Path)
     def wanted(text: str) -> bool:
         return "initiative 7" in text and "blank card" in text and "heat-ray" in text
 
-    for _ in range(80):
+    def token(_vid: str, _turn: int, phase: int, _options: list[str]) -> str | None:
+        return {1: "heat_ray:front", 2: "blank"}.get(phase)
+
+    for _ in range(120):
+        if answer_tokens(page, token):
+            continue
         first = next_to_plan(page)
         # the hot-seat curtain clears the log between seats: keep what each reveal showed
         seen += page.inner_text("#log-entries")
@@ -215,13 +218,6 @@ def test_tripods_versus_tripods_turns(server: Server, browser: Any, shots: Path)
                 button = f"[data-plan='{vehicle}'] [data-card='{card}']:not([disabled])"
                 if page.query_selector(button):
                     page.click(button)
-            for phase, value in (
-                (0, '{"token":"heat_ray","projector":"front"}'),
-                (1, '{"token":"blank"}'),
-            ):
-                select = f"[data-plan='{vehicle}'] select[data-action='{phase}']"
-                if page.query_selector(select):
-                    page.select_option(select, value=value)
         page.wait_for_selector("#submit-plans:not([disabled])")
         submit(page)
         submitted += 1
@@ -238,7 +234,13 @@ def test_a_whole_alsace_again(server: Server, browser: Any, shots: Path) -> None
     create_in_lobby(page, server.base, "alsace-again")
     plans = {"locust": 0, "messerschmitt": 0, "stuka": 0}
     finished = False
-    for _ in range(200):
+
+    def token(_vid: str, _turn: int, phase: int, _options: list[str]) -> str | None:
+        return "heat_ray:front" if phase == 2 else None
+
+    for _ in range(260):
+        if answer_tokens(page, token):
+            continue
         vehicle = next_to_plan(page)
         if vehicle == END:
             finished = True
@@ -247,10 +249,6 @@ def test_a_whole_alsace_again(server: Server, browser: Any, shots: Path) -> None
             continue
         if vehicle == "locust":
             pick(page, "locust", ["1", "11", "2"])
-            page.select_option(
-                "[data-plan='locust'] select[data-action='1']",
-                value='{"token":"heat_ray","projector":"front"}',
-            )
         else:
             # the Earthling seat plans all its WW2 airplanes at once
             planes = [p.get_attribute("data-plan") for p in page.query_selector_all("[data-plan]")]

@@ -23,6 +23,7 @@ from browser_helpers import (  # the fixtures are used by name
 from server_helpers import Server
 
 from dogfight.catalog.loader import load_catalog
+from dogfight.server.setups import presets
 
 pytestmark = needs_chromium
 
@@ -30,9 +31,13 @@ pytestmark = needs_chromium
 def test_action_tokens_are_pictures_with_their_rule(server: Server, browser: Any) -> None:
     folder = screenshots("tokens")
     page = new_page(browser)
+    # the house rule that writes the tokens in the plan (as printed they are asked at
+    # the start of each phase: test_browser_action_tokens.py)
+    setup = presets(load_catalog())["a-spark-of-hope"]["setup"]
+    sit = {**setup, "switches": {"actions_at_planning": True}}
     answer = httpx.post(
         server.base + "/api/games",
-        json={"seed": 3, "analysis": True, "preset": "a-spark-of-hope"},
+        json={"seed": 3, "analysis": True, "situation": sit},
         timeout=10,
     )
     assert answer.status_code == 201, answer.text

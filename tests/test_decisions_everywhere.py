@@ -11,6 +11,7 @@ from dogfight.bots.base import make
 from dogfight.bots.decide import decide
 from dogfight.catalog.loader import load_catalog
 from dogfight.research.pettingzoo_env import DogfightParallelEnv
+from dogfight.rules.action_tokens import KIND as TOKEN
 from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import may_ask, pending_decisions, resolve_phase
 from dogfight.rules.observation import observe, side_seat
@@ -55,9 +56,15 @@ def test_simulate_lets_the_bots_place_their_tripods_directions() -> None:
                 acts, _ = bot.phase_actions(observe(state, seat), state.rules, seat, phase, rng)
                 actions.update(acts)
             turn_rng = step_rng(seed, state.turn, phase)
-            first = [d for d in pending_decisions(state, turn_rng, actions) if d.kind == DIRECTION]
             rngs = {side: np.random.default_rng(0) for side in players}
             answers = _decisions(state, phase, seed, actions, {}, players, sorted(players), rngs)
+            # the action cards are chosen first (a decision of their own), then revealed
+            placed = {k: v for k, v in answers.items() if k.startswith(f"{TOKEN}:")}
+            first = [
+                d
+                for d in pending_decisions(state, turn_rng, actions, answers=placed)
+                if d.kind == DIRECTION
+            ]
             for d in first:
                 side = next(s for s in players if d.vehicle in side_seat(state, s))
                 seat = side_seat(state, side)
@@ -95,3 +102,4 @@ def test_pettingzoo_lets_the_opponent_bot_place_its_tripods_directions(
         if DIRECTION in kinds:
             break
     assert DIRECTION in kinds
+    assert TOKEN in kinds  # and its action cards, chosen at the start of each phase

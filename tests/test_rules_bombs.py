@@ -271,7 +271,8 @@ def test_the_bombers_pick_is_an_engine_decision_for_its_seat_only() -> None:
         damage_decks={"C": plain("C", 1, 2)},
     )
     state = planned_state(sit)
-    (decision,) = pending_decisions(state, step_rng(0, 1, 1))
+    none = {"action_token:scarab@1.1": ["none"]}  # the Scarab's action card, chosen first
+    (decision,) = pending_decisions(state, step_rng(0, 1, 1), answers=none)
     assert (decision.kind, decision.vehicle, decision.mode, decision.count) == (
         "bomb_pick",
         "camel",
@@ -281,7 +282,7 @@ def test_the_bombers_pick_is_an_engine_decision_for_its_seat_only() -> None:
     assert decision.shown["drawn"] == plain("C", 1, 2)
     assert for_seat([decision], {"scarab"}) == []
     low = next(o for o in decision.options if o.endswith(plain("C", 1)[0]))
-    new, events = resolve_phase(state, step_rng(0, 1, 1), answers={decision.id: [low]})
+    new, events = resolve_phase(state, step_rng(0, 1, 1), answers={**none, decision.id: [low]})
     assert new.vehicles["scarab"].damage == 1
     picked = of(events, BomberPicked)[0]
     assert picked.secret_for == "camel" and picked.redacted() is None

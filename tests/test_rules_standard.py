@@ -1243,9 +1243,12 @@ def smoke_game(
     *extra: Json,
     actions: Sequence[Json | None] = (None, None, None),
     standard: bool = True,
+    at_planning: bool = False,
     **t_extra: Any,
 ) -> Game:
-    """The Locust "t" standing still with these action tokens; "p" keeps far away."""
+    """The Locust "t" standing still with these action tokens; "p" keeps far away.
+    ``at_planning``: the house rule that places the plan's tokens as written (a token the
+    rules forbid then is placed, to no effect), as these tests check."""
     sit = std(
         tripod(plans=[tplan(*STILL_PLAN, actions=list(actions))], **t_extra),
         flyer("p", "earth", CRUISE, HOLD),
@@ -1253,6 +1256,8 @@ def smoke_game(
         stacks={"Z": plain("Z", 2)},
         standard=standard,
     )
+    if at_planning:
+        sit["switches"] = {**sit.get("switches", {}), "actions_at_planning": True}
     return Game(sit, {"p": P_OFF})
 
 
@@ -1275,7 +1280,7 @@ def test_black_smoke_costs_one_energy(start: int) -> None:
     """000 FIRING: "Immediately after selecting the corresponding Action token, the Tripod
     player controlling the vehicle must put 1 Energy on a spot on the tripod reference card
     corresponding to one of its black-smoke projectors". With no Energy, no cloud."""
-    game = smoke_game(actions=[smoke(), None, None], energy=start)
+    game = smoke_game(actions=[smoke(), None, None], energy=start, at_planning=True)
     game.phase()
     clouds = of(game.events, SmokeCloud)
     if start:
@@ -1329,7 +1334,7 @@ def test_black_smoke_generator_takes_two_recovery_tokens() -> None:
     checked before one is removed, as for the heat-ray (ruling T7): the two phases after
     a shot have none."""
     every = [smoke(), smoke(), smoke()]
-    game = smoke_game(actions=every)
+    game = smoke_game(actions=every, at_planning=True)
     for _ in range(3):
         game.phase()
     game.turn({"t": tplan(*STILL_PLAN, actions=every), "p": plan(*CRUISE, fire=list(HOLD))})

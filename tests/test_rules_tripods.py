@@ -73,6 +73,9 @@ from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 
 CATALOG = load_catalog()
+AT_PLANNING = {"actions_at_planning": True}
+"""The house rule: the tokens written in the plan are placed even where the rules forbid
+them (what costs the Energy these tests check)."""
 CONST = CATALOG.constants
 LOCUST = "mk1-locust"
 SCARAB = "mk2-scarab"
@@ -498,7 +501,8 @@ def test_token_on_stop_card_has_no_effect_and_costs_energy() -> None:
     stands = cards(SCARAB, "stand")
     rating = CATALOG.tripods[SCARAB].energy
     plans = [tplan(stop_card, *stands[:2], actions=[ray(), None, None])]
-    state, events = run(situation(tripod(model=SCARAB, plans=plans)), phases=1)
+    sit = situation(tripod(model=SCARAB, plans=plans), switches=AT_PLANNING)
+    state, events = run(sit, phases=1)
     (wasted,) = of(events, ActionWasted)
     assert (wasted.vehicle, wasted.token, wasted.energy_lost) == ("t", "heat_ray", 1)
     assert of(events, HeatRay) == []
@@ -514,7 +518,9 @@ def test_green_token_needs_standing_still_card(token: Json, card: str) -> None:
     Energy." """
     plans = [tplan(card, *STANDS, actions=[token, None, None])]
     sit = situation(
-        tripod(energy=3, plans=plans), objectives=[{"id": "o", "x": X0, "y": Y0, "charges": 1}]
+        tripod(energy=3, plans=plans),
+        objectives=[{"id": "o", "x": X0, "y": Y0, "charges": 1}],
+        switches=AT_PLANNING,
     )
     state, events = run(sit, phases=1)
     (wasted,) = of(events, ActionWasted)
@@ -767,7 +773,8 @@ def test_heat_ray_cooling() -> None:
 def test_heat_ray_without_energy_does_not_fire() -> None:
     """000 HEAT-RAY FIRE: "If the tripod that planned the firing card has no Energy, it does
     not fire"."""
-    state, events = run(ray_table("front", X0, FRONT_Y + 15.0, 90.0, energy=0), phases=1)
+    sit = {**ray_table("front", X0, FRONT_Y + 15.0, 90.0, energy=0), "switches": AT_PLANNING}
+    state, events = run(sit, phases=1)
     assert of(events, HeatRay) == []
     assert [e.token for e in of(events, ActionWasted)] == ["heat_ray"]
     assert drawn(events, "p") == []

@@ -28,6 +28,9 @@ from dogfight.rules.tripod_reveal import KIND, RULE
 
 SEP = 20.0
 
+AT_PLANNING = {"actions_at_planning": True}
+"""These cards are written in the plans (the house rule): the reveal is what is tested."""
+
 
 def duel(m_action: Json, e_action: Json | None = None) -> Json:
     """An Earth Locust with a human pilot (initiative 3) facing north at (X0, Y0) and a
@@ -45,7 +48,7 @@ def duel(m_action: Json, e_action: Json | None = None) -> Json:
     mars = tripod(
         "m", X0, Y0 + SEP, 330.0, plans=[tplan(*STILL_PLAN, actions=[m_action, None, None])]
     )
-    return situation(earth, mars)
+    return situation(earth, mars, switches=AT_PLANNING)
 
 
 def pending(sit: Json, answers: dict[str, list[str]]) -> list[Decision]:
@@ -127,10 +130,11 @@ def test_no_direction_to_place_no_decision() -> None:
     mars = tripod(
         "m", X0, Y0 + SEP, 270.0, plans=[tplan(*STILL_PLAN, actions=[{"token": "blank"}] * 3)]
     )
-    assert pending(situation(scarab, mars), {}) == []
+    assert pending(situation(scarab, mars, switches=AT_PLANNING), {}) == []
     alone = situation(
         tripod("m", plans=[tplan(*STILL_PLAN, actions=[ray("front"), None, None])]),
         plane("p", "spad-vii", "earth", 10.0, 10.0),
+        switches=AT_PLANNING,
     )
     assert pending(alone, {}) == []
 

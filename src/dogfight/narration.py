@@ -113,6 +113,13 @@ def describe(event: ev.Event, catalog: Catalog | None = None) -> str:
         case ev.ActionChosen(vehicle=v, token=token, detail=detail):
             more = f" ({detail})" if detail else ""
             return f"{v} places a {token.replace('_', ' ')} token{more}."
+        case ev.ActionTokenPlaced(vehicle=v, action=action, face_down=down):
+            if down:
+                what = f": {action}" if action else ""
+                return f"{v} chooses its action card and places it face down{what}."
+            if action == "none":
+                return f"{v} chooses no action token."
+            return f"{v} chooses its action token, face up: {action}."
         case ev.ActionWasted(vehicle=v, token=token, reason=reason, energy_lost=lost):
             cost = f", losing {lost} Energy" if lost else ""
             return f"{v}'s {token.replace('_', ' ')} token has no effect: {reason}{cost}."

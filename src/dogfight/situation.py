@@ -13,7 +13,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StringConstraints,
+    ValidationError,
+)
 
 from dogfight.catalog.loader import Catalog, checked_switches, validation_to_data_error
 from dogfight.catalog.models import Airplane, Ruleset, Scenario, Skill, Symbol
@@ -238,12 +245,17 @@ class Situation(Strict):
         description="bombers' choices of C cards (001); without one the engine assigns the "
         "cards that hurt most",
     )
-    decisions: dict[DecisionId, Annotated[list[Id], Field(max_length=40)]] = Field(
+    decisions: dict[
+        DecisionId,
+        Annotated[list[Annotated[str, StringConstraints(max_length=100)]], Field(max_length=40)],
+    ] = Field(
         default_factory=dict,
         max_length=500,
         description="answers to the engine's decisions by id (kind:vehicle@turn.phase): "
         "a reorder after tailing (002) gives the tailing plane's remaining cards in their "
-        "new order; a decision without an answer takes its default",
+        "new order; a tripod's action token (000, 001: action_token) one option string, "
+        "e.g. 'heat_ray:front-left@camel' or 'recharge' (docs/situations.md); a decision "
+        "without an answer takes its default",
     )
 
 

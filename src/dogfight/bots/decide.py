@@ -3,8 +3,9 @@
 A bot may define ``decide(observation, rules, seat, decisions, rng)`` returning answers by
 decision id; whatever it leaves out is answered here: a reorder after tailing by
 :func:`reorder_after_tailing`, a tripod's direction at the reveal of its action card by
-:func:`dogfight.bots.direction.face_nearest`, a Sniper's pick by :func:`sniper_pick`,
-any other decision by its default. The bot
+:func:`dogfight.bots.direction.face_nearest`, a Sniper's pick by :func:`sniper_pick`, a
+tripod's action token at the start of a phase by
+:func:`dogfight.bots.tokens.choose_token`, any other decision by its default. The bot
 sees only its seat's observation, where the decisions carry what they show it (the tailed
 card, the action cards revealed before).
 """
@@ -19,9 +20,11 @@ from typing import Any
 import numpy as np
 
 from dogfight.bots.direction import face_nearest
+from dogfight.bots.tokens import choose_token
 from dogfight.catalog.models import Symbol
 from dogfight.geometry.maneuver import apply_card
 from dogfight.geometry.pose import Pose
+from dogfight.rules.action_tokens import KIND as TOKEN
 from dogfight.rules.context import Rules
 from dogfight.rules.damage import SNIPER
 from dogfight.rules.decisions import Answer, Decision
@@ -111,6 +114,8 @@ def decide(
             out[d.id] = face_nearest(observation, d)
         elif d.kind == SNIPER:
             out[d.id] = sniper_pick(rules, d)
+        elif d.kind == TOKEN:
+            out[d.id] = choose_token(observation, rules, d, rng)
         else:
             out[d.id] = d.default
     return out

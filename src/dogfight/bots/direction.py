@@ -18,13 +18,13 @@ def _pose(view: Mapping[str, Any]) -> Pose:
     return Pose(float(p["x"]), float(p["y"]), float(p["heading"]))
 
 
-def _off(normal: float, bearing: float) -> float:
+def bearing_off(normal: float, bearing: float) -> float:
     """How far (degrees, 0..180) a side's outward normal points from a bearing."""
     return abs((normal - bearing + 180.0) % 360.0 - 180.0)
 
 
-def nearest_enemy_bearing(observation: Mapping[str, Any], vehicle: str) -> float | None:
-    """The heading from ``vehicle`` to the nearest enemy in play (None: no enemy)."""
+def nearest_enemy(observation: Mapping[str, Any], vehicle: str) -> tuple[float, float] | None:
+    """(distance, heading) from ``vehicle`` to the nearest enemy in play (None: none)."""
     views = {v["id"]: v for v in observation["vehicles"]}
     me = views[vehicle]
     here = _pose(me)
@@ -40,6 +40,12 @@ def nearest_enemy_bearing(observation: Mapping[str, Any], vehicle: str) -> float
         bearing = math.degrees(math.atan2(dy, dx))
         if best is None or distance < best[0]:
             best = (distance, bearing)
+    return best
+
+
+def nearest_enemy_bearing(observation: Mapping[str, Any], vehicle: str) -> float | None:
+    """The heading from ``vehicle`` to the nearest enemy in play (None: no enemy)."""
+    best = nearest_enemy(observation, vehicle)
     return None if best is None else best[1]
 
 
@@ -55,8 +61,8 @@ def face_nearest(observation: Mapping[str, Any], decision: Decision) -> Answer:
 
     def off(option: str) -> float:
         if turning:
-            return _off(heading + 60.0 * int(option), bearing)
-        return _off(heading + 60.0 * int(Side.parse(option)), bearing)
+            return bearing_off(heading + 60.0 * int(option), bearing)
+        return bearing_off(heading + 60.0 * int(Side.parse(option)), bearing)
 
     best = decision.default[0]
     for option in decision.options:

@@ -477,6 +477,9 @@ class Switches(Strict):
     tailing: bool = False
     """002's tailing: a plane right behind an enemy at the start of the turn (and again
     before the second maneuver) sees its next card and may reorder its own."""
+    actions_at_planning: bool = False
+    """House rule (turn-a-day games): tripods choose their three action tokens with the
+    plan, instead of one at the start of each action phase as printed (000, 001)."""
     era: Literal["ww1", "ww2"] = "ww1"
     """The airplanes this ruleset flies (001, "TRIPODS IN WW2")."""
     mixed_eras: bool = False

@@ -21,6 +21,8 @@ from dogfight.bots.base import Bot, make
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, DogfightError, IllegalPlanError
 from dogfight.narration import describe, ending
+from dogfight.rules.action_tokens import KIND as TOKEN
+from dogfight.rules.action_tokens import decode
 from dogfight.rules.chance import step_rng
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.damage import SNIPER
@@ -91,33 +93,13 @@ def _where(vehicle: Vehicle) -> str:
 
 
 def _parse_action(text: str) -> Action | None:
-    """``-`` (none), ``heat_ray:front`` (``heat_ray:front@TARGET``: a vehicle or a bomber's
-    falling bombs ``bombs:ID``), ``recharge[:objective]``, ``change_facing:-1``,
-    ``destroy_objective[:objective]``, ``black_smoke:rear``, ``blank`` (001's blank card)."""
-    text = text.strip()
-    if text in ("", "-", "none"):
-        return None
-    if text == "blank":
-        return Action(token="blank")
-    token, _, arg = text.partition(":")
-    if token == "heat_ray":
-        side, _, target = arg.partition("@")
-        return Action.model_validate(
-            {"token": token, "projector": side or "front", "target": target or "auto"}
-        )
-    if token == "black_smoke":
-        return Action.model_validate({"token": token, "projector": arg or "rear"})
-    if token == "change_facing":
-        return Action.model_validate({"token": token, "sides": int(arg or "1")})
-    if token in ("recharge", "destroy_objective"):
-        return Action.model_validate({"token": token, "objective": arg or None})
-    raise DataError(
-        "terminal",
-        "action",
-        text,
-        "heat_ray:SIDE[@TARGET], recharge[:OBJ], "
-        "change_facing:N, destroy_objective[:OBJ], black_smoke:SIDE, blank or -",
-    )
+    """``-`` (none) or an action token as the phase's decision names it
+    (:func:`dogfight.rules.action_tokens.decode`: ``heat_ray:front@TARGET``,
+    ``recharge[:objective]``, ``change_facing:-1``, ``black_smoke:rear``, ``blank``...)."""
+    try:
+        return decode(text)
+    except IllegalPlanError as exc:
+        raise DataError("terminal", "action", text, str(exc)) from None
 
 
 def _fire_choices(state: GameState, vehicle: Vehicle, text: str) -> tuple[str, ...]:
@@ -165,9 +147,11 @@ def _human_plan(
                 deck = state.rules.tripod_deck_of(vehicle.type)
                 for card in cards:
                     deck.card(card)
-                line = _ask(input_fn, "  actions for phases 1-3 (e.g. '- heat_ray:front -')> ")
-                parts = line.split() if line else []
-                actions = tuple(_parse_action(p) for p in [*parts, "-", "-", "-"][:3])
+                actions: tuple[Action | None, ...] = (None, None, None)
+                if state.rules.switches.actions_at_planning:  # else asked phase by phase
+                    line = _ask(input_fn, "  actions for phases 1-3 (e.g. '- heat_ray:front -')> ")
+                    parts = line.split() if line else []
+                    actions = tuple(_parse_action(p) for p in [*parts, "-", "-", "-"][:3])
                 if _warn(state, vehicle, cards, output_fn) and not _confirm(
                     input_fn, "keep this plan?"
                 ):
@@ -454,6 +438,16 @@ def _human_decision(
             f"  {decision.vehicle}: the card to give {decision.shown['target']} "
             f"(Enter: {decision.default[0]})> "
         )
+    elif decision.kind == TOKEN:
+        shown = decision.shown
+        face = "face down (secret until its reveal)" if shown["face"] == "down" else "face up"
+        output_fn(
+            f"  {decision.vehicle}: phase {decision.phase} card {shown['card']} "
+            f"({shown['symbol']}{', Stop icon' if shown['stop'] else ''}), "
+            f"Energy {shown['energy']}; the token is placed {face}."
+        )
+        output_fn(f"  options: {' '.join(decision.options)}")
+        prompt = f"  {decision.vehicle}: action token (Enter: {decision.default[0]})> "
     else:
         prompt = (
             f"  {decision.vehicle}: {decision.kind}: choose {decision.count or 'an order'} "

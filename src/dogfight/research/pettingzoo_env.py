@@ -21,8 +21,9 @@ three phases.
   is a decision step: the agent asked sees the tailed card in its observation's
   ``decision`` vector (and its info's ``decision``), its mask covers the reorders of its
   remaining cards, and its action picks one; every other agent sees zeros, its mask
-  only the no-op 0. The opponent bots answer their own decisions, unseen (a tripod's
-  direction at the reveal, 001), the Martian bot those of the side's tripods; a bomber
+  only the no-op 0. The agents are airplanes: the opponent bots answer their own
+  decisions, unseen (a tripod's action token at the start of each phase, 000/001, and
+  its direction at the reveal, 001), the Martian bot those of the side's tripods; a bomber
   agent's pick of half its bombs' C cards is the engine's default, the half that harms
   most.
 - **Rewards**: damage points the airplane dealt minus those it took during the step.

@@ -55,6 +55,9 @@ class Decision:
     """``pick``: how many options to pick."""
     shown: dict[str, Any] = field(default_factory=dict)
     """What the seat is shown to decide (e.g. the tailed planes' cards): private."""
+    reasons: dict[str, str] = field(default_factory=dict)
+    """Answers the rules refuse now, each with why (the rule quoted): an action token
+    the card or the console forbids. Private to the seat, like the decision."""
 
     @property
     def id(self) -> str:
@@ -78,6 +81,11 @@ class Decision:
                 f"got {', '.join(given) or 'nothing'}: {self.rule}"
             )
         unknown = [g for g in given if g not in self.options]
+        refused = [g for g in unknown if g in self.reasons]
+        if refused:
+            raise IllegalPlanError(
+                f"{self.vehicle}: {self.kind}: {refused[0]} refused: {self.reasons[refused[0]]}"
+            )
         if unknown:
             raise IllegalPlanError(
                 f"{self.vehicle}: {self.kind}: {', '.join(unknown)} not among "
@@ -86,7 +94,7 @@ class Decision:
         return given
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "id": self.id,
             "kind": self.kind,
             "vehicle": self.vehicle,
@@ -99,6 +107,9 @@ class Decision:
             "shown": self.shown,
             "rule": self.rule,
         }
+        if self.reasons:  # only decisions that refuse some answers carry them
+            out["reasons"] = dict(self.reasons)
+        return out
 
 
 class Paused(Exception):

@@ -17,7 +17,7 @@ import numpy as np
 from dogfight.catalog.models import Skill
 from dogfight.errors import IllegalPlanError
 from dogfight.geometry.hexbase import Side
-from dogfight.rules import firing, steps, tripods
+from dogfight.rules import action_tokens, firing, steps, tripods
 from dogfight.rules.decisions import Answers, Asking, Decision, Paused
 from dogfight.rules.events import (
     Event,
@@ -128,7 +128,14 @@ def _begin_phase(
             if action is not None:
                 tripods.check_action(new, vehicle, action, phase)
         chosen.update(actions)
+    aims: dict[str, str] = {}
+    choosing: set[str] = set()
+    if rays and action_tokens.asked(new):
+        choosing = {v.id for v in action_tokens.choosers(new, phase)}
     for vid, aim in rays.items():
+        if vid in choosing:
+            aims[vid] = aim  # the token is chosen in the phase: aimed once it is
+            continue
         planned = chosen.get(vid)
         if planned is None or planned.token != "heat_ray":
             raise IllegalPlanError(f"{vid}: no heat-ray this phase to aim at {aim!r}")
@@ -136,7 +143,7 @@ def _begin_phase(
         tripods.check_action(new, new.vehicles[vid], aimed, phase)
         chosen[vid] = aimed
     started: list[Event] = [PhaseStarted(new.turn, phase)]
-    return Phase(new, rng, phase, number, started, movers, chosen, set(rays), asking)
+    return Phase(new, rng, phase, number, started, movers, chosen, set(rays), asking, aims)
 
 
 def _ray_choice(vehicle: Vehicle, choices: Mapping[str, str]) -> str:
@@ -255,15 +262,21 @@ def may_ask(state: GameState, phase: int) -> bool:
     """Whether a step of the action phase ``phase`` could ask a seat a decision: 002's
     reorder after tailing (asked before the second and third maneuvers), a tripod's
     direction at the reveal of its secret action card, a bomber's pick of the cards its
-    bombs drew, a Sniper's pick of the two cards it drew. A caller resolving phases for
-    computer players (``simulate``, PettingZoo) replays a phase to collect its decisions
-    only when this says it could ask one."""
+    bombs drew, a Sniper's pick of the two cards it drew, a tripod's action token at the
+    start of the phase. A caller resolving phases for computer players (``simulate``,
+    PettingZoo) replays a phase to collect its decisions only when this says it could ask
+    one."""
     if state.rules.switches.tailing and phase <= 2:
         return True
     if any(Skill.SNIPER in v.skills for v in state.in_play()):
         return True  # 000's Sniper chooses one of the two cards it draws
     if tripods.secret_action_cards(state):
         return True
+    if action_tokens.asked(state) and any(
+        v.tripod is not None and v.plan is not None and not v.plan.automated
+        for v in state.in_play()
+    ):
+        return True  # each tripod's token (000: "may choose an Action token")
     return bool(state.bomb_cards) or any(v.bombs > 0 for v in state.in_play())
 
 

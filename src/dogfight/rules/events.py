@@ -341,6 +341,27 @@ class ActionChosen(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ActionTokenPlaced(Event):
+    """A tripod's seat chose this phase's action (:mod:`dogfight.rules.action_tokens`):
+    ``action`` is the option string (``none``: no token). 000's token lies face up:
+    public. 001's action card lies face down (``face_down``): seen whole by its seat
+    alone, the others see that a card was placed (``action`` empty) until its reveal."""
+
+    kind: ClassVar[str] = "action_token_placed"
+    vehicle: str
+    phase: int
+    action: str
+    face_down: bool
+
+    @property
+    def secret_for(self) -> str | None:
+        return self.vehicle if self.face_down else None
+
+    def redacted(self) -> Event | None:
+        return ActionTokenPlaced(self.vehicle, self.phase, "", True)
+
+
+@dataclass(frozen=True, slots=True)
 class ActionWasted(Event):
     """000: "the chosen token effect is not applied and the Tripod player must discard 1
     Energy" (or, for other impossible choices, simply no effect)."""
@@ -768,6 +789,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Reminder,
         GameOver,
         ActionChosen,
+        ActionTokenPlaced,
         ActionWasted,
         EnergyChanged,
         Toppled,

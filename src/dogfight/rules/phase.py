@@ -62,6 +62,9 @@ class Phase:
     """Heat-rays fired at falling bomb cards this firing step (001)."""
     aimed: set[str]
     """Tripods whose heat-ray target was named after movement (checked against reach)."""
+    aims: dict[str, str]
+    """Those targets, for the tripods whose token is chosen in this phase (a decision of
+    :mod:`dogfight.rules.action_tokens`): put on the heat-ray once it is chosen."""
     asking: Asking
     """The players' answers to this phase's decisions (:mod:`dogfight.rules.decisions`)."""
 
@@ -76,6 +79,7 @@ class Phase:
         chosen: dict[str, Action | None],
         aimed: set[str] | None = None,
         asking: Asking | None = None,
+        aims: dict[str, str] | None = None,
     ) -> None:
         self.state = state
         self.rng = rng
@@ -95,3 +99,4 @@ class Phase:
         self.bomb_rays = []
         self.aimed = set() if aimed is None else aimed
         self.asking = Asking({}) if asking is None else asking
+        self.aims = {} if aims is None else aims

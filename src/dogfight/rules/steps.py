@@ -13,7 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dogfight.geometry.maneuver import apply_card
-from dogfight.rules import bombs, missions, scenario, standard, tailing, tripod_reveal, tripods, ww2
+from dogfight.rules import (
+    action_tokens,
+    bombs,
+    missions,
+    scenario,
+    standard,
+    tailing,
+    tripod_reveal,
+    tripods,
+    ww2,
+)
 from dogfight.rules.clocks import PHASES
 from dogfight.rules.damage import apply_cards, eliminate
 from dogfight.rules.events import (
@@ -55,6 +65,14 @@ def burn(ph: Phase) -> None:
         elif burning.damage >= burning.resistance:
             eliminate(state, burning, "burned", rng, events)
     ph.movers = [v for v in ph.movers if v.eliminated is None]  # in play
+
+
+def choose_actions(ph: Phase) -> None:
+    """000: "At the start of each Movement step, all Tripod players may choose an Action
+    token" (001: an action card, face down): a decision of each tripod's seat, asked now
+    that the previous phase has resolved (unless the ``actions_at_planning`` house rule
+    wrote them in the plan)."""
+    action_tokens.choose(ph)
 
 
 def drop_bombs(ph: Phase) -> None:
@@ -241,6 +259,7 @@ def turn_end(ph: Phase) -> None:
 MOVEMENT: tuple[Step, ...] = (
     tail,
     burn,
+    choose_actions,
     drop_bombs,
     reveal_action_cards,
     declare_actions,
@@ -262,6 +281,7 @@ FIRING: tuple[Step, ...] = (fire, bombs_fall, recharge, victory, turn_end)
 OPTIONAL: frozenset[Step] = frozenset(
     {
         tail,
+        choose_actions,
         drop_bombs,
         reveal_action_cards,
         declare_actions,

@@ -6,7 +6,7 @@ import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
 import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionDecisions, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, movePoints, pathAfter, speedClass } from "./cards.js";
-import { tokenStrip } from "./tokens.js";
+import { renderActionTokens, tokenStrip } from "./tokens.js";
 import { drawTargets, missionLines } from "./missions.js";
 import { renderSniper, renderTailing, tailingGhosts } from "./decisions.js";
 
@@ -594,8 +594,10 @@ function renderStage() {
     // the board's ghosts follow the order being arranged
     ctx.changed = () => { if (!animating) drawBoard({ paths: lastTurnPaths(), ghosts: tailingGhosts(stage, ctx) }); };
     const tailing = renderTailing(box, stage, { ...ctx, send });
+    const model = (vid) => { const v = ctx.vehicle(vid); return v ? catalog.tripods[v.type] : undefined; };
+    const tokens = renderActionTokens(box, stage, { model, send });
     const sniper = renderSniper(box, stage, send);
-    if (renderInvasionDecisions(box, stage, send) || tailing || sniper) {
+    if (renderInvasionDecisions(box, stage, send) || tailing || tokens || sniper) {
       focusQuestion(box);
       return;
     }
@@ -603,7 +605,7 @@ function renderStage() {
       renderQuestions(box, stage);
       focusQuestion(box);
     } else {
-      box.append(el("p", { class: "waiting", text: `Turn ${stage.turn}, phase ${stage.phase}: waiting for ${names(stage.waiting_for)} to choose targets…` }));
+      box.append(el("p", { class: "waiting", text: `Turn ${stage.turn}, phase ${stage.phase}: waiting for ${names(stage.waiting_for)} to choose (a target, an action token)…` }));
     }
   }
 }
@@ -767,7 +769,8 @@ function renderPlanning(box, stage) {
           slot.append(sel);
         }
         if (isBomber(v)) slot.append(dropSelect(v, draft, i, () => changedDraft(vid)));
-      } else if (cardIndex >= 0) {
+      } else if (cardIndex >= 0 && view.state.switches && view.state.switches.actions_at_planning) {
+        // the house rule; as printed, the token is asked at the start of each phase
         slot.append(actionSelect(v, draft, i));
       }
       slots.append(slot);

@@ -166,3 +166,63 @@ export function tokenStrip(options, current, model, select) {
   }
   return strip;
 }
+
+// An option string of the action-token decision (rules/action_tokens.py: "none", "blank",
+// "heat_ray:SIDE[@TARGET]", "black_smoke:SIDE[@AIRPLANE]", "change_facing:+N",
+// "recharge[:OBJECTIVE]", "destroy_objective[:OBJECTIVE]") as an action and a label.
+export function parseOption(option) {
+  if (option === "none") return [null, "no action token"];
+  if (option === "blank") return [{ token: "blank" }, "a blank card (to pretend)"];
+  const [token, rest = ""] = option.split(/:(.*)/s);
+  const [arg, at] = rest.split("@");
+  if (token === "heat_ray") return [{ token, projector: arg }, `heat-ray ${arg}${at ? ` at ${at}` : ""}`];
+  if (token === "black_smoke") return [{ token, projector: arg }, `black smoke ${arg}${at ? ` towards ${at}` : ""}`];
+  if (token === "change_facing") {
+    const n = Number(arg);
+    return [{ token, sides: n }, `turn ${Math.abs(n)} side(s) ${n > 0 ? "left" : "right"}`];
+  }
+  if (token === "recharge") return [{ token, objective: arg || undefined }, arg ? `recharge from ${arg}` : "recharge"];
+  return [{ token, objective: arg || undefined }, arg ? `destroy ${arg}` : "destroy an objective"];
+}
+
+// The action-token decision at the start of an action phase (000: "At the start of each
+// Movement step, all Tripod players may choose an Action token and place it face up";
+// 001: an action card "in secret", face down until its reveal): one radio group per
+// tripod of the seat, only the tokens the rules allow now, the plan's pencilled choice
+// preselected. ctx: {models(vehicleId) -> the tripod model, send(answers) -> Promise}.
+export function renderActionTokens(box, stage, ctx) {
+  const mine = (stage.decisions || []).filter((d) => d.kind === "action_token");
+  if (!mine.length) return false;
+  const panel = el("div", { id: "action-tokens", class: "decisions" });
+  panel.append(el("h2", { text: `Turn ${stage.turn}, phase ${stage.phase}: choose your action token` }));
+  const answers = {};
+  for (const d of mine) {
+    answers[d.id] = [...d.default];
+    const s = d.shown || {};
+    const face = s.face === "down" ? "face down: secret until its reveal" : "face up: every seat sees it";
+    const group = el("fieldset", { "data-decision": d.id },
+      el("legend", { text: `${d.vehicle}: card ${s.card} (${s.symbol}${s.stop ? ", Stop icon" : ""}), Energy ${s.energy}; placed ${face}` }));
+    const model = ctx.model(d.vehicle) || {};
+    for (const option of d.options) {
+      const [action, label] = parseOption(option);
+      const input = el("input", { type: "radio", name: d.id, value: option, checked: d.default.includes(option), onchange: () => { answers[d.id] = [option]; } });
+      group.append(el("label", { "data-token-option": option, title: action ? tokenTitle(action, label) : label },
+        input, action ? tokenPicture(action, model) : null, ` ${label}`));
+    }
+    // why the other tokens are not offered now, one line per token (the rule quoted)
+    const why = new Map();
+    for (const [option, reason] of Object.entries(d.reasons || {})) {
+      const token = option.split(":")[0];
+      if (!why.has(token) && !d.options.some((o) => o.split(":")[0] === token)) why.set(token, reason);
+    }
+    if (why.size) {
+      group.append(el("details", { class: "refused" }, el("summary", { text: "Not allowed now" }),
+        el("ul", {}, [...why].map(([token, reason]) => el("li", { "data-refused": token, text: `${(TOKENS[token] || { name: token }).name}: ${reason}` })))));
+    }
+    group.append(el("div", { class: "rule", text: d.rule }));
+    panel.append(group);
+  }
+  panel.append(el("button", { id: "submit-tokens", class: "primary", text: "Place the token", onclick: (e) => { e.target.disabled = true; ctx.send(answers).catch(() => { e.target.disabled = false; }); } }));
+  box.append(panel);
+  return true;
+}
