@@ -173,6 +173,6 @@ def test_the_bound_comes_from_the_environment(monkeypatch: Any) -> None:
     assert live_games() == 7
     for bad in ("0", "-3", "many"):
         monkeypatch.setenv("DOGFIGHT_LIVE_GAMES", bad)
-        assert live_games() == 100
+        assert live_games() == 50
     monkeypatch.delenv("DOGFIGHT_LIVE_GAMES")
-    assert live_games() == 100
+    assert live_games() == 50
