@@ -34,6 +34,13 @@ def _view(c: TestClient, game: str, seat: tuple[str, str]) -> Json:
     return out
 
 
+def _post(c: TestClient, game: str, seat: tuple[str, str], what: str, body: Json) -> Json:
+    answer = c.post(seat_url(game, seat[0], what), headers=headers(seat[1]), json=body)
+    assert answer.status_code == 200, answer.text
+    out: Json = answer.json()
+    return out
+
+
 def test_touching_ten_games_keeps_at_most_three(tmp_path: Path) -> None:
     with client(tmp_path / "games.sqlite") as c:
         service: GameService = c.app.state.service  # type: ignore[attr-defined]
@@ -60,21 +67,11 @@ def test_a_game_dropped_comes_back_the_same(tmp_path: Path) -> None:
             ("allies", "spad", ["1", "2", "3"]),
             ("central", "albatros", ["2", "3", "1"]),
         ):
-            sid, token = tailers[seat]
-            posted = c.post(
-                seat_url(tailing, sid, "plans"),
-                headers=headers(token),
-                json={"turn": 1, "plans": {vid: {"cards": cards}}},
-            )
-            assert posted.status_code == 200, posted.text
+            _post(c, tailing, tailers[seat], "plans", {"turn": 1, "plans": {vid: {"cards": cards}}})
         half, duelists = _made(c, preset="duel")
-        sid, token = duelists["allies"]
-        posted = c.post(
-            seat_url(half, sid, "plans"),
-            headers=headers(token),
-            json={"turn": 1, "plans": {"camel": straights_plan()}},
+        _post(
+            c, half, duelists["allies"], "plans", {"turn": 1, "plans": {"camel": straights_plan()}}
         )
-        assert posted.status_code == 200, posted.text
         before = {
             (game, label): _view(c, game, seat)
             for game, seats in ((tailing, tailers), (half, duelists))
@@ -94,22 +91,14 @@ def test_a_game_dropped_comes_back_the_same(tmp_path: Path) -> None:
         # and they go on: the decision is answered, the missing plan resolves the turn
         for game in (tailing, half):
             service.games.pop(game)
-        sid, token = tailers["allies"]
-        decided = c.post(
-            seat_url(tailing, sid, "decisions"),
-            headers=headers(token),
-            json={"turn": 1, "phase": 1, "answers": {decision["id"]: ["3", "2", "1"]}},
+        answers = {decision["id"]: ["3", "2", "1"]}
+        decided = _post(
+            c, tailing, tailers["allies"], "decisions", {"turn": 1, "phase": 1, "answers": answers}
         )
-        assert decided.status_code == 200, decided.text
-        assert decided.json()["steps_total"] > before[(tailing, "allies")]["steps_total"]
-        sid, token = duelists["central"]
-        planned = c.post(
-            seat_url(half, sid, "plans"),
-            headers=headers(token),
-            json={"turn": 1, "plans": {"albatros": straights_plan()}},
-        )
-        assert planned.status_code == 200, planned.text
-        assert planned.json()["steps_total"] == 4
+        assert decided["steps_total"] > before[(tailing, "allies")]["steps_total"]
+        plans = {"albatros": straights_plan()}
+        planned = _post(c, half, duelists["central"], "plans", {"turn": 1, "plans": plans})
+        assert planned["steps_total"] == 4
 
 
 def test_a_summary_read_keeps_no_game(tmp_path: Path) -> None:

@@ -45,8 +45,8 @@ LIVE_ENV = "DOGFIGHT_LIVE_GAMES"
 DEFAULT_LIVE = 50
 """The bound without :data:`LIVE_ENV`: some 6 MB of duels a few turns in (an idle game
 asked for again costs its replay, a few milliseconds); ``dogfight bench --server``
-measures that a server that touched 10,000 stored games holds no more memory than one
-with 200 live games. Games in use are kept whatever their number."""
+measures a server that touched 10,000 stored games against one with 200 live games
+(``docs/web.md``). Games in use are kept whatever their number."""
 
 
 def _libc_trim() -> Callable[[int], int] | None:
