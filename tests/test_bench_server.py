@@ -62,3 +62,17 @@ def test_repeated_runs_are_judged_on_the_median_of_their_p99s() -> None:
     assert report["meets_targets"]["latency_p99_ms"] == (each[1] <= target)
     assert report["errors"] == 0 and report["meets_targets"]["errors"] is True
     assert repeated(1, games=3, turns=2, think=(0.0, 0.0), floor=True)["turns_measured"] == 6
+
+
+def test_the_memory_of_a_server_that_touched_every_stored_game_is_reported() -> None:
+    """Issue 28, defect 3: the figure (a server that touched every stored game against
+    one holding ``live`` games) is measured, nothing refused, its target beside it."""
+    from dogfight.bench.live_memory import run as touched
+
+    report = touched(stored=12, live=6, bound=3)
+    assert report["refused"] == 0
+    memory = report["server_memory_mb"]
+    assert memory["after_touching_stored"]["rss_mb"] > 0
+    assert report["targets"]["after_touching_rss_mb"] == memory["with_live_games"]["rss_mb"] > 0
+    assert report["scenario"] == {"stored_games": 12, "live_games": 6, "bound": 3}
+    assert set(report["meets_targets"]) == {"after_touching_rss_mb", "refused"}

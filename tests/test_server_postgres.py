@@ -505,3 +505,29 @@ def test_a_new_game_is_stored_in_one_statement_as_sqlite_stores_it(
     pg, lite = loaded
     assert not pg.over and pg.plans  # the computer player planned at once
     assert replace(pg, steps=[], marks=Marks()) == replace(lite, steps=[], marks=Marks())
+
+
+def test_a_seat_reads_its_own_write_on_any_process(shared: str) -> None:
+    """Issue 28, defect 7: right after process A acknowledged a seat's plan, process B
+    (which holds the game) answers that seat with the plan submitted — even when B hears
+    of A's write late: B's notifications are delayed here (``DOGFIGHT_TEST_NOTIFY_DELAY``,
+    the race made certain), so only B's look-up of the stored revision can tell it."""
+    with ThreadPoolExecutor(2) as pool:
+        a, b = pool.map(
+            lambda env: Server(shared, {"DOGFIGHT_GAMES_PER_MINUTE": "0", **env}),
+            [{}, {"DOGFIGHT_TEST_NOTIFY_DELAY": "5"}],
+        )
+    try:
+        stale = []
+        for duel in range(60):
+            game, seats = create(a.base, preset="duel")
+            allies, central = seats["allies"], seats["central"]
+            assert view(b.base, game, allies)["stage"]["submitted"] is False  # B holds it
+            assert submit(a.base, game, allies, 1, {"camel": straights_plan()}).is_success
+            seen = view(b.base, game, allies)["stage"]
+            if seen["submitted"] is not True or seen["waiting_for"] != [central[0]]:
+                stale.append((duel, seen))
+        assert stale == []
+    finally:
+        a.kill()
+        b.kill()

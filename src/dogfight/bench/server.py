@@ -379,10 +379,15 @@ def _no_collector() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _servers(
-    db: str, processes: int, floor: bool = False
+    db: str,
+    processes: int,
+    floor: bool = False,
+    env: dict[str, str] | None = None,
+    start_s: float = 120.0,
 ) -> Iterator[tuple[list[str], list[subprocess.Popen[bytes]]]]:
     """``processes`` ``dogfight serve`` processes on ``db`` (with ``floor``: the canned
-    server of :mod:`dogfight.bench.floor` instead); their base URLs."""
+    server of :mod:`dogfight.bench.floor` instead), with ``env`` added to their
+    environment, each given ``start_s`` seconds to answer; their base URLs."""
     ports = [_free_port() for _ in range(processes)]
     serve = [
         *(sys.executable, "-m", "dogfight", "serve", "--db", db, "--host", "127.0.0.1"),
@@ -395,12 +400,13 @@ def _servers(
             else [*serve, str(port)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            env=None if env is None else {**os.environ, **env},
         )
         for port in ports
     ]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + start_s
         for base, process in zip(bases, started, strict=True):
             while True:
                 with contextlib.suppress(httpx.HTTPError):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -91,6 +91,17 @@ def register(app: typer.Typer) -> None:
                 "loopback and uvicorn alone cost."
             ),
         ] = False,
+        touch: Annotated[
+            int | None,
+            typer.Option(
+                "--touch",
+                metavar="N",
+                min=0,
+                help="With --server: also the memory of a server that touched N stored "
+                "games against one with 200 live games (default 10000; 60 with --quick; "
+                "0: not measured).",
+            ),
+        ] = None,
         fuzz: Annotated[
             int | None,
             typer.Option(
@@ -176,7 +187,18 @@ def register(app: typer.Typer) -> None:
                 )
                 for n in counts
             ]
-            out = figures[0] if len(figures) == 1 else figures
+            out: Any = figures[0] if len(figures) == 1 else figures
+            stored = touch if touch is not None else (60 if quick else 10_000)
+            if stored and not floor:
+                from dogfight.bench import live_memory
+
+                memory = (
+                    live_memory.run(stored, live=20, bound=10) if quick else live_memory.run(stored)
+                )
+                if isinstance(out, list):
+                    out.append({"live_games_memory": memory})
+                else:
+                    out["live_games_memory"] = memory
             sys.stdout.write(json.dumps(out, indent=2) + "\n")
             return
         from dogfight.cli.catalog_option import catalog

@@ -152,6 +152,7 @@ def create_app(
     hub = Hub()
     workers = GameWorkers()
     running: set[asyncio.Task[None]] = set()
+    service.in_use = lambda game_id: workers.busy(game_id) or bool(hub.connections(game_id))
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -340,11 +341,6 @@ def create_app(
                 with contextlib.suppress(Exception), game.lock:
                     game.reload(full=True)
 
-    def seat_of(game_id: str, seat_id: str, token: str | None) -> LiveGame:
-        game = service.get(game_id)
-        game.seat(seat_id, token)
-        return game
-
     async def on_seat(
         game_id: str,
         seat_id: str,
@@ -359,8 +355,10 @@ def create_app(
         answers with :func:`deliver`."""
 
         def task() -> tuple[LiveGame, T, bool]:
-            game = seat_of(game_id, seat_id, token)
+            game = service.get(game_id)
             before = game.version
+            service.fresh(game)  # another process's writes, even if not heard of yet
+            game.seat(seat_id, token)
             out = work(game)
             if game.version == before:
                 return game, out, False
@@ -632,7 +630,9 @@ def create_app(
     async def get_game(game_id: str) -> Json:
         """What anyone may know: seats, turn, phase, who is awaited, the result."""
         return await workers.run(
-            game_id, lambda: views.summary(service.get(game_id)), service.games.get(game_id)
+            game_id,
+            lambda: views.summary(service.get(game_id, keep=False)),
+            service.games.get(game_id),
         )
 
     @app.get("/api/games/{game_id}/seats/{seat_id}", response_model=Json)

@@ -111,7 +111,7 @@ def register_campaigns(
         row = stored.missions.get(campaign.number)
         if campaign.over or row is None or row.game_id is None or row.result is not None:
             return stored
-        game = service.get(row.game_id)
+        game = service.get(row.game_id, keep=False)
         with game.lock:
             state = game.state
             if not state.over:

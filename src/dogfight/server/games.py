@@ -259,6 +259,12 @@ class LiveGame(GameSeats):
         raise GameFailed(self.failure, stored)
 
     @property
+    def unsaved(self) -> bool:
+        """Whether the game holds inputs (computer players', a person's being stored)
+        not written yet: it may not leave memory (:mod:`dogfight.server.service`)."""
+        return bool(self._unsaved)
+
+    @property
     def light(self) -> bool:
         """Whether the game's work is cheap enough to run on the event loop
         (:mod:`dogfight.server.workers`): people only (a computer player thinks for up

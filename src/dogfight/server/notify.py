@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -28,6 +29,21 @@ log = logging.getLogger("dogfight.server")
 
 RETRY = 1.0
 """Seconds between attempts to listen again after the connection is lost."""
+
+DELAY_ENV = "DOGFIGHT_TEST_NOTIFY_DELAY"
+"""Tests only: seconds by which this process hands on each notification it hears (a
+notification that comes late, after the seat's next request: what a seat's request
+must not depend on, see :meth:`dogfight.server.service.GameService.fresh`)."""
+
+
+def _delay() -> float:
+    try:
+        return max(0.0, float(os.environ.get(DELAY_ENV, "0") or 0))
+    except ValueError:
+        return 0.0
+
+
+DELAY = _delay()
 
 
 def libpq_url(url: str) -> str:
@@ -122,4 +138,9 @@ class Listener:
         game_id, _, rest = payload.partition(" ")
         revision, _, rows = rest.partition(" ")
         if revision.isdigit():
+            if DELAY:
+                asyncio.get_running_loop().call_later(
+                    DELAY, self.changed, game_id, int(revision), rows or None
+                )
+                return
             self.changed(game_id, int(revision), rows or None)

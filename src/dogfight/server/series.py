@@ -104,7 +104,7 @@ def register_series(
         for row in series.played:
             if row.result is not None:
                 continue
-            game = service.get(row.game_id)
+            game = service.get(row.game_id, keep=False)
             with game.lock:
                 state = game.state
                 if not state.over:

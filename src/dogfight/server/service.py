@@ -1,11 +1,32 @@
-"""All games of one database: loaded on first use, kept in memory, created from a
-checked setup (tokens shown once, stored as hashes)."""
+"""All games of one database: loaded on first use, kept in memory while in use (the
+least recently used idle ones leave it past a bound), created from a checked setup
+(tokens shown once, stored as hashes).
+
+A game in memory (:class:`LiveGame`) holds every state of its replay: about a megabyte
+for a duel a few turns in. Anyone may list the games and ask for each, so the games held
+are bounded: past :data:`LIVE_ENV` (default :data:`DEFAULT_LIVE`) the least recently
+used *idle* games are dropped, and come back from the database (replayed) when next
+asked for. A game is idle when nothing is under way on it or waiting for it: no
+WebSocket connected to it, no work of it running or queued (a request, a computer
+player thinking, a turn being resolved: the server says so, :attr:`GameService.in_use`),
+its lock free, nothing written and not yet committed, and no step due that waits only
+for computer players. Everything a game holds is stored (plans, answers, decisions, a
+decision pending, half the plans of a turn): dropped and loaded again it is the same
+game. A request that only reads a game's summary (``GET /api/games/{id}``) reads the
+game held, or a copy loaded for it and then dropped: it keeps no game in memory.
+
+With several processes on one PostgreSQL database a game dropped here simply stops
+hearing other processes' notifications; loaded again it reads what they wrote. A seat's
+request first checks the game's stored revision (:meth:`GameService.fresh`)."""
 
 from __future__ import annotations
 
+import os
 import secrets
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 
 from dogfight import ENGINE_VERSION
 from dogfight.catalog.loader import Catalog
@@ -18,23 +39,89 @@ from dogfight.server.seats import new_game_id, new_token, token_hash
 from dogfight.server.store import Store
 from dogfight.server.tables import GameRow, SeatRow
 
+LIVE_ENV = "DOGFIGHT_LIVE_GAMES"
+"""Games a server keeps in memory at most when they are idle (see the module's text)."""
+
+DEFAULT_LIVE = 50
+"""The bound without :data:`LIVE_ENV`: some 6 MB of duels a few turns in (an idle game
+asked for again costs its replay, a few milliseconds); ``dogfight bench --server``
+measures a server that touched 10,000 stored games against one with 200 live games
+(``docs/web.md``). Games in use are kept whatever their number."""
+
+
+def _libc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim`` (None elsewhere): gives the pages the allocator holds
+    free back to the system."""
+    try:
+        import ctypes
+
+        trim: Callable[[int], int] = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+    return trim
+
+
+_TRIM = _libc_trim()
+
+
+def give_back() -> None:
+    """Give the memory the allocator holds free back to the system (glibc): the games
+    dropped from memory are freed, but glibc keeps what each thread freed in that
+    thread's arena, and a server whose eight workers loaded thousands of games one
+    after the other held some 40 MB more than with 200 games live (``dogfight bench
+    --server``). Asked after every :attr:`GameService.live` games dropped: a few
+    milliseconds."""
+    if _TRIM is not None:
+        _TRIM(0)
+
+
+def live_games() -> int:
+    """The bound from ``DOGFIGHT_LIVE_GAMES`` (a whole number >= 1), else the default."""
+    try:
+        value = int(os.environ.get(LIVE_ENV, DEFAULT_LIVE))
+    except ValueError:
+        return DEFAULT_LIVE
+    return value if value >= 1 else DEFAULT_LIVE
+
 
 class GameService:
-    """All games of one database, loaded on first use and kept in memory."""
+    """All games of one database, loaded on first use and kept in memory while in use
+    (at most ``live`` idle ones: see the module's text)."""
 
-    def __init__(self, store: Store, catalog: Catalog, budget: float | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        catalog: Catalog,
+        budget: float | None = None,
+        live: int | None = None,
+    ) -> None:
         self.store = store
         self.catalog = catalog
         self.budget = budget
         """Each computer player's time budget per step (None: ``DOGFIGHT_BOT_BUDGET``)."""
-        self.games: dict[str, LiveGame] = {}
+        self.live = live_games() if live is None else max(1, live)
+        """Games kept in memory at most (past it the least recently used idle ones go)."""
+        self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        """The games in memory, the least recently used first."""
+        self.in_use: Callable[[str], bool] = lambda game_id: False
+        """Whether the server has something under way on a game or waiting for it (a
+        WebSocket connected, a request or a computer player's work running or queued):
+        such a game is never dropped (set by :func:`dogfight.server.app.create_app`)."""
         self.lock = threading.Lock()
+        self.dropped = 0
+        """Games dropped from memory so far (every :attr:`live` of them, the memory
+        freed is given back: :func:`give_back`)."""
         status.ensure_table(store)
 
-    def get(self, game_id: str) -> LiveGame:
-        """The game, loaded on first use; 404 if there is none, 409 if it failed."""
+    def get(self, game_id: str, keep: bool = True) -> LiveGame:
+        """The game, loaded on first use; 404 if there is none, 409 if it failed.
+        ``keep`` False (a request that only reads the game's summary): a game not in
+        memory is loaded for the caller alone and not kept, one in memory is not marked
+        as used."""
         with self.lock:
             game = self.games.get(game_id)
+            if game is not None and keep:
+                self.games.move_to_end(game_id)
         if game is not None:
             if game.failure is not None:
                 raise GameFailed(game.failure)
@@ -54,10 +141,76 @@ class GameService:
         except StepError as exc:
             failure = status.mark_failed(self.store, game_id, exc.turn, exc.phase, exc.cause)
             raise GameFailed(failure) from None
-        with self.lock:
-            game = self.games.setdefault(game_id, loaded)
+        if not keep:
+            with self.lock:
+                self._dropped_one()  # (the copy's memory is given back with the next)
+            return loaded
+        game = self._hold(loaded)
         game.advance()
         return game
+
+    def _hold(self, loaded: LiveGame) -> LiveGame:
+        """Keep a game just loaded or made (unless another thread loaded it first: that
+        one is kept and returned), the most recently used, and drop the least recently
+        used idle games past the bound."""
+        with self.lock:
+            game = self.games.setdefault(loaded.id, loaded)
+            self.games.move_to_end(loaded.id)
+            self._evict(game)
+        return game
+
+    def _evict(self, keep: LiveGame) -> None:
+        """Drop idle games, the least recently used first, until at most :attr:`live`
+        are held (``keep``, the game being handed out, stays). Called with the lock."""
+        excess = len(self.games) - self.live
+        if excess <= 0:
+            return
+        for game_id, game in list(self.games.items()):
+            if excess <= 0:
+                break
+            if game is keep or not self._idle(game):
+                continue
+            del self.games[game_id]
+            excess -= 1
+            self._dropped_one()
+
+    def _dropped_one(self) -> None:
+        """A game left memory (dropped, or a copy loaded for one request): every
+        :attr:`live` of them the memory freed is given back (:func:`give_back`)."""
+        self.dropped += 1
+        if self.dropped % self.live == 0:
+            give_back()
+
+    def _idle(self, game: LiveGame) -> bool:
+        """Whether nothing is under way on the game or waiting for it (see the module's
+        text): it may leave memory and be loaded again when asked for."""
+        if self.in_use(game.id):
+            return False
+        group = self.store.group
+        if group is not None and group.pending(game.id) is not None:
+            return False  # written on the loop, not committed yet
+        if not game.lock.acquire(blocking=False):
+            return False  # a turn being resolved, a computer player thinking...
+        try:
+            return game.failure is not None or not (game.unsaved or game.more_to_do())
+        finally:
+            game.lock.release()
+
+    def fresh(self, game: LiveGame) -> None:
+        """Catch up with what other processes stored since the game was read (several
+        processes on one PostgreSQL database): the game's stored revision is looked up
+        (one read of its row by primary key) and, if it is newer than the one held, the
+        rows stored since are read. Asked before a seat's request is answered: the
+        notification of another process's write may come after the seat's next
+        request, which must see the write its seat made there (issue 28)."""
+        if not self.store.notifies or game.failure is not None:
+            return
+        stored = self.store.revision(game.id)
+        if stored is None or stored <= game.revision:
+            return
+        with game.lock:
+            if stored > game.revision:
+                game.reload()
 
     def resume_all(self) -> int:
         """Load every unfinished game and resolve what can be (after a restart); a game
@@ -123,7 +276,6 @@ class GameService:
         except StepError as exc:
             failure = status.mark_failed(self.store, game_id, exc.turn, exc.phase, exc.cause)
             raise GameFailed(failure) from None
-        with self.lock:
-            game = self.games.setdefault(game_id, made)
+        game = self._hold(made)
         game.advance()
         return game, tokens

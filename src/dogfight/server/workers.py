@@ -88,6 +88,13 @@ class GameWorkers:
             threads = int(os.environ.get(THREADS_ENV, "8") or 8)
         self.pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="dogfight")
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._running: dict[str, int] = {}
+        """Each game's tasks running or waiting for their turn (:meth:`busy`)."""
+
+    def busy(self, game_id: str) -> bool:
+        """Whether a task of the game is running or waiting for its turn (such a game
+        stays in memory: :mod:`dogfight.server.service`)."""
+        return game_id in self._running
 
     async def run(
         self, game_id: str | None, work: Callable[[], T], light: Light | None = None
@@ -98,6 +105,25 @@ class GameWorkers:
         loop = asyncio.get_running_loop()
         if game_id is None:
             return await loop.run_in_executor(self.pool, work)
+        running = self._running
+        running[game_id] = running.get(game_id, 0) + 1
+        try:
+            return await self._run(game_id, work, light, loop)
+        finally:
+            left = running[game_id] - 1
+            if left:
+                running[game_id] = left
+            else:
+                del running[game_id]
+
+    async def _run(
+        self,
+        game_id: str,
+        work: Callable[[], T],
+        light: Light | None,
+        loop: asyncio.AbstractEventLoop,
+    ) -> T:
+        """:meth:`run` of a game's task."""
         turn = self._turns.get(game_id)
         if turn is None:
             if light is not None and light.light:
