@@ -608,7 +608,9 @@ def create_app(
         token = _token(x_seat_token, authorization)
 
         def again() -> tuple[Json, LiveGame, bool]:
-            old = seat_of(game_id, seat_id, token)
+            old = service.get(game_id, keep=False)  # read only: a finished game stays idle
+            service.fresh(old)
+            old.seat(seat_id, token)
             if not old.state.over:
                 raise ApiError(409, "the game is not over: a rematch follows a finished game", None)
             seats = [
