@@ -88,3 +88,50 @@ def test_a_bot_gives_the_explosion_before_any_value() -> None:
     state, _ = start_turn(build(parse_situation(sit), catalog, 0), plans)
     (asked,) = pending_decisions(state, step_rng(0, 1, 1))
     assert sniper_pick(state.rules, asked) == (f"2:{boom}",)
+
+
+def test_the_two_cards_reach_the_snipers_seat_alone(tmp_path: Any) -> None:
+    """000: "If a player is instructed to draw more than one card but to keep only one of
+    them, he inspects the cards secretly, then he chooses one and shuffles the others
+    back into the appropriate deck, without revealing them." The firing seat's view lists
+    the Sniper's decision with both cards; the target's seat — its view over HTTP and its
+    WebSocket — holds neither the decision nor the cards."""
+    from server_helpers import client, headers, seat_url
+
+    def plane(vid: str, side: str, x: float) -> Json:
+        return {
+            "id": vid,
+            "type": "sopwith-camel",
+            "side": side,
+            "pose": {"x": x, "y": 45.0, "heading": 0.0},
+        }
+
+    sniper = {**plane("p", "allies", 10.0), "skills": ["sniper"]}
+    sit = {"ruleset": "wog", "vehicles": [sniper, plane("e", "central", 35.0)]}
+    with client(tmp_path / "g.sqlite") as c:
+        made = c.post("/api/games", json={"situation": sit}).json()
+        game = made["game"]["id"]
+        seat = {s["label"]: (s["id"], s["token"]) for s in made["seats"]}
+        (allies, ta), (central, tc) = seat["allies"], seat["central"]
+        with c.websocket_connect(f"/api/games/{game}/ws") as ws:
+            ws.send_json({"seat": central, "token": tc, "since": 0})
+            seen = [ws.receive_json()]
+            for sid, tok, vid, fire in ((allies, ta, "p", "auto"), (central, tc, "e", "none")):
+                answer = c.post(
+                    seat_url(game, sid, "plans"),
+                    headers=headers(tok),
+                    json={
+                        "turn": 1,
+                        "plans": {vid: {"cards": ["1", "2", "3"], "fire": [fire] * 3}},
+                    },
+                )
+                assert answer.status_code == 200, answer.text
+                seen.append(ws.receive_json())
+            mine = c.get(seat_url(game, allies), headers=headers(ta)).json()
+            theirs = c.get(seat_url(game, central), headers=headers(tc)).json()
+        (asked,) = [d for d in mine["stage"]["decisions"] if d["kind"] == SNIPER]
+        assert len(asked["shown"]["faces"]) == 2 and len(asked["options"]) == 2
+        for body in (theirs, *seen):
+            text = str(body)
+            assert "sniper:p@" not in text and "faces" not in text, body
+            assert asked["options"][0] not in text and asked["options"][1] not in text
