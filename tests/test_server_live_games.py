@@ -15,7 +15,7 @@ from test_server_decisions import tailing_situation
 
 from dogfight.server.app import create_app
 from dogfight.server.limits import Limits
-from dogfight.server.service import GameService, live_games
+from dogfight.server.service import DEFAULT_LIVE, GameService, live_games
 
 Json = dict[str, Any]
 
@@ -162,6 +162,6 @@ def test_the_bound_comes_from_the_environment(monkeypatch: Any) -> None:
     assert live_games() == 7
     for bad in ("0", "-3", "many"):
         monkeypatch.setenv("DOGFIGHT_LIVE_GAMES", bad)
-        assert live_games() == 50
+        assert live_games() == DEFAULT_LIVE
     monkeypatch.delenv("DOGFIGHT_LIVE_GAMES")
-    assert live_games() == 50
+    assert live_games() == DEFAULT_LIVE

@@ -46,7 +46,7 @@ from dogfight.server.schemas import (
 )
 from dogfight.server.seating import Table, known_bots, seats_of, table_of
 from dogfight.server.series import register_series
-from dogfight.server.service import GameService
+from dogfight.server.service import GameService, one_arena
 from dogfight.server.setups import client_catalog, presets
 from dogfight.server.status import failed_ids
 from dogfight.server.store import Store
@@ -144,6 +144,7 @@ def create_app(
     ``limits`` (default: from the environment, see :mod:`dogfight.server.limits`);
     ``bot_budget``: seconds a computer player may think per step (default
     ``DOGFIGHT_BOT_BUDGET``, 2)."""
+    one_arena()  # before any worker thread makes an allocator arena of its own
     cat = catalog or load_catalog()
     limits = (limits or Limits.from_env()).resolved()
     new_games = RateLimit(limits.games_per_minute)

@@ -42,26 +42,44 @@ from dogfight.server.tables import GameRow, SeatRow
 LIVE_ENV = "DOGFIGHT_LIVE_GAMES"
 """Games a server keeps in memory at most when they are idle (see the module's text)."""
 
-DEFAULT_LIVE = 50
-"""The bound without :data:`LIVE_ENV`: some 6 MB of duels a few turns in (an idle game
+DEFAULT_LIVE = 32
+"""The bound without :data:`LIVE_ENV`: some 4 MB of duels a few turns in (an idle game
 asked for again costs its replay, a few milliseconds); ``dogfight bench --server``
 measures a server that touched 10,000 stored games against one with 200 live games
 (``docs/web.md``). Games in use are kept whatever their number."""
 
 
-def _libc_trim() -> Callable[[int], int] | None:
-    """glibc's ``malloc_trim`` (None elsewhere): gives the pages the allocator holds
-    free back to the system."""
+def _libc(name: str) -> Callable[..., int] | None:
+    """A function of glibc (None elsewhere: another C library keeps its own ways)."""
     try:
         import ctypes
 
-        trim: Callable[[int], int] = ctypes.CDLL("libc.so.6").malloc_trim
+        found: Callable[..., int] = getattr(ctypes.CDLL("libc.so.6"), name)
     except (OSError, AttributeError):
         return None
-    return trim
+    return found
 
 
-_TRIM = _libc_trim()
+_TRIM = _libc("malloc_trim")
+_MALLOPT = _libc("mallopt")
+M_ARENA_MAX = -8
+"""glibc's ``mallopt`` parameter: how many allocator arenas the process may make."""
+
+
+def one_arena() -> None:
+    """Let every thread of the server allocate from one glibc arena (called before its
+    worker threads start). By default each thread that loads games gets an arena of its
+    own, which keeps what that thread freed: a server that loaded thousands of games on
+    eight workers ended some 3 to 8 MB above one holding 200 live games; with one arena
+    it ends below (``dogfight bench --server``, ``docs/web.md``). The interpreter's
+    lock serialises most allocations anyway."""
+    if _MALLOPT is not None:
+        _MALLOPT(M_ARENA_MAX, 1)
+
+
+TRIM_EVERY = 16
+"""Games dropped between two :func:`give_back` calls at most (a call walks the
+allocator's arenas: well under a millisecond next to a game's replay)."""
 
 
 def give_back() -> None:
@@ -176,9 +194,10 @@ class GameService:
 
     def _dropped_one(self) -> None:
         """A game left memory (dropped, or a copy loaded for one request): every
-        :attr:`live` of them the memory freed is given back (:func:`give_back`)."""
+        :attr:`live` (at most :data:`TRIM_EVERY`) of them the memory freed is given back
+        (:func:`give_back`)."""
         self.dropped += 1
-        if self.dropped % self.live == 0:
+        if self.dropped % min(self.live, TRIM_EVERY) == 0:
             give_back()
 
     def _idle(self, game: LiveGame) -> bool:

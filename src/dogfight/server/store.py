@@ -117,10 +117,11 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute(f"PRAGMA synchronous={sync}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=10000")
-    # 512 KiB of pages per connection (SQLite's default, 2 MiB, filled in each of the
+    # 128 KiB of pages per connection (SQLite's default, 2 MiB, filled in each of the
     # workers' connections as a server reads thousands of games: some 15 MB more than the
-    # games it holds; the file's pages stay in the system's cache)
-    cursor.execute("PRAGMA cache_size=-512")
+    # games it holds, 512 KiB still 3 MB; a game's rows are a few pages, and the file's
+    # pages stay in the system's cache)
+    cursor.execute("PRAGMA cache_size=-128")
     cursor.close()
 
 
