@@ -25,8 +25,26 @@ export class Board {
     this.touch(root);
   }
 
+  // Each side's family, as `render` places sides (render/context.py, side_slots): a side
+  // the catalog's side_slots names takes its own (Allies and Earth blue, Central Powers and
+  // Martians red) unless another side holds it; the others, in name order, the first left.
+  placeSides(sides) {
+    const slots = (this.catalog && this.catalog.side_slots) || {};
+    const named = [...new Set(sides)].filter((s) => !this.sideIndex.has(s)).sort();
+    const taken = () => new Set(this.sideIndex.values());
+    for (const side of named) {
+      if (slots[side] !== undefined && !taken().has(slots[side])) this.sideIndex.set(side, slots[side]);
+    }
+    for (const side of named) {
+      if (this.sideIndex.has(side)) continue;
+      let i = 0;
+      while (taken().has(i)) i++;
+      this.sideIndex.set(side, i);
+    }
+  }
+
   sideOf(side) {
-    if (!this.sideIndex.has(side)) this.sideIndex.set(side, this.sideIndex.size);
+    if (!this.sideIndex.has(side)) this.placeSides([side]);
     return this.sideIndex.get(side);
   }
 
@@ -37,6 +55,7 @@ export class Board {
 
   // Give every vehicle its shade: the side's vehicles in id order.
   assign(vehicles) {
+    this.placeSides(vehicles.map((v) => v.side));
     const bySide = new Map();
     for (const v of [...vehicles].sort((a, b) => (a.id < b.id ? -1 : 1))) {
       if (this.vehicleColours.has(v.id)) continue;
