@@ -28,7 +28,7 @@ STATIC = Path(__file__).resolve().parent.parent / "src" / "dogfight" / "server" 
 def preset_sides(name: str) -> list[str]:
     """The preset's sides, in its vehicles' order (the page meets them so)."""
     setup = PRESETS[name]["setup"]
-    state = build(parse_situation(setup, setup.get("scenario")), CATALOG, 0, setup.get("scenario"))
+    state = build(parse_situation(setup), CATALOG, 0)
     return [state.vehicles[vid].side for vid in state.vehicles]
 
 
