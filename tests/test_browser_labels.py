@@ -12,7 +12,7 @@ from browser_helpers import (  # the fixtures are used by name
     new_page,
     server_fixture,  # noqa: F401
 )
-from server_helpers import Server
+from server_helpers import Server, duel_situation
 
 pytestmark = needs_chromium
 
@@ -32,25 +32,8 @@ def _meet(a: list[float], b: list[float]) -> bool:
 
 def test_a_bases_label_covers_no_objective(server: Server, browser: Any) -> None:
     # the objective token just above the Camel's base, where its label went first
-    situation = {
-        "ruleset": "wog",
-        "table": {"width": 90, "height": 90},
-        "vehicles": [
-            {
-                "id": "camel",
-                "type": "sopwith-camel",
-                "side": "allies",
-                "pose": {"x": 45.0, "y": 20.0, "heading": 90.0},
-            },
-            {
-                "id": "albatros",
-                "type": "albatros-d5a",
-                "side": "central",
-                "pose": {"x": 45.0, "y": 70.0, "heading": 270.0},
-            },
-        ],
-        "objectives": [{"id": "village", "x": 45.0, "y": 27.0}],
-    }
+    situation = duel_situation(gap=50.0)  # the Camel at (45, 20), heading up the table
+    situation["objectives"] = [{"id": "village", "x": 45.0, "y": 27.0}]
     made = httpx.post(server.base + "/api/games", json={"situation": situation}, timeout=30)
     assert made.status_code == 201, made.text
     [link] = [s["link"] for s in made.json()["seats"] if s["label"] == "allies"]
