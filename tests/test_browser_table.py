@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 from browser_helpers import (  # the fixtures are used by name
+    NEXT,
     browser_fixture,  # noqa: F401
     needs_chromium,
     new_page,
@@ -151,15 +152,16 @@ def test_the_curtain_hides_a_seats_damage_before_the_next_seat_plans(
     planned: list[str] = []
     saw_reveal = False
     for _ in range(40):
+        page.wait_for_selector(NEXT)  # a reveal plays to its end first
         curtain = page.query_selector("#curtain:not([hidden])")
         if curtain is not None:
-            kind = curtain.get_attribute("data-kind")
             # behind a curtain no seat's console, plans or damage are on the page
             assert page.query_selector("#console .damage") is None
             assert page.query_selector("#stage [data-plan]") is None
-            if kind == "reveal":
+            # the reveal plays for everybody at once; the curtain after it passes the device
+            if curtain.get_attribute("data-after") == "reveal":
                 saw_reveal = True
-                page.screenshot(path=str(folder / "before-reveal.png"))
+                page.screenshot(path=str(folder / "after-reveal.png"))
             elif len(planned) >= 2:
                 page.screenshot(path=str(folder / "pass-the-device.png"))
         vehicle = next_to_plan(page)

@@ -31,6 +31,7 @@ from dogfight.sopwith.maps import (
     LABEL_SIZE,
     MIN_LABEL_PX,
     PAPER,
+    PNG_SCALE,
     SIZE,
     render_svg,
     scene,
@@ -253,6 +254,30 @@ def test_start_sheet_lists_airfields_clouds_and_aces() -> None:
     assert "Old (44 points)" in sheet
     assert "cloud 2: E8 E9" in sheet
     assert "airfield S (ALPHA I18+H18, BETA J18+J17, GAMMA K18+L18)" in sheet
+
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+@pytest.mark.skipif(not DEJAVU.exists(), reason="no DejaVu Sans to measure the legend with")
+def test_the_start_sheets_legend_fits_its_view_box() -> None:
+    """Issue 29 item 11: "the Sopwith start-sheet legend not cut" (long pilots' names,
+    every plane "on the ground at ...")."""
+    from PIL import ImageFont
+
+    font = ImageFont.truetype(str(DEJAVU), 10)
+    setups = [
+        PlaneSetup("Old", "S", pilot="Captain Albert Ball"),
+        PlaneSetup("New", "N", pilot="Leutnant Werner Voss"),
+    ]
+    picture = scene("g", new_game(load_ruleset(), setups, CLOUDS), [])
+    keys = [t for t in picture.texts if t.kind == "key-text"]
+    assert len(keys) == 2
+    for t in keys:
+        assert t.x + font.getlength(t.text) <= picture.width, t.text
+    svg = ET.fromstring(render_svg(picture).encode("utf-8"))
+    assert float(svg.get("viewBox", "").split()[2]) == picture.width
+    assert png_size(picture)[0] == int(picture.width * PNG_SCALE)
 
 
 def test_planes_on_the_ground_are_drawn_at_their_airfield() -> None:

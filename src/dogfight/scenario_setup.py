@@ -17,6 +17,49 @@ from dogfight.situation import Situation, parse_situation
 _FACING = {"south": 90.0, "north": 270.0, "west": 0.0, "east": 180.0}
 
 
+CLEAR_OF_START = 10.0
+"""How far (cm) a vehicle starts from every objective token: none starts on one
+(issue 29 item 11)."""
+
+_STEP = 2.5
+"""The step (cm) a start slides along its edge to get clear of the objectives."""
+
+
+def off_objectives(
+    vehicles: list[dict[str, Any]],
+    objectives: list[dict[str, Any]],
+    width: float,
+    height: float,
+    fixed: frozenset[str] = frozenset(),
+) -> None:
+    """Slide each start (but the ``fixed`` ones: a rule's "middle of its side") along its
+    edge — across its heading — the least that puts it ``CLEAR_OF_START`` from every
+    objective token and 10 cm from the other starts, inside the table; a start no slide
+    clears stays. The depth from its edge, which the scenario's rule sets, is kept."""
+    spots = [(o["x"], o["y"]) for o in objectives]
+    for v in vehicles:
+        pose = v["pose"]
+        if v["id"] in fixed or not spots:
+            continue
+        others = [(u["pose"]["x"], u["pose"]["y"]) for u in vehicles if u is not v]
+        rad = math.radians(pose["heading"] + 90.0)
+        for k in range(int(max(width, height) / _STEP)):
+            for shift in (k * _STEP, -k * _STEP):
+                x = pose["x"] + shift * math.cos(rad)
+                y = pose["y"] + shift * math.sin(rad)
+                inside = 5.0 <= x <= width - 5.0 and 5.0 <= y <= height - 5.0
+                if (
+                    inside
+                    and all(math.dist((x, y), o) >= CLEAR_OF_START for o in spots)
+                    and all(math.dist((x, y), o) >= CLEAR_OF_START for o in others)
+                ):
+                    pose["x"], pose["y"] = round(x, 6), round(y, 6)
+                    break
+            else:
+                continue
+            break
+
+
 def scenario_situation(
     catalog: Catalog, scenario_id: str, rng: np.random.Generator | None = None
 ) -> Situation:
@@ -79,4 +122,6 @@ def scenario_situation(
         data["objectives"] = [
             {"id": f"objective-{i + 1}", "x": x, "y": y} for i, (x, y) in enumerate(spots)
         ]
+        centred = frozenset(v.id for v in scenario.vehicles if getattr(v, "centred", False))
+        off_objectives(vehicles, data["objectives"], w, h, centred)
     return parse_situation(data, f"scenario {scenario_id}")

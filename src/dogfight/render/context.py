@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from dogfight.geometry.pose import Point, Pose
 from dogfight.geometry.shapes import Polygon, rectangle
 from dogfight.render.labels import _Labels
 from dogfight.render.markup import _Frame
-from dogfight.render.style import PALETTE
+from dogfight.render.style import PALETTE, SIDE_SLOTS
 from dogfight.rules.events import (
     Event,
     FacingChanged,
@@ -27,14 +28,30 @@ from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.ww2 import card_flown
 
 
+def side_slots(sides: Sequence[str]) -> dict[str, int]:
+    """Each side's place in the palette: a side of :data:`SIDE_SLOTS` takes its own
+    (unless another side of the game holds it), the others in name order the first places
+    left. So a side keeps its colour from scenario to scenario, and two unknown sides
+    still get the most distinct colours. The table page (board.js) places sides alike."""
+    slots: dict[str, int] = {}
+    named = sorted(set(sides))
+    for side in named:
+        if side in SIDE_SLOTS and SIDE_SLOTS[side] not in slots.values():
+            slots[side] = SIDE_SLOTS[side]
+    free = (i for i in itertools.count() if i not in slots.values())
+    for side in named:
+        if side not in slots:
+            slots[side] = next(free)
+    return slots
+
+
 def side_colours(sides: Sequence[str]) -> dict[str, str]:
-    """A colour per side: the sides in name order take the palette in order.
+    """A colour per side, by :func:`side_slots`.
 
     ``GameState.sides`` counts eliminated airplanes too, so a side keeps its colour for
-    the whole game; two or three sides always get the most distinct colours. The palette
-    repeats beyond eight sides.
+    the whole game. The palette repeats beyond eight sides.
     """
-    return {side: PALETTE[i % len(PALETTE)] for i, side in enumerate(sorted(set(sides)))}
+    return {side: PALETTE[i % len(PALETTE)] for side, i in side_slots(sides).items()}
 
 
 def _timed(events: Sequence[Event]) -> Iterator[tuple[int, int, Event]]:

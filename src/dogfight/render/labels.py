@@ -14,6 +14,10 @@ from dogfight.render.style import INK, SCALE, TEXT_SIZE
 Box = tuple[float, float, float, float]
 
 
+RINGS = 6
+"""How many rings about its place a label tries when the nudges near it are all taken."""
+
+
 def _text_box(at: Point, text: str, size: float, anchor: str) -> Box:
     """Rough extent (cm) of a label whose vertical middle is ``at``."""
     width = 0.62 * size * len(text)
@@ -62,11 +66,23 @@ class _Labels:
         fill: str | None = None,
     ) -> Point:
         """Add a label centred vertically on ``at``; when that spot is taken, try 1, 2, ...
-        ``tries`` steps along each of ``nudges`` in turn (nearest first) and keep the
-        first free spot, else the one overlapping least (going off the drawing counts a
-        hundredfold). Returns where it went."""
+        ``tries`` steps along each of ``nudges`` in turn (nearest first), then
+        :data:`RINGS` rings farther around it, and keep the first free spot, else the one
+        overlapping least (going off the drawing counts a hundredfold). Returns where it
+        went."""
         candidates = [at] + [
             (at[0] + k * dx, at[1] + k * dy) for k in range(1, tries + 1) for dx, dy in nudges
+        ]
+        # when none of those is free, rings farther around ``at`` (a label away from its
+        # thing still reads; one over a base, a token or another label does not)
+        step = max(1.2, size)
+        candidates += [
+            (
+                at[0] + r * step * math.cos(a * math.pi / 8),
+                at[1] + r * step * math.sin(a * math.pi / 8),
+            )
+            for r in range(1, RINGS + 1)
+            for a in range(16)
         ]
         best, spot = math.inf, at
         for candidate in candidates:

@@ -55,6 +55,11 @@ PALETTE = (
 its yellow and black, unreadable on the table or mistaken for the ink, swapped for purple
 and brown."""
 
+SIDE_SLOTS = {"allies": 0, "earth": 0, "central": 1, "martians": 1}
+"""The palette's place of the sides every scenario names, the same in every game and on
+the table page (sent in the catalog, ``side_slots``): the Allies and Earth take the first
+colour (blue), the Central Powers and the Martians the second (issue 29 item 11)."""
+
 
 # Colours are given as presentation attributes, never in the style sheet: a CSS rule
 # would override the attribute, and the side colours must be attributes.

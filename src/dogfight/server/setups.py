@@ -12,9 +12,11 @@ from typing import Any
 
 from dogfight.bots.base import FLIES
 from dogfight.catalog.loader import Catalog
-from dogfight.catalog.models import Scenario, Switches
+from dogfight.catalog.models import ObjectiveRule, Scenario, Switches
 from dogfight.errors import DogfightError
+from dogfight.render.style import SIDE_SLOTS
 from dogfight.rules.state import GameState
+from dogfight.scenario_setup import off_objectives
 from dogfight.server.seating import kinds_of
 from dogfight.situation import build, parse_situation
 from dogfight.wording import OUT, card_name, speed_class
@@ -108,23 +110,30 @@ def scenario_setup(scenario: Scenario, catalog: Catalog) -> Json:
                 {"id": f"objective-{i + 1}", **_layout_point(edge, width, height, a, d)}
                 for i, (a, d) in enumerate(layout)
             ]
-            return setup
-        count = rule.count
-        radius = rule.max_from_centre * 0.95
-        if count > 1:
-            # the chord between neighbours must be at least ``min_apart``
-            needed = rule.min_apart / (2 * math.sin(math.pi / count))
-            radius = min(rule.max_from_centre, max(radius, needed))
-        offset = math.pi / count
-        setup["objectives"] = [
-            {
-                "id": f"objective-{i + 1}",
-                "x": width / 2 + radius * math.cos(2 * math.pi * i / count + offset),
-                "y": height / 2 + radius * math.sin(2 * math.pi * i / count + offset),
-            }
-            for i in range(count)
-        ]
+        else:
+            setup["objectives"] = _ring(rule, width, height)
+        centred = frozenset(v.id for v in scenario.vehicles if v.centred)
+        off_objectives(vehicles, setup["objectives"], width, height, centred)
     return setup
+
+
+def _ring(rule: ObjectiveRule, width: float, height: float) -> list[Json]:
+    """The objective tokens on a circle around the centre, as far apart as ``rule`` asks."""
+    count = rule.count
+    radius = rule.max_from_centre * 0.95
+    if count > 1:
+        # the chord between neighbours must be at least ``min_apart``
+        needed = rule.min_apart / (2 * math.sin(math.pi / count))
+        radius = min(rule.max_from_centre, max(radius, needed))
+    offset = math.pi / count
+    return [
+        {
+            "id": f"objective-{i + 1}",
+            "x": width / 2 + radius * math.cos(2 * math.pi * i / count + offset),
+            "y": height / 2 + radius * math.sin(2 * math.pi * i / count + offset),
+        }
+        for i in range(count)
+    ]
 
 
 def presets(catalog: Catalog) -> dict[str, Json]:
@@ -211,6 +220,7 @@ def client_catalog(catalog: Catalog, bots: list[str], loopback: bool = False) ->
             "arcs": c.arcs.model_dump(mode="json"),
             "tripods": c.tripods.model_dump(mode="json"),
         },
+        "side_slots": dict(SIDE_SLOTS),
         "rulesets": {
             name: {"title": r.title, "switches": r.switches.model_dump(mode="json")}
             for name, r in sorted(catalog.rulesets.items())

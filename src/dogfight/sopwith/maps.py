@@ -40,6 +40,9 @@ GROUND_SLOTS = 4
 MARGIN = 24.0
 TITLE = 34.0
 LEGEND_WIDTH = 230.0
+CHAR_WIDTH = 0.62
+"""A character's width as a share of the font size, a little over DejaVu Sans' widest
+usual text (the legend's lines are measured with it)."""
 
 PALETTE = (
     "#0072b2",
@@ -135,10 +138,13 @@ class Scene:
     board_texts: tuple[Text, ...]
     shapes: list[Shape] = field(default_factory=list)
     texts: list[Text] = field(default_factory=list)
+    legend_right: float = 0.0
+    """Where the legend's longest line ends (page units, estimated): the page widens to
+    hold it (long names and pilots, "on the ground at ...", issue 29 item 11)."""
 
     @property
     def width(self) -> float:
-        return self.frame.page[0]
+        return max(self.frame.page[0], self.legend_right + MARGIN)
 
     @property
     def height(self) -> float:
@@ -276,6 +282,7 @@ def scene(
             state = f" (on the ground at {p.airfield})"
         text = f"{p.letter} {who(p)}{state}"
         out.texts.append(Text(lx + 18, y + 1, text, 10, INK, "key-text", "start"))
+        out.legend_right = max(out.legend_right, lx + 18 + CHAR_WIDTH * 10 * len(text))
     return out
 
 

@@ -25,8 +25,26 @@ export class Board {
     this.touch(root);
   }
 
+  // Each side's family, as `render` places sides (render/context.py, side_slots): a side
+  // the catalog's side_slots names takes its own (Allies and Earth blue, Central Powers and
+  // Martians red) unless another side holds it; the others, in name order, the first left.
+  placeSides(sides) {
+    const slots = (this.catalog && this.catalog.side_slots) || {};
+    const named = [...new Set(sides)].filter((s) => !this.sideIndex.has(s)).sort();
+    const taken = () => new Set(this.sideIndex.values());
+    for (const side of named) {
+      if (slots[side] !== undefined && !taken().has(slots[side])) this.sideIndex.set(side, slots[side]);
+    }
+    for (const side of named) {
+      if (this.sideIndex.has(side)) continue;
+      let i = 0;
+      while (taken().has(i)) i++;
+      this.sideIndex.set(side, i);
+    }
+  }
+
   sideOf(side) {
-    if (!this.sideIndex.has(side)) this.sideIndex.set(side, this.sideIndex.size);
+    if (!this.sideIndex.has(side)) this.placeSides([side]);
     return this.sideIndex.get(side);
   }
 
@@ -37,6 +55,7 @@ export class Board {
 
   // Give every vehicle its shade: the side's vehicles in id order.
   assign(vehicles) {
+    this.placeSides(vehicles.map((v) => v.side));
     const bySide = new Map();
     for (const v of [...vehicles].sort((a, b) => (a.id < b.id ? -1 : 1))) {
       if (this.vehicleColours.has(v.id)) continue;
@@ -113,11 +132,14 @@ export class Board {
     const over = layer("over");
     this.overLayer = over;
 
+    const tokens = []; // the objective tokens and their labels: no base's label covers them
     for (const o of state.objectives || []) {
       const r = this.catalog.constants.tripods.objective_radius;
       const g = svg("g", { class: `objective${o.destroyed ? " destroyed" : ""}`, "data-objective": o.id });
       g.append(svg("circle", { cx: o.x, cy: Y(o.y), r }));
-      g.append(svg("text", { x: o.x, y: Y(o.y) + r + 2.2, class: "label", text: `${o.id} (${o.charges})` }));
+      const text = `${o.id} (${o.charges})`;
+      g.append(svg("text", { x: o.x, y: Y(o.y) + r + 2.2, class: "label", text }));
+      tokens.push([o.x, Y(o.y), r, this.labelBox(o.x, Y(o.y) + r + 2.2, text)]);
       if (o.destroyed) {
         g.append(svg("line", { x1: o.x - r, y1: Y(o.y) - r, x2: o.x + r, y2: Y(o.y) + r }));
       }
@@ -166,7 +188,8 @@ export class Board {
     for (const gh of extra.ghosts || []) {
       if (gh.pose) discs.push([gh.pose.x, Y(gh.pose.y), this.radius(gh.vehicle)]);
     }
-    const placed = [];
+    const placed = tokens.map((t) => t[3]);
+    for (const [tx, ty, tr] of tokens) discs.push([tx, ty, tr]);
     for (const [v, pose] of shown) {
       const g = this.base(v, pose, false);
       if (v.eliminated) g.classList.add("eliminated");
@@ -207,11 +230,16 @@ export class Board {
 
   // A spot for a base's label that covers no base (nor ghost) and no label placed
   // before it: above, below, right or left of the base, further out if need be.
+  // The box (table units) of a label of ``text`` whose baseline is centred on (cx, cy).
+  labelBox(cx, cy, text) {
+    const w = 1.25 * text.length + 0.6;
+    return [cx - w / 2, cy - 2.4 + 0.4, cx + w / 2, cy + 0.6];
+  }
+
   labelSpot(x, y, r, text, discs, placed) {
     const w = 1.25 * text.length + 0.6;
-    const h = 2.4;
     const hits = (cx, cy) => {
-      const box = [cx - w / 2, cy - h + 0.4, cx + w / 2, cy + 0.6];
+      const box = this.labelBox(cx, cy, text);
       for (const [dx, dy, dr] of discs) {
         const nx = Math.max(box[0], Math.min(dx, box[2]));
         const ny = Math.max(box[1], Math.min(dy, box[3]));
@@ -223,7 +251,7 @@ export class Board {
       const spots = [[x, y - r - extra], [x, y + r + extra + 1.6], [x + r + extra + w / 2, y + 0.8], [x - r - extra - w / 2, y + 0.8]];
       for (const [cx, cy] of spots) {
         if (!hits(cx, cy)) {
-          placed.push([cx - w / 2, cy - h + 0.4, cx + w / 2, cy + 0.6]);
+          placed.push(this.labelBox(cx, cy, text));
           return [cx, cy];
         }
       }

@@ -28,7 +28,8 @@ let checks = {}; // vehicle id -> answer of /check
 let animating = false;
 let shown = null; // what the board shows: {state, poses, paths, shots}
 let curtainFor = null;
-let curtainAction = null; // what the curtain's button does: take a seat, or watch a reveal
+let curtainAction = null; // what the curtain's button does: take a seat
+let revealed = null; // what the public reveal playing shows ("Turn 2, phase 1 revealed")
 
 function token() {
   return held.seats[held.active];
@@ -129,10 +130,16 @@ function receive(data) {
   const previous = view;
   view = data;
   renderHeader();
-  const fresh = steps.filter((s) => s.index > seen());
+  let fresh = steps.filter((s) => s.index > seen());
   if (fresh.length && !animating && hotseat()) {
-    showReveal(fresh, previous);
-    return;
+    if (fresh.some((s) => s.events.some(isPublic))) {
+      showReveal(fresh, previous);
+      return;
+    }
+    // nothing to watch (the plans are in, a decision was taken): no reveal, and the seat
+    // at the controls goes on when it is awaited again (no curtain: it sees only its own)
+    for (const id of Object.keys(held.seats)) markSeenBy(id, fresh[fresh.length - 1].index);
+    fresh = [];
   }
   renderLog();
   if (fresh.length && !animating) {
@@ -169,8 +176,9 @@ function hotseat() {
   return Object.keys(held.seats).length > 1;
 }
 
-// Hot-seat: before a reveal everybody may watch, so nobody's secret stays on screen —
-// the console, the log and the plans are cleared, and a curtain says what comes.
+// Hot-seat: a reveal everybody may watch plays at once — nobody's secret stays on screen
+// (the console, the log and the plans are cleared first), so it needs no curtain of its
+// own; the curtain comes after it, for the seat awaited next (docs/web.md, "Hot-seat").
 function showReveal(fresh, previous) {
   document.body.classList.add("public");
   $("stage").replaceChildren();
@@ -179,13 +187,8 @@ function showReveal(fresh, previous) {
   $("seat-tools").replaceChildren();
   $("log-entries").replaceChildren();
   const first = fresh[0];
-  $("curtain-text").textContent = first.phase === 0
-    ? `Turn ${first.turn}: every plan is in. Everyone may watch the reveal.`
-    : `Turn ${first.turn}, phase ${first.phase}: everyone may watch.`;
-  $("curtain-go").textContent = "Watch";
-  $("curtain").dataset.kind = "reveal";
-  curtainAction = () => animate(fresh, previous, true);
-  $("curtain").hidden = false;
+  revealed = first.phase === 0 ? `Turn ${first.turn} revealed` : `Turn ${first.turn}, phase ${first.phase} revealed`;
+  animate(fresh, previous, true);
 }
 
 async function animate(fresh, previous, publicReveal = false) {
@@ -244,11 +247,19 @@ async function animate(fresh, previous, publicReveal = false) {
     const waiting = view.stage.waiting_for || [];
     const next = Object.keys(held.seats).find((id) => waiting.includes(id));
     if (next) {
-      showCurtain(next);
+      // everybody watched: whoever is awaited next (this seat too) gets the device behind a curtain
+      showCurtain(next, revealed);
       return;
     }
   }
   renderAll();
+}
+
+// The public events: what a reveal shows every seat (a step without any has nothing to watch).
+const PUBLIC = ["moved", "fired", "heat_ray", "left_area", "eliminated", "game_over", "cloud_placed"];
+
+function isPublic(e) {
+  return PUBLIC.includes(e.kind);
 }
 
 // During a public reveal the log tells only what every seat may know: moves and shots,
@@ -257,7 +268,7 @@ function renderPublicLog(s) {
   const box = $("log-entries");
   box.append(el("h4", { text: s.phase === 0 ? `Turn ${s.turn}` : `Turn ${s.turn}, phase ${s.phase}` }));
   for (const e of s.events) {
-    if (["moved", "fired", "heat_ray", "left_area", "eliminated", "game_over", "cloud_placed"].includes(e.kind)) {
+    if (isPublic(e)) {
       box.append(el("div", { class: `log ${e.kind}`, text: e.text }));
     }
   }
@@ -1023,7 +1034,8 @@ function askSwitch(id) {
   showCurtain(id);
 }
 
-function showCurtain(id) {
+// ``after``: the reveal everybody just watched, said on the curtain that follows it.
+function showCurtain(id, after = null) {
   curtainFor = id;
   const seat = view && view.game.seats.find((x) => x.id === id);
   const label = seat ? `${seat.label} (${seat.vehicles.join(", ")})` : id;
@@ -1043,9 +1055,11 @@ function showCurtain(id) {
   $("seat-tools").replaceChildren();
   $("log-entries").replaceChildren();
   $("board").replaceChildren();
-  $("curtain-text").textContent = `Pass the device to ${label}.`;
+  $("curtain-text").textContent = after ? `${after}. Pass the device to ${label}.` : `Pass the device to ${label}.`;
   $("curtain-go").textContent = "I am ready";
   $("curtain").dataset.kind = "seat";
+  if (after) $("curtain").dataset.after = "reveal";
+  else delete $("curtain").dataset.after;
   curtainAction = takeSeat;
   $("curtain").hidden = false;
 }
