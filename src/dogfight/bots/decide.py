@@ -5,7 +5,8 @@ decision id; whatever it leaves out is answered here: a reorder after tailing by
 :func:`reorder_after_tailing`, a tripod's direction at the reveal of its action card by
 :func:`dogfight.bots.direction.face_nearest`, a Sniper's pick by :func:`sniper_pick`, a
 tripod's action token at the start of a phase by
-:func:`dogfight.bots.tokens.choose_token`, any other decision by its default. The bot
+:func:`dogfight.bots.tokens.choose_token`, guns or rockets by :func:`guns_or_rockets`,
+any other decision by its default. The bot
 sees only its seat's observation, where the decisions carry what they show it (the tailed
 card, the action cards revealed before).
 """
@@ -29,6 +30,8 @@ from dogfight.rules.context import Rules
 from dogfight.rules.damage import SNIPER
 from dogfight.rules.decisions import Answer, Decision
 from dogfight.rules.plans import Flown, plan_problems
+from dogfight.rules.rockets import GUNS
+from dogfight.rules.rockets import KIND as ROCKETS
 from dogfight.rules.tripod_reveal import KIND as DIRECTION
 
 
@@ -91,6 +94,19 @@ def sniper_pick(rules: Rules, decision: Decision) -> Answer:
     return (max(decision.options, key=harm),)
 
 
+def guns_or_rockets(decision: Decision) -> Answer:
+    """000's rockets hit "after the following maneuver" only if it "is either a stall or
+    a straight": launch every counter offered when the seat's following card is one (it
+    sees its own plan), else fire the machine guns; after the turn's last card (the next
+    is not planned yet) the plan's choice stands."""
+    following = decision.shown.get("following")
+    if following is None:
+        return decision.default
+    if following in ("straight", "stall"):
+        return (decision.options[-1],)
+    return (GUNS,)
+
+
 def decide(
     bot: Any,
     observation: Mapping[str, Any],
@@ -114,6 +130,8 @@ def decide(
             out[d.id] = face_nearest(observation, d)
         elif d.kind == SNIPER:
             out[d.id] = sniper_pick(rules, d)
+        elif d.kind == ROCKETS:
+            out[d.id] = guns_or_rockets(d)
         elif d.kind == TOKEN:
             out[d.id] = choose_token(observation, rules, d, rng)
         else:

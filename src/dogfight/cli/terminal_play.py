@@ -32,6 +32,7 @@ from dogfight.rules.events import Event, GameOver
 from dogfight.rules.foresight import ghosts, warnings
 from dogfight.rules.observation import observe, side_seat, visible_events
 from dogfight.rules.plans import Action, Plan, check_plan_shape, plan_problems
+from dogfight.rules.rockets import KIND as ROCKETS
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripod_reveal import KIND as DIRECTION
 from dogfight.sim.run import MAX_TURNS, sides_of
@@ -436,6 +437,17 @@ def _human_decision(
         )
         prompt = (
             f"  {decision.vehicle}: the card to give {decision.shown['target']} "
+            f"(Enter: {decision.default[0]})> "
+        )
+    elif decision.kind == ROCKETS:
+        shown = decision.shown
+        following = f"; your next maneuver: {shown['following']}" if shown["following"] else ""
+        output_fn(
+            f"  {decision.vehicle}'s front guns reach {shown['target']} ({shown['range']} range, "
+            f"{shown['distance']:g}); {shown['rockets']} Rocket counter(s) left{following}."
+        )
+        prompt = (
+            f"  {decision.vehicle}: guns or rockets {' '.join(decision.options)} "
             f"(Enter: {decision.default[0]})> "
         )
     elif decision.kind == TOKEN:

@@ -263,15 +263,17 @@ def may_ask(state: GameState, phase: int) -> bool:
     reorder after tailing (asked before the second and third maneuvers), a tripod's
     direction at the reveal of its secret action card, a bomber's pick of the cards its
     bombs drew, a Sniper's pick of the two cards it drew, a tripod's action token at the
-    start of the phase. A caller resolving phases for computer players (``simulate``,
-    PettingZoo) replays a phase to collect its decisions only when this says it could ask
-    one."""
+    start of the phase, guns or rockets in the firing step. A caller resolving phases for
+    computer players (``simulate``, PettingZoo) replays a phase to collect its decisions
+    only when this says it could ask one."""
     if state.rules.switches.tailing and phase <= 2:
         return True
     if any(Skill.SNIPER in v.skills for v in state.in_play()):
         return True  # 000's Sniper chooses one of the two cards it draws
     if tripods.secret_action_cards(state):
         return True
+    if state.rules.switches.standard_rules and any(v.rockets > 0 for v in state.in_play()):
+        return True  # 000: "may fire its machine guns or its rockets" (the firing step)
     if action_tokens.asked(state) and any(
         v.tripod is not None and v.plan is not None and not v.plan.automated
         for v in state.in_play()

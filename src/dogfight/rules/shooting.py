@@ -67,7 +67,9 @@ def firing_step(
             first.append(v)
             done.add(v.id)
     early = (
-        _decide_shots(state, table, first, phase, number, silenced, flown, events) if first else []
+        _decide_shots(state, table, first, phase, number, silenced, flown, events, asking)
+        if first
+        else []
     )
     if early:
         for firer in sorted({shot[0].id for shot in early}):
@@ -80,7 +82,7 @@ def firing_step(
     arrivals = rockets.resolve(state, table, flown, events) if state.salvos else []
     # heat-rays and rockets only decide here: who is in play changes with damage alone
     rest = [v for v in ordered if v.id not in done] if done else ordered
-    shots = _decide_shots(state, table, rest, phase, number, silenced, flown, events)
+    shots = _decide_shots(state, table, rest, phase, number, silenced, flown, events, asking)
     if not rays:  # no heat-ray this phase (every phase without tripods)
         tripods.place_smoke(state, acts, events)
         resolve_damage(state, table, shots, arrivals, [], number, rng, events, asking)
@@ -110,8 +112,10 @@ def _decide_shots(
     silenced: set[tuple[str, str]],
     flown: dict[str, ManeuverCard],
     events: list[Event],
+    asking: Asking | None = None,
 ) -> list[Shot]:
-    """Each airplane's weapons choose their targets (or launch rockets)."""
+    """Each airplane's weapons choose their targets (or launch rockets: a decision of its
+    seat, :func:`_guns_or_rockets`)."""
     shots: list[Shot] = []
     rules = state.rules
     for vehicle in vehicles:
@@ -139,7 +143,9 @@ def _decide_shots(
                 vehicle.aim.pop(weapon, None)
                 continue
             option = firing.protected(state, option)
-            salvo = vehicle.plan.rockets[phase - 1] if vehicle.plan and weapon == "front" else 0
+            salvo = 0
+            if weapon == "front" and vehicle.rockets and rockets.asked(state, vehicle):
+                salvo = _guns_or_rockets(state, vehicle, phase, option, asking)
             if salvo:
                 # 000: "An airplane carrying rockets may fire its machine guns or its
                 # rockets, but not both in the same phase."
@@ -168,6 +174,19 @@ def _decide_shots(
                 )
             )
     return shots
+
+
+def _guns_or_rockets(
+    state: GameState, vehicle: Vehicle, phase: int, option: firing.Option, asking: Asking | None
+) -> int:
+    """The Rocket counters ``vehicle`` launches at its front guns' target instead of
+    firing them (0: the guns), asked of its seat now that everything has moved (000:
+    "After all vehicles have moved, all airplanes can fire"); unanswered, the plan's."""
+    decision = rockets.decision(
+        state, vehicle, phase, option.target, option.short, option.sight.distance
+    )
+    answer = decision.default if asking is None else asking.ask([decision])[decision.id]
+    return rockets.count_of(answer[0])
 
 
 def _choose(
