@@ -6,7 +6,7 @@ decision id; whatever it leaves out is answered here: a reorder after tailing by
 :func:`dogfight.bots.direction.face_nearest`, a Sniper's pick by :func:`sniper_pick`, a
 tripod's action token at the start of a phase by
 :func:`dogfight.bots.tokens.choose_token`, guns or rockets by :func:`guns_or_rockets`,
-any other decision by its default. The bot
+a skill used or kept by :func:`use_skill`, any other decision by its default. The bot
 sees only its seat's observation, where the decisions carry what they show it (the tailed
 card, the action cards revealed before).
 """
@@ -32,6 +32,8 @@ from dogfight.rules.decisions import Answer, Decision
 from dogfight.rules.plans import Flown, plan_problems
 from dogfight.rules.rockets import GUNS
 from dogfight.rules.rockets import KIND as ROCKETS
+from dogfight.rules.skill_choice import KEEP, USE
+from dogfight.rules.skill_choice import KIND as SKILL
 from dogfight.rules.tripod_reveal import KIND as DIRECTION
 
 
@@ -107,6 +109,18 @@ def guns_or_rockets(decision: Decision) -> Answer:
     return (GUNS,)
 
 
+def use_skill(decision: Decision) -> Answer:
+    """000's skills come back only after 5 phases, so a computer pilot spends one when it
+    counts: Itchy Trigger Finger ("shoots first") when an enemy's guns reach it (shooting
+    first may save it) or its shot is at short range (two cards: the likeliest to finish
+    the target before it fires back); the Sniper ("chooses one to give") on a short-range
+    shot, where the pick of two cards weighs most. Otherwise it keeps the skill."""
+    shown = decision.shown
+    if shown.get("range") == "short" or shown.get("threatened"):
+        return (USE,)
+    return (KEEP,)
+
+
 def decide(
     bot: Any,
     observation: Mapping[str, Any],
@@ -132,6 +146,8 @@ def decide(
             out[d.id] = sniper_pick(rules, d)
         elif d.kind == ROCKETS:
             out[d.id] = guns_or_rockets(d)
+        elif d.kind == SKILL:
+            out[d.id] = use_skill(d)
         elif d.kind == TOKEN:
             out[d.id] = choose_token(observation, rules, d, rng)
         else:

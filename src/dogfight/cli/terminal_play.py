@@ -33,6 +33,7 @@ from dogfight.rules.foresight import ghosts, warnings
 from dogfight.rules.observation import observe, side_seat, visible_events
 from dogfight.rules.plans import Action, Plan, check_plan_shape, plan_problems
 from dogfight.rules.rockets import KIND as ROCKETS
+from dogfight.rules.skill_choice import KIND as SKILL
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripod_reveal import KIND as DIRECTION
 from dogfight.sim.run import MAX_TURNS, sides_of
@@ -450,6 +451,14 @@ def _human_decision(
             f"  {decision.vehicle}: guns or rockets {' '.join(decision.options)} "
             f"(Enter: {decision.default[0]})> "
         )
+    elif decision.kind == SKILL:
+        shown = decision.shown
+        danger = "; an enemy's guns reach you" if shown["threatened"] else ""
+        output_fn(
+            f"  {decision.vehicle}'s {str(shown['skill']).replace('_', ' ')} is ready: the shot "
+            f"at {shown['target']} is at {shown['range']} range{danger}."
+        )
+        prompt = f"  {decision.vehicle}: use or keep (Enter: {decision.default[0]})> "
     elif decision.kind == TOKEN:
         shown = decision.shown
         face = "face down (secret until its reveal)" if shown["face"] == "down" else "face up"

@@ -10,7 +10,7 @@ from dogfight.catalog.models import (
     Skill,
 )
 from dogfight.geometry.hexbase import Side
-from dogfight.rules import firing, rockets, scenario, standard, tripods
+from dogfight.rules import firing, rockets, scenario, skill_choice, standard, tripods
 from dogfight.rules.damage import Shot, resolve_damage
 from dogfight.rules.decisions import Asking
 from dogfight.rules.events import (
@@ -45,7 +45,8 @@ def firing_step(
     """000: "All damage inflicted in the same firing step, regardless of its source, is
     resolved simultaneously, after all vehicles that wish to fire have done so." A pilot
     using Itchy Trigger Finger shoots first: its damage is resolved before anyone else
-    fires (000: "once every 5 phases, the pilot shoots first"). 001: "if at the start of
+    fires (000: "once every 5 phases, the pilot shoots first"), when its seat chooses to
+    use it (:mod:`dogfight.rules.skill_choice`). 001: "if at the start of
     the firing step the tripod has at least 1 energy counter in its reserve, all shots
     across protected sides are considered protected by the armor": the reserves are read
     before anything fires, and the Energy of the heat-rays is discarded once every shot
@@ -64,6 +65,18 @@ def firing_step(
     done = set()
     for v in ordered:
         if v.skills and scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number):
+            shot = _would_fire(state, table, v, phase, silenced, flown)
+            if shot is not None and not skill_choice.used(
+                asking,
+                skill_choice.decision(
+                    state,
+                    v,
+                    Skill.ITCHY_TRIGGER_FINGER,
+                    shot,
+                    skill_choice.threatened(state, table, v),
+                ),
+            ):
+                continue  # kept for later: it fires with everyone else
             first.append(v)
             done.add(v.id)
     early = (
@@ -174,6 +187,30 @@ def _decide_shots(
                 )
             )
     return shots
+
+
+def _would_fire(
+    state: GameState,
+    table: firing.Table,
+    vehicle: Vehicle,
+    phase: int,
+    silenced: set[tuple[str, str]],
+    flown: dict[str, ManeuverCard],
+) -> firing.Option | None:
+    """The first shot ``vehicle``'s weapons would take this firing step (None: it fires
+    at nothing), as :func:`_decide_shots` would choose it, without telling anything:
+    whether Itchy Trigger Finger would apply (its seat is asked only then)."""
+    if vehicle.status and standard.cannot_fire(state, vehicle, flown.get(vehicle.id)):
+        return None
+    for weapon, _ in state.rules.weapons(vehicle.type):
+        if weapon == "rear" and standard.rear_gun_lost(state, vehicle):
+            continue
+        if (vehicle.id, weapon) in silenced:
+            continue
+        option = _choose(state, table, vehicle, weapon, phase, [])
+        if option is not None:
+            return option
+    return None
 
 
 def _guns_or_rockets(
