@@ -6,7 +6,8 @@ decision id; whatever it leaves out is answered here: a reorder after tailing by
 :func:`dogfight.bots.direction.face_nearest`, a Sniper's pick by :func:`sniper_pick`, a
 tripod's action token at the start of a phase by
 :func:`dogfight.bots.tokens.choose_token`, guns or rockets by :func:`guns_or_rockets`,
-a skill used or kept by :func:`use_skill`, any other decision by its default. The bot
+a skill used or kept by :func:`use_skill`, a bomber's drop by :func:`drop_bombs`, any
+other decision by its default. The bot
 sees only its seat's observation, where the decisions carry what they show it (the tailed
 card, the action cards revealed before).
 """
@@ -23,9 +24,10 @@ import numpy as np
 from dogfight.bots.direction import face_nearest
 from dogfight.bots.tokens import choose_token
 from dogfight.catalog.models import Symbol
-from dogfight.geometry.maneuver import apply_card
+from dogfight.geometry.maneuver import apply_card, arrowhead
 from dogfight.geometry.pose import Pose
 from dogfight.rules.action_tokens import KIND as TOKEN
+from dogfight.rules.bombs import DROP
 from dogfight.rules.context import Rules
 from dogfight.rules.damage import SNIPER
 from dogfight.rules.decisions import Answer, Decision
@@ -121,6 +123,39 @@ def use_skill(decision: Decision) -> Answer:
     return (KEEP,)
 
 
+def drop_bombs(observation: Mapping[str, Any], rules: Rules, decision: Decision) -> Answer:
+    """001's drop, judged by eye as the planning bot does (:mod:`dogfight.bots.invasion`),
+    now with the tripods where the previous phase left them: lay this phase's card, then
+    the straight (or its stall) in front; every load offered when the bomb card's dot
+    would fall within a base of an enemy tripod's centre, one load when the card would
+    reach it, else none."""
+    if len(decision.options) == 1 or decision.shown.get("card") is None:
+        return decision.default
+    views = {v["id"]: v for v in observation["vehicles"]}
+    me = views[decision.vehicle]
+    deck = rules.deck_of(me["type"])
+    card = deck.card(str(decision.shown["card"]))
+    after = apply_card(_pose(me), card, rules.base_length)
+    under = card if card.symbol is Symbol.STALL else deck.card(deck.straight)
+    dot = arrowhead(after, under, rules.base_length).point
+    measures = rules.catalog.constants.tripods
+    near = min(
+        (
+            math.dist(dot, _pose(v).point)
+            for v in observation["vehicles"]
+            if v["side"] != me["side"]
+            and not v.get("eliminated")
+            and v["type"] in rules.catalog.tripods
+        ),
+        default=math.inf,
+    )
+    if near <= measures.base_side:
+        return (decision.options[-1],)
+    if near <= measures.base_side + measures.bomb_card.length / 2.0:
+        return ("1",)
+    return ("0",)
+
+
 def decide(
     bot: Any,
     observation: Mapping[str, Any],
@@ -148,6 +183,8 @@ def decide(
             out[d.id] = guns_or_rockets(d)
         elif d.kind == SKILL:
             out[d.id] = use_skill(d)
+        elif d.kind == DROP:
+            out[d.id] = drop_bombs(observation, rules, d)
         elif d.kind == TOKEN:
             out[d.id] = choose_token(observation, rules, d, rng)
         else:
