@@ -12,7 +12,7 @@ from dogfight.catalog.models import (
 from dogfight.geometry.hexbase import Side
 from dogfight.rules import firing, rockets, scenario, skill_choice, standard, tripods
 from dogfight.rules.damage import Shot, resolve_damage
-from dogfight.rules.decisions import Asking
+from dogfight.rules.decisions import Asking, Decision
 from dogfight.rules.events import (
     HOLDS_FIRE,
     Event,
@@ -63,22 +63,21 @@ def firing_step(
     ordered = sorted(in_play, key=BY_ID)
     first = []
     done = set()
+    itchy: dict[str, Decision] = {}
     for v in ordered:
         if v.skills and scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number):
             shot = _would_fire(state, table, v, phase, silenced, flown)
-            if shot is not None and not skill_choice.used(
-                asking,
-                skill_choice.decision(
-                    state,
-                    v,
-                    Skill.ITCHY_TRIGGER_FINGER,
-                    shot,
-                    skill_choice.threatened(state, table, v),
-                ),
-            ):
-                continue  # kept for later: it fires with everyone else
+            if shot is not None:
+                danger = skill_choice.threatened(state, table, v)
+                itchy[v.id] = skill_choice.decision(
+                    state, v, Skill.ITCHY_TRIGGER_FINGER, shot, danger
+                )
             first.append(v)
             done.add(v.id)
+    if itchy:  # the pilots ready to shoot first are asked together
+        kept = skill_choice.kept(asking, list(itchy.values()))
+        first = [v for v in first if v.id not in kept]
+        done -= kept
     early = (
         _decide_shots(state, table, first, phase, number, silenced, flown, events, asking)
         if first
@@ -131,6 +130,7 @@ def _decide_shots(
     seat, :func:`_guns_or_rockets`)."""
     shots: list[Shot] = []
     rules = state.rules
+    salvos = _guns_or_rockets(state, table, vehicles, phase, silenced, flown, asking)
     for vehicle in vehicles:
         # lasting damage is in ``status``: without any, nothing keeps a gun silent
         grounded = bool(vehicle.status) and standard.cannot_fire(
@@ -156,9 +156,7 @@ def _decide_shots(
                 vehicle.aim.pop(weapon, None)
                 continue
             option = firing.protected(state, option)
-            salvo = 0
-            if weapon == "front" and vehicle.rockets and rockets.asked(state, vehicle):
-                salvo = _guns_or_rockets(state, vehicle, phase, option, asking)
+            salvo = salvos.get(vehicle.id, 0) if salvos and weapon == "front" else 0
             if salvo:
                 # 000: "An airplane carrying rockets may fire its machine guns or its
                 # rockets, but not both in the same phase."
@@ -196,13 +194,17 @@ def _would_fire(
     phase: int,
     silenced: set[tuple[str, str]],
     flown: dict[str, ManeuverCard],
+    only: str | None = None,
 ) -> firing.Option | None:
-    """The first shot ``vehicle``'s weapons would take this firing step (None: it fires
-    at nothing), as :func:`_decide_shots` would choose it, without telling anything:
-    whether Itchy Trigger Finger would apply (its seat is asked only then)."""
+    """The first shot ``vehicle``'s weapons (or its weapon ``only``) would take this
+    firing step (None: it fires at nothing), as :func:`_decide_shots` would choose it,
+    without telling anything: whether Itchy Trigger Finger would apply, whether the
+    front guns have a target for rockets (the seat is asked only then)."""
     if vehicle.status and standard.cannot_fire(state, vehicle, flown.get(vehicle.id)):
         return None
     for weapon, _ in state.rules.weapons(vehicle.type):
+        if only is not None and weapon != only:
+            continue
         if weapon == "rear" and standard.rear_gun_lost(state, vehicle):
             continue
         if (vehicle.id, weapon) in silenced:
@@ -214,16 +216,29 @@ def _would_fire(
 
 
 def _guns_or_rockets(
-    state: GameState, vehicle: Vehicle, phase: int, option: firing.Option, asking: Asking | None
-) -> int:
-    """The Rocket counters ``vehicle`` launches at its front guns' target instead of
-    firing them (0: the guns), asked of its seat now that everything has moved (000:
-    "After all vehicles have moved, all airplanes can fire"); unanswered, the plan's."""
-    decision = rockets.decision(
-        state, vehicle, phase, option.target, option.short, option.sight.distance
-    )
-    answer = decision.default if asking is None else asking.ask([decision])[decision.id]
-    return rockets.count_of(answer[0])
+    state: GameState,
+    table: firing.Table,
+    vehicles: list[Vehicle],
+    phase: int,
+    silenced: set[tuple[str, str]],
+    flown: dict[str, ManeuverCard],
+    asking: Asking | None,
+) -> dict[str, int]:
+    """The Rocket counters each of ``vehicles`` launches at its front guns' target
+    instead of firing them (0: the guns), asked of their seats together now that
+    everything has moved (000: "After all vehicles have moved, all airplanes can fire");
+    unanswered, the plan's."""
+    asked = []
+    for v in vehicles:
+        if v.rockets and rockets.asked(state, v):
+            option = _would_fire(state, table, v, phase, silenced, flown, "front")
+            if option is not None:
+                target, short, distance = option.target, option.short, option.sight.distance
+                asked.append(rockets.decision(state, v, phase, target, short, distance))
+    if not asked:
+        return {}
+    answers = {d.id: d.default for d in asked} if asking is None else asking.ask(asked)
+    return {d.vehicle: rockets.count_of(answers[d.id][0]) for d in asked}
 
 
 def _choose(

@@ -68,6 +68,12 @@ def decision(
     )
 
 
+def kept(asking: Asking | None, asked: list[Decision]) -> set[str]:
+    """The pilots whose seats keep their skill, of those ``asked`` together."""
+    answers = {d.id: d.default for d in asked} if asking is None else asking.ask(asked)
+    return {d.vehicle for d in asked if answers[d.id][0] == KEEP}
+
+
 def used(asking: Asking | None, asked: Decision) -> bool:
     """Whether the seat uses the skill (unanswered, or resolved without asking: yes)."""
     answer = asked.default if asking is None else asking.ask([asked])[asked.id]
