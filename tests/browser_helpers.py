@@ -24,7 +24,8 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "browser"
 
 NEXT = (
     "#end-screen, #curtain:not([hidden]) #curtain-go, [data-plan] [data-card]:not([disabled]), "
-    "#submit-directions:not([disabled]), #submit-tokens:not([disabled])"
+    "#submit-directions:not([disabled]), #submit-tokens:not([disabled]), "
+    "#submit-choices:not([disabled])"
 )
 END = "<end screen>"
 
@@ -86,9 +87,10 @@ def new_page(browser: Any, width: int = 1280, height: int = 860, **options: Any)
 
 def next_to_plan(page: Any) -> str | None:
     """Wait for the page to settle: the end screen gives ``END``; a hot-seat curtain is
-    lifted, the tripods' action tokens placed as the plan pencilled them (none), or
-    their directions at the reveal of their action cards placed as written with the card
-    (None: look again); otherwise the id of the vehicle to plan."""
+    lifted, the tripods' action tokens placed as the plan pencilled them (none), their
+    directions at the reveal of their action cards placed as written with the card, or
+    the choices of the firing step and the drops answered with their defaults (None: look
+    again); otherwise the id of the vehicle to plan."""
     page.wait_for_selector(NEXT)
     if page.query_selector("#end-screen"):
         return END
@@ -98,6 +100,9 @@ def next_to_plan(page: Any) -> str | None:
         return None
     if page.query_selector("#submit-tokens:not([disabled])") is not None:
         place_tokens(page)
+        return None
+    if page.query_selector("#submit-choices:not([disabled])") is not None:
+        answer_choices(page)
         return None
     curtain = page.query_selector("#curtain:not([hidden]) #curtain-go")
     if curtain is not None:
@@ -162,6 +167,17 @@ def place_tokens(page: Any, chosen: dict[str, str] | None = None) -> None:
         if page.query_selector(radio):
             page.check(radio)
     page.click("#submit-tokens")
+    for decision in asked:
+        page.wait_for_selector(f"[data-decision='{decision}']", state="detached")
+
+
+def answer_choices(page: Any) -> None:
+    """Answer the choices on the page (guns or rockets, a skill, a bomber's drop) with
+    their preselected defaults, and wait until they are gone."""
+    asked = page.eval_on_selector_all(
+        "#choices [data-decision]", "els => els.map(e => e.dataset.decision)"
+    )
+    page.click("#submit-choices")
     for decision in asked:
         page.wait_for_selector(f"[data-decision='{decision}']", state="detached")
 

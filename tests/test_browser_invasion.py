@@ -40,9 +40,9 @@ from dogfight.bench.invasion import invasion_situation
 
 pytestmark = needs_chromium
 
-WAIT = f"{NEXT}, #submit-decisions, #submit-targets"
+WAIT = f"{NEXT}, #submit-decisions, #submit-targets, #submit-choices"
 """NEXT (the planning, the curtain, the end, the reveal's directions, the action tokens),
-the bomber's pick and the target questions."""
+the bomber's pick, the target questions and the bombers' drops of each phase."""
 
 
 def open_seat(browser: Any, server: Server, link: str) -> Any:
@@ -222,6 +222,17 @@ def test_bombers_over_the_tripods_to_the_end(server: Server, browser: Any) -> No
                 if int(turn_of) >= 2 and phase_of == "1":
                     rays[vid] = "front"
             tokens_of_phase(page, rays)
+            continue
+        if page.query_selector("#submit-choices:not([disabled])"):
+            # 001: "each bomber's player can decide to drop one or more loads of bombs":
+            # asked each phase; the loads chosen at planning are preselected (the default)
+            ids = page.eval_on_selector_all(
+                "#choices [data-decision]", "els => els.map(e => e.dataset.decision)"
+            )
+            assert all(i.startswith("bomb_drop:") for i in ids), ids
+            page.click("#submit-choices")
+            for did in ids:
+                page.wait_for_selector(f"[data-decision='{did}']", state="detached")
             continue
         if page.query_selector("#submit-decisions"):
             # 001: "he assigns his choice of half of them to the tripod": the bomber's

@@ -29,15 +29,17 @@ def scripted(lines: list[str]) -> Iterator[str]:
 
 
 def test_terminal_bomber_drops_its_loads() -> None:
-    """001: "each bomber's player can decide to drop one or more loads of bombs" -- the
-    terminal asks a bomber for its drops per phase after its cards."""
+    """001: "After action cards are chosen and before revealing any maneuvers, each
+    bomber's player can decide to drop one or more loads of bombs." -- the terminal asks
+    each bomber its drop in each phase (camel first, then caproni), not with its plan."""
     situation = scenario_situation(CATALOG, "bombers-over-the-tripods")
     answers = scripted(
         [
             " ".join(default_plans("sopwith-camel")[0]["cards"]),
-            "1 0 0",
             " ".join(default_plans("caproni-ca3")[0]["cards"]),
-            "1 1 0",
+            "1",  # phase 1: camel
+            "1",  # phase 1: caproni
+            "1",  # phase 2: caproni (the camel has no load left)
         ]
     )
     out: list[str] = []

@@ -271,7 +271,8 @@ def test_the_bombers_pick_is_an_engine_decision_for_its_seat_only() -> None:
         damage_decks={"C": plain("C", 1, 2)},
     )
     state = planned_state(sit)
-    none = {"action_token:scarab@1.1": ["none"]}  # the Scarab's action card, chosen first
+    # the Scarab's action card, chosen first, then the Camel's drop (as planned)
+    none = {"action_token:scarab@1.1": ["none"], "bomb_drop:camel@1.1": ["1"]}
     (decision,) = pending_decisions(state, step_rng(0, 1, 1), answers=none)
     assert (decision.kind, decision.vehicle, decision.mode, decision.count) == (
         "bomb_pick",

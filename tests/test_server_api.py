@@ -565,6 +565,21 @@ def test_automated_tripod_seat_logs_its_decisions(app_client: Any) -> None:
     )
     assert response.status_code == 200, response.text
     view = app_client.get(seat_url(game, earth), headers=headers(te)).json()
+    for _ in range(3):  # the pilot's Itchy Trigger Finger, used or kept (000): used
+        asked = view["stage"].get("decisions") or []
+        if not asked:
+            break
+        answered = app_client.post(
+            seat_url(game, earth, "decisions"),
+            headers=headers(te),
+            json={
+                "turn": view["stage"]["turn"],
+                "phase": view["stage"]["phase"],
+                "answers": {d["id"]: d["default"] for d in asked},
+            },
+        )
+        assert answered.status_code == 200, answered.text
+        view = app_client.get(seat_url(game, earth), headers=headers(te)).json()
     decisions = [e for s in view["steps"] for e in s["events"] if e["kind"] == "tripod_decision"]
     assert decisions, "the tripod's decisions are in the log"
     assert all(e["vehicle"] == "locust" and e["branch"] and e["rule"] for e in decisions)

@@ -24,6 +24,8 @@ from dogfight.situation import build, parse_situation
 
 Json = dict[str, Any]
 HOLD = ("none", "none", "none")
+USE = {"skill:p@1.1": ["use"]}
+"""The Sniper chose to use its skill this phase (dogfight.rules.skill_choice)."""
 
 
 def behind(decisions: Json | None = None) -> Json:
@@ -59,7 +61,7 @@ def test_the_decision_shows_both_cards_to_the_sniper_alone() -> None:
     plans = {v["id"]: Plan.model_validate(v.pop("plans")[0]) for v in sit["vehicles"]}
     state = build(parse_situation(sit), _catalog(), 0)
     state, _ = start_turn(state, plans)
-    (asked,) = pending_decisions(state, step_rng(0, 1, 1))
+    (asked,) = pending_decisions(state, step_rng(0, 1, 1), answers=USE)
     assert (asked.kind, asked.vehicle, asked.id) == (SNIPER, "p", "sniper:p@1.1")
     assert asked.options == ("1:B4", "2:B0") and asked.default == ("1:B4",)
     assert asked.shown["faces"] == ["4", "0"] and asked.shown["target"] == "e"
@@ -86,7 +88,7 @@ def test_a_bot_gives_the_explosion_before_any_value() -> None:
     sit["vehicles"][1]["pose"] = {"x": 35.0, "y": 45.0, "heading": 0.0}
     plans = {v["id"]: Plan.model_validate(v.pop("plans")[0]) for v in sit["vehicles"]}
     state, _ = start_turn(build(parse_situation(sit), catalog, 0), plans)
-    (asked,) = pending_decisions(state, step_rng(0, 1, 1))
+    (asked,) = pending_decisions(state, step_rng(0, 1, 1), answers=USE)
     assert sniper_pick(state.rules, asked) == (f"2:{boom}",)
 
 

@@ -23,6 +23,7 @@ from dogfight.errors import DataError, DogfightError, IllegalPlanError
 from dogfight.narration import describe, ending
 from dogfight.rules.action_tokens import KIND as TOKEN
 from dogfight.rules.action_tokens import decode
+from dogfight.rules.bombs import DROP
 from dogfight.rules.chance import step_rng
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.damage import SNIPER
@@ -32,6 +33,8 @@ from dogfight.rules.events import Event, GameOver
 from dogfight.rules.foresight import ghosts, warnings
 from dogfight.rules.observation import observe, side_seat, visible_events
 from dogfight.rules.plans import Action, Plan, check_plan_shape, plan_problems
+from dogfight.rules.rockets import KIND as ROCKETS
+from dogfight.rules.skill_choice import KIND as SKILL
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripod_reveal import KIND as DIRECTION
 from dogfight.sim.run import MAX_TURNS, sides_of
@@ -175,15 +178,8 @@ def _human_plan(
         found = _warn(state, vehicle, cards, output_fn)
         if (problems or found) and not _confirm(input_fn, "keep this plan?"):
             continue
-        drop: tuple[int, ...] = (0, 0, 0)
-        if vehicle.bombs:
-            line = _ask(input_fn, f"  bomb loads dropped in phases 1-3 ({vehicle.bombs} left)> ")
-            try:
-                drop = tuple(int(n) for n in [*(line.split() if line else []), "0", "0", "0"][:3])
-            except ValueError:
-                output_fn("  give three numbers, e.g. '0 1 0'")
-                continue
-        return Plan(cards=cards, fire=fire, drop=drop)
+        # a bomber's drop is asked in each phase, before the reveal (001), not planned
+        return Plan(cards=cards, fire=fire)
 
 
 def _human_ww2_plan(
@@ -438,6 +434,36 @@ def _human_decision(
             f"  {decision.vehicle}: the card to give {decision.shown['target']} "
             f"(Enter: {decision.default[0]})> "
         )
+    elif decision.kind == ROCKETS:
+        shown = decision.shown
+        following = f"; your next maneuver: {shown['following']}" if shown["following"] else ""
+        output_fn(
+            f"  {decision.vehicle}'s front guns reach {shown['target']} ({shown['range']} range, "
+            f"{shown['distance']:g}); {shown['rockets']} Rocket counter(s) left{following}."
+        )
+        prompt = (
+            f"  {decision.vehicle}: guns or rockets {' '.join(decision.options)} "
+            f"(Enter: {decision.default[0]})> "
+        )
+    elif decision.kind == DROP:
+        shown = decision.shown
+        output_fn(
+            f"  {decision.vehicle} carries {shown['loads']} load(s) of bombs; this phase's "
+            f"card: {shown['card']}; the loads it may drop now: {' '.join(decision.options)}."
+        )
+        for option, why in decision.reasons.items():
+            if option != str(int(shown["loads"]) + 1):
+                output_fn(f"  not {option}: {why}")
+                break
+        prompt = f"  {decision.vehicle}: loads to drop (Enter: {decision.default[0]})> "
+    elif decision.kind == SKILL:
+        shown = decision.shown
+        danger = "; an enemy's guns reach you" if shown["threatened"] else ""
+        output_fn(
+            f"  {decision.vehicle}'s {str(shown['skill']).replace('_', ' ')} is ready: the shot "
+            f"at {shown['target']} is at {shown['range']} range{danger}."
+        )
+        prompt = f"  {decision.vehicle}: use or keep (Enter: {decision.default[0]})> "
     elif decision.kind == TOKEN:
         shown = decision.shown
         face = "face down (secret until its reveal)" if shown["face"] == "down" else "face up"

@@ -25,7 +25,9 @@ three phases.
   decisions, unseen (a tripod's action token at the start of each phase, 000/001, and
   its direction at the reveal, 001), the Martian bot those of the side's tripods; a bomber
   agent's pick of half its bombs' C cards is the engine's default, the half that harms
-  most.
+  most; so is an agent's choice of guns or rockets in the firing step (000, the plan's
+  ``rockets`` if still legal, else the guns), of a skill used or kept (``use``) and a
+  bomber agent's drop in each phase (the plan's ``drop`` if still legal, else none).
 - **Rewards**: damage points the airplane dealt minus those it took during the step.
 - **Episodes** end when the game is over (terminated) or after ``max_turns`` (truncated).
   ``reset(seed=s)`` replays exactly: the decks, the engine's chance and the opponent
@@ -348,7 +350,8 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
         """The agents' reorders after tailing this phase waits for (empty: resolve it).
         The opponent bots answer theirs from their own observation, the Martian bot those
         of the side's tripods (a direction at the reveal); an agent's pick of its bombs'
-        cards takes the engine's default, the half that harms most."""
+        cards, its guns or rockets, a skill used or kept or its drop takes the engine's
+        default."""
         if not may_ask(state, phase):
             return []
         agents = set(self.possible_agents)

@@ -6,6 +6,13 @@ hitting the ground.
 player can decide to drop one or more loads of bombs. For each bomber that drops bombs,
 take a bomb card that represents all of its bombs dropped in that phase. Bombs cannot be
 dropped immediately after an Immelmann/Split-S maneuver."
+
+So the drop is a :class:`~dogfight.rules.decisions.Decision` of each bomber's seat in each
+action phase (:func:`drop_decision`, ``bomb_drop:<bomber>@turn.phase``), asked after the
+tripods' action tokens are placed and before the reveal, all bombers at once: options
+``0`` up to the loads left (only ``0`` right after an Immelmann, the others refused with
+the rule quoted). The plan's ``drop`` is only the default (the planned loads when still
+legal, else none).
 """
 
 from __future__ import annotations
@@ -82,19 +89,64 @@ def check_drops(
             )
 
 
-def drop(state: GameState, phase: int, events: list[ev.Event]) -> dict[str, int]:
-    """Each bomber's drop this phase; the loads leave the airplane."""
+DROP = "bomb_drop"
+"""The kind of the drop decision (:attr:`Decision.kind`)."""
+
+DROP_RULE = (
+    '001: "After action cards are chosen and before revealing any maneuvers, each '
+    "bomber's player can decide to drop one or more loads of bombs.\""
+)
+
+
+def drop_decision(state: GameState, phase: int, vehicle: Vehicle) -> Decision:
+    """How many loads ``vehicle`` drops this phase: ``0`` up to the loads left, only ``0``
+    right after an Immelmann; shown (to its seat alone) the loads, the maneuver just
+    flown and this phase's planned card (where the bomb card will lie depends on it)."""
+    after = vehicle.previous is not None and vehicle.previous.symbol is Symbol.IMMELMANN
+    most = 0 if after else vehicle.bombs
+    options = tuple(str(n) for n in range(most + 1))
+    reasons = {
+        str(n): (
+            f"{vehicle.id} has just flown an Immelmann: {IMMELMANN_RULE}"
+            if after and n <= vehicle.bombs
+            else f"{vehicle.id} has {vehicle.bombs} load(s) left ({LOAD_RULE})"
+        )
+        for n in range(most + 1, max(vehicle.bombs, most) + 2)
+    }
+    plan = vehicle.plan
+    planned = plan.drop[phase - 1] if plan is not None and phase <= len(plan.drop) else 0
+    card = plan.cards[phase - 1] if plan is not None and phase <= len(plan.cards) else None
+    shown = {
+        "loads": vehicle.bombs,
+        "previous": None if vehicle.previous is None else vehicle.previous.symbol.value,
+        "card": None if card is None else str(card),
+    }
+    default = str(planned) if str(planned) in options else "0"
+    return Decision.one_of(
+        DROP, vehicle.id, (state.turn, phase), options, default, DROP_RULE, shown, reasons
+    )
+
+
+def drop(
+    state: GameState, phase: int, events: list[ev.Event], asking: Asking | None = None
+) -> dict[str, int]:
+    """Each bomber's drop this phase, asked of its seat (all bombers at once); the loads
+    leave the airplane."""
     out: dict[str, int] = {}
     for v in state.vehicles.values():  # a loop, not any(...): asked every phase
         if v.bombs > 0:
             break
     else:
         return out  # no loads left anywhere (most games carry none)
-    for vehicle in sorted(state.in_play(), key=lambda v: v.id):
-        plan = vehicle.plan
-        if plan is None or vehicle.tripod is not None or phase > len(plan.drop):
-            continue
-        loads = min(plan.drop[phase - 1], vehicle.bombs)
+    bombers = [
+        v
+        for v in sorted(state.in_play(), key=lambda v: v.id)
+        if v.bombs > 0 and v.plan is not None and v.tripod is None
+    ]
+    asked = [drop_decision(state, phase, v) for v in bombers]
+    answers = {d.id: d.default for d in asked} if asking is None or not asked else asking.ask(asked)
+    for vehicle, decision in zip(bombers, asked, strict=True):
+        loads = int(answers[decision.id][0])
         if loads <= 0:
             continue
         vehicle.bombs -= loads

@@ -14,7 +14,7 @@ import numpy as np
 from dogfight.catalog.models import Explosion as ExplosionRule
 from dogfight.catalog.models import Skill, Special
 from dogfight.geometry.reach import sight
-from dogfight.rules import firing, rockets, scenario, standard, tripods, versus
+from dogfight.rules import firing, rockets, scenario, skill_choice, standard, tripods, versus
 from dogfight.rules.decisions import Asking, Decision
 from dogfight.rules.decks import draw, return_cards, shuffle_back
 from dogfight.rules.events import (
@@ -179,7 +179,9 @@ def resolve_damage(
             shuffle_back(state, letter, cards, rng)
         else:
             cards = []
-            if scenario.skill_ready(firer, Skill.SNIPER, number):
+            if scenario.skill_ready(firer, Skill.SNIPER, number) and skill_choice.used(
+                asking, skill_choice.decision(state, firer, Skill.SNIPER, option, False)
+            ):
                 cards = _snipe(state, firer, target, letter, number, rng, events, asking)
             cards += [draw(state, letter, rng, events) for _ in range(count - len(cards))]
             boom = apply_cards(state, target, letter, cards, aimed, f"{firer.id} {weapon}", events)

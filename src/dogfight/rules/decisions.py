@@ -59,6 +59,25 @@ class Decision:
     """Answers the rules refuse now, each with why (the rule quoted): an action token
     the card or the console forbids. Private to the seat, like the decision."""
 
+    @classmethod
+    def one_of(
+        cls,
+        kind: str,
+        vehicle: str,
+        when: tuple[int, int],
+        options: Sequence[str],
+        default: str,
+        rule: str,
+        shown: dict[str, Any],
+        reasons: dict[str, str] | None = None,
+    ) -> Decision:
+        """A choice of one option (``mode = "pick"``, ``count = 1``) in the phase ``when``
+        (turn, phase): guns or rockets, a skill used or kept, the bomb loads dropped."""
+        return cls(
+            kind, vehicle, when[0], when[1], "pick", tuple(options), (default,), rule, 1,
+            shown, reasons or {},
+        )  # fmt: skip
+
     @property
     def id(self) -> str:
         """Unique within a phase: ``kind:vehicle@turn.phase``."""

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dogfight.catalog.models import Skill
 from dogfight.errors import IllegalPlanError
 from dogfight.geometry.hexbase import Side
 from dogfight.rules import action_tokens, firing, steps, tripods
@@ -263,15 +262,17 @@ def may_ask(state: GameState, phase: int) -> bool:
     reorder after tailing (asked before the second and third maneuvers), a tripod's
     direction at the reveal of its secret action card, a bomber's pick of the cards its
     bombs drew, a Sniper's pick of the two cards it drew, a tripod's action token at the
-    start of the phase. A caller resolving phases for computer players (``simulate``,
-    PettingZoo) replays a phase to collect its decisions only when this says it could ask
-    one."""
+    start of the phase, guns or rockets in the firing step, a skill used or kept. A
+    caller resolving phases for computer players (``simulate``, PettingZoo) replays a
+    phase to collect its decisions only when this says it could ask one."""
     if state.rules.switches.tailing and phase <= 2:
         return True
-    if any(Skill.SNIPER in v.skills for v in state.in_play()):
-        return True  # 000's Sniper chooses one of the two cards it draws
+    if any(v.skills for v in state.in_play()):
+        return True  # 000's skills are used when the pilot chooses; the Sniper picks a card
     if tripods.secret_action_cards(state):
         return True
+    if state.rules.switches.standard_rules and any(v.rockets > 0 for v in state.in_play()):
+        return True  # 000: "may fire its machine guns or its rockets" (the firing step)
     if action_tokens.asked(state) and any(
         v.tripod is not None and v.plan is not None and not v.plan.automated
         for v in state.in_play()

@@ -9,6 +9,14 @@ the target. ... the target takes one D damage card for each Rocket token spent .
 Exception: ... if the original target is still in the firing arc, but an airplane
 completely blocks the line of sight of the airplane launching the rockets, then the
 blocking airplane (friend or foe) is hit instead".
+
+Guns or rockets is chosen in the firing step, after movement (000: "After all vehicles
+have moved, all airplanes can fire"; "An airplane carrying rockets may fire its machine
+guns or its rockets, but not both in the same phase."): a
+:class:`~dogfight.rules.decisions.Decision` of the airplane's seat alone (:func:`decision`),
+asked when it carries rockets under the Standard Rules and its front guns have a target.
+Options ``guns``, ``rockets:1``, ``rockets:2`` (as many counters as are left); the plan's
+``rockets`` is only the default (the planned count if still legal, else guns).
 """
 
 from __future__ import annotations
@@ -17,13 +25,77 @@ import math
 from dataclasses import dataclass
 
 from dogfight.catalog.models import ManeuverCard, Symbol
+from dogfight.errors import DogfightError
 from dogfight.geometry.frozen import fast_init
 from dogfight.geometry.reach import in_arc_region, sight
 from dogfight.rules import events as ev
+from dogfight.rules.decisions import Decision
 from dogfight.rules.firing import Table
-from dogfight.rules.state import GameState, Salvo
+from dogfight.rules.state import GameState, Salvo, Vehicle
 
 ROCKET_DECK = "D"
+
+KIND = "rockets"
+"""The kind of the guns-or-rockets decision (:attr:`Decision.kind`)."""
+
+GUNS = "guns"
+RULE = (
+    '000: "After all vehicles have moved, all airplanes can fire"; "An airplane carrying '
+    'rockets may fire its machine guns or its rockets, but not both in the same phase."'
+)
+COUNTERS_RULE = '000: "To fire rockets, the airplane must ... spend one or two Rocket counters"'
+
+
+def option(count: int) -> str:
+    """The option string launching ``count`` counters (0: the machine guns)."""
+    return GUNS if count == 0 else f"rockets:{count}"
+
+
+def count_of(answer: str) -> int:
+    """How many counters an option launches (0: the machine guns)."""
+    return 0 if answer == GUNS else int(answer.split(":", 1)[1])
+
+
+def asked(state: GameState, vehicle: Vehicle) -> bool:
+    """Whether ``vehicle``'s seat chooses guns or rockets: the Standard Rules are on and it
+    still carries Rocket counters."""
+    return vehicle.rockets > 0 and state.rules.switches.standard_rules
+
+
+def decision(
+    state: GameState, vehicle: Vehicle, phase: int, target: str, short: bool, distance: float
+) -> Decision:
+    """Guns or rockets for ``vehicle`` this firing step, its front guns aiming at
+    ``target``: the options its counters allow, the others refused with the rule; the
+    plan's count as the default when still legal, else guns. Shown (to its seat alone):
+    the target, the range, the counters left and its following maneuver (rockets hit only
+    after "a stall or a straight")."""
+    left = vehicle.rockets
+    options = tuple(option(n) for n in range(0, min(2, left) + 1))
+    reasons = {
+        option(n): f"{vehicle.id} has {left} Rocket counter(s) left: {COUNTERS_RULE}"
+        for n in range(left + 1, 3)
+    }
+    reasons[option(3)] = f"at most two counters at once: {COUNTERS_RULE}"
+    plan = vehicle.plan
+    planned = plan.rockets[phase - 1] if plan is not None and phase <= len(plan.rockets) else 0
+    default = option(planned) if option(planned) in options else GUNS
+    following: str | None = None
+    if plan is not None and phase < len(plan.cards):
+        try:
+            following = state.rules.deck_of(vehicle.type).card(str(plan.cards[phase])).symbol.value
+        except DogfightError:  # a card id the deck does not hold: said as unknown
+            following = None
+    shown = {
+        "target": target,
+        "range": "short" if short else "long",
+        "distance": round(distance, 1),
+        "rockets": left,
+        "following": following,
+    }
+    return Decision.one_of(
+        KIND, vehicle.id, (state.turn, phase), options, default, RULE, shown, reasons
+    )
 
 
 @fast_init

@@ -10,9 +10,9 @@ from dogfight.catalog.models import (
     Skill,
 )
 from dogfight.geometry.hexbase import Side
-from dogfight.rules import firing, rockets, scenario, standard, tripods
+from dogfight.rules import firing, rockets, scenario, skill_choice, standard, tripods
 from dogfight.rules.damage import Shot, resolve_damage
-from dogfight.rules.decisions import Asking
+from dogfight.rules.decisions import Asking, Decision
 from dogfight.rules.events import (
     HOLDS_FIRE,
     Event,
@@ -45,7 +45,8 @@ def firing_step(
     """000: "All damage inflicted in the same firing step, regardless of its source, is
     resolved simultaneously, after all vehicles that wish to fire have done so." A pilot
     using Itchy Trigger Finger shoots first: its damage is resolved before anyone else
-    fires (000: "once every 5 phases, the pilot shoots first"). 001: "if at the start of
+    fires (000: "once every 5 phases, the pilot shoots first"), when its seat chooses to
+    use it (:mod:`dogfight.rules.skill_choice`). 001: "if at the start of
     the firing step the tripod has at least 1 energy counter in its reserve, all shots
     across protected sides are considered protected by the armor": the reserves are read
     before anything fires, and the Energy of the heat-rays is discarded once every shot
@@ -62,12 +63,25 @@ def firing_step(
     ordered = sorted(in_play, key=BY_ID)
     first = []
     done = set()
+    itchy: dict[str, Decision] = {}
     for v in ordered:
         if v.skills and scenario.skill_ready(v, Skill.ITCHY_TRIGGER_FINGER, number):
+            shot = _would_fire(state, table, v, phase, silenced, flown)
+            if shot is not None:
+                danger = skill_choice.threatened(state, table, v)
+                itchy[v.id] = skill_choice.decision(
+                    state, v, Skill.ITCHY_TRIGGER_FINGER, shot, danger
+                )
             first.append(v)
             done.add(v.id)
+    if itchy:  # the pilots ready to shoot first are asked together
+        kept = skill_choice.kept(asking, list(itchy.values()))
+        first = [v for v in first if v.id not in kept]
+        done -= kept
     early = (
-        _decide_shots(state, table, first, phase, number, silenced, flown, events) if first else []
+        _decide_shots(state, table, first, phase, number, silenced, flown, events, asking)
+        if first
+        else []
     )
     if early:
         for firer in sorted({shot[0].id for shot in early}):
@@ -80,7 +94,7 @@ def firing_step(
     arrivals = rockets.resolve(state, table, flown, events) if state.salvos else []
     # heat-rays and rockets only decide here: who is in play changes with damage alone
     rest = [v for v in ordered if v.id not in done] if done else ordered
-    shots = _decide_shots(state, table, rest, phase, number, silenced, flown, events)
+    shots = _decide_shots(state, table, rest, phase, number, silenced, flown, events, asking)
     if not rays:  # no heat-ray this phase (every phase without tripods)
         tripods.place_smoke(state, acts, events)
         resolve_damage(state, table, shots, arrivals, [], number, rng, events, asking)
@@ -110,10 +124,13 @@ def _decide_shots(
     silenced: set[tuple[str, str]],
     flown: dict[str, ManeuverCard],
     events: list[Event],
+    asking: Asking | None = None,
 ) -> list[Shot]:
-    """Each airplane's weapons choose their targets (or launch rockets)."""
+    """Each airplane's weapons choose their targets (or launch rockets: a decision of its
+    seat, :func:`_guns_or_rockets`)."""
     shots: list[Shot] = []
     rules = state.rules
+    salvos = _guns_or_rockets(state, table, vehicles, phase, silenced, flown, asking)
     for vehicle in vehicles:
         # lasting damage is in ``status``: without any, nothing keeps a gun silent
         grounded = bool(vehicle.status) and standard.cannot_fire(
@@ -139,7 +156,7 @@ def _decide_shots(
                 vehicle.aim.pop(weapon, None)
                 continue
             option = firing.protected(state, option)
-            salvo = vehicle.plan.rockets[phase - 1] if vehicle.plan and weapon == "front" else 0
+            salvo = salvos.get(vehicle.id, 0) if salvos and weapon == "front" else 0
             if salvo:
                 # 000: "An airplane carrying rockets may fire its machine guns or its
                 # rockets, but not both in the same phase."
@@ -168,6 +185,60 @@ def _decide_shots(
                 )
             )
     return shots
+
+
+def _would_fire(
+    state: GameState,
+    table: firing.Table,
+    vehicle: Vehicle,
+    phase: int,
+    silenced: set[tuple[str, str]],
+    flown: dict[str, ManeuverCard],
+    only: str | None = None,
+) -> firing.Option | None:
+    """The first shot ``vehicle``'s weapons (or its weapon ``only``) would take this
+    firing step (None: it fires at nothing), as :func:`_decide_shots` would choose it,
+    without telling anything: whether Itchy Trigger Finger would apply, whether the
+    front guns have a target for rockets (the seat is asked only then)."""
+    if vehicle.status and standard.cannot_fire(state, vehicle, flown.get(vehicle.id)):
+        return None
+    for weapon, _ in state.rules.weapons(vehicle.type):
+        if only is not None and weapon != only:
+            continue
+        if weapon == "rear" and standard.rear_gun_lost(state, vehicle):
+            continue
+        if (vehicle.id, weapon) in silenced:
+            continue
+        option = _choose(state, table, vehicle, weapon, phase, [])
+        if option is not None:
+            return option
+    return None
+
+
+def _guns_or_rockets(
+    state: GameState,
+    table: firing.Table,
+    vehicles: list[Vehicle],
+    phase: int,
+    silenced: set[tuple[str, str]],
+    flown: dict[str, ManeuverCard],
+    asking: Asking | None,
+) -> dict[str, int]:
+    """The Rocket counters each of ``vehicles`` launches at its front guns' target
+    instead of firing them (0: the guns), asked of their seats together now that
+    everything has moved (000: "After all vehicles have moved, all airplanes can fire");
+    unanswered, the plan's."""
+    asked = []
+    for v in vehicles:
+        if v.rockets and rockets.asked(state, v):
+            option = _would_fire(state, table, v, phase, silenced, flown, "front")
+            if option is not None:
+                target, short, distance = option.target, option.short, option.sight.distance
+                asked.append(rockets.decision(state, v, phase, target, short, distance))
+    if not asked:
+        return {}
+    answers = {d.id: d.default for d in asked} if asking is None else asking.ask(asked)
+    return {d.vehicle: rockets.count_of(answers[d.id][0]) for d in asked}
 
 
 def _choose(

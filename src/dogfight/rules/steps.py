@@ -77,8 +77,9 @@ def choose_actions(ph: Phase) -> None:
 
 def drop_bombs(ph: Phase) -> None:
     """001: "After action cards are chosen and before revealing any maneuvers, each
-    bomber's player can decide to drop one or more loads of bombs." """
-    ph.drops = bombs.drop(ph.state, ph.phase, ph.events)
+    bomber's player can decide to drop one or more loads of bombs.": a decision of each
+    bomber's seat (the plan's ``drop`` only its default)."""
+    ph.drops = bombs.drop(ph.state, ph.phase, ph.events, ph.asking)
 
 
 def reveal_action_cards(ph: Phase) -> None:

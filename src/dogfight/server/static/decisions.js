@@ -146,3 +146,51 @@ export function renderSniper(box, stage, send) {
   box.append(panel);
   return true;
 }
+
+// One option chosen among a few, asked of this seat alone in the middle of a phase: guns or
+// rockets in the firing step (000: "may fire its machine guns or its rockets, but not both
+// in the same phase"), a pilot's skill used now or kept, a bomber's loads dropped this
+// phase. `send(answers)` posts them all.
+const CHOICES = {
+  rockets: {
+    title: "guns or rockets",
+    legend: (d) => `${d.vehicle}'s front guns reach ${d.shown.target} (${d.shown.range} range); ${d.shown.rockets} Rocket counter(s) left${d.shown.following ? `, next maneuver: ${d.shown.following}` : ""}`,
+    label: (o) => (o === "guns" ? "fire the machine guns" : `launch ${o.split(":")[1]} rocket(s)`),
+    button: "Fire",
+  },
+  skill: {
+    title: "a skill",
+    legend: (d) => `${d.vehicle}'s ${String(d.shown.skill || "").replace(/_/g, " ")} is ready${d.shown.target ? ` (at ${d.shown.target})` : ""}`,
+    label: (o) => (o === "use" ? "use it now" : "keep it for later"),
+    button: "Decide",
+  },
+  bomb_drop: {
+    title: "bombs",
+    legend: (d) => `${d.vehicle} carries ${d.shown.loads} load(s) of bombs: how many to drop this phase`,
+    label: (o) => (o === "0" ? "drop none" : `drop ${o}`),
+    button: "Drop",
+  },
+};
+
+export function renderChoices(box, stage, send) {
+  const mine = (stage.decisions || []).filter((d) => d.kind in CHOICES);
+  if (!mine.length) return false;
+  const panel = el("div", { id: "choices", class: "decisions" });
+  panel.append(el("h2", { text: `Turn ${stage.turn}, phase ${stage.phase}: your choice` }));
+  const answers = {};
+  for (const d of mine) {
+    const kind = CHOICES[d.kind];
+    answers[d.id] = [...d.default];
+    const group = el("fieldset", { "data-decision": d.id }, el("legend", { text: `${kind.title}: ${kind.legend(d)}` }));
+    for (const option of d.options) {
+      const input = el("input", { type: "radio", name: d.id, value: option, checked: d.default.includes(option), onchange: () => { answers[d.id] = [option]; } });
+      group.append(el("label", { "data-choice": option }, input, ` ${kind.label(option)}`));
+    }
+    group.append(el("div", { class: "rule", text: d.rule }));
+    panel.append(group);
+  }
+  const button = CHOICES[mine[0].kind].button;
+  panel.append(el("button", { id: "submit-choices", class: "primary", text: button, onclick: (e) => { e.target.disabled = true; send(answers).catch(() => { e.target.disabled = false; }); } }));
+  box.append(panel);
+  return true;
+}

@@ -8,7 +8,7 @@ import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionD
 import { cardFace, cardName, cardTitle, movePoints, pathAfter, speedClass } from "./cards.js";
 import { renderActionTokens, tokenStrip } from "./tokens.js";
 import { drawTargets, missionLines } from "./missions.js";
-import { renderSniper, renderTailing, tailingGhosts } from "./decisions.js";
+import { renderChoices, renderSniper, renderTailing, tailingGhosts } from "./decisions.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
 const replayMode = location.pathname.startsWith("/replay/");
@@ -608,7 +608,8 @@ function renderStage() {
     const model = (vid) => { const v = ctx.vehicle(vid); return v ? catalog.tripods[v.type] : undefined; };
     const tokens = renderActionTokens(box, stage, { model, send });
     const sniper = renderSniper(box, stage, send);
-    if (renderInvasionDecisions(box, stage, send) || tailing || tokens || sniper) {
+    const choices = renderChoices(box, stage, send); // guns or rockets, a skill, bombs
+    if (renderInvasionDecisions(box, stage, send) || tailing || tokens || sniper || choices) {
       focusQuestion(box);
       return;
     }
