@@ -129,6 +129,14 @@ def test_the_two_cards_reach_the_snipers_seat_alone(tmp_path: Any) -> None:
                 )
                 assert answer.status_code == 200, answer.text
                 seen.append(ws.receive_json())
+            # the pilot first says it uses its skill this phase (issue 30 item 4)
+            used = c.post(
+                seat_url(game, allies, "decisions"),
+                headers=headers(ta),
+                json={"turn": 1, "phase": 1, "answers": {"skill:p@1.1": ["use"]}},
+            )
+            assert used.status_code == 200, used.text
+            seen.append(ws.receive_json())
             mine = c.get(seat_url(game, allies), headers=headers(ta)).json()
             theirs = c.get(seat_url(game, central), headers=headers(tc)).json()
         (asked,) = [d for d in mine["stage"]["decisions"] if d["kind"] == SNIPER]
