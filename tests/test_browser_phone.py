@@ -49,9 +49,12 @@ def test_a_phone_plans_with_the_board_in_view_and_zooms_to_its_own_base(
     page = phone(browser)
     page.goto(server.base + camel["link"])
     page.wait_for_selector("[data-plan='camel'] [data-card]")
-    # the hand is below the board: scrolled to its last card, the board is still in view
-    page.eval_on_selector("[data-plan='camel'] [data-card='15']", "e => e.scrollIntoView()")
+    # the hand is below the board: a card tapped and scrolled to the bottom of the
+    # screen, the board is still in view above it
     page.click("[data-plan='camel'] [data-card='2']")
+    page.eval_on_selector(
+        "[data-plan='camel'] [data-card='2']", "e => e.scrollIntoView({block: 'end'})"
+    )
     board = _rect(page, "#board")
     assert board["top"] >= 0 and board["bottom"] <= PHONE["height"]
     card = _rect(page, "[data-plan='camel'] [data-card='2']")

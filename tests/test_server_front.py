@@ -29,7 +29,7 @@ def test_a_crash_behind_the_front_gets_the_json_500_with_the_security_headers(
     with _client(tmp_path / "g.sqlite") as c:
         service = c.app.state.service  # type: ignore[attr-defined]
 
-        def broken(_game_id: str) -> Any:
+        def broken(_game_id: str, keep: bool = True) -> Any:
             raise RuntimeError("a bug")
 
         monkeypatch.setattr(service, "get", broken)
