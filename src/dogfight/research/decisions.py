@@ -1,4 +1,6 @@
-"""Engine decisions as actions of the PettingZoo environment: the reorder after tailing.
+"""Engine decisions as actions of the PettingZoo environment: the reorder after tailing,
+and the choices of one option an airplane's seat is asked in a phase (:data:`PICKS`:
+guns or rockets, a skill used or kept, the Sniper's card, the bomb loads dropped).
 
 002: "Tailed player reveals **first maneuver card** to tailing player." / "Tailing player
 may **reorder** their three planned maneuvers." When the engine asks an agent this
@@ -26,12 +28,21 @@ from dogfight.geometry.pose import Pose
 from dogfight.rules.context import Rules
 from dogfight.rules.decisions import Answer, Decision
 
+PICKS = ("rockets", "skill", "sniper", "bomb_drop")
+"""Decisions of one option among several: action ``i`` answers the ``i``-th option (an
+action out of range takes the default); the observation's ``decision`` vector gives the
+kind, the number of options and the default's place."""
+
+ASKED = ("tailing", *PICKS)
+"""The decisions an agent answers itself (any other of its seat's takes its default)."""
+
 CARDS = 3
 CARD_SIZE = 3
 TAILED_SIZE = CARD_SIZE + 4
 SIZE = 3 + CARDS * CARD_SIZE + TAILED_SIZE
 """asked, phase, cards left; each remaining card (forward, left, turn); the tailed plane's
-card and where that plane is (ahead, left, heading)."""
+card and where that plane is (ahead, left, heading). A choice of one option: asked,
+phase, options, its kind (1 to 4 quarters, :data:`PICKS`' order), the default's place."""
 
 Vector = npt.NDArray[np.float32]
 
@@ -42,7 +53,13 @@ def orders(count: int) -> list[tuple[int, ...]]:
 
 
 def answer(decision: Decision, action: Any) -> Answer:
-    """The new order an action gives (an action out of range keeps the planned order)."""
+    """The new order an action gives (an action out of range keeps the planned order);
+    for a choice of one option, that option (out of range: the default)."""
+    if decision.kind in PICKS:
+        index = -1 if action is None else int(action)
+        if 0 <= index < len(decision.options):
+            return (decision.options[index],)
+        return decision.default
     options = orders(len(decision.default))
     index = -1 if action is None else int(action)
     if not 0 <= index < len(options):
@@ -57,7 +74,8 @@ def mask(decision: Decision | None, count: int) -> npt.NDArray[np.int8]:
     if decision is None:
         out[0] = 1
         return out
-    out[: min(count, len(orders(len(decision.default))))] = 1
+    legal = len(decision.options) if decision.kind in PICKS else len(orders(len(decision.default)))
+    out[: min(count, legal)] = 1
     return out
 
 
@@ -70,6 +88,12 @@ def vector(decision: Decision | None, seen: Mapping[str, Any], rules: Rules) -> 
     ``seen`` is its seat's observation: the tailed plane's pose there is public."""
     out = np.zeros(SIZE, dtype=np.float32)
     if decision is None:
+        return out
+    if decision.kind in PICKS:
+        many = len(decision.options)
+        default = decision.options.index(decision.default[0]) if decision.default else 0
+        kind = (PICKS.index(decision.kind) + 1) / len(PICKS)
+        out[:6] = [1.0, decision.phase / 3.0, many / 3.0, kind, default / max(many, 1), 0.0]
         return out
     views = {v["id"]: v for v in seen["vehicles"]}
     me = views[decision.vehicle]

@@ -23,11 +23,12 @@ three phases.
   remaining cards, and its action picks one; every other agent sees zeros, its mask
   only the no-op 0. The agents are airplanes: the opponent bots answer their own
   decisions, unseen (a tripod's action token at the start of each phase, 000/001, and
-  its direction at the reveal, 001), the Martian bot those of the side's tripods; a bomber
-  agent's pick of half its bombs' C cards is the engine's default, the half that harms
-  most; so is an agent's choice of guns or rockets in the firing step (000, the plan's
-  ``rockets`` if still legal, else the guns), of a skill used or kept (``use``) and a
-  bomber agent's drop in each phase (the plan's ``drop`` if still legal, else none).
+  its direction at the reveal, 001), the Martian bot those of the side's tripods. An
+  agent's choices of one option are decision steps too (``decisions.PICKS``): guns or
+  rockets in the firing step (000), a skill used or kept and the Sniper's card (000), a
+  bomber's drop in each phase (001); its action ``i`` is the ``i``-th option, its mask
+  covers the options. A bomber agent's pick of half its bombs' C cards is the engine's
+  default, the half that harms most.
 - **Rewards**: damage points the airplane dealt minus those it took during the step.
 - **Episodes** end when the game is over (terminated) or after ``max_turns`` (truncated).
   ``reset(seed=s)`` replays exactly: the decks, the engine's chance and the opponent
@@ -347,11 +348,11 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
         acts: dict[str, Action | None],
         cards: dict[str, str],
     ) -> list[Decision]:
-        """The agents' reorders after tailing this phase waits for (empty: resolve it).
-        The opponent bots answer theirs from their own observation, the Martian bot those
-        of the side's tripods (a direction at the reveal); an agent's pick of its bombs'
-        cards, its guns or rockets, a skill used or kept or its drop takes the engine's
-        default."""
+        """The agents' decisions this phase waits for (empty: resolve it): their reorders
+        after tailing and their choices of one option (``decisions.ASKED``). The opponent
+        bots answer theirs from their own observation, the Martian bot those of the side's
+        tripods (a direction at the reveal); an agent's pick of its bombs' cards takes
+        the engine's default."""
         if not may_ask(state, phase):
             return []
         agents = set(self.possible_agents)
@@ -373,7 +374,7 @@ class DogfightParallelEnv(ParallelEnv):  # type: ignore[misc]
                     seen = observe(state, seat, theirs)
                     got = decide(bot, seen, state.rules, seat, theirs, self._rngs[side])
                     self._answers.update(got)
-            mine = [d for d in pending if d.vehicle in agents and d.kind == "tailing"]
+            mine = [d for d in pending if d.vehicle in agents and d.kind in asked.ASKED]
             if mine:
                 return mine
             self._answers.update({d.id: d.default for d in pending if d.id not in self._answers})
