@@ -52,14 +52,22 @@ def test_a_phone_plans_with_the_board_in_view_and_zooms_to_its_own_base(
     # the hand is below the board: a card tapped and scrolled to the bottom of the
     # screen, the board is still in view above it
     page.click("[data-plan='camel'] [data-card='2']")
-    page.eval_on_selector(
-        "[data-plan='camel'] [data-card='2']", "e => e.scrollIntoView({block: 'end'})"
+    # the server's check redraws the hand and the ghost: measure once it is in
+    page.wait_for_selector("#board [data-ghost='camel']")
+    # scrolled and measured in one go (nothing redrawn in between)
+    board, card = page.evaluate(
+        """() => {
+          const card = document.querySelector("[data-plan='camel'] [data-card='2']");
+          card.scrollIntoView({block: "end"});
+          const box = (e) => {
+            const r = e.getBoundingClientRect();
+            return {top: r.top, bottom: r.bottom};
+          };
+          return [box(document.getElementById("board")), box(card)];
+        }"""
     )
-    board = _rect(page, "#board")
     assert board["top"] >= 0 and board["bottom"] <= PHONE["height"]
-    card = _rect(page, "[data-plan='camel'] [data-card='2']")
     assert card["top"] >= board["bottom"] - 1 and card["bottom"] <= PHONE["height"]
-    page.wait_for_selector("#board [data-ghost='camel']")  # drawn once the card is checked
     ghost = _rect(page, "#board [data-ghost='camel']")
     assert ghost["top"] >= board["top"] and ghost["bottom"] <= board["bottom"]
     page.screenshot(path=str(shots / "planning.png"))
