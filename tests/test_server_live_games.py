@@ -165,3 +165,26 @@ def test_the_bound_comes_from_the_environment(monkeypatch: Any) -> None:
         assert live_games() == DEFAULT_LIVE
     monkeypatch.delenv("DOGFIGHT_LIVE_GAMES")
     assert live_games() == DEFAULT_LIVE
+
+
+def test_a_server_starting_resumes_only_games_that_need_no_person(tmp_path: Path) -> None:
+    """A server starting on thousands of stored games reads only those that may move
+    without a person: a computer seat, or inputs stored after the last step (a server
+    that stopped between them); a game waiting for its people is read when asked for."""
+    with client(tmp_path / "g.sqlite") as c:
+        waiting, _ = _made(c, preset="duel")
+        half = c.post("/api/games", json={"preset": "duel"}).json()
+        allies = next(s for s in half["seats"] if s["label"] == "allies")
+        answer = c.post(
+            seat_url(half["game"]["id"], allies["id"], "plans"),
+            headers=headers(allies["token"]),
+            json={"turn": 1, "plans": {"camel": straights_plan()}},
+        )
+        assert answer.status_code == 200, answer.text
+        bots = c.post(
+            "/api/games", json={"preset": "duel", "computer": {"central": "random"}}
+        ).json()["game"]["id"]
+        store = c.app.state.service.store  # type: ignore[attr-defined]
+        resumed = set(store.games_to_resume())
+    assert half["game"]["id"] in resumed and bots in resumed
+    assert waiting not in resumed

@@ -232,10 +232,13 @@ class GameService:
                 game.reload()
 
     def resume_all(self) -> int:
-        """Load every unfinished game and resolve what can be (after a restart); a game
-        that fails is marked so and skipped. Returns how many games are running."""
+        """Load every unfinished game that may have work to do without a person
+        (:meth:`Store.games_to_resume`: a computer seat, or inputs stored after its last
+        step) and resolve what can be (after a restart); a game that fails is marked so
+        and skipped. The others wait for their people and are loaded when asked for.
+        Returns how many games are running."""
         running = 0
-        for game_id in self.store.game_ids(unfinished_only=True):
+        for game_id in self.store.games_to_resume():
             try:
                 self.get(game_id)
             except GameFailed:

@@ -43,8 +43,11 @@ from sqlalchemy import (
     Table,
     create_engine,
     event,
+    exists,
+    func,
     insert,
     inspect,
+    or_,
     select,
     text,
 )
@@ -75,9 +78,12 @@ from dogfight.server.tables import (
     NOTIFY,
     PLANS,
     STEPS,
+    AnswerRow,
     Base,
+    DecisionRow,
     GameRow,
     Json,
+    PlanRow,
     SeatRow,
     StepRow,
 )
@@ -534,6 +540,31 @@ class Store:
                 raise KeyError(seat)
             for name, value in values.items():
                 setattr(row, name, value)
+
+    def games_to_resume(self) -> list[str]:
+        """The unfinished games that may have work to do without a person, oldest first:
+        one with a computer seat, or with an input (plans, targets, a decision) stored
+        after its last step, whose step may have all its inputs (a server that stopped
+        between the two). Any other waits for its people and is loaded when one of them
+        asks for it: a server starting on thousands of games reads only these."""
+        with Session(self.engine) as session:
+            last = (
+                select(func.max(StepRow.created))
+                .where(StepRow.game_id == GameRow.id)
+                .scalar_subquery()
+            )
+            since = func.coalesce(last, -1.0)
+            later = [
+                exists().where(row.game_id == GameRow.id, row.created > since)
+                for row in (PlanRow, AnswerRow, DecisionRow)
+            ]
+            bots = exists().where(SeatRow.game_id == GameRow.id, SeatRow.bot.is_not(None))
+            query = (
+                select(GameRow.id)
+                .where(GameRow.over.is_(False), or_(bots, *later))
+                .order_by(GameRow.created)
+            )
+            return list(session.scalars(query))
 
     def game_ids(self, unfinished_only: bool = False) -> list[str]:
         with Session(self.engine) as session:
