@@ -6,13 +6,14 @@ in memory (:mod:`dogfight.server.service`, ``DOGFIGHT_LIVE_GAMES``), 150 stored 
 took a server from 103 to 279 MB in 5 s. Here the duels are made straight in a fresh
 SQLite file (no server: making them is not what is measured), then
 
-1. a ``dogfight serve`` bounded to ``live`` games holds the first ``live`` games (it
-   resumes them as it starts, and each seat's view is asked for): its resident memory is
-   the reference, *with 200 live games*;
+1. a ``dogfight serve`` bounded to ``live`` games holds the first ``live`` games (each
+   seat's view is asked for): its resident memory is the reference, *with 200 live
+   games*;
 2. a ``dogfight serve`` with its default bound (or ``bound``) starts on all the games
-   (it resumes every unfinished one), and each game's summary and a seat's view are asked
-   for, as a client listing the games and opening each would: its resident memory after
-   that is the figure, whose target is the reference.
+   (resuming those that may move without a person: none of these duels), and each
+   game's summary and a seat's view are asked for, as a client listing the games and
+   opening each would: its resident memory after that is the figure, whose target is
+   the reference.
 
 Memory is read from /proc as the other server figures are
 (:func:`dogfight.bench.server._memory_mb`).
