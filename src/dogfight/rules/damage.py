@@ -125,17 +125,14 @@ def _snipe(
 
     labels = (f"1:{pair[0]}", f"2:{pair[1]}")
     worst = 0 if harm(pair[0]) >= harm(pair[1]) else 1
-    decision = Decision(
-        kind=SNIPER,
-        vehicle=firer.id,
-        turn=state.turn,
-        phase=state.phase,
-        mode="pick",
-        options=labels,
-        default=(labels[worst],),
-        rule=SNIPER_RULE,
-        count=1,
-        shown={
+    decision = Decision.one_of(
+        SNIPER,
+        firer.id,
+        (state.turn, state.phase),
+        labels,
+        labels[worst],
+        SNIPER_RULE,
+        {
             "target": target.id,
             "deck": letter,
             "drawn": list(pair),
