@@ -19,32 +19,17 @@ from browser_helpers import (  # the fixtures are used by name
     server_fixture,  # noqa: F401
     submit,
 )
-from server_helpers import Json, Server
+from server_helpers import Server
 from test_browser_tailing import seat_page
+from test_sniper import camels
 
 pytestmark = needs_chromium
-
-
-def plane(vid: str, side: str, x: float) -> Json:
-    return {
-        "id": vid,
-        "type": "sopwith-camel",
-        "side": side,
-        "pose": {"x": x, "y": 45.0, "heading": 0.0},
-    }
-
-
-def sniper_situation() -> Json:
-    """A Camel with the Sniper skill 25 cm behind another Camel, both flying east: it
-    fires in the first phase."""
-    sniper = {**plane("sniper", "allies", 10.0), "skills": ["sniper"]}
-    return {"ruleset": "wog", "vehicles": [sniper, plane("prey", "central", 35.0)]}
 
 
 def test_the_snipers_two_cards_reach_its_page_alone(server: Server, browser: Any) -> None:
     shots = screenshots("sniper")
     made = httpx.post(
-        server.base + "/api/games", json={"situation": sniper_situation()}, timeout=10
+        server.base + "/api/games", json={"situation": camels("sniper", "prey")}, timeout=10
     ).json()
     links = {s["label"]: s["link"] for s in made["seats"]}
     mine = seat_page(browser, server, links["allies"])

@@ -38,6 +38,18 @@ def behind(decisions: Json | None = None) -> Json:
     return sit
 
 
+def camels(sniper: str, prey: str) -> Json:
+    """A game's setup (no plans): a Camel with the Sniper skill 25 cm behind another
+    Camel, both flying east; it fires in the first phase."""
+
+    def plane(vid: str, side: str, x: float) -> Json:
+        pose = {"x": x, "y": 45.0, "heading": 0.0}
+        return {"id": vid, "type": "sopwith-camel", "side": side, "pose": pose}
+
+    first = {**plane(sniper, "allies", 10.0), "skills": ["sniper"]}
+    return {"ruleset": "wog", "vehicles": [first, plane(prey, "central", 35.0)]}
+
+
 def drawn(sit: Json) -> list[tuple[str, tuple[str, ...]]]:
     _, events = run(sit, phases=1)
     return [(e.vehicle, e.cards) for e in of(events, DamageDrawn)]
@@ -100,16 +112,7 @@ def test_the_two_cards_reach_the_snipers_seat_alone(tmp_path: Any) -> None:
     WebSocket — holds neither the decision nor the cards."""
     from server_helpers import client, headers, seat_url
 
-    def plane(vid: str, side: str, x: float) -> Json:
-        return {
-            "id": vid,
-            "type": "sopwith-camel",
-            "side": side,
-            "pose": {"x": x, "y": 45.0, "heading": 0.0},
-        }
-
-    sniper = {**plane("p", "allies", 10.0), "skills": ["sniper"]}
-    sit = {"ruleset": "wog", "vehicles": [sniper, plane("e", "central", 35.0)]}
+    sit = camels("p", "e")
     with client(tmp_path / "g.sqlite") as c:
         made = c.post("/api/games", json={"situation": sit}).json()
         game = made["game"]["id"]
