@@ -247,18 +247,15 @@ def decision(state: GameState, phase: int, vehicle: Vehicle, default: Action | N
         "energy": vehicle.tripod.energy,
         "face": "down" if secret else "up",
     }
-    return Decision(
-        kind=KIND,
-        vehicle=vehicle.id,
-        turn=state.turn,
-        phase=phase,
-        mode="pick",
-        options=tuple(options),
-        default=(written if written in options else NONE,),
-        rule=RULE_FACE_DOWN if secret else RULE_FACE_UP,
-        count=1,
-        shown=shown,
-        reasons=reasons,
+    return Decision.one_of(
+        KIND,
+        vehicle.id,
+        (state.turn, phase),
+        options,
+        written if written in options else NONE,
+        RULE_FACE_DOWN if secret else RULE_FACE_UP,
+        shown,
+        reasons,
     )
 
 

@@ -87,17 +87,14 @@ def decision(
     if len(options) < 2:
         return None
     default = written(action)
-    return Decision(
-        kind=KIND,
-        vehicle=vehicle.id,
-        turn=state.turn,
-        phase=phase,
-        mode="pick",
-        options=options,
-        default=(default,),
-        rule=RULE,
-        count=1,
-        shown={
+    return Decision.one_of(
+        KIND,
+        vehicle.id,
+        (state.turn, phase),
+        options,
+        default,
+        RULE,
+        {
             "card": action.token,
             "target": action.target if action.token == "heat_ray" else None,
             "revealed": [dict(r) for r in before],
