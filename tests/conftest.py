@@ -1,7 +1,7 @@
 """Shared fixtures and helpers for the rules tests.
 
 The helpers build situation dicts (the JSON a referee would write), run them through
-:func:`dogfight.adjudication.adjudicate` and pick events apart. Card ids are looked up in the
+:func:`dogfight.situation.ruling.adjudicate` and pick events apart. Card ids are looked up in the
 catalog by symbol or value (:func:`card_id`, :func:`plain`, :func:`jam_card`,
 :func:`explosion_card`) so that tests keep working when a shipped deck file changes.
 
@@ -16,12 +16,12 @@ from typing import Any, TypeVar
 
 import pytest
 
-from dogfight.adjudication import adjudicate
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.catalog.models import DamageCard, Special, Symbol
 from dogfight.rules.events import Event, PhaseStarted
 from dogfight.rules.state import GameState
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
+from dogfight.situation.ruling import adjudicate
 
 E = TypeVar("E", bound=Event)
 

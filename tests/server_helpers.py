@@ -25,16 +25,16 @@ with warnings.catch_warnings():
 
 from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
 from dogfight.catalog import load_catalog
-from dogfight.server import seat_actions
-from dogfight.server.app import create_app
+from dogfight.server.db.store import Store, sqlite_url
 from dogfight.server.errors import ApiError
-from dogfight.server.games import LiveGame
-from dogfight.server.limits import Limits
+from dogfight.server.play import seat_actions
+from dogfight.server.play.games import LiveGame
+from dogfight.server.play.seating import seats_of, table_of
+from dogfight.server.play.service import GameService
+from dogfight.server.play.setups import presets
 from dogfight.server.schemas import CreateGame
-from dogfight.server.seating import seats_of, table_of
-from dogfight.server.service import GameService
-from dogfight.server.setups import presets
-from dogfight.server.store import Store, sqlite_url
+from dogfight.server.web.app import create_app
+from dogfight.server.web.limits import Limits
 
 Json = dict[str, Any]
 

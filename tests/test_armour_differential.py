@@ -16,7 +16,7 @@ from dogfight.geometry.hexbase import Side
 from dogfight.geometry.protection import open_side, unprotected_point
 from dogfight.rules import firing
 from dogfight.rules.state import GameState
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 TRIPODS = ("mk1-locust", "mk2-scarab", "mk3-squid", "mk4-cuttlefish")
 AIRPLANES = ("sopwith-camel", "spad-xiii", "bristol-f2b", "fokker-dr1")

@@ -36,13 +36,13 @@ from dogfight.geometry.heatray import RulerSpec, best_shot
 from dogfight.geometry.hexbase import Side, hexagon
 from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import nearest_point
-from dogfight.narration import describe
 from dogfight.rules.events import PhaseStarted, TripodDecision
 from dogfight.rules.observation import observe
 from dogfight.rules.plans import Action
 from dogfight.rules.state import GameState
 from dogfight.sim.solo import play_solo
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
+from dogfight.words.narration import describe
 
 CATALOG = load_catalog()
 SEAT = frozenset({"t"})

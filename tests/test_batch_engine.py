@@ -22,7 +22,7 @@ from dogfight.geometry.pose import Pose
 from dogfight.geometry.reach import Arc, sight
 from dogfight.geometry.shapes import convex_overlap, rectangle
 from dogfight.sim.duel import duel_situation, tripods_situation
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 
 @pytest.mark.parametrize("ruleset", ["wog", "wow", "wow-basic"])

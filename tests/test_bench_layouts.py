@@ -16,7 +16,7 @@ from dogfight.rules.engine import resolve_phase
 from dogfight.rules.events import Event
 from dogfight.rules.firing import table_of
 from dogfight.rules.state import GameState
-from dogfight.situation import build
+from dogfight.situation.format import build
 
 
 @pytest.mark.parametrize("count", [4, 8, 16, 32, 64])

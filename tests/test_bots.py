@@ -22,11 +22,11 @@ from dogfight.rules.events import ActionWasted, EnergyChanged, IllegalManeuver, 
 from dogfight.rules.observation import observe, side_seat
 from dogfight.rules.plans import Flown, plan_problems
 from dogfight.rules.state import GameState
-from dogfight.scenario_setup import scenario_situation
 from dogfight.sim.duel import duel_situation
 from dogfight.sim.parallel import RunSpec, run
 from dogfight.sim.run import game_seeds, play_game
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
+from dogfight.situation.scenarios import scenario_situation
 
 GAMES = 200
 MAX_TURNS = 8
@@ -434,7 +434,7 @@ def test_terminal_play_warns_and_asks_before_a_plan_off_the_table(catalog: Catal
     with its phase and needs a yes; 'n' asks for the cards again. Fire choices follow a
     '/'."""
     from dogfight.cli.terminal_play import play_in_terminal
-    from dogfight.situation import parse_situation
+    from dogfight.situation.format import parse_situation
 
     data = duel_situation().model_dump(mode="json", exclude_defaults=True)
     for vehicle in data["vehicles"]:

@@ -1,4 +1,4 @@
-"""The scenario briefing and the ending in words (``dogfight.briefing``), and the seat
+"""The scenario briefing and the ending in words (``dogfight.words.briefing``), and the seat
 view that carries them to the table."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from pathlib import Path
 
 from server_helpers import client, duel_situation, headers, seat_url
 
-from dogfight.briefing import briefing, ending
 from dogfight.rules.victory import check_victory
+from dogfight.words.briefing import briefing, ending
 
 
 def test_a_lonely_invader_is_briefed_with_its_exit_edge(tmp_path: Path) -> None:

@@ -288,10 +288,10 @@ def test_a_failed_games_replay_shows_its_steps_and_says_it_failed(
 ) -> None:
     """Issue 28, defect 6: the replay page of a failed game (its turn 2 failed, turn 1
     played) steps through turn 1 and says the game failed, and where."""
-    from dogfight.server import status
-    from dogfight.server.seat_actions import submit_plans
-    from dogfight.server.service import GameService
-    from dogfight.server.store import Store, sqlite_url
+    from dogfight.server.db import status
+    from dogfight.server.db.store import Store, sqlite_url
+    from dogfight.server.play.seat_actions import submit_plans
+    from dogfight.server.play.service import GameService
 
     # made and played here, beside the server: the server loads it when it is asked
     store = Store(sqlite_url(server.db))

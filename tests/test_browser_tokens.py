@@ -23,7 +23,7 @@ from browser_helpers import (  # the fixtures are used by name
 from server_helpers import Server
 
 from dogfight.catalog.loader import load_catalog
-from dogfight.server.setups import presets
+from dogfight.server.play.setups import presets
 
 pytestmark = needs_chromium
 

@@ -279,7 +279,7 @@ def test_bloody_april_flies_002s_bombing_and_photographic_missions(catalog: Cata
 
     from dogfight.rules.events import Event
     from dogfight.sim.run import play_game
-    from dogfight.situation import build
+    from dogfight.situation.format import build
 
     spec, _ = load_campaign("bloody-april", catalog)
     campaign = start(spec, 7)

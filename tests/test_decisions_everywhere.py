@@ -16,10 +16,10 @@ from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import may_ask, pending_decisions, resolve_phase
 from dogfight.rules.observation import observe, side_seat
 from dogfight.rules.tripod_reveal import KIND as DIRECTION
-from dogfight.scenario_setup import scenario_situation
 from dogfight.sim.duel import duel_situation
 from dogfight.sim.run import _decisions, start_refereed
-from dogfight.situation import build
+from dogfight.situation.format import build
+from dogfight.situation.scenarios import scenario_situation
 
 CATALOG = load_catalog()
 

@@ -18,7 +18,7 @@ from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import resolve_phase, start_turn
 from dogfight.rules.events import as_dicts
 from dogfight.rules.state import GameState, Vehicle
-from dogfight.situation import build
+from dogfight.situation.format import build
 
 
 def test_new_firing_geometry_agrees_with_the_reference(catalog: Catalog) -> None:

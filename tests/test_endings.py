@@ -6,29 +6,29 @@ the browser, the terminal, `simulate` and campaigns read that one judgement." Fo
 victory condition of every scenario (a win for one side, a loss for the other), and for
 every side leaving the table by an edge no condition names (a draw, where the text allows
 it), the table is set as the condition says and the judgement is read by each reader:
-the log line (:func:`dogfight.narration.describe`, which the terminal prints), the page's
-ending (:func:`dogfight.briefing.ending`), the terminal's last line
-(:func:`dogfight.narration.ending`), ``simulate``'s game result and a campaign's mission.
+the log line (:func:`dogfight.words.narration.describe`, which the terminal prints), the page's
+ending (:func:`dogfight.words.briefing.ending`), the terminal's last line
+(:func:`dogfight.words.narration.ending`), ``simulate``'s game result and a campaign's mission.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from dogfight.briefing import ending as page_ending
 from dogfight.campaign.missions import result_of
 from dogfight.campaign.record import Campaign
 from dogfight.campaign.spec import load_campaign
 from dogfight.catalog import load_catalog
 from dogfight.catalog.models import Scenario, Victory
-from dogfight.narration import describe, ending
 from dogfight.rules.events import Event, GameOver
 from dogfight.rules.state import GameState
 from dogfight.rules.victory import check_victory
-from dogfight.scenario_setup import scenario_situation
 from dogfight.sim.run import summarize_game
-from dogfight.situation import build
-from dogfight.wording import side_name, side_wins
+from dogfight.situation.format import build
+from dogfight.situation.scenarios import scenario_situation
+from dogfight.words.briefing import ending as page_ending
+from dogfight.words.narration import describe, ending
+from dogfight.words.terms import side_name, side_wins
 
 CATALOG = load_catalog()
 SCENARIOS = sorted(CATALOG.scenarios)

@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 from server_helpers import duel_situation, three_planes
 
-from dogfight.adjudication import adjudicate
 from dogfight.bench.fuzz import mutate
 from dogfight.catalog.loader import load_catalog
 from dogfight.errors import DogfightError
@@ -30,9 +29,10 @@ from dogfight.rules.engine import resolve_phase, start_turn
 from dogfight.rules.events import as_dicts
 from dogfight.rules.observation import observe
 from dogfight.rules.plans import Plan
-from dogfight.server.app import create_app
-from dogfight.server.limits import Limits
-from dogfight.situation import build, parse_situation
+from dogfight.server.web.app import create_app
+from dogfight.server.web.limits import Limits
+from dogfight.situation.format import build, parse_situation
+from dogfight.situation.ruling import adjudicate
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -14,6 +14,7 @@ from geometry_oracles import bits, nearest_indexed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dogfight.bench.reference import clip_half_plane as _clip_indexed
 from dogfight.geometry.hexbase import hexagon
 from dogfight.geometry.pose import Point, Pose
 from dogfight.geometry.shapes import (
@@ -23,7 +24,6 @@ from dogfight.geometry.shapes import (
     nearest_point,
     rectangle,
 )
-from dogfight.rules.reference import clip_half_plane as _clip_indexed
 
 
 def _overlap_indexed(a: Sequence[Point], b: Sequence[Point]) -> bool:

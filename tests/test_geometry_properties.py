@@ -26,7 +26,7 @@ from dogfight.geometry.reach import Arc, Sight, _shadow_points, shadow, shadows,
 from dogfight.geometry.shapes import Polygon, area, contains, convex_overlap, rectangle
 from dogfight.rules.firing import blocked_shots, options, table_of
 from dogfight.rules.state import GameState
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 CATALOG = load_catalog()
 CONSTANTS = CATALOG.constants

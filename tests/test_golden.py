@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from dogfight.catalog import load_catalog
+from dogfight.output.transcript import transcript
 from dogfight.sim.duel import duel_situation, random_game, replay
-from dogfight.transcript import transcript
 
 GOLDEN = Path(__file__).parent / "golden"
 GAMES = {

@@ -20,7 +20,7 @@ from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import convex_overlap, rectangle
 from dogfight.rules import firing, rays
 from dogfight.rules.state import BombCard, GameState
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 TRIPODS = ("mk1-locust", "mk2-scarab", "mk3-squid", "mk4-cuttlefish")
 AIRPLANES = ("sopwith-camel", "spad-xiii", "caproni-ca3", "fokker-dr1")

@@ -22,9 +22,9 @@ from server_helpers import client, duel_situation, headers, seat_url, straights_
 from dogfight.catalog.loader import load_catalog
 from dogfight.rules.engine import resolve_or_ask, resolve_phase
 from dogfight.rules.plans import Plan
-from dogfight.server import games as games_module
-from dogfight.server.service import GameService
-from dogfight.server.store import Store, sqlite_url
+from dogfight.server.db.store import Store, sqlite_url
+from dogfight.server.play import games as games_module
+from dogfight.server.play.service import GameService
 
 Json = dict[str, Any]
 
@@ -370,7 +370,7 @@ def test_the_server_plays_a_computer_game_past_40_steps(tmp_path: Path) -> None:
 def test_a_non_finite_number_is_never_printed_as_json() -> None:
     """The command line's JSON is strict: NaN would be a bug, refused with a message."""
     from dogfight.errors import DataError
-    from dogfight.output import dumps
+    from dogfight.output.files import dumps
 
     assert json.loads(dumps({"x": 1.5})) == {"x": 1.5}
     for bad in (float("nan"), float("inf"), [float("-inf")]):

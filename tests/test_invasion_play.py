@@ -15,9 +15,9 @@ from dogfight.catalog.loader import load_catalog
 from dogfight.cli.terminal_play import play_in_terminal
 from dogfight.rules.events import Event
 from dogfight.rules.observation import observe, side_seat
-from dogfight.scenario_setup import scenario_situation
 from dogfight.sim.run import game_seeds, play_game
-from dogfight.situation import build
+from dogfight.situation.format import build
+from dogfight.situation.scenarios import scenario_situation
 
 CATALOG = load_catalog()
 
@@ -88,7 +88,7 @@ def test_bench_invasion_phase_is_what_its_name_says() -> None:
     from dogfight.rules.chance import step_rng
     from dogfight.rules.engine import resolve_phase, start_turn
     from dogfight.rules.plans import Plan
-    from dogfight.situation import parse_situation
+    from dogfight.situation.format import parse_situation
 
     situation = parse_situation(invasion_situation(CATALOG), "bench")
     plans = {v.id: Plan.model_validate(v.plans[0]) for v in situation.vehicles}

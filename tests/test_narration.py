@@ -6,8 +6,8 @@ import dataclasses
 import typing
 
 from dogfight.geometry.pose import Pose
-from dogfight.narration import describe
 from dogfight.rules import events as ev
+from dogfight.words.narration import describe
 
 
 def sample(cls: type[ev.Event]) -> ev.Event:

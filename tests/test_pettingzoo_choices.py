@@ -11,7 +11,7 @@ import numpy as np
 
 from dogfight.research.decisions import PICKS
 from dogfight.research.pettingzoo_env import DogfightParallelEnv
-from dogfight.situation import parse_situation
+from dogfight.situation.format import parse_situation
 
 
 def ace() -> Any:

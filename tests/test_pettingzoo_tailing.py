@@ -18,7 +18,7 @@ from pettingzoo.test import parallel_api_test
 from dogfight.research.decisions import orders
 from dogfight.research.pettingzoo_env import DogfightParallelEnv
 from dogfight.rules.events import CardsReordered, Revealed, Tailing
-from dogfight.situation import parse_situation
+from dogfight.situation.format import parse_situation
 
 
 def tailing(with_camel: bool = True) -> Any:

@@ -42,7 +42,7 @@ from dogfight.rules.context import Rules
 from dogfight.rules.plans import BASIC, Flown, Restrictions, plan_problems
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.sim.duel import duel_situation
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 CATALOG = load_catalog()
 DECKS = sorted(CATALOG.maneuver_decks)
@@ -473,7 +473,7 @@ def test_a_remembered_scenario_guess_is_the_one_worked_out() -> None:
     the scenario's."""
     from dogfight.bots.view import _GUESSES, guess_scenario
     from dogfight.rules.observation import observe, side_seat
-    from dogfight.scenario_setup import scenario_situation
+    from dogfight.situation.scenarios import scenario_situation
 
     for sid in sorted(CATALOG.scenarios):
         state = build(scenario_situation(CATALOG, sid), CATALOG, 0)

@@ -16,7 +16,7 @@ from dogfight.catalog.loader import Catalog
 from dogfight.geometry.pose import Pose
 from dogfight.rules.state import GameState
 from dogfight.sim.duel import duel_situation
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 
 def _best(state: GameState, vid: str) -> list[tuple[str, ...]]:

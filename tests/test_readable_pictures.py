@@ -16,9 +16,9 @@ import pytest
 from dogfight.catalog import load_catalog
 from dogfight.render.context import side_colours, side_slots
 from dogfight.render.style import PALETTE, SIDE_SLOTS
-from dogfight.scenario_setup import CLEAR_OF_START, off_objectives, scenario_situation
-from dogfight.server.setups import presets
-from dogfight.situation import build, parse_situation
+from dogfight.server.play.setups import presets
+from dogfight.situation.format import build, parse_situation
+from dogfight.situation.scenarios import CLEAR_OF_START, off_objectives, scenario_situation
 
 CATALOG = load_catalog()
 PRESETS = presets(CATALOG)

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from dogfight.adjudication import adjudicate
 from dogfight.catalog import Catalog, load_catalog
 from dogfight.cli.app import app
 from dogfight.geometry.hexbase import Side, side_midpoint, side_segment
@@ -39,7 +38,8 @@ from dogfight.rules.events import (
     TurnStarted,
 )
 from dogfight.rules.state import GameState
-from dogfight.situation import build, parse_situation, read_situation
+from dogfight.situation.format import build, parse_situation, read_situation
+from dogfight.situation.ruling import adjudicate
 
 ROOT = Path(__file__).resolve().parents[1]
 DUEL = ROOT / "examples" / "duel.json"
@@ -915,7 +915,7 @@ def test_a_scenario_draws_its_title_edge_strips_half_line_and_objective_zone(
 
 def test_a_scenario_won_and_a_reinforcement_entering(catalog: Catalog) -> None:
     """The caption says the game's one judgement (``state.result``) in the words of
-    :func:`dogfight.narration.ending`, as the page, the terminal and the log do."""
+    :func:`dogfight.words.narration.ending`, as the page, the terminal and the log do."""
     final, _events = spark(catalog)
     pose = final.vehicles["nieuport"].pose
     events: list[Event] = [

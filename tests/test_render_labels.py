@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dogfight.adjudication import adjudicate
 from dogfight.catalog import load_catalog
 from dogfight.render.svg import render_svg
 from dogfight.rules.state import GameState
-from dogfight.server.setups import presets
-from dogfight.situation import build, parse_situation
+from dogfight.server.play.setups import presets
+from dogfight.situation.format import build, parse_situation
+from dogfight.situation.ruling import adjudicate
 
 NS = "{http://www.w3.org/2000/svg}"
 CATALOG = load_catalog()

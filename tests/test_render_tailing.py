@@ -18,14 +18,14 @@ from hypothesis import strategies as st
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon as ShapelyPolygon
 
-from dogfight.adjudication import adjudicate
 from dogfight.catalog import Catalog, load_catalog
 from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import rectangle
 from dogfight.geometry.sides import REAR, side_towards
 from dogfight.render import render_svg
 from dogfight.render.tailing import BROKEN, HOLDS, blind_spot
-from dogfight.situation import parse_situation
+from dogfight.situation.format import parse_situation
+from dogfight.situation.ruling import adjudicate
 
 NS = "{http://www.w3.org/2000/svg}"
 

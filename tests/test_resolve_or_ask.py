@@ -20,7 +20,7 @@ from dogfight.rules.events import Event
 from dogfight.rules.plans import Plan
 from dogfight.rules.state import GameState
 from dogfight.sim.duel import duel_situation, melee_situation
-from dogfight.situation import build
+from dogfight.situation.format import build
 
 TYPE = "spad-xiii"
 PREY = tuple(straights(TYPE)[:3])

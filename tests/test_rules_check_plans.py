@@ -21,7 +21,7 @@ from dogfight.rules.engine import check_plans, resolve_phase, start_turn
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.sim.duel import duel_situation, melee_situation, tripods_situation
-from dogfight.situation import Situation, build, parse_situation
+from dogfight.situation.format import Situation, build, parse_situation
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -19,12 +19,10 @@ import pytest
 from conftest import Json, of, plane, run, situation, state_of
 
 from dogfight.bots.base import make
-from dogfight.briefing import ending
 from dogfight.catalog.loader import load_catalog
 from dogfight.cli.terminal_play import table_map
 from dogfight.errors import DataError
 from dogfight.geometry.maneuver import apply_card
-from dogfight.narration import describe
 from dogfight.render import render_svg
 from dogfight.rules.events import Event, GameOver, HomeAfterMission, MissionAccomplished
 from dogfight.rules.missions import on_target
@@ -32,7 +30,9 @@ from dogfight.rules.observation import observe
 from dogfight.rules.victory import scores
 from dogfight.sim.run import GameResult
 from dogfight.sim.stats import games_csv, summarize
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
+from dogfight.words.briefing import ending
+from dogfight.words.narration import describe
 
 TABLE = (90.0, 120.0)
 

@@ -17,7 +17,7 @@ from dogfight.rules.decisions import Asking
 from dogfight.rules.phase import Phase
 from dogfight.rules.tripods import PhaseActions
 from dogfight.sim.duel import duel_situation, melee_situation, tripods_situation
-from dogfight.situation import build
+from dogfight.situation.format import build
 
 
 def _containers(obj: Any) -> list[Any]:

@@ -16,7 +16,7 @@ from dogfight.rules.engine import start_turn
 from dogfight.rules.plans import Plan, check_plan_shape
 from dogfight.rules.turns import allowed_symbols
 from dogfight.sim.duel import duel_situation
-from dogfight.situation import build
+from dogfight.situation.format import build
 
 
 def test_maneuver_cards_are_the_decks_cards_by_id(catalog: Catalog) -> None:

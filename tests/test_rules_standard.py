@@ -74,7 +74,7 @@ from dogfight.rules.observation import observe, side_seat, visible_events
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.rules.tripods import smoke_stands
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 CATALOG = load_catalog()
 CONST = CATALOG.constants

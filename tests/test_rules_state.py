@@ -14,7 +14,7 @@ from dogfight.rules.decks import draw, shuffle_back
 from dogfight.rules.events import Event
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 from dogfight.sim.duel import tripods_situation
-from dogfight.situation import build
+from dogfight.situation.format import build
 
 
 def _marked(obj: Any) -> Any:

@@ -15,7 +15,7 @@ from dogfight.rules.engine import resolve_phase, start_turn
 from dogfight.rules.events import Event
 from dogfight.rules.state import GameState
 from dogfight.sim.duel import duel_situation, melee_situation, tripods_situation
-from dogfight.situation import build
+from dogfight.situation.format import build
 
 
 def _every_step(state: GameState) -> tuple[tuple[steps.Step, ...], tuple[steps.Step, ...]]:

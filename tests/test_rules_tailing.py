@@ -185,7 +185,7 @@ def test_terminal_play_asks_the_tailing_player() -> None:
     from conftest import _catalog
 
     from dogfight.cli.terminal_play import play_in_terminal
-    from dogfight.situation import parse_situation
+    from dogfight.situation.format import parse_situation
 
     sit = duel()
     orders = iter(["1 2", "3 1 2", "2 1"])
@@ -210,7 +210,7 @@ def test_simulated_bots_answer_tailing() -> None:
     from conftest import _catalog
 
     from dogfight.sim.run import play_game
-    from dogfight.situation import parse_situation
+    from dogfight.situation.format import parse_situation
 
     events: list[Any] = []
     play_game(

@@ -37,7 +37,7 @@ from dogfight.errors import DataError, IllegalPlanError
 from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import preview_targets, resolve_phase
 from dogfight.rules.events import ActionCardRevealed, ActionWasted, HeatRay, ProtectedHit
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 SEP = 20.0  # centre to centre, cm
 

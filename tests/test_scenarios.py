@@ -33,7 +33,6 @@ from test_rules_tripods import (
     tripod,
 )
 
-from dogfight.adjudication import adjudicate
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import Skill
 from dogfight.errors import DataError
@@ -54,7 +53,8 @@ from dogfight.rules.events import (
 )
 from dogfight.rules.plans import Plan
 from dogfight.rules.state import GameState
-from dogfight.situation import read_situation
+from dogfight.situation.format import read_situation
+from dogfight.situation.ruling import adjudicate
 
 CATALOG = load_catalog()
 RULER = CATALOG.constants.ruler.length

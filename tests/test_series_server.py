@@ -14,8 +14,8 @@ from typing import Any
 
 from server_helpers import client, duel_situation
 
-from dogfight.server.app import create_app
-from dogfight.server.limits import Limits
+from dogfight.server.web.app import create_app
+from dogfight.server.web.limits import Limits
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

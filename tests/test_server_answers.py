@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from server_helpers import client, headers, seat_url, slowest_plan, straights_plan, three_planes
 
-from dogfight.server.fastpath import _query
+from dogfight.server.web.fastpath import _query
 
 Json = dict[str, Any]
 

@@ -1,4 +1,4 @@
-"""Group commit (``dogfight.server.commits``): the writes made on the event loop's thread
+"""Group commit (``dogfight.server.db.commits``): the writes made on the event loop's thread
 share one SQLite transaction per pass of the loop; nothing of them is seen, answered or
 sent before it is committed; a refused write is rolled back alone; a failed commit
 stores nothing and tells every game in it."""
@@ -14,10 +14,10 @@ import pytest
 from server_helpers import client, headers, seat_url, stored_duels, straights_plan
 from starlette.websockets import WebSocketDisconnect
 
-from dogfight.server import commits
-from dogfight.server.commits import GroupLost
-from dogfight.server.game_rows import Batch
-from dogfight.server.store import Conflict, Stale
+from dogfight.server.db import commits
+from dogfight.server.db.commits import GroupLost
+from dogfight.server.db.game_rows import Batch
+from dogfight.server.db.store import Conflict, Stale
 
 
 def _plans_stored(path: Path) -> list[tuple[str, int, str]]:

@@ -13,8 +13,8 @@ from postgres_helpers import pg_url, postgres  # noqa: F401  (fixtures)
 from server_helpers import client, duel_situation, headers, seat_url, straights_plan
 
 from dogfight.rules.engine import resolve_or_ask, resolve_phase
-from dogfight.server import games as games_module
-from dogfight.server.store import Store, sqlite_url
+from dogfight.server.db.store import Store, sqlite_url
+from dogfight.server.play import games as games_module
 
 Json = dict[str, Any]
 

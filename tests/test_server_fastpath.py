@@ -1,4 +1,4 @@
-"""The plans request answered by the fast path (``dogfight.server.fastpath``) gets the
+"""The plans request answered by the fast path (``dogfight.server.web.fastpath``) gets the
 same answer, refusals included, as the FastAPI route it stands in front of: two games
 with the same seed, one posted to through the fast path, the other through the route
 (an extra query parameter sends a request on to it), answer alike."""
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from server_helpers import client, headers, seat_url, straights_plan
 
-from dogfight.server import fastpath
+from dogfight.server.web import fastpath
 
 Json = dict[str, Any]
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from dogfight.server.app import create_app
-from dogfight.server.limits import Limits
+from dogfight.server.web.app import create_app
+from dogfight.server.web.limits import Limits
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

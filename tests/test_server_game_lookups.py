@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from dogfight.catalog import load_catalog
-from dogfight.server.games import LiveGame
+from dogfight.server.db.store import Store, sqlite_url
+from dogfight.server.play.games import LiveGame
+from dogfight.server.play.seating import seats_of, table_of
+from dogfight.server.play.service import GameService
+from dogfight.server.play.setups import presets
 from dogfight.server.schemas import CreateGame
-from dogfight.server.seating import seats_of, table_of
-from dogfight.server.service import GameService
-from dogfight.server.setups import presets
-from dogfight.server.store import Store, sqlite_url
 
 
 def _plain_next_step(game: LiveGame) -> tuple[int, int] | None:

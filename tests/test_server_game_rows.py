@@ -12,7 +12,7 @@ from server_helpers import duel_situation
 
 from dogfight.bots.random_plans import random_legal_plan
 from dogfight.rules.plans import Action, Plan
-from dogfight.server.game_rows import plans_text
+from dogfight.server.db.game_rows import plans_text
 
 
 def _oracle(plans: dict[str, Plan]) -> str:

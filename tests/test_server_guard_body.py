@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from dogfight.server.limits import Guard, Limits, Message
+from dogfight.server.web.limits import Guard, Limits, Message
 
 HOST = (b"host", b"127.0.0.1")
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from server_helpers import client, duel_situation, headers, seat_url, straights_plan, three_planes
 
-from dogfight.server.app import create_app
-from dogfight.server.limits import Limits, RateLimit
+from dogfight.server.web.app import create_app
+from dogfight.server.web.limits import Limits, RateLimit
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 from server_helpers import client, headers, seat_url, stored_duels, straights_plan
 from test_server_decisions import tailing_situation
 
-from dogfight.server.app import create_app
-from dogfight.server.limits import Limits
-from dogfight.server.service import DEFAULT_LIVE, GameService, live_games
+from dogfight.server.play.service import DEFAULT_LIVE, GameService, live_games
+from dogfight.server.web.app import create_app
+from dogfight.server.web.limits import Limits
 
 Json = dict[str, Any]
 

@@ -14,9 +14,9 @@ from types import SimpleNamespace
 import pytest
 from server_helpers import stored_duels, straights_plan
 
-from dogfight.server import store as store_module
-from dogfight.server.game_rows import Batch
-from dogfight.server.store import Conflict, Stale
+from dogfight.server.db import store as store_module
+from dogfight.server.db.game_rows import Batch
+from dogfight.server.db.store import Conflict, Stale
 
 
 def _stored(path: Path) -> tuple[list[tuple[str, int, str]], dict[str, int]]:

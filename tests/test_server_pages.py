@@ -1,5 +1,5 @@
 """Every page and static file is revalidated on every load (``Cache-Control: no-cache``,
-``dogfight.server.pages``): after an upgrade no browser runs an older script against the
+``dogfight.server.web.pages``): after an upgrade no browser runs an older script against the
 newer server's messages, and an unchanged file still costs only a 304."""
 
 from __future__ import annotations

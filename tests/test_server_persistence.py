@@ -13,10 +13,10 @@ import pytest
 from server_helpers import Server, duel_situation, serving, straights_plan, three_planes
 
 from dogfight.catalog import load_catalog
-from dogfight.server.games import LiveGame
-from dogfight.server.seat_actions import submit_plans
-from dogfight.server.service import GameService
-from dogfight.server.store import Store, sqlite_url
+from dogfight.server.db.store import Store, sqlite_url
+from dogfight.server.play.games import LiveGame
+from dogfight.server.play.seat_actions import submit_plans
+from dogfight.server.play.service import GameService
 
 Json = dict[str, Any]
 

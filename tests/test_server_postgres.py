@@ -23,16 +23,16 @@ from websockets.sync.client import ClientConnection, connect
 
 from dogfight.bench.pgcluster import Cluster
 from dogfight.catalog import load_catalog
-from dogfight.server import status
+from dogfight.server.db import status
+from dogfight.server.db.game_rows import Batch, Marks
+from dogfight.server.db.notify import libpq_url
+from dogfight.server.db.pg_statements import CHANNEL
+from dogfight.server.db.store import Conflict, Stale, Store, sqlite_url
+from dogfight.server.db.tables import GameRow
 from dogfight.server.errors import GameFailed
-from dogfight.server.game_rows import Batch, Marks
-from dogfight.server.games import LiveGame
-from dogfight.server.notify import libpq_url
-from dogfight.server.pg_statements import CHANNEL
-from dogfight.server.seat_actions import submit_plans
-from dogfight.server.service import GameService
-from dogfight.server.store import Conflict, Stale, Store, sqlite_url
-from dogfight.server.tables import GameRow
+from dogfight.server.play.games import LiveGame
+from dogfight.server.play.seat_actions import submit_plans
+from dogfight.server.play.service import GameService
 
 Json = dict[str, Any]
 
@@ -169,7 +169,7 @@ def _drop_connections(url: str) -> int:
     drop them): the pools' connections and the listeners'."""
     import psycopg
 
-    from dogfight.server.notify import libpq_url
+    from dogfight.server.db.notify import libpq_url
 
     with psycopg.connect(libpq_url(url), autocommit=True) as connection:
         rows = connection.execute(

@@ -18,7 +18,7 @@ from server_helpers import serving
 
 from dogfight.cli.web import server_config
 from dogfight.errors import DataError
-from dogfight.server.limits import Limits
+from dogfight.server.web.limits import Limits
 
 
 def created(base: str, forwarded: list[str | None]) -> list[int]:

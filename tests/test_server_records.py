@@ -19,9 +19,9 @@ from dogfight.catalog import load_catalog
 from dogfight.geometry.maneuver import apply_card, arrowhead, card_curve_numbers, card_path, nose
 from dogfight.geometry.pose import Pose
 from dogfight.rules.events import IllegalManeuver, Moved, TurnStarted
-from dogfight.server.records import event_json, event_text
-from dogfight.server.viewcache import to_json
-from dogfight.situation import build, parse_situation
+from dogfight.server.db.records import event_json, event_text
+from dogfight.server.play.viewcache import to_json
+from dogfight.situation.format import build, parse_situation
 
 CATALOG = load_catalog()
 STATE = build(parse_situation(duel_situation(), "setup"), CATALOG, 1)
@@ -158,7 +158,7 @@ def test_a_steps_stored_text_gives_the_same_page_text_as_its_events() -> None:
     from dogfight.rules.chance import step_rng
     from dogfight.rules.engine import resolve_phase, start_turn
     from dogfight.rules.plans import Plan
-    from dogfight.server.records import Step
+    from dogfight.server.db.records import Step
 
     state = STATE
     cards = [c.id for c in DECK.cards if c.symbol.value == "straight"][:3]
@@ -191,8 +191,8 @@ def test_a_seats_table_as_text_is_the_table_put_in_json() -> None:
 
     from dogfight.rules.engine import start_turn
     from dogfight.rules.plans import Plan
-    from dogfight.server.viewcache import ViewCache
-    from dogfight.server.views import public_view, public_view_json
+    from dogfight.server.play.viewcache import ViewCache
+    from dogfight.server.play.views import public_view, public_view_json
 
     examples = Path(__file__).parent.parent / "examples"
     checked = 0

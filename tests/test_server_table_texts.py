@@ -1,5 +1,5 @@
 """The parts of the table, written straight into their text
-(:mod:`dogfight.server.table_texts`), are the very texts of the observation's dicts put
+(:mod:`dogfight.server.play.table_texts`), are the very texts of the observation's dicts put
 in JSON: the table's head and what lies open on it at every state of games of every
 preset (airplanes, tripods, WW2 airplanes, missions, computer players), each vehicle's
 parts at those states, and vehicles with what a short game seldom shows (jammed guns,
@@ -26,12 +26,11 @@ from dogfight.rules.observation import (
 )
 from dogfight.rules.plans import Flown, Plan
 from dogfight.rules.state import GameState, Vehicle
-from dogfight.server.schemas import CreateGame
-from dogfight.server.seating import seats_of, table_of
-from dogfight.server.service import GameService
-from dogfight.server.setups import presets
-from dogfight.server.store import Store
-from dogfight.server.table_texts import (
+from dogfight.server.db.store import Store
+from dogfight.server.play.seating import seats_of, table_of
+from dogfight.server.play.service import GameService
+from dogfight.server.play.setups import presets
+from dogfight.server.play.table_texts import (
     _rounded,
     open_table_text,
     open_vehicle_text,
@@ -39,7 +38,8 @@ from dogfight.server.table_texts import (
     rules_head_text,
     table_head_text,
 )
-from dogfight.server.viewcache import to_json
+from dogfight.server.play.viewcache import to_json
+from dogfight.server.schemas import CreateGame
 
 CATALOG = load_catalog()
 PRESETS = presets(CATALOG)

@@ -13,18 +13,18 @@ from typing import Any
 
 import numpy as np
 
-from dogfight.briefing import briefing, ending
 from dogfight.catalog import load_catalog
 from dogfight.rules.events import DamageDrawn, PhaseStarted, SpecialDamage, TurnStarted
-from dogfight.server import seat_actions, views
-from dogfight.server.games import LiveGame
-from dogfight.server.records import Step
+from dogfight.server.db.records import Step
+from dogfight.server.db.store import Store
+from dogfight.server.play import seat_actions, views
+from dogfight.server.play.games import LiveGame
+from dogfight.server.play.seating import seats_of, table_of
+from dogfight.server.play.service import GameService
+from dogfight.server.play.setups import presets
+from dogfight.server.play.viewcache import ViewCache
 from dogfight.server.schemas import CreateGame
-from dogfight.server.seating import seats_of, table_of
-from dogfight.server.service import GameService
-from dogfight.server.setups import presets
-from dogfight.server.store import Store
-from dogfight.server.viewcache import ViewCache
+from dogfight.words.briefing import briefing, ending
 
 Json = dict[str, Any]
 

@@ -19,19 +19,19 @@ from server_helpers import DECIMAL_FLOATS, plan_random_turns
 from dogfight import ENGINE_VERSION
 from dogfight.catalog import load_catalog
 from dogfight.geometry.pose import Pose
-from dogfight.narration import ending as words
 from dogfight.rules.events import Event, GameOver
 from dogfight.rules.plans import Action, Plan
-from dogfight.server import views
-from dogfight.server.games import LiveGame
-from dogfight.server.records import _float_text, stored_text
+from dogfight.server.db.records import _float_text, stored_text
+from dogfight.server.db.store import Store
+from dogfight.server.play import views
+from dogfight.server.play.games import LiveGame
+from dogfight.server.play.seating import seats_of, table_of
+from dogfight.server.play.service import GameService
+from dogfight.server.play.setups import presets
+from dogfight.server.play.table_texts import page_plans
+from dogfight.server.play.viewcache import scalar_json, to_json
 from dogfight.server.schemas import CreateGame
-from dogfight.server.seating import seats_of, table_of
-from dogfight.server.service import GameService
-from dogfight.server.setups import presets
-from dogfight.server.store import Store
-from dogfight.server.table_texts import page_plans
-from dogfight.server.viewcache import scalar_json, to_json
+from dogfight.words.narration import ending as words
 
 Json = dict[str, Any]
 

@@ -20,11 +20,11 @@ from server_helpers import headers, seat_url, straights_plan
 from dogfight.bots.base import REGISTRY, register
 from dogfight.rules.context import Rules
 from dogfight.rules.plans import Action, Plan
-from dogfight.server import ws
-from dogfight.server.app import create_app
-from dogfight.server.limits import Limits
-from dogfight.server.store import Store, sqlite_url
-from dogfight.server.workers import INLINE_LIMIT, GameWorkers
+from dogfight.server.db.store import Store, sqlite_url
+from dogfight.server.play.workers import INLINE_LIMIT, GameWorkers
+from dogfight.server.web import ws
+from dogfight.server.web.app import create_app
+from dogfight.server.web.limits import Limits
 
 Json = dict[str, Any]
 
@@ -362,10 +362,10 @@ def test_the_seats_to_plan_kept_per_state_are_the_seats_worked_out_anew(
     kept) give what working them out anew gives, at every step of games of computer
     players: duels, scenarios with reinforcements joining, tripods."""
     from dogfight.catalog import load_catalog
+    from dogfight.server.play.seating import seats_of, table_of
+    from dogfight.server.play.service import GameService
+    from dogfight.server.play.setups import presets
     from dogfight.server.schemas import CreateGame
-    from dogfight.server.seating import seats_of, table_of
-    from dogfight.server.service import GameService
-    from dogfight.server.setups import presets
 
     catalog = load_catalog()
     ready = presets(catalog)

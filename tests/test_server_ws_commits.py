@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-from dogfight.server import commits, views, ws
+from dogfight.server.db import commits
+from dogfight.server.play import views
+from dogfight.server.web import ws
 
 
 class StubGame:

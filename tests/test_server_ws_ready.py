@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from dogfight.server import views, ws
+from dogfight.server.play import views
+from dogfight.server.web import ws
 
 
 class StubGame:

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from dogfight.catalog.loader import Catalog
-from dogfight.scenario_setup import scenario_situation
 from dogfight.sim.duel import duel_situation
 from dogfight.sim.parallel import RunSpec, chunks, run
 from dogfight.sim.run import GameResult
 from dogfight.sim.stats import games_csv, summarize, weapon_of, wilson
-from dogfight.situation import build
+from dogfight.situation.format import build
+from dogfight.situation.scenarios import scenario_situation
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

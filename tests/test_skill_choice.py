@@ -24,7 +24,7 @@ from dogfight.rules.engine import may_ask, pending_decisions, start_turn
 from dogfight.rules.events import DamageDrawn, Eliminated, Fired, SkillUsed
 from dogfight.rules.plans import Plan
 from dogfight.rules.skill_choice import KEEP, KIND, RULES, USE
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 Json = dict[str, Any]
 ID = "skill:p@1.1"

@@ -20,7 +20,7 @@ from dogfight.rules.decisions import for_seat
 from dogfight.rules.engine import pending_decisions, start_turn
 from dogfight.rules.events import DamageDrawn
 from dogfight.rules.plans import Plan
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 Json = dict[str, Any]
 HOLD = ("none", "none", "none")

@@ -16,7 +16,7 @@ from dogfight.rules import events as ev
 from dogfight.rules.scenario import judge, reinforce, verdict
 from dogfight.rules.state import GameState
 from dogfight.sim.solo import SOLO_SCENARIOS, play_solo, solo_situation
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 CATALOG = load_catalog()
 LAYOUT = {(45.0, 30.0), (45.0, 60.0), (15.0, 30.0), (75.0, 30.0), (15.0, 60.0), (75.0, 60.0)}

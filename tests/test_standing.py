@@ -19,7 +19,6 @@ import shapely
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from dogfight.adjudication import judge
 from dogfight.catalog.loader import load_catalog
 from dogfight.geometry.cover import hidden_by, polygons, reachable, sector
 from dogfight.geometry.pose import Pose
@@ -27,7 +26,8 @@ from dogfight.geometry.reach import Arc, sight
 from dogfight.geometry.shapes import Polygon, rectangle
 from dogfight.render.svg import render_svg
 from dogfight.rules.standing import LineOfFire, TableRuling
-from dogfight.situation import parse_situation
+from dogfight.situation.format import parse_situation
+from dogfight.situation.ruling import judge
 
 CATALOG = load_catalog()
 C = CATALOG.constants

@@ -23,9 +23,9 @@ from dogfight.bench.switches import run as random_switch_sets
 from dogfight.catalog.loader import SHIPPED, Catalog, load_catalog
 from dogfight.catalog.models import Switches
 from dogfight.errors import DataError, readable, shown
-from dogfight.server.app import create_app
-from dogfight.server.limits import Limits
-from dogfight.situation import build, parse_situation
+from dogfight.server.web.app import create_app
+from dogfight.server.web.limits import Limits
+from dogfight.situation.format import build, parse_situation
 from dogfight.sopwith.rules import load_ruleset, with_switches
 
 with warnings.catch_warnings():

@@ -27,7 +27,7 @@ from dogfight.rules.field_use import PLAN_FIELDS, VEHICLE_FIELDS
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.rules.turns import check_plans
-from dogfight.situation import VehicleIn, build, parse_situation
+from dogfight.situation.format import VehicleIn, build, parse_situation
 
 Json = dict[str, Any]
 CATALOG = load_catalog()

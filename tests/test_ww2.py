@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 from conftest import Json, of
 
-from dogfight.adjudication import adjudicate
 from dogfight.catalog.loader import load_catalog
 from dogfight.catalog.models import TripodSymbol
 from dogfight.errors import DataError, IllegalPlanError
@@ -41,9 +40,10 @@ from dogfight.rules.events import (
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.rules.ww2 import scale
-from dogfight.scenario_setup import scenario_situation
 from dogfight.sim.run import play_game
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
+from dogfight.situation.ruling import adjudicate
+from dogfight.situation.scenarios import scenario_situation
 
 CATALOG = load_catalog()
 WW2 = ["bf-109e", "ju-87-stuka", "yak-1", "re-2001", "spitfire-mk1", "hurricane"]

@@ -1,5 +1,5 @@
 """To and from the referee: a batch built from :class:`~dogfight.rules.state.GameState`
-tables (as :func:`dogfight.situation.build` makes them, stacked decks included), and one
+tables (as :func:`dogfight.situation.format.build` makes them, stacked decks included), and one
 table of a batch as a ``GameState`` the referee can resolve."""
 
 from __future__ import annotations

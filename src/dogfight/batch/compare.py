@@ -114,7 +114,7 @@ def matchup(
     from dogfight.batch.run import play
     from dogfight.sim.duel import duel_situation
     from dogfight.sim.run import play_games
-    from dogfight.situation import build
+    from dogfight.situation.format import build
 
     situation = duel_situation(first, second).model_copy(update={"ruleset": ruleset})
     bots = {"allies": bot, "central": bot}

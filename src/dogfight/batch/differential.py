@@ -42,7 +42,7 @@ from dogfight.rules.events import (
     Tailing,
 )
 from dogfight.rules.state import GameState
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 POSE_TOLERANCE = 1e-6
 BOUNDARY = 1e-6

@@ -283,7 +283,7 @@ def template_of(situation: dict[str, Any], data: str | None) -> BatchState:
     """The batch template of a situation (refusing what the batch does not play)."""
     from dogfight.batch.bridge import from_states
     from dogfight.catalog.loader import load_catalog
-    from dogfight.situation import build, parse_situation
+    from dogfight.situation.format import build, parse_situation
 
     catalog = load_catalog(data)
     return from_states([build(parse_situation(situation), catalog, 0)])

@@ -25,7 +25,7 @@ from dogfight.batch.state import reset, tile
 from dogfight.bench.engine import peak_memory_mb
 from dogfight.catalog.loader import Catalog
 from dogfight.sim.duel import duel_situation, melee_situation, random_game
-from dogfight.situation import build
+from dogfight.situation.format import build
 
 TARGETS = {
     "batch_games_per_second": 20000.0,

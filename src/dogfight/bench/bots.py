@@ -13,10 +13,10 @@ from dogfight.catalog.loader import Catalog
 from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import resolve_phase, start_turn
 from dogfight.rules.observation import observe, side_seat
-from dogfight.scenario_setup import scenario_situation
 from dogfight.sim.duel import duel_situation
 from dogfight.sim.parallel import RunSpec, run_local
-from dogfight.situation import build
+from dogfight.situation.format import build
+from dogfight.situation.scenarios import scenario_situation
 
 
 def hard_bot_decision_median_ms(catalog: Catalog, quick: bool = False) -> float:

@@ -1,6 +1,6 @@
 """Old against new: every shot of random crowded tables measured by the resolver's
 firing geometry (:mod:`dogfight.rules.firing`) and by the frozen reference
-(:mod:`dogfight.rules.reference`), which must agree on every target, its order, range,
+(:mod:`dogfight.bench.reference`), which must agree on every target, its order, range,
 distance and point (as events print them, to 1e-4 cm), blockers and armour.
 
 Each table is a fresh layout (32 airplanes crowded on 90 x 90 cm, 12 on 90 x 90, or two
@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dogfight.bench import layouts
+from dogfight.bench import layouts, reference
 from dogfight.bots.random_plans import random_plans
 from dogfight.catalog.loader import Catalog
-from dogfight.rules import firing, reference
+from dogfight.rules import firing
 from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import resolve_phase, start_turn
 from dogfight.rules.state import GameState
-from dogfight.situation import Situation, build
+from dogfight.situation.format import Situation, build
 
 Shot = tuple[str, float, tuple[float, float] | None, bool, tuple[str, ...], bool]
 

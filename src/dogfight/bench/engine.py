@@ -37,7 +37,7 @@ from dogfight.rules.firing import table_of
 from dogfight.rules.state import GameState
 from dogfight.sim.duel import duel_situation, random_game
 from dogfight.sim.run import game_seeds, play_game
-from dogfight.situation import Situation, build
+from dogfight.situation.format import Situation, build
 
 COUNTS = (4, 8, 16, 32, 64)
 """Airplanes on the table at constant density."""

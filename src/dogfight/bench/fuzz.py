@@ -375,10 +375,10 @@ async def _ws_case(app: Any, rng: Rng, tally: Tally, games: Games) -> None:
 
 def _offline_case(catalog: Catalog, rng: Rng, tally: Tally) -> None:
     """A situation through adjudicate (the command line's path), or Sopwith orders."""
-    from dogfight.adjudication import adjudicate
     from dogfight.rules.events import as_dicts
     from dogfight.rules.observation import observe
-    from dogfight.situation import loads_situation
+    from dogfight.situation.format import loads_situation
+    from dogfight.situation.ruling import adjudicate
 
     if rng.random() < 0.75:
         situation = _situation(rng)
@@ -417,8 +417,8 @@ def run(
     catalog: Catalog, cases: int, seed: int = 0, progress: Callable[[int], None] | None = None
 ) -> Json:
     """Run ``cases`` hostile cases; the tally as JSON (targets: 0 of each failure)."""
-    from dogfight.server.app import create_app
-    from dogfight.server.limits import Limits
+    from dogfight.server.web.app import create_app
+    from dogfight.server.web.limits import Limits
 
     rng = np.random.default_rng(seed)
     tally = Tally()

@@ -11,7 +11,7 @@ from dogfight.catalog.loader import Catalog
 from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import resolve_phase, start_turn
 from dogfight.rules.plans import Plan
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
 
 
 def _quiet(catalog: Catalog, model: str) -> list[str]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from dogfight.situation import Situation, parse_situation
+from dogfight.situation.format import Situation, parse_situation
 
 AIRPLANES = (
     "spad-xiii",

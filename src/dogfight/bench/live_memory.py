@@ -2,7 +2,7 @@
 one of 10,000 stored games holds no more memory than a server with 200 live games.
 
 Anyone may list the games and ask for each: before the bound on the games a server keeps
-in memory (:mod:`dogfight.server.service`, ``DOGFIGHT_LIVE_GAMES``), 150 stored games
+in memory (:mod:`dogfight.server.play.service`, ``DOGFIGHT_LIVE_GAMES``), 150 stored games
 took a server from 103 to 279 MB in 5 s. Here the duels are made straight in a fresh
 SQLite file (no server: making them is not what is measured), then
 
@@ -44,12 +44,12 @@ def _make_duels(url: str, count: int, games: list[tuple[str, str, str]]) -> None
     import random
 
     from dogfight.catalog import load_catalog
+    from dogfight.server.db.store import Store
+    from dogfight.server.play.seat_actions import submit_plans
+    from dogfight.server.play.seating import seats_of, table_of
+    from dogfight.server.play.service import GameService
+    from dogfight.server.play.setups import presets
     from dogfight.server.schemas import CreateGame
-    from dogfight.server.seat_actions import submit_plans
-    from dogfight.server.seating import seats_of, table_of
-    from dogfight.server.service import GameService
-    from dogfight.server.setups import presets
-    from dogfight.server.store import Store
 
     catalog = load_catalog()
     store = Store(url)

@@ -43,12 +43,12 @@ def late_game(path: Path, turn: int = TURN, seed: int = 0) -> tuple[str, str]:
     up to the planning of ``turn``, its earth seat then given back to a person: the game's
     id and the earth seat's link (``/play/...#seat=earth&token=...``)."""
     from dogfight.catalog import load_catalog
+    from dogfight.server.db.store import Store, sqlite_url
+    from dogfight.server.play.seat_actions import set_bot
+    from dogfight.server.play.seating import seats_of, table_of
+    from dogfight.server.play.service import GameService
+    from dogfight.server.play.setups import presets
     from dogfight.server.schemas import CreateGame
-    from dogfight.server.seat_actions import set_bot
-    from dogfight.server.seating import seats_of, table_of
-    from dogfight.server.service import GameService
-    from dogfight.server.setups import presets
-    from dogfight.server.store import Store, sqlite_url
 
     catalog = load_catalog()
     store = Store(sqlite_url(path))

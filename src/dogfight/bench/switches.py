@@ -7,8 +7,8 @@ ones, and values of every JSON type: booleans, small, negative and huge whole nu
 names that are not, every choice of the literal switches, lists, objects and null. The
 set goes into a situation (an airplane duel, tripods against WW1 airplanes, or London's
 Burning: tripods against WW2 airplanes), which is made as the command line and the web
-make it (:func:`~dogfight.situation.parse_situation` then
-:func:`~dogfight.situation.build`): a :class:`~dogfight.errors.DogfightError` there is a
+make it (:func:`~dogfight.situation.format.parse_situation` then
+:func:`~dogfight.situation.format.build`): a :class:`~dogfight.errors.DogfightError` there is a
 refusal. Anything made is played by random bots (the ``random`` bot of every side) for
 a few turns: an exception there is a *failed game*, the figure whose target is 0.
 
@@ -29,10 +29,10 @@ import numpy as np
 from dogfight.catalog.loader import Catalog
 from dogfight.catalog.models import Switches
 from dogfight.errors import DogfightError
-from dogfight.scenario_setup import scenario_situation
 from dogfight.sim.duel import duel_situation, tripods_situation
 from dogfight.sim.run import play_game
-from dogfight.situation import build, parse_situation
+from dogfight.situation.format import build, parse_situation
+from dogfight.situation.scenarios import scenario_situation
 
 Json = dict[str, Any]
 

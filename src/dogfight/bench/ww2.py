@@ -13,9 +13,9 @@ from dogfight.catalog.loader import Catalog
 from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import resolve_phase
 from dogfight.rules.state import GameState
-from dogfight.scenario_setup import scenario_situation
 from dogfight.sim.run import start_refereed
-from dogfight.situation import build
+from dogfight.situation.format import build
+from dogfight.situation.scenarios import scenario_situation
 
 
 def londons_burning_turn_median_ms(catalog: Catalog, quick: bool = False, seed: int = 0) -> float:

@@ -19,8 +19,8 @@ from dogfight.campaign.spec import CampaignSpec, Mission
 from dogfight.catalog.loader import Catalog
 from dogfight.rules.events import DamageDrawn, Eliminated, Event, GameOver
 from dogfight.rules.victory import SHOT_DOWN
-from dogfight.scenario_setup import scenario_situation
-from dogfight.situation import Situation, parse_situation
+from dogfight.situation.format import Situation, parse_situation
+from dogfight.situation.scenarios import scenario_situation
 
 Json = dict[str, Any]
 

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from dogfight.campaign.record import Campaign, CampaignError, MissionResult
-from dogfight.sql import create_tables
+from dogfight.storage.sql import create_tables
 
 Json = dict[str, Any]
 

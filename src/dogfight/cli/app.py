@@ -15,15 +15,15 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from dogfight.adjudication import judge
 from dogfight.catalog import Catalog
 from dogfight.catalog.models import Switches
 from dogfight.cli.catalog_option import DataOption, catalog, set_data_folder
 from dogfight.errors import DataError, DogfightError, readable
-from dogfight.output import dumps, write_atomic
+from dogfight.output.files import dumps, write_atomic
 from dogfight.rules.events import as_dicts
 from dogfight.rules.observation import observe, side_seat, visible_events
-from dogfight.situation import Situation, read_situation
+from dogfight.situation.format import Situation, read_situation
+from dogfight.situation.ruling import judge
 
 app = typer.Typer(
     add_completion=False,

@@ -173,7 +173,7 @@ def next_mission(
     from dogfight.cli.catalog_option import catalog
     from dogfight.cli.simulate import parse_bots
     from dogfight.rules.events import Event
-    from dogfight.situation import build
+    from dogfight.situation.format import build
 
     store = _store(db)
     stored, spec = _open(store, campaign_id)

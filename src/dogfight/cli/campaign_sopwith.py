@@ -92,7 +92,7 @@ def next_game(
     out: str,
 ) -> None:
     """Start the campaign's next game and write its start sheet into ``out``."""
-    from dogfight.output import make_folder
+    from dogfight.output.files import make_folder
 
     stored = settle(store, stored, spec, games)
     campaign = stored.campaign

@@ -9,10 +9,10 @@ import typer
 from rich.console import Console
 from rich.rule import Rule
 
-from dogfight.narration import describe
 from dogfight.rules import events as ev
 from dogfight.rules.observation import visible_events
 from dogfight.sim.duel import duel_situation, random_game
+from dogfight.words.narration import describe
 
 
 def last_turn(events: list[ev.Event]) -> list[ev.Event]:
@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play a complete seeded duel between random legal plans and narrate it."""
         from dogfight.cli.catalog_option import catalog
-        from dogfight.output import write_atomic
+        from dogfight.output.files import write_atomic
         from dogfight.render.svg import render_svg
 
         cat = catalog()

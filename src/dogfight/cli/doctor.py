@@ -32,10 +32,10 @@ def register(app: typer.Typer) -> None:
         --rollback GAME, delete that turn's plans, answers and steps so it is planned
         again."""
         from dogfight.cli.catalog_option import catalog
-        from dogfight.server import status
+        from dogfight.server.db import status
+        from dogfight.server.db.store import Store
         from dogfight.server.errors import ApiError
-        from dogfight.server.service import GameService
-        from dogfight.server.store import Store
+        from dogfight.server.play.service import GameService
 
         url, _ = db_url(db)
         store = Store(url)

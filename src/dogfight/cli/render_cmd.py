@@ -30,11 +30,11 @@ def register(app: typer.Typer) -> None:
         the reachable part of each target and each blocker's shadow."""
         # Imported here: app.py imports this module at its end, and the catalog must
         # honour the --data option parsed by app's callback.
-        from dogfight.adjudication import judge
         from dogfight.cli.catalog_option import catalog
-        from dogfight.output import write_atomic
+        from dogfight.output.files import write_atomic
         from dogfight.render.svg import render_svg
-        from dogfight.situation import read_situation
+        from dogfight.situation.format import read_situation
+        from dogfight.situation.ruling import judge
 
         cat = catalog()
         source = str(situation)

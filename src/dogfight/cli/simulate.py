@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from dogfight.errors import DataError
-from dogfight.output import make_folder
+from dogfight.output.files import make_folder
 
 ENGINES = ("local", "ray", "batch", "ray-batch")
 
@@ -56,9 +56,9 @@ def victories_line(wins: dict[str, Any], games: int) -> str:
 def load_table(target: str, catalog: Any) -> tuple[Any, bool]:
     """A situation file, a scenario id (then each game redraws the setup), or another
     ready-made setup of ``dogfight play`` (``duel``)."""
-    from dogfight.scenario_setup import scenario_situation
-    from dogfight.server.setups import presets
-    from dogfight.situation import parse_situation, read_situation
+    from dogfight.server.play.setups import presets
+    from dogfight.situation.format import parse_situation, read_situation
+    from dogfight.situation.scenarios import scenario_situation
 
     path = Path(target)
     if path.suffix.lower() == ".json" or path.exists():
@@ -149,12 +149,12 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from dogfight.cli.catalog_option import catalog
-        from dogfight.output import write_atomic
+        from dogfight.output.files import write_atomic
         from dogfight.sim.parallel import RunSpec, check_address, play_chunk, run
         from dogfight.sim.plots import lengths_png, subject, win_rates_png
         from dogfight.sim.run import GameResult, default_bot, sides_of
         from dogfight.sim.stats import games_csv, results_json, summarize
-        from dogfight.situation import build
+        from dogfight.situation.format import build
 
         if campaign is not None:
             if scenario is not None:
@@ -312,7 +312,7 @@ def simulate_campaigns(
 
     from dogfight.campaign.spec import load_campaign
     from dogfight.cli.catalog_option import catalog
-    from dogfight.output import write_atomic
+    from dogfight.output.files import write_atomic
     from dogfight.sim.campaign import play_campaign, summarize_campaigns
 
     cat = catalog()

@@ -21,7 +21,7 @@ from typing import Annotated
 import typer
 
 from dogfight.errors import DataError
-from dogfight.output import make_folder
+from dogfight.output.files import make_folder
 from dogfight.sopwith.board import Cloud
 from dogfight.sopwith.game import GameError, GameState, PlaneSetup
 from dogfight.sopwith.hexes import FACING_NAMES, Hex, label, parse_facing, parse_label

@@ -20,7 +20,6 @@ from rich.panel import Panel
 from dogfight.bots.base import Bot, make
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, DogfightError, IllegalPlanError
-from dogfight.narration import describe, ending
 from dogfight.rules.action_tokens import KIND as TOKEN
 from dogfight.rules.action_tokens import decode
 from dogfight.rules.bombs import DROP
@@ -38,8 +37,9 @@ from dogfight.rules.skill_choice import KIND as SKILL
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripod_reveal import KIND as DIRECTION
 from dogfight.sim.run import MAX_TURNS, sides_of
-from dogfight.situation import Situation, build
-from dogfight.wording import card_words
+from dogfight.situation.format import Situation, build
+from dogfight.words.narration import describe, ending
+from dogfight.words.terms import card_words
 
 QUIT = ("q", "quit", "exit")
 
@@ -60,7 +60,7 @@ def _ask(input_fn: Callable[[str], str], prompt: str) -> str:
 
 def _cards_line(state: GameState, vehicle: Vehicle) -> str:
     """The cards the vehicle may plan, named as the browser names them
-    (:mod:`dogfight.wording`): ``2 straight · fast, 10 sideslip left · medium``."""
+    (:mod:`dogfight.words.terms`): ``2 straight · fast, 10 sideslip left · medium``."""
     if vehicle.tripod is not None:
         deck = state.rules.tripod_deck_of(vehicle.type)
         return ", ".join(

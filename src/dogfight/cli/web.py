@@ -16,12 +16,12 @@ import typer
 
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
-from dogfight.situation import Situation
+from dogfight.situation.format import Situation
 
 if TYPE_CHECKING:
     import uvicorn
 
-    from dogfight.server.limits import Limits
+    from dogfight.server.web.limits import Limits
 
 DbOption = Annotated[
     str | None,
@@ -70,7 +70,7 @@ TrustedProxyOption = Annotated[
 
 def db_url(db: str | None) -> tuple[str, str]:
     """The database URL and what to print about where the games are."""
-    from dogfight.server.store import default_db_path, sqlite_url
+    from dogfight.server.db.store import default_db_path, sqlite_url
 
     if db is not None:
         if "://" not in db:
@@ -122,7 +122,7 @@ def _limits(
     allow_host: list[str] | None = None,
     trusted_proxy: list[str] | None = None,
 ) -> Limits:
-    from dogfight.server.limits import Limits
+    from dogfight.server.web.limits import Limits
 
     return Limits.from_env(
         bound_host=host,
@@ -141,7 +141,7 @@ KEEP_ALIVE = 60
 def _run(app: object, sock: socket.socket, limits: Limits) -> None:
     import uvicorn
 
-    from dogfight.server import collector
+    from dogfight.server.play import collector
 
     collector.tune()  # a long-running process holding every game: see collector.py
     server = uvicorn.Server(server_config(app, limits))
@@ -199,7 +199,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Serve the browser game: the lobby at the printed address."""
         from dogfight.cli.catalog_option import catalog
-        from dogfight.server.app import create_app
+        from dogfight.server.web.app import create_app
 
         url, where = db_url(db)
         limits = _limits(host, max_body, max_vehicles, games_per_minute, allow_host, trusted_proxy)
@@ -246,9 +246,9 @@ def register(app: typer.Typer) -> None:
             chosen = seed if seed is not None else secrets.randbelow(2**31)
             _play_in_terminal(catalog(), scenario, vs, side, chosen)
             return
-        from dogfight.server.app import create_app
         from dogfight.server.errors import ApiError
         from dogfight.server.schemas import CreateGame
+        from dogfight.server.web.app import create_app
 
         bots: dict[str, str] = {}
         for item in computer or []:
@@ -307,12 +307,12 @@ def register(app: typer.Typer) -> None:
         and optionally an SVG of one step. Steps whose stored events differ from this
         engine's replay of them (a game stored by another engine version) are named."""
         from dogfight.cli.catalog_option import catalog
-        from dogfight.output import write_atomic
+        from dogfight.output.files import write_atomic
+        from dogfight.output.transcript import transcript
         from dogfight.render.svg import render_svg
+        from dogfight.server.db.store import Store
         from dogfight.server.errors import ApiError
-        from dogfight.server.service import GameService
-        from dogfight.server.store import Store
-        from dogfight.transcript import transcript
+        from dogfight.server.play.service import GameService
 
         url, _ = db_url(db)
         store = Store(url)
@@ -380,7 +380,7 @@ def human_side(situation: Situation, cat: Catalog, bot: str, sides: list[str]) -
     chosen to play (``play a-lonely-invader --vs automated-tripod`` seats the human with
     the airplanes), else the first side."""
     from dogfight.sim.run import default_bot
-    from dogfight.situation import build
+    from dogfight.situation.format import build
 
     state = build(situation, cat, 0)
     natural = {side: default_bot(state, side) for side in sides}
@@ -393,8 +393,8 @@ def _play_in_terminal(cat: Catalog, preset: str, bot: str, side: str | None, see
     """``dogfight play PRESET --vs BOT``: the same presets as the browser, in the terminal."""
     from dogfight.bots.base import make
     from dogfight.cli.terminal_play import play_in_terminal
-    from dogfight.server.setups import presets
-    from dogfight.situation import parse_situation
+    from dogfight.server.play.setups import presets
+    from dogfight.situation.format import parse_situation
 
     make(bot, "--vs")  # an unknown bot is refused before anything starts
     known = presets(cat)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from dogfight.narration import ending
 from dogfight.render.context import _Context, _View
 from dogfight.render.labels import _text
 from dogfight.render.legend import _Key, _legend
@@ -14,6 +13,7 @@ from dogfight.render.rockets import _plural
 from dogfight.render.style import CAPTION_ROW, GRID, TEXT_SIZE, TITLE_SIZE
 from dogfight.rules.events import Event
 from dogfight.rules.state import GameState
+from dogfight.words.narration import ending
 
 
 def _caption(state: GameState) -> tuple[str, str]:

@@ -42,7 +42,7 @@ from dogfight.batch.tailing import bots_reorder
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import DataError
 from dogfight.sim.duel import duel_situation
-from dogfight.situation import Situation, build
+from dogfight.situation.format import Situation, build
 
 ENEMIES = 3
 OWN_SIZE = 14

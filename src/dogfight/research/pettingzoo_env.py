@@ -63,10 +63,10 @@ from dogfight.rules.events import DamageDrawn, Event
 from dogfight.rules.observation import observe, side_seat
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
-from dogfight.scenario_setup import scenario_situation
 from dogfight.sim.duel import duel_situation
 from dogfight.sim.run import default_bot, start_refereed
-from dogfight.situation import Situation, build
+from dogfight.situation.format import Situation, build
+from dogfight.situation.scenarios import scenario_situation
 
 ENEMIES = 3
 FRIENDS = 2

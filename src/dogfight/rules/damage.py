@@ -28,7 +28,7 @@ from dogfight.rules.events import (
 )
 from dogfight.rules.rays import RayOption
 from dogfight.rules.state import BY_ID, GameState, Vehicle
-from dogfight.wording import damage_card_words
+from dogfight.words.terms import damage_card_words
 
 
 def eliminate(

@@ -152,7 +152,7 @@ VEHICLE_FIELDS: Mapping[str, Reader] = {
     "status.observer": REAR_GUNS,
 }
 """Every optional per-kind field of a situation's vehicle
-(:class:`~dogfight.situation.VehicleIn`) and who reads it; the fields every vehicle has
+(:class:`~dogfight.situation.format.VehicleIn`) and who reads it; the fields every vehicle has
 (id, type, side, pose, damage, plans) are not listed."""
 
 _DEFAULTS: dict[type[BaseModel], dict[str, Any]] = {}

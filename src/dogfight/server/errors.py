@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from dogfight.errors import readable, shown_field
-from dogfight.server.status import Failure
+from dogfight.server.db.status import Failure
 
 Json = dict[str, Any]
 

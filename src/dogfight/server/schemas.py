@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from dogfight.rules.plans import Id
-from dogfight.situation import MAX_VEHICLES
+from dogfight.situation.format import MAX_VEHICLES
 
 
 class Strict(BaseModel):

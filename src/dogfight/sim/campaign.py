@@ -21,7 +21,7 @@ from dogfight.catalog.loader import Catalog
 from dogfight.rules.events import Event
 from dogfight.sim.run import MAX_TURNS, play_game
 from dogfight.sim.stats import wilson
-from dogfight.situation import build
+from dogfight.situation.format import build
 
 
 def play_campaign(

@@ -15,7 +15,7 @@ from dogfight.rules.engine import resolve_phase, start_turn
 from dogfight.rules.events import Event
 from dogfight.rules.plans import Plan
 from dogfight.rules.state import GameState
-from dogfight.situation import Situation, build, parse_situation
+from dogfight.situation.format import Situation, build, parse_situation
 
 
 def duel_situation(

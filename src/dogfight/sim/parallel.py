@@ -43,7 +43,7 @@ def play_chunk(spec: RunSpec, indices: list[int]) -> list[dict[str, Any]]:
     plain dicts."""
     from dogfight.catalog.loader import load_catalog
     from dogfight.sim.run import play_games
-    from dogfight.situation import parse_situation
+    from dogfight.situation.format import parse_situation
 
     catalog = load_catalog(spec.data)
     situation = parse_situation(spec.situation)

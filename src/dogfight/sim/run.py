@@ -34,8 +34,8 @@ from dogfight.rules.observation import observe, side_seat
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.rules.victory import scores
-from dogfight.scenario_setup import scenario_situation
-from dogfight.situation import Situation, build
+from dogfight.situation.format import Situation, build
+from dogfight.situation.scenarios import scenario_situation
 
 MAX_TURNS = 30
 

@@ -37,7 +37,7 @@ from dogfight.rules.plans import Action, Plan
 from dogfight.rules.scenario import edge_point, verdict
 from dogfight.rules.standard import check_airplane_plan
 from dogfight.rules.state import GameState
-from dogfight.situation import Situation, build, parse_situation
+from dogfight.situation.format import Situation, build, parse_situation
 
 SOLO_SCENARIOS = ("a-lonely-invader", "down-from-the-alps")
 

@@ -11,7 +11,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from dogfight.match import standing
+from dogfight.rules.match_series import standing
 from dogfight.sim.run import GameResult
 
 Z95 = 1.959963984540054
@@ -109,7 +109,7 @@ def summarize(results: Sequence[GameResult], sides: Sequence[str]) -> dict[str, 
 
 
 def match_points(results: Sequence[GameResult], sides: Sequence[str]) -> dict[str, Any]:
-    """The games as a match series (:mod:`dogfight.match`): each side's points totalled
+    """The games as a match series (:mod:`dogfight.rules.match_series`): each side's points totalled
     across the games, per game, and the side ahead (None: level)."""
     n = len(results)
     series = standing(sides, (r.points for r in sorted(results, key=lambda r: r.index)))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dogfight.errors import DataError, DogfightError, OrdersError
-from dogfight.output import write_atomic
+from dogfight.output.files import write_atomic
 from dogfight.sopwith import events as ev
 from dogfight.sopwith.game import GameError, GameState, resolve_turn, turn_rng
 from dogfight.sopwith.maps import render_svg, scene

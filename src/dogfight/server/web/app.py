@@ -1,0 +1,870 @@
+"""The FastAPI application: the lobby and table pages, the HTTP API and the WebSocket.
+
+Every refused request gets a 4xx and a JSON body ``{"error": "...", "field": ...}``;
+nothing is written unless the whole request is valid. A seat's requests carry its token
+(header ``X-Seat-Token`` or ``Authorization: Bearer``); the WebSocket's first message
+does. ``docs/web.md`` describes the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Annotated, Any, Literal, TypeVar
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from dogfight.catalog.loader import Catalog, load_catalog
+from dogfight.errors import shown_field
+from dogfight.server.db.commits import GroupLost
+from dogfight.server.db.notify import Listener
+from dogfight.server.db.status import failed_ids
+from dogfight.server.db.store import Store
+from dogfight.server.errors import ApiError, GameFailed
+from dogfight.server.play import failed_games, seat_actions, views
+from dogfight.server.play.games import LIGHT_VEHICLES, LiveGame
+from dogfight.server.play.seating import Table, known_bots, seats_of, table_of
+from dogfight.server.play.service import GameService, one_arena
+from dogfight.server.play.setups import client_catalog, presets
+from dogfight.server.play.workers import GameWorkers
+from dogfight.server.schemas import (
+    REFUSALS,
+    CheckPlans,
+    Computer,
+    CreateGame,
+    Hello,
+    Settings,
+    SubmitDecisions,
+    SubmitPlans,
+    SubmitTargets,
+)
+from dogfight.server.web.campaigns import register_campaigns
+from dogfight.server.web.fastpath import FastPlans, render
+from dogfight.server.web.limits import Asgi, Guard, Limits, RateLimit, Receive, Scope, Send
+from dogfight.server.web.methods import allow_header
+from dogfight.server.web.pages import STATIC, Files, page
+from dogfight.server.web.series import register_series
+from dogfight.server.web.ws import Connection, Hub, eager
+
+LOST = "the database could not store this game's last changes: try again"
+"""A request's refusal when the transaction holding its writes could not be committed."""
+
+TAKEOVER = 1.0
+"""Seconds (beyond its computer players' budget) a process waits for the process that
+stored a game's last input to resolve it, before resolving it itself."""
+
+Json = dict[str, Any]
+T = TypeVar("T")
+
+
+class JsonText(Response):
+    """A JSON body already encoded (a seat's view, put together from cached parts)."""
+
+    media_type = "application/json"
+
+
+class Api(FastAPI):
+    """The FastAPI application with the server's own ASGI layers (:class:`Guard`, then
+    :class:`FastPlans`) in front of FastAPI's: every request passes them first, and
+    what they pass on gets FastAPI's whole handling (its error pages, routing...).
+
+    Added as FastAPI middleware they ran inside FastAPI's own layers (its telemetry
+    check, which reads the environment, then the server-error, exception-telemetry and
+    body-limit middleware): on every plans request the fast path answers itself those
+    cost about as much as Guard and the fast path together, some 50,000 instructions.
+    In front, Guard also adds its headers to the 500 page of a request that crashed
+    FastAPI's handling."""
+
+    front: Asgi | None = None
+    """Guard and the fast path, ending in :meth:`behind` (None: FastAPI alone)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        front = self.front
+        if front is None:
+            await super().__call__(scope, receive, send)
+        else:
+            await front(scope, receive, send)
+
+    async def behind(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """FastAPI's own handling of a request (the last of :attr:`front`)."""
+        await super().__call__(scope, receive, send)
+
+
+def _view(game: LiveGame, seat_id: str, since: int) -> JsonText:
+    return JsonText(views.seat_view_json(game, seat_id, since))
+
+
+AnswerKind = Literal["view", "update"]
+"""What a seat's plans, targets or decisions are answered with (the ``answer`` query
+parameter): its ``view`` with the steps after ``since`` (the default), or only its
+``update`` (``{"type": "update", "game", "seat", "stage", "steps_total"}``). The page
+asks for the update: its views come over the WebSocket, which sends the whole view after
+every change anyway, so building it a second time for the answer was work thrown away
+(a tenth of the server's work on a turn)."""
+
+
+def _answered(game: LiveGame, seat_id: str, since: int, answer: str) -> str:
+    """The answer to a seat's input (see :data:`AnswerKind`), as JSON text."""
+    if answer == "update":
+        return views.seat_update_json(game, seat_id)
+    return views.seat_view_json(game, seat_id, since)
+
+
+def _loc(loc: Any) -> str | None:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
+    return shown_field(".".join(parts)) if parts else None
+
+
+def _token(x_seat_token: str | None, authorization: str | None) -> str | None:
+    if x_seat_token:
+        return x_seat_token
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
+AuthHeader = Annotated[str | None, Header(alias="Authorization")]
+
+
+def create_app(
+    db_url: str,
+    catalog: Catalog | None = None,
+    limits: Limits | None = None,
+    bot_budget: float | None = None,
+) -> Api:
+    """The application serving one game database (any SQLAlchemy URL), within
+    ``limits`` (default: from the environment, see :mod:`dogfight.server.web.limits`);
+    ``bot_budget``: seconds a computer player may think per step (default
+    ``DOGFIGHT_BOT_BUDGET``, 2)."""
+    one_arena()  # before any worker thread makes an allocator arena of its own
+    cat = catalog or load_catalog()
+    limits = (limits or Limits.from_env()).resolved()
+    new_games = RateLimit(limits.games_per_minute)
+    store = Store(db_url)
+    service = GameService(store, cat, bot_budget)
+    hub = Hub()
+    workers = GameWorkers()
+    running: set[asyncio.Task[None]] = set()
+    service.in_use = lambda game_id: workers.busy(game_id) or bool(hub.connections(game_id))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        hub.loop = asyncio.get_running_loop()
+        hub.loop_thread = threading.get_ident()
+        store.group_commits(hub.loop)
+        if store.group is not None:
+            store.group.on_lost = lost
+            hub.attach(store.group)
+        listener = None
+        if store.notifies:  # PostgreSQL: other processes may share the games
+            listener = Listener(db_url, heard, caught_up)
+            listener.start()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(listener.ready.wait(), 10)
+        await workers.run(None, service.resume_all)
+        for game in list(service.games.values()):
+            schedule(game)
+        yield
+        if listener is not None:
+            await listener.stop()
+        workers.close()
+        store.close()
+
+    app = Api(
+        title="dogfight",
+        lifespan=lifespan,
+        docs_url=None,  # Swagger's page needs inline and CDN scripts: /openapi.json only
+        redoc_url=None,
+        responses=REFUSALS,
+    )
+    app.state.service = service
+    app.state.store = store
+    app.state.limits = limits
+
+    # --- errors ----------------------------------------------------------------------
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        if isinstance(exc, GameFailed):
+            return await failed(exc)
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        first = errors[0] if errors else {"msg": "invalid request", "loc": ()}
+        status = 400 if first.get("type") == "json_invalid" else 422
+        message = "the body is not valid JSON" if status == 400 else str(first.get("msg"))
+        field = None if status == 400 else _loc(first.get("loc", ()))
+        return JSONResponse({"error": message, "field": field}, status_code=status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = exc.headers
+        if exc.status_code == 405:  # every method of the path (issue 28)
+            headers = allow_header(app.router.routes, request.scope, headers)
+        body = {"error": str(exc.detail), "field": None}
+        return JSONResponse(body, status_code=exc.status_code, headers=headers)
+
+    @app.exception_handler(Exception)
+    async def _bug(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse(
+            {"error": f"internal error ({type(exc).__name__})", "field": None}, status_code=500
+        )
+
+    # --- helpers ---------------------------------------------------------------------
+
+    def schedule(game: LiveGame) -> None:
+        """Keep resolving a game whose next step waits for nobody (computer players)."""
+
+        async def run() -> None:
+            def work() -> bool:
+                if not game.more_to_do():
+                    return False
+                game.advance()
+                hub.fan_out(game)
+                return True
+
+            try:
+                again = await workers.run(game.id, work, game)
+            except GameFailed as exc:
+                await hub.close_all(game.id, {"type": "error", **exc.body(), "status": 409}, 4409)
+                return
+            hub.flush(game.id)
+            if again:
+                schedule(game)
+
+        task = asyncio.create_task(run())
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    def catch_up(game: LiveGame, revision: int | None, rows: str | None = None) -> None:
+        """Another process wrote to the game: read what it wrote and send the seats
+        connected here their new views. If the game can now go on without anybody (a
+        seat was handed to a computer player, or more steps are due than one advance
+        resolves: a person's input is stored with the steps it resolves), the process
+        that wrote is resolving it: the seats here get no view of that moment, they wait
+        for the result (the next notification), and the game is resolved here only if
+        none came (that process died: :func:`take_over`)."""
+
+        async def run() -> None:
+            def work() -> int | None:
+                with game.lock:
+                    if revision is not None and game.revision >= revision:
+                        return None
+                    game.reload(notice=None if rows is None else (revision or 0, rows))
+                    if game.more_to_do():
+                        return game.revision
+                hub.fan_out(game)
+                return None
+
+            with contextlib.suppress(ApiError):
+                awaited = await workers.run(game.id, work, game)
+                if awaited is not None:
+                    take_over(game, awaited)
+
+        task = asyncio.create_task(run())
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    def take_over(game: LiveGame, revision: int) -> None:
+        """Resolve a game that waits for nobody if, :data:`TAKEOVER` seconds past its
+        computer players' budget, no other process has written to it since
+        ``revision`` (the one that wrote last died before resolving)."""
+
+        async def run() -> None:
+            await asyncio.sleep(game.budget + TAKEOVER)
+            if game.revision == revision:
+                schedule(game)
+
+        task = asyncio.create_task(run())
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    def heard(game_id: str, revision: int, rows: str | None) -> None:
+        if store.own(rows):
+            return  # written here: the writer holds it already
+        game = service.games.get(game_id)
+        if game is not None and game.revision < revision:
+            catch_up(game, revision, rows)
+
+    async def caught_up() -> None:
+        for game in list(service.games.values()):
+            catch_up(game, None)
+
+    async def failed(exc: GameFailed) -> JSONResponse:
+        """A request met a failed game (or made a step fail): see :func:`failure_answer`."""
+        status, body = await failure_answer(exc)
+        return JSONResponse(body, status_code=status)
+
+    async def failure_answer(exc: GameFailed) -> tuple[int, Json]:
+        """The seats' pages are told; the request gets 409, or 202 once its own input,
+        stored with the steps before the one it completed and that failed, is committed
+        (503 if it could not be)."""
+        await close_failed(exc)
+        if exc.stored:
+            try:
+                await committed(exc.failure.game_id)
+            except ApiError as lost:
+                return lost.status, lost.body()
+        return exc.status, exc.body()
+
+    async def close_failed(exc: GameFailed) -> None:
+        """Every page of the game is told it failed (as a refusal says it: not whether
+        one request's input was stored) and its WebSocket closed (4409)."""
+        told = GameFailed(exc.failure).body()
+        await hub.close_all(exc.failure.game_id, {"type": "error", **told, "status": 409}, 4409)
+
+    def lost(game_ids: set[str], exc: BaseException) -> None:
+        """The loop's transaction could not be committed: the games in it are read again
+        from the database, and their pages (sent nothing of it) reconnect."""
+        for game_id in game_ids:
+            hub.abandon(
+                game_id,
+                {
+                    "type": "error",
+                    "error": "the database could not store the game's last changes: reconnecting",
+                    "field": None,
+                    "status": 503,
+                },
+                4503,
+            )
+            game = service.games.get(game_id)
+            if game is not None:
+                with contextlib.suppress(Exception), game.lock:
+                    game.reload(full=True)
+
+    async def on_seat(
+        game_id: str,
+        seat_id: str,
+        token: str | None,
+        work: Callable[[LiveGame], T],
+        answered: bool = True,
+    ) -> T:
+        """Run ``work`` on the seat's game off the event loop (after the game's earlier
+        work); if it changed the game, queue every connection its view and let computer
+        players go on. Returns once what the work wrote is committed, and the game's
+        messages are on their way — unless ``answered`` is False: the caller then
+        answers with :func:`deliver`."""
+
+        def task() -> tuple[LiveGame, T, bool]:
+            game = service.get(game_id)
+            before = game.version
+            service.fresh(game)  # another process's writes, even if not heard of yet
+            game.seat(seat_id, token)
+            out = work(game)
+            if game.version == before:
+                return game, out, False
+            hub.fan_out(game)
+            # asked here, in the game's turn: a game of people only has nothing more to
+            # do after a request (no task is made for it, as one was for every request)
+            return game, out, game.more_to_do()
+
+        game, out, again = await workers.run(game_id, task, service.games.get(game_id))
+        if again:
+            schedule(game)
+        if answered:
+            await committed(game_id)
+            hub.flush(game_id)  # this game's results out now, not after every queued request
+        return out
+
+    async def committed(game_id: str) -> None:
+        """Wait until what the game's last work wrote on the loop is committed (503 if
+        it could not be)."""
+        try:
+            await store.stored(game_id)
+        except GroupLost:
+            raise ApiError(503, LOST, None) from None
+
+    async def deliver(game_id: str, answer: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Send the game's messages and the request's ``answer`` once what the request
+        wrote is committed — right at the commit (:mod:`dogfight.server.db.commits`), not
+        when this task's turn comes round again, behind every request queued since:
+        in a burst that was the end of the whole burst. 503 if it could not be stored."""
+        group = store.group
+        done = group.pending(game_id) if group is not None else None
+        if done is None or group is None:
+            hub.flush(game_id)
+            await answer()
+            return
+        sending: list[asyncio.Task[None] | None] = []
+        failed: list[Exception] = []
+
+        def now() -> None:
+            hub.flush(game_id)
+            try:
+                sending.append(eager(answer()))
+            except Exception as exc:  # the client went away: raised in this task below
+                failed.append(exc)
+
+        at_commit = not done.done() and group.then(now)  # done already: lost, told below
+        if at_commit:
+            # woken by the commit, or by its loss, through a future of this request's
+            # own: awaiting the group's (shielded from this task's cancellation, as
+            # committed() does) cost another pass of the loop and ~18,000 instructions
+            woken = asyncio.get_running_loop().create_future()
+
+            def wake() -> None:
+                if not woken.done():  # (cancelled with this task)
+                    woken.set_result(None)
+
+            group.hold(wake, wake)
+            await woken
+            if done.exception() is not None:
+                await committed(game_id)  # raises the loss as a 503
+        else:
+            await committed(game_id)
+            now()
+        if failed:
+            raise failed[0]
+        rest = sending[0]
+        if rest is not None:  # the client's socket was full: the answer goes on
+            await rest
+
+    # --- pages -----------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def table(game_id: str) -> FileResponse:
+        return page("play.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> FileResponse:
+        return page("play.html")
+
+    app.mount("/static", Files(directory=STATIC), name="static")
+
+    # --- API -------------------------------------------------------------------------
+
+    @app.get("/api/catalog")
+    async def get_catalog() -> Json:
+        """Airplanes, tripods, maneuver decks (card geometry), constants, rulesets,
+        scenarios, ready-made setups and the computer players available."""
+        return client_catalog(cat, known_bots(), limits.loopback_only)
+
+    @app.get("/api/games")
+    async def list_games() -> Json:
+        listed, broken = await workers.run(None, lambda: (store.list_games(), failed_ids(store)))
+        return {
+            "games": [
+                {
+                    "id": gid,
+                    "title": title,
+                    "created": created,
+                    "over": over,
+                    "failed": gid in broken,
+                }
+                for gid, title, created, over in listed
+            ]
+        }
+
+    def new_game(body: CreateGame) -> Json:
+        """Make a game; the answer holds each seat's private link (shown only here)."""
+        ready = ready_made()
+        if body.seed is not None and not body.analysis:
+            raise ApiError(
+                422,
+                "a chosen seed lets anyone predict the damage cards: give it only for an open "
+                "analysis game ('analysis': true); otherwise the server keeps its own secret",
+                "seed",
+            )
+        if (body.preset is None) == (body.situation is None):
+            raise ApiError(422, "give either 'preset' or 'situation'", "preset")
+        if body.preset is not None:
+            if body.preset not in ready:
+                raise ApiError(
+                    422, f"no preset {body.preset!r}; presets: {', '.join(ready)}", "preset"
+                )
+            setup = ready[body.preset]["setup"]
+            title = body.title or ready[body.preset]["title"]
+        else:
+            assert body.situation is not None
+            setup = body.situation
+            title = body.title or (
+                str(setup.get("scenario")) if setup.get("scenario") else "Custom game"
+            )
+        if body.preset is not None:
+            table = preset_tables.get(body.preset)
+            if table is None:
+                table = preset_tables[body.preset] = table_of(setup, cat)
+        else:
+            table = table_of(setup, cat)
+        seats = seats_of(body, table, limits.max_vehicles)
+        game, tokens = service.create(setup, title, seats, body.seed, body.analysis)
+        return made_answer(game, tokens)
+
+    def made_answer(game: LiveGame, tokens: dict[str, str]) -> Json:
+        """A new game's answer: its summary, each seat's private link (shown only here)
+        and the hot-seat link holding every person's seat."""
+        links = []
+        for seat in sorted(game.seats.values(), key=lambda s: s.position):
+            token = tokens[seat.id]
+            links.append(
+                {
+                    "id": seat.id,
+                    "label": seat.label,
+                    "side": seat.side,
+                    "vehicles": sorted(game.seat_vehicles(seat.id)),
+                    "computer": seat.bot,
+                    "token": token,
+                    "link": f"/play/{game.id}#seat={seat.id}&token={token}",
+                }
+            )
+        humans = [s for s in links if not s["computer"]]
+        hotseat = ",".join(f"{s['id']}:{s['token']}" for s in humans)
+        return {
+            "game": views.summary(game),
+            "seats": links,
+            "hotseat_link": f"/play/{game.id}#seats={hotseat}",
+        }
+
+    app.state.new_game = new_game
+
+    ready_cache: list[dict[str, Json]] = []
+    preset_tables: dict[str, Table] = {}
+    """Each preset's setup checked once (not once per game made from it)."""
+
+    def ready_made() -> dict[str, Json]:
+        """The presets, worked out once (each places and checks a whole scenario)."""
+        if not ready_cache:
+            ready_cache.append(presets(cat))
+        return ready_cache[0]
+
+    def start_game(body: CreateGame) -> Json:
+        """Make a game on the calling thread (the event loop's: campaigns) and let its
+        computer players start."""
+        made = new_game(body)
+        schedule(service.get(made["game"]["id"]))
+        return made
+
+    def throttle(request: Request) -> None:
+        """429 when the calling address made too many games (or campaigns, or campaign
+        missions: each makes a game or a record) in the last minute."""
+        client = request.client.host if request.client else "unknown"
+        wait = new_games.wait(client)
+        if wait:
+            raise ApiError(
+                429,
+                f"at most {limits.games_per_minute} new games a minute from one address; "
+                f"try again in {wait:.0f} s",
+                None,
+            )
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: CreateGame, request: Request) -> Json:
+        """Make a game; the answer holds each seat's private link (shown only here)."""
+        throttle(request)
+        if light_request(body):
+            made, game, due = make(body)  # a duel of people: less work than handing it over
+        else:
+            made, game, due = await workers.run(None, lambda: make(body))
+        if due:
+            schedule(game)
+        return made
+
+    def make(body: CreateGame) -> tuple[Json, LiveGame, bool]:
+        """Make a game; the answer, the game, and whether it goes on by itself (its
+        computer players act first): asked here, as the game is made, instead of in a
+        task handed to the game's worker for every new game."""
+        made = new_game(body)
+        game = service.get(made["game"]["id"])
+        return made, game, game.more_to_do()
+
+    def light_request(body: CreateGame) -> bool:
+        """Whether a new game is light (:attr:`LiveGame.light`) and cheap to make: a
+        preset already checked, with few vehicles, played by people only."""
+        table = preset_tables.get(body.preset) if body.preset is not None else None
+        return (
+            table is not None
+            and not store.notifies
+            and len(table.sides) <= LIGHT_VEHICLES
+            and not table.automated
+            and not body.computer
+            and (body.seats is None or all(spec.bot is None for spec in body.seats))
+        )
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/rematch", status_code=201)
+    async def rematch(
+        game_id: str,
+        seat_id: str,
+        request: Request,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+    ) -> Json:
+        """A finished game played again by a seat of it: the same setup, seats and
+        computer players, a new secret seed; the answer is a new game's (every seat's
+        private link, for the seat that asked to hand out)."""
+        throttle(request)
+        token = _token(x_seat_token, authorization)
+
+        def again() -> tuple[Json, LiveGame, bool]:
+            old = service.get(game_id, keep=False)  # read only: a finished game stays idle
+            service.fresh(old)
+            old.seat(seat_id, token)
+            if not old.state.over:
+                raise ApiError(409, "the game is not over: a rematch follows a finished game", None)
+            seats = [
+                (s.label, s.side, list(s.vehicles), s.bot)
+                for s in sorted(old.seats.values(), key=lambda s: s.position)
+            ]
+            game, tokens = service.create(old.setup, old.title, seats, None)
+            return made_answer(game, tokens), game, game.more_to_do()
+
+        made, game, due = await workers.run(None, again)
+        if due:
+            schedule(game)
+        return made
+
+    register_campaigns(app, service, store.engine, cat, start_game, throttle)
+    register_series(app, service, store.engine, start_game, throttle)
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str) -> Json:
+        """What anyone may know: seats, turn, phase, who is awaited, the result."""
+        return await workers.run(
+            game_id,
+            lambda: views.summary(service.get(game_id, keep=False)),
+            service.games.get(game_id),
+        )
+
+    @app.get("/api/games/{game_id}/seats/{seat_id}", response_model=Json)
+    async def get_seat(
+        game_id: str,
+        seat_id: str,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+        since: int = 0,
+    ) -> Response:
+        """The seat's view: the table as it sees it, its stage, the steps since ``since``."""
+        token = _token(x_seat_token, authorization)
+        return await on_seat(game_id, seat_id, token, lambda g: _view(g, seat_id, since))
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/plans", response_model=Json)
+    async def post_plans(
+        game_id: str,
+        seat_id: str,
+        body: SubmitPlans,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+        since: int = 0,
+        answer: AnswerKind = "view",
+    ) -> Response:
+        """Submit the seat's plans for the turn; refused whole with the rule if illegal."""
+
+        token = _token(x_seat_token, authorization)
+        return JsonText(await submit_plans(game_id, seat_id, token, since, answer, body))
+
+    async def submit_plans(
+        game_id: str,
+        seat_id: str,
+        token: str | None,
+        since: int,
+        answer: str,
+        body: SubmitPlans,
+        answered: bool = True,
+    ) -> str:
+        """Store the seat's plans (and resolve the turn when they were the last); the
+        seat's view or update after them (``answer``)."""
+
+        def work(game: LiveGame) -> str:
+            seat_actions.submit_plans(game, seat_id, body.turn, body.plans, body.phase)
+            return _answered(game, seat_id, since, answer)
+
+        return await on_seat(game_id, seat_id, token, work, answered)
+
+    async def fast_plans(
+        game_id: str, seat_id: str, token: str | None, since: int, answer: str, body: SubmitPlans
+    ) -> tuple[int, bytes]:
+        text = await submit_plans(game_id, seat_id, token, since, answer, body, False)
+        return 200, text.encode()
+
+    async def fast_refusal(exc: ApiError) -> tuple[int, bytes]:
+        if isinstance(exc, GameFailed):
+            status, body = await failure_answer(exc)
+            return status, render(body)
+        return exc.status, render(exc.body())
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/check")
+    async def post_check(
+        game_id: str,
+        seat_id: str,
+        body: CheckPlans,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+    ) -> Json:
+        """Flags and ghosts for cards being chosen (nothing is stored)."""
+        token = _token(x_seat_token, authorization)
+        return await on_seat(
+            game_id, seat_id, token, lambda g: {"plans": views.check_draft(g, seat_id, body.plans)}
+        )
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/targets", response_model=Json)
+    async def post_targets(
+        game_id: str,
+        seat_id: str,
+        body: SubmitTargets,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+        since: int = 0,
+        answer: AnswerKind = "view",
+    ) -> Response:
+        """Choose targets for the weapons asked about in the pending phase."""
+
+        def work(game: LiveGame) -> Response:
+            seat_actions.submit_answer(game, seat_id, body.turn, body.phase, body.fire)
+            return JsonText(_answered(game, seat_id, since, answer))
+
+        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/decisions", response_model=Json)
+    async def post_decisions(
+        game_id: str,
+        seat_id: str,
+        body: SubmitDecisions,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+        since: int = 0,
+        answer: AnswerKind = "view",
+    ) -> Response:
+        """Answer engine decisions of the pending phase (a reorder after tailing...)."""
+
+        def work(game: LiveGame) -> Response:
+            seat_actions.submit_decisions(game, seat_id, body.turn, body.phase, body.answers)
+            return JsonText(_answered(game, seat_id, since, answer))
+
+        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/settings")
+    async def post_settings(
+        game_id: str,
+        seat_id: str,
+        body: Settings,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+    ) -> Json:
+        """Auto-fire: never ask this seat for targets (the nearest is taken)."""
+        token = _token(x_seat_token, authorization)
+        await on_seat(
+            game_id,
+            seat_id,
+            token,
+            lambda g: seat_actions.set_auto_fire(g, seat_id, body.auto_fire),
+        )
+        return {"auto_fire": body.auto_fire}
+
+    @app.post("/api/games/{game_id}/seats/{seat_id}/computer")
+    async def post_computer(
+        game_id: str,
+        seat_id: str,
+        body: Computer,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+    ) -> Json:
+        """Hand the seat to a computer player (``bot``), or back to its person (null)."""
+        token = _token(x_seat_token, authorization)
+        await on_seat(game_id, seat_id, token, lambda g: seat_actions.set_bot(g, seat_id, body.bot))
+        return {"computer": body.bot}
+
+    @app.get("/api/games/{game_id}/seats/{seat_id}/replay")
+    async def get_replay(
+        game_id: str,
+        seat_id: str,
+        x_seat_token: TokenHeader = None,
+        authorization: AuthHeader = None,
+    ) -> Json:
+        """Every step of the game so far as this seat saw it; of a failed game, the steps
+        up to the failure, and the failure."""
+        token = _token(x_seat_token, authorization)
+        try:
+            return await on_seat(game_id, seat_id, token, lambda g: views.replay(g, seat_id))
+        except GameFailed as exc:
+            refusal = exc
+        await close_failed(refusal)
+
+        def work() -> Json:
+            game = failed_games.until_failure(store, cat, refusal.failure)
+            if game is None:
+                raise refusal
+            game.seat(seat_id, token)
+            return views.replay(game, seat_id)
+
+        return await workers.run(game_id, work)
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def websocket(websocket: WebSocket, game_id: str) -> None:
+        """First message ``{"seat": ..., "token": ..., "since": n}``; then the seat's
+        view after every change; ``"ping"`` gets a pong. A bad message (not that JSON,
+        a binary frame, anything but ``"ping"`` later) closes with code 4400 and the
+        reason; a wrong token or seat with 4403/4404, a failed game with 4409."""
+        await websocket.accept()
+
+        async def refuse(reason: str, field: str | None = "seat") -> None:
+            with contextlib.suppress(Exception):
+                await websocket.send_json({"type": "error", "error": reason, "field": field})
+                await websocket.close(code=4400, reason=reason[:120])
+
+        try:
+            try:
+                first = await asyncio.wait_for(websocket.receive(), 30)
+            except TimeoutError:
+                await refuse("no first message within 30 s: {seat, token, since}")
+                return
+            if first["type"] == "websocket.disconnect":
+                return
+            text = first.get("text")
+            if text is None:
+                await refuse("the first message is JSON text {seat, token, since}, not binary")
+                return
+            try:
+                hello = Hello.model_validate_json(text)
+            except ValidationError as exc:
+                error = exc.errors()[0]
+                where = _loc(error.get("loc", ())) or "seat"
+                await refuse(
+                    f"first message {{seat, token, since}}: {where}: {error['msg']}", where
+                )
+                return
+            connection = Connection(websocket, hello.seat, sent=hello.since)
+
+            def join(game: LiveGame) -> None:
+                hub.add(game_id, connection)
+                hub.queue(game, connection)
+
+            try:
+                await on_seat(game_id, hello.seat, hello.token, join)
+            except ApiError as exc:
+                await websocket.send_json({"type": "error", **exc.body(), "status": exc.status})
+                await websocket.close(code=4000 + exc.status, reason=exc.error[:120])
+                return
+            sender = asyncio.create_task(hub.pump(game_id, connection))
+            try:
+                while True:
+                    message = await websocket.receive()
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    if message.get("text") == "ping":
+                        hub.post(connection, json.dumps({"type": "pong"}))
+                        continue
+                    await refuse("after the first message only 'ping' is expected", None)
+                    return
+            finally:
+                hub.remove(game_id, connection)
+                sender.cancel()
+        except WebSocketDisconnect:
+            return
+
+    # the hot request first (it falls through to the route when unusual), inside Guard
+    fast = FastPlans(app.behind, handler=fast_plans, refuse=fast_refusal, deliver=deliver)
+    app.front = Guard(fast, limits=limits)
+    return app

@@ -1,0 +1,1 @@
+"""What every SQL store of the project shares (games, campaigns, match series)."""
