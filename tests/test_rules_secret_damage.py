@@ -77,12 +77,14 @@ def test_000_an_explosion_is_a_number_like_any_other_card() -> None:
 def test_000_an_explosion_that_eliminates_shows_the_elimination() -> None:
     """000: "When the total damage ... equals or exceeds the resistance of the vehicle
     ..., the vehicle is eliminated. The vehicle is removed from the game": the other seat
-    sees the vehicle go (the game can be played on), not the card that did it."""
+    sees the vehicle go (the game can be played on) and whose guns did it with an A card
+    (R33), not the card that did it."""
     boom = explosion_card("A")
     resistance = _catalog().airplanes[BRISTOL].damage
     state, events = chase("wog", 20.0, [*plain("A", 1), boom], damage=resistance - 1)
     other = seen_by(state, "central", events)
-    assert Eliminated("bristol", "shot_down") in other
+    assert Eliminated("bristol", "shot_down", "chaser", "front", "A", None) in other
+    assert boom not in str([e.to_json() for e in other])
     assert of(other, Explosion) == []
     view = observe(state, side_seat(state, "central"))
     (seen,) = [v for v in view["vehicles"] if v["id"] == "bristol"]
@@ -98,7 +100,7 @@ def test_002_an_explosion_is_revealed_and_eliminates() -> None:
     for side in ("allies", "central"):
         seen = seen_by(state, side, events)
         assert of(seen, Explosion) == [explosion]
-        assert Eliminated("bristol", "exploded") in seen
+        assert Eliminated("bristol", "exploded", "chaser", "front", "A", boom) in seen
 
 
 def test_002_an_observers_loss_is_kept_secret() -> None:

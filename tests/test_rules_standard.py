@@ -364,6 +364,9 @@ def test_second_wound_eliminates_the_airplane(together: bool) -> None:
     (gone,) = of(game.events, Eliminated)
     assert (gone.vehicle, gone.reason) == ("p", "pilot_incapacitated")
     assert game.state.vehicles["p"].damage < RESISTANCE  # the wound, not the points
+    # R33: "e"'s guns did it with a B card; the wound is announced, the card is not (000:
+    # "the player should keep secret the amount of damage points on the card(s)")
+    assert (gone.by, gone.means, gone.deck, gone.card) == ("e", "front", GUN, None)
 
 
 def test_jammed_is_the_firers_and_two_at_once_last_three_maneuvers() -> None:
@@ -575,6 +578,8 @@ def test_fire_burns_an_airplane_down() -> None:
     events = game.phase()
     (gone,) = of(events, Eliminated)
     assert gone.vehicle == "p"
+    # R33: the fire brought it down, with an A card nobody else saw
+    assert gone == Eliminated("p", "burned", None, "fire", "A", None)
     assert not game.state.vehicles["p"].in_play
     assert [e for e in of(events, Revealed) if e.vehicle == "p"] == []
 

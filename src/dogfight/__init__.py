@@ -6,7 +6,7 @@ The command line (``dogfight.cli``) and the SVG renderer (``dogfight.render``) a
 around it.
 """
 
-ENGINE_VERSION = 4
+ENGINE_VERSION = 5
 """Bumped whenever the behaviour of the rules core changes (not on refactors)."""
 
 __version__ = "0.1.0"

@@ -29,6 +29,7 @@ from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import Polygon, convex_overlap, nearest_point
 from dogfight.rules import events as ev
 from dogfight.rules import standard
+from dogfight.rules.blows import FRAGMENTS, Source
 from dogfight.rules.damage import apply_cards, damage, eliminate
 from dogfight.rules.decisions import Asking, Decision
 from dogfight.rules.decks import draw, shuffle_back
@@ -266,7 +267,7 @@ def shoot(
         bomber = state.vehicles[card.bomber]
         if fragments and bomber.in_play:
             cards, exploded = damage(
-                state, bomber, FRAGMENT_DECK, FRAGMENT_CARDS, False, "bomb fragments", rng, events
+                state, bomber, FRAGMENT_DECK, FRAGMENT_CARDS, False, FRAGMENTS, rng, events
             )
             specials_out = standard.apply(
                 state, standard.collect(state, bomber, FRAGMENT_DECK, cards), events
@@ -345,7 +346,8 @@ def land(
             assigned = drawn
             how = "card"
         events.append(ev.BombsLanded(card.id, card.bomber, target_id, how, len(assigned)))
-        if apply_cards(state, target, BOMB_DECK, assigned, False, f"{card.bomber} bombs", events):
+        source = Source(card.bomber, "bombs")
+        if apply_cards(state, target, BOMB_DECK, assigned, False, source, events):
             exploded.add(target_id)
         hits.extend(standard.collect(state, target, BOMB_DECK, assigned))
         if any(specs[c].specials for c in assigned) and target.tripod is not None:

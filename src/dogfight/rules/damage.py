@@ -15,6 +15,7 @@ from dogfight.catalog.models import Explosion as ExplosionRule
 from dogfight.catalog.models import Skill, Special
 from dogfight.geometry.reach import sight
 from dogfight.rules import firing, rockets, scenario, skill_choice, standard, tripods, versus
+from dogfight.rules.blows import Source, finisher, take
 from dogfight.rules.decisions import Asking, Decision
 from dogfight.rules.decks import draw, return_cards, shuffle_back
 from dogfight.rules.events import (
@@ -34,9 +35,16 @@ from dogfight.words.terms import damage_card_words
 def eliminate(
     state: GameState, vehicle: Vehicle, reason: str, rng: np.random.Generator, events: list[Event]
 ) -> None:
-    """Take ``vehicle`` out of the game for ``reason``; its damage cards go back."""
+    """Take ``vehicle`` out of the game for ``reason``; its damage cards go back. The
+    event names what brought it down, and the card where every seat saw it (R33)."""
     vehicle.eliminated = reason
-    events.append(Eliminated(vehicle.id, reason))
+    blow = finisher(state.rules, vehicle, reason)
+    if blow is None:
+        events.append(Eliminated(vehicle.id, reason))
+    else:
+        by, means = blow.source.by, blow.source.means
+        shown = blow.card if blow.shown else None
+        events.append(Eliminated(vehicle.id, reason, by, means, blow.deck, shown))
     return_cards(state, vehicle, rng, events)
 
 
@@ -46,7 +54,7 @@ def damage(
     deck: str,
     count: int,
     aimed: bool,
-    source: str,
+    source: Source,
     rng: np.random.Generator,
     events: list[Event],
 ) -> tuple[list[str], bool]:
@@ -62,12 +70,15 @@ def apply_cards(
     deck: str,
     cards: list[str],
     aimed: bool,
-    source: str,
+    source: Source,
     events: list[Event],
+    shown: tuple[str, ...] = (),
 ) -> bool:
-    """Add drawn cards' points to ``target``; True when an explosion eliminates it."""
+    """Add drawn cards' points to ``target``; True when an explosion eliminates it.
+    ``shown``: the cards every seat saw drawn (a jam, a heat-ray's revealed card), which
+    an elimination may name (R33), as it names an explosion that eliminates outright."""
     specs = state.rules.damage_cards(deck)
-    points = 0
+    worth = []
     exploded = False
     for card_id in cards:
         spec = specs[card_id]
@@ -76,15 +87,16 @@ def apply_cards(
             events.append(Explosion(target.id, card_id, outright))
             if outright:
                 exploded = True
+                shown += (card_id,)
+                worth.append(0)
             else:
-                points += math.ceil(target.resistance / 2)
+                worth.append(math.ceil(target.resistance / 2))
         elif spec.value > 0:
-            points += spec.value + (1 if aimed else 0)
-    target.damage += points
-    held = target.held
-    for c in cards:  # a plain loop: a generator costs a frame
-        held.append((deck, c))
-    events.append(DamageDrawn(target.id, deck, tuple(cards), points, target.damage, source))
+            worth.append(spec.value + (1 if aimed else 0))
+        else:
+            worth.append(0)
+    points = take(target, source, deck, cards, worth, shown)
+    events.append(DamageDrawn(target.id, deck, tuple(cards), points, target.damage, source.label))
     return exploded
 
 
@@ -148,6 +160,16 @@ def _snipe(
     return [keep]
 
 
+def _jam_cards(state: GameState, letter: str, cards: list[str]) -> tuple[str, ...]:
+    """The jam cards among a shot's ``cards`` (drawn from deck ``letter``)."""
+    deck = state.rules.damage_cards(letter)
+    jams = []  # a plain loop: a comprehension costs a function object and a frame
+    for c in cards:
+        if Special.JAMMED in deck[c].specials:
+            jams.append(c)
+    return tuple(jams)
+
+
 def resolve_damage(
     state: GameState,
     table: firing.Table,
@@ -174,6 +196,7 @@ def resolve_damage(
             # 000: "All revealed cards are shuffled back into their deck after all their
             # effects have been applied."
             shuffle_back(state, letter, cards, rng)
+            jams = _jam_cards(state, letter, cards)
         else:
             cards = []
             if scenario.skill_ready(firer, Skill.SNIPER, number) and skill_choice.used(
@@ -181,15 +204,13 @@ def resolve_damage(
             ):
                 cards = _snipe(state, firer, target, letter, number, rng, events, asking)
             cards += [draw(state, letter, rng, events) for _ in range(count - len(cards))]
-            boom = apply_cards(state, target, letter, cards, aimed, f"{firer.id} {weapon}", events)
+            jams = _jam_cards(state, letter, cards)
+            # a jam card is shown (R23), so an elimination may name it (R33)
+            source = Source(firer.id, weapon)
+            boom = apply_cards(state, target, letter, cards, aimed, source, events, jams)
             hits.extend(standard.collect(state, target, letter, cards))
             if boom:
                 exploded.add(target.id)
-        deck = state.rules.damage_cards(letter)
-        jams = []  # a plain loop: a comprehension costs a function object and a frame
-        for c in cards:
-            if Special.JAMMED in deck[c].specials:
-                jams.append(c)
         if jams:
             # 000: "If two jammed cards are drawn at the same time, jamming still lasts for
             # only three maneuvers."
@@ -238,7 +259,7 @@ def _rocket_damage(
             shuffle_back(state, deck, cards, rng)
             return set()
     cards, boom = damage(
-        state, target, deck, arrival.count, False, f"{firer.id} rockets", rng, events
+        state, target, deck, arrival.count, False, Source(firer.id, "rockets"), rng, events
     )
     hits.extend(standard.collect(state, target, deck, cards))
     return {target.id} if boom else set()
@@ -267,6 +288,8 @@ def _heat_ray_damage(
         events.append(CardRevealed(target.id, letter, cards[0], first.value))
         if first.value == 0 and not first.explosion:
             cards.append(draw(state, letter, rng, events))
-    boom = apply_cards(state, target, letter, cards, False, f"{firer.id} heat-ray", events)
+    source = Source(firer.id, "heat-ray")
+    revealed = (cards[0],) if option.short else ()
+    boom = apply_cards(state, target, letter, cards, False, source, events, revealed)
     hits.extend(standard.collect(state, target, letter, cards))
     return {target.id} if boom else set()

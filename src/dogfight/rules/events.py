@@ -298,11 +298,22 @@ class DeckReshuffled(Event):
 
 @dataclass(frozen=True, slots=True)
 class Eliminated(Event):
-    """``reason``: shot_down, exploded, out_of_control or left_area."""
+    """``vehicle`` is out of the game for ``reason`` (shot_down, exploded, burned,
+    out_of_control, pilot_incapacitated, engine_destroyed, left_area...). Where a damage
+    card did it (docs/rulings.md R33): ``by`` the vehicle whose ``means`` drew it ("front"
+    or "rear" guns, "heat-ray", "rockets", "bombs"; ``by`` None: "fire", "black smoke",
+    "bomb fragments", "illegal maneuver"), the card's ``deck``, and the ``card`` itself
+    only where every seat saw it drawn (an explosion that eliminates outright, a jam, a
+    heat-ray's card revealed at short range; else None). Public: the source and the deck
+    were seen at the table; a card no seat but its owner saw is not named here."""
 
     kind: ClassVar[str] = "eliminated"
     vehicle: str
     reason: str
+    by: str | None = None
+    means: str | None = None
+    deck: str | None = None
+    card: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

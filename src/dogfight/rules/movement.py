@@ -17,6 +17,7 @@ from dogfight.catalog.models import (
 from dogfight.geometry.maneuver import card_area
 from dogfight.geometry.pose import Pose, normalize_heading
 from dogfight.rules import standard
+from dogfight.rules.blows import ILLEGAL, SMOKE
 from dogfight.rules.damage import damage, eliminate
 from dogfight.rules.events import (
     CloudDispersed,
@@ -89,7 +90,7 @@ def reveal(
         )
     )
     deck_id = state.rules.damage_deck(switches.illegal_damage_deck, vehicle.type)
-    cards, exploded = damage(state, vehicle, deck_id, 1, False, "illegal maneuver", rng, events)
+    cards, exploded = damage(state, vehicle, deck_id, 1, False, ILLEGAL, rng, events)
     hits = standard.collect(state, vehicle, deck_id, cards)
     special_out = standard.apply(state, hits, events)
     if vehicle.id in special_out:
@@ -163,7 +164,7 @@ def disperse_clouds(
             if vehicle.kind != "airplane":
                 continue
             smoke = state.rules.damage_deck("Z", vehicle.type)
-            cards, boom = damage(state, vehicle, smoke, 1, False, "black smoke", rng, events)
+            cards, boom = damage(state, vehicle, smoke, 1, False, SMOKE, rng, events)
             hits.extend(standard.collect(state, vehicle, smoke, cards))
             if boom:
                 eliminate(state, vehicle, "exploded", rng, events)

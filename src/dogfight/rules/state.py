@@ -11,6 +11,7 @@ from dogfight.geometry.frozen import fast_init
 from dogfight.geometry.hexbase import hexagon
 from dogfight.geometry.pose import Pose
 from dogfight.geometry.shapes import Polygon, rectangle
+from dogfight.rules.blows import Blow
 from dogfight.rules.clocks import ONE_PHASE, THREE_PHASES, Clock, plans_at
 from dogfight.rules.context import Rules
 from dogfight.rules.events import GameOver
@@ -158,6 +159,9 @@ class Vehicle:
     damage: int = 0
     held: list[tuple[str, str]] = field(default_factory=list)
     """(deck, card id) of damage cards it holds that are not yet back in their deck."""
+    blows: tuple[Blow, ...] = ()
+    """Every damage card it took, in order, with where it came from (R33: what brought it
+    down, :mod:`dogfight.rules.blows`); a tuple, shared by copies."""
     eliminated: str | None = None
     """None while in play, else the reason (shot_down, exploded, out_of_control, left_area)."""
     previous: Flown | None = None
@@ -204,6 +208,7 @@ class Vehicle:
         # a new empty container costs less than copying an empty one (most are empty)
         held = self.held
         new.held = held.copy() if held else []
+        new.blows = self.blows
         new.eliminated = self.eliminated
         new.previous = self.previous
         jams = self.jams

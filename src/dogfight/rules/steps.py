@@ -24,6 +24,7 @@ from dogfight.rules import (
     tripods,
     ww2,
 )
+from dogfight.rules.blows import FIRE
 from dogfight.rules.clocks import PHASES
 from dogfight.rules.damage import apply_cards, eliminate
 from dogfight.rules.events import (
@@ -59,7 +60,7 @@ def burn(ph: Phase) -> None:
     if not fires:
         return  # nothing burns (most phases): nobody is eliminated here
     for burning, deck, fire_cards in fires:
-        boom = apply_cards(state, burning, deck, fire_cards, False, "fire", events)
+        boom = apply_cards(state, burning, deck, fire_cards, False, FIRE, events)
         if boom:
             eliminate(state, burning, "exploded", rng, events)
         elif burning.damage >= burning.resistance:

@@ -20,6 +20,7 @@ import numpy as np
 
 from dogfight.rules import events as ev
 from dogfight.rules import standard
+from dogfight.rules.blows import Source, take
 from dogfight.rules.decks import draw, shuffle_back
 from dogfight.rules.rays import RayOption
 from dogfight.rules.state import GameState, Vehicle
@@ -96,19 +97,18 @@ def ray_damage(
     # 001: "Any numerical damage means that damage points inflicted are twice that number
     # ... Any special damage is taken into account. Jammed guns icons are ignored. An
     # explosion icon means that the tripod loses half of its initial resistance."
-    points = 0
+    worth = []
     for card_id in cards:
         spec = specs[card_id]
         if spec.explosion:
             events.append(ev.Explosion(target.id, card_id, False))  # a secret number
-            points += math.ceil(target.resistance / 2)
+            worth.append(math.ceil(target.resistance / 2))
         else:
-            points += 2 * spec.value
-    target.damage += points
-    target.held.extend((letter, c) for c in cards)
+            worth.append(2 * spec.value)
+    source = Source(firer.id, "heat-ray")
+    revealed = (cards[0],) if option.short else ()
+    points = take(target, source, letter, cards, worth, revealed)
     events.append(
-        ev.DamageDrawn(
-            target.id, letter, tuple(cards), points, target.damage, f"{firer.id} heat-ray"
-        )
+        ev.DamageDrawn(target.id, letter, tuple(cards), points, target.damage, source.label)
     )
     hits.extend(standard.collect(state, target, letter, cards))

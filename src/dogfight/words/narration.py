@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from dogfight.catalog.loader import Catalog
 from dogfight.rules import events as ev
-from dogfight.words.terms import damage_card_words, out_words, plural, side_name, side_wins
+from dogfight.words.terms import (
+    cause_words,
+    damage_card_words,
+    out_words,
+    plural,
+    side_name,
+    side_wins,
+)
 
 
 def _face(catalog: Catalog | None, deck: str, card: str) -> str:
@@ -76,6 +83,18 @@ def describe(event: ev.Event, catalog: Catalog | None = None) -> str:
             return f"{f} {w} guns: {reason}."
         case ev.LeftArea(vehicle=v):
             return f"{v} leaves the playing area."
+        case ev.Eliminated(vehicle=v, reason=reason, by=by, means=str(means), deck=deck):
+            # R33: what brought it down is public, the card only where everyone saw it
+            card = event.card
+            told = (
+                f"damage card {deck}, secret"
+                if card is None or deck is None
+                else f"damage card {deck}: {_face(catalog, deck, card)}"
+            )
+            cause = cause_words(by, means)
+            if by is None:
+                cause = cause[:1].upper() + cause[1:]
+            return f"{cause} brought {v} down ({told}): {out_words(reason)}."
         case ev.Eliminated(vehicle=v, reason=reason):
             return f"{v} is out of the game: {out_words(reason)}."
         case ev.GameOver():

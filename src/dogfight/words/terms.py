@@ -115,3 +115,23 @@ def damage_card_words(card: DamageCard) -> str:
     face = "an explosion" if card.explosion else str(card.value)
     specials = [s.value.replace("_", " ") for s in card.specials]
     return " and ".join([face, *specials])
+
+
+MEANS = {
+    "front": "front guns",
+    "rear": "rear guns",
+    "heat-ray": "heat-ray",
+    "rockets": "rockets",
+    "bombs": "bombs",
+    "fire": "fire",
+    "black smoke": "black smoke",
+    "bomb fragments": "the fragments of its own bombs",
+    "illegal maneuver": "an illegal maneuver",
+}
+"""What drew a damage card, in words (the engine's ``means``, docs/rulings.md R33)."""
+
+
+def cause_words(by: str | None, means: str) -> str:
+    """What brought a vehicle down: "central's front guns", "fire"."""
+    what = MEANS.get(means, means.replace("_", " "))
+    return what if by is None else f"{by}'s {what}"
