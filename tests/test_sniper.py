@@ -82,6 +82,35 @@ def test_the_decision_shows_both_cards_to_the_sniper_alone() -> None:
     assert sniper_pick(state.rules, asked) == ("1:B4",)  # a computer player's choice
 
 
+@pytest.mark.parametrize(
+    ("switches", "faces"),
+    [
+        ({}, ["1", "2", "1 and jammed", "1"]),
+        (
+            {"standard_rules": True},
+            ["1 and wounded pilot", "2 and wounded pilot", "1 and jammed", "1 and wounded pilot"],
+        ),
+    ],
+    ids=["special-damage-off", "standard-rules"],
+)
+def test_the_cards_faces_tell_only_the_icons_that_act(switches: Json, faces: list[str]) -> None:
+    """000: "Other types of special damage symbols ... are ignored in the Basic Rules"
+    (R25), while "Jammed guns icon cards are resolved normally" (R23): with special damage
+    off the Sniper reads a wounded-pilot card as its value, as the console shows it (issue
+    29 item 8), and a jam still as a jam."""
+    from conftest import _catalog
+
+    told = []
+    for pair in (["B1-wound", "B2-e-wound"], ["B1-jam", "B1-wound"]):
+        sit = aces(Skill.SNIPER, pair, e_fire=HOLD, switches=switches)
+        sit["vehicles"][1]["pose"] = {"x": 35.0, "y": 45.0, "heading": 0.0}
+        plans = {v["id"]: Plan.model_validate(v.pop("plans")[0]) for v in sit["vehicles"]}
+        state, _ = start_turn(build(parse_situation(sit), _catalog(), 0), plans)
+        (asked,) = pending_decisions(state, step_rng(0, 1, 1), answers=USE)
+        told += asked.shown["faces"]
+    assert told == faces
+
+
 @pytest.mark.parametrize("answer", [["3:B9"], ["1:B4", "2:B0"], []])
 def test_a_choice_that_is_not_one_of_the_two_cards_is_refused(answer: list[str]) -> None:
     with pytest.raises(DataError, match="sniper") as refused:

@@ -148,7 +148,7 @@ def _snipe(
             "target": target.id,
             "deck": letter,
             "drawn": list(pair),
-            "faces": [damage_card_words(specs[c]) for c in pair],
+            "faces": [damage_card_words(specs[c], standard.acting(state)) for c in pair],
         },
     )
     answer = decision.default if asking is None else asking.ask([decision])[decision.id]

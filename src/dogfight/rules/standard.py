@@ -93,24 +93,37 @@ def announced(state: GameState, special: Special) -> bool:
     return bool(spec and spec.announced)
 
 
+ACTING = {
+    None: frozenset({Special.JAMMED}),
+    "000": frozenset(Special),
+    "002": frozenset(WOW_SPECIALS | {Special.JAMMED}),
+    "003": frozenset({Special.ENGINE, Special.JAMMED}),
+}
+"""By whose special damage applies (``Rules.specials``), the icons that take effect: jams
+in every ruleset (R23), the others by 000's table, 002's list or 003's engine damage
+(R25). A card's face is told with these alone (the Sniper's two cards), the console
+shows these alone."""
+
+
+def acting(state: GameState) -> frozenset[Special]:
+    """The special icons that take effect in this game (:data:`ACTING`)."""
+    return ACTING[state.rules.specials]
+
+
 def collect(state: GameState, target: Vehicle, deck: str, cards: list[str]) -> list[Hit]:
     """The special icons on ``cards`` that take effect on ``target``."""
     mode = state.rules.specials
     if mode is None or (target.kind != "airplane" and mode != "000"):
         return []
     specs = state.rules.damage_cards(deck)
+    icons = ACTING[mode]
     out: list[Hit] = []
     for card_id in cards:
         spec = specs[card_id]
         out.extend(
             Hit(target.id, card_id, special, spec.value)
             for special in spec.specials
-            if applies(target, special)
-            and (
-                mode == "000"
-                or (mode == "002" and special in WOW_SPECIALS)
-                or (mode == "003" and special is Special.ENGINE)
-            )
+            if special in icons and applies(target, special)
         )
     return out
 

@@ -8,11 +8,13 @@ prints them, so "sideslip left · medium" is the same card everywhere (issue 29 
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 from dogfight.catalog.models import (
     DamageCard,
     ManeuverCard,
     ManeuverDeck,
+    Special,
     TripodCard,
     TripodDeck,
 )
@@ -110,10 +112,12 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else many or word + 's'}"
 
 
-def damage_card_words(card: DamageCard) -> str:
-    """A damage card as its face reads: ``3``, ``2 and smoke``, ``an explosion``."""
+def damage_card_words(card: DamageCard, acting: Collection[Special] | None = None) -> str:
+    """A damage card as its face reads: ``3``, ``2 and smoke``, ``an explosion``; with
+    ``acting``, only the icons that take effect in the game are told (special damage off:
+    ``1``, not ``1 and wounded pilot``; jams act in every ruleset, R23)."""
     face = "an explosion" if card.explosion else str(card.value)
-    specials = [s.value.replace("_", " ") for s in card.specials]
+    specials = [s.value.replace("_", " ") for s in card.specials if acting is None or s in acting]
     return " and ".join([face, *specials])
 
 

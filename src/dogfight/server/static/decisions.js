@@ -125,7 +125,8 @@ export function tailingGhosts(stage, ctx) {
 
 // 000's Sniper: "the pilot draws two damage cards, chooses one to give to the opponent,
 // reshuffles the other one" -- an engine decision shown to the firing seat alone, with the
-// two cards' faces (words of dogfight/wording.py); `send(answers)` posts the choice.
+// two cards' faces (words of dogfight/words/terms.py, only the icons that act in the game:
+// none but jams with special damage off); `send(answers)` posts the choice.
 export function renderSniper(box, stage, send) {
   const mine = (stage.decisions || []).filter((d) => d.kind === "sniper");
   if (!mine.length) return false;

@@ -543,9 +543,10 @@ function damageChip(code) {
   const card = (catalog.damage_cards[deck] || {})[id];
   if (!card) return el("span", { class: "dcard", text: code });
   const parts = [card.explosion ? ICONS.explosion : String(card.value)];
-  // with special damage off, a card is its value: its icons mean nothing here
+  // with special damage off, a card is its value and a jam a jam (docs/rulings.md R23):
+  // its other icons mean nothing here (the Sniper's faces say the same, words/terms.py)
   const sw = view.state.switches || {};
-  const specials = sw.standard_rules || sw.special_damage ? card.specials : [];
+  const specials = sw.standard_rules || sw.special_damage ? card.specials : card.specials.filter((sp) => sp === "jammed");
   for (const sp of specials) parts.push(ICONS[sp] || sp);
   if (card.energy) parts.push(ICONS.energy);
   const words = [card.explosion ? "explosion" : `${card.value} damage`, ...specials.map((sp) => sp.replaceAll("_", " "))];
