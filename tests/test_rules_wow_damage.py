@@ -143,6 +143,11 @@ def test_002_second_engine_hit_is_an_explosion() -> None:
     )
     state, events = run(sit, phases=1)
     assert [(e.vehicle, e.reason) for e in of(events, Eliminated)] == [("bristol", "exploded")]
+    # R33: the chaser's guns did it; the engine card is kept secret (002: "Special Damages
+    # (Keep Secret Unless Noted)"), so it is not named
+    assert of(events, Eliminated) == [
+        Eliminated("bristol", "exploded", "chaser", "front", "A", None)
+    ]
 
 
 def test_002_rudder_jammed_forbids_that_turn_direction_next_turn() -> None:
