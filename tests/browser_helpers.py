@@ -1,17 +1,20 @@
 """Helpers of the browser tests: Debian's chromium driven by Playwright (headless, with
-the launch arguments the team uses), a page that records its script errors, the
-hot-seat loop's next-seat step, and where screenshots go (``artifacts/browser/``,
-git-ignored, kept after the run)."""
+the launch arguments the team uses), a page that records its script errors (and, for
+the tests of secrets, every HTTP body and WebSocket frame it receives), a game made
+over the API or in the lobby and its links opened, the hot-seat loop's next-seat step,
+and where screenshots go (``artifacts/browser/``, git-ignored, kept after the run)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from server_helpers import Server
+from server_helpers import Json, Server
 
 from dogfight.bench.browser import ARGS, CHROMIUM
 
@@ -85,6 +88,65 @@ def new_page(browser: Any, width: int = 1280, height: int = 860, **options: Any)
     return page
 
 
+def create_game(server: Server, body: Json, timeout: float = 10) -> Json:
+    """A game made over the API (``POST /api/games``, refused unless 201): the server's
+    answer, with the game, its seats (each with its link and token) and the hot-seat
+    link."""
+    answer = httpx.post(server.base + "/api/games", json=body, timeout=timeout)
+    assert answer.status_code == 201, answer.text
+    made: Json = answer.json()
+    return made
+
+
+def open_link(page: Any, server: Server, link: str, speed: int | None = 40) -> Any:
+    """Open a seat's (or the hot-seat) link on ``page``, its animations sped up ``speed``
+    times (None: as a player sees them); the page."""
+    path, _, fragment = link.partition("#")
+    query = "" if speed is None else f"?speed={speed}"
+    page.goto(f"{server.base}{path}{query}#{fragment}")
+    return page
+
+
+def open_seat(browser: Any, server: Server, link: str, speed: int | None = 40) -> Any:
+    """A new page opened on a seat's (or the hot-seat) link (:func:`open_link`)."""
+    return open_link(new_page(browser), server, link, speed)
+
+
+def recording_seat(browser: Any, server: Server, link: str) -> Any:
+    """A new page opened on a seat's link, recording in ``page.received`` every HTTP body
+    of the API and every WebSocket frame it gets: what a secret must never be in."""
+    page = new_page(browser)
+    page.received = []
+
+    def on_response(response: Any) -> None:
+        if "/api/" in response.url:
+            # a redirect or an aborted request has no body
+            with contextlib.suppress(Exception):
+                page.received.append(response.text())
+
+    page.on("response", on_response)
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framereceived", lambda frame: page.received.append(str(frame))),
+    )
+    return open_link(page, server, link)
+
+
+def create_in_lobby(page: Any, server: Server, preset: str) -> str:
+    """Make a game in the lobby (an open analysis game, seed 7) and go to its hot-seat
+    link (animations sped up); the game's id."""
+    page.goto(server.base + "/")
+    page.check(f"input[name=preset][value='{preset}']")
+    page.check("#analysis")  # a chosen seed: an open analysis game
+    page.fill("#seed", "7")
+    page.click("#create")
+    page.wait_for_selector("#hotseat[href^='/play/']")
+    href = page.get_attribute("#hotseat", "href")
+    assert href is not None
+    open_link(page, server, href, speed=25)
+    return str(href.partition("#")[0].split("/")[-1])
+
+
 def next_to_plan(page: Any) -> str | None:
     """Wait for the page to settle: the end screen gives ``END``; a hot-seat curtain is
     lifted, the tripods' action tokens placed as the plan pencilled them (none), their
@@ -111,6 +173,17 @@ def next_to_plan(page: Any) -> str | None:
     vehicle = page.get_attribute("[data-plan]", "data-plan")
     assert vehicle is not None
     return str(vehicle)
+
+
+def plan_for(page: Any, wanted: str | None = None) -> str:
+    """Lift curtains and answer prompts (:func:`next_to_plan`) until a vehicle is to be
+    planned (``wanted``, when given); its id."""
+    for _ in range(10):
+        vehicle = next_to_plan(page)
+        if vehicle is not None and vehicle != END and wanted in (None, vehicle):
+            return vehicle
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never asked to plan {wanted or 'a vehicle'}")
 
 
 def pick(page: Any, vehicle: str, cards: list[str]) -> None:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 from browser_helpers import (  # the fixtures are used by name
     browser_fixture,  # noqa: F401
+    create_game,
     needs_chromium,
-    new_page,
-    next_to_plan,
+    open_seat,
     pick,
+    plan_for,
     screenshots,
     server_fixture,  # noqa: F401
     submit,
@@ -26,36 +26,19 @@ from server_helpers import Server
 pytestmark = needs_chromium
 
 
-def open_link(browser: Any, server: Server, link: str) -> Any:
-    page = new_page(browser)
-    path, _, fragment = link.partition("#")
-    page.goto(f"{server.base}{path}?speed=40#{fragment}")
-    return page
-
-
 def plan(page: Any, cards: list[str]) -> None:
-    vehicle = None
-    for _ in range(10):
-        vehicle = next_to_plan(page)
-        if vehicle is not None:
-            break
-    assert vehicle is not None
-    pick(page, vehicle, cards)
+    pick(page, plan_for(page), cards)
     submit(page)
 
 
 def test_the_second_phase_token_after_the_first_phase_face_up(server: Server, browser: Any) -> None:
     folder = screenshots("action-tokens")
-    made = httpx.post(
-        server.base + "/api/games",
-        json={"seed": 3, "analysis": True, "preset": "a-spark-of-hope"},
-        timeout=10,
-    ).json()
+    made = create_game(server, {"seed": 3, "analysis": True, "preset": "a-spark-of-hope"})
     seats = made["seats"]
     [martian] = [s for s in seats if "locust" in s["vehicles"]]
     airplanes = [s for s in seats if s is not martian]
-    tripod_page = open_link(browser, server, martian["link"])
-    plane_pages = [open_link(browser, server, s["link"]) for s in airplanes]
+    tripod_page = open_seat(browser, server, martian["link"])
+    plane_pages = [open_seat(browser, server, s["link"]) for s in airplanes]
     for page in plane_pages:
         plan(page, ["1", "2", "3"])
     # no token in the plan: the planning panel offers none (000: chosen at the phase)

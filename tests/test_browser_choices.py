@@ -14,8 +14,9 @@ from typing import Any
 import httpx
 from browser_helpers import (  # the fixtures are used by name
     browser_fixture,  # noqa: F401
+    create_game,
     needs_chromium,
-    new_page,
+    open_seat,
     screenshots,
     server_fixture,  # noqa: F401
 )
@@ -31,11 +32,7 @@ pytestmark = needs_chromium
 def planned(server: Server, sit: dict[str, Any], labels: dict[str, str]) -> tuple[str, Any]:
     """A game of ``sit`` made and planned over HTTP by each seat (label: vehicle)."""
     plans = {v["id"]: v.pop("plans")[0] for v in sit["vehicles"]}
-    made = httpx.post(
-        server.base + "/api/games",
-        json={"situation": sit, "seed": 0, "analysis": True},
-        timeout=10,
-    ).json()
+    made = create_game(server, {"situation": sit, "seed": 0, "analysis": True})
     game = made["game"]["id"]
     seats = {s["label"]: s for s in made["seats"]}
     for label, vid in labels.items():
@@ -50,17 +47,10 @@ def planned(server: Server, sit: dict[str, Any], labels: dict[str, str]) -> tupl
     return game, seats
 
 
-def open_seat(browser: Any, server: Server, seat: dict[str, Any]) -> Any:
-    page = new_page(browser)
-    path, _, fragment = seat["link"].partition("#")
-    page.goto(f"{server.base}{path}?speed=40#{fragment}")
-    return page
-
-
 def test_the_rocketeer_chooses_rockets_on_the_page(server: Server, browser: Any) -> None:
     folder = screenshots("choices")
     game, seats = planned(server, rocket_duel(), {"earth": "p", "huns": "e"})
-    page = open_seat(browser, server, seats["earth"])
+    page = open_seat(browser, server, seats["earth"]["link"])
     page.wait_for_selector("#submit-choices:not([disabled])")
     prompt = page.inner_text("#choices")
     assert "guns or rockets" in prompt and "2 Rocket counter(s) left" in prompt
@@ -94,7 +84,7 @@ def test_the_pilot_keeps_its_skill_on_the_page(server: Server, browser: Any) -> 
     game, seats = planned(
         server, facing(Skill.ITCHY_TRIGGER_FINGER), {"earth": "p", "central": "e"}
     )
-    page = open_seat(browser, server, seats["earth"])
+    page = open_seat(browser, server, seats["earth"]["link"])
     page.wait_for_selector("#submit-choices:not([disabled])")
     prompt = page.inner_text("#choices")
     assert "itchy trigger finger is ready" in prompt and "the pilot shoots first" in prompt

@@ -10,6 +10,7 @@ from typing import Any
 from browser_helpers import (  # the fixtures are used by name
     NEXT,
     browser_fixture,  # noqa: F401
+    create_in_lobby,
     needs_chromium,
     new_page,
     place_directions,
@@ -17,7 +18,6 @@ from browser_helpers import (  # the fixtures are used by name
     server_fixture,  # noqa: F401
 )
 from server_helpers import Server
-from test_browser_play import create_in_lobby
 
 pytestmark = needs_chromium
 
@@ -90,7 +90,7 @@ def play_counting(page: Any, turns: int) -> list[str]:
 
 def test_captured_tripods_curtains_per_turn(server: Server, browser: Any) -> None:
     page = new_page(browser)
-    create_in_lobby(page, server.base, "captured-tripods")
+    create_in_lobby(page, server, "captured-tripods")
     curtains = play_counting(page, TURNS)
     assert len(curtains) <= BOUND, curtains
     # every curtain passes the device (no curtain only to watch a reveal)

@@ -22,9 +22,10 @@ from browser_helpers import (  # the fixtures are used by name
     END,
     NEXT,
     browser_fixture,  # noqa: F401
+    create_game,
     needs_chromium,
-    new_page,
     next_to_plan,
+    open_seat,
     pick,
     place_directions,
     place_tokens,
@@ -43,13 +44,6 @@ pytestmark = needs_chromium
 WAIT = f"{NEXT}, #submit-decisions, #submit-targets, #submit-choices"
 """NEXT (the planning, the curtain, the end, the reveal's directions, the action tokens),
 the bomber's pick, the target questions and the bombers' drops of each phase."""
-
-
-def open_seat(browser: Any, server: Server, link: str) -> Any:
-    page = new_page(browser)
-    path, _, fragment = link.partition("#")
-    page.goto(f"{server.base}{path}?speed=40#{fragment}")
-    return page
 
 
 def worn(vid: str, model: str, x: float, y: float, heading: float, side: str, **kw: Any) -> Json:
@@ -110,16 +104,16 @@ def submit_plans(page: Any) -> None:
 
 def test_captured_tripods_to_the_end(server: Server, browser: Any) -> None:
     folder = screenshots("invasion")
-    made = httpx.post(
-        server.base + "/api/games",
-        json={
+    made = create_game(
+        server,
+        {
             "situation": captured_tripods_close(),
             "seed": 5,
             "analysis": True,
             "computer": {"martians": "martian"},
         },
         timeout=30,
-    ).json()
+    )
     [link] = [s["link"] for s in made["seats"] if s["label"] == "earth"]
     page = open_seat(browser, server, link)
     placed = 0
@@ -192,11 +186,9 @@ def bombing_example() -> Json:
 
 def test_bombers_over_the_tripods_to_the_end(server: Server, browser: Any) -> None:
     folder = screenshots("invasion-bombing")
-    made = httpx.post(
-        server.base + "/api/games",
-        json={"situation": bombing_example(), "seed": 2, "analysis": True},
-        timeout=30,
-    ).json()
+    made = create_game(
+        server, {"situation": bombing_example(), "seed": 2, "analysis": True}, timeout=30
+    )
     page = open_seat(browser, server, made["hotseat_link"])
     picked: list[str] = []
     planned: dict[str, int] = {}

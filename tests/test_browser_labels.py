@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 from browser_helpers import (  # the fixtures are used by name
     browser_fixture,  # noqa: F401
+    create_game,
     needs_chromium,
-    new_page,
+    open_seat,
     server_fixture,  # noqa: F401
 )
 from server_helpers import Server, duel_situation
@@ -34,12 +34,9 @@ def test_a_bases_label_covers_no_objective(server: Server, browser: Any) -> None
     # the objective token just above the Camel's base, where its label went first
     situation = duel_situation(gap=50.0)  # the Camel at (45, 20), heading up the table
     situation["objectives"] = [{"id": "village", "x": 45.0, "y": 27.0}]
-    made = httpx.post(server.base + "/api/games", json={"situation": situation}, timeout=30)
-    assert made.status_code == 201, made.text
-    [link] = [s["link"] for s in made.json()["seats"] if s["label"] == "allies"]
-    page = new_page(browser)
-    path, _, fragment = link.partition("#")
-    page.goto(f"{server.base}{path}#{fragment}")
+    made = create_game(server, {"situation": situation}, timeout=30)
+    [link] = [s["link"] for s in made["seats"] if s["label"] == "allies"]
+    page = open_seat(browser, server, link, speed=None)
     page.wait_for_selector("#board [data-label='camel']")
     page.wait_for_selector("#board [data-objective]")
     found = page.evaluate(BOXES)

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 from browser_helpers import (
     END,
     browser_fixture,
+    create_game,
     needs_chromium,
     new_page,
     next_to_plan,
+    open_link,
+    open_seat,
     pick,
     screenshots,
     server_fixture,
@@ -61,10 +63,8 @@ def test_a_finished_hot_seat_game_offers_a_rematch(server: Server, browser: Any)
     sit = duel_situation()
     for v in sit["vehicles"]:  # both fly off the north edge in the first phase
         v["pose"] = {"x": v["pose"]["x"], "y": 86.0, "heading": 90.0}
-    made = httpx.post(server.base + "/api/games", json={"situation": sit}, timeout=10).json()
-    path, _, fragment = made["hotseat_link"].partition("#")
-    page = new_page(browser)
-    page.goto(f"{server.base}{path}?speed=40#{fragment}")
+    made = create_game(server, {"situation": sit})
+    page = open_seat(browser, server, made["hotseat_link"])
     for _ in range(20):
         vehicle = next_to_plan(page)
         if vehicle == END:
@@ -99,15 +99,13 @@ def test_the_lobby_and_the_table_pass_an_accessibility_check(server: Server, bro
     page.goto(server.base + "/")
     page.wait_for_selector("[data-preset='duel']")
     assert _serious(page) == []
-    made = httpx.post(server.base + "/api/games", json={"preset": "duel"}, timeout=10).json()
-    path, _, fragment = made["hotseat_link"].partition("#")
-    page.goto(f"{server.base}{path}?speed=40#{fragment}")
+    made = create_game(server, {"preset": "duel"})
+    open_link(page, server, made["hotseat_link"])
     vehicle = None
     while vehicle is None:
         vehicle = next_to_plan(page)
     assert _serious(page) == []  # planning: the hand, the fire choices, the console
-    phone = new_page(browser, 390, 844)
-    phone.goto(f"{server.base}{path}?speed=40#{fragment}")
+    phone = open_link(new_page(browser, 390, 844), server, made["hotseat_link"])
     while next_to_plan(phone) is None:
         pass
     assert _serious(phone) == []

@@ -8,8 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-from browser_helpers import browser_fixture, needs_chromium, new_page, screenshots, server_fixture
+from browser_helpers import (
+    browser_fixture,
+    create_game,
+    needs_chromium,
+    new_page,
+    open_link,
+    screenshots,
+    server_fixture,
+)
 from server_helpers import Server
 
 pytestmark = needs_chromium
@@ -44,10 +51,9 @@ def test_a_phone_plans_with_the_board_in_view_and_zooms_to_its_own_base(
     server: Server, browser: Any
 ) -> None:
     shots = screenshots("phone-table")
-    made = httpx.post(server.base + "/api/games", json={"preset": "duel"}, timeout=10).json()
+    made = create_game(server, {"preset": "duel"})
     camel = next(s for s in made["seats"] if s["label"] == "allies")
-    page = phone(browser)
-    page.goto(server.base + camel["link"])
+    page = open_link(phone(browser), server, camel["link"], speed=None)
     page.wait_for_selector("[data-plan='camel'] [data-card]")
     # the hand is below the board: a card tapped and scrolled to the bottom of the
     # screen, the board is still in view above it

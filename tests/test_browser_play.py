@@ -13,6 +13,7 @@ from browser_helpers import (  # the fixtures are used by name
     NEXT,
     answer_tokens,
     browser_fixture,  # noqa: F401
+    create_in_lobby,
     needs_chromium,
     new_page,
     next_to_plan,
@@ -26,24 +27,9 @@ from server_helpers import Server
 pytestmark = needs_chromium
 
 
-def create_in_lobby(page: Any, base: str, preset: str) -> str:
-    """Make a game in the lobby; go to its hot-seat link (animations sped up)."""
-    page.goto(base + "/")
-    page.check(f"input[name=preset][value='{preset}']")
-    page.check("#analysis")  # a chosen seed: an open analysis game
-    page.fill("#seed", "7")
-    page.click("#create")
-    page.wait_for_selector("#hotseat[href^='/play/']")
-    href = page.get_attribute("#hotseat", "href")
-    assert href is not None
-    path, _, fragment = href.partition("#")
-    page.goto(f"{base}{path}?speed=25#{fragment}")
-    return str(path.split("/")[-1])
-
-
 def test_a_whole_duel_hot_seat(server: Server, browser: Any, shots: Path) -> None:
     page = new_page(browser)
-    game = create_in_lobby(page, server.base, "duel")
+    game = create_in_lobby(page, server, "duel")
     planned = 0
     finished = False
     for _ in range(80):
@@ -94,7 +80,7 @@ def spark_token(_vid: str, turn: int, phase: int, _options: list[str]) -> str | 
 
 def test_a_whole_spark_of_hope(server: Server, browser: Any, shots: Path) -> None:
     page = new_page(browser)
-    create_in_lobby(page, server.base, "a-spark-of-hope")
+    create_in_lobby(page, server, "a-spark-of-hope")
     turns = {"locust": 0, "nieuport": 0}
     finished = False
     for _ in range(160):
@@ -144,7 +130,7 @@ def test_a_whole_bombing_game(server: Server, browser: Any, shots: Path) -> None
     secret (the blank card is offered) and shown in initiative order, the bomb cards are
     laid and land."""
     page = new_page(browser)
-    create_in_lobby(page, server.base, "bombers-over-the-tripods")
+    create_in_lobby(page, server, "bombers-over-the-tripods")
     turns: dict[str, int] = {}
     finished = False
     assigned = 0
@@ -191,7 +177,7 @@ def test_tripods_versus_tripods_turns(server: Server, browser: Any, shots: Path)
     cards (the blank card offered), shown one at a time in initiative order in the log,
     heat-rays at the enemy tripods."""
     page = new_page(browser)
-    create_in_lobby(page, server.base, "captured-tripods")
+    create_in_lobby(page, server, "captured-tripods")
     submitted = 0
     seen = ""
 
@@ -231,7 +217,7 @@ def test_a_whole_alsace_again(server: Server, browser: Any, shots: Path) -> None
     action phase (001: "Earthling players choose one new maneuver card with a speed
     marker")."""
     page = new_page(browser)
-    create_in_lobby(page, server.base, "alsace-again")
+    create_in_lobby(page, server, "alsace-again")
     plans = {"locust": 0, "messerschmitt": 0, "stuka": 0}
     finished = False
 

@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 from browser_helpers import (  # the fixtures are used by name
     browser_fixture,  # noqa: F401
+    create_game,
     needs_chromium,
     pick,
+    recording_seat,
     screenshots,
     server_fixture,  # noqa: F401
     submit,
 )
 from conftest import default_plans, explosion_card, plain
 from server_helpers import Json, Server
-from test_browser_tailing import seat_page
 
 pytestmark = needs_chromium
 
@@ -51,12 +51,10 @@ def test_a_secret_explosion_and_a_lost_observer_stay_on_their_page(
     server: Server, browser: Any
 ) -> None:
     folder = screenshots("secrets")
-    made = httpx.post(
-        server.base + "/api/games", json={"situation": secrets_situation()}, timeout=10
-    ).json()
+    made = create_game(server, {"situation": secrets_situation()})
     links = {s["label"]: s["link"] for s in made["seats"]}
-    owner = seat_page(browser, server, links["allies"])
-    other = seat_page(browser, server, links["central"])
+    owner = recording_seat(browser, server, links["allies"])
+    other = recording_seat(browser, server, links["central"])
     cards: list[str] = default_plans("bristol-f2b")[0]["cards"]
     for page, vid in ((owner, "bristol"), (other, "chaser")):
         page.wait_for_selector(f"[data-plan='{vid}'] [data-card='{cards[0]}']")

@@ -13,8 +13,10 @@ from typing import Any
 import httpx
 from browser_helpers import (  # the fixtures are used by name
     browser_fixture,  # noqa: F401
+    create_game,
     needs_chromium,
     new_page,
+    open_seat,
     server_fixture,  # noqa: F401
     shots_fixture,  # noqa: F401
 )
@@ -79,11 +81,8 @@ def test_a_series_of_three_games_with_running_totals(
 def test_the_target_card_is_on_the_table_and_the_mission_in_the_briefing(
     server: Server, browser: Any, shots: Path
 ) -> None:
-    made = httpx.post(
-        f"{server.base}/api/games", json={"preset": "wings-over-the-flanders"}, timeout=30
-    ).json()
-    page = new_page(browser)
-    page.goto(server.base + made["hotseat_link"])
+    made = create_game(server, {"preset": "wings-over-the-flanders"}, timeout=30)
+    page = open_seat(browser, server, made["hotseat_link"], speed=None)
     page.wait_for_selector("#board g.target-card[data-target='flanders-depot']", state="attached")
     assert page.get_attribute("#board g.target-card", "data-mission") == "bombing"
     briefing = page.inner_text("#briefing .mission[data-mission='flanders-depot']")

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 from browser_helpers import (  # the fixtures are used by name
     browser_fixture,  # noqa: F401
+    create_game,
     needs_chromium,
     pick,
+    recording_seat,
     screenshots,
     server_fixture,  # noqa: F401
     submit,
 )
 from server_helpers import Server
-from test_browser_tailing import seat_page
 from test_sniper import camels
 
 pytestmark = needs_chromium
@@ -28,12 +28,10 @@ pytestmark = needs_chromium
 
 def test_the_snipers_two_cards_reach_its_page_alone(server: Server, browser: Any) -> None:
     shots = screenshots("sniper")
-    made = httpx.post(
-        server.base + "/api/games", json={"situation": camels("sniper", "prey")}, timeout=10
-    ).json()
+    made = create_game(server, {"situation": camels("sniper", "prey")})
     links = {s["label"]: s["link"] for s in made["seats"]}
-    mine = seat_page(browser, server, links["allies"])
-    theirs = seat_page(browser, server, links["central"])
+    mine = recording_seat(browser, server, links["allies"])
+    theirs = recording_seat(browser, server, links["central"])
     for page, vehicle in ((mine, "sniper"), (theirs, "prey")):
         pick(page, vehicle, ["1", "2", "3"])
         submit(page)

@@ -13,10 +13,13 @@ import httpx
 from browser_helpers import (  # the fixtures are used by name
     NEXT,
     browser_fixture,  # noqa: F401
+    create_game,
     needs_chromium,
     new_page,
     next_to_plan,
+    open_link,
     pick,
+    plan_for,
     screenshots,
     server_fixture,  # noqa: F401
     submit,
@@ -31,23 +34,10 @@ pytestmark = needs_chromium
 
 
 def hot_seat(page: Any, server: Server, body: Json) -> str:
-    """Make a game over the API and open its hot-seat link (animations sped up)."""
-    answer = httpx.post(
-        server.base + "/api/games", json={"seed": 3, "analysis": True, **body}, timeout=10
-    )
-    assert answer.status_code == 201, answer.text
-    path, _, fragment = answer.json()["hotseat_link"].partition("#")
-    page.goto(f"{server.base}{path}?speed=40#{fragment}")
-    return str(answer.json()["game"]["id"])
-
-
-def plan_for(page: Any, wanted: str) -> None:
-    """Lift curtains until ``wanted`` is the vehicle to plan."""
-    for _ in range(10):
-        if next_to_plan(page) == wanted:
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"never asked to plan {wanted}")
+    """Make a game (seed 3, open) over the API and open its hot-seat link; its id."""
+    made = create_game(server, {"seed": 3, "analysis": True, **body})
+    open_link(page, server, made["hotseat_link"])
+    return str(made["game"]["id"])
 
 
 def test_a_plan_off_the_table_is_warned_and_needs_a_confirmation(

@@ -6,16 +6,17 @@ not over the WebSocket. Screenshots go to ``artifacts/browser/tailing/``."""
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import httpx
 from browser_helpers import (  # the fixtures are used by name
     browser_fixture,  # noqa: F401
+    create_game,
     needs_chromium,
-    new_page,
     next_to_plan,
+    open_seat,
     pick,
+    recording_seat,
     screenshots,
     server_fixture,  # noqa: F401
     submit,
@@ -38,27 +39,6 @@ def tailing_situation() -> Json:
             {"id": "prey", "type": "spad-xiii", "side": "central", "pose": {"x": 60, "y": 50}},
         ],
     }
-
-
-def seat_page(browser: Any, server: Server, link: str) -> Any:
-    """A page holding one seat, recording every HTTP body and WebSocket frame it gets."""
-    page = new_page(browser)
-    page.received = []
-
-    def on_response(response: Any) -> None:
-        if "/api/" in response.url:
-            # a redirect or an aborted request has no body
-            with contextlib.suppress(Exception):
-                page.received.append(response.text())
-
-    page.on("response", on_response)
-    page.on(
-        "websocket",
-        lambda ws: ws.on("framereceived", lambda frame: page.received.append(str(frame))),
-    )
-    path, _, fragment = link.partition("#")
-    page.goto(f"{server.base}{path}?speed=40#{fragment}")
-    return page
 
 
 def order_of(page: Any) -> list[str]:
@@ -90,16 +70,12 @@ def send_reorder(page: Any) -> None:
 
 def test_tailing_across_two_maneuvers_in_the_browser(server: Server, browser: Any) -> None:
     folder = screenshots("tailing")
-    made = httpx.post(
-        server.base + "/api/games",
-        json={"situation": tailing_situation(), "seed": 3, "analysis": True},
-        timeout=10,
-    ).json()
+    made = create_game(server, {"situation": tailing_situation(), "seed": 3, "analysis": True})
     links = {s["label"]: s["link"] for s in made["seats"]}
     tokens = {s["label"]: (s["id"], s["token"]) for s in made["seats"]}
     game = made["game"]["id"]
-    hunter = seat_page(browser, server, links["allies"])
-    prey = seat_page(browser, server, links["central"])
+    hunter = recording_seat(browser, server, links["allies"])
+    prey = recording_seat(browser, server, links["central"])
 
     hunter.wait_for_selector("[data-plan='spad'] [data-card='1']")
     pick(hunter, "spad", ["1", "2", "3"])
@@ -190,14 +166,8 @@ def test_tailing_hot_seat_hands_the_decision_to_the_tailer_behind_the_curtain(
     """Both seats in one browser (``dogfight play``): after the plans, the curtain hands
     the table to the tailing seat for its reorder, then the turn goes on."""
     folder = screenshots("tailing-hot-seat")
-    made = httpx.post(
-        server.base + "/api/games",
-        json={"situation": tailing_situation(), "seed": 3, "analysis": True},
-        timeout=10,
-    ).json()
-    page = new_page(browser)
-    path, _, fragment = made["hotseat_link"].partition("#")
-    page.goto(f"{server.base}{path}?speed=40#{fragment}")
+    made = create_game(server, {"situation": tailing_situation(), "seed": 3, "analysis": True})
+    page = open_seat(browser, server, made["hotseat_link"])
     planned: set[str] = set()
     for _ in range(20):
         vehicle = next_to_plan(page)

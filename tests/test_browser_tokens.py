@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
 from browser_helpers import (  # the fixtures are used by name
     browser_fixture,  # noqa: F401
+    create_game,
     needs_chromium,
     new_page,
     next_to_plan,
+    open_link,
     pick,
     screenshots,
     server_fixture,  # noqa: F401
@@ -35,14 +36,8 @@ def test_action_tokens_are_pictures_with_their_rule(server: Server, browser: Any
     # the start of each phase: test_browser_action_tokens.py)
     setup = presets(load_catalog())["a-spark-of-hope"]["setup"]
     sit = {**setup, "switches": {"actions_at_planning": True}}
-    answer = httpx.post(
-        server.base + "/api/games",
-        json={"seed": 3, "analysis": True, "situation": sit},
-        timeout=10,
-    )
-    assert answer.status_code == 201, answer.text
-    path, _, fragment = answer.json()["hotseat_link"].partition("#")
-    page.goto(f"{server.base}{path}?speed=40#{fragment}")
+    made = create_game(server, {"seed": 3, "analysis": True, "situation": sit})
+    open_link(page, server, made["hotseat_link"])
     for _ in range(10):
         vehicle = next_to_plan(page)
         if vehicle == "locust":

@@ -5,6 +5,7 @@ casualty roll, the mission graph, results written once, the terminal commands an
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -311,3 +312,26 @@ def test_bloody_april_flies_002s_bombing_and_photographic_missions(catalog: Cata
     assert lost.current == "photo-flight"
     _, photo = prepare(spec, lost, catalog)
     assert {t.mission for t in build(photo, catalog, 1).targets.values()} == {"photo"}
+
+
+def test_an_unknown_scenario_is_named_with_the_known_ones_wherever_it_is_asked(
+    catalog: Catalog,
+) -> None:
+    """One "unknown scenario" message (``Catalog.scenario``) for a scenario table, a solo
+    game and a campaign's mission: the source, the field, the scenario asked for and
+    every known scenario after what the field could have named."""
+    from dogfight.sim.solo import play_solo
+    from dogfight.situation.scenarios import scenario_situation
+
+    known = ", ".join(sorted(catalog.scenarios))
+    asked: dict[str, Callable[[], object]] = {
+        "SCENARIO": lambda: scenario_situation(catalog, "no-such-scenario"),
+        "solo": lambda: play_solo(catalog, "no-such-scenario", 1),
+        "small.toml": lambda: small(catalog, UNKNOWN_SCENARIO),
+    }
+    for source, ask in asked.items():
+        with pytest.raises(DataError) as caught:
+            ask()
+        assert caught.value.source == source
+        assert caught.value.value == "no-such-scenario"
+        assert str(caught.value.allowed).endswith(": " + known)

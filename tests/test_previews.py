@@ -9,14 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from browser_helpers import (
     browser_fixture,
+    create_game,
     needs_chromium,
-    new_page,
-    next_to_plan,
+    open_link,
+    open_seat,
     pick,
+    plan_for,
     server_fixture,
 )
 from conftest import state_of
@@ -71,14 +72,9 @@ def test_as_printed_the_check_says_no_place_a_card_takes_the_base(tmp_path: Path
 
 @needs_chromium
 def test_as_printed_the_table_draws_no_ghost_and_says_so(server: Server, browser: Any) -> None:
-    made = httpx.post(
-        server.base + "/api/games", json={"situation": _near_the_edge("as_printed")}, timeout=10
-    ).json()
-    path, _, fragment = made["hotseat_link"].partition("#")
-    page = new_page(browser)
-    page.goto(f"{server.base}{path}?speed=40#{fragment}")
-    while next_to_plan(page) != "camel":
-        pass
+    made = create_game(server, {"situation": _near_the_edge("as_printed")})
+    page = open_seat(browser, server, made["hotseat_link"])
+    plan_for(page, "camel")
     assert "as printed" in page.inner_text("#measuring")
     pick(page, "camel", ["1", "2", "3"])
     warning = page.wait_for_selector("[data-plan='camel'] [data-warning='leaves_table']")
@@ -89,13 +85,9 @@ def test_as_printed_the_table_draws_no_ghost_and_says_so(server: Server, browser
     assert page.query_selector("#board [data-reach]") is None
     assert page.errors == []
     # with previews on, the same hover shows it, and the header says so
-    made = httpx.post(
-        server.base + "/api/games", json={"situation": _near_the_edge("on")}, timeout=10
-    ).json()
-    path, _, fragment = made["hotseat_link"].partition("#")
-    page.goto(f"{server.base}{path}?speed=40#{fragment}")
-    while next_to_plan(page) != "camel":
-        pass
+    made = create_game(server, {"situation": _near_the_edge("on")})
+    open_link(page, server, made["hotseat_link"])
+    plan_for(page, "camel")
     assert "previews on" in page.inner_text("#measuring")
     page.hover("#board g.base[data-vehicle='albatros']")
     page.wait_for_selector("#board [data-reach='albatros']")

@@ -73,10 +73,10 @@ def test_a_plane_on_fire_with_a_jammed_rudder_still_gets_a_legal_plan() -> None:
     counters are removed", and a jammed rudder forbids the other arrows: few plans are
     left, which random draws missed (``dogfight bench`` stopped on Down from the Alps,
     seed 7). The solo planner and a computer seat's fallback find one."""
-    from dogfight.bots.random_plans import legal_plan, random_legal_plan
+    from dogfight.bots.random_plans import SOLO_DRAWS, legal_plan, random_legal_plan
     from dogfight.catalog.loader import load_catalog
     from dogfight.rules.engine import start_turn
-    from dogfight.sim.solo import airplane_plan, play_solo
+    from dogfight.sim.solo import play_solo
 
     catalog = load_catalog()
     game = play_solo(catalog, "down-from-the-alps", 7, max_turns=20)  # used to raise
@@ -110,12 +110,69 @@ def test_a_plane_on_fire_with_a_jammed_rudder_still_gets_a_legal_plan() -> None:
         for plan in (
             legal_plan(start, "a", rng),
             random_legal_plan(start, "a", rng),
-            airplane_plan(start, "a", rng),
+            random_legal_plan(start, "a", rng, SOLO_DRAWS),
         ):
             assert plan is not None
             start_turn(
                 start, {"a": plan, "b": random_airplane_plan(start, start.vehicles["b"], rng)}
             )
+
+
+DAMAGED = {
+    "fire and a jammed rudder": (
+        {"fire": 3, "rudder_left": 1},
+        ["1,5,11", "2,3,14", "13,2,3", "2,3,11", "13,2,14", "7,5,13"],
+        ["2,9,11", "7,2,15", "11,2,7", "2,3,11", "13,2,14", "9,7,5"],
+    ),
+    "a damaged engine": (
+        {"engine": 1},
+        ["9,8,12", "8,7,12", "4,2,11", "2,3,11", "13,2,14", "12,9,1"],
+        ["5,7,14", "8,11,14", "5,9,14", "4,9,14", "13,2,14", "3,5,14"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DAMAGED))
+def test_one_random_legal_planner_keeps_each_callers_seeded_plans(
+    catalog: Catalog, name: str
+) -> None:
+    """A computer seat's fallback (one random draw, then the exhaustive pick) and a solo
+    game's airplanes (up to SOLO_DRAWS draws) are one planner with a parameter; the
+    seeded plans are those each drew before (``random_legal_plan`` and
+    ``sim.solo.airplane_plan``), here on a damaged SPAD of 002."""
+    from dogfight.bots.random_plans import SOLO_DRAWS, random_legal_plan
+
+    status, seat_plans, solo_plans = DAMAGED[name]
+    start = build(
+        parse_situation(
+            {
+                "ruleset": "wow",
+                "vehicles": [
+                    {
+                        "id": "a",
+                        "type": "spad-xiii",
+                        "side": "allies",
+                        "pose": {"x": 45, "y": 45, "heading": 0},
+                        "status": status,
+                    },
+                    {
+                        "id": "b",
+                        "type": "albatros-d3",
+                        "side": "central",
+                        "pose": {"x": 10, "y": 80, "heading": 180},
+                    },
+                ],
+            }
+        ),
+        catalog,
+        0,
+    )
+    for draws, wanted in ((1, seat_plans), (SOLO_DRAWS, solo_plans)):
+        got = []
+        for seed in range(6):
+            rng = np.random.Generator(np.random.PCG64(seed))
+            got.append(",".join(random_legal_plan(start, "a", rng, draws).cards))
+        assert got == wanted, draws
 
 
 @pytest.mark.parametrize("ruleset", ["wow", "wow-basic"])

@@ -122,18 +122,33 @@ def legal_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -> P
     return Plan(cards=tuple(c.id for c in pick))
 
 
-def random_legal_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -> Plan:
-    """:func:`random_plan`, or when its plan breaks a special-damage restriction, one
-    from :func:`legal_plan` (a computer player's plan the engine never refuses when a
-    legal one exists)."""
-    plan = random_plan(state, vehicle_id, rng)
+SOLO_DRAWS = 200
+"""How many random plans a solo game's airplane draws before :func:`legal_plan`'s
+exhaustive pick (a computer seat's fallback draws one)."""
+
+
+def random_legal_plan(
+    state: GameState, vehicle_id: str, rng: np.random.Generator, draws: int = 1
+) -> Plan:
+    """A random plan for one airplane (:func:`random_plan`) that its special damage
+    allows (a jammed rudder, a damaged engine, a fire: 000's Standard Rules
+    restrictions): up to ``draws`` plans are drawn until one is allowed, else one comes
+    from :func:`legal_plan` (the few legal plans random draws miss, e.g. on fire with a
+    jammed rudder; the last draw when the damage forbids every plan). A computer
+    seat's plan the engine never refuses when a legal one exists (one draw), and a solo
+    game's airplanes' (:data:`SOLO_DRAWS`)."""
     vehicle = state.vehicles[vehicle_id]
     deck = state.rules.deck_of(vehicle.type)
-    try:
-        standard.check_airplane_plan(state, vehicle, [deck.card(c) for c in plan.cards])
-    except IllegalPlanError:
-        return legal_plan(state, vehicle_id, rng) or plan
-    return plan
+    plan = random_plan(state, vehicle_id, rng)
+    for drawn in range(1, draws + 1):
+        try:
+            standard.check_airplane_plan(state, vehicle, [deck.card(c) for c in plan.cards])
+        except IllegalPlanError:
+            if drawn < draws:
+                plan = random_plan(state, vehicle_id, rng)
+            continue
+        return plan
+    return legal_plan(state, vehicle_id, rng) or plan
 
 
 def random_tripod_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -> Plan:

@@ -216,14 +216,9 @@ def _check_mission(
     spec: CampaignSpec, catalog: Catalog, source: str, where: str, mission: Mission, ids: list[str]
 ) -> None:
     if mission.scenario is not None:
-        scenario = catalog.scenarios.get(mission.scenario)
-        if scenario is None:
-            raise DataError(
-                source,
-                f"{where}.scenario",
-                mission.scenario,
-                "a scenario of the catalog: " + ", ".join(sorted(catalog.scenarios)),
-            )
+        scenario = catalog.scenario(
+            mission.scenario, source, "a scenario of the catalog", f"{where}.scenario"
+        )
         for game_side in (s.name for s in scenario.sides):
             if spec.campaign_side(mission, game_side) not in spec.sides:
                 raise DataError(

@@ -10,17 +10,16 @@ processes, a restart half-way), and a second attempt changes nothing.
 
 from __future__ import annotations
 
-import secrets
-import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import JSON, Engine, Float, Integer, String, Text, select, update
+from sqlalchemy import JSON, Engine, Integer, String, Text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from dogfight.campaign.record import Campaign, CampaignError, MissionResult
-from dogfight.storage.sql import create_tables
+from dogfight.storage.numbered_games import NumberedGame, NumberedGamesStore
+from dogfight.storage.sql import FIRST, Listed
 
 Json = dict[str, Any]
 
@@ -29,26 +28,21 @@ class Base(DeclarativeBase):
     pass
 
 
-class CampaignRow(Base):
+class CampaignRow(Listed, Base):
     __tablename__ = "campaigns"
 
-    id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    title: Mapped[str] = mapped_column(String(200))
-    created: Mapped[float] = mapped_column(Float)
     source: Mapped[str] = mapped_column(Text)
     """The campaign file's TOML text."""
     record: Mapped[Json] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer)
 
 
-class MissionRow(Base):
+class MissionRow(NumberedGame, Base):
     __tablename__ = "campaign_missions"
 
-    campaign_id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[str] = mapped_column(String(40), primary_key=True, sort_order=FIRST)
     game_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
     setup: Mapped[Json | None] = mapped_column(JSON, nullable=True)
-    result: Mapped[Json | None] = mapped_column(JSON, nullable=True)
 
 
 @dataclass(frozen=True)
@@ -61,54 +55,30 @@ class Stored:
     missions: dict[int, MissionRow]
 
 
-class CampaignStore:
+class CampaignStore(NumberedGamesStore[CampaignRow, MissionRow, Stored]):
     """The campaigns of one database (any SQLAlchemy engine)."""
 
+    head = CampaignRow
+    game = MissionRow
+    key = "campaign_id"
+    prefix = "c-"
+
     def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        create_tables(engine, Base.metadata)
+        super().__init__(engine, Base.metadata)
 
     def create(self, title: str, source: str, campaign: Campaign) -> str:
-        campaign_id = "c-" + secrets.token_hex(5)
-        with Session(self.engine) as session, session.begin():
-            session.add(
-                CampaignRow(
-                    id=campaign_id,
-                    title=title,
-                    created=time.time(),
-                    source=source,
-                    record=campaign.to_json(),
-                    version=1,
-                )
-            )
-        return campaign_id
+        return self.add(self.new_head(title, source=source, record=campaign.to_json(), version=1))
 
-    def ids(self) -> list[tuple[str, str, float]]:
-        with Session(self.engine) as session:
-            rows = session.execute(
-                select(CampaignRow.id, CampaignRow.title, CampaignRow.created).order_by(
-                    CampaignRow.created
-                )
-            )
-            return [(r[0], r[1], r[2]) for r in rows]
-
-    def load(self, campaign_id: str) -> Stored | None:
-        with Session(self.engine) as session:
-            row = session.get(CampaignRow, campaign_id)
-            if row is None:
-                return None
-            missions = session.scalars(
-                select(MissionRow).where(MissionRow.campaign_id == campaign_id)
-            ).all()
-            session.expunge_all()
-            return Stored(
-                row.id,
-                row.title,
-                row.source,
-                Campaign.from_json(row.record),
-                row.version,
-                {m.number: m for m in missions},
-            )
+    def held(self, head: CampaignRow, games: list[MissionRow]) -> Stored:
+        """The campaign with its missions by number."""
+        return Stored(
+            head.id,
+            head.title,
+            head.source,
+            Campaign.from_json(head.record),
+            head.version,
+            {m.number: m for m in games},
+        )
 
     def start_mission(
         self, stored: Stored, campaign: Campaign, game_id: str | None, setup: Json

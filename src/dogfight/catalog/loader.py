@@ -113,16 +113,22 @@ class Catalog:
             ) from None
 
     def scenario(
-        self, scenario_id: str, source: str = "catalog", known: str = "known scenarios"
+        self,
+        scenario_id: str,
+        source: str = "catalog",
+        known: str = "known scenarios",
+        field: str = "scenario",
     ) -> Scenario:
-        """The scenario, or a :class:`DataError` from ``source`` listing the known ones
-        after ``known`` (what else the field could have named)."""
+        """The scenario, or a :class:`DataError` from ``source``'s ``field`` listing the
+        known ones after ``known`` (what else the field could have named): the one
+        "unknown scenario" message of a situation, a scenario table, a solo game and a
+        campaign's mission."""
         try:
             return self.scenarios[scenario_id]
         except KeyError:
             raise DataError(
                 source,
-                "scenario",
+                field,
                 scenario_id,
                 f"{known}: " + ", ".join(sorted(self.scenarios)),
             ) from None

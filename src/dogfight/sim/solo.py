@@ -4,7 +4,7 @@
 *Down from the Alps*) or of any scenario whose tripods the Automated Tripod rules play.
 The tripod's seat is an :class:`~dogfight.bots.automated_tripod.AutomatedTripod`; the
 airplanes plan with a bot of the Earth seat when one is given, else with random legal
-plans (:func:`dogfight.bots.random_plans.random_plan`).
+plans (:func:`dogfight.bots.random_plans.random_legal_plan`).
 
 Each action phase runs as on a table: at the start of the movement step the automated
 tripod draws its card (and token); every vehicle moves (:func:`resolve_phase` with
@@ -26,37 +26,18 @@ import numpy as np
 
 from dogfight.bots.automated_tripod import AutomatedTripod, Decision, with_decisions
 from dogfight.bots.base import Bot
-from dogfight.bots.random_plans import legal_plan, random_plan
+from dogfight.bots.random_plans import SOLO_DRAWS, random_legal_plan
 from dogfight.catalog.loader import Catalog
-from dogfight.errors import IllegalPlanError
 from dogfight.rules.chance import step_rng
 from dogfight.rules.engine import resolve_phase, start_turn
 from dogfight.rules.events import Event
 from dogfight.rules.observation import observe, visible_events
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.scenario import edge_point, verdict
-from dogfight.rules.standard import check_airplane_plan
 from dogfight.rules.state import GameState
 from dogfight.situation.format import Situation, build, parse_situation
 
 SOLO_SCENARIOS = ("a-lonely-invader", "down-from-the-alps")
-
-
-def airplane_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -> Plan:
-    """A random legal plan for one airplane that its special damage allows (a jammed
-    rudder, a damaged engine, a fire: 000's Standard Rules restrictions)."""
-    vehicle = state.vehicles[vehicle_id]
-    deck = state.rules.deck_of(vehicle.type)
-    plan = random_plan(state, vehicle_id, rng)
-    for _ in range(200):
-        try:
-            check_airplane_plan(state, vehicle, [deck.card(c) for c in plan.cards])
-        except IllegalPlanError:
-            plan = random_plan(state, vehicle_id, rng)
-            continue
-        return plan
-    # the few legal plans (e.g. on fire with a jammed rudder) that random draws miss
-    return legal_plan(state, vehicle_id, rng) or plan
 
 
 def solo_situation(
@@ -190,7 +171,7 @@ def play_solo(
             plans.update(earth_bot.plan_turn(observe(state, earth_ids), rules, earth_ids, planner))
         for vehicle in sorted(state.in_play(), key=lambda v: v.id):
             if vehicle.tripod is None and vehicle.id not in plans:
-                plans[vehicle.id] = airplane_plan(state, vehicle.id, planner)
+                plans[vehicle.id] = random_legal_plan(state, vehicle.id, planner, SOLO_DRAWS)
         state, more = start_turn(state, plans)
         events.extend(more)
         while not state.over:

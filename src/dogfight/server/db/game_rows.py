@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
+from dogfight.server.db.records import Seat
 from dogfight.server.play.plan_texts import PlansText
 
 Json = dict[str, Any]
@@ -60,16 +61,19 @@ class Marks:
         return Marks(*(max([mark, *read]) for mark, read in zip(now, ids, strict=True)))
 
 
-@dataclass(frozen=True)
-class SeatRecord:
-    seat: str
-    position: int
-    label: str
-    side: str
-    vehicles: list[str]
-    token_hash: str
-    bot: str | None
-    auto_fire: bool
+def seat_of(row: Any) -> Seat:
+    """A seat as the games hold it, from its stored row (a :class:`SeatRow`, or a
+    read-back's row: attributes of the same names)."""
+    return Seat(
+        row.seat,
+        row.position,
+        row.label,
+        row.side,
+        list(row.vehicles),
+        row.token_hash,
+        row.bot,
+        bool(row.auto_fire),
+    )
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,8 @@ class GameRecord:
     engine: int
     over: bool
     revision: int
-    seats: list[SeatRecord]
+    seats: list[Seat]
+    """The seats as stored (a game takes copies: it changes their settings)."""
     plans: list[tuple[int, str, Json]]
     """(turn, seat, plans)."""
     answers: list[tuple[int, int, str, Json]]
@@ -123,19 +128,7 @@ def record_of(
         engine=game.engine,
         over=game.over,
         revision=game.revision or 0,
-        seats=[
-            SeatRecord(
-                s.seat,
-                s.position,
-                s.label,
-                s.side,
-                list(s.vehicles),
-                s.token_hash,
-                s.bot,
-                bool(s.auto_fire),
-            )
-            for s in seats
-        ],
+        seats=[seat_of(s) for s in seats],
         plans=[(p.turn, p.seat, p.plans) for p in plans],
         answers=[(a.turn, a.phase, a.seat, a.answer) for a in answers],
         decisions=[(d.turn, d.phase, d.seat, d.decision, list(d.answer)) for d in decided],

@@ -9,16 +9,15 @@ written once: a second attempt changes nothing, whoever tries it first.
 
 from __future__ import annotations
 
-import secrets
-import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import JSON, Engine, Float, Integer, String, select
+from sqlalchemy import JSON, Engine, Integer, String
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from dogfight.storage.sql import create_tables
+from dogfight.storage.numbered_games import NumberedGame, NumberedGamesStore
+from dogfight.storage.sql import FIRST, Listed
 
 Json = dict[str, Any]
 
@@ -27,12 +26,9 @@ class Base(DeclarativeBase):
     pass
 
 
-class SeriesRow(Base):
+class SeriesRow(Listed, Base):
     __tablename__ = "series"
 
-    id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    title: Mapped[str] = mapped_column(String(200))
-    created: Mapped[float] = mapped_column(Float)
     template: Mapped[Json] = mapped_column(JSON)
     """The game each game of the series is made from (``CreateGame`` without a seed)."""
     sides: Mapped[list[str]] = mapped_column(JSON)
@@ -42,14 +38,14 @@ class SeriesRow(Base):
     """The match_scoring switch of its games (002's "winner" or 003's "every_side")."""
 
 
-class SeriesGameRow(Base):
+class SeriesGameRow(NumberedGame, Base):
+    """``result``: ``{"winner": side or None, "points": {side: points}}`` once the game
+    is over."""
+
     __tablename__ = "series_games"
 
-    series_id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    series_id: Mapped[str] = mapped_column(String(40), primary_key=True, sort_order=FIRST)
     game_id: Mapped[str] = mapped_column(String(40))
-    result: Mapped[Json | None] = mapped_column(JSON, nullable=True)
-    """``{"winner": side or None, "points": {side: points}}`` once the game is over."""
 
 
 @dataclass(frozen=True)
@@ -65,61 +61,36 @@ class Series:
     """Its games in order."""
 
 
-class SeriesStore:
+class SeriesStore(NumberedGamesStore[SeriesRow, SeriesGameRow, Series]):
     """The match series of one database (any SQLAlchemy engine)."""
 
+    head = SeriesRow
+    game = SeriesGameRow
+    key = "series_id"
+    prefix = "s-"
+
     def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        create_tables(engine, Base.metadata)
+        super().__init__(engine, Base.metadata)
 
     def create(
         self, title: str, template: Json, sides: list[str], games: int, scoring: str, first: str
     ) -> str:
         """A new series whose first game, ``first``, has already been made."""
-        series_id = "s-" + secrets.token_hex(5)
-        with Session(self.engine) as session, session.begin():
-            session.add(
-                SeriesRow(
-                    id=series_id,
-                    title=title,
-                    created=time.time(),
-                    template=template,
-                    sides=sides,
-                    games=games,
-                    scoring=scoring,
-                )
-            )
-            session.add(SeriesGameRow(series_id=series_id, number=1, game_id=first))
-        return series_id
+        row = self.new_head(title, template=template, sides=sides, games=games, scoring=scoring)
+        return self.add(row, SeriesGameRow(series_id=row.id, number=1, game_id=first))
 
-    def ids(self) -> list[tuple[str, str, float]]:
-        with Session(self.engine) as session:
-            rows = session.execute(
-                select(SeriesRow.id, SeriesRow.title, SeriesRow.created).order_by(SeriesRow.created)
-            )
-            return [(r[0], r[1], r[2]) for r in rows]
-
-    def load(self, series_id: str) -> Series | None:
-        with Session(self.engine) as session:
-            row = session.get(SeriesRow, series_id)
-            if row is None:
-                return None
-            played = session.scalars(
-                select(SeriesGameRow)
-                .where(SeriesGameRow.series_id == series_id)
-                .order_by(SeriesGameRow.number)
-            ).all()
-            session.expunge_all()
-            return Series(
-                row.id,
-                row.title,
-                row.created,
-                row.template,
-                list(row.sides),
-                row.games,
-                row.scoring,
-                list(played),
-            )
+    def held(self, head: SeriesRow, games: list[SeriesGameRow]) -> Series:
+        """The series with its games in order."""
+        return Series(
+            head.id,
+            head.title,
+            head.created,
+            head.template,
+            list(head.sides),
+            head.games,
+            head.scoring,
+            games,
+        )
 
     def add_game(self, series_id: str, number: int, game_id: str) -> bool:
         """Record game ``number`` of the series; False when it exists already (another

@@ -57,13 +57,14 @@ from sqlalchemy.orm import Session
 
 from dogfight.errors import DataError
 from dogfight.server.db.commits import LoopCommits
-from dogfight.server.db.game_rows import Batch, GameRecord, Marks, SeatRecord, record_of, rows_read
+from dogfight.server.db.game_rows import Batch, GameRecord, Marks, record_of, rows_read
 from dogfight.server.db.pg_statements import (
     CHANNEL,
     PG_LOAD,
     PG_LOAD_SINCE,
     pg_write,
 )
+from dogfight.server.db.records import Seat
 from dogfight.server.db.tables import (
     ANSWERS,
     CLAIM,
@@ -660,7 +661,7 @@ class Store:
             engine=engine,
             over=over,
             revision=revision,
-            seats=[SeatRecord(*s) for s in seats or []],
+            seats=[Seat(*s) for s in seats or []],  # the seats table's order
             plans=plans,
             answers=answers,
             decisions=decisions,

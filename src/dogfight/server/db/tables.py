@@ -27,6 +27,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.elements import BindParameter
 
+from dogfight.storage.sql import Listed
+
 Json = dict[str, Any]
 
 
@@ -34,14 +36,11 @@ class Base(DeclarativeBase):
     pass
 
 
-class GameRow(Base):
+class GameRow(Listed, Base):
     """One game: its setup (situation JSON) and seed; ``over`` for listings."""
 
     __tablename__ = "games"
 
-    id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    title: Mapped[str] = mapped_column(String(200))
-    created: Mapped[float] = mapped_column(Float)
     seed: Mapped[int] = mapped_column(BigInteger)
     setup: Mapped[Json] = mapped_column(JSON)
     engine: Mapped[int] = mapped_column(Integer)

@@ -23,6 +23,7 @@ import contextlib
 import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, NoReturn, TypeVar
 
@@ -744,9 +745,6 @@ class LiveGame(GameSeats):
 
 
 def _seats_of(record: GameRecord) -> dict[str, Seat]:
-    return {
-        s.seat: Seat(
-            s.seat, s.position, s.label, s.side, list(s.vehicles), s.token_hash, s.bot, s.auto_fire
-        )
-        for s in record.seats
-    }
+    """The record's seats by id, copies: the game changes a seat's computer player and
+    automatic fire, the record stays as it was read."""
+    return {s.id: replace(s, vehicles=list(s.vehicles)) for s in record.seats}
