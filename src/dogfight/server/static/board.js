@@ -5,13 +5,13 @@
 import { svg } from "./common.js";
 
 // One family of shades per side, one shade per vehicle: a vehicle's base, ghosts, paths,
-// label and console entry share its colour, and a side still reads as one.
-const FAMILIES = [
-  ["#1f5fa8", "#00838f", "#5e35b1", "#4a90d9", "#0b3d7a", "#26a69a"],
-  ["#b3261e", "#c77700", "#ad1457", "#e06666", "#7a1010", "#f4a261"],
-  ["#2e7d32", "#827717", "#558b2f", "#66bb6a", "#1b5e20", "#9e9d24"],
-  ["#6d4c41", "#546e7a", "#8d6e63", "#37474f", "#a1887f", "#78909c"],
-];
+// label and console entry share its colour, and a side still reads as one. The families
+// are `render`'s side colours and their shades (render/style.py SIDE_SHADES), sent in the
+// catalog: the page has no palette of its own.
+function families(catalog) {
+  const shades = catalog && catalog.side_shades;
+  return shades && shades.length ? shades : [["#222222"]];
+}
 
 export class Board {
   constructor(root, catalog) {
@@ -50,7 +50,8 @@ export class Board {
 
   // The colour of a side (its first shade).
   colour(side) {
-    return FAMILIES[this.sideOf(side) % FAMILIES.length][0];
+    const all = families(this.catalog);
+    return all[this.sideOf(side) % all.length][0];
   }
 
   // Give every vehicle its shade: the side's vehicles in id order.
@@ -59,7 +60,8 @@ export class Board {
     const bySide = new Map();
     for (const v of [...vehicles].sort((a, b) => (a.id < b.id ? -1 : 1))) {
       if (this.vehicleColours.has(v.id)) continue;
-      const family = FAMILIES[this.sideOf(v.side) % FAMILIES.length];
+      const all = families(this.catalog);
+      const family = all[this.sideOf(v.side) % all.length];
       const taken = [...this.vehicleColours.entries()].filter(([, c]) => family.includes(c)).length;
       const n = (bySide.get(v.side) || 0) + taken;
       bySide.set(v.side, (bySide.get(v.side) || 0) + 1);
