@@ -1,5 +1,6 @@
 """The table page's labels can be read (issue 29 item 11): a base's label covers no
-objective token nor its label (board.js ``labelSpot``), in a real browser."""
+objective token nor its label, and an objective's label covers no base, no token and no
+other label (board.js ``labelSpot``), in a real browser."""
 
 from __future__ import annotations
 
@@ -30,10 +31,8 @@ def _meet(a: list[float], b: list[float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def test_a_bases_label_covers_no_objective(server: Server, browser: Any) -> None:
-    # the objective token just above the Camel's base, where its label went first
-    situation = duel_situation(gap=50.0)  # the Camel at (45, 20), heading up the table
-    situation["objectives"] = [{"id": "village", "x": 45.0, "y": 27.0}]
+def allies_table(server: Server, browser: Any, situation: dict[str, Any]) -> Any:
+    """The Allies' table of a new game of ``situation``, once the Camel's label is drawn."""
     made = httpx.post(server.base + "/api/games", json={"situation": situation}, timeout=30)
     assert made.status_code == 201, made.text
     [link] = [s["link"] for s in made.json()["seats"] if s["label"] == "allies"]
@@ -41,10 +40,53 @@ def test_a_bases_label_covers_no_objective(server: Server, browser: Any) -> None
     path, _, fragment = link.partition("#")
     page.goto(f"{server.base}{path}#{fragment}")
     page.wait_for_selector("#board [data-label='camel']")
+    return page
+
+
+def test_a_bases_label_covers_no_objective(server: Server, browser: Any) -> None:
+    # the objective token just above the Camel's base, where its label went first
+    situation = duel_situation(gap=50.0)  # the Camel at (45, 20), heading up the table
+    situation["objectives"] = [{"id": "village", "x": 45.0, "y": 27.0}]
+    page = allies_table(server, browser, situation)
     page.wait_for_selector("#board [data-objective]")
     found = page.evaluate(BOXES)
     assert found["labels"] and found["tokens"]
     for label in found["labels"]:
         for other in found["tokens"] + found["tokenLabels"]:
+            assert not _meet(label, other), (label, other)
+    assert page.errors == []
+
+
+RECTS = """() => {
+  const box = (e) => {
+    const b = e.getBoundingClientRect();
+    return [b.left, b.top, b.right, b.bottom];
+  };
+  const all = (sel) => [...document.querySelectorAll(sel)].map(box);
+  return {
+    bases: all('#board [data-vehicle] .body'),
+    tokens: all('#board [data-objective] circle'),
+    tokenLabels: all('#board [data-objective] text'),
+    labels: all('#board [data-label]'),
+  };
+}"""
+
+
+def test_an_objectives_label_covers_no_base_and_no_label(server: Server, browser: Any) -> None:
+    # an objective token just above the Camel's base, where its label went first, and a
+    # second one beside it, where the first one's label might go next (Alsace Again!'s
+    # village rows)
+    situation = duel_situation(gap=50.0)  # the Camel at (45, 20), heading up the table
+    situation["objectives"] = [
+        {"id": "village", "x": 45.0, "y": 27.0},
+        {"id": "bridge", "x": 52.0, "y": 27.0},
+    ]
+    page = allies_table(server, browser, situation)
+    page.wait_for_selector("#board [data-objective='bridge']")
+    found = page.evaluate(RECTS)
+    assert len(found["tokenLabels"]) == 2 and found["bases"]
+    for i, label in enumerate(found["tokenLabels"]):
+        others = found["tokenLabels"][:i] + found["tokenLabels"][i + 1 :]
+        for other in found["bases"] + found["tokens"] + others + found["labels"]:
             assert not _meet(label, other), (label, other)
     assert page.errors == []
