@@ -137,8 +137,12 @@ def test_the_page_draws_a_side_in_renders_colour() -> None:
     catalog = client_catalog(CATALOG, [])
     games = [preset_sides(name) for name in sorted(PRESETS)]
     games += [["allies", "allies", "central"], ["b", "a"], ["zeta", "martians"]]
-    for sides, page in zip(games, run_board(COLOURS, [catalog, games]), strict=True):
+    drawn = run_board(COLOURS, [catalog, games])
+    for sides, page in zip(games, drawn, strict=True):
         render = side_colours(sides)
         assert page["sides"] == render, sides
         for side, colour in zip(sides, page["vehicles"], strict=True):
             assert colour in SIDE_SHADES[PALETTE.index(render[side])], (sides, side)
+    # a side's vehicles: its colour, then its shades in order (none skipped)
+    vehicles = drawn[games.index(["allies", "allies", "central"])]["vehicles"]
+    assert vehicles == [SIDE_SHADES[0][0], SIDE_SHADES[0][1], SIDE_SHADES[1][0]]

@@ -54,18 +54,17 @@ export class Board {
     return all[this.sideOf(side) % all.length][0];
   }
 
-  // Give every vehicle its shade: the side's vehicles in id order.
+  // Give every vehicle its shade: the side's vehicles in id order, each the first shade
+  // of its family no vehicle holds yet (the side's colour, then darker and lighter).
   assign(vehicles) {
     this.placeSides(vehicles.map((v) => v.side));
-    const bySide = new Map();
+    const all = families(this.catalog);
     for (const v of [...vehicles].sort((a, b) => (a.id < b.id ? -1 : 1))) {
       if (this.vehicleColours.has(v.id)) continue;
-      const all = families(this.catalog);
       const family = all[this.sideOf(v.side) % all.length];
-      const taken = [...this.vehicleColours.entries()].filter(([, c]) => family.includes(c)).length;
-      const n = (bySide.get(v.side) || 0) + taken;
-      bySide.set(v.side, (bySide.get(v.side) || 0) + 1);
-      this.vehicleColours.set(v.id, family[n % family.length]);
+      const held = new Set(this.vehicleColours.values());
+      const taken = family.filter((c) => held.has(c)).length;
+      this.vehicleColours.set(v.id, family.find((c) => !held.has(c)) || family[taken % family.length]);
     }
   }
 
