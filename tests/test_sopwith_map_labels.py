@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from shapely.geometry import LineString, Polygon, box
 from test_sopwith_game import SIDE, game, grounded, order, plane, resolve
-from test_sopwith_report import play_golden_game
+from test_sopwith_report import _luminance, play_golden_game
 
 from dogfight.sopwith.board import Board
 from dogfight.sopwith.game import PlaneSetup, new_game
@@ -89,3 +89,16 @@ def test_the_scenes_hold_what_they_are_named_for() -> None:
     assert any(sh.kind == "down" for sh in SCENES["shot down"].shapes)
     strip_planes = [sh for sh in SCENES["facing S"].shapes if sh.kind == "plane"]
     assert len(strip_planes) == 2
+
+
+def test_every_hex_label_stands_out_from_its_hex() -> None:
+    """A hex label reads on its hex's colour (paper, airstrip, the airfield's dark
+    brown): a contrast of at least 3:1 (WCAG's least, for bold or large text)."""
+    s = SCENES["golden start"]
+    fills = {sh.points: sh.fill for sh in s.board_shapes}
+    hexes = [Polygon(points) for points in fills]
+    for t in (t for t in s.board_texts if t.kind == "label"):
+        centre = text_box(t).centroid
+        [under] = [fills[tuple(h.exterior.coords)[:-1]] for h in hexes if h.contains(centre)]
+        light, dark = sorted((_luminance(under), _luminance(t.fill)), reverse=True)
+        assert (light + 0.05) / (dark + 0.05) >= 3.0, (t.text, t.fill, under)

@@ -173,7 +173,9 @@ def board_layer(side: int) -> tuple[tuple[Shape, ...], tuple[Text, ...]]:
     texts = []
     for h in board.hexes:
         x, y = frame.at(h)
-        texts.append(Text(x, y + SIZE * 0.75, label(h, side), LABEL_SIZE, LABEL, "label"))
+        # on an airfield's dark hex the grey label could not be read: white there
+        ink = "#ffffff" if fill.get(h, ("", ""))[1] == "airfield" else LABEL
+        texts.append(Text(x, y + SIZE * 0.75, label(h, side), LABEL_SIZE, ink, "label"))
     for name, field_ in board.airfields.items():
         x, y = frame.at(field_.corner)
         texts.append(Text(x, y + 3, name, 9, "#ffffff", "airfield", bold=True))
