@@ -11,6 +11,7 @@ from browser_helpers import (  # the fixtures are used by name
     browser_fixture,  # noqa: F401
     needs_chromium,
     new_page,
+    screenshots,
     server_fixture,  # noqa: F401
 )
 from server_helpers import Server, duel_situation
@@ -89,4 +90,29 @@ def test_an_objectives_label_covers_no_base_and_no_label(server: Server, browser
         others = found["tokenLabels"][:i] + found["tokenLabels"][i + 1 :]
         for other in found["bases"] + found["tokens"] + others + found["labels"]:
             assert not _meet(label, other), (label, other)
+    assert page.errors == []
+
+
+def test_a_crowded_table_keeps_every_label_clear(server: Server, browser: Any) -> None:
+    """Four airplanes nose to tail around an objective token: every label (the bases'
+    and the token's) finds a spot on no base, no token and no other label, farther out
+    when the spots beside its thing are taken."""
+    situation = duel_situation()
+    camel, albatros = situation["vehicles"]
+    situation["vehicles"] = [
+        {**camel, "pose": {"x": 40.0, "y": 40.0, "heading": 0}},
+        {**albatros, "pose": {"x": 49.0, "y": 40.0, "heading": 180}},
+        {**camel, "id": "spad", "type": "spad-xiii", "pose": {"x": 40.0, "y": 48.0, "heading": 0}},
+        {**albatros, "id": "fokker", "pose": {"x": 49.0, "y": 48.0, "heading": 180}},
+    ]
+    situation["objectives"] = [{"id": "depot", "x": 44.5, "y": 44.0}]
+    page = allies_table(server, browser, situation)
+    page.wait_for_selector("#board [data-label='fokker']")
+    page.locator("#board").screenshot(path=str(screenshots("labels") / "crowded.png"))
+    found = page.evaluate(RECTS)
+    assert len(found["labels"]) == 4 and len(found["tokenLabels"]) == 1
+    labels = found["labels"] + found["tokenLabels"]
+    for i, label in enumerate(labels):
+        for other in found["bases"] + found["tokens"] + labels[:i] + labels[i + 1 :]:
+            assert not _meet(label, other), (i, label, other)
     assert page.errors == []
