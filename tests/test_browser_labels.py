@@ -116,3 +116,50 @@ def test_a_crowded_table_keeps_every_label_clear(server: Server, browser: Any) -
         for other in found["bases"] + found["tokens"] + labels[:i] + labels[i + 1 :]:
             assert not _meet(label, other), (i, label, other)
     assert page.errors == []
+
+
+DRAW = """async ([state, extra]) => {
+  const { Board } = await import("/static/board.js");
+  const catalog = await (await fetch("/api/catalog")).json();
+  const root = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  root.setAttribute("width", "800");
+  root.setAttribute("height", "800");
+  document.body.prepend(root);
+  new Board(root, catalog).draw(state, extra);
+  const box = (e) => {
+    const b = e.getBoundingClientRect();
+    return [b.left, b.top, b.right, b.bottom];
+  };
+  return {
+    labels: [...root.querySelectorAll("[data-label], [data-objective] text")].map(box),
+    exits: [...root.querySelectorAll("[data-exit] text")].map(box),
+  };
+}"""
+
+
+def test_a_label_keeps_off_an_exit_edges_words(server: Server, browser: Any) -> None:
+    """An airplane at the west edge's middle, where the words of a west exit are written
+    ("allies exit"), and one just under the south edge's: their labels keep off the
+    words (board.js drawing the state in the page, as the table does)."""
+    page = new_page(browser)
+    page.goto(server.base + "/")
+    plane = {"type": "sopwith-camel", "side": "allies", "eliminated": False}
+    state = {
+        "table": {"width": 90.0, "height": 90.0},
+        "vehicles": [
+            {**plane, "id": "west", "pose": {"x": 6.0, "y": 45.0, "heading": 90.0}},
+            {**plane, "id": "south", "pose": {"x": 45.0, "y": 5.0, "heading": 90.0}},
+            {**plane, "id": "above", "pose": {"x": 45.0, "y": 12.0, "heading": 90.0}},
+        ],
+        "objectives": [],
+    }
+    exits = [
+        {"side": "allies", "edge": "west", "text": "allies exit"},
+        {"side": "allies", "edge": "south", "text": "allies exit"},
+    ]
+    found = page.evaluate(DRAW, [state, {"exits": exits}])
+    assert len(found["labels"]) == 3 and len(found["exits"]) == 2
+    for label in found["labels"]:
+        for words in found["exits"]:
+            assert not _meet(label, words), (label, words)
+    assert page.errors == []

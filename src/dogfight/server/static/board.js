@@ -107,6 +107,7 @@ export class Board {
     for (let y = 10; y < H; y += 10) {
       root.append(svg("line", { x1: 0, y1: Y(y), x2: W, y2: Y(y), class: "grid" }));
     }
+    const edgeWords = []; // the exits' words: no label covers them
     for (const e of extra.exits || []) {
       const c = this.colour(e.side);
       const at = { north: [0, 0, W, 0], south: [0, H, W, H], west: [0, 0, 0, H], east: [W, 0, W, H] }[e.edge];
@@ -115,7 +116,11 @@ export class Board {
       g.append(svg("line", { x1: at[0], y1: at[1], x2: at[2], y2: at[3], stroke: c }));
       const tx = (at[0] + at[2]) / 2;
       const ty = e.edge === "north" ? -0.6 : e.edge === "south" ? H + 1.9 : H / 2;
-      g.append(svg("text", { x: e.edge === "west" ? 1 : e.edge === "east" ? W - 1 : tx, y: ty, class: `exit-label ${e.edge}`, fill: c, text: e.text }));
+      const x = e.edge === "west" ? 1 : e.edge === "east" ? W - 1 : tx;
+      g.append(svg("text", { x, y: ty, class: `exit-label ${e.edge}`, fill: c, text: e.text }));
+      const w = 1.25 * e.text.length; // bold, 2 units high (table.css .exit-label)
+      const left = e.edge === "west" ? x : e.edge === "east" ? x - w : x - w / 2;
+      edgeWords.push([left, ty - 2, left + w, ty + 0.6]);
       root.append(g);
     }
 
@@ -150,8 +155,9 @@ export class Board {
     }
     const r = this.catalog.constants.tripods.objective_radius;
     for (const o of state.objectives || []) discs.push([o.x, Y(o.y), r]);
-    // the labels already placed (an objective's, then each base's): no label covers another
-    const placed = [];
+    // the labels already placed (the exits' words, an objective's, then each base's): no
+    // label covers another
+    const placed = [...edgeWords];
     for (const o of state.objectives || []) {
       const g = svg("g", { class: `objective${o.destroyed ? " destroyed" : ""}`, "data-objective": o.id });
       g.append(svg("circle", { cx: o.x, cy: Y(o.y), r }));
