@@ -27,7 +27,7 @@ export class Board {
 
   // Each side's family, as `render` places sides (render/context.py, side_slots): a side
   // the catalog's side_slots names takes its own (Allies and Earth blue, Central Powers and
-  // Martians red) unless another side holds it; the others, in name order, the first left.
+  // Martians vermilion) unless another side holds it; the others, in name order, the first left.
   placeSides(sides) {
     const slots = (this.catalog && this.catalog.side_slots) || {};
     const named = [...new Set(sides)].filter((s) => !this.sideIndex.has(s)).sort();
