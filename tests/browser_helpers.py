@@ -279,3 +279,41 @@ def answer_tokens(page: Any, choose: TokenChoice) -> bool:
             chosen[vid] = option
     place_tokens(page, chosen)
     return True
+
+
+VIEWPORTS = {"desktop": (1366, 768), "phone": (390, 844)}
+"""The issue's two screens (issue 29, Tests: "screenshots kept as artifacts at both
+viewports")."""
+
+VIEWPORT_SHOTS = ARTIFACTS / "viewports"
+"""Where :func:`both_viewports` keeps its screenshots: ``<name>-<viewport>.png``."""
+
+
+def both_viewports(page: Any, name: str, show: str | None = None) -> list[Path]:
+    """Screenshots of the page as it stands at each of :data:`VIEWPORTS` (the page laid
+    out again at each size, then its own size given back), kept in
+    :data:`VIEWPORT_SHOTS` as ``<name>-desktop.png`` and ``<name>-phone.png``; ``name``
+    says the issue's item (``item06-confirm``). ``show``: a selector of what the shot is
+    about, scrolled into view at each size if it is not (an end screen under the table
+    on a phone). Returns the files written."""
+    VIEWPORT_SHOTS.mkdir(parents=True, exist_ok=True)
+    before = page.viewport_size
+    written = []
+    try:
+        for label, (width, height) in VIEWPORTS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            if show is not None:
+                page.locator(show).first.scroll_into_view_if_needed()
+            # two frames: the resize laid out and painted (no timed wait)
+            page.evaluate(
+                "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+            )
+            path = VIEWPORT_SHOTS / f"{name}-{label}.png"
+            png = page.screenshot(path=str(path))
+            # a PNG's IHDR holds its width and height: the shot is of that viewport
+            assert int.from_bytes(png[16:20], "big") == width, (path, png[16:24])
+            written.append(path)
+    finally:
+        if before:
+            page.set_viewport_size(before)
+    return written

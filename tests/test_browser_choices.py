@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 from browser_helpers import (  # the fixtures are used by name
+    both_viewports,
     browser_fixture,  # noqa: F401
     create_game,
     needs_chromium,
@@ -60,6 +61,7 @@ def test_the_rocketeer_chooses_rockets_on_the_page(server: Server, browser: Any)
     )
     assert options == ["guns", "rockets:1", "rockets:2"]
     page.screenshot(path=str(folder / "01-rockets.png"))
+    both_viewports(page, "item06-decision")
     page.check(f"fieldset[data-decision='{ID}'] [data-choice='rockets:1'] input")
     page.click("#submit-choices")
     # phase 2 asks again with the one counter left (phase 1 resolved)

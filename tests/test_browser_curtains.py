@@ -9,6 +9,7 @@ from typing import Any
 
 from browser_helpers import (  # the fixtures are used by name
     NEXT,
+    both_viewports,
     browser_fixture,  # noqa: F401
     create_in_lobby,
     needs_chromium,
@@ -63,6 +64,8 @@ def play_counting(page: Any, turns: int) -> list[str]:
             # behind a curtain no seat's console, plans or decisions are on the page
             assert page.query_selector("#console .vehicle-console") is None
             assert page.query_selector("#stage [data-plan], #stage [data-decision]") is None
+            if not curtains:
+                both_viewports(page, "item07-curtain")
             curtains.append(f"{kind}: {page.inner_text('#curtain-text')}")
             curtain.click()
             page.wait_for_timeout(50)

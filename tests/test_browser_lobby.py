@@ -9,6 +9,7 @@ from typing import Any
 
 from browser_helpers import (
     END,
+    both_viewports,
     browser_fixture,
     create_game,
     needs_chromium,
@@ -45,12 +46,14 @@ def test_the_lobby_describes_seats_and_keeps_this_browsers_games(
     )
     assert "automated-tripod" not in earth and "hard" in earth
     page.screenshot(path=str(shots / "lonely-invader-seats.png"))
+    both_viewports(page, "item09-lobby-seats")
     # a duel made here: its links, and the note that only this machine can open them
     page.check("input[name='preset'][value='duel']")
     page.click("#create")
     page.wait_for_selector("#links:not([hidden])")
     assert page.is_visible("#loopback-note")
     page.screenshot(path=str(shots / "links.png"))
+    both_viewports(page, "item09-lobby-links")
     # back in the lobby, the game is listed with whose turn it is
     page.goto(server.base + "/")
     item = page.wait_for_selector("#my-games-list li.ongoing")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from browser_helpers import (
+    both_viewports,
     browser_fixture,
     create_game,
     needs_chromium,
@@ -45,6 +46,7 @@ def test_the_lobbys_create_is_on_the_first_screen(server: Server, browser: Any) 
     page.wait_for_selector("[data-preset='duel']")
     assert _rect(page, "#create")["bottom"] <= PHONE["height"]
     page.screenshot(path=str(screenshots("phone-lobby") / "lobby.png"))
+    both_viewports(page, "item05-lobby")
 
 
 def test_a_phone_plans_with_the_board_in_view_and_zooms_to_its_own_base(
@@ -77,6 +79,7 @@ def test_a_phone_plans_with_the_board_in_view_and_zooms_to_its_own_base(
     ghost = _rect(page, "#board [data-ghost='camel']")
     assert ghost["top"] >= board["top"] and ghost["bottom"] <= board["bottom"]
     page.screenshot(path=str(shots / "planning.png"))
+    both_viewports(page, "item05-planning")
     # zoomed to its own vehicle, the base is a touch target and its label readable
     page.click("#zoom-mine")
     base = _rect(page, "#board g.base[data-vehicle='camel']")

@@ -12,6 +12,7 @@ from browser_helpers import (  # the fixtures are used by name
     END,
     NEXT,
     answer_tokens,
+    both_viewports,
     browser_fixture,  # noqa: F401
     create_in_lobby,
     needs_chromium,
@@ -59,6 +60,7 @@ def test_a_whole_duel_hot_seat(server: Server, browser: Any, shots: Path) -> Non
     log = page.inner_text("#log-entries")
     assert "fires" in log
     page.screenshot(path=str(shots / "duel-end.png"))
+    both_viewports(page, "item02-duel-end", show="#end-screen")
     # the replay steps through the game; find a firing step
     page.click("#end-screen a[href^='/replay/']")
     page.wait_for_selector("#replay-bar:not([hidden])")
@@ -261,4 +263,5 @@ def test_a_whole_alsace_again(server: Server, browser: Any, shots: Path) -> None
     assert "flies at speed 4" in log
     assert "Earthling turn" in log
     page.screenshot(path=str(shots / "alsace-end.png"))
+    both_viewports(page, "item02-alsace-end", show="#end-screen")
     assert page.errors == []

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import browser_fixture, needs_chromium, screenshots
+from browser_helpers import both_viewports, browser_fixture, needs_chromium, screenshots
 from server_helpers import Server
 
 from dogfight.bench.reopen import TURN, late_game, open_page, reload_page, turns_shown
@@ -38,6 +38,7 @@ def test_a_page_opened_at_turn_15_animates_only_the_last_turn(
     _, _, page = open_page(browser, server.base + link)
     try:
         page.screenshot(path=str(shots / "reopened.png"))
+        both_viewports(page, "item01-reopened")
         # the page offers its cards (open_page waited for them) while the last turn plays
         page.wait_for_function(
             "t => document.getElementById('status').textContent === t",

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 from browser_helpers import (  # the fixtures are used by name
     NEXT,
+    both_viewports,
     browser_fixture,  # noqa: F401
     create_game,
     needs_chromium,
@@ -72,6 +73,7 @@ def test_a_plan_off_the_table_is_warned_and_needs_a_confirmation(
     assert top >= 0 and bottom <= height
     assert page.evaluate("document.activeElement.id") == "submit-anyway"
     page.screenshot(path=str(folder / "confirm.png"))
+    both_viewports(page, "item06-confirm")
     page.keyboard.press("Escape")  # the same as "change my plans"
     assert page.query_selector("#confirm-submit") is None
     page.click("#submit-plans")

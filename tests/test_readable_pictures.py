@@ -15,8 +15,8 @@ import pytest
 
 from dogfight.catalog import load_catalog
 from dogfight.render.context import side_colours, side_slots
-from dogfight.render.style import PALETTE, SIDE_SLOTS
-from dogfight.server.play.setups import presets
+from dogfight.render.style import PALETTE, SIDE_SHADES, SIDE_SLOTS
+from dogfight.server.play.setups import client_catalog, presets
 from dogfight.situation.format import build, parse_situation
 from dogfight.situation.scenarios import CLEAR_OF_START, off_objectives, scenario_situation
 
@@ -77,6 +77,20 @@ def test_a_side_has_one_colour_in_every_scenario_render() -> None:
     assert side_slots(["zeta", "martians"]) == {"martians": 1, "zeta": 0}
 
 
+def run_board(script: str, argument: Any) -> Any:
+    """What ``script`` (an ES module importing board.js, reading its JSON argument)
+    prints as JSON, run by node."""
+    ran = subprocess.run(
+        ["node", "--input-type=module", "-e", script, json.dumps(argument)],
+        cwd=STATIC,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return json.loads(ran.stdout)
+
+
 PAGE = """
 import { Board } from "./board.js";
 const [slots, games] = JSON.parse(process.argv[1]);
@@ -94,14 +108,41 @@ def test_a_side_has_one_colour_in_every_scenario_page() -> None:
     """The table page places each game's sides as ``render`` does (board.js, node)."""
     games = [preset_sides(name) for name in sorted(PRESETS)]
     games += [["b", "a"], ["zeta", "martians"], ["martians", "earth", "allies"]]
-    ran = subprocess.run(
-        ["node", "--input-type=module", "-e", PAGE, json.dumps([SIDE_SLOTS, games])],
-        cwd=STATIC,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    placed = json.loads(ran.stdout)
+    placed = run_board(PAGE, [SIDE_SLOTS, games])
     for sides, page in zip(games, placed, strict=True):
         assert page == side_slots(sides), sides
+
+
+COLOURS = """
+import { Board } from "./board.js";
+const [catalog, games] = JSON.parse(process.argv[1]);
+const out = games.map((sides) => {
+  const board = new Board({ addEventListener() {} }, catalog);
+  const vehicles = sides.map((side, i) => ({ id: `v${i}`, side }));
+  board.assign(vehicles);
+  return {
+    sides: Object.fromEntries(sides.map((s) => [s, board.colour(s)])),
+    vehicles: vehicles.map((v) => board.vehicleColour(v)),
+  };
+});
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node to run board.js")
+def test_the_page_draws_a_side_in_renders_colour() -> None:
+    """Issue 29 item 11, "one colour per side": the table page, given the catalog the
+    server sends, draws each side in the very colour ``render`` gives it, and a side's
+    further vehicles in shades of it (render/style.py is the one palette)."""
+    catalog = client_catalog(CATALOG, [])
+    games = [preset_sides(name) for name in sorted(PRESETS)]
+    games += [["allies", "allies", "central"], ["b", "a"], ["zeta", "martians"]]
+    drawn = run_board(COLOURS, [catalog, games])
+    for sides, page in zip(games, drawn, strict=True):
+        render = side_colours(sides)
+        assert page["sides"] == render, sides
+        for side, colour in zip(sides, page["vehicles"], strict=True):
+            assert colour in SIDE_SHADES[PALETTE.index(render[side])], (sides, side)
+    # a side's vehicles: its colour, then its shades in order (none skipped)
+    vehicles = drawn[games.index(["allies", "allies", "central"])]["vehicles"]
+    assert vehicles == [SIDE_SHADES[0][0], SIDE_SHADES[0][1], SIDE_SHADES[1][0]]

@@ -55,6 +55,31 @@ PALETTE = (
 its yellow and black, unreadable on the table or mistaken for the ink, swapped for purple
 and brown."""
 
+
+def _mix(colour: str, towards: str, share: float) -> str:
+    """``colour`` moved ``share`` of the way to ``towards`` (both "#rrggbb")."""
+    a = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(towards[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + (y - x) * share):02x}" for x, y in zip(a, b, strict=True))
+
+
+SHADE_STEPS = ((None, 0.0), ("#000000", 0.3), ("#ffffff", 0.3), ("#000000", 0.5), ("#ffffff", 0.5))
+"""How a side's further vehicles are told apart on the table page: its colour, then
+darker and lighter shades of it (the same hue, so a side still reads as one)."""
+
+
+SIDE_SHADES = tuple(
+    tuple(
+        colour if towards is None else _mix(colour, towards, share)
+        for towards, share in SHADE_STEPS
+    )
+    for colour in PALETTE
+)
+"""Each side colour of :data:`PALETTE` first, then its shades: the one palette of the
+table page, sent in the catalog (``side_shades``), so a side is drawn in the same colour
+by ``render`` and by the page (issue 29 item 11, "one colour per side")."""
+
+
 SIDE_SLOTS = {"allies": 0, "earth": 0, "central": 1, "martians": 1}
 """The palette's place of the sides every scenario names, the same in every game and on
 the table page (sent in the catalog, ``side_slots``): the Allies and Earth take the first

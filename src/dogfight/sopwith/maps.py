@@ -173,13 +173,16 @@ def board_layer(side: int) -> tuple[tuple[Shape, ...], tuple[Text, ...]]:
     texts = []
     for h in board.hexes:
         x, y = frame.at(h)
-        texts.append(Text(x, y + SIZE * 0.75, label(h, side), LABEL_SIZE, LABEL, "label"))
+        # on an airfield's dark hex the grey label could not be read: white there
+        ink = "#ffffff" if fill.get(h, ("", ""))[1] == "airfield" else LABEL
+        texts.append(Text(x, y + SIZE * 0.75, label(h, side), LABEL_SIZE, ink, "label"))
     for name, field_ in board.airfields.items():
         x, y = frame.at(field_.corner)
         texts.append(Text(x, y + 3, name, 9, "#ffffff", "airfield", bold=True))
         for strip in field_.strips:
             x, y = frame.at(strip.hexes[0])
-            texts.append(Text(x, y - 3, strip.strip.value[0], 8, AIRFIELD, "strip", bold=True))
+            # at the top of the hex, above where a plane taking off is drawn
+            texts.append(Text(x, y - 8.3, strip.strip.value[0], 8, AIRFIELD, "strip", bold=True))
     return tuple(shapes), tuple(texts)
 
 
@@ -236,27 +239,15 @@ def scene(
                 out.shapes.append(
                     Shape(((x0, y0), at(last[-1])), "none", MISS, 1.2, "miss", False, dashed=True)
                 )
+    flying = [i for i, p in enumerate(after.planes) if p.status is Status.FLYING]
+    for i, (points, (lx, ly), size) in zip(flying, _plane_marks(frame, after, flying), strict=True):
+        out.shapes.append(Shape(points, colour(i), INK, 1.0, "plane"))
+        letter = after.planes[i].letter
+        out.texts.append(Text(lx, ly, letter, size, "#ffffff", "plane-letter", bold=True))
     for i, p in enumerate(after.planes):
-        if p.status is Status.FLYING:
+        if p.status in (Status.SHOT_DOWN, Status.CRASHED) and p.name in paths:
             x, y = at(p.hex)
-            a = math.radians(60 * p.facing)
-            dx, dy = math.sin(a), -math.cos(a)
-            px, py = -dy, dx
-            r = SIZE * 0.62
-            tip = (round(x + dx * r, 2), round(y + dy * r, 2))
-            left = (
-                round(x - dx * r * 0.6 + px * r * 0.6, 2),
-                round(y - dy * r * 0.6 + py * r * 0.6, 2),
-            )
-            right = (
-                round(x - dx * r * 0.6 - px * r * 0.6, 2),
-                round(y - dy * r * 0.6 - py * r * 0.6, 2),
-            )
-            out.shapes.append(Shape((tip, left, right), colour(i), INK, 1.0, "plane"))
-            out.texts.append(Text(x, y + 3.5, p.letter, 9, "#ffffff", "plane-letter", bold=True))
-        elif p.status in (Status.SHOT_DOWN, Status.CRASHED) and p.name in paths:
-            x, y = at(p.hex)
-            d = SIZE * 0.45
+            d = 5.5  # within PLANE_BAND with its stroke: the hex's labels stay clear
             out.shapes.append(
                 Shape(((x - d, y - d), (x + d, y + d)), "none", colour(i), 3.0, "down", False)
             )
@@ -286,37 +277,89 @@ def scene(
     return out
 
 
+PLANE_BAND = (-7.0, 7.0)
+"""Where a flying plane's arrow is drawn in its hex (page units from the hex's centre,
+y down): between a strip's letter at the top of the hex and the hex label at its
+bottom, so that the plane covers neither (issue 29 item 11)."""
+
+
+def _plane_marks(
+    frame: Frame, after: GameState, flying: Sequence[int]
+) -> list[tuple[tuple[tuple[float, float], ...], tuple[float, float], float]]:
+    """Each flying plane's arrow (pointing its facing), the baseline point of its letter
+    and the letter's size: one plane in a hex fills :data:`PLANE_BAND`; planes sharing a
+    hex (004 allows it) are drawn smaller, side by side, so that neither covers the other
+    nor the hex's labels."""
+    sharing: dict[Hex, list[int]] = {}
+    for i in flying:
+        sharing.setdefault(after.planes[i].hex, []).append(i)
+    top, bottom = PLANE_BAND
+    marks = []
+    for i in flying:
+        p = after.planes[i]
+        group = sharing[p.hex]
+        k = len(group)
+        r = (bottom - top) / 1.6 if k == 1 else min(6.0, 30.0 / (2.1 * k))
+        x, y = frame.at(p.hex)
+        x += (group.index(i) - (k - 1) / 2) * 2.1 * r
+        a = math.radians(60 * p.facing)
+        dx, dy = math.sin(a), -math.cos(a)
+        px, py = -dy, dx
+        corners = (
+            (dx * r, dy * r),
+            (-dx * r * 0.6 + px * r * 0.6, -dy * r * 0.6 + py * r * 0.6),
+            (-dx * r * 0.6 - px * r * 0.6, -dy * r * 0.6 - py * r * 0.6),
+        )
+        # the arrow's height centred in the band
+        shift = (top + bottom) / 2 - (min(c[1] for c in corners) + max(c[1] for c in corners)) / 2
+        points = tuple((round(x + cx, 2), round(y + cy + shift, 2)) for cx, cy in corners)
+        size = 8.0 if k == 1 else 6.0
+        middle = sum(pt[0] for pt in points) / 3, sum(pt[1] for pt in points) / 3
+        marks.append((points, (round(middle[0], 2), round(middle[1] + size * 0.36, 2)), size))
+    return marks
+
+
 def _ground(out: Scene, after: GameState) -> None:
     """Planes on the ground, each a small square of its colour with its letter on its
-    airfield's hex: two above the airfield's name and two below; a fifth and more are
-    counted ("+2") in the last place (the legend names them all)."""
+    airfield's hex: two above the airfield's name and one either side of it (the hex's
+    label below stays clear); a fifth and more are counted ("+2") in the last place (the
+    legend names them all)."""
     frame = out.frame
     by_field: dict[str, list[int]] = {}
     for i, p in enumerate(after.planes):
         if p.status is Status.GROUND:
             by_field.setdefault(p.airfield, []).append(i)
-    half = 5.0
-    slots = ((-5.8, -9.0), (5.8, -9.0), (-5.8, 9.5), (5.8, 9.5))
+    half = 4.5
+    slots = ((-5.0, -9.5), (5.0, -9.5), (-14.0, 0.0), (14.0, 0.0))
     for indexes in by_field.values():
         x, y = frame.at(after.planes[indexes[0]].hex)
         shown = indexes if len(indexes) <= GROUND_SLOTS else indexes[: GROUND_SLOTS - 1]
         for (dx, dy), i in zip(slots, shown, strict=False):
-            cx, cy = x + dx, y + dy
-            square = (
-                (cx - half, cy - half),
-                (cx + half, cy - half),
-                (cx + half, cy + half),
-                (cx - half, cy + half),
+            out.shapes.append(
+                Shape(_square(x + dx, y + dy, half), colour(i), "#ffffff", 1.0, "ground")
             )
-            out.shapes.append(Shape(square, colour(i), "#ffffff", 1.0, "ground"))
             letter = after.planes[i].letter
-            out.texts.append(Text(cx, cy + 3.0, letter, 8.0, "#ffffff", "ground-letter", bold=True))
+            out.texts.append(
+                Text(x + dx, y + dy + 2.7, letter, 7.5, "#ffffff", "ground-letter", bold=True)
+            )
         if len(indexes) > GROUND_SLOTS:
             dx, dy = slots[-1]
             more = f"+{len(indexes) - len(shown)}"
-            out.texts.append(
-                Text(x + dx, y + dy + 3.0, more, 8.0, "#ffffff", "ground-more", bold=True)
+            out.shapes.append(
+                Shape(_square(x + dx, y + dy, half), INK, "#ffffff", 1.0, "ground-more")
             )
+            out.texts.append(
+                Text(x + dx, y + dy + 2.5, more, 6.0, "#ffffff", "ground-more", bold=True)
+            )
+
+
+def _square(cx: float, cy: float, half: float) -> tuple[tuple[float, float], ...]:
+    return (
+        (cx - half, cy - half),
+        (cx + half, cy - half),
+        (cx + half, cy + half),
+        (cx - half, cy + half),
+    )
 
 
 def _num(v: float) -> str:

@@ -14,7 +14,7 @@ from dogfight.bots.base import FLIES
 from dogfight.catalog.loader import Catalog
 from dogfight.catalog.models import ObjectiveRule, Scenario, Switches
 from dogfight.errors import DogfightError
-from dogfight.render.style import SIDE_SLOTS
+from dogfight.render.style import SIDE_SHADES, SIDE_SLOTS
 from dogfight.rules.state import GameState
 from dogfight.server.play.seating import kinds_of
 from dogfight.situation.format import build, parse_situation
@@ -221,6 +221,7 @@ def client_catalog(catalog: Catalog, bots: list[str], loopback: bool = False) ->
             "tripods": c.tripods.model_dump(mode="json"),
         },
         "side_slots": dict(SIDE_SLOTS),
+        "side_shades": [list(family) for family in SIDE_SHADES],
         "rulesets": {
             name: {"title": r.title, "switches": r.switches.model_dump(mode="json")}
             for name, r in sorted(catalog.rulesets.items())

@@ -5,13 +5,13 @@
 import { svg } from "./common.js";
 
 // One family of shades per side, one shade per vehicle: a vehicle's base, ghosts, paths,
-// label and console entry share its colour, and a side still reads as one.
-const FAMILIES = [
-  ["#1f5fa8", "#00838f", "#5e35b1", "#4a90d9", "#0b3d7a", "#26a69a"],
-  ["#b3261e", "#c77700", "#ad1457", "#e06666", "#7a1010", "#f4a261"],
-  ["#2e7d32", "#827717", "#558b2f", "#66bb6a", "#1b5e20", "#9e9d24"],
-  ["#6d4c41", "#546e7a", "#8d6e63", "#37474f", "#a1887f", "#78909c"],
-];
+// label and console entry share its colour, and a side still reads as one. The families
+// are `render`'s side colours and their shades (render/style.py SIDE_SHADES), sent in the
+// catalog: the page has no palette of its own.
+function families(catalog) {
+  const shades = catalog && catalog.side_shades;
+  return shades && shades.length ? shades : [["#222222"]];
+}
 
 export class Board {
   constructor(root, catalog) {
@@ -27,7 +27,7 @@ export class Board {
 
   // Each side's family, as `render` places sides (render/context.py, side_slots): a side
   // the catalog's side_slots names takes its own (Allies and Earth blue, Central Powers and
-  // Martians red) unless another side holds it; the others, in name order, the first left.
+  // Martians vermilion) unless another side holds it; the others, in name order, the first left.
   placeSides(sides) {
     const slots = (this.catalog && this.catalog.side_slots) || {};
     const named = [...new Set(sides)].filter((s) => !this.sideIndex.has(s)).sort();
@@ -50,20 +50,21 @@ export class Board {
 
   // The colour of a side (its first shade).
   colour(side) {
-    return FAMILIES[this.sideOf(side) % FAMILIES.length][0];
+    const all = families(this.catalog);
+    return all[this.sideOf(side) % all.length][0];
   }
 
-  // Give every vehicle its shade: the side's vehicles in id order.
+  // Give every vehicle its shade: the side's vehicles in id order, each the first shade
+  // of its family no vehicle holds yet (the side's colour, then darker and lighter).
   assign(vehicles) {
     this.placeSides(vehicles.map((v) => v.side));
-    const bySide = new Map();
+    const all = families(this.catalog);
     for (const v of [...vehicles].sort((a, b) => (a.id < b.id ? -1 : 1))) {
       if (this.vehicleColours.has(v.id)) continue;
-      const family = FAMILIES[this.sideOf(v.side) % FAMILIES.length];
-      const taken = [...this.vehicleColours.entries()].filter(([, c]) => family.includes(c)).length;
-      const n = (bySide.get(v.side) || 0) + taken;
-      bySide.set(v.side, (bySide.get(v.side) || 0) + 1);
-      this.vehicleColours.set(v.id, family[n % family.length]);
+      const family = all[this.sideOf(v.side) % all.length];
+      const held = new Set(this.vehicleColours.values());
+      const taken = family.filter((c) => held.has(c)).length;
+      this.vehicleColours.set(v.id, family.find((c) => !held.has(c)) || family[taken % family.length]);
     }
   }
 
@@ -106,6 +107,7 @@ export class Board {
     for (let y = 10; y < H; y += 10) {
       root.append(svg("line", { x1: 0, y1: Y(y), x2: W, y2: Y(y), class: "grid" }));
     }
+    const edgeWords = []; // the exits' words: no label covers them
     for (const e of extra.exits || []) {
       const c = this.colour(e.side);
       const at = { north: [0, 0, W, 0], south: [0, H, W, H], west: [0, 0, 0, H], east: [W, 0, W, H] }[e.edge];
@@ -114,7 +116,11 @@ export class Board {
       g.append(svg("line", { x1: at[0], y1: at[1], x2: at[2], y2: at[3], stroke: c }));
       const tx = (at[0] + at[2]) / 2;
       const ty = e.edge === "north" ? -0.6 : e.edge === "south" ? H + 1.9 : H / 2;
-      g.append(svg("text", { x: e.edge === "west" ? 1 : e.edge === "east" ? W - 1 : tx, y: ty, class: `exit-label ${e.edge}`, fill: c, text: e.text }));
+      const x = e.edge === "west" ? 1 : e.edge === "east" ? W - 1 : tx;
+      g.append(svg("text", { x, y: ty, class: `exit-label ${e.edge}`, fill: c, text: e.text }));
+      const w = 1.25 * e.text.length; // bold, 2 units high (table.css .exit-label)
+      const left = e.edge === "west" ? x : e.edge === "east" ? x - w : x - w / 2;
+      edgeWords.push([left, ty - 2, left + w, ty + 0.6]);
       root.append(g);
     }
 
@@ -132,14 +138,32 @@ export class Board {
     const over = layer("over");
     this.overLayer = over;
 
-    const tokens = []; // the objective tokens and their labels: no base's label covers them
+    const poses = extra.poses || {};
+    const shown = [];
+    for (const v of state.vehicles) {
+      const pose = poses[v.id] || v.pose;
+      if (v.eliminated && !poses[v.id]) {
+        const left = pose.x < 0 || pose.y < 0 || pose.x > W || pose.y > H;
+        if (left) continue;
+      }
+      shown.push([v, pose]);
+    }
+    // what no label may cover: the bases, the ghosts and the objective tokens
+    const discs = shown.map(([v, pose]) => [pose.x, Y(pose.y), this.radius(v)]);
+    for (const gh of extra.ghosts || []) {
+      if (gh.pose) discs.push([gh.pose.x, Y(gh.pose.y), this.radius(gh.vehicle)]);
+    }
+    const r = this.catalog.constants.tripods.objective_radius;
+    for (const o of state.objectives || []) discs.push([o.x, Y(o.y), r]);
+    // the labels already placed (the exits' words, an objective's, then each base's): no
+    // label covers another
+    const placed = [...edgeWords];
     for (const o of state.objectives || []) {
-      const r = this.catalog.constants.tripods.objective_radius;
       const g = svg("g", { class: `objective${o.destroyed ? " destroyed" : ""}`, "data-objective": o.id });
       g.append(svg("circle", { cx: o.x, cy: Y(o.y), r }));
       const text = `${o.id} (${o.charges})`;
-      g.append(svg("text", { x: o.x, y: Y(o.y) + r + 2.2, class: "label", text }));
-      tokens.push([o.x, Y(o.y), r, this.labelBox(o.x, Y(o.y) + r + 2.2, text)]);
+      const [lx, ly] = this.labelSpot(o.x, Y(o.y), r, text, discs, placed, true);
+      g.append(svg("text", { x: lx, y: ly, class: "label", text }));
       if (o.destroyed) {
         g.append(svg("line", { x1: o.x - r, y1: Y(o.y) - r, x2: o.x + r, y2: Y(o.y) + r }));
       }
@@ -174,22 +198,6 @@ export class Board {
         ghosts.append(g);
       }
     }
-    const poses = extra.poses || {};
-    const shown = [];
-    for (const v of state.vehicles) {
-      const pose = poses[v.id] || v.pose;
-      if (v.eliminated && !poses[v.id]) {
-        const left = pose.x < 0 || pose.y < 0 || pose.x > W || pose.y > H;
-        if (left) continue;
-      }
-      shown.push([v, pose]);
-    }
-    const discs = shown.map(([v, pose]) => [pose.x, Y(pose.y), this.radius(v)]);
-    for (const gh of extra.ghosts || []) {
-      if (gh.pose) discs.push([gh.pose.x, Y(gh.pose.y), this.radius(gh.vehicle)]);
-    }
-    const placed = tokens.map((t) => t[3]);
-    for (const [tx, ty, tr] of tokens) discs.push([tx, ty, tr]);
     for (const [v, pose] of shown) {
       const g = this.base(v, pose, false);
       if (v.eliminated) g.classList.add("eliminated");
@@ -228,35 +236,55 @@ export class Board {
     }
   }
 
-  // A spot for a base's label that covers no base (nor ghost) and no label placed
-  // before it: above, below, right or left of the base, further out if need be.
   // The box (table units) of a label of ``text`` whose baseline is centred on (cx, cy).
   labelBox(cx, cy, text) {
     const w = 1.25 * text.length + 0.6;
     return [cx - w / 2, cy - 2.4 + 0.4, cx + w / 2, cy + 0.6];
   }
 
-  labelSpot(x, y, r, text, discs, placed) {
+  // A spot for the label of a thing of radius r at (x, y) (a base, or an objective
+  // token) that covers no base, ghost or objective token and no label placed before it
+  // (`placed`, which it joins): above, below, right or left of the thing (below first
+  // for a token, as printed), further out if need be, then rings farther around it, as
+  // `render` places its labels (render/labels.py); when no spot is free, the one
+  // covering least.
+  labelSpot(x, y, r, text, discs, placed, below = false) {
     const w = 1.25 * text.length + 0.6;
-    const hits = (cx, cy) => {
+    const covered = (cx, cy) => {
       const box = this.labelBox(cx, cy, text);
+      let area = 0;
       for (const [dx, dy, dr] of discs) {
         const nx = Math.max(box[0], Math.min(dx, box[2]));
         const ny = Math.max(box[1], Math.min(dy, box[3]));
-        if (Math.hypot(nx - dx, ny - dy) < dr) return true;
+        // a disc the box reaches counts as the box's overlap with the disc's square
+        if (Math.hypot(nx - dx, ny - dy) < dr) area += overlap(box, [dx - dr, dy - dr, dx + dr, dy + dr]);
       }
-      return placed.some((b) => box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3]);
+      for (const b of placed) area += overlap(box, b);
+      return area;
     };
+    const spots = [];
     for (const extra of [1, 3, 6]) {
-      const spots = [[x, y - r - extra], [x, y + r + extra + 1.6], [x + r + extra + w / 2, y + 0.8], [x - r - extra - w / 2, y + 0.8]];
-      for (const [cx, cy] of spots) {
-        if (!hits(cx, cy)) {
-          placed.push(this.labelBox(cx, cy, text));
-          return [cx, cy];
-        }
+      const up = [x, y - r - extra];
+      const down = [x, y + r + extra + 1.6];
+      spots.push(...(below ? [down, up] : [up, down]));
+      spots.push([x + r + extra + w / 2, y + 0.8], [x - r - extra - w / 2, y + 0.8]);
+    }
+    for (let ring = 1; ring <= 6; ring++) {
+      const d = r + 6 + 2.5 * ring;
+      for (let a = 0; a < 16; a++) {
+        const t = (a * Math.PI) / 8;
+        spots.push([x + d * Math.cos(t), y + 0.8 + d * Math.sin(t)]);
       }
     }
-    return [x, y - r - 1];
+    let best = [Infinity, spots[0]];
+    for (const [cx, cy] of spots) {
+      const area = covered(cx, cy);
+      if (area < best[0]) best = [area, [cx, cy]];
+      if (area === 0) break;
+    }
+    const [cx, cy] = best[1];
+    placed.push(this.labelBox(cx, cy, text));
+    return [cx, cy];
   }
 
   // Zoom onto some vehicles so that a base is at least `minPx` pixels long on screen
@@ -436,6 +464,13 @@ export class Board {
   hideReach() {
     if (this.overLayer) this.overLayer.replaceChildren();
   }
+}
+
+// The area two boxes [x0, y0, x1, y1] share.
+function overlap(a, b) {
+  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+  return Math.max(0, w) * Math.max(0, h);
 }
 
 // A point along a polyline at fraction t (for animating a move).
