@@ -118,6 +118,35 @@ def test_a_plane_on_fire_with_a_jammed_rudder_still_gets_a_legal_plan() -> None:
             )
 
 
+def test_a_damaged_engine_and_a_jammed_rudder_still_get_a_legal_plan(catalog: Catalog) -> None:
+    """000: a damaged engine "must plan at least one stall maneuver every turn", and a
+    jammed rudder: "the airplane cannot choose maneuvers to the left or right, based on
+    the symbol drawn". The stall is one card of three: the exhaustive pick must not
+    keep only the cards the damage allows alone (the stall), or it finds no plan and
+    the solo game stopped on an illegal one (Down from the Alps, seed 43)."""
+    from dogfight.bots.random_plans import legal_plan
+    from dogfight.rules.engine import start_turn
+    from dogfight.sim.solo import play_solo
+
+    play_solo(catalog, "down-from-the-alps", 43, max_turns=20)  # used to raise
+    camel = {"type": "sopwith-camel", "side": "allies", "pose": {"x": 45, "y": 45, "heading": 0}}
+    albatros = {
+        "type": "albatros-d3",
+        "side": "central",
+        "pose": {"x": 10, "y": 80, "heading": 180},
+    }
+    vehicles = [
+        {**camel, "id": "a", "status": {"engine": 1, "rudder_right": 1}},
+        {**albatros, "id": "b"},
+    ]
+    start = build(parse_situation({"ruleset": "wog", "vehicles": vehicles}), catalog, 0)
+    for seed in range(10):
+        rng = np.random.Generator(np.random.PCG64(seed))
+        plan = legal_plan(start, "a", rng)
+        assert plan is not None
+        start_turn(start, {"a": plan, "b": random_airplane_plan(start, start.vehicles["b"], rng)})
+
+
 DAMAGED = {
     "fire and a jammed rudder": (
         {"fire": 3, "rudder_left": 1},
@@ -126,7 +155,7 @@ DAMAGED = {
     ),
     "a damaged engine": (
         {"engine": 1},
-        ["9,8,12", "8,7,12", "4,2,11", "2,3,11", "13,2,14", "12,9,1"],
+        ["1,14,7", "3,14,6", "14,6,2", "14,5,11", "13,2,14", "10,14,5"],
         ["5,7,14", "8,11,14", "5,9,14", "4,9,14", "13,2,14", "3,5,14"],
     ),
 }
@@ -139,7 +168,9 @@ def test_one_random_legal_planner_keeps_each_callers_seeded_plans(
     """A computer seat's fallback (one random draw, then the exhaustive pick) and a solo
     game's airplanes (up to SOLO_DRAWS draws) are one planner with a parameter; the
     seeded plans are those each drew before (``random_legal_plan`` and
-    ``sim.solo.airplane_plan``), here on a damaged SPAD of 002."""
+    ``sim.solo.airplane_plan``), here on a damaged SPAD of 002. A computer seat's plans
+    with a damaged engine changed once: before, its fallback found no plan with the
+    stall 002 asks for and handed back its illegal draw ("9,8,12")."""
     from dogfight.bots.random_plans import SOLO_DRAWS, random_legal_plan
 
     status, seat_plans, solo_plans = DAMAGED[name]

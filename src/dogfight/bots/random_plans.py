@@ -99,7 +99,10 @@ def legal_plan(state: GameState, vehicle_id: str, rng: np.random.Generator) -> P
     vehicle = state.vehicles[vehicle_id]
     deck = state.rules.deck_of(vehicle.type)
     symbols = allowed_symbols(state)
-    usable = [c for c in deck.cards if c.symbol in symbols and _damage_allows(state, vehicle, c)]
+    # Every card of the allowed symbols, not only those the damage allows alone: a
+    # damaged engine asks for a stall among the three cards, so a card refused alone may
+    # still be planned beside one.
+    usable = [c for c in deck.cards if c.symbol in symbols]
     legal: list[list[ManeuverCard]] = []
     accepted: list[list[ManeuverCard]] = []
     for cards in itertools.permutations(usable, 3):
