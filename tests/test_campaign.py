@@ -199,6 +199,25 @@ def test_victories_are_credited_to_the_last_enemy_to_hit(catalog: Catalog) -> No
     assert got.winner == "allies"
 
 
+def test_a_victory_goes_to_the_card_that_brought_the_enemy_down(catalog: Catalog) -> None:
+    """R33: with several firers in one step, the card that took the total to the
+    resistance names who brought the vehicle down (``Eliminated.by``), not the last
+    damage drawn; the campaign credits that pilot."""
+    spec = small(catalog)
+    campaign, _ = prepare(spec, start(spec, 1), catalog)
+    sides = {f.vehicle: f.side for f in campaign.flights}
+    ann, carl = (f.vehicle for f in sorted(campaign.flights, key=lambda f: f.side))
+    sides["wingman"] = sides[ann]
+    events = [
+        DamageDrawn(carl, "A", ("A1",), 3, 3, "wingman front"),
+        DamageDrawn(carl, "A", ("A2",), 2, 5, f"{ann} front"),
+        Eliminated(carl, "shot_down", by="wingman", means="front", deck="A"),
+        GameOver("allies", {"allies": 2, "central": 0}),
+    ]
+    got = result_of(spec, campaign, events, "allies", sides)
+    assert got.victories == {"wingman": 1}
+
+
 def test_a_simulated_campaign_replays_exactly_and_follows_the_graph(catalog: Catalog) -> None:
     spec, _ = load_campaign("bloody-april", catalog)
     one = play_campaign(spec, catalog, 5, {"allies": "random", "central": "random"}, 8)

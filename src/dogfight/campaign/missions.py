@@ -142,7 +142,10 @@ def result_of(
 
     ``winner`` is the game's winning side and ``game_sides`` every vehicle's game side
     (reinforcements included). A pilot scores a victory for an enemy shot down (not one
-    that left the table) when his vehicle drew that enemy its last damage card."""
+    that left the table) when his vehicle's card brought that enemy down (the event's
+    ``by``, docs/rulings.md R33: with several firers in one step, the card that took the
+    total to the resistance); where no vehicle's card did (a fire, an illegal maneuver),
+    the last enemy to hit it."""
     if campaign.current is None:
         raise CampaignError("the campaign is over: there is no mission to report")
     mission = spec.mission(campaign.current)
@@ -160,6 +163,13 @@ def result_of(
         elif isinstance(event, Eliminated) and event.reason in SHOT_DOWN:
             shot_down.append(event.vehicle)
             credited = last_hit.get(event.vehicle)
+            by = event.by
+            if (
+                by is not None
+                and by in game_sides
+                and game_sides[by] != game_sides.get(event.vehicle)
+            ):
+                credited = by
             if credited is not None:
                 victories[credited] = victories.get(credited, 0) + 1
         elif isinstance(event, GameOver):
