@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 from browser_helpers import (  # the fixtures are used by name
     NEXT,
     answer_choices,
@@ -20,7 +21,7 @@ from browser_helpers import (  # the fixtures are used by name
     server_fixture,  # noqa: F401
     submit,
 )
-from server_helpers import Server
+from server_helpers import Json, Server, headers, seat_url, slowest_plan
 from test_browser_play import create_in_lobby
 
 pytestmark = needs_chromium
@@ -158,4 +159,76 @@ def test_airplane_duel_two_curtains_a_turn(server: Server, browser: Any) -> None
     # a turn: the device to the second seat to plan, then after the reveal to the first
     assert len(curtains) <= 2 * DUEL_TURNS, curtains
     assert all(c.startswith("seat: ") for c in curtains), curtains
+    assert page.errors == []
+
+
+def chase() -> Json:
+    """Two Allied airplanes flying north side by side and a German 25 cm behind them: after
+    each phase both are in its guns' reach, so its seat is asked its target."""
+    return {
+        "table": {"width": 200, "height": 200},
+        "vehicles": [
+            {"id": "spad", "type": "spad-xiii", "side": "allies", "pose": pose(90, 60)},
+            {"id": "camel", "type": "sopwith-camel", "side": "allies", "pose": pose(110, 60)},
+            {"id": "fokker", "type": "fokker-dr1", "side": "central", "pose": pose(100, 35)},
+        ],
+    }
+
+
+def pose(x: float, y: float) -> Json:
+    return {"x": x, "y": y, "heading": 90}
+
+
+def test_after_a_reveal_awaiting_only_a_seat_elsewhere_a_curtain(
+    server: Server, browser: Any
+) -> None:
+    """Two seats in this browser, the third on another device: after a reveal everybody
+    here watched, only the other device's seat is awaited (its target). The seat at the
+    controls gets the device back behind a curtain, not its console in front of everybody
+    who watched."""
+    made = httpx.post(
+        server.base + "/api/games",
+        json={"situation": chase(), "seating": "vehicle", "seed": 2, "analysis": True},
+        timeout=10,
+    ).json()
+    game = made["game"]["id"]
+    seats = {s["vehicles"][0]: (s["id"], s["token"]) for s in made["seats"]}
+    catalog = httpx.get(server.base + "/api/catalog", timeout=10).json()
+    kinds = {v["id"]: v["type"] for v in chase()["vehicles"]}
+    for vehicle, (sid, tok) in seats.items():
+        answer = httpx.post(
+            server.base + seat_url(game, sid, "plans"),
+            headers=headers(tok),
+            json={"turn": 1, "plans": {vehicle: slowest_plan(catalog, kinds[vehicle])}},
+            timeout=10,
+        )
+        assert answer.status_code == 200, answer.text
+    page = new_page(browser)
+    here = ",".join(f"{sid}:{tok}" for v, (sid, tok) in seats.items() if v != "fokker")
+    page.goto(f"{server.base}/play/{game}?speed=25#seats={here}")
+    page.wait_for_selector("#console .vehicle-console")  # the seat at the controls waits
+    fokker, tok = seats["fokker"]
+    view = httpx.get(server.base + seat_url(game, fokker), headers=headers(tok), timeout=10)
+    stage = view.json()["stage"]
+    assert stage["kind"] == "targets" and stage["waiting_for"] == [fokker], stage
+    question = stage["questions"][0]
+    answer = httpx.post(
+        server.base + seat_url(game, fokker, "targets"),
+        headers=headers(tok),
+        json={"turn": 1, "phase": 1, "fire": {"fokker": {question["weapon"]: "spad"}}},
+        timeout=10,
+    )
+    assert answer.status_code == 200, answer.text
+    again = httpx.get(server.base + seat_url(game, fokker), headers=headers(tok), timeout=10)
+    assert again.json()["stage"]["waiting_for"] == [fokker]  # asked again, in phase 2
+    # the reveal of phase 1 played here; then a curtain, or the console again
+    page.wait_for_function(
+        "() => !document.getElementById('curtain').hidden"
+        " || (document.querySelector('#console .vehicle-console')"
+        " && [...document.querySelectorAll('#log-entries h4')]"
+        ".some(h => h.textContent === 'Turn 1, phase 1'))"
+    )
+    assert page.is_visible("#curtain"), "the console came back in front of everybody"
+    assert page.query_selector("#console .vehicle-console") is None
+    assert "Turn 1, phase 1 revealed" in page.inner_text("#curtain-text")
     assert page.errors == []

@@ -250,6 +250,12 @@ async function animate(fresh, previous, publicReveal = false) {
       showCurtain(next, revealed);
       return;
     }
+    if (view.stage.kind !== "over") {
+      // only seats elsewhere are awaited: the seat at the controls gets the device back
+      // behind a curtain, not its console in front of everybody who watched
+      showCurtain(held.active, revealed);
+      return;
+    }
   }
   renderAll();
 }
