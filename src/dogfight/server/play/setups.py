@@ -270,6 +270,8 @@ def client_catalog(catalog: Catalog, bots: list[str], loopback: bool = False) ->
                 "smoke_projectors": list(t.smoke_projectors),
                 "facing_limit": t.facing_limit,
                 "heat_ray": t.heat_ray,
+                # 001's INITIATIVE (the reveal's order): a hot-seat table orders its seats by it
+                "initiative": None if t.initiative is None else t.initiative.model_dump(),
             }
             for t in sorted(catalog.tripods.values(), key=lambda t: t.id)
         },

@@ -244,11 +244,16 @@ async function animate(fresh, previous, publicReveal = false) {
   }
   if (publicReveal) {
     document.body.classList.remove("public");
-    const waiting = view.stage.waiting_for || [];
-    const next = Object.keys(held.seats).find((id) => waiting.includes(id));
+    const next = nextSeat(view.stage.waiting_for || []);
     if (next) {
       // everybody watched: whoever is awaited next (this seat too) gets the device behind a curtain
       showCurtain(next, revealed);
+      return;
+    }
+    if (view.stage.kind !== "over") {
+      // only seats elsewhere are awaited: the seat at the controls gets the device back
+      // behind a curtain, not its console in front of everybody who watched
+      showCurtain(held.active, revealed);
       return;
     }
   }
@@ -1027,8 +1032,45 @@ function maybeCurtain() {
   if (Object.keys(held.seats).length < 2 || animating) return;
   const waiting = view.stage.waiting_for || [];
   if (waiting.includes(held.active)) return;
-  const next = Object.keys(held.seats).find((id) => waiting.includes(id));
+  const next = nextSeat(waiting);
   if (next) showCurtain(next);
+}
+
+// Which of this browser's awaited seats gets the device next. When several are awaited at
+// once (the plans, the tripods' action tokens) their order is free, and it is chosen so
+// that the seat answering last is the one asked next, on the same screen: the seat that
+// plans last goes on to its first action tokens, and under 001's secret action cards the
+// reveal asks the directions in initiative order, highest first — so the seat of the
+// tripod with the highest initiative chooses its tokens last (and goes on to its
+// direction) and plans first; a seat without a tripod (no tokens) plans first of all.
+function nextSeat(waiting) {
+  const mine = Object.keys(held.seats).filter((id) => waiting.includes(id));
+  if (mine.length < 2) return mine[0];
+  const planning = view.game.stage === "planning";
+  const key = (id) => {
+    const top = topInitiative(id);
+    if (!planning) return top;
+    return top === NO_TRIPOD ? -100 : -top;
+  };
+  // the lowest key first; a stable sort: seats ranked alike keep this browser's order
+  return [...mine].sort((a, b) => key(a) - key(b))[0];
+}
+
+const NO_TRIPOD = -2; // a seat without a standing tripod (001's table gives 0 and up, -1 none)
+
+// The highest 001 initiative among the seat's standing tripods (the model's INITIATIVE
+// for its pilot, human or Martian), from the public table.
+function topInitiative(id) {
+  const seat = view.game.seats.find((s) => s.id === id);
+  let top = NO_TRIPOD;
+  for (const vid of (seat && seat.vehicles) || []) {
+    const v = view.state.vehicles.find((x) => x.id === vid);
+    const model = v && !v.eliminated ? catalog.tripods[v.type] : null;
+    if (!model) continue;
+    const table = model.initiative;
+    top = Math.max(top, table ? table[v.pilot === "martian" ? "martian" : "human"] : -1);
+  }
+  return top;
 }
 
 function askSwitch(id) {
