@@ -173,14 +173,18 @@ def free_port() -> int:
 
 
 class Server:
-    """``dogfight serve`` in a subprocess on 127.0.0.1 and a free port (``db``: an SQLite
-    file or a database URL; ``args``: more options of ``serve``)."""
+    """``dogfight serve`` in a subprocess on 127.0.0.1 and a free port, or ``port`` (``db``:
+    an SQLite file or a database URL; ``args``: more options of ``serve``)."""
 
     def __init__(
-        self, db: Path | str, env: dict[str, str] | None = None, args: list[str] | None = None
+        self,
+        db: Path | str,
+        env: dict[str, str] | None = None,
+        args: list[str] | None = None,
+        port: int | None = None,
     ) -> None:
         self.db = db
-        self.port = free_port()
+        self.port = free_port() if port is None else port
         self.base = f"http://127.0.0.1:{self.port}"
         command = [
             sys.executable,

@@ -196,18 +196,32 @@ def register(app: typer.Typer) -> None:
                 "address (with a PostgreSQL --db they share the games; docs/web.md).",
             ),
         ] = False,
+        public_url: Annotated[
+            str | None,
+            typer.Option(
+                "--public-url",
+                metavar="URL",
+                help="The address players open, e.g. https://dogfight.example.org behind a "
+                "TLS proxy: every link the server writes starts with it (env "
+                "DOGFIGHT_PUBLIC_URL; default: links are paths on the page's own address).",
+            ),
+        ] = None,
     ) -> None:
         """Serve the browser game: the lobby at the printed address."""
         from dogfight.cli.catalog_option import catalog
         from dogfight.server.web.app import create_app
+        from dogfight.server.web.public_url import public_url as checked_public_url
 
+        public = checked_public_url(public_url)  # refused before anything starts
         url, where = db_url(db)
         limits = _limits(host, max_body, max_vehicles, games_per_minute, allow_host, trusted_proxy)
-        web = create_app(url, catalog(), limits)
+        web = create_app(url, catalog(), limits, public_url=public)
         sock = _listen(host, port, reuse_port)
         bound = sock.getsockname()[1]
         print(f"dogfight: games are stored in {where}", flush=True)
         print(f"dogfight: serving on {_address(host, bound)}/ (Ctrl-C to stop)", flush=True)
+        if public is not None:
+            print(f"dogfight: links are written for {public}/", flush=True)
         _run(web, sock, limits)
 
     @app.command()

@@ -207,10 +207,14 @@ def switch_specs() -> Json:
     return out
 
 
-def client_catalog(catalog: Catalog, bots: list[str], loopback: bool = False) -> Json:
+def client_catalog(
+    catalog: Catalog, bots: list[str], loopback: bool = False, public_url: str | None = None
+) -> Json:
     """What the browser needs to draw and plan: public figures only (no damage decks'
     order, no seed). The damage cards' faces (value, specials) are the printed deck's
-    contents, so the console can show a held card by its value and icons."""
+    contents, so the console can show a held card by its value and icons. ``loopback``:
+    whether nobody on another machine can reach the server; ``public_url``: the address
+    the seats' links start with (``dogfight serve --public-url``; None: the page's own)."""
     c = catalog.constants
     return {
         "constants": {
@@ -323,4 +327,5 @@ def client_catalog(catalog: Catalog, bots: list[str], loopback: bool = False) ->
         "bot_flies": {name: sorted(FLIES.get(name, ())) for name in bots},
         "words": {"out": OUT},
         "loopback": loopback,
+        "public_url": public_url,
     }

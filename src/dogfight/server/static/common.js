@@ -25,6 +25,12 @@ export async function api(method, path, body, token) {
   return data;
 }
 
+// A link the server wrote, as shown to be copied and sent: whole when the server knows
+// its public address (dogfight serve --public-url), else put after this page's origin.
+export function shownLink(link) {
+  return /^https?:\/\//.test(link) ? link : location.origin + link;
+}
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {

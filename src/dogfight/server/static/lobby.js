@@ -1,7 +1,7 @@
 // The lobby: choose a preset or a custom setup, seats (per side or per vehicle, any of
 // them a computer player), create the game and hand out the seats' private links.
 
-import { api, el, loadSeats, saveSeats } from "./common.js";
+import { api, el, loadSeats, saveSeats, shownLink } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = null;
@@ -247,7 +247,7 @@ async function create() {
   $("hotseat").href = made.hotseat_link;
   $("seat-links").replaceChildren(...made.seats.map((s) => el("li", {},
     el("b", { text: s.label }), ` (${s.vehicles.join(", ")}) `,
-    s.computer ? `computer: ${s.computer}` : el("a", { href: s.link, class: "seat-link", "data-seat": s.id, text: location.origin + s.link }))));
+    s.computer ? `computer: ${s.computer}` : el("a", { href: s.link, class: "seat-link", "data-seat": s.id, text: shownLink(s.link) }))));
 }
 
 async function start() {

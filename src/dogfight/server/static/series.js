@@ -2,7 +2,7 @@
 // same seats) or opens one; /series/<id> shows its table of results with the running
 // totals, and starts the next game once the last is over. A game's seat links are shown
 // only in the answer that made it, as in the lobby.
-import { api, el } from "/static/common.js";
+import { api, el, shownLink } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const seriesId = location.pathname.split("/").filter(Boolean)[1] || null;
@@ -29,7 +29,7 @@ function seatLinks(made) {
   if (!made || !made.seats) return [];
   return [el("h3", { text: `Game ${made.series.games.length}: seats` }),
     el("ul", { class: "links" }, made.seats.map((s) => el("li", {}, `${s.label}: `,
-      s.computer ? `computer: ${s.computer}` : el("a", { href: s.link, class: "seat-link", "data-seat": s.id, text: location.origin + s.link }))))];
+      s.computer ? `computer: ${s.computer}` : el("a", { href: s.link, class: "seat-link", "data-seat": s.id, text: shownLink(s.link) }))))];
 }
 
 async function listPage() {

@@ -2,7 +2,7 @@
 // behind a curtain). The page keeps only the active seat's view: switching seats drops it
 // and asks the server for the other seat's own view.
 
-import { api, el, loadSeats, saveSeats, seatsFromLink } from "./common.js";
+import { api, el, loadSeats, saveSeats, seatsFromLink, shownLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
 import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionDecisions, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, movePoints, pathAfter, speedClass } from "./cards.js";
@@ -431,7 +431,7 @@ function renderSeatTools() {
   const links = el("ul", { class: "links" });
   for (const [id, tok] of Object.entries(held.seats)) {
     const seat = view.game.seats.find((x) => x.id === id);
-    const link = `${location.origin}/play/${gameId}#seat=${encodeURIComponent(id)}&token=${encodeURIComponent(tok)}`;
+    const link = shownLink(`${catalog.public_url || ""}/play/${gameId}#seat=${encodeURIComponent(id)}&token=${encodeURIComponent(tok)}`);
     links.append(el("li", {}, el("b", { text: seat ? seat.label : id }), " ", el("a", { href: link, class: "seat-link", "data-seat": id, text: link })));
   }
   details.append(el("p", { class: "muted", text: "Each seat's private link (whoever opens it plays that seat):" }), links);
@@ -690,7 +690,7 @@ async function rematch(e) {
     el("p", { text: "A new game: send each player their own link." }),
     el("ul", { class: "links" }, made.seats.map((s) => el("li", {},
       el("b", { text: s.label }), " ",
-      s.computer ? `computer: ${s.computer}` : el("a", { href: s.link, class: "seat-link", "data-seat": s.id, text: location.origin + s.link })))));
+      s.computer ? `computer: ${s.computer}` : el("a", { href: s.link, class: "seat-link", "data-seat": s.id, text: shownLink(s.link) })))));
 }
 
 function emptyDraft(v) {

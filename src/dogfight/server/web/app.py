@@ -45,6 +45,7 @@ from dogfight.server.schemas import (
     SubmitPlans,
     SubmitTargets,
 )
+from dogfight.server.web import health
 from dogfight.server.web.campaigns import register_campaigns
 from dogfight.server.web.fastpath import FastPlans, render
 from dogfight.server.web.limits import Asgi, Guard, Limits, RateLimit, Receive, Scope, Send
@@ -139,11 +140,13 @@ def create_app(
     catalog: Catalog | None = None,
     limits: Limits | None = None,
     bot_budget: float | None = None,
+    public_url: str | None = None,
 ) -> Api:
     """The application serving one game database (any SQLAlchemy URL), within
     ``limits`` (default: from the environment, see :mod:`dogfight.server.web.limits`);
     ``bot_budget``: seconds a computer player may think per step (default
-    ``DOGFIGHT_BOT_BUDGET``, 2)."""
+    ``DOGFIGHT_BOT_BUDGET``, 2); ``public_url``: the address the links it writes start
+    with (:mod:`dogfight.server.web.public_url`; None: the links are paths)."""
     one_arena()  # before any worker thread makes an allocator arena of its own
     cat = catalog or load_catalog()
     limits = (limits or Limits.from_env()).resolved()
@@ -188,6 +191,7 @@ def create_app(
     app.state.service = service
     app.state.store = store
     app.state.limits = limits
+    site = public_url or ""  # what every link the server writes starts with
 
     # --- errors ----------------------------------------------------------------------
 
@@ -451,7 +455,20 @@ def create_app(
     async def get_catalog() -> Json:
         """Airplanes, tripods, maneuver decks (card geometry), constants, rulesets,
         scenarios, ready-made setups and the computer players available."""
-        return client_catalog(cat, known_bots(), limits.loopback_only)
+        # behind a public address the proxy lets other machines in, whatever we listen on
+        return client_catalog(cat, known_bots(), limits.loopback_only and not site, public_url)
+
+    @app.get("/healthz")
+    async def healthz() -> Json:
+        """The process is alive (its event loop answers); the database is not asked."""
+        return {"ok": True}
+
+    @app.get("/readyz")
+    async def readyz() -> JSONResponse:
+        """Ready for players: every check of ``health.READINESS`` passes, else 503 naming
+        what failed (docs/deploy.md)."""
+        status, body = await health.readiness(store)
+        return JSONResponse(body, status_code=status)
 
     @app.get("/api/games")
     async def list_games() -> Json:
@@ -518,7 +535,7 @@ def create_app(
                     "vehicles": sorted(game.seat_vehicles(seat.id)),
                     "computer": seat.bot,
                     "token": token,
-                    "link": f"/play/{game.id}#seat={seat.id}&token={token}",
+                    "link": f"{site}/play/{game.id}#seat={seat.id}&token={token}",
                 }
             )
         humans = [s for s in links if not s["computer"]]
@@ -526,7 +543,7 @@ def create_app(
         return {
             "game": views.summary(game),
             "seats": links,
-            "hotseat_link": f"/play/{game.id}#seats={hotseat}",
+            "hotseat_link": f"{site}/play/{game.id}#seats={hotseat}",
         }
 
     app.state.new_game = new_game
@@ -556,8 +573,10 @@ def create_app(
         if wait:
             raise ApiError(
                 429,
-                f"at most {limits.games_per_minute} new games a minute from one address; "
-                f"try again in {wait:.0f} s",
+                # the address counted is named: behind a proxy not named with
+                # --trusted-proxy every player is the proxy's address (docs/deploy.md)
+                f"at most {limits.games_per_minute} new games a minute from one address "
+                f"({client}); try again in {wait:.0f} s",
                 None,
             )
 
