@@ -196,12 +196,28 @@ def register(app: typer.Typer) -> None:
                 "address (with a PostgreSQL --db they share the games; docs/web.md).",
             ),
         ] = False,
+        upgrade: Annotated[
+            bool,
+            typer.Option(
+                "--upgrade",
+                help="Upgrade a database of an older dogfight first, as `dogfight db "
+                "upgrade` does (an SQLite file is copied beside itself first).",
+            ),
+        ] = False,
     ) -> None:
         """Serve the browser game: the lobby at the printed address."""
         from dogfight.cli.catalog_option import catalog
         from dogfight.server.web.app import create_app
 
         url, where = db_url(db)
+        if upgrade:
+            from dogfight.cli.db import open_engine, print_upgrade
+
+            engine = open_engine(url)
+            try:
+                print_upgrade(engine)
+            finally:
+                engine.dispose()
         limits = _limits(host, max_body, max_vehicles, games_per_minute, allow_host, trusted_proxy)
         web = create_app(url, catalog(), limits)
         sock = _listen(host, port, reuse_port)
