@@ -199,6 +199,8 @@ def test_a_newer_database_is_refused(tmp_path: Path) -> None:
         ["serve", "--port", "0"],
         ["serve", "--upgrade", "--port", "0"],
         ["db", "upgrade"],
+        ["campaign", "list"],
+        ["export", "some-game"],
     ):
         got = dogfight(*command, "--db", str(db))
         assert got.returncode == 2, got.stdout + got.stderr

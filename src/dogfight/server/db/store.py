@@ -204,11 +204,7 @@ class Store:
             self._writers = threading.Lock()
         if postgres:
             event.listen(self.engine, "checkout", _alive)
-        try:
-            migrations.check(self.engine)  # made if empty; refused if older or newer
-        except migrations.SchemaError:
-            self.engine.dispose()
-            raise
+        migrations.check(self.engine)  # made if empty; refused if older or newer
 
     def group_commits(self, loop: asyncio.AbstractEventLoop) -> None:
         """From now on, the writes made on the calling thread (``loop``'s) share one

@@ -143,7 +143,15 @@ def where(engine: Engine) -> str:
 def check(engine: Engine) -> Version:
     """Open the database for this dogfight: create the tables
     of an empty one; refuse one made by a newer dogfight (:class:`SchemaTooNew`) or not
-    upgraded yet (:class:`SchemaTooOld`)."""
+    upgraded yet (:class:`SchemaTooOld`); a refused engine is disposed of."""
+    try:
+        return _check(engine)
+    except SchemaError:
+        engine.dispose()
+        raise
+
+
+def _check(engine: Engine) -> Version:
     with schema_transaction(engine) as connection:
         version = version_of(connection)
         _refuse_newer(version, where(engine))
