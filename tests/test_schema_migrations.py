@@ -151,12 +151,23 @@ def test_an_old_sqlite_database_is_refused_then_upgraded_and_its_games_finished(
         _play_the_old_games(server.base, games)
 
 
-def test_an_old_postgres_database_upgraded_on_start(pg_url: str) -> None:  # noqa: F811
+def test_an_old_postgres_database_upgraded_by_two_processes_starting_at_once(pg_url: str) -> None:  # noqa: F811
     games = build_722619d(pg_url)
     with pytest.raises(migrations.SchemaTooOld, match="dogfight db upgrade"):
         Store(pg_url)
-    with serving(pg_url, args=["--upgrade"]) as server:
-        _play_the_old_games(server.base, games)
+    # two processes started together with --upgrade: one upgrades (under the schema
+    # lock), the other finds the database current; both serve the old games
+    with ThreadPoolExecutor(2) as pool:
+        a, b = pool.map(lambda _: Server(pg_url, args=["--upgrade", "--reuse-port"]), range(2))
+    try:
+        _play_the_old_games(a.base, games)
+        assert (
+            _view(b.base, games["duel"]["id"], games["duel"]["seats"]["allies"])["stage"]["kind"]
+            == "over"
+        )
+    finally:
+        a.kill()
+        b.kill()
     assert _differences(pg_url) == []
 
 
