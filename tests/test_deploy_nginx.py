@@ -288,7 +288,8 @@ def test_a_whole_duel_through_tls_and_two_processes(site: Site, chromium: Any) -
     assert tools is not None and tools.startswith(f"{public}/play/")
 
     planned = play_to_the_end(pages)
-    assert planned >= 4
+    # each seat planned (a duel's damage decks are shuffled anew: it may end in one turn)
+    assert planned >= 2
     for page in pages.values():
         assert "Game over" in page.inner_text("#end-screen")
         assert page.errors == []

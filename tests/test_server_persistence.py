@@ -290,9 +290,12 @@ def test_export_names_the_steps_that_replay_differently_from_what_was_stored(
 
 
 def test_a_database_from_before_revisions_is_upgraded(tmp_path: Path) -> None:
-    """Games stored before writes were counted (no ``revision`` column) still load and
-    go on: the column is added, at 0, when the server opens the file."""
+    """Games stored before writes were counted (no ``revision`` column, nor schema
+    versions) still load and go on once upgraded (``dogfight db upgrade``): the column is
+    added, at 0."""
     from sqlalchemy import text
+
+    from dogfight.server.db import migrations
 
     db = tmp_path / "games.sqlite"
     store = Store(sqlite_url(db))
@@ -304,6 +307,8 @@ def test_a_database_from_before_revisions_is_upgraded(tmp_path: Path) -> None:
     )
     with store.engine.begin() as connection:
         connection.execute(text("ALTER TABLE games DROP COLUMN revision"))
+        connection.execute(text("DROP TABLE alembic_version"))
+    migrations.upgrade(store.engine)
     store.close()
     store = Store(sqlite_url(db))
     try:

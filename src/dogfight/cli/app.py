@@ -223,3 +223,7 @@ _register_simulate(app)
 from dogfight.cli.doctor import register as _register_doctor  # noqa: E402
 
 _register_doctor(app)
+
+from dogfight.cli.db import app as _db_app  # noqa: E402
+
+app.add_typer(_db_app, name="db")

@@ -32,13 +32,13 @@ OutOption = Annotated[
 
 
 def _store(db: str | None) -> Any:
-    from sqlalchemy import create_engine
-
     from dogfight.campaign.store import CampaignStore
-    from dogfight.cli.web import db_url
+    from dogfight.cli.db import open_engine
+    from dogfight.server.db import migrations
 
-    url, _ = db_url(db)
-    return CampaignStore(create_engine(url))
+    engine = open_engine(db)
+    migrations.check(engine)  # made if empty; refused if older or newer
+    return CampaignStore(engine)
 
 
 def _open(store: Any, campaign_id: str) -> Any:

@@ -40,7 +40,6 @@ def register(app: typer.Typer) -> None:
         url, _ = db_url(db)
         store = Store(url)
         try:
-            status.ensure_table(store)
             if rollback is None:
                 found = status.failures(store)
                 if as_json:

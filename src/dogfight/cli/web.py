@@ -206,6 +206,14 @@ def register(app: typer.Typer) -> None:
                 "DOGFIGHT_PUBLIC_URL; default: links are paths on the page's own address).",
             ),
         ] = None,
+        upgrade: Annotated[
+            bool,
+            typer.Option(
+                "--upgrade",
+                help="Upgrade a database of an older dogfight first, as `dogfight db "
+                "upgrade` does (an SQLite file is copied beside itself first).",
+            ),
+        ] = False,
     ) -> None:
         """Serve the browser game: the lobby at the printed address."""
         from dogfight.cli.catalog_option import catalog
@@ -214,6 +222,14 @@ def register(app: typer.Typer) -> None:
 
         public = checked_public_url(public_url)  # refused before anything starts
         url, where = db_url(db)
+        if upgrade:
+            from dogfight.cli.db import open_engine, print_upgrade
+
+            engine = open_engine(url)
+            try:
+                print_upgrade(engine)
+            finally:
+                engine.dispose()
         limits = _limits(host, max_body, max_vehicles, games_per_minute, allow_host, trusted_proxy)
         web = create_app(url, catalog(), limits, public_url=public)
         sock = _listen(host, port, reuse_port)

@@ -1,12 +1,13 @@
 """What the store knows about a game beyond its inputs: whether it was made as an open
 analysis game, and whether a step of it failed (the referee raised) and why.
 
-One row per game in its own table, created beside the others on start-up, so that a
-database written before this table existed needs no migration: a game without a row is
-an ordinary game that has not failed. A failed game is never advanced (nor loaded, but
-up to its failure for its replay: ``dogfight.server.play.failed_games``) until
-``dogfight doctor --rollback`` takes it back to the start of the failed step's turn
-(deleting that turn's plans, answers and steps) and clears the mark.
+One row per game in its own table (made by schema revision 1 with the others, see
+:mod:`dogfight.server.db.migrations`; a game of a database from before this table has no
+row): a game without a row is an ordinary game that has not failed. A failed game is
+never advanced (nor loaded, but up to its failure for its replay:
+``dogfight.server.play.failed_games``) until ``dogfight doctor --rollback`` takes it
+back to the start of the failed step's turn (deleting that turn's plans, answers and
+steps) and clears the mark.
 """
 
 from __future__ import annotations
@@ -61,11 +62,6 @@ class Failure:
             f"({self.kind}); the server's operator can roll it back with "
             f"'dogfight doctor --rollback {self.game_id}'"
         )
-
-
-def ensure_table(store: Store) -> None:
-    """Create the status table if this database predates it."""
-    GameStatusRow.__table__.create(store.engine, checkfirst=True)  # type: ignore[attr-defined]
 
 
 def status_row(game_id: str, analysis: bool) -> GameStatusRow:

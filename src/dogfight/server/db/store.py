@@ -46,16 +46,15 @@ from sqlalchemy import (
     exists,
     func,
     insert,
-    inspect,
     or_,
     select,
-    text,
 )
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
 from sqlalchemy.orm import Session
 
 from dogfight.errors import DataError
+from dogfight.server.db import migrations
 from dogfight.server.db.commits import LoopCommits
 from dogfight.server.db.game_rows import Batch, GameRecord, Marks, record_of, rows_read
 from dogfight.server.db.pg_statements import (
@@ -89,7 +88,6 @@ from dogfight.server.db.tables import (
     StepRow,
 )
 from dogfight.server.db.writes import Writes
-from dogfight.storage.sql import schema_transaction
 
 
 class Conflict(Exception):
@@ -152,30 +150,43 @@ def _alive(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
         raise DisconnectionError("the server closed the connection")
 
 
+def driver_url(url: str) -> URL:
+    """``url`` with the driver dogfight installs: psycopg 3 (the ``postgres`` extra) for a
+    bare ``postgresql://`` URL."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def open_engine(url: str, **options: Any) -> Engine:
+    """An engine on ``url`` (:func:`driver_url`), no table made; ``options`` for
+    ``create_engine``. A driver not installed is bad input (``--db``)."""
+    try:
+        return create_engine(driver_url(url), **options)
+    except ModuleNotFoundError as exc:
+        raise DataError(
+            "--db",
+            "url",
+            url,
+            f"the driver is not installed ({exc.name}): pip install 'dogfight[postgres]'",
+        ) from None
+
+
 class Store:
     """The game database. Every write method is one transaction: it commits whole or
     raises and leaves nothing behind."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        parsed = make_url(url)
-        if parsed.drivername in ("postgresql", "postgres"):
-            parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3, the extra
+        parsed = driver_url(url)
         options: dict[str, Any] = {}
         postgres = parsed.get_backend_name() == "postgresql"
         if parsed.get_backend_name() != "sqlite":
             # one connection per worker thread, and the listener's (see notify.py); on
             # PostgreSQL a dead connection is found without a round trip (_alive)
             options = {"pool_size": 16, "max_overflow": 16, "pool_pre_ping": not postgres}
-        try:
-            self.engine: Engine = create_engine(parsed, **options)
-        except ModuleNotFoundError as exc:
-            raise DataError(
-                "--db",
-                "url",
-                url,
-                f"the driver is not installed ({exc.name}): pip install 'dogfight[postgres]'",
-            ) from None
+        self.engine: Engine = open_engine(url, **options)
         self._writes = Writes.of(self.engine.dialect.name)
         self.notifies = postgres
         """Whether other processes hear of each write (PostgreSQL's LISTEN/NOTIFY); an
@@ -193,13 +204,7 @@ class Store:
             self._writers = threading.Lock()
         if postgres:
             event.listen(self.engine, "checkout", _alive)
-        with schema_transaction(self.engine) as connection:
-            Base.metadata.create_all(connection)
-            columns = {c["name"] for c in inspect(connection).get_columns("games")}
-            if "revision" not in columns:  # a database made before revisions were counted
-                connection.execute(
-                    text("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
-                )
+        migrations.check(self.engine)  # made if empty; refused if older or newer
 
     def group_commits(self, loop: asyncio.AbstractEventLoop) -> None:
         """From now on, the writes made on the calling thread (``loop``'s) share one

@@ -129,7 +129,6 @@ class GameService:
         self.dropped = 0
         """Games dropped from memory so far (every :attr:`live` of them, the memory
         freed is given back: :func:`give_back`)."""
-        status.ensure_table(store)
 
     def get(self, game_id: str, keep: bool = True) -> LiveGame:
         """The game, loaded on first use; 404 if there is none, 409 if it failed.

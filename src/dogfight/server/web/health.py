@@ -8,7 +8,8 @@ players to a process that is not ready, and the admin reads why.
 
 A check is a function of the store giving None (passed) or what failed, in words that
 name no secret (the database URL and its password stay out: anyone who can reach the
-server can ask). A later check (the schema's migrations current) is added to the list.
+server can ask). The schema's revision is checked too: a process whose database was
+moved to another revision under it (an upgrade by a newer dogfight) must not take players.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
+from dogfight.server.db import migrations
 from dogfight.server.db.store import Store
 
 Check = Callable[[Store], str | None]
@@ -40,7 +42,21 @@ def database_reachable(store: Store) -> str | None:
     return None
 
 
-READINESS: list[tuple[str, Check]] = [("database", database_reachable)]
+def migrations_current(store: Store) -> str | None:
+    """The database's schema revision is the one this dogfight's migrations end at."""
+    try:
+        version = migrations.current(store.engine)
+    except (SQLAlchemyError, OSError) as exc:
+        return f"the schema's revision cannot be read ({type(exc).__name__})"
+    if version.current:
+        return None
+    return f"the schema is at {version.name}, this dogfight needs revision {version.head}"
+
+
+READINESS: list[tuple[str, Check]] = [
+    ("database", database_reachable),
+    ("migrations", migrations_current),
+]
 """The checks ``/readyz`` runs, in order, by name."""
 
 
