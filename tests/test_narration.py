@@ -40,3 +40,17 @@ def test_every_event_kind_is_narrated() -> None:
         line = describe(sample(cls))
         assert line != kind, f"no sentence for {kind}"
         assert line.endswith((".", "!")), line
+
+
+def test_a_drawn_card_tells_only_the_icons_that_act() -> None:
+    """Issue 29 item 8: no special-damage icon beside "Special damage is off". The log's
+    face of a drawn card names only the icons that take effect in the game
+    (``standard.ACTING``): a wounded pilot is told under 000's Standard Rules, not in a
+    game without special damage, where jams still act (R23)."""
+    from dogfight.catalog.loader import load_catalog
+    from dogfight.rules.standard import ACTING
+
+    catalog = load_catalog()
+    drawn = ev.DamageDrawn("camel", "A", ("A1-wound", "A0-jam"), 1, 1, "fokker front")
+    assert "(1 and wounded pilot, 0 and jammed)" in describe(drawn, catalog, ACTING["000"])
+    assert "(1, 0 and jammed)" in describe(drawn, catalog, ACTING[None])

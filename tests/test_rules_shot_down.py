@@ -126,7 +126,7 @@ def test_each_seat_reads_it_in_the_terminal_and_the_browser() -> None:
     for side in ("allies", "central"):
         seat = side_seat(state, side)
         lines: list[str] = []
-        _narrate(events, seat, lines.append, state.rules.catalog)
+        _narrate(events, seat, lines.append, state)
         assert said in lines
         page = [event_json(e, state) for e in visible_events(events, seat)]
         (gone,) = [e for e in page if e["kind"] == "eliminated"]

@@ -11,6 +11,7 @@ from rich.rule import Rule
 
 from dogfight.rules import events as ev
 from dogfight.rules.observation import visible_events
+from dogfight.rules.standard import acting
 from dogfight.sim.duel import duel_situation, random_game
 from dogfight.words.narration import describe
 
@@ -58,7 +59,7 @@ def register(app: typer.Typer) -> None:
                 "explosion": "bold red",
                 "illegal_maneuver": "red",
             }.get(event.kind, "")
-            line = describe(event, game.state.rules.catalog)
+            line = describe(event, game.state.rules.catalog, acting(game.state))
             out.print(f"[{style}]{line}[/]" if style else line, highlight=False, markup=bool(style))
         if not game.state.over:
             out.print(f"[bold]No result after {turns} turns.[/]")

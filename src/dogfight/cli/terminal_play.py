@@ -34,6 +34,7 @@ from dogfight.rules.observation import observe, side_seat, visible_events
 from dogfight.rules.plans import Action, Plan, check_plan_shape, plan_problems
 from dogfight.rules.rockets import KIND as ROCKETS
 from dogfight.rules.skill_choice import KIND as SKILL
+from dogfight.rules.standard import acting
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripod_reveal import KIND as DIRECTION
 from dogfight.sim.run import MAX_TURNS, sides_of
@@ -285,7 +286,7 @@ def play_in_terminal(
                     cards=cards or None,
                     answers=answers,
                 )
-                _narrate(events, mine, output_fn, state.rules.catalog)
+                _narrate(events, mine, output_fn, state)
                 ended = next((e for e in events if isinstance(e, GameOver)), ended)
                 if events_out is not None:
                     events_out.extend(events)
@@ -335,7 +336,7 @@ def _planning(
             break
         except IllegalPlanError as exc:
             output_fn(f"refused: {exc}")
-    _narrate(events, mine, output_fn, state.rules.catalog)
+    _narrate(events, mine, output_fn, state)
     if events_out is not None:
         events_out.extend(events)
     return state
@@ -561,7 +562,7 @@ def _narrate(
     events: list[Event],
     seat: frozenset[str],
     output_fn: Callable[[str], None],
-    catalog: Catalog | None = None,
+    state: GameState,
 ) -> None:
     for event in visible_events(events, seat):
-        output_fn(describe(event, catalog))
+        output_fn(describe(event, state.rules.catalog, acting(state)))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from dogfight.catalog.loader import Catalog
+from dogfight.catalog.models import Special
 from dogfight.rules import events as ev
 from dogfight.words.terms import (
     cause_words,
@@ -14,12 +17,13 @@ from dogfight.words.terms import (
 )
 
 
-def _face(catalog: Catalog | None, deck: str, card: str) -> str:
-    """A drawn damage card's face, or its id where the catalog is not at hand."""
+def _face(catalog: Catalog | None, deck: str, card: str, acting: Collection[Special] | None) -> str:
+    """A drawn damage card's face (with ``acting``, only the icons that take effect), or
+    its id where the catalog is not at hand."""
     found = catalog.damage_decks.get(deck) if catalog is not None else None
     for c in found.cards if found is not None else ():
         if c.id == card:
-            return damage_card_words(c)
+            return damage_card_words(c, acting)
     return card
 
 
@@ -45,9 +49,15 @@ def ending(over: ev.GameOver) -> dict[str, str]:
     return {"heading": heading, "reason": reason, "scores": scores, "line": line}
 
 
-def describe(event: ev.Event, catalog: Catalog | None = None) -> str:
+def describe(
+    event: ev.Event,
+    catalog: Catalog | None = None,
+    acting: Collection[Special] | None = None,
+) -> str:
     """One line of English for an event; with the game's ``catalog``, damage cards are
-    named by their faces ("3 and smoke"), not by their ids.
+    named by their faces ("3 and smoke"), not by their ids; with ``acting``
+    (:func:`dogfight.rules.standard.acting` of the game), a face tells only the icons
+    that take effect ("3", not "3 and fire", where special damage is off).
 
     The cases are tried in turn (each an ``isinstance``): the events of every turn of a
     dogfight come first, the rarer after (each event class is a case of its own, so the
@@ -70,7 +80,7 @@ def describe(event: ev.Event, catalog: Catalog | None = None) -> str:
             at = f"{d:.1f} cm" if d >= 0.05 else "the bases touching"
             return f"{f} fires {w} guns at {t}: {r} range ({at}), {plural(n, 'card')}{aim}."
         case ev.DamageDrawn(vehicle=v, deck=deck, cards=cards, points=points, total=total):
-            faces = ", ".join(_face(catalog, deck, card) for card in cards)
+            faces = ", ".join(_face(catalog, deck, card, acting) for card in cards)
             return (
                 f"{v} draws {plural(len(cards), 'damage card')} from deck {deck} ({faces}): "
                 f"{plural(points, 'point')}, {total} in all (secret)."
@@ -89,7 +99,7 @@ def describe(event: ev.Event, catalog: Catalog | None = None) -> str:
             told = (
                 f"damage card {deck}, secret"
                 if card is None or deck is None
-                else f"damage card {deck}: {_face(catalog, deck, card)}"
+                else f"damage card {deck}: {_face(catalog, deck, card, acting)}"
             )
             cause = cause_words(by, means)
             if by is None:
