@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from dogfight import ENGINE_VERSION
 from dogfight.errors import DogfightError
-from dogfight.output.encoding import Raw, decode, text
+from dogfight.output.encoding import Raw, decode, raw, text
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.decisions import for_seat
 from dogfight.rules.events import GameOver
@@ -130,7 +130,7 @@ def _step_part(game: LiveGame, index: int, vids: frozenset[str]) -> Raw:
         ]
         if not any(e.secret_for is not None for e in step.events):
             # the same step for every seat
-            part = cache.steps[index] = Raw(text(_step_json(index, step, whole)))
+            part = cache.steps[index] = raw(_step_json(index, step, whole))
             return part
         cache.whole_events[index] = whole
     shown = list(whole)
@@ -140,7 +140,7 @@ def _step_part(game: LiveGame, index: int, vids: frozenset[str]) -> Raw:
             del shown[i]
         else:
             shown[i] = event_json(public, state)
-    part = cache.seat_steps[(index, vids)] = Raw(text(_step_json(index, step, shown)))
+    part = cache.seat_steps[(index, vids)] = raw(_step_json(index, step, shown))
     return part
 
 
