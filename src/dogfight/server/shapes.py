@@ -153,7 +153,7 @@ class SeatUpdate(TypedDict):
 _EVENT = "#/$defs/Event"
 
 
-def _event_classes() -> list[type]:
+def _event_classes() -> list[type[events.Event]]:
     """Every kind of event, the abstract base left out."""
     found = [
         c
@@ -174,22 +174,17 @@ def schema() -> Json:
     the whole is a view or an update. Made by msgspec from the declared types; a
     step's events are each one of ``Event``'s kinds."""
     kinds = _event_classes()
-    (view, update, *stages), defs = msgspec.json.schema_components(
-        [SeatView, SeatUpdate, *_STAGES]
-    )
-    for shape in ("SeatView", "SeatUpdate"):
-        defs[shape]["properties"]["stage"] = {"anyOf": stages}
+    (view, update, *stages), defs = msgspec.json.schema_components([SeatView, SeatUpdate, *_STAGES])
+    for message in ("SeatView", "SeatUpdate"):
+        defs[message]["properties"]["stage"] = {"anyOf": stages}
     _, event_defs = msgspec.json.schema_components(kinds)
     choices = []
     for cls in kinds:
         name = cls.__name__
-        shape = event_defs[name]
-        shape["properties"] = {"kind": {"const": cls.kind}, **shape.get("properties", {})}  # type: ignore[attr-defined]
-        shape["required"] = ["kind", *shape.get("required", [])]
+        event = event_defs[name]
+        event["properties"] = {"kind": {"const": cls.kind}, **event.get("properties", {})}
         # every field is stored, its default or not
-        shape["required"] += [
-            f.name for f in dataclasses.fields(cls) if f.name not in shape["required"]
-        ]
+        event["required"] = ["kind", *(f.name for f in dataclasses.fields(cls))]
         choices.append({"$ref": f"#/$defs/{name}"})
     defs.update(event_defs)
     defs["Event"] = {"title": "Event", "description": "An event as stored.", "anyOf": choices}
