@@ -33,6 +33,7 @@ from dogfight.server.shapes import (
     SeatPart,
     SeatTable,
     Stage,
+    StepView,
     Summary,
     SummarySeat,
     TargetsStage,
@@ -84,15 +85,11 @@ def _waiting_for(game: LiveGame) -> list[str]:
     return list(game.view_cache.value(game.version, "waiting_for", game.waiting_for))
 
 
-def step_view(game: LiveGame, index: int, vids: frozenset[str]) -> Json:
+def step_view(game: LiveGame, index: int, vids: frozenset[str]) -> StepView:
     """Step ``index`` (0-based) as the seat playing ``vids`` saw it."""
     step = game.steps[index]
-    return {
-        "index": index + 1,
-        "turn": step.turn,
-        "phase": step.phase,
-        "events": [event_json(e, step.state) for e in visible_events(step.events, vids)],
-    }
+    events = [event_json(e, step.state) for e in visible_events(step.events, vids)]
+    return _step_json(index, step, events)
 
 
 def _steps(game: LiveGame, since: int, total: int, vids: frozenset[str]) -> list[Raw]:
@@ -144,7 +141,7 @@ def _step_part(game: LiveGame, index: int, vids: frozenset[str]) -> Raw:
     return part
 
 
-def _step_json(index: int, step: Step, events: list[Json]) -> Json:
+def _step_json(index: int, step: Step, events: list[Json]) -> StepView:
     return {"index": index + 1, "turn": step.turn, "phase": step.phase, "events": events}
 
 
@@ -359,7 +356,7 @@ def replay(game: LiveGame, seat_id: str) -> Json:
     """Every step as the seat saw it: frame 0 is the table as set up; a failed game's
     replay says the failure (``error``, ``failed``: as a refusal's)."""
     vids = game.seat_vehicles(seat_id)
-    frames = [
+    frames: list[Json] = [
         {
             "index": 0,
             "turn": 1,
@@ -369,9 +366,7 @@ def replay(game: LiveGame, seat_id: str) -> Json:
         }
     ]
     for i, step in enumerate(game.steps):
-        frame = step_view(game, i, vids)
-        frame["state"] = public_view(step.state, vids)
-        frames.append(frame)
+        frames.append({**step_view(game, i, vids), "state": public_view(step.state, vids)})
     out = {"game": summary(game), "seat": seat_id, "frames": frames}
     if game.failure is not None:
         # the steps up to the failure (dogfight.server.play.failed_games), and the failure
