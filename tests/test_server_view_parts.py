@@ -44,7 +44,7 @@ def _whole_view(game: LiveGame, seat_id: str, since: int) -> Json:
         "state": views.public_view(state, vids),
         "briefing": briefing(state),
         "ending": ending(state),
-        "stage": json.loads(views._stage_json(game, seat_id, vids)),
+        "stage": views._stage(game, seat_id, vids),
         "since": since,
         "steps": [views.step_view(game, i, vids) for i in range(since, total)],
         "steps_total": total,
@@ -110,8 +110,8 @@ def test_a_step_with_secrets_left_out_and_replaced_is_each_seats_step_made_whole
     tmp_path: Path,
 ) -> None:
     """A step mixing public events, secrets each seat's page sees redacted and secrets
-    it does not see at all (special damage not announced): each seat's text of it, made
-    from the events' texts made once and its redactions, is the step as it saw it."""
+    it does not see at all (special damage not announced): each seat's part of it, made
+    from the events put in words once and its redactions, is the step as it saw it."""
     service = GameService(Store(f"sqlite:///{tmp_path}/games.sqlite"), CATALOG)
     setup = presets(CATALOG)["duel"]["setup"]
     seats = seats_of(CreateGame(preset="duel"), table_of(setup, CATALOG))
@@ -130,6 +130,6 @@ def test_a_step_with_secrets_left_out_and_replaced_is_each_seats_step_made_whole
     index = len(game.steps) - 1
     for seat in [*game.seats, *reversed(game.seats)]:
         vids = game.seat_vehicles(seat)
-        text = views._steps_text(game, index, index + 1, vids)
-        assert json.loads(text) == views.step_view(game, index, vids)
+        (part,) = views._steps(game, index, index + 1, vids)
+        assert json.loads(bytes(part)) == views.step_view(game, index, vids)
     assert index in game.view_cache.whole_events

@@ -365,7 +365,7 @@ def register(app: typer.Typer) -> None:
                     ],
                     "plans": {
                         str(turn): {
-                            seat: {v: p.model_dump(mode="json") for v, p in plans.items()}
+                            seat: {v: p.to_json() for v, p in plans.items()}
                             for seat, plans in by_seat.items()
                         }
                         for turn, by_seat in sorted(live.plans.items())

@@ -9,7 +9,7 @@ own vehicles it also sees the damage total and cards and the whole plan. The ref
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from dogfight.rules.clocks import THREE_PHASES
 from dogfight.rules.decisions import Decision, for_seat
@@ -19,24 +19,141 @@ from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripods import secret_action_cards
 
 
-def _pose(v: Vehicle) -> dict[str, float]:
-    return {"x": round(v.pose.x, 4), "y": round(v.pose.y, 4), "heading": round(v.pose.heading, 4)}
+class PoseView(TypedDict):
+    """A base's centre and heading, each rounded to 1e-4 (cm, degrees) here, where the
+    view is made: the one rounding of a pose a seat is shown."""
+
+    x: float
+    y: float
+    heading: float
 
 
-def vehicle_view(state: GameState, v: Vehicle, own: bool) -> dict[str, Any]:
+class Flown(TypedDict):
+    """The previous maneuver's reminder counter."""
+
+    symbol: str
+    steep: bool
+
+
+class Aim(TypedDict):
+    """A "+1 damage" aim marker: its target and the phase it was put down."""
+
+    target: str
+    phase: int
+
+
+class VehicleView(TypedDict):
+    """A vehicle as a seat sees it: what every seat sees, then (its own vehicle) what only
+    its owner sees."""
+
+    id: str
+    type: str
+    side: str
+    pose: PoseView
+    eliminated: str | None
+    jams: dict[str, int]
+    rockets: int
+    energy: NotRequired[int]
+    energy_rating: NotRequired[int]
+    toppled: NotRequired[int]
+    cooling: NotRequired[int]
+    reverse: NotRequired[bool]
+    pilot: NotRequired[str]
+    bombs: NotRequired[int]
+    previous: Flown | None
+    aim: dict[str, Aim]
+    revealed: NotRequired[list[str]]
+    revealed_speeds: NotRequired[list[int]]
+    clock: NotRequired[str]
+    resistance: NotRequired[int]
+    damage: NotRequired[int]
+    damage_cards: NotRequired[list[str]]
+    status: NotRequired[dict[str, Any]]
+    plan: NotRequired[dict[str, Any]]
+
+
+class OwnView(TypedDict):
+    """What only the seat playing a vehicle sees of it."""
+
+    resistance: int
+    damage: int
+    damage_cards: list[str]
+    status: dict[str, Any]
+    plan: NotRequired[dict[str, Any]]
+
+
+class TableSize(TypedDict):
+    width: float
+    height: float
+
+
+class TableHead(TypedDict):
+    ruleset: str
+    table: TableSize
+    turn: int
+    phase: int
+    planning: list[str]
+    over: bool
+    winner: str | None
+
+
+class Objective(TypedDict):
+    id: str
+    x: float
+    y: float
+    charges: int
+    destroyed: bool
+    reached: bool
+
+
+class Cloud(TypedDict):
+    id: str
+    x: float
+    y: float
+    radius: float
+
+
+class Salvo(TypedDict):
+    firer: str
+    target: str
+    count: int
+
+
+class OpenTable(TypedDict):
+    objectives: list[Objective]
+    targets: list[dict[str, Any]]
+    clouds: list[Cloud]
+    salvos: list[Salvo]
+    action_cards: bool
+
+
+class TableView(TableHead, OpenTable):
+    """The state as a seat sees it (:func:`observe`): the usual dicts, declared so that
+    mypy checks what is made and a server can publish their JSON Schema."""
+
+    vehicles: list[VehicleView]
+    decisions: list[dict[str, Any]]
+
+
+def _pose(v: Vehicle) -> PoseView:
+    pose = v.pose
+    return {"x": round(pose.x, 4), "y": round(pose.y, 4), "heading": round(pose.heading, 4)}
+
+
+def vehicle_view(state: GameState, v: Vehicle, own: bool) -> VehicleView:
     """A vehicle as a seat sees it: what every seat sees (:func:`open_vehicle_view`),
     then, for the seat's own vehicle, what only its owner sees (:func:`own_vehicle_view`)
     — its keys all after the open ones, so the text of an own vehicle is the open text
     extended (a server writes the open part once for every seat)."""
     view = open_vehicle_view(state, v)
     if own:
-        view.update(own_vehicle_view(v))
+        return {**view, **own_vehicle_view(v)}
     return view
 
 
-def open_vehicle_view(state: GameState, v: Vehicle) -> dict[str, Any]:
+def open_vehicle_view(state: GameState, v: Vehicle) -> VehicleView:
     """What every seat sees of a vehicle."""
-    view: dict[str, Any] = {
+    view: VehicleView = {
         "id": v.id,
         "type": v.type,
         "side": v.side,
@@ -44,6 +161,8 @@ def open_vehicle_view(state: GameState, v: Vehicle) -> dict[str, Any]:
         "eliminated": v.eliminated,
         "jams": dict(sorted(v.jams.items())) if v.jams else {},
         "rockets": v.rockets,
+        "previous": None,
+        "aim": {},
     }
     if v.tripod is not None:
         # Energy tokens, toppled reminders and recovery tokens sit on the open console.
@@ -75,9 +194,9 @@ def open_vehicle_view(state: GameState, v: Vehicle) -> dict[str, Any]:
     return view
 
 
-def own_vehicle_view(v: Vehicle) -> dict[str, Any]:
+def own_vehicle_view(v: Vehicle) -> OwnView:
     """What only the seat playing a vehicle sees of it (never empty)."""
-    view: dict[str, Any] = {
+    view: OwnView = {
         "resistance": v.resistance,
         "damage": v.damage,
         "damage_cards": [f"{deck}:{card}" for deck, card in v.held],
@@ -85,7 +204,7 @@ def own_vehicle_view(v: Vehicle) -> dict[str, Any]:
         "status": dict(sorted(v.status.items())) if v.status else {},
     }
     if v.plan is not None:
-        view["plan"] = v.plan.model_dump(mode="json")
+        view["plan"] = v.plan.to_json()
     return view
 
 
@@ -96,17 +215,21 @@ def observe(
     ``pending`` are the decisions the next phase waits for: the seat sees its own, with
     what they show it (:mod:`dogfight.rules.decisions`). Made of parts a server writes
     once for every seat: :func:`table_view`, each vehicle's :func:`vehicle_view`,
-    :func:`open_table_view`, then the seat's decisions."""
-    view = table_view(state)
-    view["vehicles"] = [
-        vehicle_view(state, v, seat is None or v.id in seat) for v in state.vehicles.values()
-    ]
-    view.update(open_table_view(state))
-    view["decisions"] = [d.to_json() for d in for_seat(pending, seat)]
-    return view
+    :func:`open_table_view`, then the seat's decisions: a :class:`TableView`."""
+    view: TableView = {
+        **table_view(state),
+        "vehicles": [
+            vehicle_view(state, v, seat is None or v.id in seat) for v in state.vehicles.values()
+        ],
+        **open_table_view(state),
+        "decisions": [d.to_json() for d in for_seat(pending, seat)],
+    }
+    # checked as made; handed out as the plain dict every reader indexes (bots, the
+    # PettingZoo environment, the server), whose declared type it is
+    return cast(dict[str, Any], view)
 
 
-def table_view(state: GameState) -> dict[str, Any]:
+def table_view(state: GameState) -> TableHead:
     """What :func:`observe` shows first, the same for every seat: the rules, the table,
     the turn and whether the game is over."""
     return {
@@ -121,7 +244,7 @@ def table_view(state: GameState) -> dict[str, Any]:
     }
 
 
-def open_table_view(state: GameState) -> dict[str, Any]:
+def open_table_view(state: GameState) -> OpenTable:
     """What :func:`observe` shows after the vehicles, the same for every seat: what lies
     open on the table."""
     return {

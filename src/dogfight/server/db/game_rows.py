@@ -4,14 +4,13 @@ process has read a game's rows (:class:`Marks`), and a game read back
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from json.encoder import encode_basestring_ascii
 from typing import Any
 
+from dogfight.output.encoding import text
+from dogfight.rules.plans import Plan
 from dogfight.server.db.records import Seat
-from dogfight.server.play.plan_texts import PlansText
 
 Json = dict[str, Any]
 
@@ -36,9 +35,9 @@ class Batch:
         return bool(self.plans or self.answers or self.decisions or self.steps)
 
 
-plans_text = PlansText(json.dumps, encode_basestring_ascii, ", ", ": ")
-"""A seat's plans as stored: ``json.dumps({vehicle: plan.model_dump(mode="json")})``,
-the very text (:class:`~dogfight.server.play.plan_texts.PlansText`)."""
+def plans_text(plans: Mapping[str, Plan]) -> str:
+    """A seat's plans as stored: ``{vehicle: plan.to_json()}`` put in JSON."""
+    return text({vid: plan.to_json() for vid, plan in plans.items()})
 
 
 @dataclass(frozen=True)

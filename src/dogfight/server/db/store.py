@@ -54,6 +54,8 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
 from sqlalchemy.orm import Session
 
 from dogfight.errors import DataError
+from dogfight.output.encoding import Raw
+from dogfight.output.encoding import text as json_text
 from dogfight.server.db import migrations
 from dogfight.server.db.commits import LoopCommits
 from dogfight.server.db.game_rows import Batch, GameRecord, Marks, record_of, rows_read
@@ -307,7 +309,7 @@ class Store:
                         values[column.name] = column.default.arg  # type: ignore[attr-defined]
                 filled.append(values)
             names = ", ".join(f'"{c.name}"' for c in columns)
-            given[table.name] = json.dumps(filled)
+            given[table.name] = json_text(filled)
             parts.append(
                 f"new_{table.name} AS (INSERT INTO {table.name} ({names}) SELECT {names} "
                 f"FROM json_populate_recordset(NULL::{table.name}, %({table.name})s::json))"
@@ -452,20 +454,15 @@ class Store:
         """:meth:`add_batch` on PostgreSQL: one statement (:func:`pg_write`), one round
         trip; each kind of row sent as one JSON text (an array of text would escape
         every quote of the JSON inside)."""
-        dump = self._writes.dump
-        rows = {
-            "plans": [
-                f"[{t},{dump(s)},{p if isinstance(p, str) else dump(p)}]" for t, s, p in batch.plans
-            ],
-            "answers": [f"[{t},{ph},{dump(s)},{dump(a)}]" for t, ph, s, a in batch.answers],
+        rows: dict[str, list[list[Any]]] = {
+            "plans": [[t, s, Raw(p) if isinstance(p, str) else p] for t, s, p in batch.plans],
+            "answers": [[t, ph, s, a] for t, ph, s, a in batch.answers],
             "decisions": [
-                f"[{t},{ph},{dump(s)},{dump(d)},{dump(a)}]"
+                [t, ph, s, d, a]
                 for t, ph, s, answers in batch.decisions
                 for d, a in sorted(answers.items())
             ],
-            "steps": [
-                f"[{t},{ph},{e if isinstance(e, str) else dump(e)}]" for t, ph, e in batch.steps
-            ],
+            "steps": [[t, ph, Raw(e) if isinstance(e, str) else e] for t, ph, e in batch.steps],
         }
         given: dict[str, Any] = {
             "game": game_id,
@@ -475,7 +472,7 @@ class Store:
         }
         kinds = tuple(kind for kind, held in rows.items() if held)
         for kind in kinds:
-            given[kind] = "[" + ",".join(rows[kind]) + "]"
+            given[kind] = json_text(rows[kind])
         statement = pg_write(revision is None, batch.over, kinds)
         with self._pg_alone() as cursor:
             try:

@@ -5,10 +5,11 @@ statement instead: :func:`dogfight.server.db.pg_statements.pg_write`.)"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from dogfight.output.encoding import text
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class Writes:
             ),
             steps=insert("steps", "game_id", "turn", "phase", "events", "created"),
             over=f'UPDATE games SET "over" = {mark} WHERE id = {mark}',  # a keyword in SQL
-            dump=json.dumps,
+            dump=text,
         )
 
 

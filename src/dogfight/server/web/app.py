@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Annotated, Any, Literal, TypeVar
@@ -23,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.errors import shown_field
+from dogfight.output import encoding
 from dogfight.server.db.commits import GroupLost
 from dogfight.server.db.notify import Listener
 from dogfight.server.db.status import failed_ids
@@ -45,6 +45,7 @@ from dogfight.server.schemas import (
     SubmitPlans,
     SubmitTargets,
 )
+from dogfight.server.shapes import schema
 from dogfight.server.web import health
 from dogfight.server.web.campaigns import register_campaigns
 from dogfight.server.web.fastpath import FastPlans, render
@@ -470,6 +471,12 @@ def create_app(
         status, body = await health.readiness(store)
         return JSONResponse(body, status_code=status)
 
+    @app.get("/api/schema")
+    async def get_schema() -> JsonText:
+        """The JSON Schema of what a seat's page is sent, a view or an update
+        (:func:`dogfight.server.shapes.schema`)."""
+        return JsonText(encoding.text(schema()))
+
     @app.get("/api/games")
     async def list_games() -> Json:
         listed, broken = await workers.run(None, lambda: (store.list_games(), failed_ids(store)))
@@ -873,7 +880,7 @@ def create_app(
                     if message["type"] == "websocket.disconnect":
                         return
                     if message.get("text") == "ping":
-                        hub.post(connection, json.dumps({"type": "pong"}))
+                        hub.post(connection, encoding.text({"type": "pong"}))
                         continue
                     await refuse("after the first message only 'ping' is expected", None)
                     return

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import threading
 import types
@@ -42,6 +41,7 @@ from typing import Any
 
 from fastapi import WebSocket
 
+from dogfight.output import encoding
 from dogfight.server.db.commits import LoopCommits
 from dogfight.server.play import views
 from dogfight.server.play.games import LiveGame
@@ -418,7 +418,7 @@ class Hub:
                 while not connection.outbox.empty():
                     connection.outbox.get_nowait()
             connection.close_code = code
-            self.post(connection, json.dumps(message))
+            self.post(connection, encoding.text(message))
             self.post(connection, None)
 
 
