@@ -325,5 +325,5 @@ def test_a_whole_duel_through_tls_and_two_processes(site: Site, chromium: Any) -
     assert nginx.get("/healthz").json() == {"ok": True}
     down = nginx.get("/readyz")
     assert down.status_code == 503, down.text
-    assert set(down.json()["failed"]) == {"database"} and where not in down.text
+    assert "database" in down.json()["failed"] and where not in down.text
     assert "[crit]" not in nginx.log() and "[emerg]" not in nginx.log()
