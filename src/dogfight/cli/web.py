@@ -7,6 +7,7 @@ import contextlib
 import enum
 import os
 import secrets
+import signal
 import socket
 import sys
 import webbrowser
@@ -163,7 +164,15 @@ def _run(
     config.load()  # uvicorn's own logging set up first: configure() then takes it over
     request_log.configure("json" if log_format == "json" else "text")
     server = uvicorn.Server(config)
+    # SIGTERM drains (uvicorn: stop accepting, finish the requests in flight, close the
+    # WebSockets with 1012 "service restart"), then uvicorn raises the signal again to
+    # the handler it found: this one, so a drained process exits 0 (docs/deploy.md)
+    signal.signal(signal.SIGTERM, _drained)
     server.run(sockets=[sock, *(more or [])])
+
+
+def _drained(signum: int, frame: object) -> None:
+    """SIGTERM once uvicorn has drained: nothing left to do (the process exits 0)."""
 
 
 def server_config(app: object, limits: Limits) -> uvicorn.Config:
