@@ -151,7 +151,7 @@ def _run(
     app: object,
     sock: socket.socket,
     limits: Limits,
-    log_format: str = "text",
+    log_format: str | None = None,
     more: list[socket.socket] | None = None,
 ) -> None:
     import uvicorn
@@ -162,7 +162,7 @@ def _run(
     collector.tune()  # a long-running process holding every game: see collector.py
     config = server_config(app, limits)
     config.load()  # uvicorn's own logging set up first: configure() then takes it over
-    request_log.configure("json" if log_format == "json" else "text")
+    request_log.configure("json" if log_format == "json" else "text", log_format is not None)
     server = uvicorn.Server(config)
     # SIGTERM drains (uvicorn: stop accepting, finish the requests in flight, close the
     # WebSockets with 1012 "service restart"), then uvicorn raises the signal again to
@@ -268,13 +268,14 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         log_format: Annotated[
-            LogFormat,
+            LogFormat | None,
             typer.Option(
                 "--log-format",
-                help="json: each request's log line (and every other) one JSON object; "
-                "text: words, for a terminal.",
+                help="Log each request (one line: id, route, status, ms, client, game): "
+                "json, one JSON object a line (every other record too), or text, words for "
+                "a terminal (default: no request lines, warnings in words).",
             ),
-        ] = LogFormat.text,
+        ] = None,
     ) -> None:
         """Serve the browser game: the lobby at the printed address."""
         from dogfight.cli.catalog_option import catalog
@@ -306,7 +307,7 @@ def register(app: typer.Typer) -> None:
         for extra in own:
             shown = _address(host, extra.getsockname()[1])
             print(f"dogfight: this process's metrics at {shown}/metrics", flush=True)
-        _run(web, sock, limits, log_format.value, own)
+        _run(web, sock, limits, None if log_format is None else log_format.value, own)
 
     @app.command()
     def play(

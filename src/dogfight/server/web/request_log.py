@@ -15,8 +15,9 @@ and the result latency of a plans request that resolved a turn (its answer is se
 after the turn's results, at the commit: ``app.py``'s ``deliver``).
 
 ``--log-format json`` writes each line as one JSON object (for a log collector),
-``text`` (the default, for a terminal) as words; :func:`configure` sets either up on
-the standard ``logging`` module.
+``text`` as words, for a terminal; without the option no request line is written (the
+other records, warnings, in words). :func:`configure` sets either up on the standard
+``logging`` module.
 """
 
 from __future__ import annotations
@@ -214,12 +215,14 @@ class TextFormatter(logging.Formatter):
         return text
 
 
-def configure(fmt: LogFormat) -> None:
-    """Log the server's records (each request at INFO) to stderr in ``fmt``."""
+def configure(fmt: LogFormat, requests: bool = True) -> None:
+    """Log the server's records to stderr in ``fmt``; each request's line (INFO) only if
+    ``requests``: a line per request is work on every request, and a process whose
+    stderr nobody reads (a pipe left full) would stop at the first line it cannot write."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
     for name in ("dogfight", "uvicorn"):
         logger = logging.getLogger(name)
         logger.handlers[:] = [handler]
         logger.propagate = False
-    logging.getLogger("dogfight").setLevel(logging.INFO)
+    logging.getLogger("dogfight").setLevel(logging.INFO if requests else logging.WARNING)
