@@ -25,10 +25,10 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import os
 import re
 import sys
 import time
-import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -92,6 +92,9 @@ class RequestLog:
     def __init__(self, app: Asgi, metrics: Metrics) -> None:
         self.app = app
         self.metrics = metrics
+        self.latencies: dict[tuple[str, str, int], Any] = {}
+        """The latency histogram's child of each (method, route, status class), looked
+        up once (prometheus-client's ``labels`` cost twice the observation)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -137,7 +140,13 @@ class RequestLog:
         route, game_id = _route(scope)
         method = scope.get("method", "WS")
         if scope["type"] == "http":
-            self.metrics.requests.labels(method, route, f"{status // 100}xx").observe(elapsed)
+            key = (method, route, status // 100)
+            child = self.latencies.get(key)
+            if child is None:
+                child = self.metrics.requests.labels(method, route, f"{status // 100}xx")
+                if len(self.latencies) < 4096:  # any method: keep the cache bounded
+                    self.latencies[key] = child
+            child.observe(elapsed)
             if notes.turns and status < 300:
                 self.metrics.results.observe(elapsed)
         if not log.isEnabledFor(logging.INFO):
@@ -163,7 +172,7 @@ def _request_id(scope: Scope) -> str:
                 given: str = value.decode("latin-1")
                 if GIVEN_ID.fullmatch(given):
                     return given
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()  # 32 hex digits, as uuid4().hex at a fifth of its cost
 
 
 def _route(scope: Scope) -> tuple[str, str | None]:
