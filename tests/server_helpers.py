@@ -207,6 +207,8 @@ class Server:
             text=True,
         )
         self.banner: list[str] = []
+        self.output: list[str] = []
+        """Lines the process printed (stdout and stderr), read when it exited."""
         deadline = time.monotonic() + 120  # a loaded machine starts Python slowly
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -225,14 +227,18 @@ class Server:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=10)
-        if self.process.stdout:
-            self.process.stdout.close()
+        self._read_output()
 
     def wait_exit(self, timeout: float = 20) -> int:
         code = self.process.wait(timeout=timeout)
-        if self.process.stdout:
-            self.process.stdout.close()
+        self._read_output()
         return code
+
+    def _read_output(self) -> None:
+        """Keep what the process printed (:attr:`output`), once it has exited."""
+        if self.process.stdout and not self.process.stdout.closed:
+            self.output = self.process.stdout.read().splitlines()
+            self.process.stdout.close()
 
 
 @contextlib.contextmanager

@@ -19,6 +19,7 @@ from server_helpers import serving
 from dogfight.cli.web import server_config
 from dogfight.errors import DataError
 from dogfight.server.web.limits import Limits
+from dogfight.server.web.request_log import NotePeer
 
 
 def created(base: str, forwarded: list[str | None]) -> list[int]:
@@ -70,7 +71,12 @@ def test_uvicorn_reads_proxy_headers_only_from_the_named_proxies() -> None:
     plain = server_config(object(), Limits.from_env())
     assert plain.proxy_headers is False
     behind = server_config(object(), Limits.from_env(trusted_proxies=["127.0.0.1, ::1"]))
-    assert behind.proxy_headers is True and behind.forwarded_allow_ips == ["127.0.0.1", "::1"]
+    # read by uvicorn's ProxyHeadersMiddleware behind NotePeer (which takes the proxy's
+    # X-Request-ID), not by uvicorn's own copy of it, which would hide the peer
+    assert behind.proxy_headers is False
+    assert isinstance(behind.app, NotePeer)
+    assert "127.0.0.1" in behind.app.trusted and "::1" in behind.app.trusted
+    assert "192.0.2.1" not in behind.app.trusted
 
 
 def test_trusted_proxies_come_from_the_option_then_the_environment(

@@ -227,3 +227,7 @@ _register_doctor(app)
 from dogfight.cli.db import app as _db_app  # noqa: E402
 
 app.add_typer(_db_app, name="db")
+
+from dogfight.cli.backup import register as _register_backup  # noqa: E402
+
+_register_backup(app)

@@ -4,8 +4,10 @@ stored game's transcript and drawings."""
 from __future__ import annotations
 
 import contextlib
+import enum
 import os
 import secrets
+import signal
 import socket
 import sys
 import webbrowser
@@ -66,6 +68,13 @@ TrustedProxyOption = Annotated[
         "default: none, the header is always ignored).",
     ),
 ]
+
+
+class LogFormat(enum.Enum):
+    """``--log-format``: what the server's log lines are (``request_log.configure``)."""
+
+    json = "json"
+    text = "text"
 
 
 def db_url(db: str | None) -> tuple[str, str]:
@@ -138,20 +147,47 @@ KEEP_ALIVE = 60
 """Seconds an idle HTTP connection is kept open."""
 
 
-def _run(app: object, sock: socket.socket, limits: Limits) -> None:
+def _run(
+    app: object,
+    sock: socket.socket,
+    limits: Limits,
+    log_format: str | None = None,
+    more: list[socket.socket] | None = None,
+) -> None:
     import uvicorn
 
     from dogfight.server.play import collector
+    from dogfight.server.web import request_log
 
     collector.tune()  # a long-running process holding every game: see collector.py
-    server = uvicorn.Server(server_config(app, limits))
-    server.run(sockets=[sock])
+    config = server_config(app, limits)
+    config.load()  # uvicorn's own logging set up first: configure() then takes it over
+    request_log.configure("json" if log_format == "json" else "text", log_format is not None)
+    server = uvicorn.Server(config)
+    # SIGTERM drains (uvicorn: stop accepting, finish the requests in flight, close the
+    # WebSockets with 1012 "service restart"), then uvicorn raises the signal again to
+    # the handler it found: this one, so a drained process exits 0 (docs/deploy.md)
+    signal.signal(signal.SIGTERM, _drained)
+    server.run(sockets=[sock, *(more or [])])
+
+
+def _drained(signum: int, frame: object) -> None:
+    """SIGTERM once uvicorn has drained: nothing left to do (the process exits 0)."""
 
 
 def server_config(app: object, limits: Limits) -> uvicorn.Config:
     """uvicorn's settings for ``dogfight serve``."""
     import uvicorn
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+    from dogfight.server.web.request_log import NotePeer
+
+    if limits.trusted_proxies:
+        # the proxy's X-Forwarded-For read here (not by uvicorn's own layer, which
+        # would hide the connection's address): NotePeer first notes that the request
+        # came from the proxy, whose X-Request-ID is then taken (request_log.py)
+        handling = ProxyHeadersMiddleware(app, list(limits.trusted_proxies))  # type: ignore[arg-type]
+        app = NotePeer(handling, handling.trusted_hosts)  # type: ignore[arg-type]
     return uvicorn.Config(
         app,  # type: ignore[arg-type]
         log_level="warning",
@@ -172,8 +208,7 @@ def server_config(app: object, limits: Limits) -> uvicorn.Config:
         # operator named: uvicorn's default believes X-Forwarded-For from 127.0.0.1, so
         # anything on the machine (or a proxy passing the header on) could claim any
         # address and make any number of games (issue 28)
-        proxy_headers=bool(limits.trusted_proxies),
-        forwarded_allow_ips=list(limits.trusted_proxies),
+        proxy_headers=False,
     )
 
 
@@ -214,10 +249,38 @@ def register(app: typer.Typer) -> None:
                 "upgrade` does (an SQLite file is copied beside itself first).",
             ),
         ] = False,
+        metrics_token: Annotated[
+            str | None,
+            typer.Option(
+                "--metrics-token",
+                metavar="TOKEN",
+                help="Let a client on another machine read /metrics with 'Authorization: "
+                "Bearer TOKEN' (env DOGFIGHT_METRICS_TOKEN; default: this machine only).",
+            ),
+        ] = None,
+        metrics_port: Annotated[
+            int | None,
+            typer.Option(
+                "--metrics-port",
+                help="Also listen on this port (of --host), this process's own: Prometheus "
+                "scrapes each process there (with --reuse-port the shared port reaches any "
+                "of them; docs/deploy.md, 'Metrics').",
+            ),
+        ] = None,
+        log_format: Annotated[
+            LogFormat | None,
+            typer.Option(
+                "--log-format",
+                help="Log each request (one line: id, route, status, ms, client, game): "
+                "json, one JSON object a line (every other record too), or text, words for "
+                "a terminal (default: no request lines, warnings in words).",
+            ),
+        ] = None,
     ) -> None:
         """Serve the browser game: the lobby at the printed address."""
         from dogfight.cli.catalog_option import catalog
         from dogfight.server.web.app import create_app
+        from dogfight.server.web.metrics import metrics_token as metrics_token_of
         from dogfight.server.web.public_url import public_url as checked_public_url
 
         public = checked_public_url(public_url)  # refused before anything starts
@@ -231,14 +294,20 @@ def register(app: typer.Typer) -> None:
             finally:
                 engine.dispose()
         limits = _limits(host, max_body, max_vehicles, games_per_minute, allow_host, trusted_proxy)
-        web = create_app(url, catalog(), limits, public_url=public)
+        web = create_app(
+            url, catalog(), limits, public_url=public, metrics_token=metrics_token_of(metrics_token)
+        )
         sock = _listen(host, port, reuse_port)
+        own = [] if metrics_port is None else [_listen(host, metrics_port)]
         bound = sock.getsockname()[1]
         print(f"dogfight: games are stored in {where}", flush=True)
         print(f"dogfight: serving on {_address(host, bound)}/ (Ctrl-C to stop)", flush=True)
         if public is not None:
             print(f"dogfight: links are written for {public}/", flush=True)
-        _run(web, sock, limits)
+        for extra in own:
+            shown = _address(host, extra.getsockname()[1])
+            print(f"dogfight: this process's metrics at {shown}/metrics", flush=True)
+        _run(web, sock, limits, None if log_format is None else log_format.value, own)
 
     @app.command()
     def play(

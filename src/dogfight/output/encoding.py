@@ -24,6 +24,9 @@ import msgspec
 Raw = msgspec.Raw
 """A value already put in JSON (:func:`raw`), put inside a bigger one as it is."""
 
+DecodeError = msgspec.DecodeError
+"""What :func:`decode` raises on text that is not JSON."""
+
 _ENCODER = msgspec.json.Encoder()
 _SORTED = msgspec.json.Encoder(order="sorted")
 

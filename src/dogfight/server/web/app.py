@@ -46,11 +46,12 @@ from dogfight.server.schemas import (
     SubmitTargets,
 )
 from dogfight.server.shapes import schema
-from dogfight.server.web import health
+from dogfight.server.web import health, request_log
 from dogfight.server.web.campaigns import register_campaigns
 from dogfight.server.web.fastpath import FastPlans, render
 from dogfight.server.web.limits import Asgi, Guard, Limits, RateLimit, Receive, Scope, Send
 from dogfight.server.web.methods import allow_header
+from dogfight.server.web.metrics import Metrics, register_metrics, turn_mark, turns_since
 from dogfight.server.web.pages import STATIC, Files, page
 from dogfight.server.web.series import register_series
 from dogfight.server.web.ws import Connection, Hub, eager
@@ -142,12 +143,15 @@ def create_app(
     limits: Limits | None = None,
     bot_budget: float | None = None,
     public_url: str | None = None,
+    metrics_token: str | None = None,
 ) -> Api:
     """The application serving one game database (any SQLAlchemy URL), within
     ``limits`` (default: from the environment, see :mod:`dogfight.server.web.limits`);
     ``bot_budget``: seconds a computer player may think per step (default
     ``DOGFIGHT_BOT_BUDGET``, 2); ``public_url``: the address the links it writes start
-    with (:mod:`dogfight.server.web.public_url`; None: the links are paths)."""
+    with (:mod:`dogfight.server.web.public_url`; None: the links are paths);
+    ``metrics_token``: who besides the machine itself may read ``/metrics``
+    (:mod:`dogfight.server.web.metrics`)."""
     one_arena()  # before any worker thread makes an allocator arena of its own
     cat = catalog or load_catalog()
     limits = (limits or Limits.from_env()).resolved()
@@ -192,6 +196,8 @@ def create_app(
     app.state.service = service
     app.state.store = store
     app.state.limits = limits
+    metrics = app.state.metrics = Metrics(store, metrics_token)
+    register_metrics(app, metrics)
     site = public_url or ""  # what every link the server writes starts with
 
     # --- errors ----------------------------------------------------------------------
@@ -234,7 +240,9 @@ def create_app(
             def work() -> bool:
                 if not game.more_to_do():
                     return False
+                mark = turn_mark(game)
                 game.advance()
+                metrics.turns.inc(turns_since(game, mark))
                 hub.fan_out(game)
                 return True
 
@@ -360,20 +368,24 @@ def create_app(
         messages are on their way — unless ``answered`` is False: the caller then
         answers with :func:`deliver`."""
 
-        def task() -> tuple[LiveGame, T, bool]:
+        def task() -> tuple[LiveGame, T, bool, int]:
             game = service.get(game_id)
             before = game.version
             service.fresh(game)  # another process's writes, even if not heard of yet
             game.seat(seat_id, token)
+            mark = turn_mark(game)
             out = work(game)
             if game.version == before:
-                return game, out, False
+                return game, out, False, 0
             hub.fan_out(game)
             # asked here, in the game's turn: a game of people only has nothing more to
             # do after a request (no task is made for it, as one was for every request)
-            return game, out, game.more_to_do()
+            return game, out, game.more_to_do(), turns_since(game, mark)
 
-        game, out, again = await workers.run(game_id, task, service.games.get(game_id))
+        game, out, again, turns = await workers.run(game_id, task, service.games.get(game_id))
+        if turns:
+            metrics.turns.inc(turns)
+            request_log.resolved_turns(turns)  # its answer is sent with the results
         if again:
             schedule(game)
         if answered:
@@ -892,5 +904,5 @@ def create_app(
 
     # the hot request first (it falls through to the route when unusual), inside Guard
     fast = FastPlans(app.behind, handler=fast_plans, refuse=fast_refusal, deliver=deliver)
-    app.front = Guard(fast, limits=limits)
+    app.front = request_log.RequestLog(Guard(fast, limits=limits), metrics)
     return app
