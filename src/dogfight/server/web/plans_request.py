@@ -16,6 +16,8 @@ route's. :data:`OPENAPI` describes the same parameters and body in ``/openapi.js
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -23,7 +25,8 @@ from typing import Any, Literal, cast
 
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
+from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -64,6 +67,8 @@ class PlansQuery(BaseModel):
     ``answer``. Other parameters are ignored; of a parameter given twice the last counts
     (as for every route's query)."""
 
+    model_config = ConfigDict(frozen=True)
+
     since: int = 0
     answer: AnswerKind = "view"
 
@@ -93,52 +98,81 @@ async def read_plans(request: Request) -> PlansRequest:
     """The request's seat, token, query and body; raises the refusal of a malformed one
     (:class:`RequestValidationError`: 400 for a body that is not JSON, else 422;
     :class:`HTTPException` 400 for a body no JSON reader could take, e.g. nested too deep
-    or not UTF-8)."""
+    or not UTF-8).
+
+    A good body is decoded and validated once, by pydantic (``model_validate_json``). A
+    body it refuses is read again as FastAPI read it (``json.loads``, then the model),
+    to be refused in the words the API has always used — or taken, where FastAPI took it
+    (JSON nested deeper than pydantic's reader goes, for one)."""
     raw = await request.body()
+    content_type = x_seat_token = authorization = None
+    for name, value in request.scope["headers"]:  # lower case (ASGI); the first counts
+        if name == b"content-type" and content_type is None:
+            content_type = value.decode("latin-1")
+        elif name == b"x-seat-token" and x_seat_token is None:
+            x_seat_token = value.decode("latin-1")
+        elif name == b"authorization" and authorization is None:
+            authorization = value.decode("latin-1")
+    json_body = bool(raw) and _is_json(content_type)
+    body = None
+    if json_body:
+        with contextlib.suppress(ValidationError):
+            body = SubmitPlans.model_validate_json(raw)
     decoded: Any = None
-    given = bool(raw)
-    if given and _is_json(request.headers.get("content-type")):
+    if body is None and raw:
+        # another content type (or none): refused below, as not an object
+        decoded = _decoded(raw) if json_body else raw
+    query = _query(request.scope.get("query_string", b""))  # after the JSON, as FastAPI
+    if body is None:
+        if not raw:
+            missing = {"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}
+            raise RequestValidationError([missing])
         try:
-            decoded = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise RequestValidationError(
-                [
-                    {
-                        "type": "json_invalid",
-                        "loc": ("body", exc.pos),
-                        "msg": "JSON decode error",
-                        "input": {},
-                        "ctx": {"error": exc.msg},
-                    }
-                ]
-            ) from exc
-        except Exception as exc:  # too deep, not UTF-8...
-            raise HTTPException(400, "There was an error parsing the body") from exc
-    elif given:
-        decoded = raw  # another content type (or none): refused below, as not an object
-    try:
-        query = PlansQuery.model_validate(request.query_params)
-    except ValidationError as exc:
-        raise RequestValidationError(_located("query", exc)) from exc
-    if not given:
-        missing = {"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}
-        raise RequestValidationError([missing])
-    try:
-        # read as FastAPI reads a body (attributes allowed), so a body that is no
-        # object is refused in the same words
-        body = SubmitPlans.model_validate(decoded, from_attributes=True)
-    except ValidationError as exc:
-        raise RequestValidationError(_located("body", exc)) from exc
-    headers = request.headers
+            # read as FastAPI reads a body (attributes allowed), so a body that is no
+            # object is refused in the same words
+            body = SubmitPlans.model_validate(decoded, from_attributes=True)
+        except ValidationError as exc:
+            raise RequestValidationError(_located("body", exc)) from exc
     params = request.path_params
     return PlansRequest(
         params["game_id"],
         params["seat_id"],
-        seat_token(headers.get("x-seat-token"), headers.get("authorization")),
+        seat_token(x_seat_token, authorization),
         query.since,
         query.answer,
         body,
     )
+
+
+def _decoded(raw: bytes) -> Any:
+    """A JSON body as FastAPI decoded it (the refusal of one it could not decode)."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise RequestValidationError(
+            [
+                {
+                    "type": "json_invalid",
+                    "loc": ("body", exc.pos),
+                    "msg": "JSON decode error",
+                    "input": {},
+                    "ctx": {"error": exc.msg},
+                }
+            ]
+        ) from exc
+    except Exception as exc:  # too deep, not UTF-8...
+        raise HTTPException(400, "There was an error parsing the body") from exc
+
+
+@functools.lru_cache(maxsize=256)
+def _query(query_string: bytes) -> PlansQuery:
+    """A query read and validated (``PlansQuery``; the refusal of a bad one): once per
+    query string, as the same few come with every request (``answer=update``, the
+    page's), and reading one cost as much as validating the body."""
+    try:
+        return PlansQuery.model_validate(QueryParams(query_string))
+    except ValidationError as exc:
+        raise RequestValidationError(_located("query", exc)) from exc
 
 
 def _is_json(content_type: str | None) -> bool:
