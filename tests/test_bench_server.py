@@ -5,6 +5,12 @@ is asserted here: the figures are the benchmark's (``docs/web.md``)."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
+
+import pytest
+
 from dogfight.bench.server import repeated, run
 
 
@@ -61,7 +67,45 @@ def test_repeated_runs_are_judged_on_the_median_of_their_p99s() -> None:
     target = report["targets"]["latency_p99_ms"]
     assert report["meets_targets"]["latency_p99_ms"] == (each[1] <= target)
     assert report["errors"] == 0 and report["meets_targets"]["errors"] is True
+    # the servers' CPU per turn played, each run's and their median (issue 31)
+    cpu = [r["cpu_s"]["servers_ms_per_turn_played"] for r in report["each"]]
+    assert report["servers_cpu_ms_per_turn_played"]["each"] == cpu
+    assert report["servers_cpu_ms_per_turn_played"]["median"] == sorted(cpu)[1]
     assert repeated(1, games=3, turns=2, think=(0.0, 0.0), floor=True)["turns_measured"] == 6
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+def test_callgrind_counts_the_instructions_between_a_zero_and_a_dump() -> None:
+    """``--instructions``: a process under callgrind, its counters zeroed at one moment
+    and read at another, counts what it ran in between: a million-step loop, several
+    million instructions; waiting for its input, next to nothing."""
+    from dogfight.bench.callgrind import Callgrind
+
+    counter = Callgrind()
+    script = (
+        "import sys\nprint('ready', flush=True)\nsys.stdin.readline()\n"
+        "sum(range(10**6))\nprint('done', flush=True)\nsys.stdin.readline()\n"
+    )
+    process = subprocess.Popen(
+        counter.command([sys.executable, "-c", script]),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        assert process.stdout.readline() == b"ready\n"
+        counter.zero(process.pid)
+        idle = counter.dump(process.pid)
+        process.stdin.write(b"go\n")
+        process.stdin.flush()
+        assert process.stdout.readline() == b"done\n"
+        busy = counter.dump(process.pid)
+        assert idle < 10**6 < 2 * 10**6 < busy
+    finally:
+        process.kill()
+        process.wait()
+        counter.close()
 
 
 def test_the_memory_of_a_server_that_touched_every_stored_game_is_reported() -> None:

@@ -12,8 +12,6 @@ from typing import Any
 import pytest
 from server_helpers import client, headers, seat_url, slowest_plan, straights_plan, three_planes
 
-from dogfight.server.web.fastpath import _query
-
 Json = dict[str, Any]
 
 UPDATE_KEYS = {"type", "game", "seat", "stage", "steps_total"}
@@ -36,7 +34,6 @@ def _is_update_of_view(answer: Json, view: Json) -> None:
 
 @pytest.mark.parametrize("query", ["answer=update", "since=3&answer=update", "answer=update&x=1"])
 def test_plans_answered_with_the_seat_update(tmp_path: Path, query: str) -> None:
-    # the last query is FastAPI's route (an unknown parameter), the others the fast path
     with client(tmp_path / "g.sqlite") as c:
         game, seats = _made(c, preset="duel", seed=5, analysis=True)
         for label in ("allies", "central"):
@@ -106,28 +103,6 @@ def test_an_unknown_answer_kind_is_refused_and_nothing_stored(tmp_path: Path, wh
         assert answer.json()["field"] == "answer" and answer.json()["error"]
         stage = c.get(seat_url(game, seat), headers=headers(token)).json()["stage"]
         assert stage["kind"] == "planning" and not stage["submitted"]
-
-
-@pytest.mark.parametrize(
-    ("query", "read"),
-    [
-        (b"", (0, "view")),
-        (b"since=12", (12, "view")),
-        (b"answer=update", (0, "update")),
-        (b"answer=update&since=7", (7, "update")),
-        (b"since=7&answer=view", (7, "view")),
-        # anything else is FastAPI's to read or refuse
-        (b"since=1&since=2", None),
-        (b"answer=update&answer=view", None),
-        (b"answer=everything", None),
-        (b"since=-1", None),
-        (b"since=", None),
-        (b"since=1&x=2", None),
-        (b"since=1&", None),
-    ],
-)
-def test_the_fast_path_reads_since_and_answer_alone(query: bytes, read: Any) -> None:
-    assert _query(query) == read
 
 
 def test_the_page_asks_for_the_update() -> None:

@@ -65,8 +65,7 @@ def replay(c: Any, game: str, seat: tuple[str, str, str]) -> Any:
     return c.get(seat_url(game, seat[0], "replay"), headers=headers(seat[1]))
 
 
-# the fast path answers a plain plans request; a query it does not read leaves the
-# request to the route (and its exception handler)
+# a plain plans request, the page's (its update), and one with a parameter the route ignores
 @pytest.mark.parametrize("query", ["", "?answer=update", "?answer=update&unread=1"])
 def test_the_post_that_completes_the_failing_turn_says_its_plan_was_stored(
     db: str, query: str

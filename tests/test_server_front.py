@@ -1,6 +1,6 @@
-"""The server's own ASGI layers (``Guard``, the plans fast path) stand in front of
-FastAPI's whole stack (``app.Api``): what they pass on still gets FastAPI's handling, a
-crash included, and every answer their headers."""
+"""The server's own ASGI layer (``Guard``) stands in front of FastAPI's whole stack
+(``app.Api``): what it passes on still gets FastAPI's handling, a crash included, and
+every answer its headers."""
 
 from __future__ import annotations
 

@@ -384,10 +384,12 @@ def _servers(
     floor: bool = False,
     env: dict[str, str] | None = None,
     start_s: float = 120.0,
+    wrap: Callable[[list[str]], list[str]] | None = None,
 ) -> Iterator[tuple[list[str], list[subprocess.Popen[bytes]]]]:
     """``processes`` ``dogfight serve`` processes on ``db`` (with ``floor``: the canned
     server of :mod:`dogfight.bench.floor` instead), with ``env`` added to their
-    environment, each given ``start_s`` seconds to answer; their base URLs."""
+    environment, each given ``start_s`` seconds to answer; their base URLs. ``wrap``
+    makes each server's command (:meth:`dogfight.bench.callgrind.Callgrind.command`)."""
     ports = [_free_port() for _ in range(processes)]
     serve = [
         *(sys.executable, "-m", "dogfight", "serve", "--db", db, "--host", "127.0.0.1"),
@@ -395,9 +397,11 @@ def _servers(
     ]
     started = [
         subprocess.Popen(
-            [sys.executable, "-m", "dogfight.bench.floor", str(port)]
-            if floor
-            else [*serve, str(port)],
+            (wrap or list)(
+                [sys.executable, "-m", "dogfight.bench.floor", str(port)]
+                if floor
+                else [*serve, str(port)]
+            ),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env=None if env is None else {**os.environ, **env},
@@ -456,20 +460,36 @@ def run(
     processes: int = 1,
     db: str | None = None,
     floor: bool = False,
+    instructions: bool = False,
 ) -> dict[str, Any]:
     """Serve, play ``games`` duels at once for up to ``turns`` turns, report latencies
     (``think``: each player's pause before a plan; (0, 0): a burst, every seat of every
     game at once, turn after turn). ``floor``: against the canned server of
-    :mod:`dogfight.bench.floor` (one process, no database): what the harness alone costs."""
+    :mod:`dogfight.bench.floor` (one process, no database): what the harness alone costs.
+    ``instructions`` (a burst): the servers run under callgrind
+    (:mod:`dogfight.bench.callgrind`), which counts the instructions they execute while
+    the turns are played (``instructions``); their latencies and CPU times are then
+    callgrind's, fifty times slower, and say nothing."""
     from dogfight.catalog import load_catalog
 
     catalog = load_catalog()
     # the Camel's deck without climb and dive: any three distinct cards are a legal plan
     deck = catalog.maneuver_decks[catalog.airplanes["sopwith-camel"].maneuver_deck]
     cards = [c.id for c in deck.cards if c.symbol.value not in ("climb", "dive")]
+    counter = None
+    if instructions:
+        from dogfight.bench.callgrind import Callgrind
+
+        counter = Callgrind()
     with (
         _database(1 if floor else processes, db) as (url, kind, database_cpu),
-        _servers(url, 1 if floor else processes, floor) as (bases, procs),
+        _servers(
+            url,
+            1 if floor else processes,
+            floor,
+            start_s=900.0 if counter else 120.0,
+            wrap=None if counter is None else counter.command,
+        ) as (bases, procs),
     ):
         idle = [_memory_mb(p.pid) for p in procs]
         load_before = [round(x, 2) for x in os.getloadavg()]
@@ -480,6 +500,9 @@ def run(
 
         def ready() -> None:
             servers_ready.extend(_cpu_s(p.pid) for p in procs)
+            if counter is not None:
+                for process in procs:
+                    counter.zero(process.pid)
 
         began = time.perf_counter()
         played = _play(bases, games, turns, cards, think, ready)
@@ -489,12 +512,18 @@ def run(
         servers_cpu = [a - b for a, b in zip(servers_after, servers_before, strict=True)]
         database_used = database_cpu() - database_before if database_cpu else None
         loaded = [_memory_mb(p.pid) for p in procs]
+        counted = None
+        if counter is not None:
+            try:
+                counted = [counter.dump(p.pid) for p in procs] if servers_ready else None
+            finally:
+                counter.close()
     ms = sorted(x * 1000 for g in played for x in g.latencies)
     errors = [e for g in played for e in g.errors]
     p99 = float(np.percentile(ms, 99)) if ms else 0.0
     burst = think == (0.0, 0.0)
     target = target_p99(games, burst, processes)
-    return {
+    report: dict[str, Any] = {
         "machine": {
             "python": platform.python_version(),
             "cpu_count": os.cpu_count(),
@@ -555,6 +584,16 @@ def run(
             "errors": not errors,
         },
     }
+    if counter is not None:
+        report["instructions"] = {
+            "servers": counted,
+            "servers_per_turn_played": round(sum(counted) / len(ms)) if counted and ms else None,
+            "what": "instructions (Ir) the servers executed while the turns were played "
+            "(every thread; the making of the games left out), counted by valgrind's "
+            "callgrind, over the turns measured; the run's latencies and CPU times are "
+            "callgrind's (about fifty times slower) and say nothing",
+        }
+    return report
 
 
 def repeated(runs: int, **scenario: Any) -> dict[str, Any]:
@@ -568,6 +607,7 @@ def repeated(runs: int, **scenario: Any) -> dict[str, Any]:
     p99s = [r["latency_ms"]["p99"] for r in reports]
     median = statistics.median(p99s)
     target = reports[0]["targets"]["latency_p99_ms"]
+    cpu = [r["cpu_s"]["servers_ms_per_turn_played"] for r in reports]
     return {
         "scenario": reports[0]["scenario"],
         "runs": runs,
@@ -575,6 +615,11 @@ def repeated(runs: int, **scenario: Any) -> dict[str, Any]:
             "median": round(median, 2),
             "each": p99s,
             "what": "each run's p99 (see each[].latency_ms), and their median",
+        },
+        "servers_cpu_ms_per_turn_played": {
+            "median": statistics.median(cpu) if None not in cpu else None,
+            "each": cpu,
+            "what": "each run's cpu_s.servers_ms_per_turn_played, and their median",
         },
         "errors": sum(r["errors"] for r in reports),
         "targets": reports[0]["targets"],

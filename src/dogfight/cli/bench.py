@@ -57,6 +57,16 @@ def register(app: typer.Typer) -> None:
                 "once, turn after turn."
             ),
         ] = False,
+        instructions: Annotated[
+            bool,
+            typer.Option(
+                "--instructions",
+                help="With --server: one burst (of 50 games unless --games) with the servers "
+                "under valgrind's callgrind: the instructions they execute per turn played "
+                "(deterministic where the CPU time per turn is not; about fifty times "
+                "slower, so its latencies say nothing).",
+            ),
+        ] = False,
         differential: Annotated[
             bool,
             typer.Option(
@@ -169,6 +179,24 @@ def register(app: typer.Typer) -> None:
         if server:
             from dogfight.bench.server import THINK, repeated
 
+            if instructions:
+                from dogfight.bench.callgrind import CallgrindMissing
+                from dogfight.bench.server import run as run_server
+
+                try:
+                    counted = run_server(
+                        games=games or (5 if quick else 50),
+                        turns=2 if quick else 4,
+                        think=(0.0, 0.0),
+                        processes=processes,
+                        db=db,
+                        instructions=True,
+                    )
+                except CallgrindMissing as exc:
+                    sys.stderr.write(f"dogfight bench: {exc}\n")
+                    raise typer.Exit(2) from None
+                sys.stdout.write(json.dumps(counted, indent=2) + "\n")
+                return
             if quick:
                 counts = [games or 5]
             elif games is not None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import AsyncIterator, Callable, Coroutine
-from typing import Annotated, Any, Literal, TypeVar
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.telemetry import TelemetryConfig
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -42,19 +43,28 @@ from dogfight.server.schemas import (
     Hello,
     Settings,
     SubmitDecisions,
-    SubmitPlans,
     SubmitTargets,
 )
 from dogfight.server.shapes import schema
 from dogfight.server.web import health, request_log
 from dogfight.server.web.campaigns import register_campaigns
-from dogfight.server.web.fastpath import FastPlans, render
 from dogfight.server.web.limits import Asgi, Guard, Limits, RateLimit, Receive, Scope, Send
 from dogfight.server.web.methods import allow_header
 from dogfight.server.web.metrics import Metrics, register_metrics, turn_mark, turns_since
 from dogfight.server.web.pages import STATIC, Files, page
+from dogfight.server.web.plans_request import OPENAPI as PLANS_OPENAPI
+from dogfight.server.web.plans_request import (
+    PLANS_PATH,
+    AnswerKind,
+    PlainRoute,
+    read_plans,
+    seat_token,
+)
 from dogfight.server.web.series import register_series
 from dogfight.server.web.ws import Connection, Hub, eager
+
+NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+"""The server exports no traces, metrics or logs through OpenTelemetry."""
 
 LOST = "the database could not store this game's last changes: try again"
 """A request's refusal when the transaction holding its writes could not be committed."""
@@ -74,19 +84,17 @@ class JsonText(Response):
 
 
 class Api(FastAPI):
-    """The FastAPI application with the server's own ASGI layers (:class:`Guard`, then
-    :class:`FastPlans`) in front of FastAPI's: every request passes them first, and
-    what they pass on gets FastAPI's whole handling (its error pages, routing...).
+    """The FastAPI application with the server's own ASGI layer (:class:`Guard`) in
+    front of FastAPI's: every request passes it first, then gets FastAPI's whole
+    handling (its error pages, routing...).
 
-    Added as FastAPI middleware they ran inside FastAPI's own layers (its telemetry
+    Added as FastAPI middleware it ran inside FastAPI's own layers (its telemetry
     check, which reads the environment, then the server-error, exception-telemetry and
-    body-limit middleware): on every plans request the fast path answers itself those
-    cost about as much as Guard and the fast path together, some 50,000 instructions.
-    In front, Guard also adds its headers to the 500 page of a request that crashed
-    FastAPI's handling."""
+    body-limit middleware). In front, Guard also adds its headers to the 500 page of a
+    request that crashed FastAPI's handling."""
 
     front: Asgi | None = None
-    """Guard and the fast path, ending in :meth:`behind` (None: FastAPI alone)."""
+    """Guard, ending in :meth:`behind` (None: FastAPI alone)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         front = self.front
@@ -104,13 +112,22 @@ def _view(game: LiveGame, seat_id: str, since: int) -> JsonText:
     return JsonText(views.seat_view_json(game, seat_id, since))
 
 
-AnswerKind = Literal["view", "update"]
-"""What a seat's plans, targets or decisions are answered with (the ``answer`` query
-parameter): its ``view`` with the steps after ``since`` (the default), or only its
-``update`` (``{"type": "update", "game", "seat", "stage", "steps_total"}``). The page
-asks for the update: its views come over the WebSocket, which sends the whole view after
-every change anyway, so building it a second time for the answer was work thrown away
-(a tenth of the server's work on a turn)."""
+class AtCommit(JsonText):
+    """A JSON answer sent once what its request wrote is committed, right at the commit
+    (``send_at_commit``: the server's ``deliver``), not when the request's task gets its
+    turn again behind every request queued since: in a burst, that was the end of the
+    whole burst."""
+
+    def __init__(
+        self,
+        text: str,
+        send_at_commit: Callable[[Callable[[], Coroutine[Any, Any, None]]], Awaitable[None]],
+    ) -> None:
+        super().__init__(text)
+        self.send_at_commit = send_at_commit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.send_at_commit(lambda: super(AtCommit, self).__call__(scope, receive, send))
 
 
 def _answered(game: LiveGame, seat_id: str, since: int, answer: str) -> str:
@@ -123,14 +140,6 @@ def _answered(game: LiveGame, seat_id: str, since: int, answer: str) -> str:
 def _loc(loc: Any) -> str | None:
     parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
     return shown_field(".".join(parts)) if parts else None
-
-
-def _token(x_seat_token: str | None, authorization: str | None) -> str | None:
-    if x_seat_token:
-        return x_seat_token
-    if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip()
-    return None
 
 
 TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
@@ -192,6 +201,9 @@ def create_app(
         docs_url=None,  # Swagger's page needs inline and CDN scripts: /openapi.json only
         redoc_url=None,
         responses=REFUSALS,
+        # no OpenTelemetry: else FastAPI asks OpenTelemetry's global providers (which
+        # read the environment) on every request whether anyone configured them
+        telemetry=NO_TELEMETRY,
     )
     app.state.service = service
     app.state.store = store
@@ -446,6 +458,35 @@ def create_app(
         if rest is not None:  # the client's socket was full: the answer goes on
             await rest
 
+    # --- the hot request, first of the routes (each request is matched against the
+    # routes in order: before, the plans request was matched against twenty others)
+
+    async def post_plans(request: Request) -> Response:
+        """Submit the seat's plans for the turn; refused whole with the rule if illegal.
+
+        Every seat's request every turn: the route takes the bare request and reads it
+        itself (:mod:`dogfight.server.web.plans_request`), and its answer goes out at
+        the commit (:class:`AtCommit`)."""
+        asked = await read_plans(request)
+        body = asked.body
+        game_id, seat_id = asked.game_id, asked.seat_id
+
+        def work(game: LiveGame) -> str:
+            seat_actions.submit_plans(game, seat_id, body.turn, body.plans, body.phase)
+            return _answered(game, seat_id, asked.since, asked.answer)
+
+        text = await on_seat(game_id, seat_id, asked.token, work, answered=False)
+        return AtCommit(text, lambda answer: deliver(game_id, answer))
+
+    app.router.add_api_route(
+        PLANS_PATH,
+        post_plans,
+        methods=["POST"],
+        response_model=Json,
+        openapi_extra=PLANS_OPENAPI,
+        route_class_override=PlainRoute,
+    )
+
     # --- pages -----------------------------------------------------------------------
 
     @app.get("/", include_in_schema=False)
@@ -644,7 +685,7 @@ def create_app(
         computer players, a new secret seed; the answer is a new game's (every seat's
         private link, for the seat that asked to hand out)."""
         throttle(request)
-        token = _token(x_seat_token, authorization)
+        token = seat_token(x_seat_token, authorization)
 
         def again() -> tuple[Json, LiveGame, bool]:
             old = service.get(game_id, keep=False)  # read only: a finished game stays idle
@@ -685,53 +726,8 @@ def create_app(
         since: int = 0,
     ) -> Response:
         """The seat's view: the table as it sees it, its stage, the steps since ``since``."""
-        token = _token(x_seat_token, authorization)
+        token = seat_token(x_seat_token, authorization)
         return await on_seat(game_id, seat_id, token, lambda g: _view(g, seat_id, since))
-
-    @app.post("/api/games/{game_id}/seats/{seat_id}/plans", response_model=Json)
-    async def post_plans(
-        game_id: str,
-        seat_id: str,
-        body: SubmitPlans,
-        x_seat_token: TokenHeader = None,
-        authorization: AuthHeader = None,
-        since: int = 0,
-        answer: AnswerKind = "view",
-    ) -> Response:
-        """Submit the seat's plans for the turn; refused whole with the rule if illegal."""
-
-        token = _token(x_seat_token, authorization)
-        return JsonText(await submit_plans(game_id, seat_id, token, since, answer, body))
-
-    async def submit_plans(
-        game_id: str,
-        seat_id: str,
-        token: str | None,
-        since: int,
-        answer: str,
-        body: SubmitPlans,
-        answered: bool = True,
-    ) -> str:
-        """Store the seat's plans (and resolve the turn when they were the last); the
-        seat's view or update after them (``answer``)."""
-
-        def work(game: LiveGame) -> str:
-            seat_actions.submit_plans(game, seat_id, body.turn, body.plans, body.phase)
-            return _answered(game, seat_id, since, answer)
-
-        return await on_seat(game_id, seat_id, token, work, answered)
-
-    async def fast_plans(
-        game_id: str, seat_id: str, token: str | None, since: int, answer: str, body: SubmitPlans
-    ) -> tuple[int, bytes]:
-        text = await submit_plans(game_id, seat_id, token, since, answer, body, False)
-        return 200, text.encode()
-
-    async def fast_refusal(exc: ApiError) -> tuple[int, bytes]:
-        if isinstance(exc, GameFailed):
-            status, body = await failure_answer(exc)
-            return status, render(body)
-        return exc.status, render(exc.body())
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/check")
     async def post_check(
@@ -742,7 +738,7 @@ def create_app(
         authorization: AuthHeader = None,
     ) -> Json:
         """Flags and ghosts for cards being chosen (nothing is stored)."""
-        token = _token(x_seat_token, authorization)
+        token = seat_token(x_seat_token, authorization)
         return await on_seat(
             game_id, seat_id, token, lambda g: {"plans": views.check_draft(g, seat_id, body.plans)}
         )
@@ -763,7 +759,7 @@ def create_app(
             seat_actions.submit_answer(game, seat_id, body.turn, body.phase, body.fire)
             return JsonText(_answered(game, seat_id, since, answer))
 
-        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
+        return await on_seat(game_id, seat_id, seat_token(x_seat_token, authorization), work)
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/decisions", response_model=Json)
     async def post_decisions(
@@ -781,7 +777,7 @@ def create_app(
             seat_actions.submit_decisions(game, seat_id, body.turn, body.phase, body.answers)
             return JsonText(_answered(game, seat_id, since, answer))
 
-        return await on_seat(game_id, seat_id, _token(x_seat_token, authorization), work)
+        return await on_seat(game_id, seat_id, seat_token(x_seat_token, authorization), work)
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/settings")
     async def post_settings(
@@ -792,7 +788,7 @@ def create_app(
         authorization: AuthHeader = None,
     ) -> Json:
         """Auto-fire: never ask this seat for targets (the nearest is taken)."""
-        token = _token(x_seat_token, authorization)
+        token = seat_token(x_seat_token, authorization)
         await on_seat(
             game_id,
             seat_id,
@@ -810,7 +806,7 @@ def create_app(
         authorization: AuthHeader = None,
     ) -> Json:
         """Hand the seat to a computer player (``bot``), or back to its person (null)."""
-        token = _token(x_seat_token, authorization)
+        token = seat_token(x_seat_token, authorization)
         await on_seat(game_id, seat_id, token, lambda g: seat_actions.set_bot(g, seat_id, body.bot))
         return {"computer": body.bot}
 
@@ -823,7 +819,7 @@ def create_app(
     ) -> Json:
         """Every step of the game so far as this seat saw it; of a failed game, the steps
         up to the failure, and the failure."""
-        token = _token(x_seat_token, authorization)
+        token = seat_token(x_seat_token, authorization)
         try:
             return await on_seat(game_id, seat_id, token, lambda g: views.replay(g, seat_id))
         except GameFailed as exc:
@@ -902,7 +898,5 @@ def create_app(
         except WebSocketDisconnect:
             return
 
-    # the hot request first (it falls through to the route when unusual), inside Guard
-    fast = FastPlans(app.behind, handler=fast_plans, refuse=fast_refusal, deliver=deliver)
-    app.front = request_log.RequestLog(Guard(fast, limits=limits), metrics)
+    app.front = request_log.RequestLog(Guard(app.behind, limits=limits), metrics)
     return app

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from dogfight.output import encoding
-from dogfight.server.web.fastpath import PLANS_PATH
 from dogfight.server.web.limits import Asgi, Message, Receive, Scope, Send
 from dogfight.server.web.metrics import Metrics
 
@@ -46,9 +45,6 @@ PEER = "dogfight.peer"
 
 GIVEN_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 """A proxy's request id taken as given (nginx's ``$request_id`` is 32 hex digits)."""
-
-PLANS_ROUTE = "/api/games/{game_id}/seats/{seat_id}/plans"
-"""The route template of the plans requests the fast path answers (no FastAPI route)."""
 
 
 @dataclass
@@ -176,17 +172,14 @@ def _request_id(scope: Scope) -> str:
 
 
 def _route(scope: Scope) -> tuple[str, str | None]:
-    """The request's route template (set by FastAPI's routing; the fast path's plans
-    route; else ``unmatched``) and the game id its path names, if any."""
+    """The request's route template (set by FastAPI's routing; else ``unmatched``) and
+    the game id its path names, if any."""
     route = scope.get("route")
     params = scope.get("path_params") or {}
     template = getattr(route, "path", None)
     if template is not None:
         game = params.get("game_id")
         return str(template), game if isinstance(game, str) else None
-    found = PLANS_PATH.fullmatch(scope.get("path", ""))
-    if found is not None:
-        return PLANS_ROUTE, str(found.group(1))
     return "unmatched", None
 
 
