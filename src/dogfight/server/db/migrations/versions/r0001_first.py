@@ -59,6 +59,18 @@ def _listed(name: str, meta: MetaData, *columns: Column[object]) -> Table:
     )
 
 
+def _numbered(name: str, meta: MetaData, head: str, *columns: Column[object]) -> Table:
+    """The numbered games of a listed table (``head``: campaign, series), keyed by the
+    head's id and the number, these columns first."""
+    return Table(
+        name,
+        meta,
+        Column(f"{head}_id", String(40), primary_key=True),
+        Column("number", Integer, primary_key=True),
+        *columns,
+    )
+
+
 def _per_game(
     name: str, meta: MetaData, *columns: Column[object], unique: tuple[str, ...]
 ) -> Table:
@@ -154,11 +166,10 @@ def tables() -> MetaData:
         Column("record", JSON, nullable=False),
         Column("version", Integer, nullable=False),
     )
-    Table(
+    _numbered(
         "campaign_missions",
         meta,
-        Column("campaign_id", String(40), primary_key=True),
-        Column("number", Integer, primary_key=True),
+        "campaign",
         Column("game_id", String(40), nullable=True),
         Column("setup", JSON, nullable=True),
         Column("result", JSON, nullable=True),
@@ -171,11 +182,10 @@ def tables() -> MetaData:
         Column("games", Integer, nullable=False),
         Column("scoring", String(20), nullable=False),
     )
-    Table(
+    _numbered(
         "series_games",
         meta,
-        Column("series_id", String(40), primary_key=True),
-        Column("number", Integer, primary_key=True),
+        "series",
         Column("game_id", String(40), nullable=False),
         Column("result", JSON, nullable=True),
     )
