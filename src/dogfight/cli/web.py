@@ -206,6 +206,14 @@ def register(app: typer.Typer) -> None:
                 "DOGFIGHT_PUBLIC_URL; default: links are paths on the page's own address).",
             ),
         ] = None,
+        allow_private_webhooks: Annotated[
+            bool,
+            typer.Option(
+                "--allow-private-webhooks",
+                help="Let seats send their reminders to webhooks on private or loopback "
+                "addresses (env DOGFIGHT_ALLOW_PRIVATE_WEBHOOKS=1; default: refused).",
+            ),
+        ] = False,
         upgrade: Annotated[
             bool,
             typer.Option(
@@ -231,7 +239,9 @@ def register(app: typer.Typer) -> None:
             finally:
                 engine.dispose()
         limits = _limits(host, max_body, max_vehicles, games_per_minute, allow_host, trusted_proxy)
-        web = create_app(url, catalog(), limits, public_url=public)
+        web = create_app(
+            url, catalog(), limits, public_url=public, allow_private_webhooks=allow_private_webhooks
+        )
         sock = _listen(host, port, reuse_port)
         bound = sock.getsockname()[1]
         print(f"dogfight: games are stored in {where}", flush=True)

@@ -30,6 +30,8 @@ from dogfight.server.db.store import Store
 from dogfight.server.errors import ApiError, GameFailed
 from dogfight.server.play import failed_games, seat_actions, views
 from dogfight.server.play.games import LIGHT_VEHICLES, LiveGame
+from dogfight.server.play.reminders import Reminders
+from dogfight.server.play.reminders import Settings as ReminderSettings
 from dogfight.server.play.seating import Table, known_bots, seats_of, table_of
 from dogfight.server.play.service import GameService, one_arena
 from dogfight.server.play.setups import client_catalog, presets
@@ -51,6 +53,7 @@ from dogfight.server.web.fastpath import FastPlans, render
 from dogfight.server.web.limits import Asgi, Guard, Limits, RateLimit, Receive, Scope, Send
 from dogfight.server.web.methods import allow_header
 from dogfight.server.web.pages import STATIC, Files, page
+from dogfight.server.web.reminders import register_reminders
 from dogfight.server.web.series import register_series
 from dogfight.server.web.ws import Connection, Hub, eager
 
@@ -141,12 +144,14 @@ def create_app(
     limits: Limits | None = None,
     bot_budget: float | None = None,
     public_url: str | None = None,
+    allow_private_webhooks: bool = False,
 ) -> Api:
     """The application serving one game database (any SQLAlchemy URL), within
     ``limits`` (default: from the environment, see :mod:`dogfight.server.web.limits`);
     ``bot_budget``: seconds a computer player may think per step (default
     ``DOGFIGHT_BOT_BUDGET``, 2); ``public_url``: the address the links it writes start
-    with (:mod:`dogfight.server.web.public_url`; None: the links are paths)."""
+    with (:mod:`dogfight.server.web.public_url`; None: the links are paths);
+    ``allow_private_webhooks``: reminders may go to a private or loopback address."""
     one_arena()  # before any worker thread makes an allocator arena of its own
     cat = catalog or load_catalog()
     limits = (limits or Limits.from_env()).resolved()
@@ -156,6 +161,7 @@ def create_app(
     hub = Hub()
     workers = GameWorkers()
     running: set[asyncio.Task[None]] = set()
+    reminders = Reminders(store, ReminderSettings.from_env(public_url, allow_private_webhooks))
     service.in_use = lambda game_id: workers.busy(game_id) or bool(hub.connections(game_id))
 
     @contextlib.asynccontextmanager
@@ -178,6 +184,7 @@ def create_app(
         yield
         if listener is not None:
             await listener.stop()
+        await reminders.close()
         workers.close()
         store.close()
 
@@ -235,6 +242,7 @@ def create_app(
                     return False
                 game.advance()
                 hub.fan_out(game)
+                reminders.notice(game, hub.loop)
                 return True
 
             try:
@@ -368,6 +376,7 @@ def create_app(
             if game.version == before:
                 return game, out, False
             hub.fan_out(game)
+            reminders.notice(game, hub.loop)
             # asked here, in the game's turn: a game of people only has nothing more to
             # do after a request (no task is made for it, as one was for every request)
             return game, out, game.more_to_do()
@@ -432,6 +441,8 @@ def create_app(
         rest = sending[0]
         if rest is not None:  # the client's socket was full: the answer goes on
             await rest
+
+    register_reminders(app, reminders, on_seat, _token)
 
     # --- pages -----------------------------------------------------------------------
 
