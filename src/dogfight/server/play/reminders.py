@@ -264,7 +264,10 @@ class Reminders:
     def notice(self, game: LiveGame, loop: asyncio.AbstractEventLoop | None) -> None:
         """After a change of ``game`` (on its worker): the seats it now waits for that
         were not reminded of this turn yet get theirs, sent from ``loop`` once the
-        change is committed."""
+        change is committed. Nothing at all without a public address (no reminder is
+        taken then): the requests of such a server pay nothing for reminders."""
+        if self.settings.public_url is None:
+            return
         nxt = game.next_step()
         if nxt is None:
             self.seen.pop(game.id, None)  # over: nothing more to remind of
