@@ -18,6 +18,9 @@ from browser_helpers import (  # the fixtures are used by name
 )
 from server_helpers import Server
 
+from dogfight.server.db import clock_rows
+from dogfight.server.db.store import Store, sqlite_url
+
 pytestmark = needs_chromium
 PUBLIC = "https://club.example.org"
 
@@ -61,4 +64,22 @@ def test_without_a_public_address_the_form_says_none_is_sent(browser: Any, serve
     page = _form(browser, server, made["seats"][0]["link"])
     assert "--public-url" in page.text_content("#reminder-note")
     assert page.is_disabled("#reminder-set") and page.is_disabled("#reminder-to")
+    assert page.errors == []
+
+
+def test_the_lobby_makes_a_game_with_a_turn_clock(browser: Any, server: Server) -> None:
+    page = new_page(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector("input[name=preset][value=duel]")
+    page.select_option("#clock", "48")
+    page.click("#create")
+    page.wait_for_selector("#hotseat[href^='/play/']")
+    href = page.get_attribute("#hotseat", "href")
+    assert href is not None
+    game = href.partition("#")[0].split("/")[-1]
+    store = Store(str(server.db) if "://" in str(server.db) else sqlite_url(server.db))
+    try:
+        assert clock_rows.hours_of(store, game) == 48
+    finally:
+        store.close()
     assert page.errors == []

@@ -24,7 +24,7 @@ from sqlalchemy import Integer, MetaData, create_engine, inspect, text
 from test_simulate import dogfight
 
 from dogfight.campaign.store import Base as CampaignBase
-from dogfight.server.db import migrations, reminder_rows, status
+from dogfight.server.db import clock_rows, migrations, reminder_rows, status
 from dogfight.server.db.series_store import Base as SeriesBase
 from dogfight.server.db.store import Store, driver_url, sqlite_url
 from dogfight.server.db.tables import Base as GamesBase
@@ -33,6 +33,7 @@ Json = dict[str, Any]
 
 assert status.GameStatusRow.__tablename__ in GamesBase.metadata.tables  # imported: declared
 assert reminder_rows.ReminderRow.__tablename__ in GamesBase.metadata.tables
+assert clock_rows.ClockRow.__tablename__ in GamesBase.metadata.tables
 
 
 def _models() -> MetaData:
@@ -178,7 +179,7 @@ def test_a_database_of_today_without_versions_is_adopted(tmp_path: Path) -> None
     url = sqlite_url(tmp_path / "games.sqlite")
     engine = create_engine(url)
     before = _models()
-    for later in (reminder_rows.REMINDERS.name, reminder_rows.SENT.name):  # revision 2's
+    for later in (reminder_rows.REMINDERS.name, reminder_rows.SENT.name, clock_rows.CLOCKS.name):
         before.remove(before.tables[later])
     before.create_all(engine)
     assert migrations.current(engine).revision == migrations.UNVERSIONED
@@ -210,6 +211,7 @@ def test_a_database_of_revision_1_is_upgraded_to_take_reminders(tmp_path: Path) 
     with engine.begin() as connection:  # back to revision 1, as that dogfight left it
         connection.execute(text("DROP TABLE reminders"))
         connection.execute(text("DROP TABLE reminders_sent"))
+        connection.execute(text("DROP TABLE game_clocks"))
         connection.execute(text("UPDATE alembic_version SET version_num = '0001'"))
     with pytest.raises(migrations.SchemaTooOld):
         Store(url)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -35,6 +37,7 @@ from dogfight.server.play.reminders import Settings as ReminderSettings
 from dogfight.server.play.seating import Table, known_bots, seats_of, table_of
 from dogfight.server.play.service import GameService, one_arena
 from dogfight.server.play.setups import client_catalog, presets
+from dogfight.server.play.turn_clock import TurnClock, bot_for
 from dogfight.server.play.workers import GameWorkers
 from dogfight.server.schemas import (
     REFUSALS,
@@ -126,6 +129,9 @@ def _loc(loc: Any) -> str | None:
     return shown_field(".".join(parts)) if parts else None
 
 
+log = logging.getLogger("dogfight.clock")
+
+
 def _token(x_seat_token: str | None, authorization: str | None) -> str | None:
     if x_seat_token:
         return x_seat_token
@@ -145,13 +151,15 @@ def create_app(
     bot_budget: float | None = None,
     public_url: str | None = None,
     allow_private_webhooks: bool = False,
+    now: Callable[[], float] | None = None,
 ) -> Api:
     """The application serving one game database (any SQLAlchemy URL), within
     ``limits`` (default: from the environment, see :mod:`dogfight.server.web.limits`);
     ``bot_budget``: seconds a computer player may think per step (default
     ``DOGFIGHT_BOT_BUDGET``, 2); ``public_url``: the address the links it writes start
     with (:mod:`dogfight.server.web.public_url`; None: the links are paths);
-    ``allow_private_webhooks``: reminders may go to a private or loopback address."""
+    ``allow_private_webhooks``: reminders may go to a private or loopback address;
+    ``now``: the turn clocks' time source (a test's)."""
     one_arena()  # before any worker thread makes an allocator arena of its own
     cat = catalog or load_catalog()
     limits = (limits or Limits.from_env()).resolved()
@@ -181,7 +189,9 @@ def create_app(
         await workers.run(None, service.resume_all)
         for game in list(service.games.values()):
             schedule(game)
+        ticking = asyncio.create_task(clock.run())
         yield
+        ticking.cancel()
         if listener is not None:
             await listener.stop()
         await reminders.close()
@@ -444,6 +454,36 @@ def create_app(
 
     register_reminders(app, reminders, on_seat, _token)
 
+    async def clock_ran_out(game: LiveGame) -> None:
+        """The turn clock ran out: each seat the game waits for is handed to its
+        computer player, which plays (logged)."""
+
+        def task() -> None:
+            turn = game.next_step()
+            for seat_id in game.waiting_for():
+                bot = bot_for(game, seat_id)
+                if bot is None:
+                    continue
+                seat_actions.set_bot(game, seat_id, bot)
+                log.warning(
+                    "game %s: the turn clock ran out for seat %s in turn %s: %s plays it",
+                    game.id,
+                    seat_id,
+                    turn[0] if turn else "?",
+                    bot,
+                )
+            hub.fan_out(game)
+            reminders.notice(game, hub.loop)
+
+        with contextlib.suppress(ApiError):
+            await workers.run(game.id, task, game)
+            await committed(game.id)
+            hub.flush(game.id)
+            if game.more_to_do():
+                schedule(game)
+
+    clock = TurnClock(lambda: list(service.games.values()), clock_ran_out, now or time.time)
+
     # --- pages -----------------------------------------------------------------------
 
     @app.get("/", include_in_schema=False)
@@ -529,7 +569,7 @@ def create_app(
         else:
             table = table_of(setup, cat)
         seats = seats_of(body, table, limits.max_vehicles)
-        game, tokens = service.create(setup, title, seats, body.seed, body.analysis)
+        game, tokens = service.create(setup, title, seats, body.seed, body.analysis, body.clock)
         return made_answer(game, tokens)
 
     def made_answer(game: LiveGame, tokens: dict[str, str]) -> Json:

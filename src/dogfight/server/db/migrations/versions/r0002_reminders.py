@@ -1,6 +1,7 @@
 """Revision 2: turn-a-day reminders (issue 32 item 3): each seat's e-mail address or
 webhook URL (``reminders``) and the reminders sent, one per game, seat and turn
-(``reminders_sent``): see :mod:`dogfight.server.db.reminder_rows`.
+(``reminders_sent``): see :mod:`dogfight.server.db.reminder_rows`; and each game's turn
+clock (``game_clocks``, :mod:`dogfight.server.db.clock_rows`).
 
 Revision ID: 0002
 Revises: 0001
@@ -33,4 +34,9 @@ def upgrade() -> None:
         Column("seat", String(40), primary_key=True),
         Column("turn", Integer, primary_key=True),
         Column("created", Float, nullable=False),
+    )
+    op.create_table(
+        "game_clocks",
+        Column("game_id", String(40), ForeignKey("games.id"), primary_key=True),
+        Column("hours", Integer, nullable=False),
     )
