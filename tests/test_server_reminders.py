@@ -20,6 +20,7 @@ import httpx
 import pytest
 from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
+from postgres_helpers import pg_url, postgres  # noqa: F401  (fixtures)
 from server_helpers import Server, duel_situation, free_port, straights_plan
 
 from dogfight.server.web.app import create_app
@@ -175,6 +176,35 @@ def test_one_reminder_per_turn_with_the_seats_own_link(
         assert a_link in mail and b["token"] not in mail
     for text in [h["text"] for h in hooked] + [m for _, m in box.mails]:
         assert "cards" not in text and "plans" not in text and "seed" not in text
+
+
+def test_two_processes_on_postgres_send_one_reminder_a_turn(
+    pg_url: str,  # noqa: F811
+    smtp: tuple[Mailbox, int],
+    hooks: Hooks,
+) -> None:
+    """Each process that makes the game wait for b notices it: the one that resolved the
+    turn, then the other when a plans; the claim in the database lets one send."""
+    _, port = smtp
+    one, two = Server(pg_url, _env(port), ARGS), Server(pg_url, _env(port), ARGS)
+    try:
+        game, (a, b) = _seats(one.base)
+        assert _put(two.base, game, b, {"webhook": hooks.base + "/ok"}).status_code == 200
+        for turn in (1, 2, 3):
+            if turn > 1:
+                _plan(two.base, game, b)  # b on the second: the turn resolved there
+            _plan(one.base, game, a)  # a on the first, which now sees the game wait for b
+        _plan(two.base, game, b)  # turn 3 resolved on the second: turn 4 waits for both
+        _until(lambda: sum("turn 4" in h["text"] for h in hooks.got["/ok"]) == 1)
+        _plan(one.base, game, a)  # the first now sees turn 4 wait for b: claimed already
+        view = _plan(two.base, game, b)
+        assert view["stage"]["turn"] == 5, view["stage"]
+        _until(lambda: sum("turn 5" in h["text"] for h in hooks.got["/ok"]) == 1)
+    finally:
+        one.kill()
+        two.kill()
+    turns = [int(h["text"].split("(turn ")[1].split(")")[0]) for h in hooks.got["/ok"]]
+    assert sorted(turns) == [1, 2, 3, 4, 5], turns
 
 
 def test_a_failing_webhook_is_retried_then_given_up_without_holding_the_turn(
