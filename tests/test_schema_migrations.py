@@ -24,7 +24,7 @@ from sqlalchemy import Integer, MetaData, create_engine, inspect, text
 from test_simulate import dogfight
 
 from dogfight.campaign.store import Base as CampaignBase
-from dogfight.server.db import migrations, status
+from dogfight.server.db import clock_rows, migrations, reminder_rows, status
 from dogfight.server.db.series_store import Base as SeriesBase
 from dogfight.server.db.store import Store, driver_url, sqlite_url
 from dogfight.server.db.tables import Base as GamesBase
@@ -32,6 +32,8 @@ from dogfight.server.db.tables import Base as GamesBase
 Json = dict[str, Any]
 
 assert status.GameStatusRow.__tablename__ in GamesBase.metadata.tables  # imported: declared
+assert reminder_rows.ReminderRow.__tablename__ in GamesBase.metadata.tables
+assert clock_rows.ClockRow.__tablename__ in GamesBase.metadata.tables
 
 
 def _models() -> MetaData:
@@ -176,7 +178,10 @@ def test_a_database_of_today_without_versions_is_adopted(tmp_path: Path) -> None
     table): upgraded without a change to them, only stamped."""
     url = sqlite_url(tmp_path / "games.sqlite")
     engine = create_engine(url)
-    _models().create_all(engine)
+    before = _models()
+    for later in (reminder_rows.REMINDERS.name, reminder_rows.SENT.name, clock_rows.CLOCKS.name):
+        before.remove(before.tables[later])
+    before.create_all(engine)
     assert migrations.current(engine).revision == migrations.UNVERSIONED
     done = migrations.upgrade(engine)
     assert done.after.current and done.backup is not None
@@ -193,6 +198,30 @@ def test_revision_1_makes_the_tables_of_the_row_classes(tmp_path: Path) -> None:
 def test_revision_1_on_postgres(pg_url: str) -> None:  # noqa: F811
     Store(pg_url).close()
     assert _differences(pg_url) == []
+
+
+def test_a_database_of_revision_1_is_upgraded_to_take_reminders(tmp_path: Path) -> None:
+    """Revision 2 (reminders): a database of revision 1, with a game, is refused, then
+    upgraded to the row classes' tables, its game kept."""
+    url = sqlite_url(tmp_path / "games.sqlite")
+    with serving(tmp_path / "games.sqlite") as server:
+        game = httpx.post(server.base + "/api/games", json={"preset": "duel"}, timeout=20)
+        assert game.status_code == 201, game.text
+    engine = create_engine(url)
+    with engine.begin() as connection:  # back to revision 1, as that dogfight left it
+        connection.execute(text("DROP TABLE reminders"))
+        connection.execute(text("DROP TABLE reminders_sent"))
+        connection.execute(text("DROP TABLE game_clocks"))
+        connection.execute(text("UPDATE alembic_version SET version_num = '0001'"))
+    with pytest.raises(migrations.SchemaTooOld):
+        Store(url)
+    done = migrations.upgrade(engine)
+    assert done.after.current and done.after.revision == "0002"
+    assert _differences(url) == []
+    store = Store(url)
+    assert store.load(game.json()["game"]["id"]) is not None
+    store.close()
+    engine.dispose()
 
 
 def _from_the_future(url: str) -> None:

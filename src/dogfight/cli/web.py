@@ -241,6 +241,14 @@ def register(app: typer.Typer) -> None:
                 "DOGFIGHT_PUBLIC_URL; default: links are paths on the page's own address).",
             ),
         ] = None,
+        allow_private_webhooks: Annotated[
+            bool,
+            typer.Option(
+                "--allow-private-webhooks",
+                help="Let seats send their reminders to webhooks on private or loopback "
+                "addresses (env DOGFIGHT_ALLOW_PRIVATE_WEBHOOKS=1; default: refused).",
+            ),
+        ] = False,
         upgrade: Annotated[
             bool,
             typer.Option(
@@ -295,7 +303,12 @@ def register(app: typer.Typer) -> None:
                 engine.dispose()
         limits = _limits(host, max_body, max_vehicles, games_per_minute, allow_host, trusted_proxy)
         web = create_app(
-            url, catalog(), limits, public_url=public, metrics_token=metrics_token_of(metrics_token)
+            url,
+            catalog(),
+            limits,
+            public_url=public,
+            metrics_token=metrics_token_of(metrics_token),
+            allow_private_webhooks=allow_private_webhooks,
         )
         sock = _listen(host, port, reuse_port)
         own = [] if metrics_port is None else [_listen(host, metrics_port)]

@@ -50,6 +50,11 @@ class CreateGame(Strict):
         max_length=MAX_VEHICLES,
         description="seat label (side name or vehicle id) -> computer player name",
     )
+    clock: Literal[0, 24, 48] = Field(
+        default=0,
+        description="the turn clock in hours (0: none): a seat that has not planned when "
+        "it runs out is handed to a computer player (it may take its seat back)",
+    )
 
 
 class SubmitPlans(Strict):

@@ -31,10 +31,11 @@ from collections.abc import Callable
 from dogfight import ENGINE_VERSION
 from dogfight.catalog.loader import Catalog
 from dogfight.server.db import status
+from dogfight.server.db.clock_rows import ClockRow
 from dogfight.server.db.game_rows import record_of
 from dogfight.server.db.records import Json, slug
 from dogfight.server.db.store import Store
-from dogfight.server.db.tables import GameRow, SeatRow
+from dogfight.server.db.tables import Base, GameRow, SeatRow
 from dogfight.server.errors import ApiError, GameFailed, StepError
 from dogfight.server.play.games import LiveGame
 from dogfight.server.play.seats import new_game_id, new_token, token_hash
@@ -252,6 +253,7 @@ class GameService:
         seats: list[tuple[str, str, list[str], str | None]],
         seed: int | None,
         analysis: bool = False,
+        clock: int = 0,
     ) -> tuple[LiveGame, dict[str, str]]:
         """Make a game from a checked setup and seats (label, side, vehicles, bot);
         returns it with each seat's token (shown once, stored only as a hash). Without
@@ -291,7 +293,10 @@ class GameService:
         )
         # held at once from what is stored (not read back and replayed)
         record = record_of(row, rows)
-        self.store.create_game(row, rows, [status.status_row(game_id, analysis)])
+        extra: list[Base] = [status.status_row(game_id, analysis)]
+        if clock:  # the turn clock's hours (server/play/turn_clock.py)
+            extra.append(ClockRow(game_id=game_id, hours=clock))
+        self.store.create_game(row, rows, extra)
         try:
             made = LiveGame(record, self.catalog, self.store, self.budget, analysis)
         except StepError as exc:

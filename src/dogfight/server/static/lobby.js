@@ -226,6 +226,7 @@ async function create() {
   const computer = {};
   for (const select of $("seat-list").querySelectorAll("select")) if (select.value) computer[select.dataset.seat] = select.value;
   if (Object.keys(computer).length) body.computer = computer;
+  if ($("clock").value !== "0") body.clock = Number($("clock").value);
   if ($("analysis").checked) {
     body.analysis = true;
     if ($("seed").value !== "") body.seed = Number($("seed").value);

@@ -9,6 +9,7 @@ import { cardFace, cardName, cardTitle, movePoints, pathAfter, speedClass } from
 import { renderActionTokens, tokenStrip } from "./tokens.js";
 import { drawTargets, missionLines } from "./missions.js";
 import { renderChoices, renderSniper, renderTailing, tailingGhosts } from "./decisions.js";
+import { reminderForm } from "./reminders.js";
 
 const gameId = location.pathname.split("/").filter(Boolean)[1];
 const replayMode = location.pathname.startsWith("/replay/");
@@ -451,6 +452,7 @@ function renderSeatTools() {
       const select = el("select", { id: "hand-to", "aria-label": "computer player" }, able.map((b) => el("option", { value: b, text: b })));
       details.append(el("p", {}, `Hand ${view.seat.label} to a computer player: `, select, " ",
         el("button", { id: "hand-over", onclick: () => handTo(select.value), text: "Hand over" })));
+      details.append(reminderForm(gameId, held.active, token));
     }
   }
   box.replaceChildren(details);

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Annotated, Any, TypeVar
 
@@ -31,9 +33,12 @@ from dogfight.server.db.store import Store
 from dogfight.server.errors import ApiError, GameFailed
 from dogfight.server.play import failed_games, seat_actions, views
 from dogfight.server.play.games import LIGHT_VEHICLES, LiveGame
+from dogfight.server.play.reminders import Reminders
+from dogfight.server.play.reminders import Settings as ReminderSettings
 from dogfight.server.play.seating import Table, known_bots, seats_of, table_of
 from dogfight.server.play.service import GameService, one_arena
 from dogfight.server.play.setups import client_catalog, presets
+from dogfight.server.play.turn_clock import TurnClock, bot_for
 from dogfight.server.play.workers import GameWorkers
 from dogfight.server.schemas import (
     REFUSALS,
@@ -60,6 +65,7 @@ from dogfight.server.web.plans_request import (
     read_plans,
     seat_token,
 )
+from dogfight.server.web.reminders import register_reminders
 from dogfight.server.web.series import register_series
 from dogfight.server.web.ws import Connection, Hub, eager
 
@@ -142,6 +148,9 @@ def _loc(loc: Any) -> str | None:
     return shown_field(".".join(parts)) if parts else None
 
 
+log = logging.getLogger("dogfight.clock")
+
+
 TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
 AuthHeader = Annotated[str | None, Header(alias="Authorization")]
 
@@ -153,6 +162,8 @@ def create_app(
     bot_budget: float | None = None,
     public_url: str | None = None,
     metrics_token: str | None = None,
+    allow_private_webhooks: bool = False,
+    now: Callable[[], float] | None = None,
 ) -> Api:
     """The application serving one game database (any SQLAlchemy URL), within
     ``limits`` (default: from the environment, see :mod:`dogfight.server.web.limits`);
@@ -160,7 +171,9 @@ def create_app(
     ``DOGFIGHT_BOT_BUDGET``, 2); ``public_url``: the address the links it writes start
     with (:mod:`dogfight.server.web.public_url`; None: the links are paths);
     ``metrics_token``: who besides the machine itself may read ``/metrics``
-    (:mod:`dogfight.server.web.metrics`)."""
+    (:mod:`dogfight.server.web.metrics`);
+    ``allow_private_webhooks``: reminders may go to a private or loopback address;
+    ``now``: the turn clocks' time source (a test's)."""
     one_arena()  # before any worker thread makes an allocator arena of its own
     cat = catalog or load_catalog()
     limits = (limits or Limits.from_env()).resolved()
@@ -170,6 +183,7 @@ def create_app(
     hub = Hub()
     workers = GameWorkers()
     running: set[asyncio.Task[None]] = set()
+    reminders = Reminders(store, ReminderSettings.from_env(public_url, allow_private_webhooks))
     service.in_use = lambda game_id: workers.busy(game_id) or bool(hub.connections(game_id))
 
     @contextlib.asynccontextmanager
@@ -189,9 +203,12 @@ def create_app(
         await workers.run(None, service.resume_all)
         for game in list(service.games.values()):
             schedule(game)
+        ticking = asyncio.create_task(clock.run())
         yield
+        ticking.cancel()
         if listener is not None:
             await listener.stop()
+        await reminders.close()
         workers.close()
         store.close()
 
@@ -209,6 +226,8 @@ def create_app(
     app.state.store = store
     app.state.limits = limits
     metrics = app.state.metrics = Metrics(store, metrics_token)
+    reminders.sent = lambda kind: metrics.reminders_sent.labels(kind).inc()
+    reminders.failed = lambda kind: metrics.reminders_failed.labels(kind).inc()
     register_metrics(app, metrics)
     site = public_url or ""  # what every link the server writes starts with
 
@@ -256,6 +275,7 @@ def create_app(
                 game.advance()
                 metrics.turns.inc(turns_since(game, mark))
                 hub.fan_out(game)
+                reminders.notice(game, hub.loop)
                 return True
 
             try:
@@ -390,6 +410,7 @@ def create_app(
             if game.version == before:
                 return game, out, False, 0
             hub.fan_out(game)
+            reminders.notice(game, hub.loop)
             # asked here, in the game's turn: a game of people only has nothing more to
             # do after a request (no task is made for it, as one was for every request)
             return game, out, game.more_to_do(), turns_since(game, mark)
@@ -486,6 +507,37 @@ def create_app(
         openapi_extra=PLANS_OPENAPI,
         route_class_override=PlainRoute,
     )
+    register_reminders(app, reminders, on_seat, seat_token)
+
+    async def clock_ran_out(game: LiveGame) -> None:
+        """The turn clock ran out: each seat the game waits for is handed to its
+        computer player, which plays (logged)."""
+
+        def task() -> None:
+            turn = game.next_step()
+            for seat_id in game.waiting_for():
+                bot = bot_for(game, seat_id)
+                if bot is None:
+                    continue
+                seat_actions.set_bot(game, seat_id, bot)
+                log.warning(
+                    "game %s: the turn clock ran out for seat %s in turn %s: %s plays it",
+                    game.id,
+                    seat_id,
+                    turn[0] if turn else "?",
+                    bot,
+                )
+            hub.fan_out(game)
+            reminders.notice(game, hub.loop)
+
+        with contextlib.suppress(ApiError):
+            await workers.run(game.id, task, game)
+            await committed(game.id)
+            hub.flush(game.id)
+            if game.more_to_do():
+                schedule(game)
+
+    clock = TurnClock(lambda: list(service.games.values()), clock_ran_out, now or time.time)
 
     # --- pages -----------------------------------------------------------------------
 
@@ -578,7 +630,7 @@ def create_app(
         else:
             table = table_of(setup, cat)
         seats = seats_of(body, table, limits.max_vehicles)
-        game, tokens = service.create(setup, title, seats, body.seed, body.analysis)
+        game, tokens = service.create(setup, title, seats, body.seed, body.analysis, body.clock)
         return made_answer(game, tokens)
 
     def made_answer(game: LiveGame, tokens: dict[str, str]) -> Json:

@@ -1,0 +1,81 @@
+"""The turn clock (issue 32 item 3): in a game made with one (24 or 48 hours), a seat
+that has not played when its time runs out is handed to a computer player, which plays
+that turn (and the next, until the seat is taken back: the seat tools' "Take it back",
+``POST .../computer`` with null, as for any seat handed over).
+
+Each process looks, every :data:`TICK` seconds (``DOGFIGHT_CLOCK_TICK``), at the games
+it holds; a turn's time runs from the end of the game's last resolved step (or the
+game's making). The time is read from ``now`` (injectable: a test does not wait a day).
+Of several processes, the first to hand the seat over wins; the others find it handed
+(the seat is a computer's: it is not awaited any more).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from dogfight.server.db import clock_rows
+from dogfight.server.errors import ApiError
+from dogfight.server.play.games import LiveGame
+from dogfight.server.play.seating import check_flies, kinds_of, known_bots
+
+log = logging.getLogger("dogfight.clock")
+
+TICK_ENV = "DOGFIGHT_CLOCK_TICK"
+TICK = 60.0
+
+
+def bot_for(game: LiveGame, seat_id: str) -> str | None:
+    """The first computer player that flies the seat's vehicles."""
+    seat = game.seats[seat_id]
+    kinds = kinds_of(game.initial, {*seat.vehicles, *game.seat_vehicles(seat_id)})
+    for bot in known_bots():
+        with contextlib.suppress(ApiError):
+            check_flies(bot, seat.label, kinds, "bot")
+            return bot
+    return None
+
+
+@dataclass
+class TurnClock:
+    """One process's turn clocks."""
+
+    games: Callable[[], list[LiveGame]]
+    """The games this process holds."""
+    hand_over: Callable[[LiveGame], Awaitable[None]]
+    """Hand the seats the game waits for to their computer players (on its worker)."""
+    now: Callable[[], float] = time.time
+    tick: float = field(default_factory=lambda: float(os.environ.get(TICK_ENV) or TICK))
+    hours: dict[str, int] = field(default_factory=dict)
+
+    async def run(self) -> None:
+        """Look at the clocks every :attr:`tick` seconds, until cancelled."""
+        while True:
+            await asyncio.sleep(self.tick)
+            try:
+                await self.look()
+            except Exception:
+                log.exception("turn clocks not looked at")
+
+    async def look(self) -> None:
+        """Hand over the awaited seats of every clocked game whose turn has run out
+        (who is awaited is asked on the game's worker, by :attr:`hand_over`)."""
+        for game in self.games():
+            if game.failure is not None:
+                continue
+            hours = self.hours.get(game.id)
+            if hours is None:
+                hours = self.hours[game.id] = await asyncio.to_thread(
+                    clock_rows.hours_of, game.store, game.id
+                )
+            if not hours:
+                continue
+            began = await asyncio.to_thread(clock_rows.turn_began, game.store, game.id)
+            if began is not None and self.now() - began >= hours * 3600:
+                await self.hand_over(game)

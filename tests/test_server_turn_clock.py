@@ -1,0 +1,117 @@
+"""The turn clock (issue 32 item 3): in a game made with a 24-hour clock, a seat that has
+not planned when the clock runs out is handed to its computer player, which plans that
+turn; the server's log says so; the seat takes its seat back. The clock reads an
+injected time source: the test moves it a day on, it does not wait a day."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from server_helpers import duel_situation, straights_plan
+
+from dogfight.server.web.app import create_app
+from dogfight.server.web.limits import Limits
+
+Json = dict[str, Any]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
+@pytest.fixture
+def clock_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[TestClient, Clock]]:
+    monkeypatch.setenv("DOGFIGHT_CLOCK_TICK", "0.05")
+    clock = Clock()
+    limits = Limits(allowed_hosts=("testserver",))
+    app = create_app(f"sqlite:///{tmp_path / 'g.sqlite'}", limits=limits, now=clock)
+    with TestClient(app) as client:
+        yield client, clock
+
+
+def _game(client: TestClient, hours: int) -> tuple[str, list[Json]]:
+    situation = duel_situation(width=400, height=400, gap=0)
+    for plane, x in zip(situation["vehicles"], (40, 360), strict=True):
+        plane["pose"] = {"x": x, "y": 20, "heading": 90}
+    made = client.post("/api/games", json={"situation": situation, "clock": hours})
+    assert made.status_code == 201, made.text
+    return made.json()["game"]["id"], made.json()["seats"]
+
+
+def _view(client: TestClient, game: str, seat: Json) -> Json:
+    got = client.get(
+        f"/api/games/{game}/seats/{seat['id']}", headers={"X-Seat-Token": seat["token"]}
+    )
+    assert got.status_code == 200, got.text
+    out: Json = got.json()
+    return out
+
+
+def _plan(client: TestClient, game: str, seat: Json) -> None:
+    stage = _view(client, game, seat)["stage"]
+    body = {"turn": stage["turn"], "plans": {v: straights_plan() for v in stage["to_plan"]}}
+    sent = client.post(
+        f"/api/games/{game}/seats/{seat['id']}/plans",
+        json=body,
+        headers={"X-Seat-Token": seat["token"]},
+    )
+    assert sent.status_code == 200, sent.text
+
+
+def _until(what: Any, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not what():
+        assert time.monotonic() < deadline, "never came"
+        time.sleep(0.05)
+
+
+def test_when_the_clock_runs_out_the_computer_plans_and_the_seat_takes_it_back(
+    clock_client: tuple[TestClient, Clock], caplog: pytest.LogCaptureFixture
+) -> None:
+    client, clock = clock_client
+    game, (a, b) = _game(client, 24)
+    _plan(client, game, a)
+    clock.offset = 23 * 3600  # not yet: b still has an hour
+    time.sleep(0.3)  # several looks of the clock (every 0.05 s): none hands b over
+    assert _view(client, game, b)["seat"]["computer"] is None
+    with caplog.at_level(logging.WARNING, logger="dogfight.clock"):
+        clock.offset = 24 * 3600 + 1
+        _until(lambda: _view(client, game, b)["stage"].get("turn") == 2)
+    view = _view(client, game, b)
+    assert view["seat"]["computer"] is not None  # its computer player planned turn 1
+    assert any("turn clock ran out for seat central in turn 1" in r.message for r in caplog.records)
+    back = client.post(
+        f"/api/games/{game}/seats/{b['id']}/computer",
+        json={"bot": None},
+        headers={"X-Seat-Token": b["token"]},
+    )
+    assert back.status_code == 200, back.text
+    assert _view(client, game, b)["seat"]["computer"] is None
+
+
+def test_a_game_without_a_clock_waits(clock_client: tuple[TestClient, Clock]) -> None:
+    client, clock = clock_client
+    game, (a, b) = _game(client, 0)
+    _plan(client, game, a)
+    clock.offset = 1000 * 3600
+    time.sleep(0.3)
+    assert _view(client, game, b)["seat"]["computer"] is None
+    assert _view(client, game, b)["stage"]["turn"] == 1
+
+
+def test_a_clock_of_other_hours_is_refused(clock_client: tuple[TestClient, Clock]) -> None:
+    client, _ = clock_client
+    got = client.post("/api/games", json={"preset": "duel", "clock": 12})
+    assert got.status_code == 422 and got.json()["field"] == "clock", got.text
