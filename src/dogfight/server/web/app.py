@@ -17,14 +17,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.telemetry import TelemetryConfig
 from pydantic import ValidationError
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dogfight.catalog.loader import Catalog, load_catalog
-from dogfight.errors import shown_field
 from dogfight.output import encoding
 from dogfight.server.db.commits import GroupLost
 from dogfight.server.db.notify import Listener
@@ -32,12 +29,12 @@ from dogfight.server.db.status import failed_ids
 from dogfight.server.db.store import Store
 from dogfight.server.errors import ApiError, GameFailed
 from dogfight.server.play import failed_games, seat_actions, views
-from dogfight.server.play.games import LIGHT_VEHICLES, LiveGame
+from dogfight.server.play.games import LiveGame
 from dogfight.server.play.reminders import Reminders
 from dogfight.server.play.reminders import Settings as ReminderSettings
-from dogfight.server.play.seating import Table, known_bots, seats_of, table_of
+from dogfight.server.play.seating import known_bots
 from dogfight.server.play.service import GameService, one_arena
-from dogfight.server.play.setups import client_catalog, presets
+from dogfight.server.play.setups import client_catalog
 from dogfight.server.play.turn_clock import TurnClock, bot_for
 from dogfight.server.play.workers import GameWorkers
 from dogfight.server.schemas import (
@@ -53,8 +50,8 @@ from dogfight.server.schemas import (
 from dogfight.server.shapes import schema
 from dogfight.server.web import health, request_log
 from dogfight.server.web.campaigns import register_campaigns
-from dogfight.server.web.limits import Asgi, Guard, Limits, RateLimit, Receive, Scope, Send
-from dogfight.server.web.methods import allow_header
+from dogfight.server.web.game_making import GameMaker
+from dogfight.server.web.limits import Asgi, Guard, Limits, Receive, Scope, Send
 from dogfight.server.web.metrics import Metrics, register_metrics, turn_mark, turns_since
 from dogfight.server.web.pages import STATIC, Files, page
 from dogfight.server.web.plans_request import OPENAPI as PLANS_OPENAPI
@@ -65,6 +62,7 @@ from dogfight.server.web.plans_request import (
     read_plans,
     seat_token,
 )
+from dogfight.server.web.refusals import field_of, register_refusals
 from dogfight.server.web.reminders import register_reminders
 from dogfight.server.web.series import register_series
 from dogfight.server.web.ws import Connection, Hub, eager
@@ -143,11 +141,6 @@ def _answered(game: LiveGame, seat_id: str, since: int, answer: str) -> str:
     return views.seat_view_json(game, seat_id, since)
 
 
-def _loc(loc: Any) -> str | None:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
-    return shown_field(".".join(parts)) if parts else None
-
-
 log = logging.getLogger("dogfight.clock")
 
 
@@ -177,7 +170,6 @@ def create_app(
     one_arena()  # before any worker thread makes an allocator arena of its own
     cat = catalog or load_catalog()
     limits = (limits or Limits.from_env()).resolved()
-    new_games = RateLimit(limits.games_per_minute)
     store = Store(db_url)
     service = GameService(store, cat, bot_budget)
     hub = Hub()
@@ -239,28 +231,7 @@ def create_app(
             return await failed(exc)
         return JSONResponse(exc.body(), status_code=exc.status)
 
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = exc.errors()
-        first = errors[0] if errors else {"msg": "invalid request", "loc": ()}
-        status = 400 if first.get("type") == "json_invalid" else 422
-        message = "the body is not valid JSON" if status == 400 else str(first.get("msg"))
-        field = None if status == 400 else _loc(first.get("loc", ()))
-        return JSONResponse({"error": message, "field": field}, status_code=status)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        headers = exc.headers
-        if exc.status_code == 405:  # every method of the path (issue 28)
-            headers = allow_header(app.router.routes, request.scope, headers)
-        body = {"error": str(exc.detail), "field": None}
-        return JSONResponse(body, status_code=exc.status_code, headers=headers)
-
-    @app.exception_handler(Exception)
-    async def _bug(_: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse(
-            {"error": f"internal error ({type(exc).__name__})", "field": None}, status_code=500
-        )
+    register_refusals(app)
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -598,77 +569,10 @@ def create_app(
             ]
         }
 
-    def new_game(body: CreateGame) -> Json:
-        """Make a game; the answer holds each seat's private link (shown only here)."""
-        ready = ready_made()
-        if body.seed is not None and not body.analysis:
-            raise ApiError(
-                422,
-                "a chosen seed lets anyone predict the damage cards: give it only for an open "
-                "analysis game ('analysis': true); otherwise the server keeps its own secret",
-                "seed",
-            )
-        if (body.preset is None) == (body.situation is None):
-            raise ApiError(422, "give either 'preset' or 'situation'", "preset")
-        if body.preset is not None:
-            if body.preset not in ready:
-                raise ApiError(
-                    422, f"no preset {body.preset!r}; presets: {', '.join(ready)}", "preset"
-                )
-            setup = ready[body.preset]["setup"]
-            title = body.title or ready[body.preset]["title"]
-        else:
-            assert body.situation is not None
-            setup = body.situation
-            title = body.title or (
-                str(setup.get("scenario")) if setup.get("scenario") else "Custom game"
-            )
-        if body.preset is not None:
-            table = preset_tables.get(body.preset)
-            if table is None:
-                table = preset_tables[body.preset] = table_of(setup, cat)
-        else:
-            table = table_of(setup, cat)
-        seats = seats_of(body, table, limits.max_vehicles)
-        game, tokens = service.create(setup, title, seats, body.seed, body.analysis, body.clock)
-        return made_answer(game, tokens)
-
-    def made_answer(game: LiveGame, tokens: dict[str, str]) -> Json:
-        """A new game's answer: its summary, each seat's private link (shown only here)
-        and the hot-seat link holding every person's seat."""
-        links = []
-        for seat in sorted(game.seats.values(), key=lambda s: s.position):
-            token = tokens[seat.id]
-            links.append(
-                {
-                    "id": seat.id,
-                    "label": seat.label,
-                    "side": seat.side,
-                    "vehicles": sorted(game.seat_vehicles(seat.id)),
-                    "computer": seat.bot,
-                    "token": token,
-                    "link": f"{site}/play/{game.id}#seat={seat.id}&token={token}",
-                }
-            )
-        humans = [s for s in links if not s["computer"]]
-        hotseat = ",".join(f"{s['id']}:{s['token']}" for s in humans)
-        return {
-            "game": views.summary(game),
-            "seats": links,
-            "hotseat_link": f"{site}/play/{game.id}#seats={hotseat}",
-        }
-
+    maker = GameMaker(cat, service, limits, site)
+    new_game = maker.new_game
     app.state.new_game = new_game
-
-    ready_cache: list[dict[str, Json]] = []
-    preset_tables: dict[str, Table] = {}
-    """Each preset's setup checked once (not once per game made from it)."""
-
-    def ready_made() -> dict[str, Json]:
-        """The presets, worked out once (each places and checks a whole scenario)."""
-        if not ready_cache:
-            ready_cache.append(presets(cat))
-        return ready_cache[0]
+    throttle = maker.throttle
 
     def start_game(body: CreateGame) -> Json:
         """Make a game on the calling thread (the event loop's: campaigns) and let its
@@ -677,53 +581,17 @@ def create_app(
         schedule(service.get(made["game"]["id"]))
         return made
 
-    def throttle(request: Request) -> None:
-        """429 when the calling address made too many games (or campaigns, or campaign
-        missions: each makes a game or a record) in the last minute."""
-        client = request.client.host if request.client else "unknown"
-        wait = new_games.wait(client)
-        if wait:
-            raise ApiError(
-                429,
-                # the address counted is named: behind a proxy not named with
-                # --trusted-proxy every player is the proxy's address (docs/deploy.md)
-                f"at most {limits.games_per_minute} new games a minute from one address "
-                f"({client}); try again in {wait:.0f} s",
-                None,
-            )
-
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> Json:
         """Make a game; the answer holds each seat's private link (shown only here)."""
         throttle(request)
-        if light_request(body):
-            made, game, due = make(body)  # a duel of people: less work than handing it over
+        if maker.light(body):
+            made, game, due = maker.make(body)  # a duel of people: less work than handing it over
         else:
-            made, game, due = await workers.run(None, lambda: make(body))
+            made, game, due = await workers.run(None, lambda: maker.make(body))
         if due:
             schedule(game)
         return made
-
-    def make(body: CreateGame) -> tuple[Json, LiveGame, bool]:
-        """Make a game; the answer, the game, and whether it goes on by itself (its
-        computer players act first): asked here, as the game is made, instead of in a
-        task handed to the game's worker for every new game."""
-        made = new_game(body)
-        game = service.get(made["game"]["id"])
-        return made, game, game.more_to_do()
-
-    def light_request(body: CreateGame) -> bool:
-        """Whether a new game is light (:attr:`LiveGame.light`) and cheap to make: a
-        preset already checked, with few vehicles, played by people only."""
-        table = preset_tables.get(body.preset) if body.preset is not None else None
-        return (
-            table is not None
-            and not store.notifies
-            and len(table.sides) <= LIGHT_VEHICLES
-            and not table.automated
-            and not body.computer
-            and (body.seats is None or all(spec.bot is None for spec in body.seats))
-        )
 
     @app.post("/api/games/{game_id}/seats/{seat_id}/rematch", status_code=201)
     async def rematch(
@@ -739,20 +607,7 @@ def create_app(
         throttle(request)
         token = seat_token(x_seat_token, authorization)
 
-        def again() -> tuple[Json, LiveGame, bool]:
-            old = service.get(game_id, keep=False)  # read only: a finished game stays idle
-            service.fresh(old)
-            old.seat(seat_id, token)
-            if not old.state.over:
-                raise ApiError(409, "the game is not over: a rematch follows a finished game", None)
-            seats = [
-                (s.label, s.side, list(s.vehicles), s.bot)
-                for s in sorted(old.seats.values(), key=lambda s: s.position)
-            ]
-            game, tokens = service.create(old.setup, old.title, seats, None)
-            return made_answer(game, tokens), game, game.more_to_do()
-
-        made, game, due = await workers.run(None, again)
+        made, game, due = await workers.run(None, lambda: maker.rematch(game_id, seat_id, token))
         if due:
             schedule(game)
         return made
@@ -916,7 +771,7 @@ def create_app(
                 hello = Hello.model_validate_json(text)
             except ValidationError as exc:
                 error = exc.errors()[0]
-                where = _loc(error.get("loc", ())) or "seat"
+                where = field_of(error.get("loc", ())) or "seat"
                 await refuse(
                     f"first message {{seat, token, since}}: {where}: {error['msg']}", where
                 )
