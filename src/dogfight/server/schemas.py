@@ -55,6 +55,11 @@ class CreateGame(Strict):
         description="the turn clock in hours (0: none): a seat that has not planned when "
         "it runs out is handed to a computer player (it may take its seat back)",
     )
+    watch_delay: Literal[0, 1] = Field(
+        default=0,
+        description="spectators (the watch link) see the game live (0) or one turn behind "
+        "(1: the steps of turn N once turn N+1 is resolved, or the game over)",
+    )
 
 
 class SubmitPlans(Strict):

@@ -36,6 +36,7 @@ from dogfight.server.db.game_rows import record_of
 from dogfight.server.db.records import Json, slug
 from dogfight.server.db.store import Store
 from dogfight.server.db.tables import Base, GameRow, SeatRow
+from dogfight.server.db.watch_rows import WatchRow
 from dogfight.server.errors import ApiError, GameFailed, StepError
 from dogfight.server.play.games import LiveGame
 from dogfight.server.play.seats import new_game_id, new_token, token_hash
@@ -254,11 +255,13 @@ class GameService:
         seed: int | None,
         analysis: bool = False,
         clock: int = 0,
+        watch: tuple[str, int] | None = None,
     ) -> tuple[LiveGame, dict[str, str]]:
         """Make a game from a checked setup and seats (label, side, vehicles, bot);
         returns it with each seat's token (shown once, stored only as a hash). Without
         a ``seed`` the server draws a 62-bit secret one (too many to try them all
-        against the damage cards a seat has seen)."""
+        against the damage cards a seat has seen). ``watch``: the watch token's hash and
+        the spectators' delay (:mod:`dogfight.server.db.watch_rows`)."""
         seed = secrets.randbits(62) if seed is None else seed
         game_id = new_game_id()
         tokens: dict[str, str] = {}
@@ -296,6 +299,8 @@ class GameService:
         extra: list[Base] = [status.status_row(game_id, analysis)]
         if clock:  # the turn clock's hours (server/play/turn_clock.py)
             extra.append(ClockRow(game_id=game_id, hours=clock))
+        if watch is not None:
+            extra.append(WatchRow(game_id=game_id, token_hash=watch[0], delay=watch[1]))
         self.store.create_game(row, rows, extra)
         try:
             made = LiveGame(record, self.catalog, self.store, self.budget, analysis)

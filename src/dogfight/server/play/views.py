@@ -440,3 +440,39 @@ def ghost_json(ghost: Ghost, measured: bool = True) -> Json:
         "pose": pose_json(ghost.pose),
         "path": [[round(x, 3), round(y, 3)] for x, y in ghost.path],
     }
+
+
+NO_SEAT: frozenset[str] = frozenset()
+"""The vehicles of no seat: what every seat sees in common (a spectator's view)."""
+
+
+def watched(game: LiveGame, delay: int) -> int:
+    """How many steps a spectator sees: all of them live (``delay`` 0); one turn behind
+    (1), the steps of turn N once turn N+1 is resolved (the game's turn is N+2 or
+    later), or all once the game is over (or failed)."""
+    total = len(game.steps)
+    if not delay or game.state.over or game.failure is not None:
+        return total
+    seen = 0
+    while seen < total and game.steps[seen].turn < game.state.turn - delay:
+        seen += 1
+    return seen
+
+
+def watch_view_json(game: LiveGame, since: int, delay: int) -> str:
+    """A spectator's view as JSON text: the summary, the table as no seat sees it (every
+    seat's secret hidden: :func:`observe` and :func:`redactions` for no vehicle) after
+    the last step it may see (:func:`watched`), and its steps after ``since``."""
+    total = watched(game, delay)
+    since = min(max(since, 0), total)
+    state = game.steps[total - 1].state if total else game.initial
+    message = {
+        "type": "watch",
+        "game": _summary_part(game),
+        "delay": delay,
+        "state": public_view(state, NO_SEAT),
+        "since": since,
+        "steps": _steps(game, since, total, NO_SEAT),
+        "steps_total": total,
+    }
+    return text(message)

@@ -65,6 +65,7 @@ from dogfight.server.web.plans_request import (
 from dogfight.server.web.refusals import field_of, register_refusals
 from dogfight.server.web.reminders import register_reminders
 from dogfight.server.web.series import register_series
+from dogfight.server.web.watch import register_watch
 from dogfight.server.web.ws import Connection, Hub, eager
 
 NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
@@ -614,6 +615,7 @@ def create_app(
 
     register_campaigns(app, service, store.engine, cat, start_game, throttle)
     register_series(app, service, store.engine, start_game, throttle)
+    register_watch(app, service, hub, workers, limits)
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:
@@ -788,20 +790,7 @@ def create_app(
                 await websocket.send_json({"type": "error", **exc.body(), "status": exc.status})
                 await websocket.close(code=4000 + exc.status, reason=exc.error[:120])
                 return
-            sender = asyncio.create_task(hub.pump(game_id, connection))
-            try:
-                while True:
-                    message = await websocket.receive()
-                    if message["type"] == "websocket.disconnect":
-                        return
-                    if message.get("text") == "ping":
-                        hub.post(connection, encoding.text({"type": "pong"}))
-                        continue
-                    await refuse("after the first message only 'ping' is expected", None)
-                    return
-            finally:
-                hub.remove(game_id, connection)
-                sender.cancel()
+            await hub.listen(game_id, connection, lambda reason: refuse(reason, None))
         except WebSocketDisconnect:
             return
 

@@ -14,10 +14,12 @@ from typing import Any
 from fastapi import Request
 
 from dogfight.catalog.loader import Catalog
+from dogfight.server.db.watch_rows import watch_of
 from dogfight.server.errors import ApiError
 from dogfight.server.play import views
 from dogfight.server.play.games import LIGHT_VEHICLES, LiveGame
 from dogfight.server.play.seating import Table, seats_of, table_of
+from dogfight.server.play.seats import new_token, token_hash
 from dogfight.server.play.service import GameService
 from dogfight.server.play.setups import presets
 from dogfight.server.schemas import CreateGame
@@ -80,14 +82,22 @@ class GameMaker:
             )
             table = table_of(setup, self.cat)
         seats = seats_of(body, table, self.limits.max_vehicles)
+        watch = new_token()
         game, tokens = self.service.create(
-            setup, title, seats, body.seed, body.analysis, body.clock
+            setup,
+            title,
+            seats,
+            body.seed,
+            body.analysis,
+            body.clock,
+            (token_hash(watch), body.watch_delay),
         )
-        return self.made_answer(game, tokens)
+        return self.made_answer(game, tokens, watch)
 
-    def made_answer(self, game: LiveGame, tokens: dict[str, str]) -> Json:
-        """A new game's answer: its summary, each seat's private link (shown only here)
-        and the hot-seat link holding every person's seat."""
+    def made_answer(self, game: LiveGame, tokens: dict[str, str], watch: str) -> Json:
+        """A new game's answer: its summary, each seat's private link (shown only here),
+        the hot-seat link holding every person's seat and the spectators' watch link
+        (``watch``: its token, shown only here too)."""
         links = []
         for seat in sorted(game.seats.values(), key=lambda s: s.position):
             token = tokens[seat.id]
@@ -108,6 +118,7 @@ class GameMaker:
             "game": views.summary(game),
             "seats": links,
             "hotseat_link": f"{self.site}/play/{game.id}#seats={hotseat}",
+            "watch_link": f"{self.site}/watch/{game.id}#token={watch}",
         }
 
     def make(self, body: CreateGame) -> Made:
@@ -142,8 +153,13 @@ class GameMaker:
             (s.label, s.side, list(s.vehicles), s.bot)
             for s in sorted(old.seats.values(), key=lambda s: s.position)
         ]
-        game, tokens = self.service.create(old.setup, old.title, seats, None)
-        return self.made_answer(game, tokens), game, game.more_to_do()
+        old_watch = watch_of(self.service.store, game_id)
+        watch = new_token()
+        delay = 0 if old_watch is None else old_watch[1]
+        game, tokens = self.service.create(
+            old.setup, old.title, seats, None, watch=(token_hash(watch), delay)
+        )
+        return self.made_answer(game, tokens, watch), game, game.more_to_do()
 
     def throttle(self, request: Request) -> None:
         """429 when the calling address made too many games (or campaigns, or campaign

@@ -36,6 +36,7 @@ ENV = {
     "max_body": "DOGFIGHT_MAX_BODY",
     "max_vehicles": "DOGFIGHT_MAX_VEHICLES",
     "games_per_minute": "DOGFIGHT_GAMES_PER_MINUTE",
+    "max_spectators": "DOGFIGHT_MAX_SPECTATORS",
     "allowed_hosts": "DOGFIGHT_ALLOWED_HOSTS",
     "trusted_proxies": "DOGFIGHT_TRUSTED_PROXY",
 }
@@ -77,6 +78,8 @@ class Limits:
     fits; 40 hard bots made one step take 14 s."""
     games_per_minute: int = 30
     """New games per client address per minute."""
+    max_spectators: int = 20
+    """Spectators' open WebSockets per game (in one process): beyond it one is refused."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names the server answers to besides its own address and localhost
     (``*``: any)."""

@@ -35,7 +35,7 @@ import contextlib
 import logging
 import threading
 import types
-from collections.abc import Coroutine, Generator
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +61,9 @@ class Connection:
     seat: str
     sent: int = 0
     """Steps already put in the outbox (only touched with the game locked)."""
+    watch_delay: int | None = None
+    """A spectator's connection (:mod:`dogfight.server.web.watch`): the turns it sees the
+    game behind (0 or 1); None: a seat's."""
     version: int = -1
     """The game's version of the last view queued."""
     state: object = None
@@ -132,6 +135,11 @@ class Hub:
                 if not held:
                     del self.games[game_id]
 
+    def spectators(self, game_id: str) -> int:
+        """How many spectators' connections the game has open (in this process)."""
+        with self._lock:
+            return sum(c.watch_delay is not None for c in self.games.get(game_id, ()))
+
     def connections(self, game_id: str) -> list[Connection]:
         with self._lock:
             return list(self.games.get(game_id, ()))
@@ -164,7 +172,12 @@ class Hub:
         """The connection's next message (the game locked, changed since the last one)
         and whether it is an update: the seat's view with the steps it has not been
         sent, or an update when the table and the steps are as last sent (only who is
-        awaited changed)."""
+        awaited changed). A spectator is sent the view of no seat."""
+        if connection.watch_delay is not None:
+            text = views.watch_view_json(game, connection.sent, connection.watch_delay)
+            connection.sent = views.watched(game, connection.watch_delay)
+            connection.version = game.version
+            return text, False
         if connection.state is game.state and connection.sent == len(game.steps):
             text, update = views.seat_update_json(game, connection.seat), True
         else:
@@ -375,6 +388,26 @@ class Hub:
         self.remove(game_id, connection)
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await connection.websocket.close(code=connection.close_code)
+
+    async def listen(
+        self, game_id: str, connection: Connection, refuse: Callable[[str], Awaitable[None]]
+    ) -> None:
+        """Send the connection its messages (:meth:`pump`) and answer its ``"ping"``s
+        until it closes; anything else it sends is ``refuse``d (with the reason)."""
+        sender = asyncio.create_task(self.pump(game_id, connection))
+        try:
+            while True:
+                message = await connection.websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                if message.get("text") == "ping":
+                    self.post(connection, encoding.text({"type": "pong"}))
+                    continue
+                await refuse("after the first message only 'ping' is expected")
+                return
+        finally:
+            self.remove(game_id, connection)
+            sender.cancel()
 
     def _watching(self, loop: asyncio.AbstractEventLoop) -> None:
         if self._watchdog is None or self._watchdog.done():
