@@ -242,10 +242,13 @@ async function create() {
   const held = loadSeats(gid);
   for (const s of made.seats) if (!s.computer) held.seats[s.id] = s.token;
   held.active = made.seats.find((s) => !s.computer)?.id || null;
+  held.watch = made.watch_link; // shown again in the table's seat tools
   saveSeats(gid, held);
   $("links").hidden = false;
   $("loopback-note").hidden = !catalog.loopback;
   $("hotseat").href = made.hotseat_link;
+  $("watch-link").href = made.watch_link;
+  $("watch-link").textContent = shownLink(made.watch_link);
   $("seat-links").replaceChildren(...made.seats.map((s) => el("li", {},
     el("b", { text: s.label }), ` (${s.vehicles.join(", ")}) `,
     s.computer ? `computer: ${s.computer}` : el("a", { href: s.link, class: "seat-link", "data-seat": s.id, text: shownLink(s.link) }))));

@@ -436,6 +436,11 @@ function renderSeatTools() {
     links.append(el("li", {}, el("b", { text: seat ? seat.label : id }), " ", el("a", { href: link, class: "seat-link", "data-seat": id, text: link })));
   }
   details.append(el("p", { class: "muted", text: "Each seat's private link (whoever opens it plays that seat):" }), links);
+  if (held.watch) {
+    const watch = shownLink(held.watch);
+    details.append(el("p", { class: "muted" }, "Spectators' watch link (no seat's secrets): ",
+      el("a", { href: watch, id: "watch-link", text: watch })));
+  }
   if (view.stage.kind !== "over") {
     const current = view.seat.computer;
     if (current) {
@@ -683,6 +688,7 @@ async function rematch(e) {
   const people = made.seats.filter((s) => !s.computer);
   for (const s of people) again.seats[s.id] = s.token;
   again.active = people.find((s) => s.id === held.active)?.id || people[0]?.id || null;
+  again.watch = made.watch_link;
   saveSeats(gid, again);
   if (hotseat()) {
     location.href = made.hotseat_link;
