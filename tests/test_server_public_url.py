@@ -77,6 +77,7 @@ def test_every_link_of_a_new_game_starts_with_the_public_url(tmp_path: Path) -> 
         made = client.post("/api/games", json={"preset": "duel"}).json()
         game = made["game"]["id"]
         assert made["hotseat_link"].startswith(f"{PUBLIC}/play/{game}#seats=")
+        assert made["watch_link"].startswith(f"{PUBLIC}/watch/{game}#token=")
         for seat in made["seats"]:
             assert seat["link"] == f"{PUBLIC}/play/{game}#seat={seat['id']}&token={seat['token']}"
         catalog = client.get("/api/catalog").json()

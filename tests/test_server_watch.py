@@ -146,3 +146,13 @@ def test_spectators_beyond_the_limit_are_refused(tmp_path: Path) -> None:
         with c.websocket_connect(url) as third:
             third.send_json({"token": watch_token(made)})
             assert third.receive_json()["type"] == "watch"
+
+
+def test_the_spectators_limit_from_the_option_or_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dogfight.cli.web import _limits
+
+    monkeypatch.setenv("DOGFIGHT_MAX_SPECTATORS", "5")
+    assert Limits.from_env().max_spectators == 5
+    assert _limits("127.0.0.1", max_spectators=2).max_spectators == 2  # serve --max-spectators

@@ -49,6 +49,13 @@ GamesPerMinuteOption = Annotated[
         "(env DOGFIGHT_GAMES_PER_MINUTE; default 30)."
     ),
 ]
+MaxSpectatorsOption = Annotated[
+    int | None,
+    typer.Option(
+        help="Spectators' open sockets per game (in each process), 0: no limit "
+        "(env DOGFIGHT_MAX_SPECTATORS; default 20)."
+    ),
+]
 AllowHostOption = Annotated[
     list[str] | None,
     typer.Option(
@@ -130,6 +137,7 @@ def _limits(
     games_per_minute: int | None = None,
     allow_host: list[str] | None = None,
     trusted_proxy: list[str] | None = None,
+    max_spectators: int | None = None,
 ) -> Limits:
     from dogfight.server.web.limits import Limits
 
@@ -140,6 +148,7 @@ def _limits(
         games_per_minute=games_per_minute,
         allowed_hosts=allow_host or None,
         trusted_proxies=trusted_proxy or None,
+        max_spectators=max_spectators,
     )
 
 
@@ -221,6 +230,7 @@ def register(app: typer.Typer) -> None:
         max_body: MaxBodyOption = None,
         max_vehicles: MaxVehiclesOption = None,
         games_per_minute: GamesPerMinuteOption = None,
+        max_spectators: MaxSpectatorsOption = None,
         allow_host: AllowHostOption = None,
         trusted_proxy: TrustedProxyOption = None,
         reuse_port: Annotated[
@@ -301,7 +311,15 @@ def register(app: typer.Typer) -> None:
                 print_upgrade(engine)
             finally:
                 engine.dispose()
-        limits = _limits(host, max_body, max_vehicles, games_per_minute, allow_host, trusted_proxy)
+        limits = _limits(
+            host,
+            max_body,
+            max_vehicles,
+            games_per_minute,
+            allow_host,
+            trusted_proxy,
+            max_spectators,
+        )
         web = create_app(
             url,
             catalog(),
