@@ -1,5 +1,5 @@
 """The watch page (issue 32 item 4): a spectator opens a game's watch link while its two
-seats play over the API; the page shows the moves live, and nothing a seat keeps secret
+seats play a whole game over the API; the page shows the moves live, and nothing a seat keeps secret
 (an explosion drawn, a lost observer) reaches its screen, its HTTP bodies or its
 WebSocket frames. Screenshots at both viewports go to ``artifacts/browser/viewports/``."""
 
@@ -44,6 +44,24 @@ def test_a_spectator_watches_a_duel_live_and_sees_no_secret(server: Server, brow
     assert "bristol" in log and "chaser" in log
     assert watcher.locator("#board [data-vehicle]").count() == 2
     both_viewports(watcher, "item32-watch")
+    # on to the end of the game (the airplanes fly straight off the table)
+    for turn in range(2, 12):
+        summary = httpx.get(f"{server.base}/api/games/{game}", timeout=20).json()
+        if summary["over"]:
+            break
+        for seat, vid, kind in seats:
+            s = next(x for x in made["seats"] if x["label"] == seat)
+            if seat not in summary["waiting_for"] and s["id"] not in summary["waiting_for"]:
+                continue
+            answer = httpx.post(
+                f"{server.base}/api/games/{game}/seats/{s['id']}/plans",
+                headers={"X-Seat-Token": s["token"]},
+                json={"turn": turn, "plans": {vid: default_plans(kind)[0]}},
+                timeout=20,
+            )
+            assert answer.status_code < 300, answer.text
+    assert httpx.get(f"{server.base}/api/games/{game}", timeout=20).json()["over"]
+    watcher.wait_for_function("() => document.getElementById('status').innerText === 'Game over'")
     screen = watcher.inner_text("body")
     for secret in SECRETS:
         assert secret not in screen
