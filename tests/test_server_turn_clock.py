@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -115,3 +116,33 @@ def test_a_clock_of_other_hours_is_refused(clock_client: tuple[TestClient, Clock
     client, _ = clock_client
     got = client.post("/api/games", json={"preset": "duel", "clock": 12})
     assert got.status_code == 422 and got.json()["field"] == "clock", got.text
+
+
+def _ends(summary: Json) -> float:
+    return datetime.fromisoformat(summary["clock"]["ends"].replace("Z", "+00:00")).timestamp()
+
+
+def test_the_summary_shows_the_clock_and_when_the_turn_runs_out(
+    clock_client: tuple[TestClient, Clock],
+) -> None:
+    client, _ = clock_client
+    before = int(time.time())
+    game, (a, b) = _game(client, 48)
+    summary = client.get(f"/api/games/{game}").json()
+    assert summary["clock"]["hours"] == 48
+    assert summary["clock"]["ends"].endswith("Z")
+    assert before + 48 * 3600 <= _ends(summary) <= time.time() + 48 * 3600
+    assert _view(client, game, a)["game"]["clock"] == summary["clock"]
+    first = _ends(summary)
+    _plan(client, game, a)
+    _plan(client, game, b)
+    _until(lambda: _view(client, game, a)["stage"].get("turn") == 2)
+    later = client.get(f"/api/games/{game}").json()["clock"]
+    assert later["hours"] == 48 and _ends({"clock": later}) >= first  # from turn 2's start
+
+
+def test_a_game_without_a_clock_shows_none(clock_client: tuple[TestClient, Clock]) -> None:
+    client, _ = clock_client
+    game, _ = _game(client, 0)
+    assert "clock" not in client.get(f"/api/games/{game}").json()
+

@@ -55,6 +55,14 @@ class SummaryHead(TypedDict):
     scenario: str | None
 
 
+class ClockShown(TypedDict):
+    """A clocked game's clock as its summary shows it (issue 32 item 3): its hours and
+    when the current turn's time runs out (UTC, ISO 8601; None once the game is over)."""
+
+    hours: int
+    ends: str | None
+
+
 class Summary(SummaryHead):
     """What anyone may know about a game (no seed but an open analysis game's, no
     plans, no damage)."""
@@ -68,6 +76,7 @@ class Summary(SummaryHead):
     analysis: bool
     waiting_for: list[str]
     seats: list[SummarySeat]
+    clock: NotRequired[ClockShown]
     seed: NotRequired[int]
     result: NotRequired[dict[str, Any] | None]
 

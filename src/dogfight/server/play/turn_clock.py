@@ -19,11 +19,13 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from dogfight.server.db import clock_rows
 from dogfight.server.errors import ApiError
 from dogfight.server.play.games import LiveGame
 from dogfight.server.play.seating import check_flies, kinds_of, known_bots
+from dogfight.server.shapes import ClockShown
 
 log = logging.getLogger("dogfight.clock")
 
@@ -79,3 +81,18 @@ class TurnClock:
             began = await asyncio.to_thread(clock_rows.turn_began, game.store, game.id)
             if began is not None and self.now() - began >= hours * 3600:
                 await self.hand_over(game)
+
+
+def shown(game: LiveGame) -> ClockShown | None:
+    """The game's clock for its summary (None: a game without one). The hours are read
+    once for the game's life; when the turn began, once per version of the game (the
+    summary is made once per version)."""
+    hours = game.view_cache.kept(("clock hours",), clock_rows.hours_of, game.store, game.id)
+    if not hours:
+        return None
+    began = None if game.state.over else clock_rows.turn_began(game.store, game.id)
+    ends = None
+    if began is not None:
+        at = datetime.fromtimestamp(began + hours * 3600, UTC)
+        ends = at.isoformat(timespec="seconds").replace("+00:00", "Z")
+    return {"hours": hours, "ends": ends}

@@ -29,6 +29,7 @@ from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState
 from dogfight.server.db.records import Json, Seat, Step, event_json, pose_json
 from dogfight.server.errors import ApiError
+from dogfight.server.play import turn_clock
 from dogfight.server.shapes import (
     SeatPart,
     SeatTable,
@@ -229,6 +230,9 @@ def _summary(game: LiveGame) -> Summary:
         "waiting_for": waiting,
         "seats": seats,
     }
+    clock = turn_clock.shown(game)
+    if clock is not None:
+        out["clock"] = clock
     if game.analysis:
         out["seed"] = game.seed
     if state.over:

@@ -345,6 +345,24 @@ function renderBoard() {
   drawBoard({ paths, ghosts, shots });
 }
 
+// The game's turn clock (summary.clock: hours, and when the turn runs out, UTC), as
+// "Turn clock: 24 h — 5 h 12 min left"; hidden in a game without one. Redrawn every minute.
+function renderClock() {
+  const box = $("turn-clock");
+  const clock = view && view.game.clock;
+  box.hidden = !clock;
+  if (!clock) return;
+  let text = `Turn clock: ${clock.hours} h`;
+  if (clock.ends && view.game.stage !== "over") {
+    const ends = Date.parse(clock.ends);
+    const mins = Math.max(0, Math.floor((ends - Date.now()) / 60000));
+    text += mins > 0 ? ` — ${Math.floor(mins / 60)} h ${mins % 60} min left` : " — ran out";
+    box.title = `this turn's time runs out at ${new Date(ends).toUTCString()}`;
+  }
+  box.textContent = text;
+}
+setInterval(() => { if (view) renderClock(); }, 60000);
+
 function renderHeader() {
   const g = view.game;
   $("title").textContent = g.analysis ? `${g.title} — open analysis game, seed ${g.seed}: the damage cards can be predicted` : g.title;
@@ -358,6 +376,7 @@ function renderHeader() {
           ? `Turn ${g.turn}, phase ${g.phase + 1}: your decision`
           : `Turn ${g.turn}, phase ${g.phase + 1}: choosing targets`;
   if (!animating) $("status").textContent = status;
+  renderClock();
   const measuring = $("measuring");
   measuring.hidden = !view.state.switches;
   measuring.textContent = asPrinted() ? "no measuring while planning (as printed)" : "previews on";
