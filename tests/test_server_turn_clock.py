@@ -146,3 +146,20 @@ def test_a_game_without_a_clock_shows_none(clock_client: tuple[TestClient, Clock
     game, _ = _game(client, 0)
     assert "clock" not in client.get(f"/api/games/{game}").json()
 
+
+def test_a_rematch_keeps_the_clock(clock_client: tuple[TestClient, Clock]) -> None:
+    client, _ = clock_client
+    sit = duel_situation()
+    for v in sit["vehicles"]:  # both fly off the north edge: over at the first phase
+        v["pose"] = {"x": v["pose"]["x"], "y": 86.0, "heading": 90.0}
+    made = client.post("/api/games", json={"situation": sit, "clock": 24}).json()
+    game = made["game"]["id"]
+    for seat in made["seats"]:
+        _plan(client, game, seat)
+    assert client.get(f"/api/games/{game}").json()["over"] is True
+    first = made["seats"][0]
+    again = client.post(
+        f"/api/games/{game}/seats/{first['id']}/rematch", headers={"X-Seat-Token": first["token"]}
+    )
+    assert again.status_code == 201, again.text
+    assert again.json()["game"]["clock"]["hours"] == 24

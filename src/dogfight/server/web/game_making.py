@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import Request
 
 from dogfight.catalog.loader import Catalog
+from dogfight.server.db import clock_rows
 from dogfight.server.db.watch_rows import watch_of
 from dogfight.server.errors import ApiError
 from dogfight.server.play import views
@@ -143,7 +144,7 @@ class GameMaker:
 
     def rematch(self, game_id: str, seat_id: str, token: str | None) -> Made:
         """A finished game played again by a seat of it: the same setup, seats and
-        computer players, a new secret seed."""
+        computer players, turn clock, a new secret seed."""
         old = self.service.get(game_id, keep=False)  # read only: a finished game stays idle
         self.service.fresh(old)
         old.seat(seat_id, token)
@@ -157,7 +158,12 @@ class GameMaker:
         watch = new_token()
         delay = 0 if old_watch is None else old_watch[1]
         game, tokens = self.service.create(
-            old.setup, old.title, seats, None, watch=(token_hash(watch), delay)
+            old.setup,
+            old.title,
+            seats,
+            None,
+            clock=clock_rows.hours_of(self.service.store, game_id),  # the same turn clock
+            watch=(token_hash(watch), delay),
         )
         return self.made_answer(game, tokens, watch), game, game.more_to_do()
 
