@@ -4,6 +4,7 @@ form); a server without a public address says in the form that it sends no remin
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -82,4 +83,22 @@ def test_the_lobby_makes_a_game_with_a_turn_clock(browser: Any, server: Server) 
         assert clock_rows.hours_of(store, game) == 48
     finally:
         store.close()
+    assert page.errors == []
+
+
+def test_the_table_shows_the_turn_clock_near_its_header(browser: Any, server: Server) -> None:
+    """A clocked game's table says "Turn clock: 24 h — 23 h 59 min left", in view and on
+    one line at a phone's 390x844; a game without a clock shows none."""
+    made = create_game(server, {"preset": "duel", "clock": 24})
+    page = open_link(new_page(browser, 390, 844), server, made["seats"][0]["link"])
+    page.wait_for_selector("#turn-clock:not([hidden])")
+    shown = page.text_content("#turn-clock") or ""
+    assert re.fullmatch(r"Turn clock: 24 h — 2[34] h \d+ min left", shown), shown
+    box = page.locator("#turn-clock").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert box["height"] < 30  # one line
+    plain = create_game(server, {"preset": "duel"})
+    page = open_link(page, server, plain["seats"][0]["link"])
+    page.wait_for_selector("#status:not(:empty)")
+    assert page.is_hidden("#turn-clock")
     assert page.errors == []

@@ -43,12 +43,18 @@ def clock_client(
 
 
 def _game(client: TestClient, hours: int) -> tuple[str, list[Json]]:
+    made = _made(client, hours)
+    return made["game"]["id"], made["seats"]
+
+
+def _made(client: TestClient, hours: int) -> Json:
     situation = duel_situation(width=400, height=400, gap=0)
     for plane, x in zip(situation["vehicles"], (40, 360), strict=True):
         plane["pose"] = {"x": x, "y": 20, "heading": 90}
     made = client.post("/api/games", json={"situation": situation, "clock": hours})
     assert made.status_code == 201, made.text
-    return made.json()["game"]["id"], made.json()["seats"]
+    out: Json = made.json()
+    return out
 
 
 def _view(client: TestClient, game: str, seat: Json) -> Json:
@@ -163,3 +169,27 @@ def test_a_rematch_keeps_the_clock(clock_client: tuple[TestClient, Clock]) -> No
     )
     assert again.status_code == 201, again.text
     assert again.json()["game"]["clock"]["hours"] == 24
+
+
+def test_the_games_log_says_the_clock_ran_out_for_every_seat_and_spectator(
+    clock_client: tuple[TestClient, Clock],
+) -> None:
+    client, clock = clock_client
+    made = _made(client, 24)
+    game, (a, b) = made["game"]["id"], made["seats"]
+    assert client.get(f"/api/games/{game}").json()["clock"]["ran_out"] == []
+    _plan(client, game, a)
+    clock.offset = 24 * 3600 + 1
+    _until(lambda: _view(client, game, b)["stage"].get("turn") == 2)
+    said = (
+        "Turn 1: central's turn clock ran out; the easy computer player plans for this "
+        "seat (its player takes the seat back from the seat tools)"
+    )
+    note = {"turn": 1, "seat": "central", "text": said}
+    assert client.get(f"/api/games/{game}").json()["clock"]["ran_out"] == [note]
+    for seat in (a, b):  # in every seat's view (from the stored row: after any reload)
+        assert _view(client, game, seat)["game"]["clock"]["ran_out"] == [note]
+    token = made["watch_link"].split("#token=")[1]
+    watched = client.get(f"/api/games/{game}/watch", headers={"X-Watch-Token": token})
+    assert watched.status_code == 200, watched.text
+    assert watched.json()["game"]["clock"]["ran_out"] == [note]

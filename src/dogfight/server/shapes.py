@@ -55,12 +55,21 @@ class SummaryHead(TypedDict):
     scenario: str | None
 
 
+class ClockNote(TypedDict):
+    """A seat's turn clock ran out in ``turn``: the game's log says so in ``text``."""
+
+    turn: int
+    seat: str
+    text: str
+
+
 class ClockShown(TypedDict):
     """A clocked game's clock as its summary shows it (issue 32 item 3): its hours and
     when the current turn's time runs out (UTC, ISO 8601; None once the game is over)."""
 
     hours: int
     ends: str | None
+    ran_out: list[ClockNote]
 
 
 class Summary(SummaryHead):

@@ -23,14 +23,51 @@ from datetime import UTC, datetime
 
 from dogfight.server.db import clock_rows
 from dogfight.server.errors import ApiError
+from dogfight.server.play import seat_actions
 from dogfight.server.play.games import LiveGame
 from dogfight.server.play.seating import check_flies, kinds_of, known_bots
-from dogfight.server.shapes import ClockShown
+from dogfight.server.shapes import ClockNote, ClockShown
 
 log = logging.getLogger("dogfight.clock")
 
 TICK_ENV = "DOGFIGHT_CLOCK_TICK"
 TICK = 60.0
+
+
+def hand_over(game: LiveGame, now: float) -> None:
+    """The turn clock ran out (on the game's worker): each seat the game waits for is
+    handed to its computer player, which plays; stored first (``clock_outs``: the game's
+    log says so, :func:`notes`), then logged on the server's log."""
+    turn = game.next_step()
+    for seat_id in game.waiting_for():
+        bot = bot_for(game, seat_id)
+        if bot is None:
+            continue
+        number = turn[0] if turn else game.state.turn
+        clock_rows.ran_out(game.store, game.id, number, seat_id, bot, now)
+        seat_actions.set_bot(game, seat_id, bot)
+        log.warning(
+            "game %s: the turn clock ran out for seat %s in turn %s: %s plays it",
+            game.id,
+            seat_id,
+            number,
+            bot,
+        )
+
+
+def notes(game: LiveGame) -> list[ClockNote]:
+    """The game's log's notes of the clocks that ran out, in words (no secret: who was
+    awaited is public), made from the stored rows."""
+    out: list[ClockNote] = []
+    for turn, seat_id, bot in clock_rows.outs_of(game.store, game.id):
+        seat = game.seats.get(seat_id)
+        label = seat.label if seat is not None else seat_id
+        text = (
+            f"Turn {turn}: {label}'s turn clock ran out; the {bot} computer player plans "
+            "for this seat (its player takes the seat back from the seat tools)"
+        )
+        out.append({"turn": turn, "seat": seat_id, "text": text})
+    return out
 
 
 def bot_for(game: LiveGame, seat_id: str) -> str | None:
@@ -95,4 +132,4 @@ def shown(game: LiveGame) -> ClockShown | None:
     if began is not None:
         at = datetime.fromtimestamp(began + hours * 3600, UTC)
         ends = at.isoformat(timespec="seconds").replace("+00:00", "Z")
-    return {"hours": hours, "ends": ends}
+    return {"hours": hours, "ends": ends, "ran_out": notes(game)}

@@ -104,3 +104,20 @@ export function seatsFromLink(gameId) {
   saveSeats(gameId, held);
   return held;
 }
+
+// The game's log with the notes of the turn clocks that ran out (the summary's
+// clock.ran_out, made by the server from stored rows): each note before its turn's first
+// step, or at the end while its turn is not played yet. `entries(step)` is a step's
+// log elements.
+export function logWithClockNotes(game, steps, entries) {
+  const notes = (game && game.clock && game.clock.ran_out) || [];
+  const note = (n) => el("div", { class: "log clock_ran_out", text: n.text });
+  const out = [];
+  let i = 0;
+  for (const s of steps) {
+    while (i < notes.length && notes[i].turn <= s.turn) out.push(note(notes[i++]));
+    out.push(...entries(s));
+  }
+  while (i < notes.length) out.push(note(notes[i++]));
+  return out;
+}

@@ -2,7 +2,7 @@
 // behind a curtain). The page keeps only the active seat's view: switching seats drops it
 // and asks the server for the other seat's own view.
 
-import { api, el, loadSeats, saveSeats, seatsFromLink, shownLink } from "./common.js";
+import { api, el, loadSeats, logWithClockNotes, saveSeats, seatsFromLink, shownLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
 import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionDecisions, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, movePoints, pathAfter, speedClass } from "./cards.js";
@@ -590,14 +590,14 @@ function nameOf(type) {
 
 function renderLog() {
   const box = $("log-entries");
-  box.replaceChildren();
-  for (const s of steps) {
-    box.append(el("h4", { text: s.phase === 0 ? `Turn ${s.turn}` : `Turn ${s.turn}, phase ${s.phase}` }));
-    for (const e of s.events) {
-      if (e.kind === "turn_started" || e.kind === "phase_started") continue;
-      box.append(el("div", { class: `log ${e.kind}`, text: e.text }));
-    }
-  }
+  box.replaceChildren(
+    ...logWithClockNotes(view && view.game, steps, (s) => [
+      el("h4", { text: s.phase === 0 ? `Turn ${s.turn}` : `Turn ${s.turn}, phase ${s.phase}` }),
+      ...s.events
+        .filter((e) => e.kind !== "turn_started" && e.kind !== "phase_started")
+        .map((e) => el("div", { class: `log ${e.kind}`, text: e.text })),
+    ]),
+  );
   box.scrollTop = box.scrollHeight;
 }
 
@@ -1177,7 +1177,11 @@ async function startReplay() {
     const paths = f.events.filter((e) => e.kind === "moved").map((e) => ({ side: sides[e.vehicle], points: movePoints(e) }));
     board.draw(f.state, { paths, shots, mine: new Set() });
     const box = $("log-entries");
-    box.replaceChildren(...f.events.filter((e) => e.kind !== "phase_started").map((e) => el("div", { class: `log ${e.kind}`, text: e.text })));
+    // a turn's first step shows the notes of the clocks that ran out in that turn
+    const first = i > 0 && frames[i - 1].turn !== f.turn;
+    const game = { clock: { ran_out: ((data.game.clock || {}).ran_out || []).filter((n) => n.turn === f.turn) } };
+    box.replaceChildren(...logWithClockNotes(first ? game : null, [f], (s) =>
+      s.events.filter((e) => e.kind !== "phase_started").map((e) => el("div", { class: `log ${e.kind}`, text: e.text }))));
   };
   $("replay-prev").onclick = () => show(Math.max(0, Number(slider.value) - 1));
   $("replay-next").onclick = () => show(Math.min(frames.length - 1, Number(slider.value) + 1));

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
@@ -28,14 +27,14 @@ from dogfight.server.db.notify import Listener
 from dogfight.server.db.status import failed_ids
 from dogfight.server.db.store import Store
 from dogfight.server.errors import ApiError, GameFailed
-from dogfight.server.play import failed_games, seat_actions, views
+from dogfight.server.play import failed_games, seat_actions, turn_clock, views
 from dogfight.server.play.games import LiveGame
 from dogfight.server.play.reminders import Reminders
 from dogfight.server.play.reminders import Settings as ReminderSettings
 from dogfight.server.play.seating import known_bots
 from dogfight.server.play.service import GameService, one_arena
 from dogfight.server.play.setups import client_catalog
-from dogfight.server.play.turn_clock import TurnClock, bot_for
+from dogfight.server.play.turn_clock import TurnClock
 from dogfight.server.play.workers import GameWorkers
 from dogfight.server.schemas import (
     REFUSALS,
@@ -140,9 +139,6 @@ def _answered(game: LiveGame, seat_id: str, since: int, answer: str) -> str:
     if answer == "update":
         return views.seat_update_json(game, seat_id)
     return views.seat_view_json(game, seat_id, since)
-
-
-log = logging.getLogger("dogfight.clock")
 
 
 TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
@@ -486,19 +482,7 @@ def create_app(
         computer player, which plays (logged)."""
 
         def task() -> None:
-            turn = game.next_step()
-            for seat_id in game.waiting_for():
-                bot = bot_for(game, seat_id)
-                if bot is None:
-                    continue
-                seat_actions.set_bot(game, seat_id, bot)
-                log.warning(
-                    "game %s: the turn clock ran out for seat %s in turn %s: %s plays it",
-                    game.id,
-                    seat_id,
-                    turn[0] if turn else "?",
-                    bot,
-                )
+            turn_clock.hand_over(game, clock.now())
             hub.fan_out(game)
             reminders.notice(game, hub.loop)
 
