@@ -16,6 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from server_helpers import duel_situation, straights_plan
 
+from dogfight.server.db import clock_rows
+from dogfight.server.db.store import Store, sqlite_url
 from dogfight.server.web.app import create_app
 from dogfight.server.web.limits import Limits
 
@@ -193,3 +195,19 @@ def test_the_games_log_says_the_clock_ran_out_for_every_seat_and_spectator(
     watched = client.get(f"/api/games/{game}/watch", headers={"X-Watch-Token": token})
     assert watched.status_code == 200, watched.text
     assert watched.json()["game"]["clock"]["ran_out"] == [note]
+
+
+def test_of_two_processes_handing_a_seat_over_the_first_wins(
+    clock_client: tuple[TestClient, Clock], tmp_path: Path
+) -> None:
+    """The hand-over is stored once per game, turn and seat: a second process storing
+    the same is told it was stored first elsewhere (and hands nothing over)."""
+    client, _ = clock_client
+    game, _ = _game(client, 24)
+    store = Store(sqlite_url(tmp_path / "g.sqlite"))  # the server's database
+    try:
+        assert clock_rows.ran_out(store, game, 1, "allies", "easy", 1.0)
+        assert not clock_rows.ran_out(store, game, 1, "allies", "aggressive", 2.0)
+        assert clock_rows.outs_of(store, game) == [(1, "allies", "easy")]
+    finally:
+        store.close()

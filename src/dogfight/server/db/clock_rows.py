@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import cast
 
 from sqlalchemy import Float, ForeignKey, Integer, String, Table, func, insert, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from dogfight.server.db.store import Store
@@ -41,12 +42,17 @@ class ClockOutRow(Base):
 OUTS = cast(Table, ClockOutRow.__table__)
 
 
-def ran_out(store: Store, game_id: str, turn: int, seat: str, bot: str, at: float) -> None:
-    """Store that the seat's clock ran out in ``turn`` and ``bot`` was handed it."""
-    with store.engine.begin() as connection:
-        connection.execute(
-            insert(OUTS).values(game_id=game_id, turn=turn, seat=seat, bot=bot, created=at)
-        )
+def ran_out(store: Store, game_id: str, turn: int, seat: str, bot: str, at: float) -> bool:
+    """Store that the seat's clock ran out in ``turn`` and ``bot`` is handed it; False
+    when it is stored already (another process handed the seat over first: it wins)."""
+    try:
+        with store.engine.begin() as connection:
+            connection.execute(
+                insert(OUTS).values(game_id=game_id, turn=turn, seat=seat, bot=bot, created=at)
+            )
+    except IntegrityError:
+        return False
+    return True
 
 
 def outs_of(store: Store, game_id: str) -> list[tuple[int, str, str]]:

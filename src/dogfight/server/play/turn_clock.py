@@ -44,7 +44,8 @@ def hand_over(game: LiveGame, now: float) -> None:
         if bot is None:
             continue
         number = turn[0] if turn else game.state.turn
-        clock_rows.ran_out(game.store, game.id, number, seat_id, bot, now)
+        if not clock_rows.ran_out(game.store, game.id, number, seat_id, bot, now):
+            continue  # another process handed it over first
         seat_actions.set_bot(game, seat_id, bot)
         log.warning(
             "game %s: the turn clock ran out for seat %s in turn %s: %s plays it",
