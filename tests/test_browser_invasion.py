@@ -269,7 +269,7 @@ def test_bombers_over_the_tripods_to_the_end(server: Server, browser: Any) -> No
     assert finished, "the bombing game did not reach its end screen"
     log = page.inner_text("#log-entries")
     assert len(picked) == 2, log
-    assert "caproni's bombs land: the dot covers scarab, 2 C card(s)." in log
+    assert "caproni's bombs land: the dot covers scarab, 2 C cards." in log
     page.screenshot(path=str(folder / "bombing-end.png"))
     assert page.errors == []
     # What the page chose is what the Scarab took (the bomber's seat sees its pick).

@@ -54,3 +54,16 @@ def test_a_drawn_card_tells_only_the_icons_that_act() -> None:
     drawn = ev.DamageDrawn("camel", "A", ("A1-wound", "A0-jam"), 1, 1, "fokker front")
     assert "(1 and wounded pilot, 0 and jammed)" in describe(drawn, catalog, ACTING["000"])
     assert "(1, 0 and jammed)" in describe(drawn, catalog, ACTING[None])
+
+
+def test_counts_of_cards_are_words_not_card_s() -> None:
+    """Issue 29 item 8: English prose, "1 A damage card", "2 C cards", never "card(s)"."""
+    for cls in (ev.DamageCardsTaken, ev.BombsLanded, ev.RocketsHit):
+        for count in (1, 2):
+            event = sample(cls)
+            name = next(f.name for f in dataclasses.fields(event) if f.name in ("count", "cards"))
+            if not isinstance(getattr(event, name), int):
+                continue
+            said = describe(dataclasses.replace(event, **{name: count}))
+            assert "(s)" not in said, said
+            assert ("cards" in said) == (count == 2), said

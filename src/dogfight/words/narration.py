@@ -120,7 +120,7 @@ def describe(
         case ev.JamCounterDiscarded(vehicle=v, weapon=w, left=left):
             return f"{v}'s {w} guns are jammed this phase ({plural(left, 'counter')} left)."
         case ev.DamageCardsTaken(vehicle=v, deck=deck, count=count):
-            return f"{v} takes {count} {deck} damage card(s)."
+            return f"{v} takes {plural(count, f'{deck} damage card')}."
         case ev.Jammed(firer=f, weapon=w, card=card):
             return f"Card {card} is shown: {f}'s {w} guns jam."
         case ev.Explosion(vehicle=v, card=card, eliminates=outright):
@@ -196,7 +196,7 @@ def describe(
             return f"{b}'s bombs miss."
         case ev.BombsLanded(bomber=b, target=t, how=how, cards=n):
             where = "the dot covers" if how == "dot" else "the card covers"
-            return f"{b}'s bombs land: {where} {t}, {n} C card(s)."
+            return f"{b}'s bombs land: {where} {t}, {plural(n, 'C card')}."
         case ev.BomberPicked(bomber=b, target=t, drawn=drawn, assigned=assigned):
             return (
                 f"{b} draws {', '.join(drawn)} and assigns {', '.join(assigned)} to {t} (secret)."
@@ -222,7 +222,7 @@ def describe(
             return f"{f} launches {n} rocket(s) at {t} ({left} left)."
         case ev.RocketsHit(firer=f, target=t, count=n, instead_of=other):
             instead = f" instead of {other}" if other else ""
-            return f"{f}'s rockets hit {t}{instead}: {n} D card(s)."
+            return f"{f}'s rockets hit {t}{instead}: {plural(n, 'D card')}."
         case ev.RocketsMissed(firer=f, target=t, reason=reason):
             return f"{f}'s rockets miss {t}: {reason}."
         case ev.SmokeCloud(firer=f, projector=p, cloud=c, x=x, y=y):
