@@ -108,5 +108,5 @@ def test_terminal_play_asks_the_drop() -> None:
     said: list[str] = []
     typed = iter(["3", "1"])
     assert _human_decision(state, d, lambda _p: next(typed), said.append) == ("1",)
-    assert any("carries 1 load(s) of bombs" in line for line in said)
+    assert any("carries 1 load of bombs" in line for line in said)
     assert _human_decision(state, d, lambda _p: "", said.append) == ("0",)

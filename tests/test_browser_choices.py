@@ -54,7 +54,7 @@ def test_the_rocketeer_chooses_rockets_on_the_page(server: Server, browser: Any)
     page = open_seat(browser, server, seats["earth"]["link"])
     page.wait_for_selector("#submit-choices:not([disabled])")
     prompt = page.inner_text("#choices")
-    assert "guns or rockets" in prompt and "2 Rocket counter(s) left" in prompt
+    assert "guns or rockets" in prompt and "2 Rocket counters left" in prompt
     assert "but not both in the same phase" in prompt  # the rule quoted
     options = page.eval_on_selector_all(
         f"fieldset[data-decision='{ID}'] [data-choice]", "els => els.map(e => e.dataset.choice)"

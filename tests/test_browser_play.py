@@ -166,7 +166,7 @@ def test_a_whole_bombing_game(server: Server, browser: Any, shots: Path) -> None
         submit(page)
     assert finished, "the bombing game did not reach its end screen"
     log = page.inner_text("#log-entries")
-    assert "drops 1 load(s) of bombs" in log
+    assert "drops 1 load of bombs" in log
     assert "bomb card" in log
     assert "initiative" in log
     assert assigned == log.count("the dot covers")

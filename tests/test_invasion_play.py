@@ -47,8 +47,8 @@ def test_terminal_bomber_drops_its_loads() -> None:
         situation, CATALOG, "earth", "martian", 3, lambda _: next(answers), out.append
     )
     text = "\n".join(out)
-    assert "caproni drops 1 load(s) of bombs" in text
-    assert "camel drops 1 load(s) of bombs" in text
+    assert "caproni drops 1 load of bombs" in text
+    assert "camel drops 1 load of bombs" in text
     assert "bomb card" in text
     assert state.vehicles["camel"].bombs == 0
 

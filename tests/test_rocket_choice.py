@@ -117,7 +117,7 @@ def test_terminal_play_asks_guns_or_rockets_at_the_prompt() -> None:
     said: list[str] = []
     typed = iter(["rockets:3", "rockets:1"])
     assert _human_decision(game.state, d, lambda _p: next(typed), said.append) == ("rockets:1",)
-    assert any("2 Rocket counter(s) left" in line for line in said)
+    assert any("2 Rocket counters left" in line for line in said)
     assert any("one or two Rocket counters" in line for line in said)
     assert _human_decision(game.state, d, lambda _p: "", said.append) == (GUNS,)
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from dogfight.campaign.spec import END, CampaignSpec, Fate
 from dogfight.errors import DogfightError
+from dogfight.words.terms import plural
 
 Json = dict[str, Any]
 
@@ -231,7 +232,7 @@ def apply_result(spec: CampaignSpec, campaign: Campaign, result: MissionResult) 
             row = spec.casualties[int(fates.choice(len(weights), p=weights / weights.sum()))]
             if row.fate is Fate.WOUNDED:
                 pilot.status, pilot.out_for = "wounded", max(1, row.missions_out)
-                said.append(f"{pilot.name} is wounded: out for {pilot.out_for} mission(s)")
+                said.append(f"{pilot.name} is wounded: out for {plural(pilot.out_for, 'mission')}")
             elif row.fate is not Fate.UNHURT:
                 pilot.status = row.fate.value
                 said.append(f"{pilot.name} is {row.fate.value}")

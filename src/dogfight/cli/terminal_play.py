@@ -40,7 +40,7 @@ from dogfight.rules.tripod_reveal import KIND as DIRECTION
 from dogfight.sim.run import MAX_TURNS, sides_of
 from dogfight.situation.format import Situation, build
 from dogfight.words.narration import describe, ending
-from dogfight.words.terms import card_words
+from dogfight.words.terms import card_words, plural
 
 QUIT = ("q", "quit", "exit")
 
@@ -84,15 +84,15 @@ def _where(vehicle: Vehicle) -> str:
     if vehicle.tripod is not None:
         text += f", Energy {vehicle.tripod.energy}/{vehicle.tripod.rating}"
         if vehicle.tripod.toppled:
-            text += f", toppled ({vehicle.tripod.toppled} token(s))"
+            text += f", toppled ({plural(vehicle.tripod.toppled, 'token')})"
     else:
         text += f", damage {vehicle.damage}/{vehicle.resistance}"
         if vehicle.previous is not None:
             text += f", last maneuver {vehicle.previous.symbol.value}"
         if vehicle.rockets:
-            text += f", {vehicle.rockets} rocket(s)"
+            text += f", {plural(vehicle.rockets, 'rocket')}"
         if vehicle.bombs:
-            text += f", {vehicle.bombs} load(s) of bombs"
+            text += f", {plural(vehicle.bombs, 'load')} of bombs"
     return text
 
 
@@ -440,7 +440,7 @@ def _human_decision(
         following = f"; your next maneuver: {shown['following']}" if shown["following"] else ""
         output_fn(
             f"  {decision.vehicle}'s front guns reach {shown['target']} ({shown['range']} range, "
-            f"{shown['distance']:g}); {shown['rockets']} Rocket counter(s) left{following}."
+            f"{shown['distance']:g}); {plural(shown['rockets'], 'Rocket counter')} left{following}."
         )
         prompt = (
             f"  {decision.vehicle}: guns or rockets {' '.join(decision.options)} "
@@ -449,7 +449,7 @@ def _human_decision(
     elif decision.kind == DROP:
         shown = decision.shown
         output_fn(
-            f"  {decision.vehicle} carries {shown['loads']} load(s) of bombs; this phase's "
+            f"  {decision.vehicle} carries {plural(shown['loads'], 'load')} of bombs; this phase's "
             f"card: {shown['card']}; the loads it may drop now: {' '.join(decision.options)}."
         )
         for option, why in decision.reasons.items():

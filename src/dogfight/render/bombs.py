@@ -18,6 +18,7 @@ from dogfight.rules.events import (
     Event,
     PhaseStarted,
 )
+from dogfight.words.terms import plural
 
 BOMB = "#3b3b8f"
 """Bomb cards: dark blue."""
@@ -47,8 +48,8 @@ def _bomb_layer(ctx: _Context, events: Sequence[Event]) -> list[str]:
             _circle(f, event.pose.point, radius, {"fill": BOMB}),
         ]
         about = (
-            f"{event.bomber}'s bomb card ({event.loads} load(s)), laid on the arrow of card "
-            f"{event.card}; dot on: {', '.join(event.dot) or 'no base'}; card over: "
+            f"{event.bomber}'s bomb card ({plural(event.loads, 'load')}), laid on the arrow "
+            f"of card {event.card}; dot on: {', '.join(event.dot) or 'no base'}; card over: "
             f"{', '.join(event.covered) or 'no other base'}"
         )
         if destroyed:

@@ -110,7 +110,8 @@ def drop_decision(state: GameState, phase: int, vehicle: Vehicle) -> Decision:
         str(n): (
             f"{vehicle.id} has just flown an Immelmann: {IMMELMANN_RULE}"
             if after and n <= vehicle.bombs
-            else f"{vehicle.id} has {vehicle.bombs} load(s) left ({LOAD_RULE})"
+            else f"{vehicle.id} has {vehicle.bombs} load{'' if vehicle.bombs == 1 else 's'} "
+            f"left ({LOAD_RULE})"
         )
         for n in range(most + 1, max(vehicle.bombs, most) + 2)
     }

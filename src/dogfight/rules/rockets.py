@@ -73,7 +73,9 @@ def decision(
     left = vehicle.rockets
     options = tuple(option(n) for n in range(0, min(2, left) + 1))
     reasons = {
-        option(n): f"{vehicle.id} has {left} Rocket counter(s) left: {COUNTERS_RULE}"
+        option(
+            n
+        ): f"{vehicle.id} has {left} Rocket counter{'' if left == 1 else 's'} left: {COUNTERS_RULE}"
         for n in range(left + 1, 3)
     }
     reasons[option(3)] = f"at most two counters at once: {COUNTERS_RULE}"

@@ -20,6 +20,7 @@ from dogfight.rules.scenario import edge_distance, own_losses, reinforced
 from dogfight.rules.state import GameState
 from dogfight.rules.victory import SHOT_DOWN
 from dogfight.words.narration import ending as narration_ending
+from dogfight.words.terms import plural
 
 Json = dict[str, Any]
 
@@ -49,7 +50,9 @@ def _needs(state: GameState, win: Victory) -> str:
         more = win.objectives - len(done)
         if more > 0:
             verb = "destroy" if win.objective_action == "destroy" else "drain"
-            parts.append(f"{verb} {more} more objective(s) ({len(done)} of {win.objectives})")
+            parts.append(
+                f"{verb} {plural(more, 'more objective')} ({len(done)} of {win.objectives})"
+            )
         exited = any(
             v.side == win.side and v.eliminated == "left_area" and v.exit_edge == win.exit_edge
             for v in state.vehicles.values()

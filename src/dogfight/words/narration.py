@@ -165,7 +165,9 @@ def describe(
             fall = "and topples" if toppled else "and stays up"
             return f"{v} overlaps a tripod: put back, draws {card} ({value}) {fall}."
         case ev.FacingChanged(vehicle=v, sides=sides):
-            return f"{v} turns {abs(sides)} side(s) to the {'left' if sides > 0 else 'right'}."
+            return (
+                f"{v} turns {plural(abs(sides), 'side')} to the {'left' if sides > 0 else 'right'}."
+            )
         case ev.HeatRay(firer=f, projector=p, target=None, reason=reason):
             why = f": {reason}" if reason else ""
             return f"{f} fires its {p} heat-ray projector and reaches nothing{why}."
@@ -183,10 +185,10 @@ def describe(
             more = f" ({detail})" if detail and token != "none" else ""
             return f"#{order}: {v} (initiative {init}{tie}) shows {card}{more}."
         case ev.BombsDropped(bomber=b, loads=n, left=left):
-            return f"{b} drops {n} load(s) of bombs ({left} left)."
+            return f"{b} drops {plural(n, 'load')} of bombs ({left} left)."
         case ev.BombCardPlaced(bomber=b, loads=n, dot=dot, covered=covered):
             under = ", ".join([*(f"{t} (dot)" for t in dot), *covered]) or "no tripod"
-            return f"{b}'s bomb card ({n} load(s)) falls over {under}."
+            return f"{b}'s bomb card ({plural(n, 'load')}) falls over {under}."
         case ev.BombsShot(bombs=bombs, firer=f, points=points, destroyed=destroyed, fragments=fr):
             if not destroyed:
                 return f"{f}'s heat-ray hits {bombs} for {points}: not enough, they still fall."
@@ -219,7 +221,7 @@ def describe(
         case ev.FlameCounter(vehicle=v, left=left):
             return f"{v} burns: a flame counter discarded ({left} left), an A card drawn."
         case ev.RocketsLaunched(firer=f, target=t, count=n, left=left):
-            return f"{f} launches {n} rocket(s) at {t} ({left} left)."
+            return f"{f} launches {plural(n, 'rocket')} at {t} ({left} left)."
         case ev.RocketsHit(firer=f, target=t, count=n, instead_of=other):
             instead = f" instead of {other}" if other else ""
             return f"{f}'s rockets hit {t}{instead}: {plural(n, 'D card')}."

@@ -31,6 +31,12 @@ export function shownLink(link) {
   return /^https?:\/\//.test(link) ? link : location.origin + link;
 }
 
+// "1 counter", "2 counters": counts in words, never "counter(s)" (the Python side's
+// words.terms.plural).
+export function plural(n, word, many) {
+  return `${n} ${n === 1 ? word : many || word + "s"}`;
+}
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {

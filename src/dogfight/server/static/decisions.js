@@ -4,7 +4,7 @@
 // in a new order — by dragging them, or with the ↑/↓ buttons (touch, keyboard) — and
 // sends the order through the decisions endpoint every other decision uses.
 
-import { el } from "./common.js";
+import { el, plural } from "./common.js";
 import { cardFace, cardName, pathAfter } from "./cards.js";
 
 // The order being arranged, by decision id: a view arriving meanwhile (the other seat
@@ -155,8 +155,8 @@ export function renderSniper(box, stage, send) {
 const CHOICES = {
   rockets: {
     title: "guns or rockets",
-    legend: (d) => `${d.vehicle}'s front guns reach ${d.shown.target} (${d.shown.range} range); ${d.shown.rockets} Rocket counter(s) left${d.shown.following ? `, next maneuver: ${d.shown.following}` : ""}`,
-    label: (o) => (o === "guns" ? "fire the machine guns" : `launch ${o.split(":")[1]} rocket(s)`),
+    legend: (d) => `${d.vehicle}'s front guns reach ${d.shown.target} (${d.shown.range} range); ${plural(d.shown.rockets, "Rocket counter")} left${d.shown.following ? `, next maneuver: ${d.shown.following}` : ""}`,
+    label: (o) => (o === "guns" ? "fire the machine guns" : `launch ${plural(Number(o.split(":")[1]), "rocket")}`),
     button: "Fire",
   },
   skill: {
@@ -167,7 +167,7 @@ const CHOICES = {
   },
   bomb_drop: {
     title: "bombs",
-    legend: (d) => `${d.vehicle} carries ${d.shown.loads} load(s) of bombs: how many to drop this phase`,
+    legend: (d) => `${d.vehicle} carries ${plural(d.shown.loads, "load")} of bombs: how many to drop this phase`,
     label: (o) => (o === "0" ? "drop none" : `drop ${o}`),
     button: "Drop",
   },

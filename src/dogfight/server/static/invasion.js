@@ -3,7 +3,7 @@
 // the board, and the decisions of the Invasion rules (a direction at the reveal, the
 // bomber's choice of half).
 
-import { el } from "./common.js";
+import { el, plural } from "./common.js";
 
 // Extra action-card choices for a tripod: 001's blank card, "to pretend he is executing an
 // action when he is not".
@@ -19,7 +19,7 @@ export function dropSelect(v, draft, i, changed) {
   const others = draft.drop.reduce((a, n, j) => (j === i ? a : a + n), 0);
   const left = Math.max(0, (v.bombs || 0) - others);
   const options = [];
-  for (let n = 0; n <= left; n++) options.push(el("option", { value: n, selected: draft.drop[i] === n, text: n ? `drop ${n} load(s) of bombs` : "keep the bombs" }));
+  for (let n = 0; n <= left; n++) options.push(el("option", { value: n, selected: draft.drop[i] === n, text: n ? `drop ${plural(n, "load")} of bombs` : "keep the bombs" }));
   return el("select", { "data-drop": i, title: "bombs", "aria-label": `bombs, phase ${i + 1}`, onchange: (e) => { draft.drop[i] = Number(e.target.value); changed(); } }, options);
 }
 

@@ -2,7 +2,7 @@
 // behind a curtain). The page keeps only the active seat's view: switching seats drops it
 // and asks the server for the other seat's own view.
 
-import { api, el, loadSeats, logWithClockNotes, saveSeats, seatsFromLink, shownLink } from "./common.js";
+import { api, el, loadSeats, plural, logWithClockNotes, saveSeats, seatsFromLink, shownLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
 import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionDecisions, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, movePoints, pathAfter, speedClass } from "./cards.js";
@@ -534,8 +534,8 @@ const ICONS = {
 };
 // The lasting status counters as the engine keeps them, and the special that sets each.
 const STATUS = {
-  fire: ["fire", (n) => `on fire: ${n} counter(s) left`],
-  smoke: ["smoke", (n) => `smoke trail: ${n} counter(s) left`],
+  fire: ["fire", (n) => `on fire: ${plural(n, "counter")} left`],
+  smoke: ["smoke", (n) => `smoke trail: ${plural(n, "counter")} left`],
   wounded: ["wounded_pilot", (n) => `pilot wounded${n > 1 ? ` ×${n}` : ""}`],
   engine: ["engine", () => "engine damaged"],
   rudder_left: ["rudder_left", (n) => `left rudder jammed (until turn ${n})`],
@@ -558,7 +558,7 @@ function lastingIcons(v) {
   }
   for (const [weapon, n] of Object.entries(v.jams || {})) {
     const spec = catalog.specials.jammed;
-    out.push(icon("jammed", `${weapon} guns jammed: ${n} maneuver(s) left`, spec && spec.description));
+    out.push(icon("jammed", `${weapon} guns jammed: ${plural(n, "maneuver")} left`, spec && spec.description));
   }
   return out;
 }
@@ -810,7 +810,7 @@ function renderPlanning(box, stage) {
         if (catalog.airplanes[v.type].firepower.length > 1) slot.append(fireSelect("rear", draft.rear_fire, i, enemies));
         if (catalog.airplanes[v.type].rockets && v.rockets > 0 && view.state.switches && view.state.switches.standard_rules) {
           const sel = el("select", { "data-rockets": i, "aria-label": `rockets, phase ${i + 1}`, onchange: (e) => { draft.rockets[i] = Number(e.target.value); changedDraft(vid); } },
-            [0, 1, 2].filter((n) => n <= v.rockets).map((n) => el("option", { value: n, selected: draft.rockets[i] === n, text: n ? `launch ${n} rocket(s)` : "guns" })));
+            [0, 1, 2].filter((n) => n <= v.rockets).map((n) => el("option", { value: n, selected: draft.rockets[i] === n, text: n ? `launch ${plural(n, "rocket")}` : "guns" })));
           slot.append(sel);
         }
         if (isBomber(v)) slot.append(dropSelect(v, draft, i, () => changedDraft(vid)));
@@ -940,8 +940,8 @@ function actionSelect(v, draft, i) {
     }
   }
   for (let n = 1; n <= t.facing_limit; n++) {
-    options.push([JSON.stringify({ token: "change_facing", sides: n }), `turn ${n} side(s) left`]);
-    options.push([JSON.stringify({ token: "change_facing", sides: -n }), `turn ${n} side(s) right`]);
+    options.push([JSON.stringify({ token: "change_facing", sides: n }), `turn ${plural(n, "side")} left`]);
+    options.push([JSON.stringify({ token: "change_facing", sides: -n }), `turn ${plural(n, "side")} right`]);
   }
   const current = draft.actions[i] ? JSON.stringify(draft.actions[i]) : "";
   const select = el("select", { "data-action": i, onchange: (e) => { draft.actions[i] = e.target.value ? JSON.parse(e.target.value) : null; changedDraft(draft === drafts[v.id] ? v.id : null); } },

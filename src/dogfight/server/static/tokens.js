@@ -4,7 +4,7 @@
 // 000, with its name and the rule in a tooltip. Clicking a picture chooses the token in
 // the slot's select, which stays the one source of the choice.
 
-import { el, svg } from "./common.js";
+import { el, plural, svg } from "./common.js";
 
 // 000's five tokens (and 001's blank action card): name, colour, the rule quoted.
 export const TOKENS = {
@@ -179,7 +179,7 @@ export function parseOption(option) {
   if (token === "black_smoke") return [{ token, projector: arg }, `black smoke ${arg}${at ? ` towards ${at}` : ""}`];
   if (token === "change_facing") {
     const n = Number(arg);
-    return [{ token, sides: n }, `turn ${Math.abs(n)} side(s) ${n > 0 ? "left" : "right"}`];
+    return [{ token, sides: n }, `turn ${plural(Math.abs(n), "side")} ${n > 0 ? "left" : "right"}`];
   }
   if (token === "recharge") return [{ token, objective: arg || undefined }, arg ? `recharge from ${arg}` : "recharge"];
   return [{ token, objective: arg || undefined }, arg ? `destroy ${arg}` : "destroy an objective"];
