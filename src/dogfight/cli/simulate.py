@@ -11,6 +11,7 @@ import typer
 
 from dogfight.errors import DataError
 from dogfight.output.files import make_folder
+from dogfight.words.terms import plural
 
 ENGINES = ("local", "ray", "batch", "ray-batch")
 
@@ -212,7 +213,8 @@ def register(app: typer.Typer) -> None:
             console=console,
             transient=False,
         ) as bar:
-            task = bar.add_task(f"{games} games on {count} {engine} worker(s)", total=games)
+            on = f"{count} {engine} {'worker' if count == 1 else 'workers'}"
+            task = bar.add_task(f"{games} games on {on}", total=games)
             began = time.perf_counter()
 
             def advance(done: int) -> None:
@@ -292,9 +294,9 @@ def register(app: typer.Typer) -> None:
         for mission, count in summary["missions"].items():
             report.print(f"mission {mission} accomplished in {count} of {games} games")
         report.print(
-            f"speed: {speed['games_per_second']:g} games/s on {count} worker(s): "
+            f"speed: {speed['games_per_second']:g} games/s on {plural(count, 'worker')}: "
             f"{speed['per_worker']:g} per worker, {speed['per_core']:g} per core "
-            f"({cores} core(s) used, start-up included)"
+            f"({plural(cores, 'core')} used, start-up included)"
         )
         report.print(f"written to {out}/: results.json, games.csv, win_rates.png, lengths.png")
 

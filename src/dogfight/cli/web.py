@@ -19,6 +19,7 @@ import typer
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
 from dogfight.situation.format import Situation
+from dogfight.words.terms import plural
 
 if TYPE_CHECKING:
     import uvicorn
@@ -481,7 +482,8 @@ def register(app: typer.Typer) -> None:
                 if live.diverged:
                     where = ", ".join(f"turn {t} phase {p}" for t, p in live.diverged)
                     print(
-                        f"dogfight: {len(live.diverged)} step(s) replay differently from what "
+                        f"dogfight: {plural(len(live.diverged), 'step')} replay differently "
+                        "from what "
                         f"was stored (another engine version?): {where}; the transcript holds "
                         "the replay, the header's 'diverged' lists them"
                     )

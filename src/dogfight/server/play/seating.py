@@ -144,7 +144,8 @@ def seats_of(
             seats.append((spec.label, own.pop(), list(spec.vehicles), spec.bot))
         missing = sorted(set(sides.values()) - {s[1] for s in seats})
         if missing:
-            raise ApiError(422, f"no seat plays side(s): {', '.join(missing)}", "seats")
+            sides_word = "side" if len(missing) == 1 else "sides"
+            raise ApiError(422, f"no seat plays {sides_word}: {', '.join(missing)}", "seats")
     elif body.seating == "side":
         for side in sorted(set(sides.values())):
             seats.append((side, side, sorted(v for v, s in sides.items() if s == side), None))
