@@ -9,7 +9,7 @@ generator it is given, so a seeded game replays exactly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -20,8 +20,20 @@ Observation = dict[str, Any]
 """What :func:`dogfight.rules.observation.observe` returns for the bot's seat."""
 
 
+Ranked = list[tuple[tuple[str, ...], float]]
+"""Plans as their card ids with their values, best first."""
+
+Explanation = dict[str, Ranked]
+"""Why a bot chose its last plans: per vehicle id, its best plans (card ids) with their
+values, best first (three at most; the first is the plan it chose)."""
+
+
 class Bot(Protocol):
-    """A computer player for one seat (a set of vehicles)."""
+    """A computer player for one seat (a set of vehicles).
+
+    A bot may also say why it chose its plans: the optional method of
+    :class:`Explains`, read through :func:`explanation` (which is empty for a bot that
+    has none)."""
 
     name: str
 
@@ -42,6 +54,25 @@ class Bot(Protocol):
         """At the start of a movement step: the tripods' action tokens and, for automated
         tripods, the card each plays (empty dicts when the plans already say it all)."""
         ...
+
+
+@runtime_checkable
+class Explains(Protocol):
+    """A bot that can say why it chose its plans (the optional part of :class:`Bot`)."""
+
+    def explain(self) -> Explanation:
+        """After :meth:`Bot.plan_turn`: for each vehicle it planned and can explain, its
+        three best plans (card ids) with their values, best first. Values compare
+        plans of one vehicle of one bot only; their scale is the bot's own."""
+        ...
+
+
+def explanation(bot: object) -> Explanation:
+    """What ``bot`` says of its last :meth:`Bot.plan_turn`: its :meth:`Explains.explain`,
+    or nothing when it cannot explain itself (a random bot, a bot that failed to)."""
+    if not isinstance(bot, Explains):
+        return {}
+    return bot.explain()
 
 
 BotFactory = Callable[[], Bot]
