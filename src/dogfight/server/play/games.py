@@ -40,7 +40,7 @@ from dogfight.rules.engine import (
     resolve_phase,
     start_turn,
 )
-from dogfight.rules.events import Event, TripodDecision
+from dogfight.rules.events import Event, PlanExplained, TripodDecision
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.server.db import status
@@ -405,7 +405,23 @@ class LiveGame(GameSeats):
         if decisions:
             at = next((i + 1 for i, e in enumerate(events) if e.kind == "phase_started"), 0)
             events = [*events[:at], *decisions, *events[at:]]
+        if new.over or new.turn != turn:  # the turn is over: its plans are public
+            events = [*events, *self._explained(turn)]
         return new, events
+
+    def _explained(self, turn: int) -> list[Event]:
+        """Why the computer seats chose their plans of ``turn`` (their answers of phase 0),
+        seat by seat, vehicle by vehicle."""
+        given = self.answers.get((turn, 0), _NONE)
+        out: list[Event] = []
+        for seat in sorted(self.seats.values(), key=lambda s: s.position):
+            answer = given.get(seat.id)
+            if answer is None:
+                continue
+            for vid, ranked in sorted(answer.why.items()):
+                plans = tuple((cards, value) for cards, value in ranked)
+                out.append(PlanExplained(vid, turn, answer.bot or "computer", plans))
+        return out
 
     def questions(self) -> tuple[dict[str, list[Question]], Any]:
         """For the pending action phase: each human seat's weapons that could fire at

@@ -1,0 +1,69 @@
+"""Why a computer seat chose its plan: logged once the turn is over, never before,
+stored so that a reopened game shows it, and seen by spectators too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from server_helpers import client, headers, seat_url, straights_plan
+
+Json = dict[str, Any]
+
+
+def _explained(view: Json) -> list[Json]:
+    return [e for s in view["steps"] for e in s["events"] if e["kind"] == "plan_explained"]
+
+
+def _duel_against(c: Any, bot: str) -> tuple[str, str, str]:
+    made = c.post("/api/games", json={"preset": "duel", "computer": {"central": bot}}).json()
+    allies = next(s for s in made["seats"] if s["label"] == "allies")
+    return made["game"]["id"], allies["id"], allies["token"]
+
+
+def test_the_why_of_a_computer_seat_is_logged_once_the_turn_is_over(tmp_path: Path) -> None:
+    with client(tmp_path / "games.sqlite") as c:
+        game, seat, token = _duel_against(c, "hard")
+        before = c.get(seat_url(game, seat), headers=headers(token))
+        # the bot has planned; nothing of its plan or its reasons shows yet
+        assert before.json()["stage"]["kind"] == "planning"
+        assert _explained(before.json()) == []
+        assert "plan_explained" not in before.text and "value" not in before.text
+        posted = c.post(
+            seat_url(game, seat, "plans"),
+            headers=headers(token),
+            json={"turn": 1, "plans": {"camel": straights_plan()}},
+        )
+        assert posted.status_code == 200, posted.text
+        view = c.get(seat_url(game, seat), headers=headers(token)).json()
+        assert view["stage"]["turn"] == 2 or view["game"]["over"]
+        [why] = _explained(view)
+        assert why["vehicle"] == "albatros" and why["turn"] == 1 and why["bot"] == "hard"
+        assert len(why["plans"]) == 3
+        assert why["text"].startswith("Why albatros flew ")
+        assert len(why["why"]) == 3 and why["why"][0].endswith(f"{why['plans'][0][1]:.2f}")
+        # logged in the step that ended the turn, after the cards it flew were revealed
+        last = next(s for s in view["steps"] if why in s["events"])
+        assert (last["turn"], last["phase"]) == (1, 3)
+        flown = [
+            e["card"]
+            for s in view["steps"]
+            for e in s["events"]
+            if e["kind"] == "revealed" and e["vehicle"] == "albatros"
+        ]
+        assert flown == why["plans"][0][0]
+    with client(tmp_path / "games.sqlite") as again:
+        reopened = again.get(seat_url(game, seat), headers=headers(token)).json()
+        assert _explained(reopened) == [why]
+
+
+def test_a_bot_that_cannot_explain_itself_logs_nothing(tmp_path: Path) -> None:
+    with client(tmp_path / "games.sqlite") as c:
+        game, seat, token = _duel_against(c, "random")
+        c.post(
+            seat_url(game, seat, "plans"),
+            headers=headers(token),
+            json={"turn": 1, "plans": {"camel": straights_plan()}},
+        )
+        view = c.get(seat_url(game, seat), headers=headers(token)).json()
+        assert view["steps"] and _explained(view) == []
