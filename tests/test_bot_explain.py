@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 
 from dogfight.bots.base import Explains, explanation, make
@@ -37,3 +40,26 @@ def test_a_bot_without_explain_says_nothing(catalog: Catalog) -> None:
     bot.plan_turn(observe(state, seat), state.rules, seat, np.random.default_rng(1))
     assert not isinstance(bot, Explains)
     assert explanation(bot) == {}
+
+
+def _play(*extra: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-m", "dogfight", "play", "duel", "--vs", "hard", "--seed", "3", *extra],
+        input="1 2 3\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_terminal_play_explains_the_bot_after_each_turn() -> None:
+    """`dogfight play --vs BOT --explain`: once the turn is flown (its plans public), the
+    browser's "why", in the same words; never before, and not without ``--explain``."""
+    said = _play("--explain")
+    why = [line for line in said.splitlines() if line.startswith("Why albatros flew ")]
+    assert len(why) == 1, said
+    assert "(hard bot, turn 1): " in why[0] and why[0].count(": value ") == 3
+    assert said.index("Turn 1, phase 3.") < said.index(why[0]) < said.index("--- Turn 2 ---")
+    assert "Why " not in _play()

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dogfight.bots.base import Ranked
+from dogfight.bots.base import EXPLAINED, Ranked
 from dogfight.bots.missions import home_edge, leaving_home, mission_bonus
 from dogfight.bots.threats import (
     SAFE_MARGIN,
@@ -557,10 +557,6 @@ def _best(score: Floats, count: int) -> Ints:
     at = np.flatnonzero(score == edge)[: count - len(above)]
     top: Ints = np.sort(np.concatenate([above, at]))
     return top
-
-
-EXPLAINED = 3
-"""How many of its best plans a bot gives when asked why it chose its plan."""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from dogfight.bots.base import Explanation, explanation
+from dogfight.bots.base import explanation
 from dogfight.bots.decide import decide
 from dogfight.errors import DogfightError
 from dogfight.rules.chance import step_rng
@@ -79,8 +79,8 @@ def bot_rng(game: LiveGame, seat: Seat, turn: int, phase: int) -> np.random.Gene
 def bot_plans(game: LiveGame, seat: Seat, turn: int) -> dict[str, Plan]:
     """A computer player's plans; a plan it gets wrong is replaced by a random legal
     one (the referee never stalls on a bot). Why it chose them, when it says
-    (:func:`explained`), is stored as the seat's answer of phase 0, logged once the turn
-    is over."""
+    (:func:`~dogfight.bots.base.explanation`), is stored as the seat's answer of phase
+    0, logged once the turn is over."""
     from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
 
     state = game.state
@@ -95,7 +95,7 @@ def bot_plans(game: LiveGame, seat: Seat, turn: int) -> dict[str, Plan]:
         )
         plans = {vid: got[vid] for vid in playing}
         game.check_seat_plans(seat.id, plans)
-        why = explained(bot, plans)
+        why = explanation(bot, plans)
         if why:
             answer = Answer(why=why, bot=seat.bot)
             game._unsaved.answers.append((turn, 0, seat.id, answer.to_json()))
@@ -110,22 +110,6 @@ def bot_plans(game: LiveGame, seat: Seat, turn: int) -> dict[str, Plan]:
             make_plan = random_tripod_plan if vehicle.tripod is not None else random_legal_plan
             plans[vid] = make_plan(state, vid, rng)
     return plans
-
-
-def explained(bot: Any, plans: Mapping[str, Plan]) -> Explanation:
-    """What ``bot`` says of why it chose ``plans``: for each vehicle whose plan is the
-    first it ranks, its best plans (three at most) as card ids and values; nothing for a
-    bot that cannot explain itself or answers with what is not an explanation."""
-    try:
-        said = explanation(bot)
-        why: Explanation = {}
-        for vid, ranked in sorted(said.items()):
-            rows = [(tuple(str(c) for c in cards), float(value)) for cards, value in ranked][:3]
-            if vid in plans and rows and rows[0][0] == tuple(plans[vid].cards):
-                why[vid] = rows
-    except (TypeError, ValueError, AttributeError):
-        return {}
-    return why
 
 
 def bot_earthling_plans(game: LiveGame, turn: int, phase: int) -> None:

@@ -29,6 +29,7 @@ from typing import Any, NoReturn, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from dogfight.bots.base import why_events
 from dogfight.catalog.loader import Catalog
 from dogfight.rules.chance import step_rng
 from dogfight.rules.decisions import Decision
@@ -40,7 +41,7 @@ from dogfight.rules.engine import (
     resolve_phase,
     start_turn,
 )
-from dogfight.rules.events import Event, PlanExplained, TripodDecision
+from dogfight.rules.events import Event, TripodDecision
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
 from dogfight.server.db import status
@@ -418,9 +419,7 @@ class LiveGame(GameSeats):
             answer = given.get(seat.id)
             if answer is None:
                 continue
-            for vid, ranked in sorted(answer.why.items()):
-                plans = tuple((cards, value) for cards, value in ranked)
-                out.append(PlanExplained(vid, turn, answer.bot or "computer", plans))
+            out.extend(why_events(turn, answer.bot or "computer", answer.why))
         return out
 
     def questions(self) -> tuple[dict[str, list[Question]], Any]:
