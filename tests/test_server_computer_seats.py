@@ -1,12 +1,17 @@
-"""Why a computer seat chose its plan: logged once the turn is over, never before,
-stored so that a reopened game shows it, and seen by spectators too."""
+"""Computer seats (issue 33 item 3): why one chose its plan, logged once the turn is
+over, never before, and stored so that a reopened game shows it; a seat whose computer
+player cannot be made (its data unreadable) refused with the seat and the reason, no
+game made."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import pytest
 from server_helpers import client, headers, seat_url, straights_plan
+
+from dogfight.errors import DataError
 
 Json = dict[str, Any]
 
@@ -67,3 +72,52 @@ def test_a_bot_that_cannot_explain_itself_logs_nothing(tmp_path: Path) -> None:
         )
         view = c.get(seat_url(game, seat), headers=headers(token)).json()
         assert view["steps"] and _explained(view) == []
+
+
+# --- a computer player that cannot be made -----------------------------------------------
+
+
+class _Unreadable:
+    """A bot whose data file cannot be read (as a learned bot with truncated weights)."""
+
+    name = "unreadable"
+
+    def __init__(self) -> None:
+        raise DataError("weights.npz", "shape", (3, 4), "expected weights of shape (5, 6)")
+
+
+@pytest.fixture(name="unreadable")
+def unreadable_fixture(monkeypatch: pytest.MonkeyPatch) -> str:
+    from dogfight.bots import base, load_all
+
+    load_all()
+    monkeypatch.setitem(base.REGISTRY, "unreadable", _Unreadable)
+    monkeypatch.setitem(base.FLIES, "unreadable", frozenset({"airplane"}))
+    return "unreadable"
+
+
+def test_a_computer_seat_whose_bot_cannot_be_made_is_refused(
+    tmp_path: Path, unreadable: str
+) -> None:
+    with client(tmp_path / "games.sqlite") as c:
+        # offered with the others (the lobby lists every registered bot that flies a seat)
+        catalog = c.get("/api/catalog").json()
+        assert unreadable in catalog["bots"] and catalog["bot_flies"][unreadable] == ["airplane"]
+        listed = c.get("/api/games").json()["games"]
+        answer = c.post("/api/games", json={"preset": "duel", "computer": {"central": unreadable}})
+        assert answer.status_code == 422, answer.text
+        body = answer.json()
+        assert body["field"] == "computer.central"
+        assert "central" in body["error"] and "weights.npz" in body["error"]
+        assert "expected weights of shape (5, 6)" in body["error"]
+        assert c.get("/api/games").json()["games"] == listed  # no game made
+        # nor is a seat of a game handed to it
+        made = c.post("/api/games", json={"preset": "duel"}).json()
+        allies = next(s for s in made["seats"] if s["label"] == "allies")
+        handed = c.post(
+            seat_url(made["game"]["id"], allies["id"], "computer"),
+            headers=headers(allies["token"]),
+            json={"bot": unreadable},
+        )
+        assert handed.status_code == 422, handed.text
+        assert handed.json()["field"] == "bot" and "weights.npz" in handed.json()["error"]
