@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from bot_helpers import register_for_test
 from typer.testing import CliRunner
 
 from dogfight.bots.airplanes import HardBot
@@ -25,12 +26,7 @@ class Copycat(HardBot):
 
 @pytest.fixture(name="copycat")
 def copycat_fixture(monkeypatch: pytest.MonkeyPatch) -> str:
-    from dogfight.bots import base, load_all
-
-    load_all()
-    monkeypatch.setitem(base.REGISTRY, "copycat", Copycat)
-    monkeypatch.setitem(base.FLIES, "copycat", frozenset({"airplane"}))
-    return "copycat"
+    return register_for_test(monkeypatch, "copycat", Copycat)
 
 
 def test_simulate_plays_any_registered_bot(tmp_path: Path, copycat: str) -> None:

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_helpers import register_for_test
 from server_helpers import client, headers, seat_url, straights_plan
 
+from dogfight.bots.base import Bot
 from dogfight.errors import DataError
 
 Json = dict[str, Any]
@@ -77,23 +79,14 @@ def test_a_bot_that_cannot_explain_itself_logs_nothing(tmp_path: Path) -> None:
 # --- a computer player that cannot be made -----------------------------------------------
 
 
-class _Unreadable:
+def _unreadable() -> Bot:
     """A bot whose data file cannot be read (as a learned bot with truncated weights)."""
-
-    name = "unreadable"
-
-    def __init__(self) -> None:
-        raise DataError("weights.npz", "shape", (3, 4), "expected weights of shape (5, 6)")
+    raise DataError("weights.npz", "shape", (3, 4), "expected weights of shape (5, 6)")
 
 
 @pytest.fixture(name="unreadable")
 def unreadable_fixture(monkeypatch: pytest.MonkeyPatch) -> str:
-    from dogfight.bots import base, load_all
-
-    load_all()
-    monkeypatch.setitem(base.REGISTRY, "unreadable", _Unreadable)
-    monkeypatch.setitem(base.FLIES, "unreadable", frozenset({"airplane"}))
-    return "unreadable"
+    return register_for_test(monkeypatch, "unreadable", _unreadable)
 
 
 def test_a_computer_seat_whose_bot_cannot_be_made_is_refused(
