@@ -7,9 +7,10 @@ import sys
 
 import numpy as np
 
-from dogfight.bots.base import Explains, explanation, make
+from dogfight.bots.base import Explains, Explanation, explanation, make
 from dogfight.catalog.loader import Catalog
 from dogfight.rules.observation import observe, side_seat
+from dogfight.rules.plans import Plan
 from dogfight.sim.duel import duel_situation
 from dogfight.situation.format import build
 
@@ -63,3 +64,35 @@ def test_terminal_play_explains_the_bot_after_each_turn() -> None:
     assert "(hard bot, turn 1): " in why[0] and why[0].count(": value ") == 3
     assert said.index("Turn 1, phase 3.") < said.index(why[0]) < said.index("--- Turn 2 ---")
     assert "Why " not in _play()
+
+
+class _Raises:
+    name = "raises"
+
+    def explain(self) -> Explanation:
+        raise RuntimeError("a bug in the bot")
+
+
+class _Says:
+    name = "says"
+
+    def __init__(self, said: object) -> None:
+        self.said = said
+
+    def explain(self) -> Explanation:
+        return self.said  # type: ignore[return-value]
+
+
+def test_an_explanation_is_checked_and_a_failing_one_is_nothing() -> None:
+    """What a game takes of a bot's explain(): plain ids and floats, three plans at most,
+    only for vehicles whose first plan is the plan it flies; a bot whose explain() fails
+    or answers nonsense says nothing (and its plans stand: the server takes them first)."""
+    plan = Plan(cards=("1", "2", "3"))
+    assert explanation(_Raises(), {"a": plan}) == {}
+    assert explanation(_Says(["not", "a", "dict"]), {"a": plan}) == {}
+    ranked = [(("1", "2", "3"), 2), (["4", "5", "6"], "1.5"), (("1", "1", "1"), 1), (("2",), 0)]
+    said = _Says({"a": ranked, "b": [(("9", "9", "9"), 1.0)], "c": ranked})
+    assert explanation(said, {"a": plan, "b": plan}) == {
+        "a": [(("1", "2", "3"), 2.0), (("4", "5", "6"), 1.5), (("1", "1", "1"), 1.0)]
+    }
+    assert set(explanation(said)) == {"a", "b", "c"}

@@ -95,11 +95,6 @@ def bot_plans(game: LiveGame, seat: Seat, turn: int) -> dict[str, Plan]:
         )
         plans = {vid: got[vid] for vid in playing}
         game.check_seat_plans(seat.id, plans)
-        why = explanation(bot, plans)
-        if why:
-            answer = Answer(why=why, bot=seat.bot)
-            game._unsaved.answers.append((turn, 0, seat.id, answer.to_json()))
-            game.answers.setdefault((turn, 0), {})[seat.id] = answer
     except Exception as exc:  # a computer player's bug never stops the game
         if isinstance(exc, OverBudget):
             game._bots.pop(seat.id, None)  # it may still be thinking: a fresh one next
@@ -109,6 +104,12 @@ def bot_plans(game: LiveGame, seat: Seat, turn: int) -> dict[str, Plan]:
             vehicle = state.vehicles[vid]
             make_plan = random_tripod_plan if vehicle.tripod is not None else random_legal_plan
             plans[vid] = make_plan(state, vid, rng)
+        return plans
+    why = explanation(bot, plans)
+    if why:
+        answer = Answer(why=why, bot=seat.bot)
+        game._unsaved.answers.append((turn, 0, seat.id, answer.to_json()))
+        game.answers.setdefault((turn, 0), {})[seat.id] = answer
     return plans
 
 
