@@ -18,6 +18,8 @@ def sample(cls: type[ev.Event]) -> ev.Event:
         hint = str(hints[field.name])
         if "Pose" in hint:
             values[field.name] = Pose(1.0, 2.0, 90.0)
+        elif "tuple[tuple[tuple[str" in hint:  # plans with their values
+            values[field.name] = ((("1", "2", "3"), 4.25),)
         elif "tuple[float, float]" in hint:
             values[field.name] = (1.0, 2.0)
         elif "tuple[str" in hint:

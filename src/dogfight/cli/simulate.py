@@ -108,7 +108,8 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--bots",
                 help="SIDE=BOT pairs, e.g. allies=hard,central=random, or one bot for every "
-                "side (bots: random, easy, hard, martian, automated-tripod); default: "
+                "side (any registered bot: random, easy, hard, martian, automated-tripod...; "
+                "an unknown name lists them); default: "
                 "automated-tripod for a solo scenario's tripods, martian for other tripod "
                 "sides, hard for the others.",
             ),

@@ -3,7 +3,7 @@
 // every seat sees in common — no hand, no plan, no submit. A game watched one turn behind
 // is shown as the server sends it: the steps of turn N once turn N+1 is resolved.
 
-import { api, el, logWithClockNotes } from "./common.js";
+import { api, el, logEntry, logWithClockNotes } from "./common.js";
 import { Board } from "./board.js";
 import { movePoints } from "./cards.js";
 
@@ -45,7 +45,7 @@ function draw(data) {
   const box = $("log-entries");
   box.replaceChildren(
     ...logWithClockNotes(game, steps, (s) =>
-      s.events.filter((e) => e.kind !== "phase_started").map((e) => el("div", { class: `log ${e.kind}`, text: e.text })),
+      s.events.filter((e) => e.kind !== "phase_started").map(logEntry),
     ),
   );
 }
