@@ -1,0 +1,212 @@
+"""WW2 airplanes' plans in the batch (the ``ww2`` ruleset, docs/ww2.md): one maneuver card
+and one speed marker per Earthling turn, i.e. before every phase.
+
+The batch's deck of a WW2 model holds each card once per speed marker the model flies
+(``spec.deck_key``: the card's arrow scaled by ``speed / card_speed``, as
+``rules.ww2.scale``), so a plan is one of those cards, written in all three entries of
+``state.plan`` (the phase reads its own) and cleared as the phase ends.
+
+- :func:`random_plans`: the ``random`` bot (``bots.ww2_airplanes.random_ww2_plan``): the
+  (card, speed) pairs its damage allows and that break no flight restriction (else those
+  its damage allows, else the straight at every speed), uniform among those that leave
+  the dot 2 cm inside the table, else among all of them;
+- :func:`easy_plans`: the ``easy`` bot (``plan_ww2_airplane`` at the easy level: every
+  pair scored): the expected damage its guns deal to each enemy where it stands now
+  (centre and corners of its base in the arc, the ruler and half mark), a pull towards
+  half a ruler behind the nearest enemy, facing it, leaving the table ruled out;
+- :func:`any_cards`: any card at any speed (the differential test's illegal plans).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from dogfight.batch import moves, special
+from dogfight.batch.policies import _KIND_TABLE, kind, needing
+from dogfight.batch.spec import Bools, Floats, Ints, Spec
+from dogfight.batch.state import BatchState, heading_trig
+from dogfight.bots.threats import OFF_TABLE, card_odds
+from dogfight.bots.ww2_airplanes import MARGIN
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Every card of each batch deck (global indexes, padded to W) with what the
+    restrictions look at."""
+
+    cards: Ints
+    """(decks, W)"""
+    real: Bools
+    """(decks, W) a card, not padding (and in play under the switches)."""
+    legal: Bools
+    """(decks, kinds of previous maneuver, W): breaks no flight restriction."""
+    feature: Ints
+    """(decks, W) :func:`special.features` of the card alone."""
+    straight: Bools
+    """(decks, W) the deck's straight (at any speed): the last resort."""
+
+
+@lru_cache(maxsize=8)
+def choices(spec: Spec) -> Choices:
+    decks = len(spec.deck_ids)
+    width = int(spec.deck_size.max())
+    cards = np.zeros((decks, width), dtype=np.int64)
+    real = np.zeros((decks, width), dtype=np.bool_)
+    for d in range(decks):
+        start, size = int(spec.deck_start[d]), int(spec.deck_size[d])
+        cards[d, :size] = np.arange(start, start + size)
+        real[d, :size] = spec.card_usable[start : start + size]
+    kinds = _KIND_TABLE.max() + 1
+    legal = np.zeros((decks, kinds, width), dtype=np.bool_)
+    for k in range(kinds):
+        # a previous maneuver of this kind (the first in the kind table: row symbol + 1)
+        row, steep = (int(v) for v in np.argwhere(np.equal(_KIND_TABLE, k))[0])
+        legal[:, k] = ~moves.problem(spec, np.array(row - 1), np.array(bool(steep)), cards, True)
+    straight = np.equal(cards, spec.card_straight[cards]) & real
+    feature = special.features(spec, cards[..., None])
+    return Choices(cards, real, legal & real[:, None], feature, straight)
+
+
+def _pool(state: BatchState, b: Ints, n: Ints) -> tuple[Ints, Bools]:
+    """Airplanes (b, n)'s cards (V, W) and which they may choose (``choices`` in
+    ``bots.ww2_airplanes``): legal and allowed by their damage, else allowed, else the
+    straight at every speed."""
+    spec = state.spec
+    ch = choices(spec)
+    deck = spec.type_deck[state.type[b, n]]
+    kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
+    forbid, need = special.needs(state, b, n)
+    accepted = ch.real[deck] & special.allowed(ch.feature[deck], forbid[:, None], need[:, None])
+    legal = accepted & ch.legal[deck, kinds]
+    pool = np.where(legal.any(axis=1, keepdims=True), legal, accepted)
+    pool = np.where(pool.any(axis=1, keepdims=True), pool, ch.straight[deck])
+    return ch.cards[deck], pool
+
+
+def _ends(state: BatchState, b: Ints, n: Ints, cards: Ints) -> tuple[Floats, Floats, Floats]:
+    """Where each card (V, W) puts airplanes (b, n)."""
+    c, s = (t[b, n][:, None] for t in heading_trig(state))
+    x, y, h = (a[b, n][:, None] for a in (state.x, state.y, state.heading))
+    return moves.fly(state.spec, x, y, h, cards, (c, s))
+
+
+def _safe(spec: Spec, x: Floats, y: Floats) -> Bools:
+    out: Bools = moves.inside(spec, x, y, MARGIN)
+    return out
+
+
+def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
+    """The random bot's (card, speed) for every WW2 airplane that needs one (in place)."""
+    b, n = needing(state, mask)
+    if len(b) == 0:
+        return
+    cards, pool = _pool(state, b, n)
+    x, y, _ = _ends(state, b, n, cards)
+    safe = pool & _safe(state.spec, x, y)
+    pick = np.where(safe.any(axis=1, keepdims=True), safe, pool)
+    keys = np.where(pick, rng.random(pick.shape), -1.0)
+    state.plan[b, n] = cards[np.arange(len(b)), keys.argmax(axis=1)][:, None]
+
+
+def any_cards(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None:
+    """Give airplanes (b, n) any card at any speed (``policies.illegal_plans``: some break
+    a flight restriction or what the damage allows)."""
+    spec = state.spec
+    ch = choices(spec)
+    deck = spec.type_deck[state.type[b, n]]
+    keys = np.where(ch.real[deck], rng.random((len(b), ch.cards.shape[1])), -1.0)
+    state.plan[b, n] = ch.cards[deck, keys.argmax(axis=1)][:, None]
+
+
+FRONT, REAR = 1.0, 0.7
+"""``_attack``'s weights of a front and a rear gun's expected damage."""
+PULL, FACING = 0.04, 0.01
+"""Per cm from the firing position behind the nearest enemy, per degree off its bearing."""
+NOISE = 1e-3
+
+
+def _points(spec: Spec, deck: Ints, resistance: Ints) -> Floats:
+    """Expected points of one counter of ``deck`` against a target of ``resistance``
+    (``threats.card_odds``), broadcast; 0 where ``deck`` is -1."""
+    out = np.zeros(np.broadcast(deck, resistance).shape)
+    d, r = np.broadcast_arrays(deck, resistance)
+    for dd, rr in {(int(i), int(j)) for i, j in zip(d.ravel(), r.ravel(), strict=True)}:
+        if dd < 0:
+            continue
+        value = card_odds(spec.rules, spec.damage_ids[dd], rr, 0).points
+        out[(d == dd) & (r == rr)] = value
+    return out
+
+
+def _sample_points(spec: Spec) -> tuple[Floats, Floats]:
+    """``threats.base_points`` of an airplane: its centre and corners, in its frame."""
+    hl, hw = spec.base_length / 2.0, spec.base_width / 2.0
+    pts = [(0.0, 0.0)] + [(sx * hl, sy * hw) for sx in (1, -1) for sy in (1, -1)]
+    arr = np.array(pts)
+    return arr[:, 0].copy(), arr[:, 1].copy()
+
+
+def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
+    """The easy bot's (card, speed) for every WW2 airplane that needs one (in place)."""
+    b, n = needing(state, mask)
+    if len(b) == 0:
+        return
+    spec = state.spec
+    cards, pool = _pool(state, b, n)
+    x, y, h = _ends(state, b, n, cards)
+    score = np.where(_safe(spec, x, y), 0.0, -OFF_TABLE)
+    # the enemies where they stand now (the bot gives an airplane one sample: its pose)
+    slots = state.slots
+    enemy = state.alive[b] & (state.side[b] != state.side[b, n][:, None])  # (V, N)
+    lx, ly = _sample_points(spec)
+    rad = np.radians(state.heading[b])
+    ec, es = np.cos(rad), np.sin(rad)
+    ex, ey = state.x[b], state.y[b]
+    px = (ex[..., None] + lx * ec[..., None] - ly * es[..., None]).astype(np.float32)
+    py = (ey[..., None] + lx * es[..., None] + ly * ec[..., None]).astype(np.float32)
+    weapons = spec.type_weapon_deck[state.type[b, n]]  # (V, 2)
+    ruler2, half2 = np.float32(spec.ruler**2), np.float32(spec.half**2)
+    ox, oy = x.astype(np.float32), y.astype(np.float32)
+    for w, weight in ((0, FRONT), (1, REAR)):
+        has = weapons[:, w] >= 0
+        if not has.any():
+            continue
+        axis = np.radians(h + spec.arc_centre[w])
+        c, s = np.cos(axis).astype(np.float32), np.sin(axis).astype(np.float32)
+        slope = np.float32(math.tan(math.radians(spec.arc_half[w])))
+        worth = _points(spec, weapons[:, w][:, None], state.resistance[b])  # (V, N)
+        for m in range(slots):
+            on = enemy[:, m] & has
+            if not on.any():
+                continue
+            best = np.full(x.shape, np.inf, dtype=np.float32)
+            for k in range(len(lx)):
+                dx = px[:, m, k][:, None] - ox
+                dy = py[:, m, k][:, None] - oy
+                along = dx * c + dy * s
+                across = np.abs(dy * c - dx * s)
+                d2 = dx * dx + dy * dy
+                d2[across > along * slope] = np.inf
+                np.minimum(best, d2, out=best)
+            count = np.where(best <= half2, 2.0, 1.0) * (best <= ruler2)
+            score += np.where(on[:, None], count * worth[:, m][:, None] * weight, 0.0)
+    # a firing position: half a ruler behind the nearest enemy, facing it
+    mx, my = state.x[b, n][:, None], state.y[b, n][:, None]
+    gap = np.where(enemy, np.hypot(ex - mx, ey - my), np.inf)
+    near = gap.argmin(axis=1)
+    has_enemy = np.isfinite(gap.min(axis=1))
+    rows = np.arange(len(b))
+    nx, ny, nh = ex[rows, near], ey[rows, near], np.radians(state.heading[b][rows, near])
+    ax = (nx - 0.5 * spec.ruler * np.cos(nh))[:, None]
+    ay = (ny - 0.5 * spec.ruler * np.sin(nh))[:, None]
+    bearing = np.degrees(np.arctan2(ny[:, None] - y, nx[:, None] - x))
+    off = np.abs((bearing - h + 180.0) % 360.0 - 180.0)
+    pull = PULL * np.hypot(x - ax, y - ay) + FACING * off
+    score -= np.where(has_enemy[:, None], pull, 0.0)
+    score += rng.uniform(0.0, NOISE, score.shape)
+    score = np.where(pool, score, -np.inf)
+    state.plan[b, n] = cards[rows, score.argmax(axis=1)][:, None]
