@@ -1,7 +1,7 @@
 """Time and check the batched simulator (``dogfight bench --batch``): complete random
 duels per second on one core, the same duels by the referee from the same run, one
-phase of 32 airplanes on 256 tables, the differential test and the statistical
-comparison with the referee.
+phase of 32 airplanes on 256 tables, WW2 random duels per second, the differential test
+and the statistical comparison with the referee (the WW1 rulesets and ``ww2``).
 
 Times are the process's CPU time (both engines run on one core), so the figures hold
 on a machine shared with other work."""
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from dogfight.batch.bridge import from_states
-from dogfight.batch.compare import MATCHUPS, matchup
+from dogfight.batch.compare import MATCHUPS, WW2_MATCHUP, matchup
 from dogfight.batch.differential import run as differential
 from dogfight.batch.game import resolve_phase
 from dogfight.batch.policies import playout_plans
@@ -52,6 +52,19 @@ def batch_games_per_second(catalog: Catalog, games: int, tables: int, seed: int 
 
 
 _PLAYOUT = {"playout": playout_plans}
+
+
+def ww2_games_per_second(catalog: Catalog, games: int, tables: int, seed: int = 0) -> float:
+    """Complete WW2 duels (:data:`WW2_MATCHUP` under ``ww2``: a card and a speed marker
+    per Earthling turn, counters, 000's special damage) with the ``random`` bot on both
+    sides, per second on this core."""
+    situation = duel_situation(*WW2_MATCHUP).model_copy(update={"ruleset": "ww2"})
+    template = from_states([build(situation, catalog, seed)])
+    bots = {"allies": "random", "central": "random"}
+    play(template, bots, 256, seed)
+    began = time.process_time()
+    play(template, bots, games, seed, tables=tables)
+    return games / (time.process_time() - began)
 
 
 def referee_games_per_second(catalog: Catalog, games: int, seed: int = 0) -> float:
@@ -93,16 +106,20 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         "batch_phase_32x256_per_table_ms": round(
             phase_per_table_ms(catalog, samples=1 if quick else 5), 3
         ),
+        "batch_ww2_random_games_per_second": round(
+            ww2_games_per_second(catalog, games // 4, 8192), 1
+        ),
     }
     tables = 200 if quick else 10_000
     same = {
         ruleset: differential(catalog, tables, seed=1, ruleset=ruleset).to_json()
-        for ruleset in ("wog", "wow", "wow-basic")
+        for ruleset in ("wog", "wow", "wow-basic", "ww2")
     }
     for report in same.values():
         report["examples"] = report["examples"][:3]
     ours, theirs = (1000, 100) if quick else (10_000, 2_000)
     stats = [matchup(catalog, a, b, ours, theirs, seed=2) for a, b in MATCHUPS]
+    stats.append(matchup(catalog, *WW2_MATCHUP, ours, theirs, seed=2, ruleset="ww2"))
     return {
         "figures": figures,
         "targets": TARGETS,
