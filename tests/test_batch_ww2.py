@@ -132,3 +132,12 @@ def test_ww2_tables_with_tripods_are_refused(catalog: Catalog) -> None:
     data = json.loads((EXAMPLES / "ww2-locust-bf109.json").read_text())
     with pytest.raises(DataError, match="tripods"):
         from_states([build(parse_situation(data), catalog, 0)])
+
+
+def test_the_rl_environment_refuses_ww2_tables_by_name(catalog: Catalog) -> None:
+    """Its actions are three-card plans a turn: a WW2 table is refused, not misplayed."""
+    from dogfight.research.batch_env import DogfightVectorEnv
+
+    data = json.loads((EXAMPLES / "ww2-duel.json").read_text())
+    with pytest.raises(DataError, match="WW2 airplanes"):
+        DogfightVectorEnv(4, situation=parse_situation(data), catalog=catalog)

@@ -317,8 +317,12 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     """The random playouts' plans (:func:`dogfight.bots.random_plans.random_plan`, used
     by ``dogfight demo`` and the referee's benchmark): up to 40 uniform draws of three
     distinct cards; the first legal one that keeps the dot 1 cm inside the table, else
-    the first legal one, else the first three straights."""
+    the first legal one, else the first three straights. WW2 airplanes: the random
+    bot's card and speed (:func:`dogfight.batch.ww2.random_plans`)."""
     spec = state.spec
+    if spec.one_card:
+        random_plans(state, rng, mask)
+        return
     seqs = sequences(spec)
     b, n = needing(state, mask)
     if len(b) == 0:

@@ -68,6 +68,9 @@ class DogfightVectorEnv(VectorEnv):
     ) -> None:
         catalog = catalog or load_catalog()
         self.template = from_states([build(situation or duel_situation(), catalog, seed)])
+        if self.template.spec.one_card:
+            # its actions are three-card plans, one step a turn (docs/batch.md, Limits)
+            raise DataError("env", "ruleset", "ww2", "WW2 airplanes (a card and a speed per phase)")
         names = self.template.side_names
         self.side = side or names[0]
         if self.side not in names:
