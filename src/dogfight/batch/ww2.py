@@ -80,7 +80,12 @@ def _pool(state: BatchState, b: Ints, n: Ints) -> tuple[Ints, Bools]:
     deck = spec.type_deck[state.type[b, n]]
     kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
     forbid, need = special.needs(state, b, n)
-    accepted = ch.real[deck] & special.allowed(ch.feature[deck], forbid[:, None], need[:, None])
+    accepted = ch.real[deck]
+    hurt = np.flatnonzero(forbid | need)  # most airplanes have no lasting damage
+    if len(hurt):
+        accepted[hurt] &= special.allowed(
+            ch.feature[deck[hurt]], forbid[hurt, None], need[hurt, None]
+        )
     legal = accepted & ch.legal[deck, kinds]
     pool = np.where(legal.any(axis=1, keepdims=True), legal, accepted)
     pool = np.where(pool.any(axis=1, keepdims=True), pool, ch.straight[deck])
@@ -94,6 +99,12 @@ def _ends(state: BatchState, b: Ints, n: Ints, cards: Ints) -> tuple[Floats, Flo
     return moves.fly(state.spec, x, y, h, cards, (c, s))
 
 
+def _dots(state: BatchState, b: Ints, n: Ints, cards: Ints) -> tuple[Floats, Floats]:
+    """Where each card (V, W) puts the centre dots of airplanes (b, n)."""
+    c, s = (t[b, n][:, None] for t in heading_trig(state))
+    return moves.dots(state.spec, state.x[b, n][:, None], state.y[b, n][:, None], cards, (c, s))
+
+
 def _safe(spec: Spec, x: Floats, y: Floats) -> Bools:
     out: Bools = moves.inside(spec, x, y, MARGIN)
     return out
@@ -104,12 +115,26 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
     b, n = needing(state, mask)
     if len(b) == 0:
         return
+    spec = state.spec
     cards, pool = _pool(state, b, n)
-    x, y, _ = _ends(state, b, n, cards)
-    safe = pool & _safe(state.spec, x, y)
-    pick = np.where(safe.any(axis=1, keepdims=True), safe, pool)
-    keys = np.where(pick, rng.random(pick.shape), -1.0)
-    state.plan[b, n] = cards[np.arange(len(b)), keys.argmax(axis=1)][:, None]
+    # a few uniform draws first: the first one in the pool that is safe is uniform among
+    # the safe ones of the pool (most airplanes are served so)
+    rows = np.arange(len(b))
+    size = spec.deck_size[spec.type_deck[state.type[b, n]]]
+    draw = (rng.random((len(b), TRIES)) * size[:, None]).astype(np.int64)
+    drawn = cards[rows[:, None], draw]
+    x, y = _dots(state, b, n, drawn)
+    ok = pool[rows[:, None], draw] & _safe(spec, x, y)
+    found = ok.any(axis=1)
+    chosen = drawn[rows, ok.argmax(axis=1)]
+    rest = np.flatnonzero(~found)
+    if len(rest):
+        x, y = _dots(state, b[rest], n[rest], cards[rest])
+        safe = pool[rest] & _safe(spec, x, y)
+        pick = np.where(safe.any(axis=1, keepdims=True), safe, pool[rest])
+        keys = np.where(pick, rng.random(pick.shape), -1.0)
+        chosen[rest] = cards[rest, keys.argmax(axis=1)]
+    state.plan[b, n] = chosen[:, None]
 
 
 def any_cards(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None:
@@ -122,6 +147,8 @@ def any_cards(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> 
     state.plan[b, n] = ch.cards[deck, keys.argmax(axis=1)][:, None]
 
 
+TRIES = 8
+"""Uniform draws per airplane before :func:`random_plans` looks at every card."""
 FRONT, REAR = 1.0, 0.7
 """``_attack``'s weights of a front and a rear gun's expected damage."""
 PULL, FACING = 0.04, 0.01
