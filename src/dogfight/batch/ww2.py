@@ -19,18 +19,23 @@ The batch's deck of a WW2 model holds each card once per speed marker the model 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from dogfight.batch import moves, special
+from dogfight.batch.easy import _nearest_in_arc, _odds, _sample_points
 from dogfight.batch.policies import _KIND_TABLE, kind, needing
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState, heading_trig
-from dogfight.bots.threats import OFF_TABLE, card_odds
-from dogfight.bots.ww2_airplanes import MARGIN
+
+TRIES = 8
+"""Uniform draws per airplane before :func:`random_plans` looks at every card."""
+MARGIN = 2.0
+"""As :data:`dogfight.bots.ww2_airplanes.MARGIN`: cm between a safe dot and the edge."""
+OFF_TABLE = 1000.0
+"""As :data:`dogfight.bots.threats.OFF_TABLE`: the cost of leaving the table."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,7 @@ def _dots(state: BatchState, b: Ints, n: Ints, cards: Ints) -> tuple[Floats, Flo
 
 
 def _safe(spec: Spec, x: Floats, y: Floats) -> Bools:
+    """Dots the bots count as safe: ``MARGIN`` (2 cm) inside the table."""
     out: Bools = moves.inside(spec, x, y, MARGIN)
     return out
 
@@ -147,34 +153,11 @@ def any_cards(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> 
     state.plan[b, n] = ch.cards[deck, keys.argmax(axis=1)][:, None]
 
 
-TRIES = 8
-"""Uniform draws per airplane before :func:`random_plans` looks at every card."""
 FRONT, REAR = 1.0, 0.7
 """``_attack``'s weights of a front and a rear gun's expected damage."""
 PULL, FACING = 0.04, 0.01
 """Per cm from the firing position behind the nearest enemy, per degree off its bearing."""
 NOISE = 1e-3
-
-
-def _points(spec: Spec, deck: Ints, resistance: Ints) -> Floats:
-    """Expected points of one counter of ``deck`` against a target of ``resistance``
-    (``threats.card_odds``), broadcast; 0 where ``deck`` is -1."""
-    out = np.zeros(np.broadcast(deck, resistance).shape)
-    d, r = np.broadcast_arrays(deck, resistance)
-    for dd, rr in {(int(i), int(j)) for i, j in zip(d.ravel(), r.ravel(), strict=True)}:
-        if dd < 0:
-            continue
-        value = card_odds(spec.rules, spec.damage_ids[dd], rr, 0).points
-        out[(d == dd) & (r == rr)] = value
-    return out
-
-
-def _sample_points(spec: Spec) -> tuple[Floats, Floats]:
-    """``threats.base_points`` of an airplane: its centre and corners, in its frame."""
-    hl, hw = spec.base_length / 2.0, spec.base_width / 2.0
-    pts = [(0.0, 0.0)] + [(sx * hl, sy * hw) for sx in (1, -1) for sy in (1, -1)]
-    arr = np.array(pts)
-    return arr[:, 0].copy(), arr[:, 1].copy()
 
 
 def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
@@ -187,40 +170,33 @@ def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None =
     x, y, h = _ends(state, b, n, cards)
     score = np.where(_safe(spec, x, y), 0.0, -OFF_TABLE)
     # the enemies where they stand now (the bot gives an airplane one sample: its pose)
-    slots = state.slots
     enemy = state.alive[b] & (state.side[b] != state.side[b, n][:, None])  # (V, N)
-    lx, ly = _sample_points(spec)
-    rad = np.radians(state.heading[b])
-    ec, es = np.cos(rad), np.sin(rad)
-    ex, ey = state.x[b], state.y[b]
-    px = (ex[..., None] + lx * ec[..., None] - ly * es[..., None]).astype(np.float32)
-    py = (ey[..., None] + lx * es[..., None] + ly * ec[..., None]).astype(np.float32)
+    ex, ey, eh = state.x[b], state.y[b], state.heading[b]
     weapons = spec.type_weapon_deck[state.type[b, n]]  # (V, 2)
-    ruler2, half2 = np.float32(spec.ruler**2), np.float32(spec.half**2)
-    ox, oy = x.astype(np.float32), y.astype(np.float32)
+    reach2 = (spec.ruler + spec.base_radius + 1e-6) ** 2
+    half = spec.arc_half.tolist()
+    # each enemy slot's base: its centre and corners (V, 5)
+    points = [_sample_points(spec, ex[:, m], ey[:, m], eh[:, m]) for m in range(state.slots)]
     for w, weight in ((0, FRONT), (1, REAR)):
         has = weapons[:, w] >= 0
         if not has.any():
             continue
-        axis = np.radians(h + spec.arc_centre[w])
-        c, s = np.cos(axis).astype(np.float32), np.sin(axis).astype(np.float32)
-        slope = np.float32(math.tan(math.radians(spec.arc_half[w])))
-        worth = _points(spec, weapons[:, w][:, None], state.resistance[b])  # (V, N)
-        for m in range(slots):
+        worth, _ = _odds(spec, np.maximum(weapons[:, w], 0)[:, None], state.resistance[b])
+        for m in range(state.slots):
             on = enemy[:, m] & has
             if not on.any():
                 continue
-            best = np.full(x.shape, np.inf, dtype=np.float32)
-            for k in range(len(lx)):
-                dx = px[:, m, k][:, None] - ox
-                dy = py[:, m, k][:, None] - oy
-                along = dx * c + dy * s
-                across = np.abs(dy * c - dx * s)
-                d2 = dx * dx + dy * dy
-                d2[across > along * slope] = np.inf
-                np.minimum(best, d2, out=best)
-            count = np.where(best <= half2, 2.0, 1.0) * (best <= ruler2)
-            score += np.where(on[:, None], count * worth[:, m][:, None] * weight, 0.0)
+            # only the cards it may choose whose ends are within a ruler of the enemy's
+            # base can reach a point of it
+            dx, dy = ex[:, m][:, None] - x, ey[:, m][:, None] - y
+            vv, ww = np.nonzero(pool & on[:, None] & (dx * dx + dy * dy <= reach2))
+            if len(vv) == 0:
+                continue
+            px, py = points[m]
+            axis = h[vv, ww] + spec.arc_centre[w]
+            d2 = _nearest_in_arc(spec, x[vv, ww], y[vv, ww], axis, half[w], px[vv], py[vv])
+            count = np.where(d2 <= spec.half**2, 2.0, 1.0) * (d2 <= spec.ruler**2)
+            score[vv, ww] += count * worth[vv, m] * weight
     # a firing position: half a ruler behind the nearest enemy, facing it
     mx, my = state.x[b, n][:, None], state.y[b, n][:, None]
     gap = np.where(enemy, np.hypot(ex - mx, ey - my), np.inf)
