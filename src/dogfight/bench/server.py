@@ -42,9 +42,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
@@ -53,6 +53,7 @@ import numpy as np
 from dogfight.bench.ws_client import WebSocket
 
 Json = dict[str, Any]
+T = TypeVar("T")
 
 THINK = (0.2, 2.0)
 """Seconds a scripted player waits before sending each plan (uniform): the games run at
@@ -78,8 +79,11 @@ def _free_port() -> int:
         return port
 
 
-def _memory_mb(pid: int) -> dict[str, float]:
-    """Resident and peak resident memory of a process (Linux), in MB."""
+def _memory_mb(pid: int, unique: bool = False) -> dict[str, float]:
+    """Resident and peak resident memory of a process (Linux), in MB; with ``unique``
+    also its unique set (``uss_mb``: the pages only this process maps, private clean and
+    dirty, from ``smaps_rollup``: what ending it would give back, its shared libraries
+    left out; reading it walks the process's page tables, a few milliseconds)."""
     out: dict[str, float] = {}
     with contextlib.suppress(OSError):
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -88,6 +92,14 @@ def _memory_mb(pid: int) -> dict[str, float]:
                 out["rss_mb" if name == "VmRSS" else "peak_rss_mb"] = round(
                     int(value.split()[0]) / 1024, 1
                 )
+    if unique:
+        with contextlib.suppress(OSError):
+            private = sum(
+                int(line.split()[1])
+                for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+                if line.startswith(("Private_Clean:", "Private_Dirty:"))
+            )
+            out["uss_mb"] = round(private / 1024, 1)
     return out
 
 
@@ -192,6 +204,8 @@ class Seat:
         """Its connection to the process its plans go to."""
         self.turn_seen = 1
         self.over = False
+        self.dropped = False
+        """Its socket was closed before the game's end (an error, told at once)."""
         self.changed = asyncio.Event()
 
 
@@ -212,12 +226,20 @@ async def _listen(url: str, seat: Seat, connected: asyncio.Event) -> None:
             if seat.over:
                 await ws.close_handshake()
                 return
+        seat.dropped = True
+        seat.changed.set()
     finally:
         ws.close()
 
 
+class SocketDropped(Exception):
+    """A seat's WebSocket was closed by the server before the game's end."""
+
+
 async def _wait(seat: Seat, turn: int) -> None:
     while not (seat.over or seat.turn_seen > turn):
+        if seat.dropped:
+            raise SocketDropped(f"game {seat.game}, seat {seat.seat}: socket closed at turn {turn}")
         seat.changed.clear()
         await seat.changed.wait()
 
@@ -225,10 +247,14 @@ async def _wait(seat: Seat, turn: int) -> None:
 class Game:
     """One scripted duel: two seats, sockets on one process, plans sent to the next."""
 
-    def __init__(self, index: int, bases: list[str], cards: list[str]) -> None:
+    def __init__(
+        self, index: int, bases: list[str], cards: list[str], body: Json | None = None
+    ) -> None:
         self.index = index
         self.bases = bases
         self.cards = cards
+        self.body = body or {"preset": "duel"}
+        """What its ``POST /api/games`` sends."""
         self.rng = np.random.default_rng(index)
         self.seats: list[Seat] = []
         self.listeners: list[asyncio.Task[None]] = []
@@ -243,7 +269,7 @@ class Game:
         base = self.bases[self.index % len(self.bases)]
         maker = Http(base)
         try:
-            made = await maker.request("POST", "/api/games", {"preset": "duel"})
+            made = await maker.request("POST", "/api/games", self.body)
         finally:
             maker.close()
         game = made["game"]["id"]
@@ -349,9 +375,14 @@ def _play(
     think: tuple[float, float],
     ready: Callable[[], None] = lambda: None,
 ) -> list[Game]:
-    """The clients' event loop: uvloop when installed (as the servers' is), with
-    Python's cycle collector off while the games are played (see :func:`_no_collector`)."""
-    main = _run_games(bases, games, turns, cards, think, ready)
+    """Play the games on the clients' event loop (:func:`client_loop`)."""
+    return client_loop(_run_games(bases, games, turns, cards, think, ready))
+
+
+def client_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run the clients' coroutine ``main`` on their event loop: uvloop when installed
+    (as the servers' is), with Python's cycle collector off while the games are played
+    (see :func:`_no_collector`)."""
     with _no_collector():
         try:
             import uvloop
@@ -497,9 +528,12 @@ def run(
         servers_before = [_cpu_s(p.pid) for p in procs]
         clients_before = _own_cpu_s()
         servers_ready: list[float] = []
+        database_ready: list[float] = []
 
         def ready() -> None:
             servers_ready.extend(_cpu_s(p.pid) for p in procs)
+            if database_cpu:
+                database_ready.append(database_cpu())
             if counter is not None:
                 for process in procs:
                     counter.zero(process.pid)
@@ -510,7 +544,8 @@ def run(
         clients_cpu = _own_cpu_s() - clients_before
         servers_after = [_cpu_s(p.pid) for p in procs]
         servers_cpu = [a - b for a, b in zip(servers_after, servers_before, strict=True)]
-        database_used = database_cpu() - database_before if database_cpu else None
+        database_after = database_cpu() if database_cpu else None
+        database_used = None if database_after is None else database_after - database_before
         loaded = [_memory_mb(p.pid) for p in procs]
         counted = None
         if counter is not None:
@@ -556,6 +591,11 @@ def run(
             "database_ms_per_turn": round(1000 * database_used / len(ms), 2)
             if ms and database_used is not None
             else None,
+            "database_ms_per_turn_played": round(
+                1000 * (database_after - database_ready[0]) / len(ms), 2
+            )
+            if ms and database_after is not None and database_ready
+            else None,
             "servers_ms_per_turn": round(1000 * sum(servers_cpu) / len(ms), 2) if ms else None,
             "servers_ms_per_turn_played": round(
                 1000 * (sum(servers_after) - sum(servers_ready)) / len(ms), 2
@@ -573,7 +613,8 @@ def run(
             "in a burst, where every game is made before the first turn, also split into the "
             "turns alone (per turn played) and the making of the games and their sockets "
             "(per game made); database: the throwaway PostgreSQL cluster's processes "
-            "(every backend), on the same CPUs, not counted in the servers' figures",
+            "(every backend), on the same CPUs, not counted in the servers' figures (per "
+            "turn played: the turns alone, as the servers')",
         },
         "errors": len(errors),
         "first_errors": errors[:5],
