@@ -57,6 +57,7 @@ from dogfight.bench.server import (
     _memory_mb,
     _own_cpu_s,
     _servers,
+    camel_cards,
     client_loop,
 )
 
@@ -81,6 +82,10 @@ cards fly the preset's two airplanes off its 90 cm table in two or three turns, 
 players who start a new game every eight seconds would make the making of games most of
 the work measured; here they meet after some five turns and a duel lasts about ten."""
 
+RAMP_MAX = 300.0
+"""Seconds the live players are given to make their first games and open their sockets
+(they arrive over :data:`~dogfight.bench.server.RAMP` seconds) before the first phase."""
+
 LOAD_EVERY = 5.0
 """Seconds between two samples of the load average."""
 
@@ -98,6 +103,11 @@ others; the benches' p99s grow long before that)."""
 
 BURST = 200
 """Games of the burst that measures the CPU time of a turn played (the capacity)."""
+
+DEPLOYED = ("--log-format", "json", "--public-url", "https://dogfight.example.org")
+"""The servers run as ``deploy/systemd/dogfight@.service`` runs them: a JSON line per
+request (here to /dev/null), a public address (so every change looks for the seats'
+reminders due, as on a club's server)."""
 
 RATIO_TARGET = 1.5
 """Each server's memory with every game open over its memory with the active alone."""
@@ -383,7 +393,10 @@ async def _run(
     out: Json = {}
     waiting: list[tuple[str, str, str, str]] = []
     try:
-        await asyncio.sleep(RAMP)
+        # every pair of players has its first game made and its sockets open
+        ramp_end = time.monotonic() + RAMP_MAX
+        while phases.games_started < active and time.monotonic() < ramp_end:
+            await asyncio.sleep(0.2)
         for name, work in (("alone", None), ("making", "make"), ("open", "visit")):
             phases.now = name
             say(f"phase {name} ({phases.games_started} live games started so far)")
@@ -433,18 +446,17 @@ def run(
     submitting at once, four turns), which gives the CPU time of a turn played, the
     turns alone, that :func:`capacity` starts from; the report."""
     from dogfight.bench.server import run as run_burst
-    from dogfight.catalog import load_catalog
 
     say(f"a burst of {burst} games: the CPU time of a turn")
-    turns = run_burst(games=burst, turns=4, think=(0.0, 0.0), processes=processes, db=db)
+    turns = run_burst(
+        games=burst, turns=4, think=(0.0, 0.0), processes=processes, db=db, serve_args=DEPLOYED
+    )
 
-    catalog = load_catalog()
-    deck = catalog.maneuver_decks[catalog.airplanes["sopwith-camel"].maneuver_deck]
-    cards = [c.id for c in deck.cards if c.symbol.value not in ("climb", "dive")]
+    cards = camel_cards()
     began = time.perf_counter()
     with (
         _database(processes, db) as (url, kind, database_cpu),
-        _servers(url, processes) as (bases, procs),
+        _servers(url, processes, args=DEPLOYED) as (bases, procs),
     ):
         pids = [p.pid for p in procs]
         started = [_memory_mb(pid, unique=True) for pid in pids]
@@ -493,6 +505,8 @@ def run(
             "seconds_per_phase": seconds,
             "visits_per_s": visits,
             "think_time_s": list(THINK),
+            "live_table_cm": LIVE_TABLE,
+            "serve_args": list(DEPLOYED),
         },
         "wall_s": round(time.perf_counter() - began, 1),
         "latency_ms": {

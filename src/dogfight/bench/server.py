@@ -42,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -63,6 +63,16 @@ RAMP = 5.0
 """With thinking time, games arrive over this many seconds (not all in one instant)."""
 
 RESULT_TIMEOUT = 60.0
+
+
+def camel_cards() -> list[str]:
+    """The Sopwith Camel's maneuver cards but climb and dive: any three distinct ones are
+    a legal plan for either airplane of a duel (the scripted players draw from them)."""
+    from dogfight.catalog import load_catalog
+
+    catalog = load_catalog()
+    deck = catalog.maneuver_decks[catalog.airplanes["sopwith-camel"].maneuver_deck]
+    return [c.id for c in deck.cards if c.symbol.value not in ("climb", "dive")]
 
 
 def target_p99(games: int, burst: bool, processes: int) -> float:
@@ -165,7 +175,9 @@ class Http:
         try:
             self.sent = time.perf_counter()
             self.writer.write(head.encode() + data)
-            lines = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+            async with asyncio.timeout(RESULT_TIMEOUT):
+                head_read = await self.reader.readuntil(b"\r\n\r\n")
+            lines = head_read.decode("latin-1").split("\r\n")
             status = int(lines[0].split()[1])
             length, close = 0, False
             for line in lines[1:]:
@@ -176,6 +188,9 @@ class Http:
                 elif name == "connection" and value.strip().lower() == "close":
                     close = True
             payload = await self.reader.readexactly(length)
+        except TimeoutError:
+            self.close()
+            raise HttpError(f"{method} {path}: no answer in {RESULT_TIMEOUT:g} s") from None
         except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as exc:
             self.close()
             raise HttpError(f"{method} {path}: {type(exc).__name__}: {exc}") from None
@@ -210,7 +225,10 @@ class Seat:
 
 
 async def _listen(url: str, seat: Seat, connected: asyncio.Event) -> None:
-    ws = await asyncio.wait_for(WebSocket.connect(url), RESULT_TIMEOUT)
+    # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancellation that
+    # comes as the connection opens, and the stopped seat then listened for ever
+    async with asyncio.timeout(RESULT_TIMEOUT):
+        ws = await WebSocket.connect(url)
     try:
         await ws.send(json.dumps({"seat": seat.seat, "token": seat.token, "since": 0}))
         while (raw := await ws.recv()) is not None:
@@ -287,7 +305,8 @@ class Game:
         for seat, ready in zip(self.seats, connected, strict=True):
             url = seat.home.replace("http://", "ws://") + f"/api/games/{game}/ws"
             self.listeners.append(asyncio.create_task(_listen(url, seat, ready)))
-        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in connected)), RESULT_TIMEOUT)
+        async with asyncio.timeout(RESULT_TIMEOUT):
+            await asyncio.gather(*(e.wait() for e in connected))
 
     async def _send(self, seat: Seat, turn: int) -> None:
         plan = {"cards": [str(c) for c in self.rng.choice(self.cards, size=3, replace=False)]}
@@ -313,8 +332,8 @@ class Game:
             # from the writing of the turn's last plan (in a burst both are written in
             # one pass of the clients' loop)
             began = max(seat.http.sent for seat in self.seats)
-            waits = asyncio.gather(*(_wait(s, turn) for s in self.seats))
-            await asyncio.wait_for(waits, RESULT_TIMEOUT)
+            async with asyncio.timeout(RESULT_TIMEOUT):
+                await asyncio.gather(*(_wait(s, turn) for s in self.seats))
             self.latencies.append(time.perf_counter() - began)
         except Exception as exc:
             self.errors.append(f"{type(exc).__name__}: {exc}"[:200])
@@ -416,14 +435,17 @@ def _servers(
     env: dict[str, str] | None = None,
     start_s: float = 120.0,
     wrap: Callable[[list[str]], list[str]] | None = None,
+    args: Sequence[str] = (),
 ) -> Iterator[tuple[list[str], list[subprocess.Popen[bytes]]]]:
     """``processes`` ``dogfight serve`` processes on ``db`` (with ``floor``: the canned
     server of :mod:`dogfight.bench.floor` instead), with ``env`` added to their
-    environment, each given ``start_s`` seconds to answer; their base URLs. ``wrap``
-    makes each server's command (:meth:`dogfight.bench.callgrind.Callgrind.command`)."""
+    environment and ``args`` to their command, each given ``start_s`` seconds to answer;
+    their base URLs. ``wrap`` makes each server's command
+    (:meth:`dogfight.bench.callgrind.Callgrind.command`)."""
     ports = [_free_port() for _ in range(processes)]
     serve = [
         *(sys.executable, "-m", "dogfight", "serve", "--db", db, "--host", "127.0.0.1"),
+        *args,
         *("--games-per-minute", "0", "--port"),
     ]
     started = [
@@ -492,6 +514,7 @@ def run(
     db: str | None = None,
     floor: bool = False,
     instructions: bool = False,
+    serve_args: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Serve, play ``games`` duels at once for up to ``turns`` turns, report latencies
     (``think``: each player's pause before a plan; (0, 0): a burst, every seat of every
@@ -500,13 +523,9 @@ def run(
     ``instructions`` (a burst): the servers run under callgrind
     (:mod:`dogfight.bench.callgrind`), which counts the instructions they execute while
     the turns are played (``instructions``); their latencies and CPU times are then
-    callgrind's, fifty times slower, and say nothing."""
-    from dogfight.catalog import load_catalog
-
-    catalog = load_catalog()
-    # the Camel's deck without climb and dive: any three distinct cards are a legal plan
-    deck = catalog.maneuver_decks[catalog.airplanes["sopwith-camel"].maneuver_deck]
-    cards = [c.id for c in deck.cards if c.symbol.value not in ("climb", "dive")]
+    callgrind's, fifty times slower, and say nothing. ``serve_args``: added to each
+    server's command (``--log-format json``...)."""
+    cards = camel_cards()
     counter = None
     if instructions:
         from dogfight.bench.callgrind import Callgrind
@@ -520,6 +539,7 @@ def run(
             floor,
             start_s=900.0 if counter else 120.0,
             wrap=None if counter is None else counter.command,
+            args=serve_args,
         ) as (bases, procs),
     ):
         idle = [_memory_mb(p.pid) for p in procs]
