@@ -50,6 +50,9 @@ def test_the_quick_open_games_run_reports_every_figure_and_no_error() -> None:
     # the idle players came back: 5 a second for 4 seconds, two requests each, all served
     assert report["idle_players"]["visits"] == 20
     assert report["idle_players"]["requests_served"] == 40
+    visit = report["idle_players"]["cost"]
+    assert visit["visits"] == 112 and visit["requests_served"] == 224
+    assert visit["servers_ms_per_visit"] > 0 and visit["database_ms_per_visit"] > 0
     # each server's memory with the active games alone and with every game open
     assert len(report["server_memory_mb"]) == 2
     for memory in report["server_memory_mb"]:
@@ -65,6 +68,7 @@ def test_the_quick_open_games_run_reports_every_figure_and_no_error() -> None:
     assert cost["servers_ms_per_turn_played"] > 0 and cost["database_ms_per_turn_played"] > 0
     table = report["capacity"]
     assert table["servers_cpu_ms_per_turn"] == cost["servers_ms_per_turn_played"]
+    assert table["live_servers_cpu_ms_per_turn"] == report["cpu_s"]["alone"]["servers_ms_per_turn"]
     assert set(table["processes_needed"]) == {"100", "500", "2000", "10000"}
     assert table["memory_per_open_game_kb"]["database"] > 0
     assert report["targets"] == {"latency_p99_ms": 300.0, "memory_ratio": 1.5, "errors": 0}
@@ -83,3 +87,8 @@ def test_the_capacity_follows_from_the_cpu_time_of_a_turn() -> None:
     assert table["processes_needed"]["100"]["a turn a day"] == 1
     assert table["database_cores_needed"]["10000"]["a turn every 10 s"] == 2.0
     assert table["memory_per_open_game_kb"] == {"server": 2.5, "database": 30.0}
+    assert table["processes_needed_at_live_cost"] is None
+    # live play's CPU time per turn (8 ms here), when the run measured it: twice the processes
+    live = capacity(4.0, 1.0, 6.0, 2.5, 30.0, 8.0)["processes_needed_at_live_cost"]
+    assert live["10000"]["a turn every 10 s"] == 16
+    assert live["100"]["a turn every 30 s"] == 1

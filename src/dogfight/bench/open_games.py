@@ -86,6 +86,13 @@ RAMP_MAX = 300.0
 """Seconds the live players are given to make their first games and open their sockets
 (they arrive over :data:`~dogfight.bench.server.RAMP` seconds) before the first phase."""
 
+VISIT_COST = 500
+"""Waiting games visited after the open phase, the live players paused: the CPU time of
+a visit, measured alone."""
+
+SETTLE = 3.0
+"""Seconds given to the live turns under way to end before a measure taken alone."""
+
 LOAD_EVERY = 5.0
 """Seconds between two samples of the load average."""
 
@@ -253,6 +260,33 @@ async def _visitors(
     return count
 
 
+async def _visit_cost(
+    phases: Phases,
+    games: list[tuple[str, str, str, str]],
+    pids: list[int],
+    database_cpu: Callable[[], float] | None,
+) -> Json:
+    """``games``' players coming back, eight at a time, nothing else going on: the CPU
+    time of the servers and the database per visit (the page and the seat's view)."""
+    before = Meter(pids, database_cpu)
+    served: list[float] = []
+    queue = list(games)
+
+    async def visitor() -> None:
+        while queue:
+            await _visit(phases, queue.pop(), served)
+
+    await asyncio.gather(*(visitor() for _ in range(8)))
+    used = Meter(pids, database_cpu).since(before, len(games))
+    return {
+        "visits": len(games),
+        "requests_served": len(served),
+        "servers_ms_per_visit": used["servers_ms_per_turn"],
+        "database_ms_per_visit": used["database_ms_per_turn"],
+        "request_ms": _latency([1000 * s for s in served]),
+    }
+
+
 async def _load_sampler(phases: Phases) -> None:
     while True:
         phases.load[phases.now].append([round(x, 2) for x in os.getloadavg()])
@@ -323,6 +357,7 @@ def capacity(
     game_ms: float | None,
     memory_kb: float | None,
     database_kb: float | None,
+    live_ms: float | None = None,
 ) -> Json:
     """``docs/deploy.md``'s capacity table from the CPU time a turn played costs the
     servers (``servers_ms``) and the database (``database_ms``), and a game made and
@@ -353,6 +388,16 @@ def capacity(
             }
             for games in FLEETS
         },
+        "processes_needed_at_live_cost": None
+        if not live_ms
+        else {
+            str(games): {
+                pace: max(1, int(np.ceil(needed(games, every, live_ms))))
+                for pace, every in PACES.items()
+            }
+            for games in FLEETS
+        },
+        "live_servers_cpu_ms_per_turn": live_ms,
         "database_cores_needed": {
             str(games): {
                 pace: round(needed(games, every, database), 2) for pace, every in PACES.items()
@@ -368,7 +413,10 @@ def capacity(
         "headroom for turns that come together; the database's cores are apart (its own "
         "processes); memory: what each server grew per waiting game from the active-alone "
         "phase to every "
-        "game open (mean of the processes), and the database's size per open game",
+        "game open (mean of the processes), and the database's size per open game; "
+        "at live cost: from the servers' CPU time per turn of the active-alone phase "
+        "(thinking time, each turn alone, the ended games' replacements made and "
+        "connected: what live play cost here, live_servers_cpu_ms_per_turn)",
     }
 
 
@@ -420,6 +468,11 @@ async def _run(
             if name in ("alone", "open"):
                 memory[name] = [_memory_mb(pid, unique=True) for pid in pids]
             phases.load[name].append([round(x, 2) for x in os.getloadavg()])
+        # what a player coming back costs, measured alone: the live players pause (the
+        # turns under way end first)
+        phases.playing.clear()
+        await asyncio.sleep(SETTLE)
+        out["visit_cost"] = await _visit_cost(phases, waiting[-VISIT_COST:], pids, database_cpu)
     finally:
         phases.stopping = True
         sampler.cancel()
@@ -532,11 +585,14 @@ def run(
             "the sockets stay open), so that the making is measured alone",
         },
         "idle_players": {
+            "cost": got.get("visit_cost"),
             "visits": got.get("visits", 0),
             "requests_served": got.get("visit_requests_served", 0),
             "request_ms": got.get("visit_request_ms"),
             "what": "in the open phase, waiting games' players coming back (each game at "
-            "most once): a new connection, GET /play/<game> and GET the seat's view, closed",
+            "most once): a new connection, GET /play/<game> and GET the seat's view, closed; "
+            f"cost: after it, {VISIT_COST} more, eight at a time, the live players paused: "
+            "the CPU time of the servers and the database per visit",
         },
         "cpu_s": {
             **got["cpu"],
@@ -612,5 +668,6 @@ def run(
             turns["cpu_s"]["servers_ms_per_game_made"],
             None if grown_kb is None else round(grown_kb, 2),
             None if stored is None else round(stored / 1024 / (waiting + phases.games_started), 2),
+            got["cpu"].get("alone", {}).get("servers_ms_per_turn"),
         )
     return report
