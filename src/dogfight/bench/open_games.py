@@ -2,8 +2,11 @@
 gets — many open games, most of them waiting a day for a plan, a few hundred played live.
 
 Real ``dogfight serve`` processes share one database (with two or more, a throwaway
-PostgreSQL cluster unless ``--db``), as :mod:`dogfight.bench.server` starts them. The
-run has three phases, one after the other:
+PostgreSQL cluster unless ``--db``), as :mod:`dogfight.bench.server` starts them, with
+the settings a club's server runs with (:data:`DEPLOYED`). Before the run, a burst on
+servers and a database of their own measures the CPU time of a turn played (what the
+capacity figures start from). The run has three phases, one after the other, and a
+last measure:
 
 1. **active alone** — ``active`` pairs of scripted players each play a duel live, both
    seats' WebSockets open, a thinking time before every plan (as ``dogfight bench
@@ -22,6 +25,8 @@ run has three phases, one after the other:
    game, never the same game twice, who loads the game's page (``GET /play/<game>``) and
    reads its seat's view over HTTP on a fresh connection, and goes (no socket held).
    Then each server's memory is read again: what it holds *with every game open*.
+4. **a visit's cost** — :data:`VISIT_COST` more waiting games' players come back, the
+   live players paused: the CPU time of the servers and the database per visit.
 
 The report gives the active games' result latencies (plan sent → every seat has the
 result, as :mod:`dogfight.bench.server` measures them) of each phase, the targets judged

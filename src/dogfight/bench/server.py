@@ -135,7 +135,9 @@ class Http:
     """One keep-alive HTTP/1.1 connection to a server, as a browser tab holds: requests
     one after the other, a JSON body in and out. Opened again when the server closed it
     or after :data:`IDLE` seconds unused (well before ``dogfight serve`` closes an idle
-    connection, ``KEEP_ALIVE``: a request must not cross the server's closing)."""
+    connection, ``KEEP_ALIVE``: a request must not cross the server's closing). An answer
+    that has not come in :data:`RESULT_TIMEOUT` seconds is an error (never a wait for
+    ever)."""
 
     IDLE = 20.0
 
