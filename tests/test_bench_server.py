@@ -120,3 +120,52 @@ def test_the_memory_of_a_server_that_touched_every_stored_game_is_reported() -> 
     assert report["targets"]["after_touching_rss_mb"] == memory["with_live_games"]["rss_mb"] > 0
     assert report["scenario"] == {"stored_games": 12, "live_games": 6, "bound": 3}
     assert set(report["meets_targets"]) == {"after_touching_rss_mb", "refused"}
+
+
+def test_a_socket_closed_before_the_games_end_is_an_error_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat whose WebSocket the server closes mid-game (a dropped socket, an error of
+    the run) is told at once: before, the seat waited for a result that could not come,
+    and the run found the drop only as a result missing after 60 s (issue 32, item 6)."""
+    import asyncio
+    import json
+
+    from dogfight.bench import server
+    from dogfight.bench.ws_client import WebSocket
+
+    class Closing:
+        """A socket that brings the first turn's view, then is closed by the server."""
+
+        def __init__(self) -> None:
+            view = {"type": "view", "stage": {"kind": "planning", "turn": 1}}
+            self.messages = [json.dumps(view)]
+
+        async def send(self, text: str) -> None:
+            return None
+
+        async def recv(self) -> str | None:
+            return self.messages.pop(0) if self.messages else None
+
+        async def close_handshake(self) -> None:
+            return None
+
+        def close(self) -> None:
+            return None
+
+    async def connect(url: str) -> Closing:
+        return Closing()
+
+    monkeypatch.setattr(WebSocket, "connect", staticmethod(connect))
+
+    async def play() -> None:
+        seat = server.Seat("g", "allies", "t", "camel", "http://127.0.0.1:9", "http://127.0.0.1:9")
+        connected = asyncio.Event()
+        listener = asyncio.create_task(server._listen("ws://127.0.0.1:9/ws", seat, connected))
+        await connected.wait()
+        with pytest.raises(server.SocketDropped):
+            # (the guard only ends the test if the drop is never told)
+            await asyncio.wait_for(server._wait(seat, 1), 30)
+        await listener
+
+    asyncio.run(play())
