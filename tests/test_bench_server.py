@@ -169,3 +169,50 @@ def test_a_socket_closed_before_the_games_end_is_an_error_at_once(
         await listener
 
     asyncio.run(play())
+
+
+def test_a_seat_stopped_as_its_socket_opens_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's listener cancelled (its game stopped) at any point of its opening ends.
+    With ``asyncio.wait_for`` around the opening, Python 3.11 swallowed a cancellation
+    that came as the connection was made: the listener went on reading a quiet socket for
+    ever, and ``dogfight bench --server --open`` never ended (issue 32, item 6)."""
+    import asyncio
+
+    from dogfight.bench import server
+    from dogfight.bench.ws_client import WebSocket
+
+    class Quiet:
+        """An open table between turns: nothing comes."""
+
+        async def send(self, text: str) -> None:
+            return None
+
+        async def recv(self) -> str | None:
+            await asyncio.Event().wait()
+            return None
+
+        async def close_handshake(self) -> None:
+            return None
+
+        def close(self) -> None:
+            return None
+
+    async def connect(url: str) -> Quiet:
+        return Quiet()
+
+    monkeypatch.setattr(WebSocket, "connect", staticmethod(connect))
+
+    async def stop_after(passes: int) -> bool:
+        """Whether the listener, cancelled after ``passes`` passes of the loop, ended."""
+        seat = server.Seat("g", "allies", "t", "camel", "http://127.0.0.1:9", "http://127.0.0.1:9")
+        listener = asyncio.create_task(server._listen("ws://127.0.0.1:9/ws", seat, asyncio.Event()))
+        for _ in range(passes):
+            await asyncio.sleep(0)
+        listener.cancel()
+        # (the guard only ends the test if the listener never stops)
+        done, _ = await asyncio.wait([listener], timeout=5)
+        listener.cancel()
+        return bool(done)
+
+    for passes in range(6):
+        assert asyncio.run(stop_after(passes)), f"cancelled after {passes} passes: still running"
