@@ -7,13 +7,14 @@ for a duel a few turns in. Anyone may list the games and ask for each, so the ga
 are bounded: past :data:`LIVE_ENV` (default :data:`DEFAULT_LIVE`) the least recently
 used *idle* games are dropped (each game loaded looks at :data:`WALK` of those held at
 most), and come back from the database (replayed) when next asked for. A game is idle
-when nothing is under way on it or waiting for it: no WebSocket connected to it, no
-work of it running or queued (a request, a computer player thinking, a turn being
-resolved: the server says so, :attr:`GameService.in_use`), its lock free, nothing written and not yet committed, and no step due that waits only
-for computer players. Everything a game holds is stored (plans, answers, decisions, a
-decision pending, half the plans of a turn): dropped and loaded again it is the same
-game. A request that only reads a game's summary (``GET /api/games/{id}``) reads the
-game held, or a copy loaded for it and then dropped: it keeps no game in memory.
+when nothing is under way on it or waiting for it: no WebSocket connected to it, no work
+of it running or queued (a request, a computer player thinking, a turn being resolved:
+the server says so, :attr:`GameService.in_use`), its lock free, nothing written and not
+yet committed, and no step due that waits only for computer players. Everything a game
+holds is stored (plans, answers, decisions, a decision pending, half the plans of a
+turn): dropped and loaded again it is the same game. A request that only reads a game's
+summary (``GET /api/games/{id}``) reads the game held, or a copy loaded for it and then
+dropped: it keeps no game in memory.
 
 With several processes on one PostgreSQL database a game dropped here simply stops
 hearing other processes' notifications; loaded again it reads what they wrote. A seat's
