@@ -15,11 +15,22 @@ def _progress(option: str, unit: str, every: int) -> Callable[[int], None]:
     """A long run's progress on stderr: ``dogfight bench <option>: <done> <unit>`` every
     ``every`` items (stdout keeps only the JSON)."""
 
+    say = _say(option)
+
     def progress(done: int) -> None:
         if done % every == 0:
-            sys.stderr.write(f"dogfight bench {option}: {done} {unit}\n")
+            say(f"{done} {unit}")
 
     return progress
+
+
+def _say(option: str) -> Callable[[str], None]:
+    """A long run's news on stderr: ``dogfight bench <option>: <what>``."""
+
+    def say(what: str) -> None:
+        sys.stderr.write(f"dogfight bench {option}: {what}\n")
+
+    return say
 
 
 def register(app: typer.Typer) -> None:
@@ -144,6 +155,41 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[
             int, typer.Option(help="With --fuzz or --switches: the generator's seed.")
         ] = 0,
+        open_games: Annotated[
+            int | None,
+            typer.Option(
+                "--open",
+                metavar="N",
+                min=1,
+                help="With --server: N open games, most waiting a day (their players "
+                "coming back now and then), --active of them played live: result "
+                "latencies, each server's memory against the active games alone, errors, "
+                "load average, the capacity figures (docs/deploy.md). Try 10000.",
+            ),
+        ] = None,
+        active: Annotated[
+            int | None,
+            typer.Option(
+                metavar="N",
+                min=1,
+                help="With --open: games played live at once (default 500; 20 with --quick).",
+            ),
+        ] = None,
+        seconds: Annotated[
+            float | None,
+            typer.Option(
+                min=1.0,
+                help="With --open: seconds of each measured phase (default 60; 10 with --quick).",
+            ),
+        ] = None,
+        visits: Annotated[
+            float | None,
+            typer.Option(
+                min=0.0,
+                help="With --open: waiting games' players coming back a second (default 20; "
+                "5 with --quick).",
+            ),
+        ] = None,
     ) -> None:
         """Median phase time with 4 to 64 airplanes all in play (constant density and a
         crowded 90 x 90 table), per-plane cost and its growth, random duels per second,
@@ -175,6 +221,21 @@ def register(app: typer.Typer) -> None:
             from dogfight.cli.catalog_option import catalog as load
 
             sys.stdout.write(json.dumps(run_batch(load(), quick=quick), indent=2) + "\n")
+            return
+        if server and open_games is not None:
+            from dogfight.bench import open_games as opened
+
+            measured = opened.run(
+                open_games=open_games,
+                active=active or (20 if quick else 500),
+                processes=processes,
+                db=db,
+                seconds=seconds or (10.0 if quick else opened.SECONDS),
+                visits=(5.0 if quick else opened.VISITS) if visits is None else visits,
+                burst=20 if quick else opened.BURST,
+                say=_say("--open"),
+            )
+            sys.stdout.write(json.dumps(measured, indent=2) + "\n")
             return
         if server:
             from dogfight.bench.server import THINK, repeated
