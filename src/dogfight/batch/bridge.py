@@ -13,7 +13,7 @@ from dogfight.batch.state import REASONS, WEAPONS, BatchState, empty_state
 from dogfight.errors import DataError
 from dogfight.geometry.pose import Pose
 from dogfight.rules.plans import Flown, Plan
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.state import GameState, TripodState, Vehicle
 
 STATUS = ("engine", "observer", "smoke", "fire", "rudder_left", "rudder_right")
 """The lasting special damage (``Vehicle.status``) the batch keeps: 002's and 003's."""
@@ -24,9 +24,18 @@ def not_covered(state: GameState) -> list[str]:
     missing = uncovered(state.rules)
     if state.scenario is not None:
         missing.append(f"scenario {state.scenario.id!r} (objectives, placement, its victory)")
-    kinds = sorted({v.type for v in state.vehicles.values() if v.kind != "airplane"})
-    if kinds:
-        missing.append("tripods (" + ", ".join(kinds) + ")")
+    tripods = sorted(v.id for v in state.vehicles.values() if v.tripod is not None)
+    if len(tripods) > 1:
+        missing.append(
+            "more than one tripod on a table (" + ", ".join(tripods) + "): tripods' overlaps "
+            "and Tripods vs. Tripods (001)"
+        )
+    if any(v.bombs or v.bomber for v in state.vehicles.values()):
+        missing.append("bombers (001)")
+    if state.objectives:
+        missing.append("objectives")
+    if any(v.plan is not None and v.plan.automated for v in state.vehicles.values()):
+        missing.append("the Automated Tripod (001)")
     if state.reserves:
         missing.append("reinforcements")
     if state.targets:
@@ -73,7 +82,9 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
         index = {vid: n for n, vid in enumerate(ids)}
         for n, vid in enumerate(ids):
             v = s.vehicles[vid]
-            t = spec.type_index(v.type)
+            if v.tripod is not None:
+                _tripod_in(batch, b, n, v)
+            t = 0 if v.tripod is not None else spec.type_index(v.type)
             batch.present[b, n] = True
             batch.alive[b, n] = v.in_play
             batch.reason[b, n] = REASONS.index(v.eliminated) if v.eliminated else 0
@@ -95,7 +106,7 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
                 aim = v.aim.get(weapon)
                 if aim is not None and aim[1] == s.phases_played and aim[0] in index:
                     batch.aim[b, n, w] = index[aim[0]]
-            if v.plan is not None:
+            if v.plan is not None and v.tripod is None:
                 for k, card in enumerate(v.plan.cards):
                     batch.plan[b, n, k] = spec.card_index(t, card)
         for d, letter in enumerate(spec.damage_ids):
@@ -173,6 +184,8 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
             plan=plan,
             status=status,
         )
+        if batch.tripod[b, n]:
+            as_tripod(batch, b, n, vehicles[vid])
     piles = {
         letter: [spec.damage_cards[d][int(s)] for s in batch.order[b, d, : int(batch.top[b, d])]]
         for d, letter in enumerate(spec.damage_ids)
@@ -208,3 +221,43 @@ def status_of(batch: BatchState, b: int, n: int) -> dict[str, int]:
         int(batch.rudder[b, n, 1]),
     )
     return {k: value for k, value in zip(STATUS, values, strict=True) if value}
+
+
+def _tripod_in(batch: BatchState, b: int, n: int, v: Vehicle) -> None:
+    """A referee tripod's model, console and plan into slot ``n`` of table ``b``."""
+    tri = batch.spec.tripods
+    assert v.tripod is not None
+    t = tri.type_index(v.type)
+    batch.tripod[b, n] = True
+    batch.ttype[b, n] = t
+    console = v.tripod
+    batch.energy[b, n] = console.energy
+    batch.rating[b, n] = console.rating
+    batch.toppled[b, n] = console.toppled
+    batch.cooling[b, n] = console.cooling
+    batch.reverse[b, n] = console.reverse_pending
+    batch.moving[b, n] = console.movement_cards
+    batch.steadied[b, n] = console.steadied
+    if v.plan is not None:
+        # a toppled tripod plans its last phases only (tripods.card_of_phase)
+        offset = 3 - len(v.plan.cards)
+        for k, card in enumerate(v.plan.cards):
+            batch.tplan[b, n, offset + k] = tri.card_index(t, card)
+
+
+def as_tripod(batch: BatchState, b: int, n: int, vehicle: Vehicle) -> None:
+    """Make ``vehicle`` (slot ``n`` of table ``b``, built as an airplane) the tripod the
+    slot holds: its model, console and plan of the turn."""
+    tri = batch.spec.tripods
+    vehicle.type = tri.type_ids[int(batch.ttype[b, n])]
+    vehicle.kind = "tripod"
+    vehicle.plan = Plan(cards=tuple(tri.card_ids[int(c)] for c in batch.tplan[b, n] if c >= 0))
+    vehicle.tripod = TripodState(
+        energy=int(batch.energy[b, n]),
+        rating=int(batch.rating[b, n]),
+        toppled=int(batch.toppled[b, n]),
+        cooling=int(batch.cooling[b, n]),
+        reverse_pending=bool(batch.reverse[b, n]),
+        movement_cards=int(batch.moving[b, n]),
+        steadied=bool(batch.steadied[b, n]),
+    )

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from dogfight.batch import moves, special
+from dogfight.batch import moves, special, tripod_plans
 from dogfight.batch.arrays import nonzero, per_slot
 from dogfight.batch.spec import IMMELMANN, LEFT, RIGHT, STRAIGHT, SYMBOLS, Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState, heading_trig
@@ -214,6 +214,7 @@ def needing(state: BatchState, mask: Bools | None = None) -> tuple[Ints, Ints]:
     """Tables and slots that need a plan: airplanes in play (and in ``mask``) on tables
     not over whose turn is not planned yet."""
     need = state.alive & ~per_slot(state.over, state.slots) & (state.plan[..., 0] < 0)
+    need &= ~state.tripod  # tripods plan in batch/tripod_plans.py
     if mask is not None:
         need &= mask
     b, n = nonzero(need)
@@ -224,7 +225,10 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
     """Give every airplane that needs one the random bot's plan (in place): uniform
     among the legal plans of the best safety tier. A few uniform draws find a plan of
     the safe tier for most airplanes (the first safe one of independent uniform draws
-    is uniform among the safe plans); the others look at every plan."""
+    is uniform among the safe plans); the others look at every plan. Tripods plan and
+    choose their tokens as :func:`tripod_plans.random_turn` does."""
+    if state.tripod.any():
+        tripod_plans.random_turn(state, rng, mask)
     spec = state.spec
     seqs = sequences(spec)
     b, n = needing(state, mask)
@@ -402,7 +406,7 @@ def illegal_plans(state: BatchState, rng: np.random.Generator, share: float) -> 
     regard for the flight restrictions (some of them break one)."""
     spec = state.spec
     seqs = sequences(spec)
-    need = state.alive & ~state.over[:, None]
+    need = state.alive & ~state.over[:, None] & ~state.tripod
     b, n = np.nonzero(need & (rng.random(need.shape) < share))
     if len(b) == 0:
         return

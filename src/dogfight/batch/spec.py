@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from dogfight.batch.tripod_spec import TripodSpec, build_tripod_spec, index_in_deck
 from dogfight.catalog.models import Direction, Explosion, IllegalManeuver, Special, Symbol
 from dogfight.errors import DataError
 from dogfight.rules.context import Rules
@@ -153,6 +154,8 @@ class Spec:
     slot_jammed: Bools
     slot_special: Ints
     """(D, S) bits of the special icons that take effect under ``specials`` (0: none)."""
+    tripods: TripodSpec
+    """The tripod models and cards (``batch/tripod_spec.py``)."""
 
     @property
     def slots(self) -> int:
@@ -165,12 +168,7 @@ class Spec:
         return self.damage_ids.index(letter)
 
     def card_index(self, type_index: int, card_id: str) -> int:
-        deck = int(self.type_deck[type_index])
-        start, size = int(self.deck_start[deck]), int(self.deck_size[deck])
-        for i in range(start, start + size):
-            if self.card_ids[i] == card_id:
-                return i
-        raise DataError("plan", "cards", card_id, f"not in deck {self.deck_ids[deck]}")
+        return index_in_deck(self, int(self.type_deck[type_index]), card_id)
 
 
 def uncovered(rules: Rules) -> list[str]:
@@ -304,4 +302,5 @@ def build_spec(rules: Rules) -> Spec:
         slot_explosion=boom,
         slot_jammed=jam,
         slot_special=special,
+        tripods=build_tripod_spec(rules, damage_ids, width),
     )

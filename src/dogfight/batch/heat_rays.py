@@ -1,0 +1,129 @@
+"""The firing step of a table with a tripod: who fires at whom, heat-rays and the
+electrified armour, measured by the referee's own geometry.
+
+On such a table every shot is decided here, table by table, with the functions the
+referee's firing step calls (``firing.nearest_option`` and ``firing.protected`` for the
+airplanes' guns, ``rays.RayScene`` for the heat-rays), on a :class:`GameState` holding
+only what they read (poses, sides, models, consoles): the hexagonal base, the heat-ray
+rulers laid at a right angle or tilted, and the armour's open sides are one
+implementation, not two. The draws and their effects stay on arrays
+(:mod:`dogfight.batch.game`). This is the slow part of a tripod table (docs/batch.md,
+"Benchmark").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dogfight.batch.arrays import any_slot
+from dogfight.batch.bridge import as_tripod
+from dogfight.batch.spec import Bools, Floats, Ints
+from dogfight.batch.state import WEAPONS, BatchState
+from dogfight.geometry.hexbase import Side
+from dogfight.geometry.pose import Pose
+from dogfight.rules import firing
+from dogfight.rules.rays import RayScene
+from dogfight.rules.state import GameState, Vehicle
+
+
+@dataclass
+class TripodShots:
+    """The shots decided on the tables with a tripod (arrays over the whole batch)."""
+
+    protected: Bools
+    """(B, N, 2) a gun's shot at a tripod stopped by its working armour."""
+    ray_target: Ints
+    """(B, N) the slot each heat-ray hits, -1 for a miss or no heat-ray."""
+    ray_distance: Floats
+    ray_short: Bools
+
+
+def no_shots(tables: int, slots: int) -> TripodShots:
+    """Nothing decided yet (no gun at a tripod, no heat-ray)."""
+    return TripodShots(
+        protected=np.zeros((tables, slots, 2), dtype=np.bool_),
+        ray_target=np.full((tables, slots), -1, dtype=np.int64),
+        ray_distance=np.full((tables, slots), np.inf),
+        ray_short=np.zeros((tables, slots), dtype=np.bool_),
+    )
+
+
+def table_state(state: BatchState, b: int) -> tuple[GameState, dict[str, int]]:
+    """Table ``b``'s vehicles in play as a referee ``GameState`` (what the firing step's
+    geometry reads), and each one's slot by id."""
+    spec = state.spec
+    names = state.names[b]
+    vehicles: dict[str, Vehicle] = {}
+    slot: dict[str, int] = {}
+    for n in np.flatnonzero(state.alive[b]).tolist():
+        vid = names[n]
+        slot[vid] = n
+        vehicles[vid] = Vehicle(
+            id=vid,
+            type=spec.type_ids[int(state.type[b, n])],
+            side=state.side_names[int(state.side[b, n])],
+            pose=Pose(float(state.x[b, n]), float(state.y[b, n]), float(state.heading[b, n])),
+            resistance=int(state.resistance[b, n]),
+        )
+        if state.tripod[b, n]:
+            as_tripod(state, b, n, vehicles[vid])
+    return GameState(rules=spec.rules, vehicles=vehicles, piles={}), slot
+
+
+def decide(
+    state: BatchState,
+    rows: Ints,
+    ready: list[Bools],
+    ray: Bools,
+    target: Ints,
+    dist: Floats,
+) -> TripodShots:
+    """Decide every gun's target and every heat-ray on tables ``rows`` (filling
+    ``target`` and ``dist``, (B, N, 2), for those rows), as the referee's firing step:
+    the nearest reachable enemy (``auto``), the armour tested on the shot taken; a
+    heat-ray at the nearest target its projector's ruler reaches, or at the chosen one
+    (a miss when that one is not reached)."""
+    out = no_shots(state.tables, state.slots)
+    for b in rows.tolist():
+        target[b] = -1
+        dist[b] = np.inf
+        gs, slot = table_state(state, b)
+        table = firing.table_of(gs)
+        names = state.names[b]
+        for i in np.flatnonzero(state.alive[b] & ~state.tripod[b]).tolist():
+            firer = gs.vehicles[names[i]]
+            for w in (0, 1):
+                if not ready[w][b, i]:
+                    continue
+                option = firing.nearest_option(gs, table, firer, WEAPONS[w], protection=False)
+                if option is None:
+                    continue
+                target[b, i, w] = slot[option.target]
+                dist[b, i, w] = option.sight.distance
+                out.protected[b, i, w] = firing.protected(gs, option).protected
+        firing_rays = np.flatnonzero(ray[b]).tolist()
+        if not firing_rays:
+            continue
+        energy = {v.id: v.tripod.energy for v in gs.vehicles.values() if v.tripod is not None}
+        scene = RayScene(gs, table.overlap, energy, table.bases)
+        for i in firing_rays:
+            options = scene.options(gs.vehicles[names[i]], Side(int(state.token_arg[b, i])))
+            chosen = int(state.token_target[b, i])
+            pick = (
+                next((o for o in options if o.target == names[chosen]), None)
+                if chosen >= 0
+                else (options[0] if options else None)
+            )
+            if pick is not None:
+                out.ray_target[b, i] = slot[pick.target]
+                out.ray_distance[b, i] = pick.distance
+                out.ray_short[b, i] = pick.short
+    return out
+
+
+def tables_with_tripods(state: BatchState, act: Bools) -> Ints:
+    """(R,) the tables of ``act`` with a tripod in play."""
+    out: Ints = np.flatnonzero(act & any_slot(state.tripod & state.alive))
+    return out
