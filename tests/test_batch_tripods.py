@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from dogfight.batch.bridge import from_states, to_state
+from dogfight.batch.compare import tripod_matchup
 from dogfight.batch.differential import random_tripod_table, run
 from dogfight.batch.run import play
 from dogfight.catalog.loader import Catalog
@@ -54,3 +55,21 @@ def test_random_tripod_games_finish(catalog: Catalog) -> None:
 def test_refuses_two_tripods(catalog: Catalog) -> None:
     with pytest.raises(DataError, match="more than one tripod"):
         from_states([build(tripods_situation(), catalog, 0)])
+
+
+TRIPOD_MATCHUPS = [
+    ("mk1-locust", ("sopwith-camel", "spad-xiii")),
+    ("mk2-scarab", ("bristol-f2b", "sopwith-camel")),
+    ("mk3-squid", ("nieuport-17", "albatros-d5a", "spad-xiii")),
+]
+
+
+@pytest.mark.parametrize("tripod,planes", TRIPOD_MATCHUPS)
+def test_batched_tripod_games_are_the_referees_games(
+    catalog: Catalog, tripod: str, planes: tuple[str, ...]
+) -> None:
+    """Win rates and game lengths of batched random games of a tripod against airplanes
+    agree with the referee's random bot's within 95% intervals (the tokens chosen as
+    every computer player chooses them)."""
+    report = tripod_matchup(catalog, tripod, planes, 1500, 80, seed=3, max_turns=12)
+    assert report["agree"], report

@@ -26,7 +26,7 @@ from dogfight.batch.policies import illegal_plans, random_plans
 from dogfight.batch.spec import KNOWN_SWITCHES
 from dogfight.batch.state import REASONS, WEAPONS, BatchState
 from dogfight.batch.tailing import bots_reorder
-from dogfight.batch.tripod_plans import choosers, option, plan_tripods
+from dogfight.batch.tripod_plans import choosers, option, plan_tripods, random_tokens
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import IllegalPlanError
 from dogfight.rules.chance import step_rng
@@ -594,6 +594,8 @@ def run(
         if tripods:
             plan_tripods(batch, rng, wild=2 * illegal_share)
         random_plans(batch, rng)
+        if tripods:
+            random_tokens(batch, rng)  # every legal token, not only the bots' choices
         if batch.phase.max() == 0:
             illegal_plans(batch, rng, illegal_share)
         before = batch.copy()

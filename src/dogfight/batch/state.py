@@ -99,6 +99,9 @@ class BatchState:
     tplan: Ints
     """(B, N, 3) a tripod's cards of the turn (global tripod card indexes), -1 for none:
     a toppled tripod plans only the last phases."""
+    pencil: Bools
+    """(B, N, 3) a recharge pencilled in the plan for each phase (the default a computer
+    player's token choice may keep, ``bots.tokens.choose_token``)."""
     token: Ints
     """(B, N) the action token chosen for the phase about to be resolved
     (``tripod_spec.TOKENS``), set by the policy before each phase."""
@@ -208,6 +211,7 @@ def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]
         moving=np.zeros((b, n), dtype=np.int64),
         steadied=np.zeros((b, n), dtype=np.bool_),
         tplan=np.full((b, n, 3), -1, dtype=np.int64),
+        pencil=np.zeros((b, n, 3), dtype=np.bool_),
         token=np.zeros((b, n), dtype=np.int64),
         token_arg=np.zeros((b, n), dtype=np.int64),
         token_target=np.full((b, n), -1, dtype=np.int64),

@@ -154,3 +154,4 @@ def end_of_turn(state: BatchState, done: Bools) -> None:
     state.moving[rows] = 0
     state.steadied[rows] = False
     state.tplan[done] = -1
+    state.pencil[done] = False
