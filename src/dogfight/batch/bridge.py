@@ -245,13 +245,15 @@ def _tripod_in(batch: BatchState, b: int, n: int, v: Vehicle) -> None:
             batch.tplan[b, n, offset + k] = tri.card_index(t, card)
 
 
-def as_tripod(batch: BatchState, b: int, n: int, vehicle: Vehicle) -> None:
+def as_tripod(batch: BatchState, b: int, n: int, vehicle: Vehicle, planned: bool = True) -> None:
     """Make ``vehicle`` (slot ``n`` of table ``b``, built as an airplane) the tripod the
-    slot holds: its model, console and plan of the turn."""
+    slot holds: its model, console and (``planned``) plan of the turn."""
     tri = batch.spec.tripods
     vehicle.type = tri.type_ids[int(batch.ttype[b, n])]
     vehicle.kind = "tripod"
-    vehicle.plan = Plan(cards=tuple(tri.card_ids[int(c)] for c in batch.tplan[b, n] if c >= 0))
+    if planned:
+        cards = tuple(tri.card_ids[int(c)] for c in batch.tplan[b, n] if c >= 0)
+        vehicle.plan = Plan(cards=cards)
     vehicle.tripod = TripodState(
         energy=int(batch.energy[b, n]),
         rating=int(batch.rating[b, n]),

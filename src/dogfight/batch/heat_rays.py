@@ -68,7 +68,7 @@ def table_state(state: BatchState, b: int) -> tuple[GameState, dict[str, int]]:
             resistance=int(state.resistance[b, n]),
         )
         if state.tripod[b, n]:
-            as_tripod(state, b, n, vehicles[vid])
+            as_tripod(state, b, n, vehicles[vid], planned=False)
     return GameState(rules=spec.rules, vehicles=vehicles, piles={}), slot
 
 
@@ -123,7 +123,36 @@ def decide(
     return out
 
 
-def tables_with_tripods(state: BatchState, act: Bools) -> Ints:
-    """(R,) the tables of ``act`` with a tripod in play."""
-    out: Ints = np.flatnonzero(act & any_slot(state.tripod & state.alive))
+def tables_with_tripods(state: BatchState, act: Bools, ready: list[Bools], rayed: Bools) -> Ints:
+    """(R,) the tables of ``act`` whose firing step a tripod may change: a heat-ray
+    fires, or the tripod's circumscribed circle lies within the ruler of a ready gun's
+    dot and meets its arc (the tripod may be its target), or, on a table with enemy
+    airplanes, within the ruler of the dot (it may hide one of its targets:
+    ``firing.Table.near`` looks no farther). Elsewhere the guns' targets measured
+    without the tripod stand."""
+    spec = state.spec
+    tripod = state.tripod & state.alive
+    rows = np.flatnonzero(act & any_slot(tripod))
+    if len(rows) == 0:
+        return rows
+    radius = spec.rules.hex_side
+    x, y, h = state.x[rows], state.y[rows], state.heading[rows]
+    dx, dy = x[:, None, :] - x[:, :, None], y[:, None, :] - y[:, :, None]  # [firer, tripod]
+    gap = np.hypot(dx, dy)
+    close = tripod[rows][:, None, :] & (gap <= spec.ruler + radius + 1e-6)
+    plane = state.alive[rows] & ~state.tripod[rows]
+    sides = state.side[rows]
+    duel = (plane[:, :, None] & plane[:, None, :] & (sides[:, :, None] != sides[:, None, :])).any(
+        axis=(1, 2)
+    )
+    near = duel & ((ready[0] | ready[1])[rows][:, :, None] & close).any(axis=(1, 2))
+    for w in (0, 1):
+        axis = np.radians(h + spec.arc_centre[w])[:, :, None]
+        along = dx * np.cos(axis) + dy * np.sin(axis)
+        across = np.abs(-dx * np.sin(axis) + dy * np.cos(axis))
+        spread = np.arcsin(np.minimum(1.0, radius / np.maximum(gap, 1e-12)))
+        seen = np.degrees(np.arctan2(across, along) - spread) <= spec.arc_half[w] + 1e-6
+        seen |= gap <= radius + 1e-6
+        near |= (ready[w][rows][:, :, None] & close & seen).any(axis=(1, 2))
+    out: Ints = rows[near | any_slot(rayed[rows])]
     return out
