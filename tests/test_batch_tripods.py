@@ -4,16 +4,20 @@ through the referee's state, and what the batch still refuses."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
+from test_simulate import dogfight
 
 from dogfight.batch.bridge import from_states, to_state
-from dogfight.batch.compare import tripod_matchup
+from dogfight.batch.compare import TRIPOD_MATCHUPS, tripod_matchup
 from dogfight.batch.differential import random_tripod_table, run
 from dogfight.batch.run import play
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
-from dogfight.sim.duel import tripods_situation
+from dogfight.sim.duel import tripod_situation, tripods_situation
 from dogfight.situation.format import build, parse_situation
 
 
@@ -57,13 +61,6 @@ def test_refuses_two_tripods(catalog: Catalog) -> None:
         from_states([build(tripods_situation(), catalog, 0)])
 
 
-TRIPOD_MATCHUPS = [
-    ("mk1-locust", ("sopwith-camel", "spad-xiii")),
-    ("mk2-scarab", ("bristol-f2b", "sopwith-camel")),
-    ("mk3-squid", ("nieuport-17", "albatros-d5a", "spad-xiii")),
-]
-
-
 @pytest.mark.parametrize("tripod,planes", TRIPOD_MATCHUPS)
 def test_batched_tripod_games_are_the_referees_games(
     catalog: Catalog, tripod: str, planes: tuple[str, ...]
@@ -73,3 +70,20 @@ def test_batched_tripod_games_are_the_referees_games(
     every computer player chooses them)."""
     report = tripod_matchup(catalog, tripod, planes, 1500, 80, seed=3, max_turns=12)
     assert report["agree"], report
+
+
+def test_simulate_plays_a_tripod_table_with_the_batch_engine(tmp_path: Path) -> None:
+    table = tmp_path / "locust.json"
+    situation = tripod_situation("mk1-locust", ["sopwith-camel", "spad-xiii"])
+    table.write_text(situation.model_dump_json(exclude_none=True))
+    out = tmp_path / "out"
+    args = ["simulate", str(table), "--engine", "batch", "--games", "200", "--workers", "1"]
+    result = dogfight(*args, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    data = json.loads((out / "results.json").read_text())
+    assert data["config"]["bots"] == {"earth": "random", "martians": "random"}
+    assert data["summary"]["games"] == 200
+    refused = dogfight(*args, "--bots", "earth=easy", "--out", str(out))
+    assert refused.returncode == 2
+    assert "on a table with a tripod" in refused.stderr
+    assert "Traceback" not in refused.stderr

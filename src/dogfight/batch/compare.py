@@ -119,6 +119,16 @@ def matchup(
     return out
 
 
+TRIPOD_MATCHUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("mk1-locust", ("sopwith-camel", "spad-xiii")),
+    ("mk2-scarab", ("bristol-f2b", "sopwith-camel")),
+    ("mk3-squid", ("nieuport-17", "albatros-d5a", "spad-xiii")),
+)
+"""The statistical test's tripods against airplanes: First Contact's Locust against two
+fighters, the heavily armoured Scarab against a two-seater and a fighter, the Squid
+(front and rear projectors) against three airplanes."""
+
+
 def tripod_matchup(
     catalog: Catalog,
     tripod: str,

@@ -31,7 +31,14 @@ from dogfight.sim.spec import RunSpec
 Progress = Callable[[int], None]
 
 
-def check_policies(bots: Mapping[str, str]) -> None:
+TRIPOD_POLICIES = ("random",)
+"""The batch policies that play tables with tripods (the easy bot plans airplanes
+against airplanes only)."""
+
+
+def check_policies(bots: Mapping[str, str], tripods: bool = False) -> None:
+    """Refuse a bot the batch does not have, or (``tripods``: the table has one) one
+    that does not play tripod tables."""
     for side, name in bots.items():
         if name not in POLICIES:
             raise DataError(
@@ -39,6 +46,15 @@ def check_policies(bots: Mapping[str, str]) -> None:
                 side,
                 name,
                 "the batch engine plays the bots " + ", ".join(sorted(POLICIES)),
+            )
+        if tripods and name not in TRIPOD_POLICIES:
+            raise DataError(
+                "--bots",
+                side,
+                name,
+                "on a table with a tripod the batch engine plays the bots "
+                + ", ".join(TRIPOD_POLICIES)
+                + " (its easy bot plans airplanes against airplanes only)",
             )
 
 
@@ -211,7 +227,7 @@ def play(
     objects with no cycles among them, and every full collection their number sets off
     walks the whole heap again (an eighth of a duel run's time)."""
     if policies is POLICIES:
-        check_policies(bots)
+        check_policies(bots, bool(template.tripod.any()))
     with _collector_paused():
         return _play(template, bots, games, seed, max_turns, tables, progress, policies)
 
