@@ -17,11 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dogfight.batch import sight
 from dogfight.batch.arrays import any_slot
 from dogfight.batch.bridge import as_tripod
 from dogfight.batch.spec import Bools, Floats, Ints
 from dogfight.batch.state import WEAPONS, BatchState
-from dogfight.geometry.hexbase import Side
+from dogfight.geometry.hexbase import Side, hexagon
 from dogfight.geometry.pose import Pose
 from dogfight.rules import firing
 from dogfight.rules.rays import RayScene
@@ -123,6 +124,22 @@ def decide(
     return out
 
 
+REACH_MARGIN = 1e-6
+"""cm beyond the ruler within which a gun is still handed to the referee's measure (its
+own tolerance is 1e-9: rounding never turns a reach into a miss here)."""
+
+
+def hexagons(side: float, x: Floats, y: Floats, heading: Floats) -> Floats:
+    """(P, 6, 2) corners of tripod bases, in :func:`dogfight.geometry.hexbase.hexagon`'s
+    order (counter-clockwise from the front side's right end)."""
+    offsets = np.array(hexagon(Pose(0.0, 0.0, 0.0), side))
+    rad = np.radians(heading)[:, None]
+    c, s = np.cos(rad), np.sin(rad)
+    f, lft = offsets[:, 0], offsets[:, 1]
+    out: Floats = np.stack([x[:, None] + f * c - lft * s, y[:, None] + f * s + lft * c], axis=-1)
+    return out
+
+
 def tables_with_tripods(state: BatchState, act: Bools, ready: list[Bools], rayed: Bools) -> Ints:
     """(R,) the tables of ``act`` whose firing step a tripod may change: a heat-ray
     fires, or the tripod's circumscribed circle lies within the ruler of a ready gun's
@@ -153,6 +170,16 @@ def tables_with_tripods(state: BatchState, act: Bools, ready: list[Bools], rayed
         spread = np.arcsin(np.minimum(1.0, radius / np.maximum(gap, 1e-12)))
         seen = np.degrees(np.arctan2(across, along) - spread) <= spec.arc_half[w] + 1e-6
         seen |= gap <= radius + 1e-6
-        near |= (ready[w][rows][:, :, None] & close & seen).any(axis=(1, 2))
+        r, i, j = np.nonzero(ready[w][rows][:, :, None] & close & seen & ~near[:, None, None])
+        if len(r) == 0:
+            continue
+        # the bare nearest in-arc point of the hexagon: no blocker brings it nearer
+        hexes = hexagons(spec.rules.hex_side, x[r, j], y[r, j], h[r, j])
+        a, e, t0, t1 = sight.in_arc_edges(
+            x[r, i], y[r, i], h[r, i] + spec.arc_centre[w], np.full(len(r), spec.arc_half[w]), hexes
+        )
+        pts, ok = sight.edge_candidates(x[r, i], y[r, i], a, e, t0, t1)
+        bare, _, _ = sight.nearest(x[r, i], y[r, i], pts, ok)
+        near[r[bare <= spec.ruler + REACH_MARGIN]] = True
     out: Ints = rows[near | any_slot(rayed[rows])]
     return out

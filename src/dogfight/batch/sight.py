@@ -121,7 +121,8 @@ def edge_candidates(
     ox: Floats, oy: Floats, a: Floats, e: Floats, t0: Floats, t1: Floats
 ) -> tuple[Floats, Bools]:
     """Candidates of kind 1: both ends of each in-arc edge part and its point nearest the
-    dot: points (P, 12, 2) and whether they exist (P, 12)."""
+    dot: points (P, 3K, 2) and whether they exist (P, 3K), K the target's corners (4 for
+    an airplane's base, 6 for a tripod's)."""
     ex, ey = e[..., 0], e[..., 1]
     length2 = ex * ex + ey * ey
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -132,8 +133,8 @@ def edge_candidates(
     ts = np.where(ok, ts, 0.0)
     px = a[..., 0, None] + ts * ex[..., None]
     py = a[..., 1, None] + ts * ey[..., None]
-    pts = np.stack([px, py], axis=-1).reshape(len(ox), 12, 2)
-    return pts, ok.reshape(len(ox), 12)
+    pts = np.stack([px, py], axis=-1).reshape(len(ox), -1, 2)
+    return pts, ok.reshape(len(ox), -1)
 
 
 def nearest(ox: Floats, oy: Floats, pts: Floats, ok: Bools) -> tuple[Floats, Floats, Floats]:
