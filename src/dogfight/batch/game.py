@@ -541,8 +541,7 @@ def _fire(
             state.alive = alive
         ready = _weapon_ready(state, silenced, act)
         log.tripod.rayed = tacts.ray & state.alive & (state.toppled == 0)
-        rows = heat_rays.tables_with_tripods(state, act, ready, log.tripod.rayed)
-        log.tripod.shots = heat_rays.decide(state, rows, ready, log.tripod.rayed, target, dist)
+        log.tripod.shots = heat_rays.decide(state, act, ready, log.tripod.rayed, target, dist)
         protected = log.tripod.shots.protected
         spend_rays(state, log.tripod.rayed)
     fired = target >= 0

@@ -20,12 +20,12 @@ import numpy as np
 from dogfight.batch import sight
 from dogfight.batch.arrays import any_slot
 from dogfight.batch.bridge import as_tripod
+from dogfight.batch.heat_ray_rulers import overlaps_of, ray_targets
 from dogfight.batch.spec import Bools, Floats, Ints
 from dogfight.batch.state import WEAPONS, BatchState
-from dogfight.geometry.hexbase import Side, hexagon
+from dogfight.batch.tripod_spec import hexagons
 from dogfight.geometry.pose import Pose
 from dogfight.rules import firing
-from dogfight.rules.rays import RayScene
 from dogfight.rules.state import GameState, Vehicle
 
 
@@ -75,19 +75,19 @@ def table_state(state: BatchState, b: int) -> tuple[GameState, dict[str, int]]:
 
 def decide(
     state: BatchState,
-    rows: Ints,
+    act: Bools,
     ready: list[Bools],
-    ray: Bools,
+    rayed: Bools,
     target: Ints,
     dist: Floats,
 ) -> TripodShots:
-    """Decide every gun's target and every heat-ray on tables ``rows`` (filling
-    ``target`` and ``dist``, (B, N, 2), for those rows), as the referee's firing step:
-    the nearest reachable enemy (``auto``), the armour tested on the shot taken; a
-    heat-ray at the nearest target its projector's ruler reaches, or at the chosen one
-    (a miss when that one is not reached)."""
+    """Decide the guns' targets where a tripod may change them (filling ``target`` and
+    ``dist``, (B, N, 2), for those tables) and every heat-ray fired (``rayed``), as the
+    referee's firing step: the nearest reachable enemy (``auto``), the armour tested on
+    the shot taken; a heat-ray at the nearest target its projector's ruler reaches, or
+    at the chosen one (a miss when that one is not reached)."""
     out = no_shots(state.tables, state.slots)
-    for b in rows.tolist():
+    for b in tables_with_tripods(state, act, ready).tolist():
         target[b] = -1
         dist[b] = np.inf
         gs, slot = table_state(state, b)
@@ -104,23 +104,14 @@ def decide(
                 target[b, i, w] = slot[option.target]
                 dist[b, i, w] = option.sight.distance
                 out.protected[b, i, w] = firing.protected(gs, option).protected
-        firing_rays = np.flatnonzero(ray[b]).tolist()
-        if not firing_rays:
-            continue
-        energy = {v.id: v.tripod.energy for v in gs.vehicles.values() if v.tripod is not None}
-        scene = RayScene(gs, table.overlap, energy, table.bases)
-        for i in firing_rays:
-            options = scene.options(gs.vehicles[names[i]], Side(int(state.token_arg[b, i])))
-            chosen = int(state.token_target[b, i])
-            pick = (
-                next((o for o in options if o.target == names[chosen]), None)
-                if chosen >= 0
-                else (options[0] if options else None)
-            )
-            if pick is not None:
-                out.ray_target[b, i] = slot[pick.target]
-                out.ray_distance[b, i] = pick.distance
-                out.ray_short[b, i] = pick.short
+    rows = np.flatnonzero(any_slot(rayed))
+    if len(rows):
+        tripod = np.argmax(rayed[rows], axis=1)
+        bases, overlaps = overlaps_of(state, rows)
+        hit, distance, short = ray_targets(state, rows, tripod, bases, overlaps)
+        out.ray_target[rows, tripod] = hit
+        out.ray_distance[rows, tripod] = distance
+        out.ray_short[rows, tripod] = short
     return out
 
 
@@ -129,20 +120,9 @@ REACH_MARGIN = 1e-6
 own tolerance is 1e-9: rounding never turns a reach into a miss here)."""
 
 
-def hexagons(side: float, x: Floats, y: Floats, heading: Floats) -> Floats:
-    """(P, 6, 2) corners of tripod bases, in :func:`dogfight.geometry.hexbase.hexagon`'s
-    order (counter-clockwise from the front side's right end)."""
-    offsets = np.array(hexagon(Pose(0.0, 0.0, 0.0), side))
-    rad = np.radians(heading)[:, None]
-    c, s = np.cos(rad), np.sin(rad)
-    f, lft = offsets[:, 0], offsets[:, 1]
-    out: Floats = np.stack([x[:, None] + f * c - lft * s, y[:, None] + f * s + lft * c], axis=-1)
-    return out
-
-
-def tables_with_tripods(state: BatchState, act: Bools, ready: list[Bools], rayed: Bools) -> Ints:
-    """(R,) the tables of ``act`` whose firing step a tripod may change: a heat-ray
-    fires, or the tripod's circumscribed circle lies within the ruler of a ready gun's
+def tables_with_tripods(state: BatchState, act: Bools, ready: list[Bools]) -> Ints:
+    """(R,) the tables of ``act`` whose guns a tripod may change: the tripod's
+    circumscribed circle lies within the ruler of a ready gun's
     dot and meets its arc (the tripod may be its target), or, on a table with enemy
     airplanes, within the ruler of the dot (it may hide one of its targets:
     ``firing.Table.near`` looks no farther). Elsewhere the guns' targets measured
@@ -181,5 +161,5 @@ def tables_with_tripods(state: BatchState, act: Bools, ready: list[Bools], rayed
         pts, ok = sight.edge_candidates(x[r, i], y[r, i], a, e, t0, t1)
         bare, _, _ = sight.nearest(x[r, i], y[r, i], pts, ok)
         near[r[bare <= spec.ruler + REACH_MARGIN]] = True
-    out: Ints = rows[near | any_slot(rayed[rows])]
+    out: Ints = rows[near]
     return out

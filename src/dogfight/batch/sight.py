@@ -43,19 +43,21 @@ def corners(spec: Spec, x: Floats, y: Floats, heading: Floats) -> Floats:
 
 
 def overlap(a: Floats, b: Floats) -> Bools:
-    """Whether convex quadrilaterals ``a`` and ``b`` (..., 4, 2) share interior, by the
-    separating-axis test of :func:`dogfight.geometry.shapes.convex_overlap`."""
-    shape = np.broadcast_shapes(a.shape, b.shape)
-    # corner-first (4, 2, P), so that numpy runs over the pairs
-    at = np.moveaxis(np.broadcast_to(a, shape).reshape(-1, 4, 2), 0, -1)
-    bt = np.moveaxis(np.broadcast_to(b, shape).reshape(-1, 4, 2), 0, -1)
+    """Whether convex polygons ``a`` (..., Ka, 2) and ``b`` (..., Kb, 2) share interior
+    (airplanes' quadrilaterals, tripods' hexagons), by the separating-axis test of
+    :func:`dogfight.geometry.shapes.convex_overlap`."""
+    lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    ka, kb = a.shape[-2], b.shape[-2]
+    # corner-first (K, 2, P), so that numpy runs over the pairs
+    at = np.moveaxis(np.broadcast_to(a, (*lead, ka, 2)).reshape(-1, ka, 2), 0, -1)
+    bt = np.moveaxis(np.broadcast_to(b, (*lead, kb, 2)).reshape(-1, kb, 2), 0, -1)
     out: Bools = np.logical_not(_apart(at, bt) | _apart(bt, at))
-    return out.reshape(shape[:-2])
+    return out.reshape(lead)
 
 
 def _apart(poly: Floats, pts: Floats) -> Bools:
-    """Whether some edge of each quadrilateral ``poly`` (4, 2, P) has every point of
-    ``pts`` (4, 2, P) on or outside it (the cross product of the edge and the point at most
+    """Whether some edge of each convex polygon ``poly`` (K, 2, P) has every point of
+    ``pts`` (M, 2, P) on or outside it (the cross product of the edge and the point at most
     ``EPSILON``), laid out (edge, point, P)."""
     px, py = poly[:, None, 0], poly[:, None, 1]
     qx, qy = np.roll(poly[:, 0], -1, axis=0)[:, None], np.roll(poly[:, 1], -1, axis=0)[:, None]

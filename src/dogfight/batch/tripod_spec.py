@@ -17,7 +17,8 @@ import numpy.typing as npt
 
 from dogfight.catalog.models import TripodSymbol
 from dogfight.errors import DataError
-from dogfight.geometry.hexbase import Side
+from dogfight.geometry.hexbase import Side, hexagon
+from dogfight.geometry.pose import Pose
 from dogfight.rules.context import Rules
 
 Floats = npt.NDArray[np.float64]
@@ -173,3 +174,14 @@ def build_tripod_spec(rules: Rules, damage_ids: tuple[str, ...], slots: int) -> 
         card_turn=np.array(turn),
         slot_energy=slot_energy,
     )
+
+
+def hexagons(side: float, x: Floats, y: Floats, heading: Floats) -> Floats:
+    """(P, 6, 2) corners of tripod bases, in :func:`dogfight.geometry.hexbase.hexagon`'s
+    order (counter-clockwise from the front side's right end)."""
+    offsets = np.array(hexagon(Pose(0.0, 0.0, 0.0), side))
+    rad = np.radians(heading)[:, None]
+    c, s = np.cos(rad), np.sin(rad)
+    f, lft = offsets[:, 0], offsets[:, 1]
+    out: Floats = np.stack([x[:, None] + f * c - lft * s, y[:, None] + f * s + lft * c], axis=-1)
+    return out
