@@ -5,18 +5,24 @@ through the referee's state, and what the batch still refuses."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 from test_simulate import dogfight
 
+from dogfight.batch.armour import guns_at_tripod
 from dogfight.batch.bridge import from_states, to_state
 from dogfight.batch.compare import TRIPOD_MATCHUPS, tripod_matchup
 from dogfight.batch.differential import random_tripod_table, run
+from dogfight.batch.heat_ray_rulers import overlaps_of
+from dogfight.batch.heat_rays import table_state
 from dogfight.batch.run import play
+from dogfight.batch.state import WEAPONS
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
+from dogfight.rules import firing
 from dogfight.sim.duel import tripod_situation, tripods_situation
 from dogfight.situation.format import build, parse_situation
 
@@ -87,3 +93,63 @@ def test_simulate_plays_a_tripod_table_with_the_batch_engine(tmp_path: Path) -> 
     assert refused.returncode == 2
     assert "on a table with a tripod" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_guns_at_a_tripod_match_the_referee(catalog: Catalog) -> None:
+    """Range to the hexagon's nearest visible in-arc point and the armour, on arrays,
+    against the referee's ``firing.options`` (partial cover by the other airplanes, every
+    model's protected sides, a tripod with or without Energy, toppled or standing)."""
+    rng = np.random.default_rng(0)
+    models = sorted(catalog.tripods)
+    planes = ["bristol-f2b", "spad-xiii", "sopwith-camel", "albatros-d5a"]
+    compared = protected = 0
+    for _ in range(150):
+        vehicles: list[dict[str, object]] = [
+            {
+                "id": "t0",
+                "type": models[int(rng.integers(len(models)))],
+                "side": "martians",
+                "pose": {"x": 45.0, "y": 45.0, "heading": float(rng.uniform(0, 360))},
+                "energy": int(rng.integers(0, 3)),
+                "toppled": int(rng.choice([0, 0, 0, 1])),
+            }
+        ]
+        for i in range(3):
+            pose = {"x": 45 + rng.uniform(-25, 25), "y": 45 + rng.uniform(-25, 25)}
+            vehicles.append(
+                {
+                    "id": f"v{i}",
+                    "type": planes[int(rng.integers(len(planes)))],
+                    "side": "earth",
+                    "pose": {**pose, "heading": float(rng.uniform(0, 360))},
+                }
+            )
+        state = build(parse_situation({"ruleset": "wog", "vehicles": vehicles}), catalog, 0)
+        batch = from_states([state])
+        gs, _ = table_state(batch, 0)
+        table = firing.table_of(gs)
+        rect, overlaps = overlaps_of(batch, np.array([0]))
+        for i in range(1, 4):
+            for w in (0, 1):
+                if batch.spec.type_weapon_deck[batch.type[0, i], w] < 0:
+                    continue
+                firer = gs.vehicles[batch.names[0][i]]
+                found = [
+                    o for o in firing.options(gs, table, firer, WEAPONS[w]) if o.target == "t0"
+                ]
+                distance, armour = guns_at_tripod(
+                    batch,
+                    np.array([0]),
+                    np.array([i]),
+                    np.array([w]),
+                    np.array([0]),
+                    (np.array([0]), rect, overlaps),
+                )
+                if found:
+                    assert math.isclose(distance[0], found[0].sight.distance, abs_tol=1e-6)
+                    assert bool(armour[0]) == found[0].protected
+                    compared += 1
+                    protected += found[0].protected
+                else:
+                    assert math.isinf(distance[0])
+    assert compared > 100 and protected > 10

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dogfight.batch import sight
+from dogfight.batch.armour import guns_at_tripod
 from dogfight.batch.arrays import any_slot
 from dogfight.batch.bridge import as_tripod
 from dogfight.batch.heat_ray_rulers import overlaps_of, ray_targets
@@ -87,23 +88,13 @@ def decide(
     the shot taken; a heat-ray at the nearest target its projector's ruler reaches, or
     at the chosen one (a miss when that one is not reached)."""
     out = no_shots(state.tables, state.slots)
-    for b in tables_with_tripods(state, act, ready).tolist():
-        target[b] = -1
-        dist[b] = np.inf
-        gs, slot = table_state(state, b)
-        table = firing.table_of(gs)
-        names = state.names[b]
-        for i in np.flatnonzero(state.alive[b] & ~state.tripod[b]).tolist():
-            firer = gs.vehicles[names[i]]
-            for w in (0, 1):
-                if not ready[w][b, i]:
-                    continue
-                option = firing.nearest_option(gs, table, firer, WEAPONS[w], protection=False)
-                if option is None:
-                    continue
-                target[b, i, w] = slot[option.target]
-                dist[b, i, w] = option.sight.distance
-                out.protected[b, i, w] = firing.protected(gs, option).protected
+    rows = tables_with_tripods(state, act, ready)
+    duel = duels(state, rows)
+    for b in rows[duel].tolist():
+        _referee_guns(state, b, ready, target, dist, out)
+    arrays = rows[~duel]
+    if len(arrays):
+        _array_guns(state, arrays, ready, target, dist, out)
     rows = np.flatnonzero(any_slot(rayed))
     if len(rows):
         tripod = np.argmax(rayed[rows], axis=1)
@@ -118,6 +109,74 @@ def decide(
 REACH_MARGIN = 1e-6
 """cm beyond the ruler within which a gun is still handed to the referee's measure (its
 own tolerance is 1e-9: rounding never turns a reach into a miss here)."""
+
+
+def _referee_guns(
+    state: BatchState,
+    b: int,
+    ready: list[Bools],
+    target: Ints,
+    dist: Floats,
+    out: TripodShots,
+) -> None:
+    """Table ``b``'s guns decided by the referee's own functions (a table where the tripod
+    may hide an airplane's airplane target)."""
+    target[b] = -1
+    dist[b] = np.inf
+    gs, slot = table_state(state, b)
+    table = firing.table_of(gs)
+    names = state.names[b]
+    for i in np.flatnonzero(state.alive[b] & ~state.tripod[b]).tolist():
+        firer = gs.vehicles[names[i]]
+        for w in (0, 1):
+            if not ready[w][b, i]:
+                continue
+            option = firing.nearest_option(gs, table, firer, WEAPONS[w], protection=False)
+            if option is None:
+                continue
+            target[b, i, w] = slot[option.target]
+            dist[b, i, w] = option.sight.distance
+            out.protected[b, i, w] = firing.protected(gs, option).protected
+
+
+def _array_guns(
+    state: BatchState,
+    rows: Ints,
+    ready: list[Bools],
+    target: Ints,
+    dist: Floats,
+    out: TripodShots,
+) -> None:
+    """The guns of tables ``rows`` (no airplane there has an enemy airplane: the tripod is
+    every gun's only possible target) decided on arrays (:mod:`dogfight.batch.armour`)."""
+    target[rows] = -1
+    dist[rows] = np.inf
+    tripod = np.argmax(state.tripod[rows] & state.alive[rows], axis=1)
+    enemy = state.side[rows] != state.side[rows, tripod][:, None]
+    rect, overlaps = overlaps_of(state, rows)
+    for w in (0, 1):
+        r, i = np.nonzero(ready[w][rows] & enemy)
+        if len(r) == 0:
+            continue
+        b, j = rows[r], tripod[r]
+        distance, protected = guns_at_tripod(
+            state, b, i, np.full(len(r), w), j, (r, rect, overlaps)
+        )
+        hit = np.isfinite(distance)
+        target[b[hit], i[hit], w] = j[hit]
+        dist[b[hit], i[hit], w] = distance[hit]
+        out.protected[b[hit], i[hit], w] = protected[hit]
+
+
+def duels(state: BatchState, rows: Ints) -> Bools:
+    """(R,) tables of ``rows`` with airplanes on two sides (the tripod may hide their
+    shots at each other)."""
+    plane = state.alive[rows] & ~state.tripod[rows]
+    sides = state.side[rows]
+    out: Bools = (
+        plane[:, :, None] & plane[:, None, :] & (sides[:, :, None] != sides[:, None, :])
+    ).any(axis=(1, 2))
+    return out
 
 
 def tables_with_tripods(state: BatchState, act: Bools, ready: list[Bools]) -> Ints:
@@ -137,12 +196,7 @@ def tables_with_tripods(state: BatchState, act: Bools, ready: list[Bools]) -> In
     dx, dy = x[:, None, :] - x[:, :, None], y[:, None, :] - y[:, :, None]  # [firer, tripod]
     gap = np.hypot(dx, dy)
     close = tripod[rows][:, None, :] & (gap <= spec.ruler + radius + 1e-6)
-    plane = state.alive[rows] & ~state.tripod[rows]
-    sides = state.side[rows]
-    duel = (plane[:, :, None] & plane[:, None, :] & (sides[:, :, None] != sides[:, None, :])).any(
-        axis=(1, 2)
-    )
-    near = duel & ((ready[0] | ready[1])[rows][:, :, None] & close).any(axis=(1, 2))
+    near = duels(state, rows) & ((ready[0] | ready[1])[rows][:, :, None] & close).any(axis=(1, 2))
     for w in (0, 1):
         axis = np.radians(h + spec.arc_centre[w])[:, :, None]
         along = dx * np.cos(axis) + dy * np.sin(axis)
