@@ -152,14 +152,20 @@ def overlaps_of(state: BatchState, rows: Ints) -> tuple[Floats, Bools]:
     x, y, h = state.x[rows], state.y[rows], state.heading[rows]
     rect = sight.corners(spec, x, y, h)
     hexes = hexagons(spec.rules.hex_side, x.ravel(), y.ravel(), h.ravel()).reshape((*x.shape, 6, 2))
-    planes = sight.overlap(rect[:, :, None], rect[:, None, :])
-    mixed = sight.overlap(hexes[:, :, None], rect[:, None, :])  # [tripod, airplane]
     tri = state.tripod[rows]
-    out = np.where(
-        tri[:, :, None] & ~tri[:, None, :],
-        mixed,
-        np.where(~tri[:, :, None] & tri[:, None, :], np.swapaxes(mixed, 1, 2), planes),
-    )
     alive = state.alive[rows]
-    out &= alive[:, :, None] & alive[:, None, :] & ~np.eye(state.slots, dtype=np.bool_)[None]
+    # the separating-axis test only for bases whose circles meet
+    radius = np.where(tri, spec.rules.hex_side, spec.base_radius)
+    gap = np.hypot(x[:, :, None] - x[:, None, :], y[:, :, None] - y[:, None, :])
+    close = gap <= radius[:, :, None] + radius[:, None, :] + 1e-6
+    close &= alive[:, :, None] & alive[:, None, :] & ~np.eye(state.slots, dtype=np.bool_)[None]
+    out = np.zeros(close.shape, dtype=np.bool_)
+    r, i, j = np.nonzero(close & ~tri[:, :, None] & ~tri[:, None, :])
+    if len(r):
+        out[r, i, j] = sight.overlap(rect[r, i], rect[r, j])
+    # a tripod's hexagon against an airplane's rectangle, both ways
+    r, i, j = np.nonzero(close & tri[:, :, None] & ~tri[:, None, :])
+    if len(r):
+        hexes = hexagons(spec.rules.hex_side, x[r, i], y[r, i], h[r, i])
+        out[r, i, j] = out[r, j, i] = sight.overlap(hexes, rect[r, j])
     return rect, out

@@ -17,14 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dogfight.batch import sight
 from dogfight.batch.armour import guns_at_tripod
 from dogfight.batch.arrays import any_slot
 from dogfight.batch.bridge import as_tripod
 from dogfight.batch.heat_ray_rulers import overlaps_of, ray_targets
 from dogfight.batch.spec import Bools, Floats, Ints
 from dogfight.batch.state import WEAPONS, BatchState
-from dogfight.batch.tripod_spec import hexagons
 from dogfight.geometry.pose import Pose
 from dogfight.rules import firing
 from dogfight.rules.state import GameState, Vehicle
@@ -88,27 +86,29 @@ def decide(
     the shot taken; a heat-ray at the nearest target its projector's ruler reaches, or
     at the chosen one (a miss when that one is not reached)."""
     out = no_shots(state.tables, state.slots)
-    rows = tables_with_tripods(state, act, ready)
+    rows = np.flatnonzero(act & any_slot(state.tripod & state.alive))
+    if len(rows) == 0:
+        return out
     duel = duels(state, rows)
-    for b in rows[duel].tolist():
+    for b in tables_with_tripods(state, rows[duel], ready).tolist():
         _referee_guns(state, b, ready, target, dist, out)
-    arrays = rows[~duel]
-    if len(arrays):
-        _array_guns(state, arrays, ready, target, dist, out)
-    rows = np.flatnonzero(any_slot(rayed))
-    if len(rows):
-        tripod = np.argmax(rayed[rows], axis=1)
-        bases, overlaps = overlaps_of(state, rows)
-        hit, distance, short = ray_targets(state, rows, tripod, bases, overlaps)
+    rows = rows[~duel | any_slot(rayed[rows])]
+    bases, overlaps = overlaps_of(state, rows)
+    duel = duels(state, rows)
+    if (~duel).any():
+        _array_guns(state, rows, ~duel, ready, (target, dist), (bases, overlaps), out)
+    firing_rays = np.flatnonzero(any_slot(rayed[rows]))
+    if len(firing_rays):
+        r = rows[firing_rays]
+        tripod = np.argmax(rayed[r], axis=1)
+        hit, distance, short = ray_targets(
+            state, r, tripod, bases[firing_rays], overlaps[firing_rays]
+        )
+        rows = r
         out.ray_target[rows, tripod] = hit
         out.ray_distance[rows, tripod] = distance
         out.ray_short[rows, tripod] = short
     return out
-
-
-REACH_MARGIN = 1e-6
-"""cm beyond the ruler within which a gun is still handed to the referee's measure (its
-own tolerance is 1e-9: rounding never turns a reach into a miss here)."""
 
 
 def _referee_guns(
@@ -142,25 +142,28 @@ def _referee_guns(
 def _array_guns(
     state: BatchState,
     rows: Ints,
+    keep: Bools,
     ready: list[Bools],
-    target: Ints,
-    dist: Floats,
+    guns: tuple[Ints, Floats],
+    tables: tuple[Floats, Bools],
     out: TripodShots,
 ) -> None:
-    """The guns of tables ``rows`` (no airplane there has an enemy airplane: the tripod is
-    every gun's only possible target) decided on arrays (:mod:`dogfight.batch.armour`)."""
-    target[rows] = -1
-    dist[rows] = np.inf
+    """The guns of tables ``rows[keep]`` (no airplane there has an enemy airplane: the
+    tripod is every gun's only possible target) decided on arrays
+    (:mod:`dogfight.batch.armour`); ``tables``: the bases and overlaps of ``rows``."""
+    target, dist = guns
+    chosen = rows[keep]
+    target[chosen] = -1
+    dist[chosen] = np.inf
     tripod = np.argmax(state.tripod[rows] & state.alive[rows], axis=1)
     enemy = state.side[rows] != state.side[rows, tripod][:, None]
-    rect, overlaps = overlaps_of(state, rows)
     for w in (0, 1):
-        r, i = np.nonzero(ready[w][rows] & enemy)
+        r, i = np.nonzero(ready[w][rows] & enemy & keep[:, None])
         if len(r) == 0:
             continue
         b, j = rows[r], tripod[r]
         distance, protected = guns_at_tripod(
-            state, b, i, np.full(len(r), w), j, (r, rect, overlaps)
+            state, b, i, np.full(len(r), w), j, (r, tables[0], tables[1])
         )
         hit = np.isfinite(distance)
         target[b[hit], i[hit], w] = j[hit]
@@ -179,41 +182,19 @@ def duels(state: BatchState, rows: Ints) -> Bools:
     return out
 
 
-def tables_with_tripods(state: BatchState, act: Bools, ready: list[Bools]) -> Ints:
-    """(R,) the tables of ``act`` whose guns a tripod may change: the tripod's
-    circumscribed circle lies within the ruler of a ready gun's
-    dot and meets its arc (the tripod may be its target), or, on a table with enemy
-    airplanes, within the ruler of the dot (it may hide one of its targets:
+def tables_with_tripods(state: BatchState, rows: Ints, ready: list[Bools]) -> Ints:
+    """(R,) the tables of ``rows`` (tables with airplanes of two sides and a tripod)
+    whose guns the tripod may change: its circumscribed circle within the ruler of a
+    ready gun's dot (it may be the gun's target, or hide one of its targets:
     ``firing.Table.near`` looks no farther). Elsewhere the guns' targets measured
     without the tripod stand."""
-    spec = state.spec
-    tripod = state.tripod & state.alive
-    rows = np.flatnonzero(act & any_slot(tripod))
     if len(rows) == 0:
         return rows
-    radius = spec.rules.hex_side
-    x, y, h = state.x[rows], state.y[rows], state.heading[rows]
-    dx, dy = x[:, None, :] - x[:, :, None], y[:, None, :] - y[:, :, None]  # [firer, tripod]
-    gap = np.hypot(dx, dy)
-    close = tripod[rows][:, None, :] & (gap <= spec.ruler + radius + 1e-6)
-    near = duels(state, rows) & ((ready[0] | ready[1])[rows][:, :, None] & close).any(axis=(1, 2))
-    for w in (0, 1):
-        axis = np.radians(h + spec.arc_centre[w])[:, :, None]
-        along = dx * np.cos(axis) + dy * np.sin(axis)
-        across = np.abs(-dx * np.sin(axis) + dy * np.cos(axis))
-        spread = np.arcsin(np.minimum(1.0, radius / np.maximum(gap, 1e-12)))
-        seen = np.degrees(np.arctan2(across, along) - spread) <= spec.arc_half[w] + 1e-6
-        seen |= gap <= radius + 1e-6
-        r, i, j = np.nonzero(ready[w][rows][:, :, None] & close & seen & ~near[:, None, None])
-        if len(r) == 0:
-            continue
-        # the bare nearest in-arc point of the hexagon: no blocker brings it nearer
-        hexes = hexagons(spec.rules.hex_side, x[r, j], y[r, j], h[r, j])
-        a, e, t0, t1 = sight.in_arc_edges(
-            x[r, i], y[r, i], h[r, i] + spec.arc_centre[w], np.full(len(r), spec.arc_half[w]), hexes
-        )
-        pts, ok = sight.edge_candidates(x[r, i], y[r, i], a, e, t0, t1)
-        bare, _, _ = sight.nearest(x[r, i], y[r, i], pts, ok)
-        near[r[bare <= spec.ruler + REACH_MARGIN]] = True
+    spec = state.spec
+    tripod = (state.tripod & state.alive)[rows]
+    x, y = state.x[rows], state.y[rows]
+    gap = np.hypot(x[:, None, :] - x[:, :, None], y[:, None, :] - y[:, :, None])
+    close = tripod[:, None, :] & (gap <= spec.ruler + spec.rules.hex_side + 1e-6)
+    near = ((ready[0] | ready[1])[rows][:, :, None] & close).any(axis=(1, 2))
     out: Ints = rows[near]
     return out
