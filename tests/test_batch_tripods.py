@@ -29,13 +29,15 @@ from dogfight.situation.format import build, parse_situation
 
 def test_batch_and_referee_agree_on_tripod_tables(catalog: Catalog) -> None:
     """Identical walks, tokens' effects, heat-rays (target, range, cards), protected hits
-    (the cards and the Energy lost), toppling, consoles and eliminations for >= 99.9% of
-    the phases of random tripod tables, none unexplained (docs/batch.md)."""
-    report = run(catalog, 60, seed=5, max_turns=6, tripods=True)
-    assert report.phases > 600
+    (the cards and the Energy lost), toppling, consoles, objectives destroyed or recharged
+    from, and eliminations for >= 99.9% of the phases of random tripod tables, none
+    unexplained (docs/batch.md)."""
+    report = run(catalog, 100, seed=5, max_turns=6, tripods=True)
+    assert report.phases > 1000
     assert report.classes.get("unexplained", 0) == 0, report.examples
     assert report.rate >= 0.999
     assert report.rays > 5 and report.protected > 5 and report.toppled > 5
+    assert report.objectives > 0
 
 
 def test_tripod_round_trip_through_the_referee_state(catalog: Catalog) -> None:

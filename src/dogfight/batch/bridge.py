@@ -13,7 +13,7 @@ from dogfight.batch.state import REASONS, WEAPONS, BatchState, empty_state
 from dogfight.errors import DataError
 from dogfight.geometry.pose import Pose
 from dogfight.rules.plans import Flown, Plan
-from dogfight.rules.state import GameState, TripodState, Vehicle
+from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 
 STATUS = ("engine", "observer", "smoke", "fire", "rudder_left", "rudder_right")
 """The lasting special damage (``Vehicle.status``) the batch keeps: 002's and 003's."""
@@ -32,8 +32,6 @@ def not_covered(state: GameState) -> list[str]:
         )
     if any(v.bombs or v.bomber for v in state.vehicles.values()):
         missing.append("bombers (001)")
-    if state.objectives:
-        missing.append("objectives")
     if any(v.plan is not None and v.plan.automated for v in state.vehicles.values()):
         missing.append("the Automated Tripod (001)")
     if state.reserves:
@@ -75,7 +73,8 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
     spec = spec or build_spec(first)
     sides = tuple(sorted({v.side for s in states for v in s.vehicles.values()}))
     slots = max(len(s.vehicles) for s in states)
-    batch = empty_state(spec, len(states), slots, sides)
+    objectives = tuple(sorted({o for s in states for o in s.objectives}))
+    batch = empty_state(spec, len(states), slots, sides, objectives)
     for b, s in enumerate(states):
         ids = sorted(s.vehicles)
         batch.names[b] = tuple(ids) + ("",) * (slots - len(ids))
@@ -129,6 +128,12 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
         for tailer, tailed in s.tailing.items():
             for other in tailed:
                 batch.tailing[b, index[tailer], index[other]] = True
+        for k, oid in enumerate(objectives):
+            found = s.objectives.get(oid)
+            if found is not None:
+                batch.obj_x[b, k], batch.obj_y[b, k] = found.x, found.y
+                batch.obj_charges[b, k] = found.charges
+                batch.obj_destroyed[b, k] = found.destroyed
         batch.turn[b] = s.turn
         batch.phase[b] = s.phase
         batch.phases_played[b] = s.phases_played
@@ -196,10 +201,22 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
         for i in range(len(names))
         if batch.tailing[b, i].any()
     }
+    objectives = {
+        oid: Objective(
+            oid,
+            float(batch.obj_x[b, k]),
+            float(batch.obj_y[b, k]),
+            int(batch.obj_charges[b, k]),
+            bool(batch.obj_destroyed[b, k]),
+        )
+        for k, oid in enumerate(batch.objective_ids)
+        if oid in template.objectives
+    }
     return GameState(
         rules=template.rules,
         vehicles=vehicles,
         piles=piles,
+        objectives=objectives,
         turn=int(batch.turn[b]),
         phase=int(batch.phase[b]),
         phases_played=int(batch.phases_played[b]),

@@ -40,7 +40,9 @@ from dogfight.rules.events import (
     GameOver,
     HeatRay,
     Moved,
+    ObjectiveDestroyed,
     ProtectedHit,
+    Recharged,
     SpecialDamage,
     Tailing,
     Toppled,
@@ -138,7 +140,18 @@ def random_tripod_table(catalog: Catalog, rng: np.random.Generator) -> dict[str,
         vehicles.append(v)
     if all(v["side"] == "martians" for v in vehicles):
         vehicles[-1]["side"] = "earth"
-    return {"ruleset": "wog", "vehicles": vehicles}
+    # objective tokens around the tripod, now and then (recharged from, destroyed)
+    x, y = tripod["pose"]["x"], tripod["pose"]["y"]
+    objectives = [
+        {
+            "id": f"o{k}",
+            "x": x + float(rng.uniform(-3.0, 3.0)),
+            "y": y + float(rng.uniform(-3.0, 3.0)),
+            "charges": int(rng.integers(0, 3)),
+        }
+        for k in range(int(rng.choice([0, 0, 1, 2, 3])))
+    ]
+    return {"ruleset": "wog", "vehicles": vehicles, "objectives": objectives}
 
 
 def _random_status(catalog: Catalog, ruleset: str, rng: np.random.Generator) -> dict[str, int]:
@@ -197,6 +210,8 @@ class Report:
     """Shots at a tripod stopped by its electrified armour."""
     toppled: int = 0
     """Tripods that toppled."""
+    objectives: int = 0
+    """Objectives destroyed or recharged from."""
     examples: list[str] = field(default_factory=list)
 
     @property
@@ -217,6 +232,7 @@ class Report:
         self.rays += other.rays
         self.protected += other.protected
         self.toppled += other.toppled
+        self.objectives += other.objectives
         self.examples.extend(other.examples[: max(0, 10 - len(self.examples))])
 
     def to_json(self) -> dict[str, Any]:
@@ -234,11 +250,15 @@ class Report:
             "heat_rays": self.rays,
             "protected_hits": self.protected,
             "toppled": self.toppled,
+            "objectives": self.objectives,
             "examples": self.examples,
         }
 
 
-def _batch_view(batch: BatchState, log: PhaseLog, b: int) -> dict[str, Any]:
+def _batch_view(
+    batch: BatchState, log: PhaseLog, b: int, on_table: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """Table ``b``'s phase as the batch played it (``on_table``: its objectives' ids)."""
     spec = batch.spec
     names = batch.names[b]
     moved = {}
@@ -276,6 +296,18 @@ def _batch_view(batch: BatchState, log: PhaseLog, b: int) -> dict[str, Any]:
     consoles: dict[str, tuple[float, ...]] = {}
     if log.tripod is not None:
         _tripod_view(batch, log, b, moved, shots, draws, consoles)
+    for k, oid in enumerate(batch.objective_ids):
+        if oid in on_table:
+            consoles[oid] = (
+                float(batch.obj_x[b, k]),
+                float(batch.obj_y[b, k]),
+                0.0,
+                int(batch.obj_charges[b, k]),
+                int(batch.obj_destroyed[b, k]),
+                0,
+                0,
+                0,
+            )
     gone = {names[n]: REASONS[int(r)] for n, r in enumerate(log.eliminated[b]) if r}
     winner = None
     if batch.over[b]:
@@ -453,6 +485,8 @@ def _referee_view(
             int(console.reverse_pending),
             v.damage,
         )
+    for oid, o in sorted(after.objectives.items()):
+        consoles[oid] = (o.x, o.y, 0.0, o.charges, int(o.destroyed), 0, 0, 0)
     view = {
         "moved": moved,
         "shots": shots,
@@ -535,7 +569,7 @@ def compare_phase(
             report.examples.append(f"table {b} turn {state.turn}: {exc}")
             continue
         ref, late_draw = _referee_view(events, after, state)
-        mine = _batch_view(batch, log, int(b))
+        mine = _batch_view(batch, log, int(b), frozenset(state.objectives))
         report.phases += 1
         report.shots += len(ref["shots"])
         report.tails += len(ref["tails"])
@@ -547,6 +581,11 @@ def compare_phase(
         report.rays += sum(isinstance(e, HeatRay) and e.target is not None for e in events)
         report.protected += sum(isinstance(e, ProtectedHit) for e in events)
         report.toppled += sum(isinstance(e, Toppled) for e in events)
+        report.objectives += sum(
+            isinstance(e, ObjectiveDestroyed)
+            or (isinstance(e, Recharged) and e.objective is not None)
+            for e in events
+        )
         report.blind += int(log.blind[b].sum())
         same, geometry = _same(mine, ref)
         if same:

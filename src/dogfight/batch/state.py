@@ -108,9 +108,20 @@ class BatchState:
     token_arg: Ints
     """(B, N) the token's projector side (heat-ray) or sides turned (change of facing)."""
     token_target: Ints
-    """(B, N) the heat-ray's chosen target slot, -1 for the nearest it reaches."""
+    """(B, N) the heat-ray's chosen target slot, -1 for the nearest it reaches; for a
+    recharge or destroying an objective, the objective named (-1: none named)."""
+    obj_x: Floats
+    """(B, O) objective tokens on the table (``objective_ids``): centres."""
+    obj_y: Floats
+    obj_charges: Ints
+    """(B, O) recharges each can still give."""
+    obj_destroyed: Bools
+    """(B, O) destroyed (or not on this table)."""
     side_names: tuple[str, ...]
     names: list[tuple[str, ...]] = field(default_factory=list)
+    objective_ids: tuple[str, ...] = ()
+    """The objectives' ids, the same on every table (one missing from a table is
+    destroyed there)."""
     """Per table, the vehicle id of each slot (empty strings for empty slots)."""
     trig: tuple[Floats, Floats, Floats] | None = field(default=None, repr=False, compare=False)
     """A memo of :func:`heading_trig`: headings and their cosines and sines."""
@@ -162,9 +173,16 @@ def heading_trig(state: BatchState) -> tuple[Floats, Floats]:
     return c, s
 
 
-def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]) -> BatchState:
+def empty_state(
+    spec: Spec,
+    tables: int,
+    slots: int,
+    side_names: tuple[str, ...],
+    objective_ids: tuple[str, ...] = (),
+) -> BatchState:
     """A batch with no airplanes placed and full, unshuffled piles (callers fill it)."""
     b, n, d, s = tables, slots, len(spec.damage_ids), spec.slots
+    o = len(objective_ids)
     order = np.broadcast_to(np.arange(s, dtype=np.int64), (b, d, s)).copy()
     return BatchState(
         spec=spec,
@@ -215,7 +233,12 @@ def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]
         token=np.zeros((b, n), dtype=np.int64),
         token_arg=np.zeros((b, n), dtype=np.int64),
         token_target=np.full((b, n), -1, dtype=np.int64),
+        obj_x=np.zeros((b, o)),
+        obj_y=np.zeros((b, o)),
+        obj_charges=np.zeros((b, o), dtype=np.int64),
+        obj_destroyed=np.ones((b, o), dtype=np.bool_),
         side_names=side_names,
+        objective_ids=objective_ids,
         names=[("",) * n for _ in range(b)],
     )
 

@@ -200,7 +200,8 @@ def random_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     heat-ray from each projector, at the nearest or at each enemy in play (the card
     without the Stop icon, the heat-ray ready, 1 Energy); a change of facing by 1 to
     the model's limit of sides either way, a recharge or destroying an objective (a
-    standing still card without the Stop icon)."""
+    standing still card without the Stop icon), each bare or naming an objective still on
+    the table."""
     tri = state.spec.tripods
     asked = _asked(state, mask)
     if asked is None:
@@ -210,7 +211,9 @@ def random_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     projectors = tri.type_projectors[t]
     rays = np.where(ray_ok, projectors.sum(axis=1) * (1 + foe_count), 0)
     facing = tri.type_facing[t]
-    greens = np.where(green_ok, 2 * facing + 2, 0)
+    standing = ~state.obj_destroyed[b]  # (R, O) objectives a token may name
+    per = 1 + standing.sum(axis=1)  # a recharge or a destruction: bare, or naming one
+    greens = np.where(green_ok, 2 * facing + 2 * per, 0)
     u = (rng.random(len(b)) * (1 + rays + greens)).astype(np.int64)
     token = np.full(len(b), NO_TOKEN, dtype=np.int64)
     arg = np.zeros(len(b), dtype=np.int64)
@@ -219,10 +222,10 @@ def random_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     is_ray = (u >= 0) & (u < rays)
     if is_ray.any():
         r = np.flatnonzero(is_ray)
-        per = 1 + foe_count[r]
-        which = u[r] // per  # the k-th projector of the model
+        each = 1 + foe_count[r]
+        which = u[r] // each  # the k-th projector of the model
         side = np.argmax(np.cumsum(projectors[r], axis=1) > which[:, None], axis=1)
-        pick = u[r] % per  # 0: the nearest; k: the k-th enemy by id
+        pick = u[r] % each  # 0: the nearest; k: the k-th enemy by id
         rank = np.cumsum(foes[r], axis=1)
         foe = np.argmax(foes[r] & (rank == pick[:, None]), axis=1)
         token[r], arg[r] = HEAT_RAY, side
@@ -233,10 +236,14 @@ def random_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | Non
         k = u[g]
         turn = k < 2 * facing[g]
         sides = (k // 2 + 1) * np.where(k % 2 == 0, 1, -1)
-        token[g] = np.where(
-            turn, CHANGE_FACING, np.where(k == 2 * facing[g], RECHARGE, DESTROY_OBJECTIVE)
-        )
+        rest = k - 2 * facing[g]
+        green = np.where(rest < per[g], RECHARGE, DESTROY_OBJECTIVE)
+        which = rest % per[g]  # 0: bare; j: the j-th objective still on the table
+        rank = np.cumsum(standing[g], axis=1)
+        named = np.argmax(standing[g] & (rank == which[:, None]), axis=1)
+        token[g] = np.where(turn, CHANGE_FACING, green)
         arg[g] = np.where(turn, sides, 0)
+        aim[g] = np.where(~turn & (which > 0), named, -1)
     state.token[b, n] = token
     state.token_arg[b, n] = arg
     state.token_target[b, n] = aim
@@ -313,10 +320,10 @@ def option(state: BatchState, b: int, n: int) -> str:
         return f"heat_ray:{Side(int(state.token_arg[b, n])).label}{at}"
     if token == CHANGE_FACING:
         return f"change_facing:{int(state.token_arg[b, n]):+d}"
-    if token == RECHARGE:
-        return "recharge"
-    if token == DESTROY_OBJECTIVE:
-        return "destroy_objective"
+    if token in (RECHARGE, DESTROY_OBJECTIVE):
+        name = "recharge" if token == RECHARGE else "destroy_objective"
+        named = int(state.token_target[b, n])
+        return name if named < 0 else f"{name}:{state.objective_ids[named]}"
     return "none"
 
 

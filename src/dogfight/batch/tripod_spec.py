@@ -58,6 +58,8 @@ class TripodSpec:
     """(T,) damage deck index of the heat-ray (its firepower)."""
     type_ray_length: Floats
     """(T,) the heat-ray ruler's length."""
+    type_recharge: Ints
+    """(T,) Energy a recharge on an objective gives (``Rules.recharge_level``)."""
     deck_ids: tuple[str, ...]
     deck_start: Ints
     deck_size: Ints
@@ -161,6 +163,7 @@ def build_tripod_spec(rules: Rules, damage_ids: tuple[str, ...], slots: int) -> 
         type_facing=np.array([m.facing_limit for m in models], dtype=np.int64),
         type_ray_deck=np.array([damage_ids.index(m.firepower) for m in models], dtype=np.int64),
         type_ray_length=np.array([rules.heat_ray_ruler(t).length for t in type_ids]),
+        type_recharge=np.array([rules.recharge_level(t) for t in type_ids], dtype=np.int64),
         deck_ids=deck_ids,
         deck_start=np.array(starts, dtype=np.int64),
         deck_size=np.array(sizes, dtype=np.int64),

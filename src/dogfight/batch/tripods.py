@@ -18,7 +18,15 @@ from dogfight.batch.arrays import per_slot
 from dogfight.batch.moves import normalize
 from dogfight.batch.spec import Bools, Ints
 from dogfight.batch.state import BatchState
-from dogfight.batch.tripod_spec import CHANGE_FACING, HEAT_RAY, MOVE, RECHARGE, REVERSE
+from dogfight.batch.tripod_spec import (
+    CHANGE_FACING,
+    DESTROY_OBJECTIVE,
+    HEAT_RAY,
+    MOVE,
+    RECHARGE,
+    REVERSE,
+    hexagons,
+)
 
 TOPPLE_TOKENS = 2
 """000: "take two reminder tokens. Put them on the tripod console, in the "toppled" box"."""
@@ -33,7 +41,10 @@ class Actions:
     facing: Ints
     """(B, N) sides turned at the end of the movement step (0: none)."""
     recharge: Bools
-    """(B, N) 1 Energy after the firing step."""
+    """(B, N) 1 Energy after the firing step (the objective named in ``objective``: the
+    model's recharge level, when the base still overlaps it and it has a charge)."""
+    objective: Ints
+    """(B, N) the objective a recharge names, -1 for none."""
 
 
 def standing(state: BatchState, act: Bools) -> Bools:
@@ -73,11 +84,55 @@ def start_of_phase(state: BatchState, act: Bools) -> Actions:
     np.copyto(state.cooling, np.maximum(state.cooling - 1, 0), where=tri)
     placed = tri & (state.toppled == 0) & (phase_card(state) >= 0)
     token = np.where(placed, state.token, 0)
+    destroy = token == DESTROY_OBJECTIVE
+    if destroy.any():
+        destroy_objectives(state, destroy)
     return Actions(
         ray=(token == HEAT_RAY) & ready & (state.energy >= 1),
         facing=np.where(token == CHANGE_FACING, state.token_arg, 0),
         recharge=token == RECHARGE,
+        objective=np.where(token == RECHARGE, state.token_target, -1),
     )
+
+
+def under(state: BatchState, b: Ints, n: Ints) -> Bools:
+    """(R, O) the objectives still on the table that tripod ``n`` of table ``b``'s base
+    overlaps (``tripods.objective_under``: the token's centre nearer the base than its
+    radius)."""
+    rules = state.spec.rules
+    hexes = hexagons(rules.hex_side, state.x[b, n], state.y[b, n], state.heading[b, n])
+    px, py = state.obj_x[b][..., None], state.obj_y[b][..., None]  # (R, O, 1)
+    ax, ay = hexes[:, None, :, 0], hexes[:, None, :, 1]  # (R, 1, 6)
+    ex, ey = np.roll(ax, -1, axis=-1) - ax, np.roll(ay, -1, axis=-1) - ay
+    cross = ex * (py - ay) - ey * (px - ax)
+    inside = (cross >= 0).all(axis=-1)
+    t = np.clip(((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey), 0.0, 1.0)
+    gap = np.hypot(px - ax - t * ex, py - ay - t * ey).min(axis=-1)
+    radius = rules.catalog.constants.tripods.objective_radius
+    out: Bools = ~state.obj_destroyed[b] & (inside | (gap < radius))
+    return out
+
+
+def _named(state: BatchState, b: Ints, n: Ints, found: Bools) -> Ints:
+    """(R,) the objective each token names if the base overlaps it, else (named none)
+    the first it overlaps by id; -1 for none."""
+    named = state.token_target[b, n]
+    rows = np.arange(len(b))
+    first = np.where(found.any(axis=1), np.argmax(found, axis=1), -1)
+    mine = found[rows, np.maximum(named, 0)] if found.shape[1] else np.zeros(len(b), bool)
+    out: Ints = np.where(named >= 0, np.where(mine, named, -1), first)
+    return out
+
+
+def destroy_objectives(state: BatchState, destroy: Bools) -> None:
+    """000: "If the tripod base overlaps an Objective token, the Tripod player must now
+    remove it" (the objective named, or the first it overlaps by id)."""
+    b, n = np.nonzero(destroy)
+    if state.obj_x.shape[1] == 0:
+        return
+    gone = _named(state, b, n, under(state, b, n))
+    hit = gone >= 0
+    state.obj_destroyed[b[hit], gone[hit]] = True
 
 
 def reveal(state: BatchState, act: Bools) -> Ints:
@@ -139,8 +194,20 @@ def recharge(state: BatchState, acts: Actions) -> None:
     after combat is resolved ... A tripod can never have more tokens than its Energy
     rating"."""
     gain = acts.recharge & state.alive
-    if gain.any():
-        np.copyto(state.energy, np.minimum(state.energy + 1, state.rating), where=gain)
+    if not gain.any():
+        return
+    amount = np.ones(state.energy.shape, dtype=np.int64)
+    b, n = np.nonzero(gain & (acts.objective >= 0))
+    if len(b):
+        # 000: "If the tripod base overlaps an Objective token, the Tripod player may
+        # choose to gain a number of Energy tokens equal to the [Recharge Level]"
+        source = _named(state, b, n, under(state, b, n))
+        ok = source >= 0
+        ok[ok] &= state.obj_charges[b[ok], source[ok]] > 0
+        tri = state.spec.tripods
+        amount[b[ok], n[ok]] = tri.type_recharge[state.ttype[b[ok], n[ok]]]
+        state.obj_charges[b[ok], source[ok]] -= 1
+    np.copyto(state.energy, np.minimum(state.energy + amount, state.rating), where=gain)
 
 
 def spend(state: BatchState, mask: Bools, amount: Ints | int) -> None:
