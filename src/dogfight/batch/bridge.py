@@ -12,11 +12,13 @@ from dogfight.batch.spec import SYMBOLS, Spec, build_spec, uncovered
 from dogfight.batch.state import REASONS, WEAPONS, BatchState, empty_state
 from dogfight.errors import DataError
 from dogfight.geometry.pose import Pose
+from dogfight.rules.clocks import clock_for
 from dogfight.rules.plans import Flown, Plan
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 
-STATUS = ("engine", "observer", "smoke", "fire", "rudder_left", "rudder_right")
-"""The lasting special damage (``Vehicle.status``) the batch keeps: 002's and 003's."""
+STATUS = ("engine", "observer", "smoke", "fire", "rudder_left", "rudder_right", "wounded")
+"""The lasting special damage (``Vehicle.status``) the batch keeps: 002's and 003's, and
+000's on WW2 airplanes (a wounded pilot)."""
 
 
 def not_covered(state: GameState) -> list[str]:
@@ -34,6 +36,19 @@ def not_covered(state: GameState) -> list[str]:
         missing.append("bombers (001)")
     if any(v.plan is not None and v.plan.automated for v in state.vehicles.values()):
         missing.append("the Automated Tripod (001)")
+    era = state.rules.switches.era
+    if tripods and era != "ww1":
+        kinds = sorted({v.type for v in state.vehicles.values() if v.tripod is not None})
+        missing.append(
+            "tripods (" + ", ".join(kinds) + f") under {era}: the batch plays 000's basic "
+            "tripod rules on WW1 tables"
+        )
+    others = sorted(
+        {v.type for v in state.vehicles.values() if v.kind == "airplane"}
+        - {t for t, a in state.rules.catalog.airplanes.items() if a.era == era}
+    )
+    if others:
+        missing.append(f"airplanes of another era than {era} (" + ", ".join(others) + ")")
     if state.reserves:
         missing.append("reinforcements")
     if state.targets:
@@ -96,6 +111,7 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
             batch.smoke[b, n] = v.status.get("smoke", 0)
             batch.fire[b, n] = v.status.get("fire", 0)
             batch.rudder[b, n] = (v.status.get("rudder_left", 0), v.status.get("rudder_right", 0))
+            batch.wounded[b, n] = v.status.get("wounded", 0)
             batch.resistance[b, n] = v.resistance
             if v.previous is not None:
                 batch.prev_symbol[b, n] = SYMBOLS.index(v.previous.symbol)
@@ -106,8 +122,13 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
                 if aim is not None and aim[1] == s.phases_played and aim[0] in index:
                     batch.aim[b, n, w] = index[aim[0]]
             if v.plan is not None and v.tripod is None:
-                for k, card in enumerate(v.plan.cards):
-                    batch.plan[b, n, k] = spec.card_index(t, card)
+                if spec.one_card:  # this Earthling turn's card and speed, for the phase
+                    k = s.phase
+                    speed = v.plan.speeds[k]
+                    batch.plan[b, n] = spec.card_index(t, v.plan.cards[k], speed)
+                else:
+                    for k, card in enumerate(v.plan.cards):
+                        batch.plan[b, n, k] = spec.card_index(t, card)
         for d, letter in enumerate(spec.damage_ids):
             free: dict[str, list[int]] = {}
             for slot, card in enumerate(spec.damage_cards[d]):
@@ -170,7 +191,12 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
             if batch.aim[b, n, w] >= 0
         }
         plan = None
-        if batch.plan[b, n, 0] >= 0:
+        if batch.plan[b, n, 0] >= 0 and spec.one_card:
+            # a WW2 airplane's plan so far: this Earthling turn's card at its phase
+            k = int(batch.phase[b]) + 1
+            card = int(batch.plan[b, n, 0])
+            plan = Plan(cards=(spec.card_ids[card],) * k, speeds=(int(spec.card_speed[card]),) * k)
+        elif batch.plan[b, n, 0] >= 0:
             plan = Plan(cards=tuple(spec.card_ids[int(c)] for c in batch.plan[b, n]))
         reason = int(batch.reason[b, n])
         status = status_of(batch, b, n)
@@ -188,6 +214,8 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
             aim=aim,
             plan=plan,
             status=status,
+            # a WW2 airplane's turn is an Earthling turn, a phase (001)
+            clock=clock_for(template.rules.era(spec.type_ids[t])),
         )
         if batch.tripod[b, n]:
             as_tripod(batch, b, n, vehicles[vid])
@@ -236,6 +264,7 @@ def status_of(batch: BatchState, b: int, n: int) -> dict[str, int]:
         int(batch.fire[b, n]),
         int(batch.rudder[b, n, 0]),
         int(batch.rudder[b, n, 1]),
+        int(batch.wounded[b, n]),
     )
     return {k: value for k, value in zip(STATUS, values, strict=True) if value}
 

@@ -96,6 +96,9 @@ MATCHUPS = (
 )
 """Three duels: two single-seaters of different decks, a fast plane against a
 triplane, and a two-seater (rear gun) against a single-seater."""
+WW2_MATCHUP = ("spitfire-mk1", "bf-109e")
+"""The WW2 duel under the ``ww2`` ruleset (speed markers, counters, 000's special
+damage): a Spitfire Mk.I (deck B) against a Bf.109E (deck A, cannon)."""
 
 
 def matchup(

@@ -60,8 +60,9 @@ def random_table(
     """A random airplane table: 2 to 6 airplanes of random models on two sides, close
     enough together to fire at and hide each other, some damaged, jammed or with a
     reminder of their last maneuver."""
-    # the batch plays the WW1 rulesets: WW2 airplanes fly only in ww2 (001)
-    types = sorted(a.id for a in catalog.airplanes.values() if a.era == "ww1")
+    # the airplanes of the ruleset's era: WW2 airplanes fly only in ww2 (001)
+    era = catalog.rulesets[ruleset].switches.era
+    types = sorted(a.id for a in catalog.airplanes.values() if a.era == era)
     count = int(rng.integers(2, 7))
     spread = float(rng.choice([12.0, 20.0, 35.0]))
     vehicles: list[dict[str, Any]] = []
@@ -157,11 +158,14 @@ def random_tripod_table(catalog: Catalog, rng: np.random.Generator) -> dict[str,
 def _random_status(catalog: Catalog, ruleset: str, rng: np.random.Generator) -> dict[str, int]:
     """Lasting special damage of the ruleset's special damage rules, now and then: an
     engine hit, a smoke trail or a fire, the observer out, a rudder jammed this turn."""
-    specials = catalog.rulesets[ruleset].switches.special_damage
+    switches = catalog.rulesets[ruleset].switches
+    specials = switches.special_damage or ("000" if switches.standard_rules else None)
     status: dict[str, int] = {}
     if specials is None or rng.random() >= 0.3:
         return status
     keys = ["engine"] if specials == "003" else ["engine", "smoke", "fire", "observer", "rudder"]
+    if specials == "000":  # WW2 airplanes (docs/ww2.md): a wounded pilot, no observer
+        keys = ["engine", "smoke", "fire", "wounded", "rudder"]
     key = str(rng.choice(keys))
     if key in ("smoke", "fire"):
         status[key] = int(rng.integers(1, 4))
@@ -635,7 +639,7 @@ def run(
         random_plans(batch, rng)
         if tripods:
             random_tokens(batch, rng)  # every legal token, not only the bots' choices
-        if batch.phase.max() == 0:
+        if batch.phase.max() == 0 or batch.spec.one_card:  # WW2: a card every phase
             illegal_plans(batch, rng, illegal_share)
         before = batch.copy()
         log = resolve_phase(batch, rng, seeds, reorder=bots_reorder)

@@ -18,6 +18,7 @@ from dogfight.batch.arrays import any_slot, nonzero, ordered_pairs, per_slot
 from dogfight.batch.spec import (
     ILLEGAL_ELIMINATED,
     ILLEGAL_STRAIGHT_AND_DAMAGE,
+    IMMELMANN,
     Bools,
     Floats,
     Ints,
@@ -363,14 +364,17 @@ def _illegal_damage(
 
 
 def _burn(state: BatchState, act: Bools, dice: damage.Dice, log: PhaseLog) -> None:
-    """002 (as 000): "Each turn, before revealing the first maneuver of the turn, the
+    """002 (as 000; for a WW2 airplane each Earthling turn, an A counter, 001): "Each
+    turn, before revealing the first maneuver of the turn, the
     player removes a flame counter and takes a damage card from the A deck: only damage
     points and explosions are taken into account" — every burning airplane draws (by
     id), then each takes its card (by id), as ``standard.burn`` and ``steps.burn``."""
     spec = state.spec
-    if spec.specials != "002":
+    if spec.specials not in ("002", "000"):
         return
-    burning = state.alive & (state.fire > 0) & (act & (state.phase == 0))[:, None]
+    # a WW2 airplane's turn is an Earthling turn: it begins with every phase
+    begins = act & ((state.phase == 0) | spec.one_card)
+    burning = state.alive & (state.fire > 0) & begins[:, None]
     slots = np.flatnonzero(burning.any(axis=0)).tolist()
     drawn: dict[int, tuple[Ints, Ints]] = {}
     for i in slots:
@@ -450,7 +454,10 @@ def resolve_phase(
     bad = movers & moves.problem(spec, state.prev_symbol, state.prev_steep, card, opening)
     log.illegal = bad
     if bad.any():
-        straight = spec.deck_straight[spec.type_deck[state.type]]
+        if spec.one_card:  # a WW2 airplane flies the straight at its speed marker
+            straight = spec.card_straight[card]
+        else:
+            straight = spec.deck_straight[spec.type_deck[state.type]]
         if spec.illegal == ILLEGAL_ELIMINATED:
             _eliminate(state, np.where(bad, OUT_OF_CONTROL, 0), log.eliminated, dice)
         else:
@@ -485,6 +492,12 @@ def resolve_phase(
     log.x, log.y, log.heading = state.x.copy(), state.y.copy(), state.heading.copy()
     silenced = ((state.jams > 0) & np.repeat(flown, 2).reshape(b_count, n, 2)).astype(np.int64)
     state.jams -= silenced
+    if spec.specials == "000":
+        # 000: "A wounded airplane pilot cannot fire any of its weapons in the same phase
+        # he executes a steep maneuver or an Immelmann turn"
+        grounded = flown & (state.wounded > 0)
+        grounded &= spec.card_steep[card] | (spec.card_symbol[card] == IMMELMANN)
+        silenced |= grounded[..., None]
     # leaving the table
     gone = (flown | walked) & moves.outside(spec, state.x, state.y)
     left = _eliminate(state, np.where(gone, LEFT_AREA, 0), log.eliminated, dice, False)
@@ -501,15 +514,17 @@ def resolve_phase(
         # the piles of a table whose game just ended are never drawn from again (a new
         # game shuffles new ones); with the referee's shuffles they go back all the same
         damage.return_cards(state, gone if dice.exact else gone & ~per_slot(state.over, n), dice)
-    # end of turn: smoke counters, tailing and plans go
+    # end of turn: smoke counters, tailing and plans go (a WW2 airplane's Earthling turn
+    # ends with every phase: its card and a smoke counter go)
     state.phase = np.where(act, state.phase + 1, state.phase)
     done = act & ~state.over & (state.phase >= 3)
+    ends = act & ~state.over if spec.one_card else done
     state.phase[done] = 0
     state.turn[done] += 1
-    state.plan[done] = -1
+    state.plan[ends] = -1
     state.tailing[done] = False
     tripods.end_of_turn(state, done)
-    smoking = per_slot(done, n) & (state.smoke > 0)
+    smoking = per_slot(ends, n) & (state.smoke > 0)
     state.smoke[smoking] -= 1
     return log
 
@@ -581,7 +596,9 @@ def _fire(
                 exploded[ts, tgt[sub]] |= boom
                 jammed[sub] |= spec.slot_jammed[decks[sub], slot]
                 hits.add(state, ts, tgt[sub], decks[sub], slot)
-            state.jams[t[jammed], i, w] = spec.jam_maneuvers
+            # 000: a wounded pilot's guns are silent one maneuver longer
+            longer = (state.wounded[t[jammed], i] > 0) & (spec.specials == "000")
+            state.jams[t[jammed], i, w] = spec.jam_maneuvers + longer
     if log.tripod is not None:
         ray_damage(state, log.tripod, dice, exploded)
     by_special = special.apply(state, hits)

@@ -15,9 +15,20 @@ import numpy as np
 
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
 
-REASONS = ("", "shot_down", "exploded", "out_of_control", "left_area", "engine_destroyed", "burned")
+REASONS = (
+    "",
+    "shot_down",
+    "exploded",
+    "out_of_control",
+    "left_area",
+    "engine_destroyed",
+    "burned",
+    "pilot_incapacitated",
+)
 """Why an airplane left the game, by code (0: still in play), the referee's words."""
 SHOT_DOWN, EXPLODED, OUT_OF_CONTROL, LEFT_AREA, ENGINE_DESTROYED, BURNED = 1, 2, 3, 4, 5, 6
+PILOT_INCAPACITATED = 7
+"""000's second wound (WW2 airplanes, batch/special.py)."""
 WEAPONS = ("front", "rear")
 
 
@@ -53,7 +64,10 @@ class BatchState:
     fire: Ints
     """Flame counters left (002: an A card as each turn begins; no tailing)."""
     rudder: Ints
-    """(B, N, 2) the turn a jammed rudder forbids left / right arrows (0: none)."""
+    """(B, N, 2) the turn a jammed rudder forbids left / right arrows (0: none); a WW2
+    airplane's turn is an Earthling turn (:func:`dogfight.batch.special.clock`)."""
+    wounded: Ints
+    """000 (WW2 airplanes): wounds taken (a second one eliminates the airplane)."""
     tailing: Bools
     """(B, N, N) 002's tailing this turn: [tailer, tailed]."""
     plan: Ints
@@ -205,6 +219,7 @@ def empty_state(
         smoke=np.zeros((b, n), dtype=np.int64),
         fire=np.zeros((b, n), dtype=np.int64),
         rudder=np.zeros((b, n, 2), dtype=np.int64),
+        wounded=np.zeros((b, n), dtype=np.int64),
         tailing=np.zeros((b, n, n), dtype=np.bool_),
         plan=np.full((b, n, 3), -1, dtype=np.int64),
         order=order,

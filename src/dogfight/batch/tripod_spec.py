@@ -161,7 +161,11 @@ def build_tripod_spec(rules: Rules, damage_ids: tuple[str, ...], slots: int) -> 
             [_sides(list(m.protected)) for m in models], dtype=np.bool_
         ).reshape(len(models), 6),
         type_facing=np.array([m.facing_limit for m in models], dtype=np.int64),
-        type_ray_deck=np.array([damage_ids.index(m.firepower) for m in models], dtype=np.int64),
+        # -1: the ruleset draws no such deck (ww2's counters), where no tripod is played
+        type_ray_deck=np.array(
+            [damage_ids.index(m.firepower) if m.firepower in damage_ids else -1 for m in models],
+            dtype=np.int64,
+        ),
         type_ray_length=np.array([rules.heat_ray_ruler(t).length for t in type_ids]),
         type_recharge=np.array([rules.recharge_level(t) for t in type_ids], dtype=np.int64),
         deck_ids=deck_ids,
