@@ -20,9 +20,13 @@ from dogfight.batch.heat_ray_rulers import overlaps_of
 from dogfight.batch.heat_rays import table_state
 from dogfight.batch.run import play
 from dogfight.batch.state import WEAPONS
+from dogfight.batch.tripod_plans import bot_tokens, choosers, option, plan_tripods
+from dogfight.bots.tokens import choose_token
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
-from dogfight.rules import firing
+from dogfight.rules import action_tokens, firing
+from dogfight.rules.observation import observe
+from dogfight.rules.plans import Action
 from dogfight.sim.duel import tripod_situation, tripods_situation
 from dogfight.situation.format import build, parse_situation
 
@@ -155,3 +159,26 @@ def test_guns_at_a_tripod_match_the_referee(catalog: Catalog) -> None:
                 else:
                     assert math.isinf(distance[0])
     assert compared > 100 and protected > 10
+
+
+def test_batch_tokens_are_the_bots_tokens(catalog: Catalog) -> None:
+    """The ``random`` policy's tokens are every computer player's (``choose_token``,
+    answering the referee's decision from the tripod's seat's observation)."""
+    rng = np.random.default_rng(4)
+    tables = [random_tripod_table(catalog, rng) for _ in range(200)]
+    states = [build(parse_situation(t), catalog, i) for i, t in enumerate(tables)]
+    batch = from_states(states)
+    plan_tripods(batch, rng)
+    bot_tokens(batch, rng)
+    asked = choosers(batch)
+    compared = 0
+    for b, n in zip(*np.nonzero(asked), strict=True):
+        state = to_state(batch, int(b), states[b])
+        vid = batch.names[b][n]
+        default = Action(token="recharge") if batch.pencil[b, n, 0] else None
+        decision = action_tokens.decision(state, 1, state.vehicles[vid], default)
+        seen = observe(state, frozenset({vid}), [decision])
+        answer = choose_token(seen, state.rules, decision, np.random.default_rng(0))
+        assert answer == (option(batch, int(b), int(n)),), (b, decision.options)
+        compared += 1
+    assert compared > 100
