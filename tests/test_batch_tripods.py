@@ -66,6 +66,9 @@ def test_random_tripod_games_finish(catalog: Catalog) -> None:
     results = play(template, {"martians": "random", "earth": "random"}, 200, seed=1)
     assert len(results) == 200
     assert sum(r.over for r in results) > 150
+    # damage by source as the referee labels it: the heat-ray's as "<tripod> heat-ray"
+    assert any("t0 heat-ray" in r.damage for r in results)
+    assert all(not k.startswith("t0 ") or k == "t0 heat-ray" for r in results for k in r.damage)
 
 
 def test_refuses_two_tripods(catalog: Catalog) -> None:

@@ -89,5 +89,6 @@ def ray_damage(state: BatchState, log: TripodLog, dice: damage.Dice, exploded: B
                 state, r, t, decks[sub], log.ray_slots[r, i, c], np.zeros(len(r), bool)
             )
             state.damage[r, t] += pts
+            state.dealt[r, i, 0] += pts  # the results' "<tripod> heat-ray"
             log.ray_points[r, i] += pts
             exploded[r, t] |= boom
