@@ -467,7 +467,7 @@ def resolve_phase(
                 t = np.flatnonzero(bad[:, i])
                 if len(t):
                     log.illegal_slot[t, i] = _illegal_damage(state, t, i, dice, log)
-    walked = np.zeros_like(movers)
+    walked = movers  # (read only when tripods walk)
     if tacts is not None:
         # tripods reveal and walk before the airplanes fly (rules.steps.walk), then turn
         tcard = tripods.reveal(state, act)
@@ -499,7 +499,7 @@ def resolve_phase(
         grounded &= spec.card_steep[card] | (spec.card_symbol[card] == IMMELMANN)
         silenced |= grounded[..., None]
     # leaving the table
-    gone = (flown | walked) & moves.outside(spec, state.x, state.y)
+    gone = (flown | walked if tacts is not None else flown) & moves.outside(spec, state.x, state.y)
     left = _eliminate(state, np.where(gone, LEFT_AREA, 0), log.eliminated, dice, False)
     if left.any():
         # their cards go back at once (the others may draw them in the firing step),
@@ -523,7 +523,8 @@ def resolve_phase(
     state.turn[done] += 1
     state.plan[ends] = -1
     state.tailing[done] = False
-    tripods.end_of_turn(state, done)
+    if tacts is not None:
+        tripods.end_of_turn(state, done)
     smoking = per_slot(ends, n) & (state.smoke > 0)
     state.smoke[smoking] -= 1
     return log
