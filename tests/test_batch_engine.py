@@ -113,7 +113,7 @@ def test_round_trip_through_the_referee_state(catalog: Catalog) -> None:
 
 
 def test_refuses_tripods_and_standard_rules(catalog: Catalog) -> None:
-    with pytest.raises(DataError, match="tripods"):
+    with pytest.raises(DataError, match="more than one tripod"):
         from_states([build(tripods_situation(), catalog, 0)])
     data = {
         "switches": {"standard_rules": True},

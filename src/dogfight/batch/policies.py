@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from dogfight.batch import moves, special
+from dogfight.batch import moves, special, tripod_plans
 from dogfight.batch.arrays import nonzero, per_slot
 from dogfight.batch.spec import IMMELMANN, LEFT, RIGHT, STRAIGHT, SYMBOLS, Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState, heading_trig
@@ -214,6 +214,7 @@ def needing(state: BatchState, mask: Bools | None = None) -> tuple[Ints, Ints]:
     """Tables and slots that need a plan: airplanes in play (and in ``mask``) on tables
     not over whose turn is not planned yet."""
     need = state.alive & ~per_slot(state.over, state.slots) & (state.plan[..., 0] < 0)
+    need &= ~state.tripod  # tripods plan in batch/tripod_plans.py
     if mask is not None:
         need &= mask
     b, n = nonzero(need)
@@ -225,7 +226,10 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
     among the legal plans of the best safety tier. A few uniform draws find a plan of
     the safe tier for most airplanes (the first safe one of independent uniform draws
     is uniform among the safe plans); the others look at every plan. WW2 airplanes plan
-    one card and speed per phase (:mod:`dogfight.batch.ww2`)."""
+    one card and speed per phase (:mod:`dogfight.batch.ww2`). Tripods plan and choose
+    their tokens as :func:`tripod_plans.random_turn` does."""
+    if state.tripod.any():
+        tripod_plans.random_turn(state, rng, mask)
     spec = state.spec
     if spec.one_card:
         from dogfight.batch import ww2
@@ -411,7 +415,7 @@ def illegal_plans(state: BatchState, rng: np.random.Generator, share: float) -> 
     """Replace a ``share`` of the plans just made by three distinct cards drawn with no
     regard for the flight restrictions (some of them break one)."""
     spec = state.spec
-    need = state.alive & ~state.over[:, None]
+    need = state.alive & ~state.over[:, None] & ~state.tripod
     b, n = np.nonzero(need & (rng.random(need.shape) < share))
     if len(b) == 0:
         return

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from dogfight.batch.tripod_spec import TripodSpec, build_tripod_spec
 from dogfight.catalog.models import (
     Direction,
     Explosion,
@@ -171,6 +172,8 @@ class Spec:
     slot_jammed: Bools
     slot_special: Ints
     """(D, S) bits of the special icons that take effect under ``specials`` (0: none)."""
+    tripods: TripodSpec
+    """The tripod models and cards (``batch/tripod_spec.py``)."""
     # WW2 airplanes (batch/ww2.py): each maneuver card once per speed marker
     one_card: bool = False
     """WW2 (001): one card and one speed marker per Earthling turn, i.e. per phase."""
@@ -346,6 +349,7 @@ def build_spec(rules: Rules) -> Spec:
         slot_explosion=boom,
         slot_jammed=jam,
         slot_special=special,
+        tripods=build_tripod_spec(rules, damage_ids, width),
         one_card=ww2,
         card_speed=np.array(speed, dtype=np.int64),
         card_straight=np.array(straight_of, dtype=np.int64),

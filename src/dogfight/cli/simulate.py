@@ -190,8 +190,11 @@ def register(app: typer.Typer) -> None:
                     "batch",
                     "the batch engine does not play: " + "; ".join(missing),
                 )
-            chosen = {side: chosen.get(side) or "easy" for side in sides}
-            check_policies(chosen)
+            # the easy bot does not play tripods: a tripod table's default is random
+            tripods = any(v.tripod is not None for v in state.vehicles.values())
+            default = "random" if tripods else "easy"
+            chosen = {side: chosen.get(side) or default for side in sides}
+            check_policies(chosen, tripods)
         else:
             chosen = {side: chosen.get(side) or default_bot(state, side) for side in sides}
         make_folder(out)
