@@ -40,6 +40,7 @@ def test_the_quick_open_games_run_reports_every_figure_and_no_error() -> None:
     report = json.loads(result.stdout)
     assert report["errors"] == 0, report["first_errors"]
     assert report["scenario"]["waiting_games"] == 112
+    assert report["scenario"]["think_time_s"] == [0.2, 2.0]  # --quick's pace
     assert report["scenario"]["database"] == "postgresql (throwaway cluster)"
     # the waiting games were made, through the route
     assert report["making"]["games"] == 112 and report["making"]["games_per_s"] > 0
@@ -92,3 +93,13 @@ def test_the_capacity_follows_from_the_cpu_time_of_a_turn() -> None:
     live = capacity(4.0, 1.0, 6.0, 2.5, 30.0, 8.0)["processes_needed_at_live_cost"]
     assert live["10000"]["a turn every 10 s"] == 16
     assert live["100"]["a turn every 30 s"] == 1
+
+
+@pytest.mark.parametrize("given", ["5", "3,1", "a,b", "-1,2", "1,2,3", "0,601"])
+def test_a_bad_thinking_time_is_refused_before_anything_starts(given: str) -> None:
+    """``--think MIN,MAX``: two seconds, 0 ≤ MIN ≤ MAX ≤ 600; anything else one message
+    and exit 2, no server or cluster started."""
+    result = CliRunner().invoke(app, ["bench", "--server", "--open", "10", "--think", given])
+    assert result.exit_code == 2
+    assert "--think" in result.output and "MIN,MAX" in result.output
+    assert "Traceback" not in result.output

@@ -9,8 +9,8 @@ capacity figures start from). The run has three phases, one after the other, and
 last measure:
 
 1. **active alone** — ``active`` pairs of scripted players each play a duel live, both
-   seats' WebSockets open, a thinking time before every plan (as ``dogfight bench
-   --server`` without ``--burst``); when a duel ends its players make a new one, so
+   seats' WebSockets open, a thinking time before every plan (:data:`HUMAN_THINK`, a
+   person's pace; ``--think`` another); when a duel ends its players make a new one, so
    ``active`` games are played at every moment (on a bigger table than the preset's:
    :data:`LIVE_TABLE`). After ``seconds`` seconds each server's memory (resident and
    unique) is read: what it holds *with the active games alone*.
@@ -52,7 +52,6 @@ import numpy as np
 
 from dogfight.bench.server import (
     RAMP,
-    THINK,
     Game,
     Http,
     HttpError,
@@ -74,6 +73,12 @@ VISITS = 20.0
 10,000 open turn-a-day games whose players each come back a few times a day make well
 under one a second; twenty touch far more distinct games than a server keeps in memory
 (``DOGFIGHT_LIVE_GAMES``), which is what the memory figure is about."""
+
+HUMAN_THINK = (5.0, 20.0)
+"""Seconds a live player takes to plan a turn, drawn uniformly, in the run the targets are
+judged on: a person choosing three maneuver cards in a browser (quick: most take longer).
+``--think 0.2,2`` is the stress variant (the burst bench's pace): 500 games then ask for
+about 170 turns a second."""
 
 MAKERS = 16
 """Keep-alive connections per server process making the waiting games at once."""
@@ -132,7 +137,9 @@ class Phases:
 
     NAMES = ("ramp", "alone", "making", "open")
 
-    def __init__(self) -> None:
+    def __init__(self, think: tuple[float, float] = HUMAN_THINK) -> None:
+        self.think = think
+        """Each live plan's thinking time is drawn between these (seconds)."""
         self.now = "ramp"
         self.latencies: dict[str, list[float]] = {name: [] for name in self.NAMES}
         self.errors: dict[str, list[str]] = {name: [] for name in self.NAMES}
@@ -175,7 +182,7 @@ async def _slot(
                 await phases.playing.wait()
                 if game.over or phases.stopping:
                     break
-                await game.turn(turn, THINK)
+                await game.turn(turn, phases.think)
                 phases.latencies[phases.now].extend(game.latencies)
                 game.latencies.clear()
                 for error in game.errors:
@@ -435,8 +442,9 @@ async def _run(
     visits: float,
     cards: list[str],
     say: Callable[[str], None],
+    think: tuple[float, float],
 ) -> Json:
-    phases = Phases()
+    phases = Phases(think)
     numbers = itertools.count()
     sampler = asyncio.create_task(_load_sampler(phases))
     slots = [asyncio.create_task(_slot(phases, numbers, bases, cards)) for _ in range(active)]
@@ -498,6 +506,7 @@ def run(
     visits: float = VISITS,
     burst: int = BURST,
     say: Callable[[str], None] = lambda what: None,
+    think: tuple[float, float] = HUMAN_THINK,
 ) -> Json:
     """The run (see the module's text) after a burst of ``burst`` games on servers and a
     database of their own (:func:`dogfight.bench.server.run`: every seat of every game
@@ -520,7 +529,7 @@ def run(
         started = [_memory_mb(pid, unique=True) for pid in pids]
         load_before = [round(x, 2) for x in os.getloadavg()]
         got = client_loop(
-            _run(bases, pids, database_cpu, open_games, active, seconds, visits, cards, say)
+            _run(bases, pids, database_cpu, open_games, active, seconds, visits, cards, say, think)
         )
         stored = _database_bytes(url)
     phases: Phases = got["phases"]
@@ -562,7 +571,7 @@ def run(
             "database": kind,
             "seconds_per_phase": seconds,
             "visits_per_s": visits,
-            "think_time_s": list(THINK),
+            "think_time_s": list(think),
             "live_table_cm": LIVE_TABLE,
             "serve_args": list(DEPLOYED),
         },

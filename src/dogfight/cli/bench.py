@@ -33,6 +33,23 @@ def _say(option: str) -> Callable[[str], None]:
     return say
 
 
+def _think(given: str | None, default: tuple[float, float]) -> tuple[float, float]:
+    """``--think MIN,MAX`` as two seconds (0 ≤ MIN ≤ MAX ≤ 600); a bad one exits 2."""
+    if given is None:
+        return default
+    try:
+        low, high = (float(part) for part in given.split(","))
+    except ValueError:
+        low = high = -1.0
+    if not 0.0 <= low <= high <= 600.0:
+        sys.stderr.write(
+            f"dogfight bench: --think {given!r}: expected MIN,MAX seconds, "
+            "0 <= MIN <= MAX <= 600 (e.g. 5,20)\n"
+        )
+        raise typer.Exit(2)
+    return (low, high)
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def bench(
@@ -182,6 +199,15 @@ def register(app: typer.Typer) -> None:
                 help="With --open: seconds of each measured phase (default 60; 10 with --quick).",
             ),
         ] = None,
+        think: Annotated[
+            str | None,
+            typer.Option(
+                metavar="MIN,MAX",
+                help="With --open: each live plan's thinking time, drawn between MIN and MAX "
+                "seconds (default 5,20: a person's pace; 0.2,2 with --quick, and the stress "
+                "variant).",
+            ),
+        ] = None,
         visits: Annotated[
             float | None,
             typer.Option(
@@ -234,6 +260,7 @@ def register(app: typer.Typer) -> None:
                 visits=(5.0 if quick else opened.VISITS) if visits is None else visits,
                 burst=20 if quick else opened.BURST,
                 say=_say("--open"),
+                think=_think(think, (0.2, 2.0) if quick else opened.HUMAN_THINK),
             )
             sys.stdout.write(json.dumps(measured, indent=2) + "\n")
             return
