@@ -76,6 +76,9 @@ def test_tailing_across_two_maneuvers_in_the_browser(server: Server, browser: An
     game = made["game"]["id"]
     hunter = recording_seat(browser, server, links["allies"])
     prey = recording_seat(browser, server, links["central"])
+    # issue 32: a spectator watches the whole turn, tailing and secret damage included
+    watcher = recording_seat(browser, server, made["watch_link"])
+    watcher.wait_for_selector("#stage[data-steps='0']")
 
     hunter.wait_for_selector("[data-plan='spad'] [data-card='1']")
     pick(hunter, "spad", ["1", "2", "3"])
@@ -158,6 +161,19 @@ def test_tailing_across_two_maneuvers_in_the_browser(server: Server, browser: An
     assert any("tailed_card_shown" in body for body in hunter.received)
     prey.screenshot(path=str(folder / "tailed-turn-2.png"))
     assert hunter.errors == [] and prey.errors == []
+    # the spectator saw the turn flown and who tails whom, and no seat's secret: not the
+    # tailing decision, the card shown or the reorder, not the damage card drawn (002:
+    # secret), on its screen, over HTTP or over its WebSocket
+    watcher.wait_for_function("() => Number(document.getElementById('stage').dataset.steps) > 0")
+    watched = watcher.inner_text("#log-entries")
+    assert "spad is tailing prey" in watched and "reorders" not in watched
+    drawn = '"kind":"damage_drawn"'
+    assert any(drawn in body.replace(" ", "") for body in prey.received)  # there was one
+    for body in watcher.received:
+        for secret in (*SECRETS, drawn, a_tok, tokens["central"][1]):
+            assert secret not in body.replace(" ", ""), (secret, body[:300])
+    assert any('"type":"watch"' in body.replace(" ", "") for body in watcher.received)
+    assert watcher.errors == []
 
 
 def test_tailing_hot_seat_hands_the_decision_to_the_tailer_behind_the_curtain(
