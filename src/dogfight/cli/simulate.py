@@ -107,7 +107,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--bots",
                 help="SIDE=BOT pairs, e.g. allies=hard,central=random, or one bot for every "
-                "side (bots: random, easy, hard, martian, automated-tripod); default: "
+                "side (bots: random, easy, hard, martian, automated-tripod, learned); default: "
                 "automated-tripod for a solo scenario's tripods, martian for other tripod "
                 "sides, hard for the others.",
             ),
@@ -118,7 +118,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--engine",
                 help="local (processes), ray, batch (the batched simulator: airplane tables "
-                "of wog, wow, wow-basic; bots random and easy) or ray-batch (batches on "
+                "of wog, wow, wow-basic; bots random, easy and learned) or ray-batch (batches on "
                 "Ray workers).",
             ),
         ] = "local",
