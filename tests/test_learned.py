@@ -26,7 +26,7 @@ from dogfight.bots.learned import LearnedBot
 from dogfight.bots.view import airplane_sequences
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
-from dogfight.learned.features import NAMES
+from dogfight.learned.features import COLUMNS as NAMES
 from dogfight.learned.policy import choose, learned_plans
 from dogfight.learned.train import Plan, against_random, train
 from dogfight.learned.weights import SHIPPED, STARTING, Weights, current, load
@@ -182,7 +182,7 @@ def test_the_shipped_weights_load() -> None:
     [
         ("missing", "no such weights file"),
         ("truncated", "a whole JSON weights file"),
-        ("shape", "shape \\[14\\] and 14 weights"),
+        ("shape", "shape \\[28\\] and 28 weights"),
         ("engine", f"this engine version \\({ENGINE_VERSION}\\)"),
         ("features", "the features dealt, taken"),
         ("field", "weights"),

@@ -45,7 +45,11 @@ NAMES = (
     "edge_margin",
     "end_too_close",
 )
-"""The features, in the order of the weights."""
+"""What is measured of a plan against a set of enemy plans."""
+
+COLUMNS = NAMES + tuple("reply_" + name for name in NAMES)
+"""The features, in the order of the weights: each measure against the enemies' uniform
+plans, then against their best replies (:func:`dogfight.learned.policy.foe_model`)."""
 
 SECRETS = ("damage", "engine", "smoke", "fire", "observer")
 """Per-airplane arrays of :class:`BatchState` that only the airplane's own side sees
@@ -109,6 +113,12 @@ def features(view: BatchState, b: Ints, n: Ints, picks: Ints, foe_picks: Ints) -
     short = spec.half + spec.base_radius
     out = np.zeros((v_count, own, len(NAMES)))
     foe = foes[:, :, None, None]
+    # each weapon's expected points per card, mine against each enemy and theirs against me
+    dealing = [
+        _odds(spec, np.maximum(mine[:, w], 0)[:, None], view.resistance[b])[0] for w in (0, 1)
+    ]
+    taking = [_odds(spec, np.maximum(theirs[:, :, w], 0), res_me[:, None])[0] for w in (0, 1)]
+    halves = [np.radians(float(spec.arc_half[w])) for w in (0, 1)]
     for p in range(3):
         # own (V, 1, K, 1) against enemies (V, N, 1, M)
         fx, fy, fh = (a[:, None, :, None, p] for a in (mx, my, mh))
@@ -120,6 +130,9 @@ def features(view: BatchState, b: Ints, n: Ints, picks: Ints, foe_picks: Ints) -
         bearing = (dx * cf + dy * sf) / dist  # cos of the enemy's angle off my nose
         its = -(dx * ct + dy * st) / dist  # cos of my angle off its nose
         slack = np.arctan2(spec.base_radius, dist)
+        # the enemy's angle off my nose, mine off its nose (a rear arc: pi less these)
+        off_me = np.arccos(np.clip(bearing, -1.0, 1.0)) - slack
+        off_it = np.arccos(np.clip(its, -1.0, 1.0)) - slack
         near = dist <= reach
         close = dist <= short
         apart = dist > spec.base_length * 0.9
@@ -128,14 +141,12 @@ def features(view: BatchState, b: Ints, n: Ints, picks: Ints, foe_picks: Ints) -
         taken = np.zeros((v_count, own))
         taken_short = np.zeros_like(taken)
         for w in (0, 1):
-            half = np.radians(float(spec.arc_half[w]))
-            centre = float(spec.arc_centre[w])
-            # a rear arc looks along the reversed bearing
-            sign = -1.0 if centre == 180.0 else 1.0
+            half = halves[w]
+            rear = float(spec.arc_centre[w]) == 180.0
             usable = (mine[:, w] >= 0) & (jams[:, w] <= p)
             if usable.any():
-                points, _ = _odds(spec, np.maximum(mine[:, w], 0)[:, None], view.resistance[b])
-                in_arc = np.arccos(np.clip(sign * bearing, -1, 1)) <= half + slack
+                points = dealing[w]
+                in_arc = (np.pi - 2 * slack - off_me if rear else off_me) <= half
                 hit = in_arc & near & apart
                 cards = np.where(close, 2.0, 1.0) * hit
                 value = (cards * points[..., None, None]).mean(axis=3) * usable[:, None, None]
@@ -145,8 +156,8 @@ def features(view: BatchState, b: Ints, n: Ints, picks: Ints, foe_picks: Ints) -
                 ]
             usable_t = (theirs[:, :, w] >= 0) & (their_jams[:, :, w] <= p) & foes
             if usable_t.any():
-                points, _ = _odds(spec, np.maximum(theirs[:, :, w], 0), res_me[:, None])
-                in_arc = np.arccos(np.clip(sign * its, -1, 1)) <= half + slack
+                points = taking[w]
+                in_arc = (np.pi - 2 * slack - off_it if rear else off_it) <= half
                 hit = in_arc & near & apart & foe
                 cards = np.where(close, 2.0, 1.0) * hit
                 value = (cards * points[..., None, None]).mean(axis=3) * usable_t[..., None]
@@ -167,9 +178,8 @@ def features(view: BatchState, b: Ints, n: Ints, picks: Ints, foe_picks: Ints) -
         edge = np.clip(margin / spec.ruler, 0.0, 1.0)
         out[..., 12] = edge if p == 0 else np.minimum(out[..., 12], edge)
         if p == 2:
-            half0 = np.radians(float(spec.arc_half[0]))
-            ahead = (np.arccos(np.clip(bearing, -1, 1)) <= half0 + slack) & near & apart
-            aimed = (np.arccos(np.clip(its, -1, 1)) <= half0 + slack) & near & apart
+            ahead = (off_me <= halves[0]) & near & apart
+            aimed = (off_it <= halves[0]) & near & apart
             heading = cf * ct + sf * st
             weight = np.where(foe, 1.0, 0.0)
             low = np.where(foe, 1.0, -1.0)

@@ -17,7 +17,7 @@ from dogfight.batch.arrays import per_slot
 from dogfight.batch.policies import sequences
 from dogfight.batch.spec import Bools, Floats, Ints
 from dogfight.batch.state import BatchState
-from dogfight.learned.features import candidates, features, public_view
+from dogfight.learned.features import NAMES, candidates, features, public_view
 from dogfight.learned.weights import Weights
 
 CHUNK = 512
@@ -55,12 +55,12 @@ def needing_sides(state: BatchState, mask: Bools | None) -> list[tuple[int, Ints
 
 def foe_model(
     view: BatchState, b: Ints, n: Ints, weights: Weights, rng: np.random.Generator
-) -> Ints:
-    """The plans (V, N, M + R) the airplanes (b, n) expect of every airplane of their
-    tables: ``enemy_plans`` uniform ones (of the best safety tier) and, with
-    ``replies``, each enemy's ``replies`` best plans by these same weights among
-    ``reply_pool`` of its own, scored against uniform plans of ours (one level of "what
-    would it do"), all from the view of (b, n)'s side."""
+) -> tuple[Ints, Ints | None]:
+    """The plans the airplanes (b, n) expect of every airplane of their tables, (V, N, M)
+    and (V, N, R): ``enemy_plans`` uniform ones (of the best safety tier) and, with
+    ``replies``, each enemy's ``replies`` best plans among ``reply_pool`` of its own,
+    scored by these same weights against uniform plans of ours (one level of "what would
+    it do"), all from the view of (b, n)'s side."""
     slots = view.slots
     tables, where = np.unique(b, return_inverse=True)
     tb = np.repeat(tables, slots)
@@ -68,19 +68,33 @@ def foe_model(
     live = view.alive[tb, tn]
     uniform = np.zeros((len(tb), weights.enemy_plans), dtype=np.int64)
     uniform[live] = candidates(view, tb[live], tn[live], weights.enemy_plans, rng)
-    model = uniform
+    grouped = uniform.reshape(len(tables), slots, -1)
+    if not weights.replies:
+        return grouped[where], None
     side = view.side[b[0], n[0]]
-    if weights.replies:
-        theirs = np.flatnonzero(live & (view.side[tb, tn] != side))
-        pool = candidates(view, tb[theirs], tn[theirs], weights.reply_pool, rng)
-        row = np.searchsorted(tables, tb[theirs])
-        ours = uniform.reshape(len(tables), slots, -1)[row]
-        values = features(view, tb[theirs], tn[theirs], pool, ours) @ weights.vector
-        top = np.argsort(-values, axis=1, kind="stable")[:, : weights.replies]
-        replies = np.zeros((len(tb), weights.replies), dtype=np.int64)
-        replies[theirs] = np.take_along_axis(pool, top, axis=1)
-        model = np.concatenate([uniform, replies], axis=1)
-    out: Ints = model.reshape(len(tables), slots, -1)[where]
+    theirs = np.flatnonzero(live & (view.side[tb, tn] != side))
+    pool = candidates(view, tb[theirs], tn[theirs], weights.reply_pool, rng)
+    ours = grouped[np.searchsorted(tables, tb[theirs])]
+    half = len(NAMES)
+    values = features(view, tb[theirs], tn[theirs], pool, ours) @ weights.vector[:half]
+    top = np.argsort(-values, axis=1, kind="stable")[:, : weights.replies]
+    replies = np.zeros((len(tb), weights.replies), dtype=np.int64)
+    replies[theirs] = np.take_along_axis(pool, top, axis=1)
+    return grouped[where], replies.reshape(len(tables), slots, -1)[where]
+
+
+def score(
+    view: BatchState, b: Ints, n: Ints, picks: Ints, weights: Weights, rng: np.random.Generator
+) -> Floats:
+    """The values (V, K) of plans ``picks`` of airplanes (b, n): the weights over their
+    features against the enemies' uniform plans and against their best replies."""
+    uniform, replies = foe_model(view, b, n, weights, rng)
+    feats = features(view, b, n, picks, uniform)
+    if replies is not None:
+        feats = np.concatenate([feats, features(view, b, n, picks, replies)], axis=-1)
+    else:
+        feats = np.concatenate([feats, np.zeros_like(feats)], axis=-1)
+    out: Floats = feats @ weights.vector
     return out
 
 
@@ -100,8 +114,7 @@ def choose(
         for start in range(0, len(b_all), CHUNK):
             b, n = b_all[start : start + CHUNK], n_all[start : start + CHUNK]
             picks = candidates(view, b, n, weights.own_plans, rng)
-            feats = features(view, b, n, picks, foe_model(view, b, n, weights, rng))
-            values: Floats = feats @ weights.vector
+            values = score(view, b, n, picks, weights, rng)
             deck = state.spec.type_deck[state.type[b, n]]
             top = values.argmax(axis=1)
             plans = seqs.rows[deck, picks[np.arange(len(b)), top]]

@@ -23,16 +23,16 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from dogfight import ENGINE_VERSION
 from dogfight.batch.spec import Floats
 from dogfight.errors import DataError
-from dogfight.learned.features import NAMES
+from dogfight.learned.features import COLUMNS as NAMES
 
 SHIPPED = Path(__file__).parent / "data" / "weights.json"
 ENV = "DOGFIGHT_LEARNED_WEIGHTS"
 """The environment variable naming a weights file to use instead of the shipped one."""
 FORMAT = "dogfight-learned-weights"
-OWN_PLANS = 48
-ENEMY_PLANS = 4
-REPLIES = 2
-REPLY_POOL = 24
+OWN_PLANS = 64
+ENEMY_PLANS = 6
+REPLIES = 4
+REPLY_POOL = 150
 
 
 class Recipe(BaseModel):
@@ -94,7 +94,8 @@ class Weights:
         return data.model_dump_json(indent=1) + "\n"
 
 
-STARTING = np.array([1.0, -1.0, -1.0, 0.5, -0.5, 0.6, -0.6, -0.3, 0.3, -0.3, 0.6, 0.0, 2.0, -0.2])
+_HALF = [1.0, -1.0, -1.0, 0.5, -0.5, 0.6, -0.6, -0.3, 0.3, -0.3, 0.6, 0.0, 1.0, -0.2]
+STARTING = np.array(_HALF + _HALF)
 """Hand-set weights training starts from (deal damage, avoid it, end behind the enemy,
 keep off the edge)."""
 
