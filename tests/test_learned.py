@@ -289,3 +289,34 @@ def test_the_bench_figures_of_the_learned_bot(catalog: Catalog) -> None:
         got = report[side]
         assert got["decided"] <= 4 and got["ci95"][0] <= got["share"] <= got["ci95"][1]
     assert batched_duels_per_cpu_second(catalog, "learned", 16) > 0
+
+
+def test_simulate_plays_the_learned_bot_in_both_engines(tmp_path: Path) -> None:
+    """`simulate duel --engine batch --bots allies=learned` and the referee's
+    `--bots learned` write their results."""
+    for engine in ("batch", "local"):
+        out = tmp_path / engine
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "dogfight",
+                "simulate",
+                "duel",
+                "--engine",
+                engine,
+                "--bots",
+                "allies=learned",
+                "--games",
+                "6",
+                "--workers",
+                "1",
+                "--out",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert run.returncode == 0, run.stderr
+        assert json.loads((out / "results.json").read_text())["summary"]["games"] == 6
