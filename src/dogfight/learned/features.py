@@ -100,14 +100,18 @@ def features(view: BatchState, b: Ints, n: Ints, picks: Ints, foe_picks: Ints) -
     own = picks.shape[1]
     mx, my, mh = poses(view, b, n, picks)  # (V, K, 3)
     foes = view.alive[b] & (view.side[b] != view.side[b, n][:, None])  # (V, N)
-    slot = np.broadcast_to(np.arange(slots), (v_count, slots))
+    # the enemies' slots first, and only as many slots as the most enemies (V, E)
+    slots = max(1, int(foes.sum(axis=1).max(initial=0)))
+    slot = np.argsort(~foes, axis=1, kind="stable")[:, :slots]
+    foes = np.take_along_axis(foes, slot, axis=1)
+    foe_picks = np.take_along_axis(foe_picks, slot[:, :, None], axis=1)
     ex, ey, eh = poses(
         view, np.repeat(b, slots), slot.reshape(-1), foe_picks.reshape(v_count * slots, -1)
     )
     ex, ey, eh = (a.reshape(v_count, slots, -1, 3) for a in (ex, ey, eh))
     weapons = view.weapon_deck()
-    mine, theirs = weapons[b, n], weapons[b]  # (V, 2), (V, N, 2)
-    jams, their_jams = view.jams[b, n], view.jams[b]
+    mine, theirs = weapons[b, n], weapons[b[:, None], slot]  # (V, 2), (V, E, 2)
+    jams, their_jams = view.jams[b, n], view.jams[b[:, None], slot]
     res_me = view.resistance[b, n]
     reach = spec.ruler + spec.base_radius
     short = spec.half + spec.base_radius
@@ -115,7 +119,8 @@ def features(view: BatchState, b: Ints, n: Ints, picks: Ints, foe_picks: Ints) -
     foe = foes[:, :, None, None]
     # each weapon's expected points per card, mine against each enemy and theirs against me
     dealing = [
-        _odds(spec, np.maximum(mine[:, w], 0)[:, None], view.resistance[b])[0] for w in (0, 1)
+        _odds(spec, np.maximum(mine[:, w], 0)[:, None], view.resistance[b[:, None], slot])[0]
+        for w in (0, 1)
     ]
     taking = [_odds(spec, np.maximum(theirs[:, :, w], 0), res_me[:, None])[0] for w in (0, 1)]
     halves = [np.radians(float(spec.arc_half[w])) for w in (0, 1)]
