@@ -118,11 +118,17 @@ def features(view: BatchState, b: Ints, n: Ints, picks: Ints, foe_picks: Ints) -
     out = np.zeros((v_count, own, len(NAMES)))
     foe = foes[:, :, None, None]
     # each weapon's expected points per card, mine against each enemy and theirs against me
-    dealing = [
-        _odds(spec, np.maximum(mine[:, w], 0)[:, None], view.resistance[b[:, None], slot])[0]
-        for w in (0, 1)
-    ]
-    taking = [_odds(spec, np.maximum(theirs[:, :, w], 0), res_me[:, None])[0] for w in (0, 1)]
+    # (one call: [mine front, mine rear, theirs front, theirs rear], each (V, E))
+    res_them = view.resistance[b[:, None], slot]
+    decks = np.stack(
+        [np.broadcast_to(mine[:, w, None], res_them.shape) for w in (0, 1)]
+        + [theirs[:, :, w] for w in (0, 1)]
+    )
+    against = np.stack(
+        [res_them, res_them] + [np.broadcast_to(res_me[:, None], res_them.shape)] * 2
+    )
+    odds = _odds(spec, np.maximum(decks, 0), against)[0]
+    dealing, taking = odds[:2], odds[2:]
     halves = [np.radians(float(spec.arc_half[w])) for w in (0, 1)]
     for p in range(3):
         # own (V, 1, K, 1) against enemies (V, N, 1, M)
