@@ -25,7 +25,7 @@ from dogfight.sim.duel import duel_situation, tripods_situation
 from dogfight.situation.format import build, parse_situation
 
 
-@pytest.mark.parametrize("ruleset", ["wog", "wow", "wow-basic"])
+@pytest.mark.parametrize("ruleset", ["wog", "wow", "wow-basic", "ww2"])
 def test_batch_and_referee_agree_phase_by_phase(catalog: Catalog, ruleset: str) -> None:
     """Identical moves, shots, ranges, damage cards and eliminations for >= 99.9% of the
     phases of random tables (some plans breaking the flight restrictions), and no
@@ -36,7 +36,8 @@ def test_batch_and_referee_agree_phase_by_phase(catalog: Catalog, ruleset: str) 
     assert report.classes.get("unexplained", 0) == 0, report.examples
     assert report.rate >= 0.999
     # the rulesets' own switches are on and bite: 002's tailing (with the bots' reorders
-    # fed to both engines), the rear gun's blind spot and special damage; 003's engine
+    # fed to both engines), the rear gun's blind spot and special damage; 003's engine;
+    # ww2's WW2 airplanes (speed markers, counters, 000's special damage)
     if ruleset == "wow":
         assert report.tails > 20 and report.reorders > 5 and report.blind > 0
     if ruleset != "wog":
@@ -112,7 +113,7 @@ def test_round_trip_through_the_referee_state(catalog: Catalog) -> None:
 
 
 def test_refuses_tripods_and_standard_rules(catalog: Catalog) -> None:
-    with pytest.raises(DataError, match="tripods"):
+    with pytest.raises(DataError, match="more than one tripod"):
         from_states([build(tripods_situation(), catalog, 0)])
     data = {
         "switches": {"standard_rules": True},

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_simulate import EXAMPLES, _outputs, dogfight
 
-from dogfight.batch.compare import MATCHUPS, compare, ks_distance, matchup
+from dogfight.batch.compare import MATCHUPS, WW2_MATCHUP, compare, ks_distance, matchup
 from dogfight.batch.run import play_chunk
 from dogfight.catalog.loader import Catalog
 from dogfight.sim.parallel import RunSpec, run
@@ -47,8 +47,9 @@ def test_batch_runs_do_not_depend_on_workers() -> None:
 @pytest.mark.parametrize(
     "args,needle",
     [
-        (["first-contact"], "tripods"),
+        (["first-contact"], "Standard Rules"),
         (["first-contact"], "scenario 'first-contact'"),
+        ([str(EXAMPLES / "ww2-locust-bf109.json")], "tripods (mk1-locust)"),
         ([str(EXAMPLES / "duel.json"), "--bots", "hard"], "random"),
     ],
 )
@@ -95,6 +96,24 @@ def test_batched_games_are_the_referees_games_under_002_and_003(
     rulesets: batched random duels agree with the referee's."""
     report = matchup(catalog, first, second, 2000, 90, seed=3, max_turns=12, ruleset=ruleset)
     assert report["agree"], report
+
+
+def test_batched_ww2_games_are_the_referees_games(catalog: Catalog) -> None:
+    """WW2 airplanes under ``ww2`` (a card and a speed per Earthling turn, counters,
+    000's special damage): batched random duels agree with the referee's."""
+    report = matchup(catalog, *WW2_MATCHUP, 2000, 90, seed=3, max_turns=12, ruleset="ww2")
+    assert report["agree"], report
+
+
+@pytest.mark.parametrize("bot", ["random", "easy"])
+def test_simulate_plays_a_ww2_duel_with_the_batch_engine(tmp_path: Path, bot: str) -> None:
+    out = tmp_path / bot
+    args = ["simulate", str(EXAMPLES / "ww2-duel.json"), "--engine", "batch", "--games", "60"]
+    result = dogfight(*args, "--workers", "1", "--bots", bot, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    summary = _outputs(out)["summary"]
+    assert summary["games"] == 60
+    assert sum(w["count"] for w in summary["wins"].values()) > 30
 
 
 def test_simulate_plays_the_wow_rulesets_with_the_batch_engine(tmp_path: Path) -> None:

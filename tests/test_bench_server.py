@@ -5,13 +5,17 @@ is asserted here: the figures are the benchmark's (``docs/web.md``)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
-from dogfight.bench.server import repeated, run
+from dogfight.bench.server import Seat, SocketDropped, _listen, _wait, repeated, run
+from dogfight.bench.ws_client import WebSocket
 
 
 def test_a_few_games_are_played_and_measured() -> None:
@@ -120,3 +124,80 @@ def test_the_memory_of_a_server_that_touched_every_stored_game_is_reported() -> 
     assert report["targets"]["after_touching_rss_mb"] == memory["with_live_games"]["rss_mb"] > 0
     assert report["scenario"] == {"stored_games": 12, "live_games": 6, "bound": 3}
     assert set(report["meets_targets"]) == {"after_touching_rss_mb", "refused"}
+
+
+class _Socket:
+    """A seat's socket as the scripted seat reads it: the server's ``messages``, then
+    closed by the server — or, ``quiet``, nothing more (a table between turns)."""
+
+    def __init__(self, messages: list[str], quiet: bool = False) -> None:
+        self.messages, self.quiet = messages, quiet
+
+    async def send(self, text: str) -> None:
+        return None
+
+    async def recv(self) -> str | None:
+        if self.messages:
+            return self.messages.pop(0)
+        if self.quiet:
+            await asyncio.Event().wait()
+        return None
+
+    async def close_handshake(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def _sockets(monkeypatch: pytest.MonkeyPatch, make: Callable[[], _Socket]) -> Seat:
+    """Every seat's socket made by ``make``; a seat to listen with."""
+
+    async def connect(url: str) -> _Socket:
+        return make()
+
+    monkeypatch.setattr(WebSocket, "connect", staticmethod(connect))
+    return Seat("g", "allies", "t", "camel", "http://127.0.0.1:9", "http://127.0.0.1:9")
+
+
+def test_a_socket_closed_before_the_games_end_is_an_error_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat whose WebSocket the server closes mid-game (a dropped socket, an error of
+    the run) is told at once: before, the seat waited for a result that could not come,
+    and the run found the drop only as a result missing after 60 s (issue 32, item 6)."""
+    view = json.dumps({"type": "view", "stage": {"kind": "planning", "turn": 1}})
+    seat = _sockets(monkeypatch, lambda: _Socket([view]))
+
+    async def play() -> None:
+        connected = asyncio.Event()
+        listener = asyncio.create_task(_listen("ws://127.0.0.1:9/ws", seat, connected))
+        await connected.wait()
+        with pytest.raises(SocketDropped):
+            # (the guard only ends the test if the drop is never told)
+            await asyncio.wait_for(_wait(seat, 1), 30)
+        await listener
+
+    asyncio.run(play())
+
+
+def test_a_seat_stopped_as_its_socket_opens_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's listener cancelled (its game stopped) at any point of its opening ends.
+    With ``asyncio.wait_for`` around the opening, Python 3.11 swallowed a cancellation
+    that came as the connection was made: the listener went on reading a quiet socket for
+    ever, and ``dogfight bench --server --open`` never ended (issue 32, item 6)."""
+    seat = _sockets(monkeypatch, lambda: _Socket([], quiet=True))
+
+    async def stop_after(passes: int) -> bool:
+        """Whether the listener, cancelled after ``passes`` passes of the loop, ended."""
+        listener = asyncio.create_task(_listen("ws://127.0.0.1:9/ws", seat, asyncio.Event()))
+        for _ in range(passes):
+            await asyncio.sleep(0)
+        listener.cancel()
+        # (the guard only ends the test if the listener never stops)
+        done, _ = await asyncio.wait([listener], timeout=5)
+        listener.cancel()
+        return bool(done)
+
+    for passes in range(6):
+        assert asyncio.run(stop_after(passes)), f"cancelled after {passes} passes: still running"

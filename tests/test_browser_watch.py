@@ -44,6 +44,13 @@ def test_a_spectator_watches_a_duel_live_and_sees_no_secret(server: Server, brow
     assert "bristol" in log and "chaser" in log
     assert watcher.locator("#board [data-vehicle]").count() == 2
     both_viewports(watcher, "item32-watch")
+    # a large table leaves the bases small: the spectator zooms onto the vehicles and back
+    whole = watcher.get_attribute("#board", "viewBox")
+    watcher.click("#zoom-fight")
+    zoomed = watcher.get_attribute("#board", "viewBox")
+    assert whole and zoomed and float(zoomed.split()[2]) < float(whole.split()[2])
+    watcher.click("#zoom-all")
+    assert watcher.get_attribute("#board", "viewBox") == whole
     # on to the end of the game (the airplanes fly straight off the table)
     for turn in range(2, 12):
         summary = httpx.get(f"{server.base}/api/games/{game}", timeout=20).json()

@@ -18,6 +18,8 @@ def sample(cls: type[ev.Event]) -> ev.Event:
         hint = str(hints[field.name])
         if "Pose" in hint:
             values[field.name] = Pose(1.0, 2.0, 90.0)
+        elif "tuple[tuple[tuple[str" in hint:  # plans with their values
+            values[field.name] = ((("1", "2", "3"), 4.25),)
         elif "tuple[float, float]" in hint:
             values[field.name] = (1.0, 2.0)
         elif "tuple[str" in hint:
@@ -67,3 +69,32 @@ def test_counts_of_cards_are_words_not_card_s() -> None:
             said = describe(dataclasses.replace(event, **{name: count}))
             assert "(s)" not in said, said
             assert ("cards" in said) == (count == 2), said
+
+
+def test_no_message_of_the_package_says_s_in_brackets() -> None:
+    """Issue 29 item 8, finished: refusals and operator messages count in prose too
+    ("2 orders files refused", "plans exactly 2 maneuver cards"), never "file(s)". Every
+    string the package builds (not its docstrings, which quote the rule texts) is read."""
+    import ast
+    import re
+    from pathlib import Path
+
+    import dogfight
+
+    root = Path(dogfight.__file__).parent
+    found: list[str] = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {  # a string standing alone: a module's, class's, function's or name's
+            id(node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) in docstrings:
+                    continue
+                for hit in re.findall(r"\w+\(s\)", node.value):
+                    if hit != "http(s)":
+                        found.append(f"{path.relative_to(root)}:{node.lineno}: {hit}")
+    assert found == []

@@ -188,3 +188,37 @@ def test_a_server_starting_resumes_only_games_that_need_no_person(tmp_path: Path
         resumed = set(store.games_to_resume())
     assert half["game"]["id"] in resumed and bots in resumed
     assert waiting not in resumed
+
+
+def test_a_game_loaded_does_not_walk_past_every_game_in_use(tmp_path: Path) -> None:
+    """Issue 32, item 6: with more games in use than the bound (quiet sockets open), each
+    game loaded walked past every one of them to find the idle game to drop. Now a walk
+    puts the games in use it meets last and looks at ``WALK`` games at most, and the
+    idle games still leave."""
+    from dogfight.server.play.service import WALK
+
+    limits = Limits(allowed_hosts=("testserver",), games_per_minute=0)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite'}", limits=limits)) as c:
+        service: GameService = c.app.state.service  # type: ignore[attr-defined]
+        service.live = 2
+        used: set[str] = set()
+        asked: list[str] = []
+        was = service.in_use
+
+        def in_use(game_id: str) -> bool:
+            asked.append(game_id)
+            return game_id in used or was(game_id)
+
+        service.in_use = in_use
+        for _ in range(3 * WALK):
+            used.add(_made(c, preset="duel")[0])
+        waiting = [_made(c, preset="duel") for _ in range(3 * WALK)]
+        asked.clear()
+        for game, seats in waiting:
+            _view(c, game, seats["allies"])
+        assert all(game in service.games for game in used)  # in use: never dropped
+        # each load asked about WALK games at most, not about every game in use
+        assert len(asked) <= WALK * len(waiting) < len(used) * len(waiting)
+        held = [game for game, _ in waiting if game in service.games]
+        # the idle games past the bound leave, later by a few loads at most
+        assert len(held) <= 2 + len(used) // WALK + 1

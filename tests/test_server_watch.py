@@ -16,6 +16,8 @@ from starlette.websockets import WebSocketDisconnect
 from test_browser_secrets import SECRETS, secrets_situation
 from test_server_api import make, seat
 
+from dogfight.server.db import spectator_rows
+from dogfight.server.play.spectators import LEASE
 from dogfight.server.web.app import create_app
 from dogfight.server.web.limits import Limits
 
@@ -138,7 +140,7 @@ def test_spectators_beyond_the_limit_are_refused(tmp_path: Path) -> None:
             with c.websocket_connect(url) as second:
                 second.send_json({"token": watch_token(made)})
                 refusal = second.receive_json()
-                assert refusal["status"] == 429 and "at most 1 spectators" in refusal["error"]
+                assert refusal["status"] == 429 and "at most 1 spectator may" in refusal["error"]
                 with pytest.raises(WebSocketDisconnect) as closed:
                     second.receive_json()
                 assert closed.value.code == 4429
@@ -146,6 +148,52 @@ def test_spectators_beyond_the_limit_are_refused(tmp_path: Path) -> None:
         with c.websocket_connect(url) as third:
             third.send_json({"token": watch_token(made)})
             assert third.receive_json()["type"] == "watch"
+
+
+def test_the_limit_counts_the_spectators_of_every_process(tmp_path: Path) -> None:
+    """Two server processes on one database (here two apps on one file): a game's
+    spectators in the one count against its limit in the other; a process killed
+    without a goodbye stops counting when its lease runs out."""
+    now = [1000.0]
+    database = f"sqlite:///{tmp_path / 'games.sqlite'}"
+
+    def app() -> TestClient:
+        limits = Limits(allowed_hosts=("testserver",), max_spectators=2)
+        return TestClient(create_app(database, limits=limits, now=lambda: now[0]))
+
+    with app() as one, app() as other:
+        made = make(one, preset="duel")
+        url = f"/api/games/{made['game']['id']}/watch/ws"
+        hello = {"token": watch_token(made)}
+        with one.websocket_connect(url) as first, other.websocket_connect(url) as second:
+            for socket in (first, second):
+                socket.send_json(hello)
+                assert socket.receive_json()["type"] == "watch"
+            for client in (one, other):
+                with client.websocket_connect(url) as third:
+                    third.send_json(hello)
+                    refusal = third.receive_json()
+                    assert refusal["status"] == 429, refusal
+                    assert refusal["error"] == "at most 2 spectators may watch this game at once"
+    with app() as one:
+        # a process killed with a spectator open: no goodbye, its count stays until its
+        # lease runs out
+        store = one.app.state.store  # type: ignore[attr-defined]
+        game = made["game"]["id"]
+        assert spectator_rows.admit(store, game, "killed", 2, now[0] - LEASE / 2, LEASE)
+        with one.websocket_connect(url) as again:
+            again.send_json(hello)
+            assert again.receive_json()["type"] == "watch"  # the others said goodbye
+            with one.websocket_connect(url) as more:
+                more.send_json(hello)
+                assert more.receive_json()["status"] == 429  # the dead one still counts
+            now[0] += LEASE / 2 + 1  # its lease ran out (not the living one's)
+            with one.websocket_connect(url) as more:
+                more.send_json(hello)
+                assert more.receive_json()["type"] == "watch"
+                with one.websocket_connect(url) as third:
+                    third.send_json(hello)
+                    assert third.receive_json()["status"] == 429
 
 
 def test_the_spectators_limit_from_the_option_or_the_environment(

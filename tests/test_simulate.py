@@ -147,7 +147,7 @@ def test_simulate_command_writes_results(tmp_path: Path) -> None:
     assert [r["game"] for r in rows] == ["0", "1", "2", "3"]
     assert "earth" in result.stdout
     # issue 13: "simulate reports games/s per core and per worker"
-    assert "games/s on 2 worker(s)" in result.stdout
+    assert "games/s on 2 workers" in result.stdout
     assert "per worker" in result.stdout and "per core" in result.stdout
 
 

@@ -331,7 +331,7 @@ def test_a_batch_keeps_the_good_files_and_reports_the_bad(tmp_path: Path) -> Non
     (tmp_path / "zed.txt").write_text(ORDERS[1]["Kraut"], encoding="utf-8")
     good = [n for n in names if n != "sid.txt"]
     result = dogfight("sopwith", "orders", "golden", *good, "sid.txt", "zed.txt", cwd=tmp_path)
-    refused(result, "2 orders file(s) refused", "sid.txt:2", "no plane 'zed'")
+    refused(result, "2 orders files refused", "sid.txt:2", "no plane 'zed'")
     assert "accepted Biggles" in result.stdout and "still missing (NMR at the turn): Sid" in (
         result.stdout
     )
@@ -339,7 +339,7 @@ def test_a_batch_keeps_the_good_files_and_reports_the_bad(tmp_path: Path) -> Non
     assert "Biggles: orders in" in show and "Sid: no orders yet" in show
     # the GM applies the NMR default to the unreadable file; the unknown plane is refused
     result = dogfight("sopwith", "orders", "golden", "sid.txt", "zed.txt", "--nmr", cwd=tmp_path)
-    refused(result, "1 orders file(s) refused", "no plane 'zed'")
+    refused(result, "1 orders file refused", "no plane 'zed'")
     assert "NMR Sid (sid.txt)" in result.stdout
     assert "Sid: NMR (orders could not be read: sid.txt:2" in ok(
         dogfight("sopwith", "show", "golden", cwd=tmp_path)

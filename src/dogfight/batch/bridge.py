@@ -12,11 +12,13 @@ from dogfight.batch.spec import SYMBOLS, Spec, build_spec, uncovered
 from dogfight.batch.state import REASONS, WEAPONS, BatchState, empty_state
 from dogfight.errors import DataError
 from dogfight.geometry.pose import Pose
+from dogfight.rules.clocks import clock_for
 from dogfight.rules.plans import Flown, Plan
-from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 
-STATUS = ("engine", "observer", "smoke", "fire", "rudder_left", "rudder_right")
-"""The lasting special damage (``Vehicle.status``) the batch keeps: 002's and 003's."""
+STATUS = ("engine", "observer", "smoke", "fire", "rudder_left", "rudder_right", "wounded")
+"""The lasting special damage (``Vehicle.status``) the batch keeps: 002's and 003's, and
+000's on WW2 airplanes (a wounded pilot)."""
 
 
 def not_covered(state: GameState) -> list[str]:
@@ -24,9 +26,29 @@ def not_covered(state: GameState) -> list[str]:
     missing = uncovered(state.rules)
     if state.scenario is not None:
         missing.append(f"scenario {state.scenario.id!r} (objectives, placement, its victory)")
-    kinds = sorted({v.type for v in state.vehicles.values() if v.kind != "airplane"})
-    if kinds:
-        missing.append("tripods (" + ", ".join(kinds) + ")")
+    tripods = sorted(v.id for v in state.vehicles.values() if v.tripod is not None)
+    if len(tripods) > 1:
+        missing.append(
+            "more than one tripod on a table (" + ", ".join(tripods) + "): tripods' overlaps "
+            "and Tripods vs. Tripods (001)"
+        )
+    if any(v.bombs or v.bomber for v in state.vehicles.values()):
+        missing.append("bombers (001)")
+    if any(v.plan is not None and v.plan.automated for v in state.vehicles.values()):
+        missing.append("the Automated Tripod (001)")
+    era = state.rules.switches.era
+    if tripods and era != "ww1":
+        kinds = sorted({v.type for v in state.vehicles.values() if v.tripod is not None})
+        missing.append(
+            "tripods (" + ", ".join(kinds) + f") under {era}: the batch plays 000's basic "
+            "tripod rules on WW1 tables"
+        )
+    others = sorted(
+        {v.type for v in state.vehicles.values() if v.kind == "airplane"}
+        - {t for t, a in state.rules.catalog.airplanes.items() if a.era == era}
+    )
+    if others:
+        missing.append(f"airplanes of another era than {era} (" + ", ".join(others) + ")")
     if state.reserves:
         missing.append("reinforcements")
     if state.targets:
@@ -66,14 +88,17 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
     spec = spec or build_spec(first)
     sides = tuple(sorted({v.side for s in states for v in s.vehicles.values()}))
     slots = max(len(s.vehicles) for s in states)
-    batch = empty_state(spec, len(states), slots, sides)
+    objectives = tuple(sorted({o for s in states for o in s.objectives}))
+    batch = empty_state(spec, len(states), slots, sides, objectives)
     for b, s in enumerate(states):
         ids = sorted(s.vehicles)
         batch.names[b] = tuple(ids) + ("",) * (slots - len(ids))
         index = {vid: n for n, vid in enumerate(ids)}
         for n, vid in enumerate(ids):
             v = s.vehicles[vid]
-            t = spec.type_index(v.type)
+            if v.tripod is not None:
+                _tripod_in(batch, b, n, v)
+            t = 0 if v.tripod is not None else spec.type_index(v.type)
             batch.present[b, n] = True
             batch.alive[b, n] = v.in_play
             batch.reason[b, n] = REASONS.index(v.eliminated) if v.eliminated else 0
@@ -86,6 +111,7 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
             batch.smoke[b, n] = v.status.get("smoke", 0)
             batch.fire[b, n] = v.status.get("fire", 0)
             batch.rudder[b, n] = (v.status.get("rudder_left", 0), v.status.get("rudder_right", 0))
+            batch.wounded[b, n] = v.status.get("wounded", 0)
             batch.resistance[b, n] = v.resistance
             if v.previous is not None:
                 batch.prev_symbol[b, n] = SYMBOLS.index(v.previous.symbol)
@@ -95,9 +121,14 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
                 aim = v.aim.get(weapon)
                 if aim is not None and aim[1] == s.phases_played and aim[0] in index:
                     batch.aim[b, n, w] = index[aim[0]]
-            if v.plan is not None:
-                for k, card in enumerate(v.plan.cards):
-                    batch.plan[b, n, k] = spec.card_index(t, card)
+            if v.plan is not None and v.tripod is None:
+                if spec.one_card:  # this Earthling turn's card and speed, for the phase
+                    k = s.phase
+                    speed = v.plan.speeds[k]
+                    batch.plan[b, n] = spec.card_index(t, v.plan.cards[k], speed)
+                else:
+                    for k, card in enumerate(v.plan.cards):
+                        batch.plan[b, n, k] = spec.card_index(t, card)
         for d, letter in enumerate(spec.damage_ids):
             free: dict[str, list[int]] = {}
             for slot, card in enumerate(spec.damage_cards[d]):
@@ -118,6 +149,12 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
         for tailer, tailed in s.tailing.items():
             for other in tailed:
                 batch.tailing[b, index[tailer], index[other]] = True
+        for k, oid in enumerate(objectives):
+            found = s.objectives.get(oid)
+            if found is not None:
+                batch.obj_x[b, k], batch.obj_y[b, k] = found.x, found.y
+                batch.obj_charges[b, k] = found.charges
+                batch.obj_destroyed[b, k] = found.destroyed
         batch.turn[b] = s.turn
         batch.phase[b] = s.phase
         batch.phases_played[b] = s.phases_played
@@ -154,7 +191,12 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
             if batch.aim[b, n, w] >= 0
         }
         plan = None
-        if batch.plan[b, n, 0] >= 0:
+        if batch.plan[b, n, 0] >= 0 and spec.one_card:
+            # a WW2 airplane's plan so far: this Earthling turn's card at its phase
+            k = int(batch.phase[b]) + 1
+            card = int(batch.plan[b, n, 0])
+            plan = Plan(cards=(spec.card_ids[card],) * k, speeds=(int(spec.card_speed[card]),) * k)
+        elif batch.plan[b, n, 0] >= 0:
             plan = Plan(cards=tuple(spec.card_ids[int(c)] for c in batch.plan[b, n]))
         reason = int(batch.reason[b, n])
         status = status_of(batch, b, n)
@@ -172,7 +214,11 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
             aim=aim,
             plan=plan,
             status=status,
+            # a WW2 airplane's turn is an Earthling turn, a phase (001)
+            clock=clock_for(template.rules.era(spec.type_ids[t])),
         )
+        if batch.tripod[b, n]:
+            as_tripod(batch, b, n, vehicles[vid])
     piles = {
         letter: [spec.damage_cards[d][int(s)] for s in batch.order[b, d, : int(batch.top[b, d])]]
         for d, letter in enumerate(spec.damage_ids)
@@ -183,10 +229,22 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
         for i in range(len(names))
         if batch.tailing[b, i].any()
     }
+    objectives = {
+        oid: Objective(
+            oid,
+            float(batch.obj_x[b, k]),
+            float(batch.obj_y[b, k]),
+            int(batch.obj_charges[b, k]),
+            bool(batch.obj_destroyed[b, k]),
+        )
+        for k, oid in enumerate(batch.objective_ids)
+        if oid in template.objectives
+    }
     return GameState(
         rules=template.rules,
         vehicles=vehicles,
         piles=piles,
+        objectives=objectives,
         turn=int(batch.turn[b]),
         phase=int(batch.phase[b]),
         phases_played=int(batch.phases_played[b]),
@@ -206,5 +264,48 @@ def status_of(batch: BatchState, b: int, n: int) -> dict[str, int]:
         int(batch.fire[b, n]),
         int(batch.rudder[b, n, 0]),
         int(batch.rudder[b, n, 1]),
+        int(batch.wounded[b, n]),
     )
     return {k: value for k, value in zip(STATUS, values, strict=True) if value}
+
+
+def _tripod_in(batch: BatchState, b: int, n: int, v: Vehicle) -> None:
+    """A referee tripod's model, console and plan into slot ``n`` of table ``b``."""
+    tri = batch.spec.tripods
+    assert v.tripod is not None
+    t = tri.type_index(v.type)
+    batch.tripod[b, n] = True
+    batch.ttype[b, n] = t
+    console = v.tripod
+    batch.energy[b, n] = console.energy
+    batch.rating[b, n] = console.rating
+    batch.toppled[b, n] = console.toppled
+    batch.cooling[b, n] = console.cooling
+    batch.reverse[b, n] = console.reverse_pending
+    batch.moving[b, n] = console.movement_cards
+    batch.steadied[b, n] = console.steadied
+    if v.plan is not None:
+        # a toppled tripod plans its last phases only (tripods.card_of_phase)
+        offset = 3 - len(v.plan.cards)
+        for k, card in enumerate(v.plan.cards):
+            batch.tplan[b, n, offset + k] = tri.card_index(t, card)
+
+
+def as_tripod(batch: BatchState, b: int, n: int, vehicle: Vehicle, planned: bool = True) -> None:
+    """Make ``vehicle`` (slot ``n`` of table ``b``, built as an airplane) the tripod the
+    slot holds: its model, console and (``planned``) plan of the turn."""
+    tri = batch.spec.tripods
+    vehicle.type = tri.type_ids[int(batch.ttype[b, n])]
+    vehicle.kind = "tripod"
+    if planned:
+        cards = tuple(tri.card_ids[int(c)] for c in batch.tplan[b, n] if c >= 0)
+        vehicle.plan = Plan(cards=cards)
+    vehicle.tripod = TripodState(
+        energy=int(batch.energy[b, n]),
+        rating=int(batch.rating[b, n]),
+        toppled=int(batch.toppled[b, n]),
+        cooling=int(batch.cooling[b, n]),
+        reverse_pending=bool(batch.reverse[b, n]),
+        movement_cards=int(batch.moving[b, n]),
+        steadied=bool(batch.steadied[b, n]),
+    )

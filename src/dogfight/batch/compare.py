@@ -17,6 +17,7 @@ from typing import Any
 from dogfight.catalog.loader import Catalog
 from dogfight.sim.run import GameResult
 from dogfight.sim.stats import Z95, wilson
+from dogfight.situation.format import Situation
 
 KS95 = 1.358
 """The asymptotic 95% critical value of the Kolmogorov-Smirnov statistic."""
@@ -95,6 +96,9 @@ MATCHUPS = (
 )
 """Three duels: two single-seaters of different decks, a fast plane against a
 triplane, and a two-seater (rear gun) against a single-seater."""
+WW2_MATCHUP = ("spitfire-mk1", "bf-109e")
+"""The WW2 duel under the ``ww2`` ruleset (speed markers, counters, 000's special
+damage): a Spitfire Mk.I (deck B) against a Bf.109E (deck A, cannon)."""
 
 
 def matchup(
@@ -110,19 +114,62 @@ def matchup(
 ) -> dict[str, Any]:
     """The same duel (:func:`dogfight.sim.duel.duel_situation`) under ``ruleset`` played
     by both engines with the same bot on both sides, compared."""
+    from dogfight.sim.duel import duel_situation
+
+    situation = duel_situation(first, second).model_copy(update={"ruleset": ruleset})
+    out = _both(catalog, situation, batch_games, referee_games, seed, max_turns, bot)
+    out["matchup"] = f"{first} vs {second}" + ("" if ruleset == "wog" else f" ({ruleset})")
+    return out
+
+
+TRIPOD_MATCHUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("mk1-locust", ("sopwith-camel", "spad-xiii")),
+    ("mk2-scarab", ("bristol-f2b", "sopwith-camel")),
+    ("mk3-squid", ("nieuport-17", "albatros-d5a", "spad-xiii")),
+)
+"""The statistical test's tripods against airplanes: First Contact's Locust against two
+fighters, the heavily armoured Scarab against a two-seater and a fighter, the Squid
+(front and rear projectors) against three airplanes."""
+
+
+def tripod_matchup(
+    catalog: Catalog,
+    tripod: str,
+    planes: Sequence[str],
+    batch_games: int,
+    referee_games: int,
+    seed: int = 0,
+    max_turns: int = 30,
+) -> dict[str, Any]:
+    """One tripod against airplanes (:func:`dogfight.sim.duel.tripod_situation`, 000's
+    basic rules) played by both engines with the random bot on both sides, compared."""
+    from dogfight.sim.duel import tripod_situation
+
+    situation = tripod_situation(tripod, planes)
+    out = _both(catalog, situation, batch_games, referee_games, seed, max_turns, "random")
+    out["matchup"] = f"{tripod} vs {', '.join(planes)}"
+    return out
+
+
+def _both(
+    catalog: Catalog,
+    situation: Situation,
+    batch_games: int,
+    referee_games: int,
+    seed: int,
+    max_turns: int,
+    bot: str,
+) -> dict[str, Any]:
+    """The situation played by both engines, ``bot`` on every side, compared."""
     from dogfight.batch.bridge import from_states
     from dogfight.batch.run import play
-    from dogfight.sim.duel import duel_situation
     from dogfight.sim.run import play_games
     from dogfight.situation.format import build
 
-    situation = duel_situation(first, second).model_copy(update={"ruleset": ruleset})
-    bots = {"allies": bot, "central": bot}
+    bots = {v.side: bot for v in situation.vehicles if v.side is not None}
     template = from_states([build(situation, catalog, seed)])
     ours = play(template, bots, batch_games, seed, max_turns)
     theirs = play_games(
         situation, catalog, bots, seed, list(range(referee_games)), referee_games, max_turns
     )
-    out = compare(ours, theirs)
-    out["matchup"] = f"{first} vs {second}" + ("" if ruleset == "wog" else f" ({ruleset})")
-    return out
+    return compare(ours, theirs)

@@ -173,3 +173,17 @@ def points(
         return pts, boom
     pts = np.where(boom, (resistance + 1) // 2, value + ((value > 0) & aimed))
     return pts, np.zeros_like(boom)
+
+
+def put_back(state: BatchState, table: int, deck: int, cards: list[int], dice: Dice) -> None:
+    """``decks.shuffle_back``: the drawn ``cards`` (slots) of one table go under the pile,
+    which is shuffled (000: a protected tripod's revealed cards "are shuffled back into
+    their deck after all their effects have been applied")."""
+    state.holder[table, deck, cards] = -1
+    pile = state.order[table, deck, : state.top[table, deck]].tolist()
+    if dice.exact:
+        _lay(state, table, deck, pile + cards, dice.step(state, table))
+        return
+    keep = np.zeros((1, state.spec.slots), dtype=np.bool_)
+    keep[0, pile + cards] = True
+    _reshuffle(state, np.array([table]), np.array([deck]), keep, dice.rng)

@@ -26,6 +26,7 @@ from dogfight.batch.policies import illegal_plans, random_plans
 from dogfight.batch.spec import KNOWN_SWITCHES
 from dogfight.batch.state import REASONS, WEAPONS, BatchState
 from dogfight.batch.tailing import bots_reorder
+from dogfight.batch.tripod_plans import choosers, option, plan_tripods, random_tokens
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import IllegalPlanError
 from dogfight.rules.chance import step_rng
@@ -37,9 +38,14 @@ from dogfight.rules.events import (
     Event,
     Fired,
     GameOver,
+    HeatRay,
     Moved,
+    ObjectiveDestroyed,
+    ProtectedHit,
+    Recharged,
     SpecialDamage,
     Tailing,
+    Toppled,
 )
 from dogfight.rules.state import GameState
 from dogfight.situation.format import build, parse_situation
@@ -54,8 +60,9 @@ def random_table(
     """A random airplane table: 2 to 6 airplanes of random models on two sides, close
     enough together to fire at and hide each other, some damaged, jammed or with a
     reminder of their last maneuver."""
-    # the batch plays the WW1 rulesets: WW2 airplanes fly only in ww2 (001)
-    types = sorted(a.id for a in catalog.airplanes.values() if a.era == "ww1")
+    # the airplanes of the ruleset's era: WW2 airplanes fly only in ww2 (001)
+    era = catalog.rulesets[ruleset].switches.era
+    types = sorted(a.id for a in catalog.airplanes.values() if a.era == era)
     count = int(rng.integers(2, 7))
     spread = float(rng.choice([12.0, 20.0, 35.0]))
     vehicles: list[dict[str, Any]] = []
@@ -88,14 +95,77 @@ def random_table(
     return {"ruleset": ruleset, "vehicles": vehicles}
 
 
+def random_tripod_table(catalog: Catalog, rng: np.random.Generator) -> dict[str, Any]:
+    """A random table of 000's basic tripod rules: a tripod of a random model with a
+    random console (Energy, toppled tokens, the heat-ray cooling, a reverse pending, some
+    damage) against 1 to 4 airplanes close enough to fire at it and be reached by its
+    heat-rays, now and then with an airplane on its side (guns at airplanes, the tripod's
+    base hiding some)."""
+    types = sorted(a.id for a in catalog.airplanes.values() if a.era == "ww1")
+    models = sorted(catalog.tripods)
+    kind = models[int(rng.integers(len(models)))]
+    model = catalog.tripods[kind]
+    spread = float(rng.choice([10.0, 18.0, 28.0]))
+
+    def pose() -> dict[str, float]:
+        return {
+            "x": 45.0 + float(rng.uniform(-spread, spread)),
+            "y": 45.0 + float(rng.uniform(-spread, spread)),
+            "heading": float(rng.uniform(0.0, 360.0)),
+        }
+
+    tripod: dict[str, Any] = {
+        "id": "t0",
+        "type": kind,
+        "side": "martians",
+        "pose": pose(),
+        "energy": int(rng.integers(0, model.energy + 1)),
+        "damage": int(rng.integers(0, model.damage)) if rng.random() < 0.4 else 0,
+        "toppled": int(rng.choice([0, 0, 0, 0, 1, 2])),
+        "cooling": int(rng.random() < 0.2),
+        "reverse": bool(rng.random() < 0.15),
+    }
+    vehicles = [tripod]
+    for i in range(int(rng.integers(1, 5))):
+        plane = types[int(rng.integers(len(types)))]
+        v: dict[str, Any] = {
+            "id": f"v{i}",
+            "type": plane,
+            "side": "martians" if i > 0 and rng.random() < 0.2 else "earth",
+            "pose": pose(),
+        }
+        if rng.random() < 0.3:
+            v["damage"] = int(rng.integers(0, catalog.airplanes[plane].damage))
+        if rng.random() < 0.1:
+            v["jams"] = {"front": int(rng.integers(1, 4))}
+        vehicles.append(v)
+    if all(v["side"] == "martians" for v in vehicles):
+        vehicles[-1]["side"] = "earth"
+    # objective tokens around the tripod, now and then (recharged from, destroyed)
+    x, y = tripod["pose"]["x"], tripod["pose"]["y"]
+    objectives = [
+        {
+            "id": f"o{k}",
+            "x": x + float(rng.uniform(-3.0, 3.0)),
+            "y": y + float(rng.uniform(-3.0, 3.0)),
+            "charges": int(rng.integers(0, 3)),
+        }
+        for k in range(int(rng.choice([0, 0, 1, 2, 3])))
+    ]
+    return {"ruleset": "wog", "vehicles": vehicles, "objectives": objectives}
+
+
 def _random_status(catalog: Catalog, ruleset: str, rng: np.random.Generator) -> dict[str, int]:
     """Lasting special damage of the ruleset's special damage rules, now and then: an
     engine hit, a smoke trail or a fire, the observer out, a rudder jammed this turn."""
-    specials = catalog.rulesets[ruleset].switches.special_damage
+    switches = catalog.rulesets[ruleset].switches
+    specials = switches.special_damage or ("000" if switches.standard_rules else None)
     status: dict[str, int] = {}
     if specials is None or rng.random() >= 0.3:
         return status
     keys = ["engine"] if specials == "003" else ["engine", "smoke", "fire", "observer", "rudder"]
+    if specials == "000":  # WW2 airplanes (docs/ww2.md): a wounded pilot, no observer
+        keys = ["engine", "smoke", "fire", "wounded", "rudder"]
     key = str(rng.choice(keys))
     if key in ("smoke", "fire"):
         status[key] = int(rng.integers(1, 4))
@@ -138,6 +208,14 @@ class Report:
     """Special damage icons applied (002, 003)."""
     blind: int = 0
     """Rear-gun shots refused by the blind spot (002)."""
+    rays: int = 0
+    """Heat-rays that hit (000's tripods)."""
+    protected: int = 0
+    """Shots at a tripod stopped by its electrified armour."""
+    toppled: int = 0
+    """Tripods that toppled."""
+    objectives: int = 0
+    """Objectives destroyed or recharged from."""
     examples: list[str] = field(default_factory=list)
 
     @property
@@ -155,6 +233,10 @@ class Report:
         self.reorders += other.reorders
         self.specials += other.specials
         self.blind += other.blind
+        self.rays += other.rays
+        self.protected += other.protected
+        self.toppled += other.toppled
+        self.objectives += other.objectives
         self.examples.extend(other.examples[: max(0, 10 - len(self.examples))])
 
     def to_json(self) -> dict[str, Any]:
@@ -169,11 +251,18 @@ class Report:
             "reorders": self.reorders,
             "specials": self.specials,
             "blind_spot": self.blind,
+            "heat_rays": self.rays,
+            "protected_hits": self.protected,
+            "toppled": self.toppled,
+            "objectives": self.objectives,
             "examples": self.examples,
         }
 
 
-def _batch_view(batch: BatchState, log: PhaseLog, b: int) -> dict[str, Any]:
+def _batch_view(
+    batch: BatchState, log: PhaseLog, b: int, on_table: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """Table ``b``'s phase as the batch played it (``on_table``: its objectives' ids)."""
     spec = batch.spec
     names = batch.names[b]
     moved = {}
@@ -208,6 +297,21 @@ def _batch_view(batch: BatchState, log: PhaseLog, b: int) -> dict[str, Any]:
         if log.burn_slot[b, n] >= 0:
             card = spec.damage_cards[spec.fire_deck][int(log.burn_slot[b, n])]
             draws[f"{vid} fire"] = ((card,), -1)
+    consoles: dict[str, tuple[float, ...]] = {}
+    if log.tripod is not None:
+        _tripod_view(batch, log, b, moved, shots, draws, consoles)
+    for k, oid in enumerate(batch.objective_ids):
+        if oid in on_table:
+            consoles[oid] = (
+                float(batch.obj_x[b, k]),
+                float(batch.obj_y[b, k]),
+                0.0,
+                int(batch.obj_charges[b, k]),
+                int(batch.obj_destroyed[b, k]),
+                0,
+                0,
+                0,
+            )
     gone = {names[n]: REASONS[int(r)] for n, r in enumerate(log.eliminated[b]) if r}
     winner = None
     if batch.over[b]:
@@ -222,7 +326,77 @@ def _batch_view(batch: BatchState, log: PhaseLog, b: int) -> dict[str, Any]:
         "over": winner,
         "tails": tails,
         "status": _batch_status(batch, b),
+        "consoles": consoles,
     }
+
+
+def _tripod_view(
+    batch: BatchState,
+    log: PhaseLog,
+    b: int,
+    moved: dict[str, Any],
+    shots: dict[tuple[str, str], Any],
+    draws: dict[str, tuple[tuple[str, ...], int]],
+    consoles: dict[str, tuple[float, ...]],
+) -> None:
+    """Table ``b``'s tripods in the views: their walks, heat-rays, protected hits (the
+    cards drawn, keyed by firer) and consoles after the phase."""
+    assert log.tripod is not None
+    spec = batch.spec
+    tri = spec.tripods
+    names = batch.names[b]
+    tlog = log.tripod
+    for n, vid in enumerate(names):
+        if not batch.present[b, n]:
+            continue
+        if batch.tripod[b, n]:
+            card = int(tlog.card[b, n])
+            if card >= 0 and tri.card_moves[card]:
+                moved[vid] = (tri.card_ids[card], *_pose_of(log, b, n))
+            target = int(tlog.shots.ray_target[b, n])
+            if target >= 0:
+                shots[(vid, "heat-ray")] = (
+                    names[target],
+                    "short" if tlog.shots.ray_short[b, n] else "long",
+                    float(tlog.shots.ray_distance[b, n]),
+                    False,
+                )
+                d = int(tri.type_ray_deck[batch.ttype[b, n]])
+                cards = tuple(spec.damage_cards[d][int(s)] for s in tlog.ray_slots[b, n] if s >= 0)
+                draws[f"{vid} heat-ray"] = (cards, int(tlog.ray_points[b, n]))
+            if batch.alive[b, n] or log.eliminated[b, n]:
+                consoles[vid] = _console(batch, b, n)
+            continue
+        protected: tuple[str, ...] = ()
+        for w in (0, 1):
+            if tlog.shots.protected[b, n, w] and log.target[b, n, w] >= 0:
+                d = int(batch.weapon_deck()[b, n, w])
+                protected += tuple(
+                    spec.damage_cards[d][int(s)] for s in log.slots[b, n, w] if s >= 0
+                )
+                draws.pop(f"{vid} {WEAPONS[w]}", None)
+        if protected:
+            draws[f"{vid} protected"] = (protected, -1)
+
+
+def _pose_of(log: PhaseLog, b: int, n: int) -> tuple[float, float, float]:
+    """Where the phase left slot ``n`` (a walking tripod turns no further)."""
+    return float(log.x[b, n]), float(log.y[b, n]), float(log.heading[b, n])
+
+
+def _console(batch: BatchState, b: int, n: int) -> tuple[float, ...]:
+    """A tripod's pose, console and damage after the phase (compared with tolerance on
+    the pose)."""
+    return (
+        float(batch.x[b, n]),
+        float(batch.y[b, n]),
+        float(batch.heading[b, n]),
+        int(batch.energy[b, n]),
+        int(batch.toppled[b, n]),
+        int(batch.cooling[b, n]),
+        int(batch.reverse[b, n]),
+        int(batch.damage[b, n]),
+    )
 
 
 def _batch_status(batch: BatchState, b: int) -> dict[str, dict[str, int]]:
@@ -248,7 +422,19 @@ def answers(
     }
 
 
-def _referee_view(events: list[Event], after: GameState) -> tuple[dict[str, Any], bool]:
+def token_answers(batch: BatchState, b: int, turn: int, phase: int) -> dict[str, tuple[str, ...]]:
+    """The tokens the batch chose for table ``b``'s tripods this phase, as answers to the
+    referee's decisions (``action_token:<vehicle>@<turn>.<phase>``)."""
+    names = batch.names[b]
+    return {
+        f"action_token:{names[n]}@{turn}.{phase}": (option(batch, b, int(n)),)
+        for n in np.flatnonzero(choosers(batch)[b])
+    }
+
+
+def _referee_view(
+    events: list[Event], after: GameState, before: GameState | None = None
+) -> tuple[dict[str, Any], bool]:
     moved = {}
     tails = set()
     shots = {}
@@ -279,7 +465,32 @@ def _referee_view(events: list[Event], after: GameState) -> tuple[dict[str, Any]
             over = ("winner", e.winner)
         elif isinstance(e, Tailing):
             tails.add((e.tailer, e.tailed))
+        elif isinstance(e, HeatRay) and e.target is not None:
+            assert e.range is not None and e.distance is not None
+            shots[(e.firer, "heat-ray")] = (e.target, e.range, e.distance, False)
+        elif isinstance(e, ProtectedHit):
+            if shuffled:
+                late_draw = True
+            key = f"{e.firer} protected"
+            draws[key] = (draws.get(key, ((), -1))[0] + e.cards, -1)
     status = {vid: dict(v.status) for vid, v in after.vehicles.items()}
+    consoles = {}
+    for vid, v in after.vehicles.items():
+        console = v.tripod
+        if console is None or (before is not None and not before.vehicles[vid].in_play):
+            continue
+        consoles[vid] = (
+            v.pose.x,
+            v.pose.y,
+            v.pose.heading,
+            console.energy,
+            console.toppled,
+            console.cooling,
+            int(console.reverse_pending),
+            v.damage,
+        )
+    for oid, o in sorted(after.objectives.items()):
+        consoles[oid] = (o.x, o.y, 0.0, o.charges, int(o.destroyed), 0, 0, 0)
     view = {
         "moved": moved,
         "shots": shots,
@@ -288,6 +499,7 @@ def _referee_view(events: list[Event], after: GameState) -> tuple[dict[str, Any]
         "over": over,
         "tails": tails,
         "status": status,
+        "consoles": consoles,
     }
     return view, late_draw
 
@@ -306,6 +518,18 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> tuple[bool, bool]:
     for k, (t, r, d, aim) in a["shots"].items():
         t2, r2, d2, aim2 = b["shots"][k]
         if t != t2 or r != r2 or aim != aim2 or not math.isclose(d, d2, abs_tol=1e-6):
+            return False, False
+    if a["consoles"].keys() != b["consoles"].keys():
+        return False, False
+    for k, mine in a["consoles"].items():
+        theirs = b["consoles"][k]
+        dh = abs((mine[2] - theirs[2] + 180.0) % 360.0 - 180.0)
+        if (
+            abs(mine[0] - theirs[0]) > POSE_TOLERANCE
+            or abs(mine[1] - theirs[1]) > POSE_TOLERANCE
+            or dh > 1e-6
+            or mine[3:] != theirs[3:]
+        ):
             return False, False
     geometry = True
     cards = (
@@ -339,16 +563,17 @@ def compare_phase(
         state = to_state(before, int(b), templates[b])
         rng = step_rng(seed + int(b), state.turn, state.phase + 1)
         given = answers(batch, log, int(b), state.turn, state.phase + 1)
+        tokens = token_answers(before, int(b), state.turn, state.phase + 1)
         try:
-            after, events = referee_phase(state, rng, answers=given)
+            after, events = referee_phase(state, rng, answers={**given, **tokens})
         except IllegalPlanError as exc:
             # the referee asked other tailing decisions than the batch answered
             report.phases += 1
             report.classes["unexplained"] += 1
             report.examples.append(f"table {b} turn {state.turn}: {exc}")
             continue
-        ref, late_draw = _referee_view(events, after)
-        mine = _batch_view(batch, log, int(b))
+        ref, late_draw = _referee_view(events, after, state)
+        mine = _batch_view(batch, log, int(b), frozenset(state.objectives))
         report.phases += 1
         report.shots += len(ref["shots"])
         report.tails += len(ref["tails"])
@@ -357,6 +582,14 @@ def compare_phase(
             for k, v in given.items()
         )
         report.specials += sum(isinstance(e, SpecialDamage) for e in events)
+        report.rays += sum(isinstance(e, HeatRay) and e.target is not None for e in events)
+        report.protected += sum(isinstance(e, ProtectedHit) for e in events)
+        report.toppled += sum(isinstance(e, Toppled) for e in events)
+        report.objectives += sum(
+            isinstance(e, ObjectiveDestroyed)
+            or (isinstance(e, Recharged) and e.objective is not None)
+            for e in events
+        )
         report.blind += int(log.blind[b].sum())
         same, geometry = _same(mine, ref)
         if same:
@@ -383,11 +616,17 @@ def run(
     ruleset: str = "wog",
     max_turns: int = 8,
     illegal_share: float = 0.15,
+    tripods: bool = False,
 ) -> Report:
     """Play ``tables`` random tables with random plans (a share of them breaking the
-    flight restrictions), comparing every phase with the referee."""
+    flight restrictions), comparing every phase with the referee. ``tripods``: tables of
+    000's basic tripod rules (:func:`random_tripod_table`, ruleset ``wog``), a share of
+    the tripods' plans drawn with no care for toppling and random legal tokens."""
     rng = np.random.default_rng([seed, 7])
-    data = [random_table(catalog, ruleset, rng, i) for i in range(tables)]
+    data = [
+        random_tripod_table(catalog, rng) if tripods else random_table(catalog, ruleset, rng, i)
+        for i in range(tables)
+    ]
     states = [
         as_batch_plays(build(parse_situation(d), catalog, seed + i)) for i, d in enumerate(data)
     ]
@@ -395,8 +634,12 @@ def run(
     seeds = seed + np.arange(tables)
     report = Report(tables=tables)
     while not batch.over.all() and batch.turn.max() <= max_turns:
+        if tripods:
+            plan_tripods(batch, rng, wild=2 * illegal_share)
         random_plans(batch, rng)
-        if batch.phase.max() == 0:
+        if tripods:
+            random_tokens(batch, rng)  # every legal token, not only the bots' choices
+        if batch.phase.max() == 0 or batch.spec.one_card:  # WW2: a card every phase
             illegal_plans(batch, rng, illegal_share)
         before = batch.copy()
         log = resolve_phase(batch, rng, seeds, reorder=bots_reorder)

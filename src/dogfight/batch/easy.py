@@ -126,7 +126,13 @@ def _shots(
 
 
 def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
-    """Give every airplane that needs one the easy bot's plan (in place)."""
+    """Give every airplane that needs one the easy bot's plan (in place); WW2 airplanes
+    plan one card and speed per phase (:func:`dogfight.batch.ww2.easy_plans`)."""
+    if state.spec.one_card:
+        from dogfight.batch import ww2
+
+        ww2.easy_plans(state, rng, mask)
+        return
     b, n = needing(state, mask)
     for start in range(0, len(b), CHUNK):
         _plan(state, b[start : start + CHUNK], n[start : start + CHUNK], rng)

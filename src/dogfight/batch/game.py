@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dogfight.batch import damage, moves, sight, special, tailing
+from dogfight.batch import damage, heat_rays, moves, sight, special, tailing, tripods
 from dogfight.batch.arrays import any_slot, nonzero, ordered_pairs, per_slot
 from dogfight.batch.spec import (
     ILLEGAL_ELIMINATED,
     ILLEGAL_STRAIGHT_AND_DAMAGE,
+    IMMELMANN,
     Bools,
     Floats,
     Ints,
@@ -31,6 +32,7 @@ from dogfight.batch.state import (
     BatchState,
     heading_trig,
 )
+from dogfight.batch.tripod_damage import TripodLog, protected_hit, ray_damage, spend_rays
 from dogfight.errors import IllegalPlanError
 
 REACH_TOLERANCE = 1e-9
@@ -71,6 +73,8 @@ class PhaseLog:
     """(B, N) the A card drawn by an airplane on fire as the turn began, -1 for none."""
     blind: Bools
     """(B, N) rear guns the blind spot kept from a reachable enemy (002)."""
+    tripod: TripodLog | None = None
+    """What the tripods did (None: no table of the batch has one)."""
 
 
 Reorder = Callable[[BatchState, Bools], None]
@@ -82,7 +86,7 @@ def _weapon_ready(state: BatchState, silenced: Ints, act: Bools) -> list[Bools]:
     """(B, N) per weapon (front, rear): whether it may fire (it exists, its airplane
     is in play, it is not jammed; 002: no rear gun with the observer out)."""
     n = state.slots
-    up = state.alive & per_slot(act, n)
+    up = state.alive & per_slot(act, n) & ~state.tripod
     out: list[Bools] = []
     for w in (0, 1):
         ok = up & (state.spec.type_weapon_deck[:, w].take(state.type) >= 0)
@@ -360,14 +364,17 @@ def _illegal_damage(
 
 
 def _burn(state: BatchState, act: Bools, dice: damage.Dice, log: PhaseLog) -> None:
-    """002 (as 000): "Each turn, before revealing the first maneuver of the turn, the
+    """002 (as 000; for a WW2 airplane each Earthling turn, an A counter, 001): "Each
+    turn, before revealing the first maneuver of the turn, the
     player removes a flame counter and takes a damage card from the A deck: only damage
     points and explosions are taken into account" — every burning airplane draws (by
     id), then each takes its card (by id), as ``standard.burn`` and ``steps.burn``."""
     spec = state.spec
-    if spec.specials != "002":
+    if spec.specials not in ("002", "000"):
         return
-    burning = state.alive & (state.fire > 0) & (act & (state.phase == 0))[:, None]
+    # a WW2 airplane's turn is an Earthling turn: it begins with every phase
+    begins = act & ((state.phase == 0) | spec.one_card)
+    burning = state.alive & (state.fire > 0) & begins[:, None]
     slots = np.flatnonzero(burning.any(axis=0)).tolist()
     drawn: dict[int, tuple[Ints, Ints]] = {}
     for i in slots:
@@ -405,7 +412,8 @@ def resolve_phase(
     b_count, n = state.tables, state.slots
     act = ~state.over
     act_n = per_slot(act, n)
-    if (act_n & state.alive & (state.plan[..., 0] < 0)).any():
+    flyers = state.alive & ~state.tripod
+    if (act_n & flyers & (state.plan[..., 0] < 0)).any():
         raise IllegalPlanError("some table's turn has not been planned")
     log = PhaseLog(
         active=act.copy(),
@@ -435,9 +443,10 @@ def resolve_phase(
             reorder(state, log.tails)
         log.plan = state.plan.copy()
     _burn(state, act, dice, log)
+    tacts = tripods.start_of_phase(state, act) if state.tripod.any() else None
     p = np.minimum(state.phase, 2)
     state.phases_played += act
-    movers = state.alive & act_n
+    movers = state.alive & act_n & ~state.tripod
     card = state.plan.reshape(-1, 3)[np.arange(b_count * n), np.repeat(p, n)].reshape(b_count, n)
     card = np.where(movers, card, 0)
     # reveal: the flight restrictions, per the ruleset's switch
@@ -445,7 +454,10 @@ def resolve_phase(
     bad = movers & moves.problem(spec, state.prev_symbol, state.prev_steep, card, opening)
     log.illegal = bad
     if bad.any():
-        straight = spec.deck_straight[spec.type_deck[state.type]]
+        if spec.one_card:  # a WW2 airplane flies the straight at its speed marker
+            straight = spec.card_straight[card]
+        else:
+            straight = spec.deck_straight[spec.type_deck[state.type]]
         if spec.illegal == ILLEGAL_ELIMINATED:
             _eliminate(state, np.where(bad, OUT_OF_CONTROL, 0), log.eliminated, dice)
         else:
@@ -455,6 +467,19 @@ def resolve_phase(
                 t = np.flatnonzero(bad[:, i])
                 if len(t):
                     log.illegal_slot[t, i] = _illegal_damage(state, t, i, dice, log)
+    walked = movers  # (read only when tripods walk)
+    if tacts is not None:
+        # tripods reveal and walk before the airplanes fly (rules.steps.walk), then turn
+        tcard = tripods.reveal(state, act)
+        walked = tripods.walk(state, tcard)
+        tripods.change_facing(state, tacts.facing)
+        log.tripod = TripodLog(
+            card=tcard,
+            rayed=np.zeros((b_count, n), dtype=np.bool_),
+            shots=heat_rays.no_shots(b_count, n),
+            ray_slots=np.full((b_count, n, 2), -1, dtype=np.int64),
+            ray_points=np.zeros((b_count, n), dtype=np.int64),
+        )
     # move every airplane still in play at once
     flown = movers & state.alive
     nx, ny, nh = moves.fly(spec, state.x, state.y, state.heading, card, heading_trig(state))
@@ -467,39 +492,74 @@ def resolve_phase(
     log.x, log.y, log.heading = state.x.copy(), state.y.copy(), state.heading.copy()
     silenced = ((state.jams > 0) & np.repeat(flown, 2).reshape(b_count, n, 2)).astype(np.int64)
     state.jams -= silenced
+    if spec.specials == "000":
+        # 000: "A wounded airplane pilot cannot fire any of its weapons in the same phase
+        # he executes a steep maneuver or an Immelmann turn"
+        grounded = flown & (state.wounded > 0)
+        grounded &= spec.card_steep[card] | (spec.card_symbol[card] == IMMELMANN)
+        silenced |= grounded[..., None]
     # leaving the table
-    gone = flown & moves.outside(spec, state.x, state.y)
+    gone = (flown | walked if tacts is not None else flown) & moves.outside(spec, state.x, state.y)
     left = _eliminate(state, np.where(gone, LEFT_AREA, 0), log.eliminated, dice, False)
     if left.any():
         # their cards go back at once (the others may draw them in the firing step),
         # except on a table whose game this ends: nobody there draws again
         back = left if dice.exact else left & ~per_slot(_ended(state, act)[0], n)
         damage.return_cards(state, back, dice)
-    gone = _fire(state, act, silenced, dice, log)
+    gone = _fire(state, act, silenced, dice, log, tacts)
+    if tacts is not None:
+        tripods.recharge(state, tacts)
     _victory(state, act)
     if gone.any():
         # the piles of a table whose game just ended are never drawn from again (a new
         # game shuffles new ones); with the referee's shuffles they go back all the same
         damage.return_cards(state, gone if dice.exact else gone & ~per_slot(state.over, n), dice)
-    # end of turn: smoke counters, tailing and plans go
+    # end of turn: smoke counters, tailing and plans go (a WW2 airplane's Earthling turn
+    # ends with every phase: its card and a smoke counter go)
     state.phase = np.where(act, state.phase + 1, state.phase)
     done = act & ~state.over & (state.phase >= 3)
+    ends = act & ~state.over if spec.one_card else done
     state.phase[done] = 0
     state.turn[done] += 1
-    state.plan[done] = -1
+    state.plan[ends] = -1
     state.tailing[done] = False
-    smoking = per_slot(done, n) & (state.smoke > 0)
+    if tacts is not None:
+        tripods.end_of_turn(state, done)
+    smoking = per_slot(ends, n) & (state.smoke > 0)
     state.smoke[smoking] -= 1
     return log
 
 
-def _fire(state: BatchState, act: Bools, silenced: Ints, dice: damage.Dice, log: PhaseLog) -> Bools:
-    """Every weapon chooses, then every card is drawn, then damage and specials are
-    applied and the airplanes they eliminate removed together (their cards not yet
-    shuffled back: returns who they are)."""
+def _fire(
+    state: BatchState,
+    act: Bools,
+    silenced: Ints,
+    dice: damage.Dice,
+    log: PhaseLog,
+    tacts: tripods.Actions | None = None,
+) -> Bools:
+    """Every weapon chooses (on a table with a tripod, as :mod:`batch.heat_rays` decides),
+    heat-rays spend their Energy, then every card is drawn (guns by firer, then
+    heat-rays), then damage and specials are applied and the vehicles they eliminate
+    removed together (their cards not yet shuffled back: returns who they are)."""
     spec = state.spec
     b_count, n = state.tables, state.slots
-    target, dist, log.blind = targets(state, silenced, act)
+    if tacts is None:
+        target, dist, log.blind = targets(state, silenced, act)
+        protected = np.zeros((b_count, n, 2), dtype=np.bool_)
+    else:
+        assert log.tripod is not None
+        alive = state.alive
+        state.alive = alive & ~state.tripod  # the arrays measure airplane bases only
+        try:
+            target, dist, log.blind = targets(state, silenced, act)
+        finally:
+            state.alive = alive
+        ready = _weapon_ready(state, silenced, act)
+        log.tripod.rayed = tacts.ray & state.alive & (state.toppled == 0)
+        log.tripod.shots = heat_rays.decide(state, act, ready, log.tripod.rayed, target, dist)
+        protected = log.tripod.shots.protected
+        spend_rays(state, log.tripod.rayed)
     fired = target >= 0
     aimed = fired & (state.aim == target) & spec.aim_bonus
     state.aim = np.where(fired, target, -1)
@@ -515,8 +575,16 @@ def _fire(state: BatchState, act: Bools, silenced: Ints, dice: damage.Dice, log:
             tgt = target[t, i, w]
             decks = spec.type_weapon_deck[:, w].take(state.type[t, i])
             jammed = np.zeros(len(t), dtype=np.bool_)
+            shielded = protected[t, i, w]
+            for k in np.flatnonzero(shielded).tolist():
+                b = int(t[k])
+                drawn = protected_hit(
+                    state, b, int(tgt[k]), int(decks[k]), 2 if short[b, i, w] else 1, dice
+                )
+                log.slots[b, i, w, : len(drawn)] = drawn
+                jammed[k] = bool(spec.slot_jammed[decks[k], drawn].any())
             for c in (0, 1):
-                sub = np.arange(len(t)) if c == 0 else np.flatnonzero(short[t, i, w])
+                sub = np.flatnonzero(~shielded if c == 0 else short[t, i, w] & ~shielded)
                 if len(sub) == 0:
                     continue
                 ts = t[sub]
@@ -529,7 +597,11 @@ def _fire(state: BatchState, act: Bools, silenced: Ints, dice: damage.Dice, log:
                 exploded[ts, tgt[sub]] |= boom
                 jammed[sub] |= spec.slot_jammed[decks[sub], slot]
                 hits.add(state, ts, tgt[sub], decks[sub], slot)
-            state.jams[t[jammed], i, w] = spec.jam_maneuvers
+            # 000: a wounded pilot's guns are silent one maneuver longer
+            longer = (state.wounded[t[jammed], i] > 0) & (spec.specials == "000")
+            state.jams[t[jammed], i, w] = spec.jam_maneuvers + longer
+    if log.tripod is not None:
+        ray_damage(state, log.tripod, dice, exploded)
     by_special = special.apply(state, hits)
     down = state.damage >= state.resistance
     reason = np.where(

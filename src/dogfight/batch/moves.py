@@ -33,9 +33,19 @@ def fly(
     if cos_sin is None:
         rad = np.radians(h)
         cos_sin = np.cos(rad), np.sin(rad)
+    nx, ny = dots(spec, x, y, card, cos_sin)
+    return nx, ny, turned(h, spec.card_turn[card])
+
+
+def dots(
+    spec: Spec, x: Floats, y: Floats, card: Ints, cos_sin: tuple[Floats, Floats]
+) -> tuple[Floats, Floats]:
+    """Where ``card`` puts the centre dots (:func:`fly` without the new headings), from
+    dots whose headings have these cosines and sines."""
     c, s = cos_sin
     dx, dy = spec.card_dx[card], spec.card_dy[card]
-    return x + dx * c - dy * s, y + dx * s + dy * c, turned(h, spec.card_turn[card])
+    out: tuple[Floats, Floats] = (x + dx * c - dy * s, y + dx * s + dy * c)
+    return out
 
 
 def turned(h: Floats, turn: Floats) -> Floats:

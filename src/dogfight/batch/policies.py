@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from dogfight.batch import moves, special
+from dogfight.batch import moves, special, tripod_plans
 from dogfight.batch.arrays import nonzero, per_slot
 from dogfight.batch.spec import IMMELMANN, LEFT, RIGHT, STRAIGHT, SYMBOLS, Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState, heading_trig
@@ -214,6 +214,7 @@ def needing(state: BatchState, mask: Bools | None = None) -> tuple[Ints, Ints]:
     """Tables and slots that need a plan: airplanes in play (and in ``mask``) on tables
     not over whose turn is not planned yet."""
     need = state.alive & ~per_slot(state.over, state.slots) & (state.plan[..., 0] < 0)
+    need &= ~state.tripod  # tripods plan in batch/tripod_plans.py
     if mask is not None:
         need &= mask
     b, n = nonzero(need)
@@ -224,8 +225,17 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
     """Give every airplane that needs one the random bot's plan (in place): uniform
     among the legal plans of the best safety tier. A few uniform draws find a plan of
     the safe tier for most airplanes (the first safe one of independent uniform draws
-    is uniform among the safe plans); the others look at every plan."""
+    is uniform among the safe plans); the others look at every plan. WW2 airplanes plan
+    one card and speed per phase (:mod:`dogfight.batch.ww2`). Tripods plan and choose
+    their tokens as :func:`tripod_plans.random_turn` does."""
+    if state.tripod.any():
+        tripod_plans.random_turn(state, rng, mask)
     spec = state.spec
+    if spec.one_card:
+        from dogfight.batch import ww2
+
+        ww2.random_plans(state, rng, mask)
+        return
     seqs = sequences(spec)
     b, n = needing(state, mask)
     if len(b) == 0:
@@ -311,8 +321,12 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     """The random playouts' plans (:func:`dogfight.bots.random_plans.random_plan`, used
     by ``dogfight demo`` and the referee's benchmark): up to 40 uniform draws of three
     distinct cards; the first legal one that keeps the dot 1 cm inside the table, else
-    the first legal one, else the first three straights."""
+    the first legal one, else the first three straights. WW2 airplanes: the random
+    bot's card and speed (:func:`dogfight.batch.ww2.random_plans`)."""
     spec = state.spec
+    if spec.one_card:
+        random_plans(state, rng, mask)
+        return
     seqs = sequences(spec)
     b, n = needing(state, mask)
     if len(b) == 0:
@@ -401,11 +415,16 @@ def illegal_plans(state: BatchState, rng: np.random.Generator, share: float) -> 
     """Replace a ``share`` of the plans just made by three distinct cards drawn with no
     regard for the flight restrictions (some of them break one)."""
     spec = state.spec
-    seqs = sequences(spec)
-    need = state.alive & ~state.over[:, None]
+    need = state.alive & ~state.over[:, None] & ~state.tripod
     b, n = np.nonzero(need & (rng.random(need.shape) < share))
     if len(b) == 0:
         return
+    if spec.one_card:  # WW2: any card at any speed
+        from dogfight.batch import ww2
+
+        ww2.any_cards(state, b, n, rng)
+        return
+    seqs = sequences(spec)
     deck = spec.type_deck[state.type[b, n]]
     pick = (rng.random(len(b)) * seqs.count[deck]).astype(np.int64)
     state.plan[b, n] = seqs.rows[deck, pick]

@@ -32,7 +32,14 @@ from dogfight.sim.spec import RunSpec
 Progress = Callable[[int], None]
 
 
-def check_policies(bots: Mapping[str, str]) -> None:
+TRIPOD_POLICIES = ("random",)
+"""The batch policies that play tables with tripods (the easy bot plans airplanes
+against airplanes only)."""
+
+
+def check_policies(bots: Mapping[str, str], tripods: bool = False) -> None:
+    """Refuse a bot the batch does not have, or (``tripods``: the table has one) one
+    that does not play tripod tables."""
     for side, name in bots.items():
         if name not in POLICIES:
             raise DataError(
@@ -40,6 +47,15 @@ def check_policies(bots: Mapping[str, str]) -> None:
                 side,
                 name,
                 "the batch engine plays the bots " + ", ".join(sorted(POLICIES)),
+            )
+        if tripods and name not in TRIPOD_POLICIES:
+            raise DataError(
+                "--bots",
+                side,
+                name,
+                "on a table with a tripod the batch engine plays the bots "
+                + ", ".join(TRIPOD_POLICIES)
+                + " (its easy bot plans airplanes against airplanes only)",
             )
 
 
@@ -66,17 +82,22 @@ def _results(
     phases = state.phases_played[rows].tolist()
     indexes = index[rows].tolist()
     overs = over.tolist()
-    names = [state.names[b] for b in rows.tolist()]
-    groups: dict[tuple[str, ...], list[int]] = {}
+    # a tripod's heat-ray damage is kept in its first weapon's column
+    rayed = state.tripod[rows]
+    marks: list[tuple[bool, ...]] = (
+        [tuple(row) for row in rayed.tolist()] if rayed.any() else [()] * count
+    )
+    names = [(state.names[b], marks[k]) for k, b in enumerate(rows.tolist())]
+    groups: dict[tuple[tuple[str, ...], tuple[bool, ...]], list[int]] = {}
     if names.count(names[0]) == count:
         groups[names[0]] = list(range(count))
     else:
-        for k, layout in enumerate(names):
-            groups.setdefault(layout, []).append(k)
+        for k, key in enumerate(names):
+            groups.setdefault(key, []).append(k)
     damages: list[dict[str, int]] = [{}] * count
     eliminated: list[dict[str, str]] = [{}] * count
-    for layout, mine in groups.items():
-        sources, vehicles = _layout(layout)
+    for (layout, tripods), mine in groups.items():
+        sources, vehicles = _layout(layout, tripods)
         picked = np.array(mine, dtype=np.int64)[:, None]
         values = dealt[picked, [i for _, i in sources]]
         reasons = gone[picked, [n for _, n in vehicles]]
@@ -172,12 +193,21 @@ def _patterns(codes: npt.NDArray[Any]) -> list[tuple[Ints, Ints]]:
 
 
 @lru_cache(maxsize=64)
-def _layout(names: tuple[str, ...]) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+def _layout(
+    names: tuple[str, ...], tripods: tuple[bool, ...] = ()
+) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
     """The damage sources of a table layout (name, column of :func:`_results`'s damage
-    rows: 2 slot + weapon, then the illegal maneuvers) and its vehicles (id, slot), each
-    sorted by name (the order of the results' dictionaries)."""
+    rows: 2 slot + weapon, then the illegal maneuvers; a tripod's heat-ray in its first
+    weapon's column, ``tripods`` saying which slots hold one) and its vehicles (id, slot),
+    each sorted by name (the order of the results' dictionaries)."""
+    weapons = [("heat-ray", "") if tripods and tripods[n] else WEAPONS for n in range(len(names))]
     sources = sorted(
-        [(f"{vid} {WEAPONS[w]}", 2 * n + w) for n, vid in enumerate(names) for w in (0, 1)]
+        [
+            (f"{vid} {weapons[n][w]}", 2 * n + w)
+            for n, vid in enumerate(names)
+            for w in (0, 1)
+            if weapons[n][w]
+        ]
         + [("illegal maneuver", 2 * len(names))]
     )
     vehicles = sorted((vid, n) for n, vid in enumerate(names))
@@ -212,7 +242,7 @@ def play(
     objects with no cycles among them, and every full collection their number sets off
     walks the whole heap again (an eighth of a duel run's time)."""
     if policies is POLICIES:
-        check_policies(bots)
+        check_policies(bots, bool(template.tripod.any()))
     with _collector_paused():
         return _play(template, bots, games, seed, max_turns, tables, progress, policies)
 

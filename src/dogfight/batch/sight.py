@@ -43,19 +43,21 @@ def corners(spec: Spec, x: Floats, y: Floats, heading: Floats) -> Floats:
 
 
 def overlap(a: Floats, b: Floats) -> Bools:
-    """Whether convex quadrilaterals ``a`` and ``b`` (..., 4, 2) share interior, by the
-    separating-axis test of :func:`dogfight.geometry.shapes.convex_overlap`."""
-    shape = np.broadcast_shapes(a.shape, b.shape)
-    # corner-first (4, 2, P), so that numpy runs over the pairs
-    at = np.moveaxis(np.broadcast_to(a, shape).reshape(-1, 4, 2), 0, -1)
-    bt = np.moveaxis(np.broadcast_to(b, shape).reshape(-1, 4, 2), 0, -1)
+    """Whether convex polygons ``a`` (..., Ka, 2) and ``b`` (..., Kb, 2) share interior
+    (airplanes' quadrilaterals, tripods' hexagons), by the separating-axis test of
+    :func:`dogfight.geometry.shapes.convex_overlap`."""
+    lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    ka, kb = a.shape[-2], b.shape[-2]
+    # corner-first (K, 2, P), so that numpy runs over the pairs
+    at = np.moveaxis(np.broadcast_to(a, (*lead, ka, 2)).reshape(-1, ka, 2), 0, -1)
+    bt = np.moveaxis(np.broadcast_to(b, (*lead, kb, 2)).reshape(-1, kb, 2), 0, -1)
     out: Bools = np.logical_not(_apart(at, bt) | _apart(bt, at))
-    return out.reshape(shape[:-2])
+    return out.reshape(lead)
 
 
 def _apart(poly: Floats, pts: Floats) -> Bools:
-    """Whether some edge of each quadrilateral ``poly`` (4, 2, P) has every point of
-    ``pts`` (4, 2, P) on or outside it (the cross product of the edge and the point at most
+    """Whether some edge of each convex polygon ``poly`` (K, 2, P) has every point of
+    ``pts`` (M, 2, P) on or outside it (the cross product of the edge and the point at most
     ``EPSILON``), laid out (edge, point, P)."""
     px, py = poly[:, None, 0], poly[:, None, 1]
     qx, qy = np.roll(poly[:, 0], -1, axis=0)[:, None], np.roll(poly[:, 1], -1, axis=0)[:, None]
@@ -121,7 +123,8 @@ def edge_candidates(
     ox: Floats, oy: Floats, a: Floats, e: Floats, t0: Floats, t1: Floats
 ) -> tuple[Floats, Bools]:
     """Candidates of kind 1: both ends of each in-arc edge part and its point nearest the
-    dot: points (P, 12, 2) and whether they exist (P, 12)."""
+    dot: points (P, 3K, 2) and whether they exist (P, 3K), K the target's corners (4 for
+    an airplane's base, 6 for a tripod's)."""
     ex, ey = e[..., 0], e[..., 1]
     length2 = ex * ex + ey * ey
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -132,8 +135,8 @@ def edge_candidates(
     ts = np.where(ok, ts, 0.0)
     px = a[..., 0, None] + ts * ex[..., None]
     py = a[..., 1, None] + ts * ey[..., None]
-    pts = np.stack([px, py], axis=-1).reshape(len(ox), 12, 2)
-    return pts, ok.reshape(len(ox), 12)
+    pts = np.stack([px, py], axis=-1).reshape(len(ox), -1, 2)
+    return pts, ok.reshape(len(ox), -1)
 
 
 def nearest(ox: Floats, oy: Floats, pts: Floats, ok: Bools) -> tuple[Floats, Floats, Floats]:
@@ -164,12 +167,22 @@ def ray_polygon(
 
 
 def visible_nearest(*args: object) -> tuple[Floats, Floats, Floats]:
-    """See :func:`_visible_nearest` (infinities of parallel edges stay quiet)."""
+    """The nearest point of the target's in-arc part that a ruler from the dot reaches
+    without crossing a blocker: distance (P,) (inf when all is hidden) and the point.
+    Arguments as :func:`candidates` (infinities of parallel edges stay quiet)."""
     with np.errstate(all="ignore"):
-        return _visible_nearest(*args)  # type: ignore[arg-type]
+        found = candidates(*args)  # type: ignore[arg-type]
+        ox, oy, blockers, mask = args[0], args[1], args[5], args[6]
+        return _visible_nearest(found, ox, oy, blockers, mask)  # type: ignore[arg-type]
 
 
-def _visible_nearest(
+Candidates = tuple[Floats, Bools, Ints, Bools, Floats]
+"""Every candidate point (P, C, 2), whether it exists (P, C), the blocker it came from
+(C,) (-1: none), whether it is a crossing (kind 3) (C,), and its distance (P, C) (inf
+when it does not exist)."""
+
+
+def candidates(
     ox: Floats,
     oy: Floats,
     axis: Floats,
@@ -177,11 +190,12 @@ def _visible_nearest(
     target: Floats,
     blockers: Floats,
     mask: Bools,
-) -> tuple[Floats, Floats, Floats]:
-    """The nearest point of the target's in-arc part that a ruler from the dot reaches
-    without crossing a blocker: distance (P,) (inf when all is hidden) and the point.
-    ``blockers`` (P, K, 4, 2) with ``mask`` (P, K) saying which exist."""
+) -> Candidates:
+    """The candidate points of the nearest visible point (module docstring): target
+    (P, Kt, 2), an airplane's quadrilateral or a tripod's hexagon; ``blockers`` (P, K, 4,
+    2) with ``mask`` (P, K) saying which exist."""
     p_count, k_count = mask.shape
+    kt = target.shape[1]
     a, e, t0, t1 = in_arc_edges(ox, oy, axis, half, target)
     first, first_ok = edge_candidates(ox, oy, a, e, t0, t1)
     # kind 2: rays through each blocker's outermost corners, where they enter the target
@@ -197,7 +211,7 @@ def _visible_nearest(
     o_x = np.broadcast_to(ox[:, None, None], dx.shape)
     o_y = np.broadcast_to(oy[:, None, None], dx.shape)
     tmin, tmax = ray_polygon(
-        o_x, o_y, dx, dy, np.broadcast_to(target[:, None, None], (*dx.shape, 4, 2))
+        o_x, o_y, dx, dy, np.broadcast_to(target[:, None, None], (*dx.shape, kt, 2))
     )
     tmin = np.maximum(tmin, 0.0)
     rx, ry = _direction(axis - half)
@@ -211,7 +225,7 @@ def _visible_nearest(
     # kind 3: target edges (in-arc parts) crossing blocker edges
     c0 = blockers  # (P, K, 4, 2)
     f = np.roll(blockers, -1, axis=2) - c0
-    ae = a[:, None, :, None, :]  # (P, 1, 4, 1, 2)
+    ae = a[:, None, :, None, :]  # (P, 1, Kt, 1, 2)
     ee = e[:, None, :, None, :]
     cc = c0[:, :, None, :, :]  # (P, K, 1, 4, 2)
     ff = f[:, :, None, :, :]
@@ -240,15 +254,24 @@ def _visible_nearest(
     )
     own = np.concatenate(
         [
-            np.full(12, -1),
+            np.full(3 * kt, -1),
             np.repeat(np.arange(k_count), 2),
-            np.repeat(np.arange(k_count), 16),
+            np.repeat(np.arange(k_count), 4 * kt),
         ]
     )
-    kind3 = np.concatenate([np.zeros(12 + 2 * k_count, bool), np.ones(16 * k_count, bool)])
+    kind3 = np.concatenate([np.zeros(3 * kt + 2 * k_count, bool), np.ones(4 * kt * k_count, bool)])
+    d = np.where(ok, np.hypot(pts[..., 0] - ox[:, None], pts[..., 1] - oy[:, None]), np.inf)
+    return pts, ok, own, kind3, d
+
+
+def _visible_nearest(
+    found: Candidates, ox: Floats, oy: Floats, blockers: Floats, mask: Bools
+) -> tuple[Floats, Floats, Floats]:
+    """:func:`visible_nearest` of the candidates ``found``."""
+    p_count = len(ox)
+    pts, _, own, kind3, d = found
     # candidates nearest first (stable: ties keep the candidates' order); the first one
     # the ruler reaches is the answer, so most pairs look at a few candidates only
-    d = np.where(ok, np.hypot(pts[..., 0] - ox[:, None], pts[..., 1] - oy[:, None]), np.inf)
     order = np.argsort(d, axis=1, kind="stable")
     best = np.full(p_count, -1, dtype=np.int64)
     todo = np.arange(p_count)
@@ -260,13 +283,13 @@ def _visible_nearest(
         pick = order[todo, lo:hi]  # (T, W) candidate indexes
         rows = todo[:, None]
         exists = np.isfinite(d[rows, pick])
-        visible = exists & ~_hidden(
+        seen = exists & ~hidden(
             ox[todo], oy[todo], pts[rows, pick], own[pick], kind3[pick], blockers[todo], mask[todo]
         )
-        found = visible.any(axis=1)
-        best[todo[found]] = pick[found, visible[found].argmax(axis=1)]
+        hit = seen.any(axis=1)
+        best[todo[hit]] = pick[hit, seen[hit].argmax(axis=1)]
         # pairs with no candidate left stay hidden (best -1)
-        todo = todo[~found & exists[:, -1]]
+        todo = todo[~hit & exists[:, -1]]
         lo = hi
     rows_all = np.arange(p_count)
     chosen = np.maximum(best, 0)
@@ -278,7 +301,7 @@ WINDOWS = (4, 16, 64, 1 << 30)
 """How many candidates, nearest first, :func:`_visible_nearest` tests at a time."""
 
 
-def _hidden(
+def hidden(
     ox: Floats,
     oy: Floats,
     pts: Floats,
@@ -306,8 +329,8 @@ def _hidden(
     mine = own[..., None] == np.arange(k_count)
     # a crossing point on its own blocker's near side is reached; behind it, it is not
     behind_own = low < 1.0 - TOUCH
-    hidden = np.where(mine, kind3[..., None] & touches & behind_own, touches)
-    return np.asarray(hidden.any(axis=2), dtype=np.bool_)
+    out = np.where(mine, kind3[..., None] & touches & behind_own, touches)
+    return np.asarray(out.any(axis=2), dtype=np.bool_)
 
 
 _FORWARD = np.array([-1.0, 1.0, 1.0, -1.0])[:, None]

@@ -8,14 +8,23 @@ plays with exactly the catalog, ruleset and switches a situation chose.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-from dogfight.catalog.models import Direction, Explosion, IllegalManeuver, Special, Symbol
+from dogfight.batch.tripod_spec import TripodSpec, build_tripod_spec
+from dogfight.catalog.models import (
+    Direction,
+    Explosion,
+    IllegalManeuver,
+    ManeuverDeck,
+    Special,
+    Symbol,
+)
 from dogfight.errors import DataError
 from dogfight.rules.context import Rules
+from dogfight.rules.ww2 import scale
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -44,6 +53,8 @@ _SPECIALS_OF = {
     # standard.collect: 002's list (the crew icon reads as the observer), 003's engine only
     "002": frozenset(_SPECIAL_BITS),
     "003": frozenset({Special.ENGINE}),
+    # 000's table on a WW2 airplane (docs/ww2.md): the crew icon is a wounded pilot
+    "000": frozenset(_SPECIAL_BITS),
 }
 
 ILLEGAL_STRAIGHT_AND_DAMAGE = 0
@@ -55,7 +66,7 @@ _ILLEGAL = {
     IllegalManeuver.STRAIGHT: ILLEGAL_STRAIGHT,
 }
 
-RULESETS = ("wog", "wow", "wow-basic")
+RULESETS = ("wog", "wow", "wow-basic", "ww2")
 """The rulesets whose airplane game the batch plays."""
 KNOWN_SWITCHES = frozenset(
     {
@@ -73,10 +84,18 @@ KNOWN_SWITCHES = frozenset(
         "blind_spot",
         "special_damage",
         "tailing",
+        # ww2 (batch/ww2.py): WW2 airplanes only, their counters and speed markers
+        "era",
+        "airplane_counters",
+        "card_speed",
+        # tripods only: a table of WW2 airplanes never meets them
+        "tripod_counters",
+        "tripod_factor",
     }
 )
 SPECIALS = (None, "002", "003")
-"""The special damage rules the batch plays (000's Standard Rules table is not)."""
+"""The special damage rules the batch plays on WW1 airplanes (000's Standard Rules table
+is played on WW2 airplanes only, the ``ww2`` ruleset: batch/ww2.py)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,6 +172,15 @@ class Spec:
     slot_jammed: Bools
     slot_special: Ints
     """(D, S) bits of the special icons that take effect under ``specials`` (0: none)."""
+    tripods: TripodSpec
+    """The tripod models and cards (``batch/tripod_spec.py``)."""
+    # WW2 airplanes (batch/ww2.py): each maneuver card once per speed marker
+    one_card: bool = False
+    """WW2 (001): one card and one speed marker per Earthling turn, i.e. per phase."""
+    card_speed: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """The speed marker each card is flown at (its arrow scaled), 0 for a WW1 card."""
+    card_straight: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """The straight flown in place of each card when it is illegal (at the same speed)."""
 
     @property
     def slots(self) -> int:
@@ -164,11 +192,12 @@ class Spec:
     def damage_index(self, letter: str) -> int:
         return self.damage_ids.index(letter)
 
-    def card_index(self, type_index: int, card_id: str) -> int:
+    def card_index(self, type_index: int, card_id: str, speed: int = 0) -> int:
+        """A card's global index (for a WW2 airplane: flown at speed marker ``speed``)."""
         deck = int(self.type_deck[type_index])
         start, size = int(self.deck_start[deck]), int(self.deck_size[deck])
         for i in range(start, start + size):
-            if self.card_ids[i] == card_id:
+            if self.card_ids[i] == card_id and int(self.card_speed[i]) == speed:
                 return i
         raise DataError("plan", "cards", card_id, f"not in deck {self.deck_ids[deck]}")
 
@@ -178,9 +207,10 @@ def uncovered(rules: Rules) -> list[str]:
     missing: list[str] = []
     if rules.ruleset.name not in RULESETS:
         missing.append(f"ruleset {rules.ruleset.name!r} (covered: {', '.join(RULESETS)})")
-    if rules.switches.standard_rules:
+    ww2 = rules.switches.era == "ww2"
+    if rules.switches.standard_rules and not ww2:
         missing.append("the Standard Rules (switch standard_rules: special damage, rockets, smoke)")
-    elif rules.specials not in SPECIALS:
+    elif rules.specials not in SPECIALS and not (ww2 and rules.specials == "000"):
         missing.append(f"special damage {rules.specials!r} (covered: 002, 003)")
     # A switch added to the referee after this module was written is not played here.
     for name, info in type(rules.switches).model_fields.items():
@@ -196,9 +226,16 @@ def build_spec(rules: Rules) -> Spec:
         raise DataError("--engine", "engine", "batch", "not covered: " + "; ".join(missing))
     catalog = rules.catalog
     sw = rules.switches
-    deck_ids = tuple(sorted(catalog.maneuver_decks))
-    # WW1 rulesets draw cards only: the WW2 counter sets (counters/) stay out
-    damage_ids = tuple(sorted(k for k, d in catalog.damage_decks.items() if not d.counters))
+    ww2 = sw.era == "ww2"
+    flown = ww2_decks(rules) if ww2 else wow_decks(rules)
+    deck_ids = tuple(flown)
+    if ww2:
+        # WW2 airplanes take counters (001), of the ruleset's set
+        prefix = f"{sw.airplane_counters}-"
+        damage_ids = tuple(sorted(k for k in catalog.damage_decks if k.startswith(prefix)))
+    else:
+        # WW1 rulesets draw cards only: the WW2 counter sets (counters/) stay out
+        damage_ids = tuple(sorted(k for k, d in catalog.damage_decks.items() if not d.counters))
     type_ids = tuple(sorted(catalog.airplanes))
     starts: list[int] = []
     sizes: list[int] = []
@@ -211,21 +248,29 @@ def build_spec(rules: Rules) -> Spec:
     steep: list[bool] = []
     arrow: list[int] = []
     usable: list[bool] = []
+    speed: list[int] = []
+    straight_of: list[int] = []
     for d in deck_ids:
-        deck = catalog.maneuver_decks[d]
+        deck, speeds = flown[d]
         starts.append(len(ids))
-        sizes.append(len(deck.cards))
+        sizes.append(len(deck.cards) * len(speeds))
+        first = len(ids)
         for card in deck.cards:
-            if card.id == deck.straight:
-                straight.append(len(ids))
-            ids.append(card.id)
-            fwd.append(card.forward)
-            left.append(card.left)
-            turn.append(card.turn)
-            sym.append(SYMBOLS.index(card.symbol))
-            steep.append(card.is_steep)
-            arrow.append({Direction.LEFT: -1, Direction.RIGHT: 1}.get(card.arrow, 0))
-            usable.append(sw.altitude_cards or card.symbol not in (Symbol.CLIMB, Symbol.DIVE))
+            for k, marker in enumerate(speeds):
+                if card.id == deck.straight and k == 0:
+                    straight.append(len(ids))
+                scaled = scale(card, marker, sw.card_speed) if marker else card
+                ids.append(card.id)
+                fwd.append(scaled.forward)
+                left.append(scaled.left)
+                turn.append(card.turn)
+                sym.append(SYMBOLS.index(card.symbol))
+                steep.append(card.is_steep)
+                arrow.append({Direction.LEFT: -1, Direction.RIGHT: 1}.get(card.arrow, 0))
+                usable.append(sw.altitude_cards or card.symbol not in (Symbol.CLIMB, Symbol.DIVE))
+                speed.append(marker)
+                at = [c.id for c in deck.cards].index(deck.straight)
+                straight_of.append(first + at * len(speeds) + k)
     d_sizes = [len(catalog.damage_decks[d].composition()) for d in damage_ids]
     width = max(d_sizes)
     value = np.zeros((len(damage_ids), width), dtype=np.int64)
@@ -250,7 +295,9 @@ def build_spec(rules: Rules) -> Spec:
     weapon_deck = np.full((len(type_ids), 2), -1, dtype=np.int64)
     for t, tid in enumerate(type_ids):
         for w, letter in enumerate(catalog.airplanes[tid].firepower):
-            weapon_deck[t, w] = damage_ids.index(letter)
+            pile = rules.damage_deck(letter, tid)
+            # an airplane of the other era (refused on a table: bridge.not_covered)
+            weapon_deck[t, w] = damage_ids.index(pile) if pile in damage_ids else -1
     c = catalog.constants
     return Spec(
         rules=rules,
@@ -265,7 +312,7 @@ def build_spec(rules: Rules) -> Spec:
         arc_half=np.array([c.arcs.front.width / 2.0, c.arcs.rear.width / 2.0]),
         jam_maneuvers=c.jam_maneuvers,
         illegal=_ILLEGAL[sw.illegal_maneuver],
-        illegal_deck=damage_ids.index(sw.illegal_damage_deck),
+        illegal_deck=damage_ids.index(_pile(rules, sw.illegal_damage_deck)),
         explosion_eliminates=sw.explosion is Explosion.ELIMINATED,
         aim_bonus=sw.aim_bonus,
         auto_nearest=sw.auto_target.value == "nearest",
@@ -275,11 +322,9 @@ def build_spec(rules: Rules) -> Spec:
         blind_spot=sw.blind_spot,
         specials=rules.specials,
         tailing=sw.tailing,
-        fire_deck=damage_ids.index("A"),
+        fire_deck=damage_ids.index(_pile(rules, "A")),
         type_ids=type_ids,
-        type_deck=np.array(
-            [deck_ids.index(catalog.airplanes[t].maneuver_deck) for t in type_ids], dtype=np.int64
-        ),
+        type_deck=np.array([deck_ids.index(deck_key(rules, t)) for t in type_ids], dtype=np.int64),
         type_resistance=np.array([catalog.airplanes[t].damage for t in type_ids], dtype=np.int64),
         type_weapon_deck=weapon_deck,
         deck_ids=deck_ids,
@@ -304,4 +349,42 @@ def build_spec(rules: Rules) -> Spec:
         slot_explosion=boom,
         slot_jammed=jam,
         slot_special=special,
+        tripods=build_tripod_spec(rules, damage_ids, width),
+        one_card=ww2,
+        card_speed=np.array(speed, dtype=np.int64),
+        card_straight=np.array(straight_of, dtype=np.int64),
     )
+
+
+def _pile(rules: Rules, letter: str) -> str:
+    """The deck (WW1) or counter set (WW2, ``ww2-<letter>``) a damage letter draws from."""
+    sw = rules.switches
+    return f"{sw.airplane_counters}-{letter}" if sw.era == "ww2" else letter
+
+
+def deck_key(rules: Rules, type_id: str) -> str:
+    """The batch's maneuver deck of an airplane model: its deck, and for a WW2 airplane
+    its speed markers too (every card once per speed: ``A@2345``)."""
+    plane = rules.catalog.airplanes[type_id]
+    if rules.switches.era == "ww2" and plane.era == "ww2":
+        return f"{plane.maneuver_deck}@{''.join(map(str, plane.speeds))}"
+    return plane.maneuver_deck
+
+
+def wow_decks(rules: Rules) -> dict[str, tuple[ManeuverDeck, tuple[int, ...]]]:
+    """Every maneuver deck as printed (speed 0: not scaled)."""
+    decks = rules.catalog.maneuver_decks
+    return {d: (decks[d], (0,)) for d in sorted(decks)}
+
+
+def ww2_decks(rules: Rules) -> dict[str, tuple[ManeuverDeck, tuple[int, ...]]]:
+    """The printed decks (for the WW1 models) and, for each WW2 model's deck and speed
+    markers, the deck flown at each speed (``rules.ww2.scale``)."""
+    out = wow_decks(rules)
+    for tid, plane in rules.catalog.airplanes.items():
+        if plane.era == "ww2":
+            out[deck_key(rules, tid)] = (
+                rules.catalog.maneuver_decks[plane.maneuver_deck],
+                tuple(plane.speeds),
+            )
+    return dict(sorted(out.items()))

@@ -6,7 +6,12 @@ together at its end, and the lasting effects restrict the next plans.
   gun), engine damaged (a stall every turn; "Second engine hit = explosion."), smoke
   trail (no tailing, 3 turns), on fire (an A card as each turn begins, no tailing);
   "Duplicates: only most recent counts" (a second icon restarts its counters);
-- 003: engine damage only (a steep maneuver every turn; "再次机件受损则飞机坠毁").
+- 003: engine damage only (a steep maneuver every turn; "再次机件受损则飞机坠毁");
+- 000 (the Standard Rules' table, on WW2 airplanes only: docs/ww2.md): a wounded pilot
+  (a second wound eliminates; no firing in a phase with a steep card or an Immelmann;
+  jams last a maneuver longer), engine damaged (a stall every card; a second hit
+  destroys it), smoke (a second smoke is a fire), fire (an A counter each Earthling turn,
+  no straight), rudders jammed for the next card; each "turn" an Earthling turn, a phase.
 """
 
 from __future__ import annotations
@@ -21,11 +26,12 @@ from dogfight.batch.spec import (
     RUDDER_RIGHT_BIT,
     SMOKE_BIT,
     STALL,
+    STRAIGHT,
     Bools,
     Ints,
     Spec,
 )
-from dogfight.batch.state import ENGINE_DESTROYED, EXPLODED, BatchState
+from dogfight.batch.state import ENGINE_DESTROYED, EXPLODED, PILOT_INCAPACITATED, BatchState
 
 COUNTERS = 3
 """As :data:`dogfight.rules.standard.COUNTERS`: smoke and flame counters."""
@@ -37,6 +43,10 @@ class Hits:
     def __init__(self, state: BatchState) -> None:
         self.bits = np.zeros(state.present.shape, dtype=np.int64)
         self.engine = np.zeros(state.present.shape, dtype=np.int64)
+        self.wounds = np.zeros(state.present.shape, dtype=np.int64)
+        """000: wounded-pilot icons (each counts)."""
+        self.smokes = np.zeros(state.present.shape, dtype=np.int64)
+        """000: smoke icons (each one on a smoking airplane is a fire)."""
         self.any = False
 
     def add(self, state: BatchState, tables: Ints, targets: Ints, decks: Ints, slots: Ints) -> None:
@@ -48,6 +58,18 @@ class Hits:
         self.any = True
         self.bits[tables, targets] |= icons
         self.engine[tables, targets] += (icons & ENGINE_BIT) > 0
+        self.wounds[tables, targets] += (icons & OBSERVER_BIT) > 0
+        self.smokes[tables, targets] += (icons & SMOKE_BIT) > 0
+
+
+def clock(state: BatchState) -> Ints:
+    """(B,) the turn being played, by the clock of the airplanes' rules: 000's turn for a
+    WW1 airplane, the Earthling turn for a WW2 one (``rules.clocks.turn_of``: three per
+    Martian turn, one per phase)."""
+    if state.spec.one_card:
+        out: Ints = (state.turn - 1) * 3 + state.phase + 1
+        return out
+    return state.turn
 
 
 def apply(state: BatchState, hits: Hits) -> Ints:
@@ -58,6 +80,8 @@ def apply(state: BatchState, hits: Hits) -> Ints:
     if not hits.any:
         return out
     bits = hits.bits
+    if spec.specials == "000":
+        return _apply_000(state, hits)
     two_seater = spec.type_weapon_deck[state.type, 1] >= 0
     state.observer |= ((bits & OBSERVER_BIT) > 0) & two_seater
     state.engine += hits.engine
@@ -73,7 +97,31 @@ def apply(state: BatchState, hits: Hits) -> Ints:
     return out
 
 
-FORBID_LEFT, FORBID_RIGHT, NEED_STALL, NEED_STEEP = 1, 2, 4, 8
+def _apply_000(state: BatchState, hits: Hits) -> Ints:
+    """000's table (``standard.apply`` without 002's and 003's list): wounds and engine
+    hits count each; a smoke on a smoking airplane (or a second smoke drawn with the
+    first) is a fire; fire and the rudders once at a time."""
+    out = np.zeros(state.present.shape, dtype=np.int64)
+    bits = hits.bits
+    state.wounded += hits.wounds
+    state.engine += hits.engine
+    out[(hits.engine > 0) & (state.engine >= 2)] = ENGINE_DESTROYED
+    out[(hits.wounds > 0) & (state.wounded >= 2)] = PILOT_INCAPACITATED
+    # smoke icons one after the other: smoke, then a fire that clears it, then smoke...
+    smoking = state.smoke > 0
+    hit = hits.smokes > 0
+    lit = hit & (smoking | (hits.smokes >= 2))
+    odd = (smoking.astype(np.int64) + hits.smokes) % 2 == 1
+    state.smoke[hit] = np.where(odd[hit], COUNTERS, 0)
+    state.fire[lit | ((bits & FIRE_BIT) > 0)] = COUNTERS
+    turn = np.broadcast_to(clock(state)[:, None] + 1, bits.shape)
+    for k, bit in enumerate((RUDDER_LEFT_BIT, RUDDER_RIGHT_BIT)):
+        jam = (bits & bit) > 0
+        state.rudder[..., k][jam] = turn[jam]
+    return out
+
+
+FORBID_LEFT, FORBID_RIGHT, NEED_STALL, NEED_STEEP, FORBID_STRAIGHT = 1, 2, 4, 8, 16
 """Bits of what a plan may not hold or must hold (:func:`needs`, ``features``)."""
 
 
@@ -86,6 +134,7 @@ def features(spec: Spec, rows: Ints) -> Ints:
         + (arrow == 1).any(axis=-1) * FORBID_RIGHT
         + (spec.card_symbol[rows] == STALL).any(axis=-1) * NEED_STALL
         + spec.card_steep[rows].any(axis=-1) * NEED_STEEP
+        + (spec.card_symbol[rows] == STRAIGHT).any(axis=-1) * FORBID_STRAIGHT
     )
     return out
 
@@ -93,17 +142,20 @@ def features(spec: Spec, rows: Ints) -> Ints:
 def needs(state: BatchState, b: Ints, n: Ints) -> tuple[Ints, Ints]:
     """What the plans of airplanes (b, n) for the turn being planned may not hold and
     must hold (``standard.check_airplane_plan``): no left / right arrow with that rudder
-    jammed this turn; with a damaged engine a stall (002) or a steep card (003)."""
+    jammed this turn; with a damaged engine a stall (002, 000) or a steep card (003); on
+    fire no straight (000)."""
     spec = state.spec
     if spec.specials is None:
         none = np.zeros(np.shape(b), dtype=np.int64)
         return none, none
-    turn = state.turn[b]
+    turn = clock(state)[b]
     forbid = (state.rudder[b, n, 0] == turn) * FORBID_LEFT + (
         state.rudder[b, n, 1] == turn
     ) * FORBID_RIGHT
     engine = (state.engine[b, n] > 0).astype(np.int64)
-    if spec.specials == "002":
+    if spec.specials == "000":
+        forbid = forbid + (state.fire[b, n] > 0) * FORBID_STRAIGHT
+    if spec.specials in ("002", "000"):
         need = engine * NEED_STALL
     elif spec.specials == "003":
         need = engine * NEED_STEEP

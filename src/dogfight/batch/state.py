@@ -15,9 +15,20 @@ import numpy as np
 
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
 
-REASONS = ("", "shot_down", "exploded", "out_of_control", "left_area", "engine_destroyed", "burned")
+REASONS = (
+    "",
+    "shot_down",
+    "exploded",
+    "out_of_control",
+    "left_area",
+    "engine_destroyed",
+    "burned",
+    "pilot_incapacitated",
+)
 """Why an airplane left the game, by code (0: still in play), the referee's words."""
 SHOT_DOWN, EXPLODED, OUT_OF_CONTROL, LEFT_AREA, ENGINE_DESTROYED, BURNED = 1, 2, 3, 4, 5, 6
+PILOT_INCAPACITATED = 7
+"""000's second wound (WW2 airplanes, batch/special.py)."""
 WEAPONS = ("front", "rear")
 
 
@@ -53,7 +64,10 @@ class BatchState:
     fire: Ints
     """Flame counters left (002: an A card as each turn begins; no tailing)."""
     rudder: Ints
-    """(B, N, 2) the turn a jammed rudder forbids left / right arrows (0: none)."""
+    """(B, N, 2) the turn a jammed rudder forbids left / right arrows (0: none); a WW2
+    airplane's turn is an Earthling turn (:func:`dogfight.batch.special.clock`)."""
+    wounded: Ints
+    """000 (WW2 airplanes): wounds taken (a second one eliminates the airplane)."""
     tailing: Bools
     """(B, N, N) 002's tailing this turn: [tailer, tailed]."""
     plan: Ints
@@ -78,8 +92,50 @@ class BatchState:
     """(B, N, 2) damage points each weapon has dealt this game."""
     illegal_points: Ints
     """(B,) damage points of illegal-maneuver cards this game."""
+    tripod: Bools
+    """(B, N) the slot holds a Martian tripod (``type`` is then 0; its model is ``ttype``)."""
+    ttype: Ints
+    """(B, N) tripod model index (``Spec.tripods``), 0 for airplanes."""
+    energy: Ints
+    """(B, N) a tripod's Energy tokens."""
+    rating: Ints
+    """(B, N) its Energy rating (the most it can hold)."""
+    toppled: Ints
+    """(B, N) reminder tokens in the "toppled" box (2 when it topples, 0 standing)."""
+    cooling: Ints
+    """(B, N) heat-ray recovery tokens."""
+    reverse: Bools
+    """(B, N) the last card was a reverse: the next movement card is applied backwards."""
+    moving: Ints
+    """(B, N) movement cards revealed this turn."""
+    steadied: Bools
+    """(B, N) a stationary or running card was revealed this turn."""
+    tplan: Ints
+    """(B, N, 3) a tripod's cards of the turn (global tripod card indexes), -1 for none:
+    a toppled tripod plans only the last phases."""
+    pencil: Bools
+    """(B, N, 3) a recharge pencilled in the plan for each phase (the default a computer
+    player's token choice may keep, ``bots.tokens.choose_token``)."""
+    token: Ints
+    """(B, N) the action token chosen for the phase about to be resolved
+    (``tripod_spec.TOKENS``), set by the policy before each phase."""
+    token_arg: Ints
+    """(B, N) the token's projector side (heat-ray) or sides turned (change of facing)."""
+    token_target: Ints
+    """(B, N) the heat-ray's chosen target slot, -1 for the nearest it reaches; for a
+    recharge or destroying an objective, the objective named (-1: none named)."""
+    obj_x: Floats
+    """(B, O) objective tokens on the table (``objective_ids``): centres."""
+    obj_y: Floats
+    obj_charges: Ints
+    """(B, O) recharges each can still give."""
+    obj_destroyed: Bools
+    """(B, O) destroyed (or not on this table)."""
     side_names: tuple[str, ...]
     names: list[tuple[str, ...]] = field(default_factory=list)
+    objective_ids: tuple[str, ...] = ()
+    """The objectives' ids, the same on every table (one missing from a table is
+    destroyed there)."""
     """Per table, the vehicle id of each slot (empty strings for empty slots)."""
     trig: tuple[Floats, Floats, Floats] | None = field(default=None, repr=False, compare=False)
     """A memo of :func:`heading_trig`: headings and their cosines and sines."""
@@ -131,9 +187,16 @@ def heading_trig(state: BatchState) -> tuple[Floats, Floats]:
     return c, s
 
 
-def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]) -> BatchState:
+def empty_state(
+    spec: Spec,
+    tables: int,
+    slots: int,
+    side_names: tuple[str, ...],
+    objective_ids: tuple[str, ...] = (),
+) -> BatchState:
     """A batch with no airplanes placed and full, unshuffled piles (callers fill it)."""
     b, n, d, s = tables, slots, len(spec.damage_ids), spec.slots
+    o = len(objective_ids)
     order = np.broadcast_to(np.arange(s, dtype=np.int64), (b, d, s)).copy()
     return BatchState(
         spec=spec,
@@ -156,6 +219,7 @@ def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]
         smoke=np.zeros((b, n), dtype=np.int64),
         fire=np.zeros((b, n), dtype=np.int64),
         rudder=np.zeros((b, n, 2), dtype=np.int64),
+        wounded=np.zeros((b, n), dtype=np.int64),
         tailing=np.zeros((b, n, n), dtype=np.bool_),
         plan=np.full((b, n, 3), -1, dtype=np.int64),
         order=order,
@@ -170,7 +234,26 @@ def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]
         winner=np.full(b, -1, dtype=np.int64),
         dealt=np.zeros((b, n, 2), dtype=np.int64),
         illegal_points=np.zeros(b, dtype=np.int64),
+        tripod=np.zeros((b, n), dtype=np.bool_),
+        ttype=np.zeros((b, n), dtype=np.int64),
+        energy=np.zeros((b, n), dtype=np.int64),
+        rating=np.zeros((b, n), dtype=np.int64),
+        toppled=np.zeros((b, n), dtype=np.int64),
+        cooling=np.zeros((b, n), dtype=np.int64),
+        reverse=np.zeros((b, n), dtype=np.bool_),
+        moving=np.zeros((b, n), dtype=np.int64),
+        steadied=np.zeros((b, n), dtype=np.bool_),
+        tplan=np.full((b, n, 3), -1, dtype=np.int64),
+        pencil=np.zeros((b, n, 3), dtype=np.bool_),
+        token=np.zeros((b, n), dtype=np.int64),
+        token_arg=np.zeros((b, n), dtype=np.int64),
+        token_target=np.full((b, n), -1, dtype=np.int64),
+        obj_x=np.zeros((b, o)),
+        obj_y=np.zeros((b, o)),
+        obj_charges=np.zeros((b, o), dtype=np.int64),
+        obj_destroyed=np.ones((b, o), dtype=np.bool_),
         side_names=side_names,
+        objective_ids=objective_ids,
         names=[("",) * n for _ in range(b)],
     )
 
@@ -178,13 +261,16 @@ def empty_state(spec: Spec, tables: int, slots: int, side_names: tuple[str, ...]
 def shuffle_piles(state: BatchState, rows: Ints, rng: np.random.Generator) -> None:
     """Give tables ``rows`` full, freshly shuffled damage piles (a new game's decks).
 
-    Only the piles their airplanes can draw from are shuffled (their weapons' decks, the
-    illegal maneuvers' and the flames' deck): no card of another pile is ever drawn, so
+    Only the piles their vehicles can draw from are shuffled (their weapons' and heat-rays'
+    decks, the illegal maneuvers' and the flames' deck): no card of another pile is ever drawn, so
     its order does not matter."""
     spec = state.spec
     s = state.order.shape[2]
     weapons = spec.type_weapon_deck[state.type[rows][state.present[rows]]].ravel()
-    drawable = np.union1d(weapons[weapons >= 0], [spec.illegal_deck, spec.fire_deck])
+    rays = spec.tripods.type_ray_deck[state.ttype[rows][state.tripod[rows]]]
+    drawable = np.union1d(
+        np.union1d(weapons[weapons >= 0], rays), [spec.illegal_deck, spec.fire_deck]
+    )
     order = np.empty((len(rows), len(drawable), s), dtype=state.order.dtype)
     for k, d in enumerate(drawable.tolist()):
         size = int(spec.damage_size[d])

@@ -1,7 +1,7 @@
 """Time and check the batched simulator (``dogfight bench --batch``): complete random
 duels per second on one core, the same duels by the referee from the same run, one
-phase of 32 airplanes on 256 tables, the differential test and the statistical
-comparison with the referee.
+phase of 32 airplanes on 256 tables, WW2 random duels per second, the differential test
+and the statistical comparison with the referee (the WW1 rulesets and ``ww2``).
 
 Times are the process's CPU time (both engines run on one core), so the figures hold
 on a machine shared with other work."""
@@ -16,21 +16,28 @@ from typing import Any
 import numpy as np
 
 from dogfight.batch.bridge import from_states
-from dogfight.batch.compare import MATCHUPS, matchup
+from dogfight.batch.compare import (
+    MATCHUPS,
+    TRIPOD_MATCHUPS,
+    WW2_MATCHUP,
+    matchup,
+    tripod_matchup,
+)
 from dogfight.batch.differential import run as differential
 from dogfight.batch.game import resolve_phase
 from dogfight.batch.policies import playout_plans
 from dogfight.batch.run import play
-from dogfight.batch.state import reset, tile
+from dogfight.batch.state import BatchState, reset, tile
 from dogfight.bench.engine import peak_memory_mb
 from dogfight.catalog.loader import Catalog
-from dogfight.sim.duel import duel_situation, melee_situation, random_game
+from dogfight.sim.duel import duel_situation, melee_situation, random_game, tripod_situation
 from dogfight.situation.format import build
 
 TARGETS = {
     "batch_games_per_second": 20000.0,
     "batch_to_referee_ratio": 50.0,
     "batch_phase_32x256_per_table_ms": 2.0,
+    "tripod_games_per_second": 2000.0,
 }
 
 
@@ -52,6 +59,36 @@ def batch_games_per_second(catalog: Catalog, games: int, tables: int, seed: int 
 
 
 _PLAYOUT = {"playout": playout_plans}
+
+
+def tripod_games_per_second(catalog: Catalog, games: int, tables: int, seed: int = 0) -> float:
+    """Complete games of a Mk I Locust against a Sopwith Camel and a SPAD XIII (First
+    Contact's line-up under 000's basic rules, :func:`tripod_situation`) with the random
+    bot on both sides, per second on this core."""
+    situation = tripod_situation("mk1-locust", ["sopwith-camel", "spad-xiii"])
+    template = from_states([build(situation, catalog, seed)])
+    bots = {"martians": "random", "earth": "random"}
+    return _random_games_per_second(template, bots, games, tables, seed)
+
+
+def ww2_games_per_second(catalog: Catalog, games: int, tables: int, seed: int = 0) -> float:
+    """Complete WW2 duels (:data:`WW2_MATCHUP` under ``ww2``: a card and a speed marker
+    per Earthling turn, counters, 000's special damage) with the ``random`` bot on both
+    sides, per second on this core."""
+    situation = duel_situation(*WW2_MATCHUP).model_copy(update={"ruleset": "ww2"})
+    template = from_states([build(situation, catalog, seed)])
+    bots = {"allies": "random", "central": "random"}
+    return _random_games_per_second(template, bots, games, tables, seed)
+
+
+def _random_games_per_second(
+    template: BatchState, bots: dict[str, str], games: int, tables: int, seed: int
+) -> float:
+    """Complete games of the template's table with these policies, per CPU-second."""
+    play(template, bots, 256, seed)
+    began = time.process_time()
+    play(template, bots, games, seed, tables=tables)
+    return games / (time.process_time() - began)
 
 
 def referee_games_per_second(catalog: Catalog, games: int, seed: int = 0) -> float:
@@ -93,16 +130,28 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         "batch_phase_32x256_per_table_ms": round(
             phase_per_table_ms(catalog, samples=1 if quick else 5), 3
         ),
+        "tripod_games_per_second": round(
+            tripod_games_per_second(catalog, 2000 if quick else 20_000, 4096), 1
+        ),
+        "batch_ww2_random_games_per_second": round(
+            ww2_games_per_second(catalog, games // 4, 8192), 1
+        ),
     }
     tables = 200 if quick else 10_000
     same = {
         ruleset: differential(catalog, tables, seed=1, ruleset=ruleset).to_json()
-        for ruleset in ("wog", "wow", "wow-basic")
+        for ruleset in ("wog", "wow", "wow-basic", "ww2")
     }
+    same["tripods"] = differential(catalog, tables, seed=1, tripods=True).to_json()
     for report in same.values():
         report["examples"] = report["examples"][:3]
     ours, theirs = (1000, 100) if quick else (10_000, 2_000)
     stats = [matchup(catalog, a, b, ours, theirs, seed=2) for a, b in MATCHUPS]
+    stats += [
+        tripod_matchup(catalog, t, planes, ours, theirs // 4, seed=2, max_turns=12)
+        for t, planes in TRIPOD_MATCHUPS
+    ]
+    stats.append(matchup(catalog, *WW2_MATCHUP, ours, theirs, seed=2, ruleset="ww2"))
     return {
         "figures": figures,
         "targets": TARGETS,

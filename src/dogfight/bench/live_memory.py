@@ -28,7 +28,7 @@ from typing import Any
 
 import httpx
 
-from dogfight.bench.server import _memory_mb, _servers
+from dogfight.bench.server import _memory_mb, _servers, camel_cards
 
 TOUCHING = 16
 """Requests in flight at once while the games are touched."""
@@ -58,9 +58,7 @@ def _make_duels(url: str, count: int, games: list[tuple[str, str, str]]) -> None
         setup = presets(catalog)["duel"]["setup"]
         seats = seats_of(CreateGame(preset="duel"), table_of(setup, catalog))
         rng = random.Random(len(games))
-        deck = catalog.maneuver_decks[catalog.airplanes["sopwith-camel"].maneuver_deck]
-        # the Camel's deck without climb and dive: any three distinct cards are legal
-        cards = [c.id for c in deck.cards if c.symbol.value not in ("climb", "dive")]
+        cards = camel_cards()
         for _ in range(count):
             game, tokens = service.create(setup, "duel", seats, None)
             for turn in range(1, TURNS + 1):

@@ -42,9 +42,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
@@ -53,6 +53,7 @@ import numpy as np
 from dogfight.bench.ws_client import WebSocket
 
 Json = dict[str, Any]
+T = TypeVar("T")
 
 THINK = (0.2, 2.0)
 """Seconds a scripted player waits before sending each plan (uniform): the games run at
@@ -62,6 +63,16 @@ RAMP = 5.0
 """With thinking time, games arrive over this many seconds (not all in one instant)."""
 
 RESULT_TIMEOUT = 60.0
+
+
+def camel_cards() -> list[str]:
+    """The Sopwith Camel's maneuver cards but climb and dive: any three distinct ones are
+    a legal plan for either airplane of a duel (the scripted players draw from them)."""
+    from dogfight.catalog import load_catalog
+
+    catalog = load_catalog()
+    deck = catalog.maneuver_decks[catalog.airplanes["sopwith-camel"].maneuver_deck]
+    return [c.id for c in deck.cards if c.symbol.value not in ("climb", "dive")]
 
 
 def target_p99(games: int, burst: bool, processes: int) -> float:
@@ -78,8 +89,11 @@ def _free_port() -> int:
         return port
 
 
-def _memory_mb(pid: int) -> dict[str, float]:
-    """Resident and peak resident memory of a process (Linux), in MB."""
+def _memory_mb(pid: int, unique: bool = False) -> dict[str, float]:
+    """Resident and peak resident memory of a process (Linux), in MB; with ``unique``
+    also its unique set (``uss_mb``: the pages only this process maps, private clean and
+    dirty, from ``smaps_rollup``: what ending it would give back, its shared libraries
+    left out; reading it walks the process's page tables, a few milliseconds)."""
     out: dict[str, float] = {}
     with contextlib.suppress(OSError):
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -88,6 +102,14 @@ def _memory_mb(pid: int) -> dict[str, float]:
                 out["rss_mb" if name == "VmRSS" else "peak_rss_mb"] = round(
                     int(value.split()[0]) / 1024, 1
                 )
+    if unique:
+        with contextlib.suppress(OSError):
+            private = sum(
+                int(line.split()[1])
+                for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+                if line.startswith(("Private_Clean:", "Private_Dirty:"))
+            )
+            out["uss_mb"] = round(private / 1024, 1)
     return out
 
 
@@ -113,7 +135,9 @@ class Http:
     """One keep-alive HTTP/1.1 connection to a server, as a browser tab holds: requests
     one after the other, a JSON body in and out. Opened again when the server closed it
     or after :data:`IDLE` seconds unused (well before ``dogfight serve`` closes an idle
-    connection, ``KEEP_ALIVE``: a request must not cross the server's closing)."""
+    connection, ``KEEP_ALIVE``: a request must not cross the server's closing). An answer
+    that has not come in :data:`RESULT_TIMEOUT` seconds is an error (never a wait for
+    ever)."""
 
     IDLE = 20.0
 
@@ -153,7 +177,9 @@ class Http:
         try:
             self.sent = time.perf_counter()
             self.writer.write(head.encode() + data)
-            lines = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+            async with asyncio.timeout(RESULT_TIMEOUT):
+                head_read = await self.reader.readuntil(b"\r\n\r\n")
+            lines = head_read.decode("latin-1").split("\r\n")
             status = int(lines[0].split()[1])
             length, close = 0, False
             for line in lines[1:]:
@@ -164,6 +190,9 @@ class Http:
                 elif name == "connection" and value.strip().lower() == "close":
                     close = True
             payload = await self.reader.readexactly(length)
+        except TimeoutError:
+            self.close()
+            raise HttpError(f"{method} {path}: no answer in {RESULT_TIMEOUT:g} s") from None
         except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as exc:
             self.close()
             raise HttpError(f"{method} {path}: {type(exc).__name__}: {exc}") from None
@@ -192,11 +221,16 @@ class Seat:
         """Its connection to the process its plans go to."""
         self.turn_seen = 1
         self.over = False
+        self.dropped = False
+        """Its socket was closed before the game's end (an error, told at once)."""
         self.changed = asyncio.Event()
 
 
 async def _listen(url: str, seat: Seat, connected: asyncio.Event) -> None:
-    ws = await asyncio.wait_for(WebSocket.connect(url), RESULT_TIMEOUT)
+    # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancellation that
+    # comes as the connection opens, and the stopped seat then listened for ever
+    async with asyncio.timeout(RESULT_TIMEOUT):
+        ws = await WebSocket.connect(url)
     try:
         await ws.send(json.dumps({"seat": seat.seat, "token": seat.token, "since": 0}))
         while (raw := await ws.recv()) is not None:
@@ -212,12 +246,20 @@ async def _listen(url: str, seat: Seat, connected: asyncio.Event) -> None:
             if seat.over:
                 await ws.close_handshake()
                 return
+        seat.dropped = True
+        seat.changed.set()
     finally:
         ws.close()
 
 
+class SocketDropped(Exception):
+    """A seat's WebSocket was closed by the server before the game's end."""
+
+
 async def _wait(seat: Seat, turn: int) -> None:
     while not (seat.over or seat.turn_seen > turn):
+        if seat.dropped:
+            raise SocketDropped(f"game {seat.game}, seat {seat.seat}: socket closed at turn {turn}")
         seat.changed.clear()
         await seat.changed.wait()
 
@@ -225,10 +267,14 @@ async def _wait(seat: Seat, turn: int) -> None:
 class Game:
     """One scripted duel: two seats, sockets on one process, plans sent to the next."""
 
-    def __init__(self, index: int, bases: list[str], cards: list[str]) -> None:
+    def __init__(
+        self, index: int, bases: list[str], cards: list[str], body: Json | None = None
+    ) -> None:
         self.index = index
         self.bases = bases
         self.cards = cards
+        self.body = body or {"preset": "duel"}
+        """What its ``POST /api/games`` sends."""
         self.rng = np.random.default_rng(index)
         self.seats: list[Seat] = []
         self.listeners: list[asyncio.Task[None]] = []
@@ -243,7 +289,7 @@ class Game:
         base = self.bases[self.index % len(self.bases)]
         maker = Http(base)
         try:
-            made = await maker.request("POST", "/api/games", {"preset": "duel"})
+            made = await maker.request("POST", "/api/games", self.body)
         finally:
             maker.close()
         game = made["game"]["id"]
@@ -261,7 +307,8 @@ class Game:
         for seat, ready in zip(self.seats, connected, strict=True):
             url = seat.home.replace("http://", "ws://") + f"/api/games/{game}/ws"
             self.listeners.append(asyncio.create_task(_listen(url, seat, ready)))
-        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in connected)), RESULT_TIMEOUT)
+        async with asyncio.timeout(RESULT_TIMEOUT):
+            await asyncio.gather(*(e.wait() for e in connected))
 
     async def _send(self, seat: Seat, turn: int) -> None:
         plan = {"cards": [str(c) for c in self.rng.choice(self.cards, size=3, replace=False)]}
@@ -287,8 +334,8 @@ class Game:
             # from the writing of the turn's last plan (in a burst both are written in
             # one pass of the clients' loop)
             began = max(seat.http.sent for seat in self.seats)
-            waits = asyncio.gather(*(_wait(s, turn) for s in self.seats))
-            await asyncio.wait_for(waits, RESULT_TIMEOUT)
+            async with asyncio.timeout(RESULT_TIMEOUT):
+                await asyncio.gather(*(_wait(s, turn) for s in self.seats))
             self.latencies.append(time.perf_counter() - began)
         except Exception as exc:
             self.errors.append(f"{type(exc).__name__}: {exc}"[:200])
@@ -349,9 +396,14 @@ def _play(
     think: tuple[float, float],
     ready: Callable[[], None] = lambda: None,
 ) -> list[Game]:
-    """The clients' event loop: uvloop when installed (as the servers' is), with
-    Python's cycle collector off while the games are played (see :func:`_no_collector`)."""
-    main = _run_games(bases, games, turns, cards, think, ready)
+    """Play the games on the clients' event loop (:func:`client_loop`)."""
+    return client_loop(_run_games(bases, games, turns, cards, think, ready))
+
+
+def client_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run the clients' coroutine ``main`` on their event loop: uvloop when installed
+    (as the servers' is), with Python's cycle collector off while the games are played
+    (see :func:`_no_collector`)."""
     with _no_collector():
         try:
             import uvloop
@@ -385,14 +437,17 @@ def _servers(
     env: dict[str, str] | None = None,
     start_s: float = 120.0,
     wrap: Callable[[list[str]], list[str]] | None = None,
+    args: Sequence[str] = (),
 ) -> Iterator[tuple[list[str], list[subprocess.Popen[bytes]]]]:
     """``processes`` ``dogfight serve`` processes on ``db`` (with ``floor``: the canned
     server of :mod:`dogfight.bench.floor` instead), with ``env`` added to their
-    environment, each given ``start_s`` seconds to answer; their base URLs. ``wrap``
-    makes each server's command (:meth:`dogfight.bench.callgrind.Callgrind.command`)."""
+    environment and ``args`` to their command, each given ``start_s`` seconds to answer;
+    their base URLs. ``wrap`` makes each server's command
+    (:meth:`dogfight.bench.callgrind.Callgrind.command`)."""
     ports = [_free_port() for _ in range(processes)]
     serve = [
         *(sys.executable, "-m", "dogfight", "serve", "--db", db, "--host", "127.0.0.1"),
+        *args,
         *("--games-per-minute", "0", "--port"),
     ]
     started = [
@@ -461,6 +516,7 @@ def run(
     db: str | None = None,
     floor: bool = False,
     instructions: bool = False,
+    serve_args: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Serve, play ``games`` duels at once for up to ``turns`` turns, report latencies
     (``think``: each player's pause before a plan; (0, 0): a burst, every seat of every
@@ -469,13 +525,9 @@ def run(
     ``instructions`` (a burst): the servers run under callgrind
     (:mod:`dogfight.bench.callgrind`), which counts the instructions they execute while
     the turns are played (``instructions``); their latencies and CPU times are then
-    callgrind's, fifty times slower, and say nothing."""
-    from dogfight.catalog import load_catalog
-
-    catalog = load_catalog()
-    # the Camel's deck without climb and dive: any three distinct cards are a legal plan
-    deck = catalog.maneuver_decks[catalog.airplanes["sopwith-camel"].maneuver_deck]
-    cards = [c.id for c in deck.cards if c.symbol.value not in ("climb", "dive")]
+    callgrind's, fifty times slower, and say nothing. ``serve_args``: added to each
+    server's command (``--log-format json``...)."""
+    cards = camel_cards()
     counter = None
     if instructions:
         from dogfight.bench.callgrind import Callgrind
@@ -489,6 +541,7 @@ def run(
             floor,
             start_s=900.0 if counter else 120.0,
             wrap=None if counter is None else counter.command,
+            args=serve_args,
         ) as (bases, procs),
     ):
         idle = [_memory_mb(p.pid) for p in procs]
@@ -497,9 +550,12 @@ def run(
         servers_before = [_cpu_s(p.pid) for p in procs]
         clients_before = _own_cpu_s()
         servers_ready: list[float] = []
+        database_ready: list[float] = []
 
         def ready() -> None:
             servers_ready.extend(_cpu_s(p.pid) for p in procs)
+            if database_cpu:
+                database_ready.append(database_cpu())
             if counter is not None:
                 for process in procs:
                     counter.zero(process.pid)
@@ -510,7 +566,8 @@ def run(
         clients_cpu = _own_cpu_s() - clients_before
         servers_after = [_cpu_s(p.pid) for p in procs]
         servers_cpu = [a - b for a, b in zip(servers_after, servers_before, strict=True)]
-        database_used = database_cpu() - database_before if database_cpu else None
+        database_after = database_cpu() if database_cpu else None
+        database_used = None if database_after is None else database_after - database_before
         loaded = [_memory_mb(p.pid) for p in procs]
         counted = None
         if counter is not None:
@@ -556,6 +613,11 @@ def run(
             "database_ms_per_turn": round(1000 * database_used / len(ms), 2)
             if ms and database_used is not None
             else None,
+            "database_ms_per_turn_played": round(
+                1000 * (database_after - database_ready[0]) / len(ms), 2
+            )
+            if ms and database_after is not None and database_ready
+            else None,
             "servers_ms_per_turn": round(1000 * sum(servers_cpu) / len(ms), 2) if ms else None,
             "servers_ms_per_turn_played": round(
                 1000 * (sum(servers_after) - sum(servers_ready)) / len(ms), 2
@@ -573,7 +635,8 @@ def run(
             "in a burst, where every game is made before the first turn, also split into the "
             "turns alone (per turn played) and the making of the games and their sockets "
             "(per game made); database: the throwaway PostgreSQL cluster's processes "
-            "(every backend), on the same CPUs, not counted in the servers' figures",
+            "(every backend), on the same CPUs, not counted in the servers' figures (per "
+            "turn played: the turns alone, as the servers')",
         },
         "errors": len(errors),
         "first_errors": errors[:5],

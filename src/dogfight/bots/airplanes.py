@@ -38,7 +38,7 @@ import math
 
 import numpy as np
 
-from dogfight.bots.base import Observation, register
+from dogfight.bots.base import Explanation, Observation, register
 from dogfight.bots.invasion import aim_drops, nearest_enemy
 from dogfight.bots.plane_planner import EASY, HARD, Level, plan_airplane
 from dogfight.bots.sampling import random_airplane_plan, random_seen_airplane_plan, random_tripod
@@ -147,6 +147,13 @@ class PlanningBot(_Observer):
         super().__init__()
         self.level = level
         self.name = level.name
+        self._why: Explanation = {}
+
+    def explain(self) -> Explanation:
+        """Its last turn's WW1 airplanes: their three best plans with their values
+        (expected damage dealt less taken, the end position...; see
+        :mod:`~dogfight.bots.plane_planner`); tripods and WW2 airplanes are not explained."""
+        return {vid: list(ranked) for vid, ranked in self._why.items()}
 
     def plan_turn(
         self, observation: Observation, rules: Rules, seat: frozenset[str], rng: np.random.Generator
@@ -156,14 +163,16 @@ class PlanningBot(_Observer):
         state = self._state(observation, rules, seat)
         scenario = guess_scenario(observation, rules)
         plans: dict[str, Plan] = {}
+        self._why = {}
         for vehicle in _due(state, seat):
             if vehicle.tripod is not None:
                 plans[vehicle.id] = plan_tripod(state, vehicle, scenario, rng)
             elif vehicle.clock == ONE_PHASE:
                 plans[vehicle.id] = plan_ww2_airplane(state, vehicle, self.level, rng)
             else:
-                plan = plan_airplane(state, vehicle, self.level, rng)
-                plans[vehicle.id] = aim_drops(state, vehicle, plan)
+                choice = plan_airplane(state, vehicle, self.level, rng)
+                plans[vehicle.id] = aim_drops(state, vehicle, choice.plan)
+                self._why[vehicle.id] = choice.ranked
         return plans
 
 

@@ -8,20 +8,36 @@ generator it is given, so a seeded game replays exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from dogfight.rules.context import Rules
+from dogfight.rules.events import PlanExplained
 from dogfight.rules.plans import Action, Plan
 
 Observation = dict[str, Any]
 """What :func:`dogfight.rules.observation.observe` returns for the bot's seat."""
 
 
+EXPLAINED = 3
+"""How many of its best plans a bot gives when asked why it chose its plan."""
+
+Ranked = list[tuple[tuple[str, ...], float]]
+"""Plans as their card ids with their values, best first."""
+
+Explanation = dict[str, Ranked]
+"""Why a bot chose its last plans: per vehicle id, its best plans (card ids) with their
+values, best first (three at most; the first is the plan it chose)."""
+
+
 class Bot(Protocol):
-    """A computer player for one seat (a set of vehicles)."""
+    """A computer player for one seat (a set of vehicles).
+
+    A bot may also say why it chose its plans: the optional method of
+    :class:`Explains`, read through :func:`explanation` (which is empty for a bot that
+    has none)."""
 
     name: str
 
@@ -42,6 +58,46 @@ class Bot(Protocol):
         """At the start of a movement step: the tripods' action tokens and, for automated
         tripods, the card each plays (empty dicts when the plans already say it all)."""
         ...
+
+
+@runtime_checkable
+class Explains(Protocol):
+    """A bot that can say why it chose its plans (the optional part of :class:`Bot`)."""
+
+    def explain(self) -> Explanation:
+        """After :meth:`Bot.plan_turn`: for each vehicle it planned and can explain, its
+        three best plans (card ids) with their values, best first. Values compare
+        plans of one vehicle of one bot only; their scale is the bot's own."""
+        ...
+
+
+def explanation(bot: object, plans: Mapping[str, Plan] | None = None) -> Explanation:
+    """What ``bot`` says of its last :meth:`Bot.plan_turn`: its :meth:`Explains.explain`
+    as plain card ids and floats, three plans at most per vehicle; with ``plans`` (what
+    the game took of that turn), only the vehicles whose first ranked plan is their plan.
+    Nothing when it cannot explain itself (a random bot) or answers with what is not an
+    explanation (a computer player's bug never stops a game)."""
+    if not isinstance(bot, Explains):
+        return {}
+    why: Explanation = {}
+    try:
+        for vid, ranked in sorted(bot.explain().items()):
+            rows = [(tuple(str(c) for c in cards), float(value)) for cards, value in ranked]
+            rows = rows[:EXPLAINED]
+            if rows and (plans is None or (vid in plans and rows[0][0] == plans[vid].cards)):
+                why[str(vid)] = rows
+    except Exception:  # a computer player's bug never stops a game, nor loses its plans
+        return {}
+    return why
+
+
+def why_events(turn: int, bot: str, why: Explanation) -> list[PlanExplained]:
+    """The log's ``plan_explained`` events of a seat's ``why`` for ``turn``, by vehicle
+    id; a game's driver logs them once the turn is over (its plans are public then)."""
+    return [
+        PlanExplained(vid, turn, bot, tuple((cards, value) for cards, value in ranked))
+        for vid, ranked in sorted(why.items())
+    ]
 
 
 BotFactory = Callable[[], Bot]

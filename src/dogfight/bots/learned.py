@@ -5,7 +5,8 @@ secrets unknown, as every bot here), turns it into a batch of one table
 (:func:`dogfight.batch.bridge.from_states`) and asks :func:`dogfight.learned.policy.choose`
 for the seat's plans — the same code the batched engine plays. A table the batch does
 not represent (tripods, WW2 airplanes, scenarios' objectives, rockets, the Standard
-Rules' special damage) is flown as the ``hard`` bot flies it.
+Rules' special damage) and WW2 airplanes or tripods are flown as the ``hard`` bot flies
+them.
 
 After each :meth:`LearnedBot.plan_turn`, :meth:`LearnedBot.explain` gives each airplane's
 three best plans with their values, best first.
@@ -20,16 +21,15 @@ import numpy as np
 from dogfight.batch.bridge import from_states
 from dogfight.batch.spec import Spec, build_spec
 from dogfight.bots.airplanes import PlanningBot
-from dogfight.bots.base import Observation, register
+from dogfight.bots.base import Explanation, Observation, register
 from dogfight.bots.invasion import aim_drops
 from dogfight.bots.plane_planner import HARD
 from dogfight.errors import DataError
 from dogfight.learned.policy import choose
 from dogfight.learned.weights import Weights, current
+from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.context import Rules
 from dogfight.rules.plans import Plan
-
-Explanation = dict[str, list[tuple[tuple[str, ...], float]]]
 
 
 class LearnedBot(PlanningBot):
@@ -40,12 +40,12 @@ class LearnedBot(PlanningBot):
         self.name = "learned"
         self.weights = weights or current()
         self._spec: tuple[Rules, Spec | None] | None = None
-        self._explained: Explanation = {}
 
     def explain(self) -> Explanation:
-        """Per vehicle the learned policy planned at the last :meth:`plan_turn`, its
-        three best plans (card names) with their values, best first."""
-        return {vid: list(best) for vid, best in self._explained.items()}
+        """Per airplane planned at the last :meth:`plan_turn`, its three best plans (card
+        ids) with their values, best first: the learned policy's (the weights over its
+        features), or the hard bot's for a table flown as the hard bot flies it."""
+        return super().explain()
 
     def _spec_of(self, rules: Rules) -> Spec | None:
         if self._spec is None or self._spec[0] is not rules:
@@ -59,11 +59,15 @@ class LearnedBot(PlanningBot):
     def plan_turn(
         self, observation: Observation, rules: Rules, seat: frozenset[str], rng: np.random.Generator
     ) -> dict[str, Plan]:
-        self._explained = {}
+        self._why = {}
         spec = self._spec_of(rules)
         if spec is None or observation["over"] or int(observation["phase"]) != 0:
             return super().plan_turn(observation, rules, seat, rng)
         state = self._state(observation, rules, seat)
+        if spec.one_card or any(
+            v.tripod is not None or v.clock == ONE_PHASE for v in state.vehicles.values()
+        ):
+            return super().plan_turn(observation, rules, seat, rng)
         try:
             batch = from_states([state], spec)
         except DataError:
@@ -75,7 +79,7 @@ class LearnedBot(PlanningBot):
                 vid = batch.names[0][slot]
                 cards = tuple(spec.card_ids[int(c)] for c in choice.plans[k])
                 plans[vid] = aim_drops(state, state.vehicles[vid], Plan(cards=cards))
-                self._explained[vid] = [
+                self._why[vid] = [
                     (tuple(spec.card_ids[c] for c in row), round(value, 4))
                     for row, value in choice.best[k]
                 ]

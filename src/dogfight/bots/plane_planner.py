@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from dogfight.bots.base import EXPLAINED, Ranked
 from dogfight.bots.missions import home_edge, leaving_home, mission_bonus
 from dogfight.bots.threats import (
     SAFE_MARGIN,
@@ -558,8 +559,18 @@ def _best(score: Floats, count: int) -> Ints:
     return top
 
 
-def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Generator) -> Plan:
-    """The best plan for one airplane at this level (see the module docstring)."""
+@dataclass(frozen=True)
+class Choice:
+    """An airplane's plan and why: its :data:`EXPLAINED` best plans with their values."""
+
+    plan: Plan
+    ranked: Ranked
+    """The best plans (card ids) and their scores, best first; the first is ``plan``'s."""
+
+
+def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Generator) -> Choice:
+    """The best plan for one airplane at this level (see the module docstring), with the
+    best few it was chosen among (ranking them draws nothing from ``rng``)."""
     rules = state.rules
     deck = rules.deck_of(me.type)
     seqs = airplane_sequences(state, me)
@@ -603,11 +614,18 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
         trapped = None if trapped is None else trapped[kept]
     chosen_seqs = seqs[candidates]
     scored = evaluate(state, me, chosen_seqs, considered, enemies, level.lookahead, trapped=trapped)
-    best = int(np.argmax(scored.score + bonus))
-    cards = tuple(deck.cards[int(i)].id for i in chosen_seqs[best])
+    total = scored.score + bonus
+    # best first; equal values in plan order, so the first is the one argmax would pick
+    order = np.argsort(-total, kind="stable")[:EXPLAINED]
+    ranked = [
+        (tuple(deck.cards[int(i)].id for i in chosen_seqs[int(row)]), float(total[int(row)]))
+        for row in order
+    ]
+    best = int(order[0])
+    cards = ranked[0][0]
     launch = int(scored.rockets[best])
     if launch:
         salvo = [0, 0, 0]
         salvo[launch - 1] = min(2, me.rockets)
-        return Plan(cards=cards, rockets=tuple(salvo))
-    return Plan(cards=cards)
+        return Choice(Plan(cards=cards, rockets=tuple(salvo)), ranked)
+    return Choice(Plan(cards=cards), ranked)

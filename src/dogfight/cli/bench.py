@@ -15,11 +15,39 @@ def _progress(option: str, unit: str, every: int) -> Callable[[int], None]:
     """A long run's progress on stderr: ``dogfight bench <option>: <done> <unit>`` every
     ``every`` items (stdout keeps only the JSON)."""
 
+    say = _say(option)
+
     def progress(done: int) -> None:
         if done % every == 0:
-            sys.stderr.write(f"dogfight bench {option}: {done} {unit}\n")
+            say(f"{done} {unit}")
 
     return progress
+
+
+def _say(option: str) -> Callable[[str], None]:
+    """A long run's news on stderr: ``dogfight bench <option>: <what>``."""
+
+    def say(what: str) -> None:
+        sys.stderr.write(f"dogfight bench {option}: {what}\n")
+
+    return say
+
+
+def _think(given: str | None, default: tuple[float, float]) -> tuple[float, float]:
+    """``--think MIN,MAX`` as two seconds (0 ≤ MIN ≤ MAX ≤ 600); a bad one exits 2."""
+    if given is None:
+        return default
+    try:
+        low, high = (float(part) for part in given.split(","))
+    except ValueError:
+        low = high = -1.0
+    if not 0.0 <= low <= high <= 600.0:
+        sys.stderr.write(
+            f"dogfight bench: --think {given!r}: expected MIN,MAX seconds, "
+            "0 <= MIN <= MAX <= 600 (e.g. 5,20)\n"
+        )
+        raise typer.Exit(2)
+    return (low, high)
 
 
 def register(app: typer.Typer) -> None:
@@ -153,6 +181,50 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[
             int, typer.Option(help="With --fuzz or --switches: the generator's seed.")
         ] = 0,
+        open_games: Annotated[
+            int | None,
+            typer.Option(
+                "--open",
+                metavar="N",
+                min=1,
+                help="With --server: N open games, most waiting a day (their players "
+                "coming back now and then), --active of them played live: result "
+                "latencies, each server's memory against the active games alone, errors, "
+                "load average, the capacity figures (docs/deploy.md). Try 10000.",
+            ),
+        ] = None,
+        active: Annotated[
+            int | None,
+            typer.Option(
+                metavar="N",
+                min=1,
+                help="With --open: games played live at once (default 500; 20 with --quick).",
+            ),
+        ] = None,
+        seconds: Annotated[
+            float | None,
+            typer.Option(
+                min=1.0,
+                help="With --open: seconds of each measured phase (default 60; 10 with --quick).",
+            ),
+        ] = None,
+        think: Annotated[
+            str | None,
+            typer.Option(
+                metavar="MIN,MAX",
+                help="With --open: each live plan's thinking time, drawn between MIN and MAX "
+                "seconds (default 5,20: a person's pace; 0.2,2 with --quick, and the stress "
+                "variant).",
+            ),
+        ] = None,
+        visits: Annotated[
+            float | None,
+            typer.Option(
+                min=0.0,
+                help="With --open: waiting games' players coming back a second (default 20; "
+                "5 with --quick).",
+            ),
+        ] = None,
     ) -> None:
         """Median phase time with 4 to 64 airplanes all in play (constant density and a
         crowded 90 x 90 table), per-plane cost and its growth, random duels per second,
@@ -190,6 +262,22 @@ def register(app: typer.Typer) -> None:
             from dogfight.cli.catalog_option import catalog as load
 
             sys.stdout.write(json.dumps(run_batch(load(), quick=quick), indent=2) + "\n")
+            return
+        if server and open_games is not None:
+            from dogfight.bench import open_games as opened
+
+            measured = opened.run(
+                open_games=open_games,
+                active=active or (20 if quick else 500),
+                processes=processes,
+                db=db,
+                seconds=seconds or (10.0 if quick else opened.SECONDS),
+                visits=(5.0 if quick else opened.VISITS) if visits is None else visits,
+                burst=20 if quick else opened.BURST,
+                say=_say("--open"),
+                think=_think(think, (0.2, 2.0) if quick else opened.HUMAN_THINK),
+            )
+            sys.stdout.write(json.dumps(measured, indent=2) + "\n")
             return
         if server:
             from dogfight.bench.server import THINK, repeated

@@ -12,6 +12,7 @@ import typer
 
 from dogfight.cli.web import DbOption, db_url
 from dogfight.errors import DataError
+from dogfight.words.terms import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -66,7 +67,7 @@ def register(app: typer.Typer) -> None:
                         f"({when:%Y-%m-%d %H:%M:%S} UTC): {f.error}"
                     )
                 print(
-                    f"dogfight doctor: {len(found)} failed game(s); 'dogfight doctor "
+                    f"dogfight doctor: {plural(len(found), 'failed game')}; 'dogfight doctor "
                     "--rollback GAME' takes one back to the planning of its failed turn"
                 )
                 return
@@ -86,7 +87,7 @@ def register(app: typer.Typer) -> None:
             turn, deleted = status.rollback(store, rollback)
             print(
                 f"dogfight doctor: game {rollback} rolled back to the planning of turn {turn} "
-                f"({deleted} stored row(s) of that turn deleted)"
+                f"({plural(deleted, 'stored row')} of that turn deleted)"
             )
             try:
                 game = GameService(store, catalog()).get(rollback)

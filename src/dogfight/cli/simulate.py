@@ -11,6 +11,7 @@ import typer
 
 from dogfight.errors import DataError
 from dogfight.output.files import make_folder
+from dogfight.words.terms import plural
 
 ENGINES = ("local", "ray", "batch", "ray-batch")
 
@@ -107,7 +108,8 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--bots",
                 help="SIDE=BOT pairs, e.g. allies=hard,central=random, or one bot for every "
-                "side (bots: random, easy, hard, martian, automated-tripod, learned); default: "
+                "side (any registered bot: random, easy, hard, martian, automated-tripod, "
+                "learned...; an unknown name lists them); default: "
                 "automated-tripod for a solo scenario's tripods, martian for other tripod "
                 "sides, hard for the others.",
             ),
@@ -188,8 +190,11 @@ def register(app: typer.Typer) -> None:
                     "batch",
                     "the batch engine does not play: " + "; ".join(missing),
                 )
-            chosen = {side: chosen.get(side) or "easy" for side in sides}
-            check_policies(chosen)
+            # the easy bot does not play tripods: a tripod table's default is random
+            tripods = any(v.tripod is not None for v in state.vehicles.values())
+            default = "random" if tripods else "easy"
+            chosen = {side: chosen.get(side) or default for side in sides}
+            check_policies(chosen, tripods)
         else:
             chosen = {side: chosen.get(side) or default_bot(state, side) for side in sides}
         make_folder(out)
@@ -212,7 +217,8 @@ def register(app: typer.Typer) -> None:
             console=console,
             transient=False,
         ) as bar:
-            task = bar.add_task(f"{games} games on {count} {engine} worker(s)", total=games)
+            on = f"{count} {engine} {'worker' if count == 1 else 'workers'}"
+            task = bar.add_task(f"{games} games on {on}", total=games)
             began = time.perf_counter()
 
             def advance(done: int) -> None:
@@ -292,9 +298,9 @@ def register(app: typer.Typer) -> None:
         for mission, count in summary["missions"].items():
             report.print(f"mission {mission} accomplished in {count} of {games} games")
         report.print(
-            f"speed: {speed['games_per_second']:g} games/s on {count} worker(s): "
+            f"speed: {speed['games_per_second']:g} games/s on {plural(count, 'worker')}: "
             f"{speed['per_worker']:g} per worker, {speed['per_core']:g} per core "
-            f"({cores} core(s) used, start-up included)"
+            f"({plural(cores, 'core')} used, start-up included)"
         )
         report.print(f"written to {out}/: results.json, games.csv, win_rates.png, lengths.png")
 

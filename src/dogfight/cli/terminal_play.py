@@ -17,7 +17,7 @@ import numpy as np
 from rich.console import Console
 from rich.panel import Panel
 
-from dogfight.bots.base import Bot, make
+from dogfight.bots.base import Bot, explanation, make, why_events
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError, DogfightError, IllegalPlanError
 from dogfight.rules.action_tokens import KIND as TOKEN
@@ -235,10 +235,13 @@ def play_in_terminal(
     output_fn: Callable[[str], None] = print,
     max_turns: int = MAX_TURNS,
     events_out: list[Event] | None = None,
+    explain: bool = False,
 ) -> GameState:
     """Play ``situation`` with the human on ``human_side`` against ``bot_name`` on every
     other side; returns the final state (also when the human quits). ``events_out``
-    receives every event of the game (a campaign credits victories from them)."""
+    receives every event of the game (a campaign credits victories from them). With
+    ``explain``, after each turn: why the bot chose its plans (its three best with their
+    values, the browser's "why"), for a bot that explains itself."""
     state = build(situation, catalog, seed)
     sides = sides_of(state)
     if human_side not in sides:
@@ -251,6 +254,7 @@ def play_in_terminal(
     }
     output_fn(f"You fly the {human_side} side against the {bot_name} bot (seed {seed}).")
     ended: GameOver | None = None
+    whys: list[Event] | None = [] if explain else None
     try:
         while not state.over and state.turn <= max_turns:
             output_fn(f"--- Turn {state.turn} ---")
@@ -261,7 +265,9 @@ def play_in_terminal(
             while not state.over:
                 if state.awaiting_plans():
                     # every planning phase: a whole turn's, or a WW2 Earthling turn's (001)
-                    state = _planning(state, bots, rngs, mine, input_fn, output_fn, events_out)
+                    state = _planning(
+                        state, bots, rngs, mine, input_fn, output_fn, events_out, whys
+                    )
                     if state.over:
                         break
                 phase = state.phase + 1
@@ -292,6 +298,9 @@ def play_in_terminal(
                     events_out.extend(events)
                 if state.phase == 0:
                     break
+            if whys:  # the turn is over: the bot's plans are public
+                _narrate(whys, mine, output_fn, state)
+                whys.clear()
     except Quit:
         output_fn("Game left unfinished.")
         return state
@@ -313,18 +322,23 @@ def _planning(
     input_fn: Callable[[str], str],
     output_fn: Callable[[str], None],
     events_out: list[Event] | None,
+    whys: list[Event] | None = None,
 ) -> GameState:
     """One planning phase: the bots' plans, then the human's for each of his vehicles
     that plans now (asked again while the engine refuses them). Before a Martian turn
     every vehicle plans; before its second and third action phases only the WW2
-    airplanes do, one card and a speed each (001, "PLANNING")."""
+    airplanes do, one card and a speed each (001, "PLANNING"). ``whys`` (when asked)
+    receives why each bot chose its plans, to be said once the turn is over."""
     due = set(state.planning_due())
     plans: dict[str, Plan] = {}
     for side, bot in bots.items():
         seat = side_seat(state, side)
         if due & seat:
             proposed = bot.plan_turn(observe(state, seat), state.rules, seat, rngs[side])
-            plans.update({v: p for v, p in proposed.items() if v in seat and v in due})
+            taken = {v: p for v, p in proposed.items() if v in seat and v in due}
+            plans.update(taken)
+            if whys is not None:
+                whys.extend(why_events(state.turn, bot.name, explanation(bot, taken)))
     if state.phase:
         output_fn(f"--- Earthling turn: planning phase {state.phase + 1} ---")
     while True:

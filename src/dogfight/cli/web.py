@@ -19,6 +19,7 @@ import typer
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
 from dogfight.situation.format import Situation
+from dogfight.words.terms import plural
 
 if TYPE_CHECKING:
     import uvicorn
@@ -365,16 +366,25 @@ def register(app: typer.Typer) -> None:
         side: Annotated[
             str | None, typer.Option("--as", help="With --vs: your side (default: the first).")
         ] = None,
+        explain: Annotated[
+            bool,
+            typer.Option(
+                "--explain",
+                help="With --vs: after each turn, why the computer chose its plans "
+                "(its three best with their values).",
+            ),
+        ] = False,
         allow_host: AllowHostOption = None,
     ) -> None:
         """Serve, create a game played hot-seat in one browser, and open it; with --vs BOT,
-        play it in the terminal against a computer player."""
+        play it in the terminal against a computer player (``--explain``: and say why it
+        chose its plans after each turn)."""
         from dogfight.cli.catalog_option import catalog
 
         if vs is not None:
             # a new game each time unless --seed asks for a given one (printed either way)
             chosen = seed if seed is not None else secrets.randbelow(2**31)
-            _play_in_terminal(catalog(), scenario, vs, side, chosen)
+            _play_in_terminal(catalog(), scenario, vs, side, chosen, explain)
             return
         from dogfight.server.errors import ApiError
         from dogfight.server.schemas import CreateGame
@@ -481,7 +491,8 @@ def register(app: typer.Typer) -> None:
                 if live.diverged:
                     where = ", ".join(f"turn {t} phase {p}" for t, p in live.diverged)
                     print(
-                        f"dogfight: {len(live.diverged)} step(s) replay differently from what "
+                        f"dogfight: {plural(len(live.diverged), 'step')} replay differently "
+                        "from what "
                         f"was stored (another engine version?): {where}; the transcript holds "
                         "the replay, the header's 'diverged' lists them"
                     )
@@ -519,8 +530,11 @@ def human_side(situation: Situation, cat: Catalog, bot: str, sides: list[str]) -
     return sides[0]
 
 
-def _play_in_terminal(cat: Catalog, preset: str, bot: str, side: str | None, seed: int) -> None:
-    """``dogfight play PRESET --vs BOT``: the same presets as the browser, in the terminal."""
+def _play_in_terminal(
+    cat: Catalog, preset: str, bot: str, side: str | None, seed: int, explain: bool = False
+) -> None:
+    """``dogfight play PRESET --vs BOT [--explain]``: the same presets as the browser, in
+    the terminal."""
     from dogfight.bots.base import make
     from dogfight.cli.terminal_play import play_in_terminal
     from dogfight.server.play.setups import presets
@@ -537,4 +551,4 @@ def _play_in_terminal(cat: Catalog, preset: str, bot: str, side: str | None, see
     human = side or human_side(situation, cat, bot, sides)
     if human not in sides:
         raise DataError("--as", "side", human, "sides: " + ", ".join(sides))
-    play_in_terminal(situation, cat, human, bot, seed)
+    play_in_terminal(situation, cat, human, bot, seed, explain=explain)

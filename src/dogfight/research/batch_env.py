@@ -68,6 +68,14 @@ class DogfightVectorEnv(VectorEnv):
     ) -> None:
         catalog = catalog or load_catalog()
         self.template = from_states([build(situation or duel_situation(), catalog, seed)])
+        if self.template.spec.one_card:
+            # its actions are three-card plans, one step a turn (docs/batch.md, Limits)
+            raise DataError("env", "ruleset", "ww2", "WW2 airplanes (a card and a speed per phase)")
+        if self.template.tripod.any():
+            # its seats are airplanes with airplane plans (docs/batch.md, Limits)
+            names = self.template.names[0]
+            tripods = [names[n] for n in range(len(names)) if self.template.tripod[0, n]]
+            raise DataError("env", "vehicles", ", ".join(tripods), "airplanes only (no tripod)")
         names = self.template.side_names
         self.side = side or names[0]
         if self.side not in names:

@@ -67,6 +67,18 @@ def answer(decision: Decision, action: Any) -> Answer:
     return tuple(decision.default[i] for i in options[index])
 
 
+def action_of(decision: Decision, chosen: Answer) -> int:
+    """The action that gives ``chosen`` (the inverse of :func:`answer`): the option's
+    place for a choice of one option, the reorder's for a reorder; 0 (the planned order,
+    the first option) for an answer no action gives."""
+    if decision.kind in PICKS:
+        return decision.options.index(chosen[0]) if chosen and chosen[0] in decision.options else 0
+    for index, order in enumerate(orders(len(decision.default))):
+        if tuple(decision.default[i] for i in order) == tuple(chosen):
+            return index
+    return 0
+
+
 def mask(decision: Decision | None, count: int) -> npt.NDArray[np.int8]:
     """The legal actions while a decision is pending: the reorders for the agent asked,
     the no-op 0 for any other agent."""

@@ -38,6 +38,7 @@ from dogfight.rules.rays import RayOption
 from dogfight.rules.state import BombCard, GameState, Vehicle
 from dogfight.rules.tripod_harm import topple
 from dogfight.rules.tripods import BOMBS_PREFIX
+from dogfight.words.terms import plural
 
 BOMB_DECK = "C"
 """001: "Each load causes a C damage card to the target tripod(s)." """
@@ -74,7 +75,8 @@ def check_drops(
         raise IllegalPlanError(f"{where}: {vehicle.id} carries no bombs ({LOAD_RULE})")
     if sum(plan.drop) > vehicle.bombs:
         raise IllegalPlanError(
-            f"{where}: drops {sum(plan.drop)} load(s) with {vehicle.bombs} left ({LOAD_RULE})"
+            f"{where}: drops {plural(sum(plan.drop), 'load')} with {vehicle.bombs} left "
+            f"({LOAD_RULE})"
         )
     for phase, loads in enumerate(plan.drop, start=1):
         if not loads:

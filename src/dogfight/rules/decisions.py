@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from dogfight.errors import IllegalPlanError
+from dogfight.words.terms import plural
 
 Answer = tuple[str, ...]
 Answers = Mapping[str, Sequence[str]]
@@ -96,7 +97,7 @@ class Decision:
             return given
         if len(given) != self.count or len(set(given)) != len(given):
             raise IllegalPlanError(
-                f"{self.vehicle}: {self.kind} asks for {self.count} different choice(s), "
+                f"{self.vehicle}: {self.kind} asks for {plural(self.count, 'different choice')}, "
                 f"got {', '.join(given) or 'nothing'}: {self.rule}"
             )
         unknown = [g for g in given if g not in self.options]

@@ -610,6 +610,21 @@ class TripodDecision(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PlanExplained(Event):
+    """Why a computer player chose a vehicle's plan of ``turn``: its best plans (card
+    ids) with the values it gave them, best first (the first is the plan it flew), and
+    the ``bot`` that chose. Never made by the engine: a game's driver logs it once the
+    turn is over (its plan is public then), for a bot that explains itself
+    (:func:`dogfight.bots.base.explanation`). Public."""
+
+    kind: ClassVar[str] = "plan_explained"
+    vehicle: str
+    turn: int
+    bot: str
+    plans: tuple[tuple[tuple[str, ...], float], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ActionCardRevealed(Event):
     """001 (Tripods vs. Tripods): a tripod's secret action card shown, "one at a time,
     according to the initiative values"; ``order`` counts the reveals (tripods of one
@@ -823,6 +838,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Reinforcement,
         SkillUsed,
         TripodDecision,
+        PlanExplained,
         ActionCardRevealed,
         BombsDropped,
         BombCardPlaced,

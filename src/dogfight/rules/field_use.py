@@ -26,6 +26,7 @@ from dogfight.errors import UnusedFieldError
 from dogfight.rules.clocks import ONE_PHASE, clock_for
 from dogfight.rules.context import Rules
 from dogfight.rules.state import Vehicle
+from dogfight.words.terms import plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +59,8 @@ class Kind:
             return f"a tripod ({self.type})"
         era = "WW2" if self.ww2 else "WW1"
         body = "two-seater" if self.rear_gun else "airplane"
-        rockets = f"{self.rockets} rocket counter(s)" if self.rockets else "no rockets"
-        bombs = f"{self.bombs} bomb load(s)" if self.bombs else "no bombs"
+        rockets = plural(self.rockets, "rocket counter") if self.rockets else "no rockets"
+        bombs = plural(self.bombs, "bomb load") if self.bombs else "no bombs"
         return f"a {era} {body} ({self.type}) carrying {rockets} and {bombs}"
 
 

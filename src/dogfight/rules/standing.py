@@ -24,6 +24,7 @@ from dogfight.geometry.shapes import Polygon
 from dogfight.rules import firing, standard
 from dogfight.rules.rays import RayScene
 from dogfight.rules.state import GameState, Vehicle
+from dogfight.words.terms import plural
 
 Verdict = Literal[
     "clear", "partly blocked", "blocked", "out of range", "out of arc", "overlapping", "blind spot"
@@ -146,7 +147,7 @@ def table_ruling(state: GameState) -> TableRuling:
 def _silent(state: GameState, firer: Vehicle, weapon: str) -> tuple[str | None, bool]:
     """Why the weapon cannot fire now, and whether that reason is the owner's secret."""
     if firer.jams.get(weapon):
-        return f"jammed: {firer.jams[weapon]} jam counter(s) left", False
+        return f"jammed: {plural(firer.jams[weapon], 'jam counter')} left", False
     if weapon == "rear" and standard.rear_gun_lost(state, firer):
         return "observer incapacitated (002)", True
     return None, False

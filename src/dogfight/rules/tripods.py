@@ -25,6 +25,7 @@ from dogfight.rules.decks import draw, shuffle_back
 from dogfight.rules.plans import AUTO, GREEN_TOKENS, Action, Plan
 from dogfight.rules.state import BY_ID, Cloud, GameState, Vehicle
 from dogfight.rules.tripod_harm import spend, topple
+from dogfight.words.terms import plural
 
 
 def planned_cards(vehicle: Vehicle) -> int:
@@ -42,13 +43,14 @@ def check_tripod_plan(state: GameState, vehicle: Vehicle, plan: Plan) -> list[Tr
     count = 0 if plan.automated else planned_cards(vehicle)
     if len(plan.cards) != count:
         why = (
-            f' (toppled with {vehicle.tripod.toppled} reminder token(s): 000: "the player '
+            f' (toppled with {plural(vehicle.tripod.toppled, "reminder token")}: 000: "the player '
             'may only plan three cards minus the reminder tokens"'
             if vehicle.tripod.toppled
             else ""
         )
         raise IllegalPlanError(
-            f"{vehicle.id}: plans exactly {count} maneuver card(s), got {len(plan.cards)}{why}"
+            f"{vehicle.id}: plans exactly {plural(count, 'maneuver card')}, "
+            f"got {len(plan.cards)}{why}"
         )
     cards: list[TripodCard] = []
     for card_id in plan.cards:
@@ -67,7 +69,7 @@ def check_tripod_plan(state: GameState, vehicle: Vehicle, plan: Plan) -> list[Tr
         if not plan.automated and phase <= vehicle.tripod.toppled:
             raise IllegalPlanError(
                 f"{vehicle.id}: phase {phase} action {action.token}: the tripod is lying down "
-                f'then ({vehicle.tripod.toppled} reminder token(s); 000: "the player may '
+                f'then ({plural(vehicle.tripod.toppled, "reminder token")}; 000: "the player may '
                 'only plan three cards minus the reminder tokens on the "toppled" box, for '
                 'the last phases of the turn")'
             )
@@ -151,7 +153,7 @@ def check_action(state: GameState, vehicle: Vehicle, action: Action, phase: int)
         action.sides is None or action.sides == 0 or abs(action.sides) > model.facing_limit
     ):
         raise IllegalPlanError(
-            f"{where}: 'sides' turns the base by 1..{model.facing_limit} side(s), "
+            f"{where}: 'sides' turns the base by 1..{plural(model.facing_limit, 'side')}, "
             "positive to the left, negative to the right"
         )
     why = standard.secretly_forbidden(state, vehicle, action.token)

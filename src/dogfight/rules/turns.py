@@ -19,6 +19,7 @@ from dogfight.rules.events import (
 from dogfight.rules.field_use import PLAN_FIELDS, kind_of, refuse_unused
 from dogfight.rules.plans import AUTO, HOLD, Plan, check_plan_shape
 from dogfight.rules.state import BY_ID, GameState, Vehicle
+from dogfight.words.terms import plural
 
 _EVERY_SYMBOL = frozenset(Symbol)
 _LEVEL_SYMBOLS = _EVERY_SYMBOL - {Symbol.CLIMB, Symbol.DIVE}
@@ -156,7 +157,7 @@ def check_rockets(state: GameState, vehicle: Vehicle, plan: Plan) -> None:
         )
     if sum(plan.rockets) > vehicle.rockets:
         raise IllegalPlanError(
-            f"{vehicle.id}: plans {sum(plan.rockets)} rocket(s) with {vehicle.rockets} left"
+            f"{vehicle.id}: plans {plural(sum(plan.rockets), 'rocket')} with {vehicle.rockets} left"
         )
     for phase, count in enumerate(plan.rockets, start=1):
         if count and plan.fire[phase - 1] == HOLD:

@@ -135,7 +135,8 @@ _STAGES = (PlanningStage, TargetsStage, OverStage)
 
 class StepView(TypedDict):
     """A resolved step as a seat saw it: its events (each as stored, with its ``text`` in
-    words and, for an airplane's move, its ``curve``)."""
+    words and, for an airplane's move, its ``curve``; for why a computer player chose a
+    plan, its ``summary`` and ``why``, a line per plan it weighed)."""
 
     index: int
     turn: int

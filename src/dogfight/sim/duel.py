@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,6 +99,36 @@ def tripods_situation(width: float = 90.0, height: float = 90.0) -> Situation:
         )
     data = {"table": {"width": width, "height": height}, "vehicles": vehicles}
     return parse_situation(data, "tripods")
+
+
+def tripod_situation(
+    tripod: str, planes: Sequence[str], width: float = 90.0, height: float = 90.0
+) -> Situation:
+    """One tripod against airplanes, 000's basic rules (the batch's tripod matchups): the
+    tripod at the north facing south, the airplanes spread along the south flying north."""
+    vehicles: list[dict[str, Any]] = [
+        {
+            "id": "tripod",
+            "type": tripod,
+            "side": "martians",
+            "pose": {"x": width / 2, "y": height * 0.7, "heading": 270.0},
+        }
+    ]
+    for i, kind in enumerate(planes):
+        vehicles.append(
+            {
+                "id": f"p{i}",
+                "type": kind,
+                "side": "earth",
+                "pose": {
+                    "x": width * (i + 1) / (len(planes) + 1),
+                    "y": height * 0.3,
+                    "heading": 90.0,
+                },
+            }
+        )
+    data = {"table": {"width": width, "height": height}, "vehicles": vehicles}
+    return parse_situation(data, f"{tripod} vs {', '.join(planes)}")
 
 
 @functools.cache

@@ -22,6 +22,7 @@ from dogfight.sopwith.orders import parse_orders
 from dogfight.sopwith.raster import render_png
 from dogfight.sopwith.report import notation, player_result, published_report, start_sheet
 from dogfight.sopwith.store import Issued, events_json
+from dogfight.words.terms import plural
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,8 @@ class Batch:
         """One message naming every refused file and why (the good ones are kept)."""
         kept = len({o.source for o, _ in self.accepted})
         head = (
-            f"{len(self.refused)} orders file(s) refused"
-            + (f" ({kept} other(s) kept)" if kept else "")
+            f"{plural(len(self.refused), 'orders file')} refused"
+            + (f" ({plural(kept, 'other')} kept)" if kept else "")
             + ": "
         )
         return head + "; ".join(r.reason for r in self.refused)

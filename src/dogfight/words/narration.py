@@ -49,6 +49,17 @@ def ending(over: ev.GameOver) -> dict[str, str]:
     return {"heading": heading, "reason": reason, "scores": scores, "line": line}
 
 
+def why_words(event: ev.PlanExplained) -> tuple[str, list[str]]:
+    """Why a computer player chose a plan, in words: the heading ("Why allied flew 1, 2,
+    3 (hard bot, turn 2)") and a line per plan it weighed, best first ("1, 2, 3: value
+    4.21"). The browser shows the lines under the heading (a collapsed detail), the log
+    and the terminal say them after it."""
+    chosen = ", ".join(event.plans[0][0]) if event.plans else "no plan"
+    heading = f"Why {event.vehicle} flew {chosen} ({event.bot} bot, turn {event.turn})"
+    lines = [f"{', '.join(cards)}: value {value:.2f}" for cards, value in event.plans]
+    return heading, lines
+
+
 def describe(
     event: ev.Event,
     catalog: Catalog | None = None,
@@ -247,6 +258,9 @@ def describe(
             plays = f"card {card}" if card is not None else "no card"
             token = f", {action.replace('_', ' ')}" if action else ""
             return f"{v} (automated tripod, {branch}): {plays}{token}."
+        case ev.PlanExplained():
+            heading, lines = why_words(event)
+            return f"{heading}: {'; '.join(lines)}."
         case ev.Tailing(tailer=t, tailed=f, phase=phase):
             when = "at the start of the turn" if phase == 1 else f"before maneuver {phase}"
             return f"{t} is tailing {f} {when}: {f} shows its next card to {t}."

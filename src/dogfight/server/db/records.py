@@ -7,15 +7,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from dogfight.bots.base import Explanation
 from dogfight.geometry.maneuver import Card, card_curve_numbers
 from dogfight.geometry.pose import Pose
 from dogfight.output.encoding import text
-from dogfight.rules.events import Event, Moved
+from dogfight.rules.events import Event, Moved, PlanExplained
 from dogfight.rules.plans import AUTO, Action, Plan
 from dogfight.rules.standard import acting
 from dogfight.rules.state import GameState
 from dogfight.rules.ww2 import card_flown
-from dogfight.words.narration import describe
+from dogfight.words.narration import describe, why_words
 
 Json = dict[str, Any]
 
@@ -47,10 +48,20 @@ class Answer:
     plans: dict[str, Plan] = field(default_factory=dict)
     """WW2 airplanes' plans of an Earthling turn (001), stored as the answer of phase
     ``-p`` for the planning phase before action phase ``p``."""
+    why: Explanation = field(default_factory=dict)
+    """Why a computer seat chose its plans of a turn (:func:`dogfight.bots.base.explanation`),
+    stored as its answer of phase 0 and logged once the turn is over."""
+    bot: str | None = None
+    """The computer player that gave ``why``."""
 
     def to_json(self) -> Json:
         if self.plans:
             return {"plans": {k: p.to_json() for k, p in self.plans.items()}}
+        if self.why:
+            return {
+                "bot": self.bot,
+                "why": {k: [[list(c), v] for c, v in r] for k, r in self.why.items()},
+            }
         return {
             "fire": self.fire,
             "actions": {
@@ -72,6 +83,11 @@ class Answer:
             cards=dict(data.get("cards", {})),
             decisions=list(data.get("decisions", [])),
             plans={k: Plan.model_validate(p) for k, p in data.get("plans", {}).items()},
+            why={
+                k: [(tuple(str(c) for c in cards), float(v)) for cards, v in ranked]
+                for k, ranked in data.get("why", {}).items()
+            },
+            bot=data.get("bot"),
         )
 
 
@@ -132,9 +148,13 @@ def event_json(event: Event, state: GameState, encoded: Json | None = None) -> J
     a sentence, and for airplane moves the ``curve`` of the centre dot's path (to animate
     and to draw the last maneuvers): the six points of :func:`card_curve_numbers` (the
     centre, the nose, the cubic curve's two handles, the arrowhead, the new centre),
-    each number rounded to 1/1000 cm, from which the page draws the path."""
+    each number rounded to 1/1000 cm, from which the page draws the path; for why a
+    computer player chose a plan, its ``summary`` and a line (``why``) per plan it weighed
+    (the page shows them as a collapsed detail)."""
     out = event.to_json() if encoded is None else dict(encoded)
     out["text"] = describe(event, state.rules.catalog, acting(state))
+    if isinstance(event, PlanExplained):  # the heading and the plans weighed, each a line
+        out["summary"], out["why"] = why_words(event)
     curve = _move_curve(event, state)
     if curve is not None:
         pairs = zip(curve[::2], curve[1::2], strict=True)

@@ -15,6 +15,7 @@ Every function here runs one short transaction on a worker thread, never on the 
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal, cast
 
@@ -100,13 +101,24 @@ def clear(store: Store, game_id: str, seat: str) -> None:
 
 def of_game(store: Store, game_id: str) -> dict[str, Reminder]:
     """The game's reminders by seat."""
+    return {seat: found for (_, seat), found in of_games(store, [game_id]).items()}
+
+
+def of_games(store: Store, game_ids: Collection[str]) -> dict[tuple[str, str], Reminder]:
+    """The reminders of several games, by game and seat, in one query: a server that
+    resolves a hundred turns a second looks them up once per batch of turns, not once
+    per turn (:class:`dogfight.server.play.reminders.Reminders`)."""
     with store.engine.connect() as connection:
         rows = connection.execute(
             select(
-                REMINDERS.c.seat, REMINDERS.c.kind, REMINDERS.c.address, REMINDERS.c.token
-            ).where(REMINDERS.c.game_id == game_id)
+                REMINDERS.c.game_id,
+                REMINDERS.c.seat,
+                REMINDERS.c.kind,
+                REMINDERS.c.address,
+                REMINDERS.c.token,
+            ).where(REMINDERS.c.game_id.in_(list(game_ids)))
         )
-        return {row[0]: _reminder(game_id, *row) for row in rows}
+        return {(row[0], row[1]): _reminder(*row) for row in rows}
 
 
 def claim(store: Store, game_id: str, seat: str, turn: int) -> bool:

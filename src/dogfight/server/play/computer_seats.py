@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from dogfight.bots.base import explanation
 from dogfight.bots.decide import decide
 from dogfight.errors import DogfightError
 from dogfight.rules.chance import step_rng
@@ -77,7 +78,9 @@ def bot_rng(game: LiveGame, seat: Seat, turn: int, phase: int) -> np.random.Gene
 
 def bot_plans(game: LiveGame, seat: Seat, turn: int) -> dict[str, Plan]:
     """A computer player's plans; a plan it gets wrong is replaced by a random legal
-    one (the referee never stalls on a bot)."""
+    one (the referee never stalls on a bot). Why it chose them, when it says
+    (:func:`~dogfight.bots.base.explanation`), is stored as the seat's answer of phase
+    0, logged once the turn is over."""
     from dogfight.bots.random_plans import random_legal_plan, random_tripod_plan
 
     state = game.state
@@ -101,6 +104,12 @@ def bot_plans(game: LiveGame, seat: Seat, turn: int) -> dict[str, Plan]:
             vehicle = state.vehicles[vid]
             make_plan = random_tripod_plan if vehicle.tripod is not None else random_legal_plan
             plans[vid] = make_plan(state, vid, rng)
+        return plans
+    why = explanation(bot, plans)
+    if why:
+        answer = Answer(why=why, bot=seat.bot)
+        game._unsaved.answers.append((turn, 0, seat.id, answer.to_json()))
+        game.answers.setdefault((turn, 0), {})[seat.id] = answer
     return plans
 
 

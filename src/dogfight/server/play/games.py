@@ -29,6 +29,7 @@ from typing import Any, NoReturn, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from dogfight.bots.base import why_events
 from dogfight.catalog.loader import Catalog
 from dogfight.rules.chance import step_rng
 from dogfight.rules.decisions import Decision
@@ -405,7 +406,21 @@ class LiveGame(GameSeats):
         if decisions:
             at = next((i + 1 for i, e in enumerate(events) if e.kind == "phase_started"), 0)
             events = [*events[:at], *decisions, *events[at:]]
+        if new.over or new.turn != turn:  # the turn is over: its plans are public
+            events = [*events, *self._explained(turn)]
         return new, events
+
+    def _explained(self, turn: int) -> list[Event]:
+        """Why the computer seats chose their plans of ``turn`` (their answers of phase 0),
+        seat by seat, vehicle by vehicle."""
+        given = self.answers.get((turn, 0), _NONE)
+        out: list[Event] = []
+        for seat in sorted(self.seats.values(), key=lambda s: s.position):
+            answer = given.get(seat.id)
+            if answer is None:
+                continue
+            out.extend(why_events(turn, answer.bot or "computer", answer.why))
+        return out
 
     def questions(self) -> tuple[dict[str, list[Question]], Any]:
         """For the pending action phase: each human seat's weapons that could fire at

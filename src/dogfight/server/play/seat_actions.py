@@ -17,7 +17,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from pydantic import ValidationError
 
-from dogfight.errors import DataError, DogfightError, UnusedFieldError
+from dogfight.errors import DogfightError, UnusedFieldError
 from dogfight.rules.decisions import Decision
 from dogfight.rules.engine import start_turn
 from dogfight.rules.plans import AUTO, Plan
@@ -28,7 +28,7 @@ from dogfight.server.db.store import Stale
 from dogfight.server.errors import ApiError, GameFailed
 from dogfight.server.play.crashes import crash_point
 from dogfight.server.play.games import LiveGame
-from dogfight.server.play.seating import check_flies, kinds_of
+from dogfight.server.play.seating import check_flies, check_makes, kinds_of
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -230,13 +230,8 @@ def set_bot(game: LiveGame, seat_id: str, bot: str | None) -> None:
     """Hand the seat to a computer player (or back to a person with None)."""
     with game.lock:
         if bot is not None:
-            from dogfight.bots.base import make
-
-            try:
-                make(bot)
-            except DataError as exc:
-                raise ApiError(422, exc.allowed, "bot") from None
             seat = game.seats[seat_id]
+            check_makes(bot, seat.label, "bot")
             vids = {*seat.vehicles, *game.seat_vehicles(seat_id)}
             check_flies(bot, seat.label, kinds_of(game.initial, vids), "bot")
         game.store.update_seat(game.id, seat_id, game.revision, bot=bot)

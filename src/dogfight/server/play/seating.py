@@ -144,7 +144,8 @@ def seats_of(
             seats.append((spec.label, own.pop(), list(spec.vehicles), spec.bot))
         missing = sorted(set(sides.values()) - {s[1] for s in seats})
         if missing:
-            raise ApiError(422, f"no seat plays side(s): {', '.join(missing)}", "seats")
+            sides_word = "side" if len(missing) == 1 else "sides"
+            raise ApiError(422, f"no seat plays {sides_word}: {', '.join(missing)}", "seats")
     elif body.seating == "side":
         for side in sorted(set(sides.values())):
             seats.append((side, side, sorted(v for v, s in sides.items() if s == side), None))
@@ -174,8 +175,21 @@ def seats_of(
             )
         if chosen is not None:
             check_flies(chosen, label, table.kinds(vehicles), f"computer.{label}")
+            check_makes(chosen, label, f"computer.{label}")
         out.append((label, side, vehicles, chosen))
     return out
+
+
+def check_makes(bot: str, seat: str, field: str) -> None:
+    """422 naming ``field``, the seat and why, when the computer player ``bot`` cannot be
+    made (unknown, or its data unreadable: a learned bot's weights missing or of another
+    shape...), so that no game is made, nor a seat handed over, that nobody can play."""
+    from dogfight.bots.base import make
+
+    try:
+        make(bot, field)
+    except DataError as exc:
+        raise ApiError(422, f"the {bot} computer player cannot play {seat}: {exc}", field) from None
 
 
 def check_flies(bot: str, seat: str, kinds: frozenset[str], field: str) -> None:

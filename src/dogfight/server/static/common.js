@@ -111,6 +111,23 @@ export function seatsFromLink(gameId) {
   return held;
 }
 
+// Why computer players' details the reader opened (by turn and vehicle): kept open when
+// the log is drawn again.
+const openWhy = new Set();
+
+// An event of the game's log: a line of words, or for why a computer player chose its
+// plan (plan_explained, logged once the turn is over) a collapsed detail, its summary
+// and a line per plan it weighed, best first (the words are the server's).
+export function logEntry(e) {
+  if (e.kind !== "plan_explained" || !e.why) return el("div", { class: `log ${e.kind}`, text: e.text });
+  const key = `${e.turn}:${e.vehicle}`;
+  const box = el("details", { class: `log ${e.kind}`, "data-vehicle": e.vehicle, open: openWhy.has(key) },
+    el("summary", { text: e.summary }),
+    el("ol", {}, ...e.why.map((line) => el("li", { text: line }))));
+  box.addEventListener("toggle", () => (box.open ? openWhy.add(key) : openWhy.delete(key)));
+  return box;
+}
+
 // The game's log with the notes of the turn clocks that ran out (the summary's
 // clock.ran_out, made by the server from stored rows): each note before its turn's first
 // step, or at the end while its turn is not played yet. `entries(step)` is a step's

@@ -2,7 +2,7 @@
 // behind a curtain). The page keeps only the active seat's view: switching seats drops it
 // and asks the server for the other seat's own view.
 
-import { api, el, loadSeats, plural, logWithClockNotes, saveSeats, seatsFromLink, shownLink } from "./common.js";
+import { api, el, loadSeats, plural, logEntry, logWithClockNotes, saveSeats, seatsFromLink, shownLink } from "./common.js";
 import { Board, along, lerpAngle } from "./board.js";
 import { bombsOf, drawBombs, dropSelect, extraActions, isBomber, renderInvasionDecisions, withDrops } from "./invasion.js";
 import { cardFace, cardName, cardTitle, movePoints, pathAfter, speedClass } from "./cards.js";
@@ -595,7 +595,7 @@ function renderLog() {
       el("h4", { text: s.phase === 0 ? `Turn ${s.turn}` : `Turn ${s.turn}, phase ${s.phase}` }),
       ...s.events
         .filter((e) => e.kind !== "turn_started" && e.kind !== "phase_started")
-        .map((e) => el("div", { class: `log ${e.kind}`, text: e.text })),
+        .map(logEntry),
     ]),
   );
   box.scrollTop = box.scrollHeight;

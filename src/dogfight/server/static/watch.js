@@ -3,7 +3,7 @@
 // every seat sees in common — no hand, no plan, no submit. A game watched one turn behind
 // is shown as the server sends it: the steps of turn N once turn N+1 is resolved.
 
-import { api, el, logWithClockNotes } from "./common.js";
+import { api, el, logEntry, logWithClockNotes } from "./common.js";
 import { Board } from "./board.js";
 import { movePoints } from "./cards.js";
 
@@ -13,6 +13,7 @@ const $ = (id) => document.getElementById(id);
 
 let board = null;
 let steps = [];
+let shown = null; // the last view drawn (the zoom buttons frame its vehicles)
 
 function message(text, kind = "info") {
   const box = $("message");
@@ -21,6 +22,7 @@ function message(text, kind = "info") {
 }
 
 function draw(data) {
+  shown = data;
   const last = steps[steps.length - 1];
   const events = last ? last.events : [];
   const shots = [];
@@ -43,7 +45,7 @@ function draw(data) {
   const box = $("log-entries");
   box.replaceChildren(
     ...logWithClockNotes(game, steps, (s) =>
-      s.events.filter((e) => e.kind !== "phase_started").map((e) => el("div", { class: `log ${e.kind}`, text: e.text })),
+      s.events.filter((e) => e.kind !== "phase_started").map(logEntry),
     ),
   );
 }
@@ -73,6 +75,14 @@ function connect() {
     setTimeout(connect, 1000);
   };
 }
+
+// A large table leaves the bases small: as on the table page, zoom onto the vehicles in
+// play (a base at least 44 px long) or back to the whole table; wheel, pinch and drag too.
+$("zoom-fight").addEventListener("click", () => {
+  if (!shown) return;
+  board.zoomTo(shown.state.vehicles.filter((v) => v.pose && !v.eliminated).map((v) => v.pose));
+});
+$("zoom-all").addEventListener("click", () => board.zoomTo([]));
 
 async function start() {
   board = new Board($("board"), await api("GET", "/api/catalog"));

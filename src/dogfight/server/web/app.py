@@ -19,6 +19,7 @@ from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.telemetry import TelemetryConfig
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 
 from dogfight.catalog.loader import Catalog, load_catalog
 from dogfight.output import encoding
@@ -34,6 +35,7 @@ from dogfight.server.play.reminders import Settings as ReminderSettings
 from dogfight.server.play.seating import known_bots
 from dogfight.server.play.service import GameService, one_arena
 from dogfight.server.play.setups import client_catalog
+from dogfight.server.play.spectators import SpectatorLeases
 from dogfight.server.play.turn_clock import TurnClock
 from dogfight.server.play.workers import GameWorkers
 from dogfight.server.schemas import (
@@ -193,8 +195,12 @@ def create_app(
         for game in list(service.games.values()):
             schedule(game)
         ticking = asyncio.create_task(clock.run())
+        renewing = asyncio.create_task(leases.run())
         yield
         ticking.cancel()
+        renewing.cancel()
+        with contextlib.suppress(SQLAlchemyError):  # a database gone: its leases run out
+            await asyncio.to_thread(leases.close)
         if listener is not None:
             await listener.stop()
         await reminders.close()
@@ -494,6 +500,7 @@ def create_app(
                 schedule(game)
 
     clock = TurnClock(lambda: list(service.games.values()), clock_ran_out, now or time.time)
+    leases = SpectatorLeases(store, now or time.time)
 
     # --- pages -----------------------------------------------------------------------
 
@@ -599,7 +606,7 @@ def create_app(
 
     register_campaigns(app, service, store.engine, cat, start_game, throttle)
     register_series(app, service, store.engine, start_game, throttle)
-    register_watch(app, service, hub, workers, limits)
+    register_watch(app, service, hub, workers, limits, leases)
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> Json:

@@ -19,7 +19,7 @@ from dogfight.server.db.watch_rows import watch_of
 from dogfight.server.errors import ApiError
 from dogfight.server.play import views
 from dogfight.server.play.games import LIGHT_VEHICLES, LiveGame
-from dogfight.server.play.seating import Table, seats_of, table_of
+from dogfight.server.play.seating import Table, check_makes, seats_of, table_of
 from dogfight.server.play.seats import new_token, token_hash
 from dogfight.server.play.service import GameService
 from dogfight.server.play.setups import presets
@@ -154,6 +154,9 @@ class GameMaker:
             (s.label, s.side, list(s.vehicles), s.bot)
             for s in sorted(old.seats.values(), key=lambda s: s.position)
         ]
+        for label, _side, _vehicles, bot in seats:
+            if bot is not None:  # its data may have gone since (a learned bot's weights)
+                check_makes(bot, label, f"computer.{label}")
         old_watch = watch_of(self.service.store, game_id)
         watch = new_token()
         delay = 0 if old_watch is None else old_watch[1]

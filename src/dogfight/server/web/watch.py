@@ -5,8 +5,9 @@ behind when the game was made with ``"watch_delay": 1``.
 
 The watch token is random and stored only as a hash (as a seat's token): a game's id
 alone, which its seats' links and the lobby show, does not let anyone watch. A game's
-spectators' open sockets are limited (``max_spectators``, in each process): one more is
-refused with close code 4429 and the reason.
+spectators' open sockets are limited (``max_spectators``, counted across the server's
+processes: :mod:`dogfight.server.play.spectators`): one more is refused with close code
+4429 and the reason.
 """
 
 from __future__ import annotations
@@ -25,11 +26,13 @@ from dogfight.server.play import views
 from dogfight.server.play.games import LiveGame
 from dogfight.server.play.seats import token_matches
 from dogfight.server.play.service import GameService
+from dogfight.server.play.spectators import SpectatorLeases
 from dogfight.server.play.workers import GameWorkers
 from dogfight.server.web.limits import Limits
 from dogfight.server.web.pages import page
 from dogfight.server.web.refusals import field_of
 from dogfight.server.web.ws import Connection, Hub
+from dogfight.words.terms import plural
 
 WatchHeader = Annotated[str | None, Header(max_length=200)]
 
@@ -58,7 +61,12 @@ def watched_game(service: GameService, game_id: str, token: str | None) -> tuple
 
 
 def register_watch(
-    app: FastAPI, service: GameService, hub: Hub, workers: GameWorkers, limits: Limits
+    app: FastAPI,
+    service: GameService,
+    hub: Hub,
+    workers: GameWorkers,
+    limits: Limits,
+    leases: SpectatorLeases,
 ) -> None:
     """The watch page, its HTTP view and its WebSocket."""
 
@@ -116,9 +124,11 @@ def register_watch(
                 game, delay = watched_game(service, game_id, hello.token)
                 connection.watch_delay = delay
                 most = limits.max_spectators
-                if most and hub.spectators(game_id) >= most:
+                if not leases.admit(game_id, most):
                     raise ApiError(
-                        429, f"at most {most} spectators may watch this game at once", None
+                        429,
+                        f"at most {plural(most, 'spectator')} may watch this game at once",
+                        None,
                     )
                 hub.add(game_id, connection)
                 hub.queue(game, connection)
@@ -128,6 +138,9 @@ def register_watch(
             except ApiError as exc:
                 await close(exc.status, exc.error, exc.field)
                 return
-            await hub.listen(game_id, connection, lambda reason: close(400, reason, None))
+            try:
+                await hub.listen(game_id, connection, lambda reason: close(400, reason, None))
+            finally:
+                await asyncio.to_thread(leases.release, game_id)
         except WebSocketDisconnect:
             return

@@ -135,11 +135,6 @@ class Hub:
                 if not held:
                     del self.games[game_id]
 
-    def spectators(self, game_id: str) -> int:
-        """How many spectators' connections the game has open (in this process)."""
-        with self._lock:
-            return sum(c.watch_delay is not None for c in self.games.get(game_id, ()))
-
     def connections(self, game_id: str) -> list[Connection]:
         with self._lock:
             return list(self.games.get(game_id, ()))

@@ -1,0 +1,335 @@
+"""Random tripod turns on arrays: the cards of a turn, as the referee's random bot
+plans them (``bots.random_plans.random_tripod_plan``), and each phase's action token,
+uniform among the legal options the referee's decision offers
+(``rules.action_tokens.decision`` under 000's basic rules: no objective, no secret
+action cards). The option strings are the referee's, so a token chosen here can be
+handed to it by decision id (the differential test)."""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+import numpy as np
+
+from dogfight.batch.arrays import nonzero, per_slot
+from dogfight.batch.spec import Bools, Floats, Ints
+from dogfight.batch.state import BatchState
+from dogfight.batch.tripod_spec import (
+    CHANGE_FACING,
+    DESTROY_OBJECTIVE,
+    HEAT_RAY,
+    MOVE,
+    NO_TOKEN,
+    RECHARGE,
+    REVERSE,
+    STAND,
+)
+from dogfight.batch.tripods import phase_card
+from dogfight.geometry.hexbase import Side
+
+DRAWS = 16
+"""Sequences drawn at once per tripod, for up to :data:`ROUNDS` rounds; a tripod none of
+whose draws is legal and on the table then looks at every sequence of its deck."""
+ROUNDS = 4
+MARGIN = 2.0
+"""cm: ``bots.tripod_moves.outside_except``'s margin (a plan leaving it goes off the table)."""
+
+
+def poses(state: BatchState, b: Ints, n: Ints, cards: Ints) -> tuple[Floats, Floats]:
+    """Where each sequence ``cards`` (R, K, 3; -1 for a phase lying down) leaves tripod
+    ``n`` of table ``b`` after each phase: (R, K, 3) x and y (``tripod_moves``'s walks)."""
+    tri = state.spec.tripods
+    shape = cards.shape[:2]
+    x = np.broadcast_to(state.x[b, n][:, None], shape).copy()
+    y = np.broadcast_to(state.y[b, n][:, None], shape).copy()
+    h = np.broadcast_to(state.heading[b, n][:, None], shape).copy()
+    backward = np.broadcast_to(state.reverse[b, n][:, None], shape).copy()
+    xs, ys = np.empty((*shape, 3)), np.empty((*shape, 3))
+    for p in range(3):
+        card = cards[..., p]
+        c = np.maximum(card, 0)
+        go = (card >= 0) & tri.card_moves[c]
+        turn = np.where(backward, h + 180.0, h)
+        rad = np.radians(turn)
+        cos, sin = np.cos(rad), np.sin(rad)
+        dx, dy = tri.card_dx[c], tri.card_dy[c]
+        nh = turn + tri.card_turn[c] + np.where(backward, 180.0, 0.0)
+        x = np.where(go, x + dx * cos - dy * sin, x)
+        y = np.where(go, y + dx * sin + dy * cos, y)
+        h = np.where(go, np.mod(nh, 360.0), h)
+        backward = np.where(card >= 0, tri.card_symbol[c] == REVERSE, backward)
+        xs[..., p], ys[..., p] = x, y
+    return xs, ys
+
+
+def _judge(state: BatchState, b: Ints, n: Ints, cards: Ints, count: Ints) -> tuple[Bools, Bools]:
+    """(R, K) whether each sequence is legal for the random bot (Energy cards it can
+    pay, three cards not all movement cards) and whether it also stays on the table."""
+    tri = state.spec.tripods
+    c = np.maximum(cards, 0)
+    laid = cards >= 0
+    paid = (tri.card_energy[c] & laid).sum(axis=2) <= state.energy[b, n][:, None]
+    steady = ((tri.card_symbol[c] != MOVE) & laid).any(axis=2) | (count < 3)[:, None]
+    legal = paid & steady
+    xs, ys = poses(state, b, n, cards)
+    spec = state.spec
+    inside = (
+        (xs >= MARGIN) & (xs <= spec.width - MARGIN) & (ys >= MARGIN) & (ys <= spec.height - MARGIN)
+    ).all(axis=2)
+    return legal, legal & inside
+
+
+@lru_cache(maxsize=64)
+def _every(size: int, count: int) -> Ints:
+    """Every ordered choice of ``count`` distinct cards of ``size`` (``tripod_moves``)."""
+    return np.array(list(itertools.permutations(range(size), count)), dtype=np.int64).reshape(
+        -1, count
+    )
+
+
+def _lay(cards: Ints, count: Ints) -> Ints:
+    """Sequences of ``count`` cards (R, K, 3, the first ``count`` used) as the plan's
+    three phases: a toppled tripod's cards are those of the last phases."""
+    slot = np.arange(3)
+    offset = (3 - count)[:, None, None]
+    index = np.maximum(slot[None, None, :] - offset, 0)
+    out: Ints = np.where(
+        slot[None, None, :] >= offset, np.take_along_axis(cards, index, axis=2), -1
+    )
+    return out
+
+
+def plan_tripods(
+    state: BatchState, rng: np.random.Generator, mask: Bools | None = None, wild: float = 0.0
+) -> None:
+    """Plan the turn of every tripod in play (and in ``mask``) that has not planned it,
+    as the referee's random bot does (``bots.sampling.random_tripod``): uniform among
+    the legal sequences (3 cards less its toppled tokens, no more Energy cards than it
+    has Energy, three cards not all movement cards) that keep it on the table, else
+    among the legal ones. A share ``wild`` of them takes distinct cards with no such
+    care (the differential test: toppling on a third movement card or an Energy card
+    unpaid)."""
+    tri = state.spec.tripods
+    need = state.tripod & state.alive & per_slot(~state.over & (state.phase == 0), state.slots)
+    need &= (state.tplan < 0).all(axis=2)
+    if mask is not None:
+        need &= mask
+    b, n = nonzero(need)
+    if len(b) == 0:
+        return
+    deck = tri.type_deck[state.ttype[b, n]]
+    start, size = tri.deck_start[deck], tri.deck_size[deck]
+    width = int(size.max())
+    exists = np.arange(width)[None, :] < size[:, None]
+    count = 3 - state.toppled[b, n]
+    careless = rng.random(len(b)) < wild
+    chosen = np.full((len(b), 3), -1, dtype=np.int64)
+    todo = np.arange(len(b))
+    for _ in range(ROUNDS):
+        if len(todo) == 0:
+            break
+        keys = rng.random((len(todo), DRAWS, width))
+        keys[~np.broadcast_to(exists[todo][:, None, :], keys.shape)] = np.inf
+        picked = np.argsort(keys, axis=2)[..., :3] + start[todo][:, None, None]
+        cards = _lay(picked, count[todo])
+        _, safe = _judge(state, b[todo], n[todo], cards, count[todo])
+        safe |= careless[todo][:, None]
+        found = safe.any(axis=1)
+        first = safe.argmax(axis=1)
+        chosen[todo[found]] = cards[found, first[found]]
+        todo = todo[~found]
+    for r in todo.tolist():
+        every = _every(int(size[r]), int(count[r])) + int(start[r])
+        cards = _lay(np.pad(every, ((0, 0), (0, 3 - every.shape[1])))[None], count[r : r + 1])
+        legal, safe = _judge(state, b[r : r + 1], n[r : r + 1], cards, count[r : r + 1])
+        pool = np.flatnonzero(safe[0]) if safe.any() else np.flatnonzero(legal[0])
+        pool = pool if len(pool) else np.arange(1)
+        chosen[r] = cards[0, int(pool[int(rng.integers(len(pool)))])]
+    state.tplan[b, n] = chosen
+    # random_tripod pencils a recharge on each standing still card without the Stop
+    # icon while the tripod is short of Energy (its heat-ray pencils no choice keeps)
+    c = np.maximum(chosen, 0)
+    short = state.energy[b, n] < state.rating[b, n]
+    state.pencil[b, n] = (
+        (chosen >= 0) & (tri.card_symbol[c] == STAND) & ~tri.card_stop[c] & short[:, None]
+    )
+
+
+def choosers(state: BatchState, mask: Bools | None = None) -> Bools:
+    """(B, N) the tripods whose seat chooses a token this phase
+    (``action_tokens.choosers``): in play, with a card, standing or standing up now."""
+    out: Bools = (
+        state.tripod
+        & state.alive
+        & per_slot(~state.over, state.slots)
+        & (state.toppled <= 1)
+        & (phase_card(state) >= 0)
+    )
+    if mask is not None:
+        out &= mask
+    return out
+
+
+def enemies(state: BatchState, b: Ints, n: Ints) -> tuple[Bools, Ints]:
+    """(R, N) the enemies in play of tripod ``n`` on table ``b`` and (R,) their number."""
+    out: Bools = state.alive[b] & (state.side[b] != state.side[b, n][:, None])
+    return out, out.sum(axis=1)
+
+
+def _asked(state: BatchState, mask: Bools | None) -> tuple[Ints, Ints, Ints, Bools, Bools] | None:
+    """The choosers (tables, slots and models; None: none), every tripod's token cleared
+    first, and which tokens the rules let each place (``action_tokens.why_not``): a
+    heat-ray (no Stop icon, the heat-ray ready, 1 Energy), a green token (a standing
+    still card without the Stop icon)."""
+    tri = state.spec.tripods
+    state.token[state.tripod] = NO_TOKEN
+    state.token_target[state.tripod] = -1
+    b, n = nonzero(choosers(state, mask))
+    if len(b) == 0:
+        return None
+    card = phase_card(state)[b, n]
+    stop = tri.card_stop[card]
+    ray_ok = ~stop & (state.cooling[b, n] == 0) & (state.energy[b, n] >= 1)
+    green_ok = ~stop & (tri.card_symbol[card] == STAND)
+    return b, n, state.ttype[b, n], ray_ok, green_ok
+
+
+def random_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
+    """Each chooser's token for the phase, uniform among its legal options: none; a
+    heat-ray from each projector, at the nearest or at each enemy in play (the card
+    without the Stop icon, the heat-ray ready, 1 Energy); a change of facing by 1 to
+    the model's limit of sides either way, a recharge or destroying an objective (a
+    standing still card without the Stop icon), each bare or naming an objective still on
+    the table."""
+    tri = state.spec.tripods
+    asked = _asked(state, mask)
+    if asked is None:
+        return
+    b, n, t, ray_ok, green_ok = asked
+    foes, foe_count = enemies(state, b, n)
+    projectors = tri.type_projectors[t]
+    rays = np.where(ray_ok, projectors.sum(axis=1) * (1 + foe_count), 0)
+    facing = tri.type_facing[t]
+    standing = ~state.obj_destroyed[b]  # (R, O) objectives a token may name
+    per = 1 + standing.sum(axis=1)  # a recharge or a destruction: bare, or naming one
+    greens = np.where(green_ok, 2 * facing + 2 * per, 0)
+    u = (rng.random(len(b)) * (1 + rays + greens)).astype(np.int64)
+    token = np.full(len(b), NO_TOKEN, dtype=np.int64)
+    arg = np.zeros(len(b), dtype=np.int64)
+    aim = np.full(len(b), -1, dtype=np.int64)
+    u -= 1
+    is_ray = (u >= 0) & (u < rays)
+    if is_ray.any():
+        r = np.flatnonzero(is_ray)
+        each = 1 + foe_count[r]
+        which = u[r] // each  # the k-th projector of the model
+        side = np.argmax(np.cumsum(projectors[r], axis=1) > which[:, None], axis=1)
+        pick = u[r] % each  # 0: the nearest; k: the k-th enemy by id
+        rank = np.cumsum(foes[r], axis=1)
+        foe = np.argmax(foes[r] & (rank == pick[:, None]), axis=1)
+        token[r], arg[r] = HEAT_RAY, side
+        aim[r] = np.where(pick > 0, foe, -1)
+    u -= rays
+    g = np.flatnonzero((u >= 0) & (u < greens))
+    if len(g):
+        k = u[g]
+        turn = k < 2 * facing[g]
+        sides = (k // 2 + 1) * np.where(k % 2 == 0, 1, -1)
+        rest = k - 2 * facing[g]
+        green = np.where(rest < per[g], RECHARGE, DESTROY_OBJECTIVE)
+        which = rest % per[g]  # 0: bare; j: the j-th objective still on the table
+        rank = np.cumsum(standing[g], axis=1)
+        named = np.argmax(standing[g] & (rank == which[:, None]), axis=1)
+        token[g] = np.where(turn, CHANGE_FACING, green)
+        arg[g] = np.where(turn, sides, 0)
+        aim[g] = np.where(~turn & (which > 0), named, -1)
+    state.token[b, n] = token
+    state.token_arg[b, n] = arg
+    state.token_target[b, n] = aim
+
+
+REACH_MARGIN = 12.0
+"""As ``bots.tokens.REACH_MARGIN``: an enemy this far beyond the ruler is worth a
+heat-ray token (it moves before the firing step)."""
+
+
+def _off(normal: Floats, bearing: Floats) -> Floats:
+    """``bots.direction.bearing_off``: how far (0..180 degrees) a direction points from a
+    bearing."""
+    out: Floats = np.abs(np.mod(normal - bearing + 180.0, 360.0) - 180.0)
+    return out
+
+
+def bot_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
+    """Each chooser's token as every computer player chooses it
+    (``bots.tokens.choose_token``): the heat-ray when it is legal, the nearest enemy's
+    centre is within the ruler and a margin and it has 2 Energy or more, through the
+    projector facing that enemy most squarely; else a recharge on a standing still card
+    when short of Energy, or the recharge pencilled in; else the change of facing that
+    brings the front to the nearest enemy, when it gains more than 30 degrees; else
+    none. (000's tokens are face up: no blank card.)"""
+    tri = state.spec.tripods
+    asked = _asked(state, mask)
+    if asked is None:
+        return
+    b, n, t, ray_ok, green_ok = asked
+    energy = state.energy[b, n]
+    foes, _ = enemies(state, b, n)
+    dx = state.x[b] - state.x[b, n][:, None]
+    dy = state.y[b] - state.y[b, n][:, None]
+    gap = np.where(foes & ((dx != 0.0) | (dy != 0.0)), np.hypot(dx, dy), np.inf)
+    near = np.argmin(gap, axis=1)  # the first of equals, in id order
+    rows = np.arange(len(b))
+    distance = gap[rows, near]
+    seen = np.isfinite(distance)
+    bearing = np.degrees(np.arctan2(dy[rows, near], dx[rows, near]))
+    heading = state.heading[b, n]
+    sides = np.arange(6)
+    aim = np.where(
+        tri.type_projectors[t], _off(heading[:, None] + 60.0 * sides, bearing[:, None]), np.inf
+    )
+    fire = ray_ok & seen & (energy >= 2) & (distance <= tri.type_ray_length[t] + REACH_MARGIN)
+    refill = green_ok & (energy < state.rating[b, n])
+    pencilled = green_ok & state.pencil[b, n, np.minimum(state.phase[b], 2)]
+    # the changes of facing in the options' order: +1, -1, +2, -2, ... to the limit
+    turns = np.array([k for m in (1, 2, 3) for k in (m, -m)])
+    allowed = np.abs(turns)[None, :] <= tri.type_facing[t][:, None]
+    off = np.where(allowed, _off(heading[:, None] + 60.0 * turns, bearing[:, None]), np.inf)
+    best = np.argmin(off, axis=1)
+    swing = green_ok & seen & (off[rows, best] + 30.0 < _off(heading, bearing))
+    token = np.select(
+        [fire, refill | pencilled, swing],
+        [HEAT_RAY, RECHARGE, CHANGE_FACING],
+        NO_TOKEN,
+    )
+    state.token[b, n] = token
+    state.token_arg[b, n] = np.where(
+        token == HEAT_RAY, np.argmin(aim, axis=1), np.where(token == CHANGE_FACING, turns[best], 0)
+    )
+    state.token_target[b, n] = -1
+
+
+def option(state: BatchState, b: int, n: int) -> str:
+    """Tripod ``n`` of table ``b``'s token as the referee's option string
+    (``action_tokens.encode``)."""
+    token = int(state.token[b, n])
+    if token == HEAT_RAY:
+        aim = int(state.token_target[b, n])
+        at = "" if aim < 0 else f"@{state.names[b][aim]}"
+        return f"heat_ray:{Side(int(state.token_arg[b, n])).label}{at}"
+    if token == CHANGE_FACING:
+        return f"change_facing:{int(state.token_arg[b, n]):+d}"
+    if token in (RECHARGE, DESTROY_OBJECTIVE):
+        name = "recharge" if token == RECHARGE else "destroy_objective"
+        named = int(state.token_target[b, n])
+        return name if named < 0 else f"{name}:{state.objective_ids[named]}"
+    return "none"
+
+
+def random_turn(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
+    """The ``random`` policy's tripods, as the referee's random bot plays them: a random
+    turn's cards (:func:`plan_tripods`), then this phase's token as every computer player
+    chooses it (:func:`bot_tokens`)."""
+    plan_tripods(state, rng, mask)
+    bot_tokens(state, rng, mask)
