@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dogfight.batch import easy as _easy  # noqa: F401  (registers the easy bot)
+from dogfight.batch import learned as _learned  # noqa: F401  (registers the learned bot)
 from dogfight.batch.game import resolve_phase
 from dogfight.batch.policies import POLICIES, Policy
 from dogfight.batch.spec import Bools, Ints

@@ -1,10 +1,14 @@
-"""Time the computer players: the hard airplane bot's decision, and whole bot-vs-bot
-games of *A Spark of Hope* on two worker processes."""
+"""Time the computer players: the hard and learned airplane bots' decisions, whole
+bot-vs-bot games of *A Spark of Hope* on two worker processes, and the learned bot's
+figures (``dogfight bench --bots``): its win rate against the hard bot in referee duels,
+its decision time, batched duels per CPU-second."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
+from typing import Any
 
 import numpy as np
 
@@ -15,19 +19,25 @@ from dogfight.rules.engine import resolve_phase, start_turn
 from dogfight.rules.observation import observe, side_seat
 from dogfight.sim.duel import duel_situation
 from dogfight.sim.parallel import RunSpec, run_local
+from dogfight.sim.stats import wilson
 from dogfight.situation.format import build
 from dogfight.situation.scenarios import scenario_situation
 
 
 def hard_bot_decision_median_ms(catalog: Catalog, quick: bool = False) -> float:
-    """Median time of the ``hard`` bot's plan_turn (one airplane against one) at the start
-    of every turn of seeded duels against the ``random`` bot."""
+    """Median time of the ``hard`` bot's plan_turn (see :func:`decision_median_ms`)."""
+    return decision_median_ms(catalog, "hard", quick)
+
+
+def decision_median_ms(catalog: Catalog, bot: str, quick: bool = False) -> float:
+    """Median time of ``bot``'s plan_turn (one airplane against one) at the start of
+    every turn of seeded duels against the ``random`` bot."""
     samples = 15 if quick else 80
     times: list[float] = []
     game = 0
     while len(times) < samples:
         state = build(duel_situation(), catalog, game)
-        hard, other = make("hard"), make("random")
+        hard, other = make(bot), make("random")
         rng = np.random.default_rng(game)
         while not state.over and state.turn <= 10 and len(times) < samples:
             allies, central = side_seat(state, "allies"), side_seat(state, "central")
@@ -64,3 +74,94 @@ def spark_of_hope_games_per_second(
     began = time.process_time()
     run_local(spec, workers)
     return round(games / (time.process_time() - began), 2)
+
+
+def learned_against(
+    catalog: Catalog,
+    games: int,
+    first: str = "sopwith-camel",
+    second: str = "albatros-d5a",
+    ruleset: str = "wog",
+    opponent: str = "hard",
+    workers: int = 2,
+) -> dict[str, Any]:
+    """The learned bot against ``opponent`` in ``games`` referee duels of ``first``
+    (allies) against ``second`` as each side: its share of the decided games with the
+    95% (Wilson) interval."""
+    situation = duel_situation(first, second).model_copy(update={"ruleset": ruleset})
+    out: dict[str, Any] = {"matchup": f"{first} vs {second} ({ruleset})", "games": games}
+    for me, them in (("allies", "central"), ("central", "allies")):
+        spec = RunSpec(
+            situation=situation.model_dump(mode="json", exclude_defaults=True),
+            bots={me: "learned", them: opponent},
+            seed=1,
+            games=games,
+            data=catalog.folders[1] if len(catalog.folders) > 1 else None,
+        )
+        results = run_local(spec, workers)
+        wins = sum(r["winner"] == me for r in results)
+        decided = sum(r["winner"] is not None for r in results)
+        low, high = wilson(wins, decided)
+        out[me] = {
+            "wins": wins,
+            "decided": decided,
+            "share": round(wins / max(1, decided), 4),
+            "ci95": [round(low, 4), round(high, 4)],
+        }
+    return out
+
+
+def batched_duels_per_cpu_second(catalog: Catalog, bot: str, games: int) -> float:
+    """Complete batched duels (Camel against Albatros) per CPU-second with ``bot`` on
+    both sides."""
+    from dogfight.batch.bridge import from_states
+    from dogfight.batch.run import play
+
+    template = from_states([build(duel_situation(), catalog, 0)])
+    began = time.process_time()
+    play(template, {"allies": bot, "central": bot}, games, 0)
+    return round(games / (time.process_time() - began), 1)
+
+
+OTHER_MATCHUPS = (
+    ("spad-xiii", "fokker-dr1", "wog"),
+    ("bristol-f2b", "fokker-d7", "wog"),
+    ("bristol-f2b", "fokker-d7", "wow"),
+)
+"""The statistical test's other airplane matchups (``dogfight.batch.compare``)."""
+
+
+def learned_figures(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
+    """``dogfight bench --bots``: the learned bot against the hard bot in referee duels
+    (``duel`` as each side, 2,000 games; the three other matchups), its decision time,
+    batched duels per CPU-second with learned or easy bots on both sides; the machine's
+    load average beside them."""
+    from dogfight.learned.weights import current
+
+    weights = current()
+    games = 20 if quick else 2000
+    others = 10 if quick else 500
+    out: dict[str, Any] = {
+        "weights": weights.source,
+        "recipe": weights.recipe.model_dump() if weights.recipe else None,
+        "load_average_before": [round(x, 2) for x in os.getloadavg()],
+        "learned_decision_median_ms": decision_median_ms(catalog, "learned", quick),
+        "targets": {
+            "duel_share": 0.65,
+            "duel_ci_low": 0.60,
+            "decision_median_ms": 2.0,
+            "batched_duels_per_cpu_second": 2000,
+        },
+    }
+    out["duel"] = learned_against(catalog, games)
+    out["other_matchups"] = [
+        learned_against(catalog, others, first, second, ruleset)
+        for first, second, ruleset in OTHER_MATCHUPS
+    ]
+    batched = 64 if quick else 4000
+    out["batched_duels_per_cpu_second"] = {
+        "learned": batched_duels_per_cpu_second(catalog, "learned", batched),
+        "easy": batched_duels_per_cpu_second(catalog, "easy", batched // 4),
+    }
+    out["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    return out

@@ -12,6 +12,7 @@ BOT_MODULES = (
     "dogfight.bots.random_plans",
     "dogfight.bots.airplanes",
     "dogfight.bots.automated_tripod",
+    "dogfight.bots.learned",
 )
 """Modules that register bots when imported (new bot modules add themselves here)."""
 

@@ -231,3 +231,7 @@ app.add_typer(_db_app, name="db")
 from dogfight.cli.backup import register as _register_backup  # noqa: E402
 
 _register_backup(app)
+
+from dogfight.cli.train import register as _register_train  # noqa: E402
+
+_register_train(app)

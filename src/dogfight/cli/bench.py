@@ -78,6 +78,15 @@ def register(app: typer.Typer) -> None:
                 "test (10,000 tables per ruleset) and win rates against the referee.",
             ),
         ] = False,
+        bots: Annotated[
+            bool,
+            typer.Option(
+                "--bots",
+                help="The learned bot's figures: its win rate against the hard bot in "
+                "referee duels (2,000 per side; 20 with --quick), its decision time, batched "
+                "duels per CPU-second with learned or easy bots on both sides.",
+            ),
+        ] = False,
         burst: Annotated[
             bool,
             typer.Option(
@@ -241,6 +250,12 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(json.dumps(counted, indent=2) + "\n")
             if counted["failed"]:
                 raise typer.Exit(1)
+            return
+        if bots:
+            from dogfight.bench.bots import learned_figures
+            from dogfight.cli.catalog_option import catalog as load
+
+            sys.stdout.write(json.dumps(learned_figures(load(), quick=quick), indent=2) + "\n")
             return
         if batch:
             from dogfight.bench.batch import run as run_batch

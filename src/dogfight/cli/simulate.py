@@ -108,8 +108,8 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--bots",
                 help="SIDE=BOT pairs, e.g. allies=hard,central=random, or one bot for every "
-                "side (any registered bot: random, easy, hard, martian, automated-tripod...; "
-                "an unknown name lists them); default: "
+                "side (any registered bot: random, easy, hard, martian, automated-tripod, "
+                "learned...; an unknown name lists them); default: "
                 "automated-tripod for a solo scenario's tripods, martian for other tripod "
                 "sides, hard for the others.",
             ),
@@ -120,7 +120,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--engine",
                 help="local (processes), ray, batch (the batched simulator: airplane tables "
-                "of wog, wow, wow-basic; bots random and easy) or ray-batch (batches on "
+                "of wog, wow, wow-basic; bots random, easy and learned) or ray-batch (batches on "
                 "Ray workers).",
             ),
         ] = "local",
