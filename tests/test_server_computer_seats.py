@@ -114,3 +114,24 @@ def test_a_computer_seat_whose_bot_cannot_be_made_is_refused(
         )
         assert handed.status_code == 422, handed.text
         assert handed.json()["field"] == "bot" and "weights.npz" in handed.json()["error"]
+
+
+def test_a_learned_seat_whose_weights_cannot_be_read_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33, bad input: "the server refuses a `learned` seat with a 4xx when the file
+    cannot be read, and the game is not created" — the real learned bot, its weights file
+    (``DOGFIGHT_LEARNED_WEIGHTS``) truncated."""
+    truncated = tmp_path / "weights.json"
+    truncated.write_text('{"engine_version": ', encoding="utf-8")
+    with client(tmp_path / "games.sqlite") as c:
+        assert "learned" in c.get("/api/catalog").json()["bots"]
+        made = c.post("/api/games", json={"preset": "duel", "computer": {"central": "learned"}})
+        assert made.status_code == 201, made.text  # the shipped weights play
+        listed = c.get("/api/games").json()["games"]
+        monkeypatch.setenv("DOGFIGHT_LEARNED_WEIGHTS", str(truncated))
+        answer = c.post("/api/games", json={"preset": "duel", "computer": {"central": "learned"}})
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["field"] == "computer.central"
+        assert str(truncated) in answer.json()["error"]
+        assert c.get("/api/games").json()["games"] == listed  # no game made
