@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from browser_helpers import (  # the fixtures are used by name
+    both_viewports,
     browser_fixture,  # noqa: F401
     create_game,
     needs_chromium,
@@ -55,3 +56,22 @@ def test_the_log_shows_why_the_computer_chose_its_plan(server: Server, browser: 
     watcher.wait_for_selector(WHY)
     assert watcher.locator(f"{WHY} summary").inner_text() == summary
     assert page.errors == [] and again.errors == [] and watcher.errors == []
+
+
+def test_the_learned_computer_seat_plays_and_says_why(server: Server, browser: Any) -> None:
+    """Issue 33 item 3: a `learned` computer seat in the browser, its why in the log."""
+    made = create_game(server, {"preset": "duel", "computer": {"central": "learned"}})
+    allies = next(s for s in made["seats"] if s["label"] == "allies")
+    page = open_seat(browser, server, allies["link"])
+    assert plan_for(page, "camel") == "camel"
+    pick(page, "camel", ["1", "2", "3"])
+    page.wait_for_selector("#submit-plans:not([disabled])")
+    submit(page)
+    page.wait_for_selector(WHY)
+    why = page.locator(WHY)
+    assert "(learned bot, turn 1)" in why.locator("summary").inner_text()
+    why.locator("summary").click()
+    lines = why.locator("li").all_inner_texts()
+    assert 1 <= len(lines) <= 3 and all(": value " in line for line in lines)
+    both_viewports(page, "issue33-learned-why", show=WHY)
+    assert page.errors == []
