@@ -47,7 +47,7 @@ def test_batch_runs_do_not_depend_on_workers() -> None:
 @pytest.mark.parametrize(
     "args,needle",
     [
-        (["first-contact"], "Standard Rules"),
+        (["first-contact"], "ace skills"),
         (["first-contact"], "scenario 'first-contact'"),
         ([str(EXAMPLES / "ww2-locust-bf109.json")], "tripods (mk1-locust)"),
         ([str(EXAMPLES / "duel.json"), "--bots", "hard"], "random"),

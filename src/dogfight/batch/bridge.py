@@ -16,9 +16,21 @@ from dogfight.rules.clocks import clock_for
 from dogfight.rules.plans import Flown, Plan
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 
-STATUS = ("engine", "observer", "smoke", "fire", "rudder_left", "rudder_right", "wounded")
+STATUS = (
+    "engine",
+    "observer",
+    "smoke",
+    "fire",
+    "rudder_left",
+    "rudder_right",
+    "wounded",
+    "gyroscope",
+    "reverse_destroyed",
+    "smoke_generator",
+)
 """The lasting special damage (``Vehicle.status``) the batch keeps: 002's and 003's, and
-000's on WW2 airplanes (a wounded pilot)."""
+000's (a wounded pilot; a tripod's gyroscope, reverse mechanism, black smoke
+generator)."""
 
 
 def not_covered(state: GameState) -> list[str]:
@@ -112,6 +124,9 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
             batch.fire[b, n] = v.status.get("fire", 0)
             batch.rudder[b, n] = (v.status.get("rudder_left", 0), v.status.get("rudder_right", 0))
             batch.wounded[b, n] = v.status.get("wounded", 0)
+            batch.gyroscope[b, n] = v.status.get("gyroscope", 0)
+            batch.reverse_out[b, n] = bool(v.status.get("reverse_destroyed", 0))
+            batch.smoke_out[b, n] = bool(v.status.get("smoke_generator", 0))
             batch.resistance[b, n] = v.resistance
             if v.previous is not None:
                 batch.prev_symbol[b, n] = SYMBOLS.index(v.previous.symbol)
@@ -265,6 +280,9 @@ def status_of(batch: BatchState, b: int, n: int) -> dict[str, int]:
         int(batch.rudder[b, n, 0]),
         int(batch.rudder[b, n, 1]),
         int(batch.wounded[b, n]),
+        int(batch.gyroscope[b, n]),
+        int(batch.reverse_out[b, n]),
+        int(batch.smoke_out[b, n]),
     )
     return {k: value for k, value in zip(STATUS, values, strict=True) if value}
 

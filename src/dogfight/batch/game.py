@@ -601,7 +601,7 @@ def _fire(
             longer = (state.wounded[t[jammed], i] > 0) & (spec.specials == "000")
             state.jams[t[jammed], i, w] = spec.jam_maneuvers + longer
     if log.tripod is not None:
-        ray_damage(state, log.tripod, dice, exploded)
+        ray_damage(state, log.tripod, dice, exploded, hits)
     by_special = special.apply(state, hits)
     down = state.damage >= state.resistance
     reason = np.where(

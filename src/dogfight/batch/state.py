@@ -67,7 +67,15 @@ class BatchState:
     """(B, N, 2) the turn a jammed rudder forbids left / right arrows (0: none); a WW2
     airplane's turn is an Earthling turn (:func:`dogfight.batch.special.clock`)."""
     wounded: Ints
-    """000 (WW2 airplanes): wounds taken (a second one eliminates the airplane)."""
+    """000: wounds taken (a second one eliminates the vehicle)."""
+    gyroscope: Ints
+    """000, a tripod: the turn its gyroscope out of order forbids a change of facing (0:
+    none)."""
+    reverse_out: Bools
+    """000, a tripod: its reverse mechanism destroyed (no reverse card)."""
+    smoke_out: Bools
+    """000, a tripod: its black smoke generator disabled (the batch lays no black smoke:
+    kept for the referee's status)."""
     tailing: Bools
     """(B, N, N) 002's tailing this turn: [tailer, tailed]."""
     plan: Ints
@@ -220,6 +228,9 @@ def empty_state(
         fire=np.zeros((b, n), dtype=np.int64),
         rudder=np.zeros((b, n, 2), dtype=np.int64),
         wounded=np.zeros((b, n), dtype=np.int64),
+        gyroscope=np.zeros((b, n), dtype=np.int64),
+        reverse_out=np.zeros((b, n), dtype=np.bool_),
+        smoke_out=np.zeros((b, n), dtype=np.bool_),
         tailing=np.zeros((b, n, n), dtype=np.bool_),
         plan=np.full((b, n, 3), -1, dtype=np.int64),
         order=order,
