@@ -9,7 +9,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from dogfight.batch.spec import SYMBOLS, Spec, build_spec, uncovered
-from dogfight.batch.state import REASONS, WEAPONS, BatchState, empty_state
+from dogfight.batch.state import NEVER, REASONS, SKILLS, WEAPONS, BatchState, empty_state
+from dogfight.catalog.models import Skill
 from dogfight.errors import DataError
 from dogfight.geometry.pose import Pose
 from dogfight.rules.clocks import clock_for
@@ -65,8 +66,9 @@ def not_covered(state: GameState) -> list[str]:
         missing.append("reinforcements")
     if state.targets:
         missing.append("missions' target cards (002)")
-    if any(v.skills for v in state.vehicles.values()):
-        missing.append("ace skills")
+    skills = sorted({k for v in state.vehicles.values() for k in v.skills} - set(SKILLS))
+    if skills:
+        missing.append("ace skills (" + ", ".join(skills) + ")")
     if any(v.rockets for v in state.vehicles.values()):
         missing.append("rockets")
     statuses = {k for v in state.vehicles.values() for k in v.status} - set(STATUS)
@@ -125,6 +127,9 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
             batch.rudder[b, n] = (v.status.get("rudder_left", 0), v.status.get("rudder_right", 0))
             batch.wounded[b, n] = v.status.get("wounded", 0)
             batch.gyroscope[b, n] = v.status.get("gyroscope", 0)
+            batch.skills[b, n] = sum(1 << k for k, skill in enumerate(SKILLS) if skill in v.skills)
+            for k, skill in enumerate(SKILLS):
+                batch.skill_used[b, n, k] = v.skill_used.get(skill, NEVER)
             batch.reverse_out[b, n] = bool(v.status.get("reverse_destroyed", 0))
             batch.smoke_out[b, n] = bool(v.status.get("smoke_generator", 0))
             batch.resistance[b, n] = v.resistance
@@ -231,6 +236,14 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
             status=status,
             # a WW2 airplane's turn is an Earthling turn, a phase (001)
             clock=clock_for(template.rules.era(spec.type_ids[t])),
+            skills=tuple(
+                Skill(skill) for k, skill in enumerate(SKILLS) if batch.skills[b, n] >> k & 1
+            ),
+            skill_used={
+                Skill(skill): int(batch.skill_used[b, n, k])
+                for k, skill in enumerate(SKILLS)
+                if batch.skill_used[b, n, k] != NEVER
+            },
         )
         if batch.tripod[b, n]:
             as_tripod(batch, b, n, vehicles[vid])

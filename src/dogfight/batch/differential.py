@@ -43,6 +43,7 @@ from dogfight.rules.events import (
     ObjectiveDestroyed,
     ProtectedHit,
     Recharged,
+    SkillUsed,
     SpecialDamage,
     Tailing,
     Toppled,
@@ -104,7 +105,8 @@ def random_tripod_table(
     heat-rays, now and then with an airplane on its side (guns at airplanes, the tripod's
     base hiding some). ``standard``: under the Standard Rules (000's special damage
     table), the airplanes now and then with lasting special damage (a tripod's is
-    dealt in play: the situation format refuses it; :func:`run` gives it some)."""
+    dealt in play: the situation format refuses it; :func:`run` gives it some) and half
+    of them with an ace skill (Itchy Trigger Finger or Sniper)."""
     types = sorted(a.id for a in catalog.airplanes.values() if a.era == "ww1")
     models = sorted(catalog.tripods)
     kind = models[int(rng.integers(len(models)))]
@@ -145,6 +147,8 @@ def random_tripod_table(
         status = _random_status(catalog, "wog", rng, standard)
         if status:
             v["status"] = status
+        if standard and rng.random() < 0.5:
+            v["skills"] = [str(rng.choice(["itchy_trigger_finger", "sniper"]))]
         vehicles.append(v)
     if all(v["side"] == "martians" for v in vehicles):
         vehicles[-1]["side"] = "earth"
@@ -239,6 +243,8 @@ class Report:
     """Special damage icons applied (002, 003, 000)."""
     tripod_specials: int = 0
     """Of those, 000's icons on tripods (the Standard Rules)."""
+    skills: int = 0
+    """Ace skills used (000: Itchy Trigger Finger, Sniper)."""
     blind: int = 0
     """Rear-gun shots refused by the blind spot (002)."""
     rays: int = 0
@@ -266,6 +272,7 @@ class Report:
         self.reorders += other.reorders
         self.specials += other.specials
         self.tripod_specials += other.tripod_specials
+        self.skills += other.skills
         self.blind += other.blind
         self.rays += other.rays
         self.protected += other.protected
@@ -285,6 +292,7 @@ class Report:
             "reorders": self.reorders,
             "specials": self.specials,
             "tripod_specials": self.tripod_specials,
+            "skills": self.skills,
             "blind_spot": self.blind,
             "heat_rays": self.rays,
             "protected_hits": self.protected,
@@ -639,6 +647,7 @@ def compare_phase(
             for k, v in given.items()
         )
         report.specials += sum(isinstance(e, SpecialDamage) for e in events)
+        report.skills += sum(isinstance(e, SkillUsed) for e in events)
         report.tripod_specials += sum(
             isinstance(e, SpecialDamage) and state.vehicles[e.vehicle].tripod is not None
             for e in events

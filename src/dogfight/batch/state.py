@@ -30,6 +30,14 @@ SHOT_DOWN, EXPLODED, OUT_OF_CONTROL, LEFT_AREA, ENGINE_DESTROYED, BURNED = 1, 2,
 PILOT_INCAPACITATED = 7
 """000's second wound (WW2 airplanes, batch/special.py)."""
 WEAPONS = ("front", "rear")
+SKILLS = ("itchy_trigger_finger", "sniper")
+"""000's pilots' skills the batch plays, by index (``skills`` bits ``1 << k``, ``skill_used``
+column ``k``)."""
+ITCHY, SNIPER = 0, 1
+NEVER = -1000
+"""``skill_used`` of a skill never used (ready: at least 5 phases before any phase)."""
+SKILL_REST = 5
+"""000: "once every 5 phases"."""
 
 
 @dataclass
@@ -68,6 +76,11 @@ class BatchState:
     airplane's turn is an Earthling turn (:func:`dogfight.batch.special.clock`)."""
     wounded: Ints
     """000: wounds taken (a second one eliminates the vehicle)."""
+    skills: Ints
+    """(B, N) the pilot's skills, bits ``1 << k`` of :data:`SKILLS`."""
+    skill_used: Ints
+    """(B, N, 2) the phase number (``phases_played``) each skill was last used in
+    (:data:`NEVER`: not yet); ready again 5 phases later."""
     gyroscope: Ints
     """000, a tripod: the turn its gyroscope out of order forbids a change of facing (0:
     none)."""
@@ -228,6 +241,8 @@ def empty_state(
         fire=np.zeros((b, n), dtype=np.int64),
         rudder=np.zeros((b, n, 2), dtype=np.int64),
         wounded=np.zeros((b, n), dtype=np.int64),
+        skills=np.zeros((b, n), dtype=np.int64),
+        skill_used=np.full((b, n, 2), NEVER, dtype=np.int64),
         gyroscope=np.zeros((b, n), dtype=np.int64),
         reverse_out=np.zeros((b, n), dtype=np.bool_),
         smoke_out=np.zeros((b, n), dtype=np.bool_),
