@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from dogfight.batch.scenario import EDGES, not_played, victories
 from dogfight.batch.spec import SYMBOLS, Spec, build_spec, uncovered
 from dogfight.batch.state import NEVER, REASONS, SKILLS, WEAPONS, BatchState, empty_state
 from dogfight.catalog.models import Skill
@@ -37,8 +38,10 @@ generator)."""
 def not_covered(state: GameState) -> list[str]:
     """What of this table the batch does not play (empty: all of it)."""
     missing = uncovered(state.rules)
-    if state.scenario is not None:
-        missing.append(f"scenario {state.scenario.id!r} (objectives, placement, its victory)")
+    if state.scenario is not None and not_played(state.scenario):
+        missing.append(
+            f"scenario {state.scenario.id!r} (" + "; ".join(not_played(state.scenario)) + ")"
+        )
     tripods = sorted(v.id for v in state.vehicles.values() if v.tripod is not None)
     if len(tripods) > 1:
         missing.append(
@@ -104,6 +107,21 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
     slots = max(len(s.vehicles) for s in states)
     objectives = tuple(sorted({o for s in states for o in s.objectives}))
     batch = empty_state(spec, len(states), slots, sides, objectives)
+    first_state = states[0]
+    chosen = first_state.scenario
+    if chosen is not None:
+        for i, s in enumerate(states):
+            if (
+                s.scenario is None
+                or s.scenario.id != chosen.id
+                or s.vehicles.keys() != (first_state.vehicles.keys())
+            ):
+                raise DataError(
+                    "batch", f"tables[{i}]", chosen.id, "one scenario with the same vehicles"
+                )
+        batch.victories = victories(chosen, tuple(sorted(first_state.vehicles)), sides)
+    elif any(s.scenario is not None for s in states):
+        raise DataError("batch", "tables", "scenario", "one scenario on every table or none")
     for b, s in enumerate(states):
         ids = sorted(s.vehicles)
         batch.names[b] = tuple(ids) + ("",) * (slots - len(ids))
@@ -127,6 +145,7 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
             batch.rudder[b, n] = (v.status.get("rudder_left", 0), v.status.get("rudder_right", 0))
             batch.wounded[b, n] = v.status.get("wounded", 0)
             batch.gyroscope[b, n] = v.status.get("gyroscope", 0)
+            batch.exit_edge[b, n] = EDGES.index(v.exit_edge) if v.exit_edge else -1
             batch.skills[b, n] = sum(1 << k for k, skill in enumerate(SKILLS) if skill in v.skills)
             for k, skill in enumerate(SKILLS):
                 batch.skill_used[b, n, k] = v.skill_used.get(skill, NEVER)
@@ -239,6 +258,7 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
             skills=tuple(
                 Skill(skill) for k, skill in enumerate(SKILLS) if batch.skills[b, n] >> k & 1
             ),
+            exit_edge=EDGES[int(batch.exit_edge[b, n])] if batch.exit_edge[b, n] >= 0 else None,
             skill_used={
                 Skill(skill): int(batch.skill_used[b, n, k])
                 for k, skill in enumerate(SKILLS)
@@ -279,6 +299,7 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
         winner=batch.side_names[winner] if winner >= 0 else None,
         over=bool(batch.over[b]),
         tailing=tailing,
+        scenario=template.scenario,
     )
 
 

@@ -49,7 +49,8 @@ from dogfight.rules.events import (
     Toppled,
 )
 from dogfight.rules.state import GameState
-from dogfight.situation.format import build, parse_situation
+from dogfight.situation.format import Situation, build, parse_situation
+from dogfight.situation.scenarios import scenario_situation
 
 POSE_TOLERANCE = 1e-6
 BOUNDARY = 1e-6
@@ -696,21 +697,32 @@ def run(
     illegal_share: float = 0.15,
     tripods: bool = False,
     standard: bool = False,
+    scenario: str | None = None,
 ) -> Report:
     """Play ``tables`` random tables with random plans (a share of them breaking the
     flight restrictions), comparing every phase with the referee. ``tripods``: tables of
     000's basic tripod rules (:func:`random_tripod_table`, ruleset ``wog``), a share of
     the tripods' plans drawn with no care for toppling and random legal tokens;
-    ``standard``: those tables under the Standard Rules (000's special damage)."""
+    ``standard``: those tables under the Standard Rules (000's special damage);
+    ``scenario``: that scenario's setups as ``simulate`` varies them (its placement,
+    objectives, skills and victory conditions)."""
     rng = np.random.default_rng([seed, 7])
-    data = [
-        random_tripod_table(catalog, rng, standard)
-        if tripods
-        else random_table(catalog, ruleset, rng, i)
-        for i in range(tables)
-    ]
+    data: list[Situation] | list[dict[str, Any]]
+    if scenario is not None:
+        data = [scenario_situation(catalog, scenario, rng) for _ in range(tables)]
+        tripods = True
+    else:
+        data = [
+            random_tripod_table(catalog, rng, standard)
+            if tripods
+            else random_table(catalog, ruleset, rng, i)
+            for i in range(tables)
+        ]
     states = [
-        as_batch_plays(build(parse_situation(d), catalog, seed + i)) for i, d in enumerate(data)
+        as_batch_plays(
+            build(d if isinstance(d, Situation) else parse_situation(d), catalog, seed + i)
+        )
+        for i, d in enumerate(data)
     ]
     if standard:
         for state in states:

@@ -13,7 +13,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dogfight.batch import damage, heat_rays, moves, sight, skills, special, tailing, tripods
+from dogfight.batch import (
+    damage,
+    heat_rays,
+    moves,
+    scenario,
+    sight,
+    skills,
+    special,
+    tailing,
+    tripods,
+)
 from dogfight.batch.arrays import any_slot, nonzero, ordered_pairs, per_slot
 from dogfight.batch.spec import (
     ILLEGAL_ELIMINATED,
@@ -504,6 +514,8 @@ def resolve_phase(
     # leaving the table
     gone = (flown | walked if tacts is not None else flown) & moves.outside(spec, state.x, state.y)
     left = _eliminate(state, np.where(gone, LEFT_AREA, 0), log.eliminated, dice, False)
+    if left.any() and state.victories is not None:
+        np.copyto(state.exit_edge, scenario.edge_crossed(state, state.x, state.y), where=left)
     if left.any():
         # their cards go back at once (the others may draw them in the firing step),
         # except on a table whose game this ends: nobody there draws again
@@ -676,7 +688,8 @@ def _volley(
 
 
 def _victory(state: BatchState, act: Bools) -> None:
-    """One side (or none) left in play ends the game."""
+    """One side (or none) left in play ends the game; a scenario judges by its victory
+    conditions (:mod:`batch.scenario`)."""
     ends, last = _ended(state, act)
     state.over |= ends
     state.winner[ends] = last[ends]
@@ -684,7 +697,10 @@ def _victory(state: BatchState, act: Bools) -> None:
 
 def _ended(state: BatchState, act: Bools) -> tuple[Bools, Ints]:
     """(B,) the tables of ``act`` where at most one side of those that were present
-    has an airplane in play, and (B,) that side (-1: none)."""
+    has an airplane in play, and (B,) that side (-1: none); under a scenario, the
+    tables it ends and their winner."""
+    if state.victories is not None:
+        return scenario.judged(state, act)
     present = np.zeros(state.tables, dtype=np.int64)
     standing = np.zeros(state.tables, dtype=np.int64)
     last = np.full(state.tables, -1, dtype=np.int64)

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
+
+if TYPE_CHECKING:
+    from dogfight.batch.scenario import Victories
 
 REASONS = (
     "",
@@ -76,6 +80,9 @@ class BatchState:
     airplane's turn is an Earthling turn (:func:`dogfight.batch.special.clock`)."""
     wounded: Ints
     """000: wounds taken (a second one eliminates the vehicle)."""
+    exit_edge: Ints
+    """(B, N) the edge a vehicle's centre left the table across (``scenario.EDGES``), -1
+    for none."""
     skills: Ints
     """(B, N) the pilot's skills, bits ``1 << k`` of :data:`SKILLS`."""
     skill_used: Ints
@@ -158,6 +165,8 @@ class BatchState:
     """The objectives' ids, the same on every table (one missing from a table is
     destroyed there)."""
     """Per table, the vehicle id of each slot (empty strings for empty slots)."""
+    victories: Victories | None = None
+    """A scenario's victory conditions (None: the last side in play wins)."""
     trig: tuple[Floats, Floats, Floats] | None = field(default=None, repr=False, compare=False)
     """A memo of :func:`heading_trig`: headings and their cosines and sines."""
 
@@ -241,6 +250,7 @@ def empty_state(
         fire=np.zeros((b, n), dtype=np.int64),
         rudder=np.zeros((b, n, 2), dtype=np.int64),
         wounded=np.zeros((b, n), dtype=np.int64),
+        exit_edge=np.full((b, n), -1, dtype=np.int64),
         skills=np.zeros((b, n), dtype=np.int64),
         skill_used=np.full((b, n, 2), NEVER, dtype=np.int64),
         gyroscope=np.zeros((b, n), dtype=np.int64),
@@ -333,10 +343,20 @@ def take(state: BatchState, rows: Ints) -> BatchState:
 
 
 def reset(state: BatchState, rows: Ints, template: BatchState, rng: np.random.Generator) -> None:
-    """Start new games on tables ``rows``: the template's first table, new piles."""
-    for k in _arrays(state):
-        if k not in _PILES:
-            getattr(state, k)[rows] = getattr(template, k)[0]
+    """Start new games on tables ``rows``: the template's first table (a template of
+    several tables, e.g. a scenario's setups: one of them at random for each), new
+    piles."""
+    if template.tables == 1:
+        for k in _arrays(state):
+            if k not in _PILES:
+                getattr(state, k)[rows] = getattr(template, k)[0]
+    else:
+        pick = rng.integers(template.tables, size=len(rows))
+        for k in _arrays(state):
+            if k not in _PILES:
+                getattr(state, k)[rows] = getattr(template, k)[pick]
+        for r, p in zip(rows.tolist(), pick.tolist(), strict=True):
+            state.names[r] = template.names[p]
     shuffle_piles(state, rows, rng)
 
 
