@@ -12,6 +12,7 @@ import numpy as np
 from test_simulate import dogfight
 
 from dogfight.batch.bridge import from_states
+from dogfight.batch.compare import scenario_matchup
 from dogfight.batch.differential import run
 from dogfight.batch.run import template_of
 from dogfight.batch.scenario import EDGES, judged
@@ -82,3 +83,10 @@ def test_simulate_plays_first_contact_with_the_batch_engine(tmp_path: Path) -> N
     assert data["summary"]["games"] == 300
     wins = data["summary"]["wins"]
     assert wins["earth"]["count"] > 30 and wins["martians"]["count"] > 30, wins
+
+
+def test_batched_first_contact_games_are_the_referees_games(catalog: Catalog) -> None:
+    """Win rates (Earth, Martians, undecided, turn cap) and game lengths of batched
+    random First Contact games agree with the referee's within 95% intervals."""
+    report = scenario_matchup(catalog, "first-contact", 1500, 100, seed=3, max_turns=12)
+    assert report["agree"], report

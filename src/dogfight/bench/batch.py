@@ -22,6 +22,7 @@ from dogfight.batch.compare import (
     TRIPOD_MATCHUPS,
     WW2_MATCHUP,
     matchup,
+    scenario_matchup,
     tripod_matchup,
 )
 from dogfight.batch.differential import run as differential
@@ -176,6 +177,9 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         for t, planes in TRIPOD_MATCHUPS
     ]
     stats.append(matchup(catalog, *WW2_MATCHUP, ours, theirs, seed=2, ruleset="ww2"))
+    stats.append(
+        scenario_matchup(catalog, "first-contact", ours, theirs // 4, seed=2, max_turns=12)
+    )
     return {
         "figures": figures,
         "targets": TARGETS,
