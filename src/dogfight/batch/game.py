@@ -567,10 +567,13 @@ def _fire(
         rays = tacts.ray & state.alive & (state.toppled == 0)
         log.tripod.rayed = rays
     first = skills.itchy(state, act) if state.skills.any() else None
+    if first is not None:
+        # a pilot no enemy is near fires nothing, first or later: he fires with the rest
+        first = skills.in_reach(state, first)
     if first is not None and first.any():
         quiet = np.maximum(silenced, ~first[..., None])
         none = None if rays is None else np.zeros_like(rays)
-        gone = _volley(state, act, quiet, dice, log, none, first)
+        gone = _volley(state, act & any_slot(first), quiet, dice, log, none, first)
         skills.used(state, first & (log.target >= 0).any(axis=2), ITCHY)
         if gone.any():
             damage.return_cards(state, gone, dice)

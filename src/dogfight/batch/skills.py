@@ -34,6 +34,24 @@ def itchy(state: BatchState, act: Bools) -> Bools:
     return out
 
 
+REACH_SLACK = 1e-6
+"""cm added to the reach bound (:func:`in_reach`), so rounding never drops a shot."""
+
+
+def in_reach(state: BatchState, who: Bools) -> Bools:
+    """(B, N) the pilots of ``who`` with an enemy in play whose centre lies within the
+    ruler plus that enemy's circumradius: the only ones whose guns may find a target
+    (the others' first volley fires nothing, so it is not played)."""
+    spec = state.spec
+    dx = state.x[:, :, None] - state.x[:, None, :]
+    dy = state.y[:, :, None] - state.y[:, None, :]
+    radius = np.where(state.tripod, spec.rules.hex_side, spec.base_radius)[:, None, :]
+    enemy = state.alive[:, None, :] & (state.side[:, :, None] != state.side[:, None, :])
+    near = enemy & (np.hypot(dx, dy) <= spec.ruler + radius + REACH_SLACK)
+    out: Bools = who & near.any(axis=2)
+    return out
+
+
 def used(state: BatchState, who: Bools, skill: int) -> None:
     """The skill of ``who`` (B, N) rests from this phase."""
     np.copyto(state.skill_used[..., skill], state.phases_played[:, None], where=who)
