@@ -626,6 +626,10 @@ def compare_phase(
                 rng = step_rng(seed + int(b), state.turn, state.phase + 1)
                 kept = {k: v for k, v in tokens.items() if k not in burning}
                 after, events = referee_phase(state, rng, answers={**given, **kept})
+                ids = [k.split(":")[1].split("@")[0] for k in burning]
+                if any(after.vehicles[v].eliminated != "burned" for v in ids):
+                    # not the tripod's flames but an enemy's: the token named it
+                    raise
         except IllegalPlanError as exc:
             report.phases += 1
             if burning_foe(before, int(b)) and "action_token:" in str(exc):
