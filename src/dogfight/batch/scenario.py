@@ -50,10 +50,16 @@ def not_played(scenario: Scenario) -> list[str]:
     for win in scenario.victory:
         if win.kind == "last_in_play":
             out.append("its victory 'last_in_play'")
-        elif win.kind == "objectives_and_exit" and (
-            win.objective_action != "destroy" or win.all_exit or win.exit_edge is None
-        ):
-            out.append(f"its victory '{win.kind}' ({win.objective_action}, every vehicle out)")
+        elif win.kind == "objectives_and_exit":
+            why = (
+                [f"objectives {win.objective_action}ed"]
+                if win.objective_action != "destroy"
+                else []
+            )
+            why += ["every vehicle to exit"] if win.all_exit else []
+            why += ["no exit edge"] if win.exit_edge is None else []
+            if why:
+                out.append(f"its victory '{win.kind}' (" + ", ".join(why) + ")")
         if win.own_losses is not None or win.reinforced is not None or win.level is not None:
             out.append("graded victories, own losses and reinforcements")
     return sorted(set(out))
