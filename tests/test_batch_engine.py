@@ -5,6 +5,7 @@ shapely measure, piles that never lose a card, and what the batch refuses."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -112,18 +113,21 @@ def test_round_trip_through_the_referee_state(catalog: Catalog) -> None:
     }
 
 
-def test_refuses_tripods_and_standard_rules(catalog: Catalog) -> None:
+def test_refuses_two_tripods_and_rockets(catalog: Catalog) -> None:
+    """The Standard Rules are played (000's special damage); rockets are refused."""
     with pytest.raises(DataError, match="more than one tripod"):
         from_states([build(tripods_situation(), catalog, 0)])
-    data = {
+    data: dict[str, Any] = {
         "switches": {"standard_rules": True},
         "vehicles": [
             {"id": "a", "type": "spad-xiii", "side": "x", "pose": {"x": 10, "y": 10}},
             {"id": "b", "type": "spad-xiii", "side": "y", "pose": {"x": 50, "y": 10}},
         ],
     }
-    with pytest.raises(DataError, match="Standard Rules"):
-        from_states([build(parse_situation(data), catalog, 0)])
+    assert from_states([build(parse_situation(data), catalog, 0)]).spec.specials == "000"
     data["switches"] = {"special_damage": "000"}
-    with pytest.raises(DataError, match="special damage '000'"):
+    assert from_states([build(parse_situation(data), catalog, 0)]).spec.specials == "000"
+    data["switches"] = {"standard_rules": True}
+    data["vehicles"][0].update(type="nieuport-11", rockets=2)
+    with pytest.raises(DataError, match="rockets"):
         from_states([build(parse_situation(data), catalog, 0)])

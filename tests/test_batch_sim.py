@@ -47,8 +47,8 @@ def test_batch_runs_do_not_depend_on_workers() -> None:
 @pytest.mark.parametrize(
     "args,needle",
     [
-        (["first-contact"], "Standard Rules"),
-        (["first-contact"], "scenario 'first-contact'"),
+        (["a-spark-of-hope"], "rockets"),
+        (["wings-over-the-flanders"], "its victory 'last_in_play'"),
         ([str(EXAMPLES / "ww2-locust-bf109.json")], "tripods (mk1-locust)"),
         ([str(EXAMPLES / "duel.json"), "--bots", "hard"], "random"),
     ],

@@ -44,6 +44,29 @@ def test_batch_and_referee_agree_on_tripod_tables(catalog: Catalog) -> None:
     assert report.objectives > 0
 
 
+def test_batch_and_referee_agree_under_the_standard_rules(catalog: Catalog) -> None:
+    """000's special damage table on tripod tables (``standard_rules``): airplanes' and
+    tripods' icons (a wounded pilot, engine, fire, gyroscope, reverse mechanism, circuits,
+    batteries, toppling), their restrictions on plans and tokens, and lasting damage
+    given at the start, as the referee plays them on >= 99.9% of the phases."""
+    report = run(catalog, 150, seed=6, max_turns=6, tripods=True, standard=True)
+    assert report.phases > 1500
+    assert report.classes.get("unexplained", 0) == 0, report.examples
+    assert report.rate >= 0.999
+    assert report.specials > 100 and report.tripod_specials > 20
+
+
+def test_batch_and_referee_agree_on_ace_skills(catalog: Catalog) -> None:
+    """000's Itchy Trigger Finger (its volley resolved before anyone else fires: the
+    vehicles it eliminates or topples fire no more, a pilot it wounds on a steep card
+    holds his fire) and Sniper (two cards, the worst kept, the other shuffled back),
+    each once every 5 phases, as the referee plays them."""
+    report = run(catalog, 200, seed=8, max_turns=6, tripods=True, standard=True)
+    assert report.classes.get("unexplained", 0) == 0, report.examples
+    assert report.rate >= 0.999
+    assert report.skills > 50
+
+
 def test_tripod_round_trip_through_the_referee_state(catalog: Catalog) -> None:
     rng = np.random.default_rng(3)
     state = build(parse_situation(random_tripod_table(catalog, rng)), catalog, 0)

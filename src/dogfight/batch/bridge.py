@@ -8,24 +8,40 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from dogfight.batch.scenario import EDGES, not_played, victories
 from dogfight.batch.spec import SYMBOLS, Spec, build_spec, uncovered
-from dogfight.batch.state import REASONS, WEAPONS, BatchState, empty_state
+from dogfight.batch.state import NEVER, REASONS, SKILLS, WEAPONS, BatchState, empty_state
+from dogfight.catalog.models import Skill
 from dogfight.errors import DataError
 from dogfight.geometry.pose import Pose
 from dogfight.rules.clocks import clock_for
 from dogfight.rules.plans import Flown, Plan
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
 
-STATUS = ("engine", "observer", "smoke", "fire", "rudder_left", "rudder_right", "wounded")
+STATUS = (
+    "engine",
+    "observer",
+    "smoke",
+    "fire",
+    "rudder_left",
+    "rudder_right",
+    "wounded",
+    "gyroscope",
+    "reverse_destroyed",
+    "smoke_generator",
+)
 """The lasting special damage (``Vehicle.status``) the batch keeps: 002's and 003's, and
-000's on WW2 airplanes (a wounded pilot)."""
+000's (a wounded pilot; a tripod's gyroscope, reverse mechanism, black smoke
+generator)."""
 
 
 def not_covered(state: GameState) -> list[str]:
     """What of this table the batch does not play (empty: all of it)."""
     missing = uncovered(state.rules)
-    if state.scenario is not None:
-        missing.append(f"scenario {state.scenario.id!r} (objectives, placement, its victory)")
+    if state.scenario is not None and not_played(state.scenario):
+        missing.append(
+            f"scenario {state.scenario.id!r} (" + "; ".join(not_played(state.scenario)) + ")"
+        )
     tripods = sorted(v.id for v in state.vehicles.values() if v.tripod is not None)
     if len(tripods) > 1:
         missing.append(
@@ -53,8 +69,9 @@ def not_covered(state: GameState) -> list[str]:
         missing.append("reinforcements")
     if state.targets:
         missing.append("missions' target cards (002)")
-    if any(v.skills for v in state.vehicles.values()):
-        missing.append("ace skills")
+    skills = sorted({k for v in state.vehicles.values() for k in v.skills} - set(SKILLS))
+    if skills:
+        missing.append("ace skills (" + ", ".join(skills) + ")")
     if any(v.rockets for v in state.vehicles.values()):
         missing.append("rockets")
     statuses = {k for v in state.vehicles.values() for k in v.status} - set(STATUS)
@@ -90,6 +107,21 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
     slots = max(len(s.vehicles) for s in states)
     objectives = tuple(sorted({o for s in states for o in s.objectives}))
     batch = empty_state(spec, len(states), slots, sides, objectives)
+    first_state = states[0]
+    chosen = first_state.scenario
+    if chosen is not None:
+        for i, s in enumerate(states):
+            if (
+                s.scenario is None
+                or s.scenario.id != chosen.id
+                or s.vehicles.keys() != (first_state.vehicles.keys())
+            ):
+                raise DataError(
+                    "batch", f"tables[{i}]", chosen.id, "one scenario with the same vehicles"
+                )
+        batch.victories = victories(chosen, tuple(sorted(first_state.vehicles)), sides)
+    elif any(s.scenario is not None for s in states):
+        raise DataError("batch", "tables", "scenario", "one scenario on every table or none")
     for b, s in enumerate(states):
         ids = sorted(s.vehicles)
         batch.names[b] = tuple(ids) + ("",) * (slots - len(ids))
@@ -112,6 +144,13 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
             batch.fire[b, n] = v.status.get("fire", 0)
             batch.rudder[b, n] = (v.status.get("rudder_left", 0), v.status.get("rudder_right", 0))
             batch.wounded[b, n] = v.status.get("wounded", 0)
+            batch.gyroscope[b, n] = v.status.get("gyroscope", 0)
+            batch.exit_edge[b, n] = EDGES.index(v.exit_edge) if v.exit_edge else -1
+            batch.skills[b, n] = sum(1 << k for k, skill in enumerate(SKILLS) if skill in v.skills)
+            for k, skill in enumerate(SKILLS):
+                batch.skill_used[b, n, k] = v.skill_used.get(skill, NEVER)
+            batch.reverse_out[b, n] = bool(v.status.get("reverse_destroyed", 0))
+            batch.smoke_out[b, n] = bool(v.status.get("smoke_generator", 0))
             batch.resistance[b, n] = v.resistance
             if v.previous is not None:
                 batch.prev_symbol[b, n] = SYMBOLS.index(v.previous.symbol)
@@ -216,6 +255,15 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
             status=status,
             # a WW2 airplane's turn is an Earthling turn, a phase (001)
             clock=clock_for(template.rules.era(spec.type_ids[t])),
+            skills=tuple(
+                Skill(skill) for k, skill in enumerate(SKILLS) if batch.skills[b, n] >> k & 1
+            ),
+            exit_edge=EDGES[int(batch.exit_edge[b, n])] if batch.exit_edge[b, n] >= 0 else None,
+            skill_used={
+                Skill(skill): int(batch.skill_used[b, n, k])
+                for k, skill in enumerate(SKILLS)
+                if batch.skill_used[b, n, k] != NEVER
+            },
         )
         if batch.tripod[b, n]:
             as_tripod(batch, b, n, vehicles[vid])
@@ -251,6 +299,7 @@ def to_state(batch: BatchState, b: int, template: GameState) -> GameState:
         winner=batch.side_names[winner] if winner >= 0 else None,
         over=bool(batch.over[b]),
         tailing=tailing,
+        scenario=template.scenario,
     )
 
 
@@ -265,6 +314,9 @@ def status_of(batch: BatchState, b: int, n: int) -> dict[str, int]:
         int(batch.rudder[b, n, 0]),
         int(batch.rudder[b, n, 1]),
         int(batch.wounded[b, n]),
+        int(batch.gyroscope[b, n]),
+        int(batch.reverse_out[b, n]),
+        int(batch.smoke_out[b, n]),
     )
     return {k: value for k, value in zip(STATUS, values, strict=True) if value}
 

@@ -151,6 +151,27 @@ def tripod_matchup(
     return out
 
 
+def scenario_matchup(
+    catalog: Catalog,
+    scenario: str,
+    batch_games: int,
+    referee_games: int,
+    seed: int = 0,
+    max_turns: int = 30,
+) -> dict[str, Any]:
+    """A scenario named without a situation file (*First Contact*) played by both
+    engines with the random bot on both sides, each game from a setup drawn as
+    ``simulate`` draws it, compared."""
+    from dogfight.situation.scenarios import scenario_situation
+
+    situation = scenario_situation(catalog, scenario)
+    sides = {s.name for s in catalog.scenario(scenario, "scenario").sides}
+    bots = dict.fromkeys(sorted(sides), "random")
+    out = _both(catalog, situation, batch_games, referee_games, seed, max_turns, "random", bots)
+    out["matchup"] = f"scenario {scenario}"
+    return out
+
+
 def _both(
     catalog: Catalog,
     situation: Situation,
@@ -159,17 +180,31 @@ def _both(
     seed: int,
     max_turns: int,
     bot: str,
+    bots: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The situation played by both engines, ``bot`` on every side, compared."""
+    """The situation played by both engines, ``bot`` on every side (or ``bots``: a
+    scenario's sides, its setups varied), compared."""
     from dogfight.batch.bridge import from_states
-    from dogfight.batch.run import play
+    from dogfight.batch.run import play, template_of
     from dogfight.sim.run import play_games
     from dogfight.situation.format import build
 
-    bots = {v.side: bot for v in situation.vehicles if v.side is not None}
-    template = from_states([build(situation, catalog, seed)])
+    vary = bots is not None
+    if bots is None:
+        bots = {v.side: bot for v in situation.vehicles if v.side is not None}
+        template = from_states([build(situation, catalog, seed)])
+    else:
+        data = situation.model_dump(mode="json", exclude_defaults=True)
+        template = template_of(data, None, True, seed)
     ours = play(template, bots, batch_games, seed, max_turns)
     theirs = play_games(
-        situation, catalog, bots, seed, list(range(referee_games)), referee_games, max_turns
+        situation,
+        catalog,
+        bots,
+        seed,
+        list(range(referee_games)),
+        referee_games,
+        max_turns,
+        vary,
     )
     return compare(ours, theirs)

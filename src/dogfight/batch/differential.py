@@ -43,12 +43,14 @@ from dogfight.rules.events import (
     ObjectiveDestroyed,
     ProtectedHit,
     Recharged,
+    SkillUsed,
     SpecialDamage,
     Tailing,
     Toppled,
 )
 from dogfight.rules.state import GameState
-from dogfight.situation.format import build, parse_situation
+from dogfight.situation.format import Situation, build, parse_situation
+from dogfight.situation.scenarios import scenario_situation
 
 POSE_TOLERANCE = 1e-6
 BOUNDARY = 1e-6
@@ -95,12 +97,17 @@ def random_table(
     return {"ruleset": ruleset, "vehicles": vehicles}
 
 
-def random_tripod_table(catalog: Catalog, rng: np.random.Generator) -> dict[str, Any]:
+def random_tripod_table(
+    catalog: Catalog, rng: np.random.Generator, standard: bool = False
+) -> dict[str, Any]:
     """A random table of 000's basic tripod rules: a tripod of a random model with a
     random console (Energy, toppled tokens, the heat-ray cooling, a reverse pending, some
     damage) against 1 to 4 airplanes close enough to fire at it and be reached by its
     heat-rays, now and then with an airplane on its side (guns at airplanes, the tripod's
-    base hiding some)."""
+    base hiding some). ``standard``: under the Standard Rules (000's special damage
+    table), the airplanes now and then with lasting special damage (a tripod's is
+    dealt in play: the situation format refuses it; :func:`run` gives it some) and half
+    of them with an ace skill (Itchy Trigger Finger or Sniper)."""
     types = sorted(a.id for a in catalog.airplanes.values() if a.era == "ww1")
     models = sorted(catalog.tripods)
     kind = models[int(rng.integers(len(models)))]
@@ -138,6 +145,11 @@ def random_tripod_table(catalog: Catalog, rng: np.random.Generator) -> dict[str,
             v["damage"] = int(rng.integers(0, catalog.airplanes[plane].damage))
         if rng.random() < 0.1:
             v["jams"] = {"front": int(rng.integers(1, 4))}
+        status = _random_status(catalog, "wog", rng, standard)
+        if status:
+            v["status"] = status
+        if standard and rng.random() < 0.5:
+            v["skills"] = [str(rng.choice(["itchy_trigger_finger", "sniper"]))]
         vehicles.append(v)
     if all(v["side"] == "martians" for v in vehicles):
         vehicles[-1]["side"] = "earth"
@@ -152,14 +164,38 @@ def random_tripod_table(catalog: Catalog, rng: np.random.Generator) -> dict[str,
         }
         for k in range(int(rng.choice([0, 0, 1, 2, 3])))
     ]
-    return {"ruleset": "wog", "vehicles": vehicles, "objectives": objectives}
+    out: dict[str, Any] = {"ruleset": "wog", "vehicles": vehicles, "objectives": objectives}
+    if standard:
+        out["switches"] = {"standard_rules": True}
+    return out
 
 
-def _random_status(catalog: Catalog, ruleset: str, rng: np.random.Generator) -> dict[str, int]:
-    """Lasting special damage of the ruleset's special damage rules, now and then: an
-    engine hit, a smoke trail or a fire, the observer out, a rudder jammed this turn."""
+def _tripod_status(rng: np.random.Generator) -> dict[str, int]:
+    """A tripod's lasting special damage under 000's table: a wound, one or two engine
+    hits, a fire, its gyroscope out this turn or next, its reverse mechanism or black
+    smoke generator gone."""
+    key = str(rng.choice(["wounded", "engine", "engine2", "fire", "gyroscope", "reverse", "smoke"]))
+    if key == "engine2":
+        return {"engine": 2}
+    if key == "fire":
+        return {"fire": int(rng.integers(1, 4))}
+    if key == "gyroscope":
+        return {"gyroscope": int(rng.integers(1, 3))}
+    if key == "reverse":
+        return {"reverse_destroyed": 1}
+    if key == "smoke":
+        return {"smoke_generator": 1}
+    return {key: 1}
+
+
+def _random_status(
+    catalog: Catalog, ruleset: str, rng: np.random.Generator, standard: bool = False
+) -> dict[str, int]:
+    """Lasting special damage of the ruleset's special damage rules (``standard``: 000's
+    table), now and then: an engine hit, a smoke trail or a fire, the observer out (a
+    wounded pilot under 000's), a rudder jammed this turn."""
     switches = catalog.rulesets[ruleset].switches
-    specials = switches.special_damage or ("000" if switches.standard_rules else None)
+    specials = switches.special_damage or ("000" if switches.standard_rules or standard else None)
     status: dict[str, int] = {}
     if specials is None or rng.random() >= 0.3:
         return status
@@ -205,7 +241,11 @@ class Report:
     reorders: int = 0
     """Tailing airplanes that reordered their cards (the bots' answer, fed to both)."""
     specials: int = 0
-    """Special damage icons applied (002, 003)."""
+    """Special damage icons applied (002, 003, 000)."""
+    tripod_specials: int = 0
+    """Of those, 000's icons on tripods (the Standard Rules)."""
+    skills: int = 0
+    """Ace skills used (000: Itchy Trigger Finger, Sniper)."""
     blind: int = 0
     """Rear-gun shots refused by the blind spot (002)."""
     rays: int = 0
@@ -232,6 +272,8 @@ class Report:
         self.tails += other.tails
         self.reorders += other.reorders
         self.specials += other.specials
+        self.tripod_specials += other.tripod_specials
+        self.skills += other.skills
         self.blind += other.blind
         self.rays += other.rays
         self.protected += other.protected
@@ -250,6 +292,8 @@ class Report:
             "tails": self.tails,
             "reorders": self.reorders,
             "specials": self.specials,
+            "tripod_specials": self.tripod_specials,
+            "skills": self.skills,
             "blind_spot": self.blind,
             "heat_rays": self.rays,
             "protected_hits": self.protected,
@@ -308,6 +352,7 @@ def _batch_view(
                 0.0,
                 int(batch.obj_charges[b, k]),
                 int(batch.obj_destroyed[b, k]),
+                0,
                 0,
                 0,
                 0,
@@ -392,6 +437,7 @@ def _console(batch: BatchState, b: int, n: int) -> tuple[float, ...]:
         float(batch.y[b, n]),
         float(batch.heading[b, n]),
         int(batch.energy[b, n]),
+        int(batch.rating[b, n]),
         int(batch.toppled[b, n]),
         int(batch.cooling[b, n]),
         int(batch.reverse[b, n]),
@@ -484,13 +530,14 @@ def _referee_view(
             v.pose.y,
             v.pose.heading,
             console.energy,
+            console.rating,
             console.toppled,
             console.cooling,
             int(console.reverse_pending),
             v.damage,
         )
     for oid, o in sorted(after.objectives.items()):
-        consoles[oid] = (o.x, o.y, 0.0, o.charges, int(o.destroyed), 0, 0, 0)
+        consoles[oid] = (o.x, o.y, 0.0, o.charges, int(o.destroyed), 0, 0, 0, 0)
     view = {
         "moved": moved,
         "shots": shots,
@@ -564,11 +611,34 @@ def compare_phase(
         rng = step_rng(seed + int(b), state.turn, state.phase + 1)
         given = answers(batch, log, int(b), state.turn, state.phase + 1)
         tokens = token_answers(before, int(b), state.turn, state.phase + 1)
+        # a tripod its flames eliminate as the turn begins (000's fire) is asked no token
+        # by the referee: the batch's token for it goes unused
+        burning = {
+            k for k in tokens if state.vehicles[k.split(":")[1].split("@")[0]].status.get("fire")
+        }
         try:
-            after, events = referee_phase(state, rng, answers={**given, **tokens})
+            try:
+                after, events = referee_phase(state, rng, answers={**given, **tokens})
+            except IllegalPlanError:
+                if not burning:
+                    raise
+                state = to_state(before, int(b), templates[b])
+                rng = step_rng(seed + int(b), state.turn, state.phase + 1)
+                kept = {k: v for k, v in tokens.items() if k not in burning}
+                after, events = referee_phase(state, rng, answers={**given, **kept})
+                ids = [k.split(":")[1].split("@")[0] for k in burning]
+                if any(after.vehicles[v].eliminated != "burned" for v in ids):
+                    # not the tripod's flames but an enemy's: the token named it
+                    raise
         except IllegalPlanError as exc:
-            # the referee asked other tailing decisions than the batch answered
             report.phases += 1
+            if burning_foe(before, int(b)) and "action_token:" in str(exc):
+                # the batch's policies choose the tokens before the flames' A cards of
+                # the turn's start, the referee after: an enemy they shot down is no
+                # longer among its options (docs/batch.md, "Limits")
+                report.classes["flames before tokens"] += 1
+                continue
+            # the referee asked other tailing decisions than the batch answered
             report.classes["unexplained"] += 1
             report.examples.append(f"table {b} turn {state.turn}: {exc}")
             continue
@@ -582,6 +652,11 @@ def compare_phase(
             for k, v in given.items()
         )
         report.specials += sum(isinstance(e, SpecialDamage) for e in events)
+        report.skills += sum(isinstance(e, SkillUsed) for e in events)
+        report.tripod_specials += sum(
+            isinstance(e, SpecialDamage) and state.vehicles[e.vehicle].tripod is not None
+            for e in events
+        )
         report.rays += sum(isinstance(e, HeatRay) and e.target is not None for e in events)
         report.protected += sum(isinstance(e, ProtectedHit) for e in events)
         report.toppled += sum(isinstance(e, Toppled) for e in events)
@@ -609,6 +684,14 @@ def compare_phase(
     return report
 
 
+def burning_foe(batch: BatchState, b: int) -> bool:
+    """Whether an airplane of table ``b`` burns as this phase begins (a turn's first
+    phase, a flame counter left)."""
+    return bool(
+        batch.phase[b] == 0 and (batch.alive[b] & ~batch.tripod[b] & (batch.fire[b] > 0)).any()
+    )
+
+
 def run(
     catalog: Catalog,
     tables: int,
@@ -617,19 +700,38 @@ def run(
     max_turns: int = 8,
     illegal_share: float = 0.15,
     tripods: bool = False,
+    standard: bool = False,
+    scenario: str | None = None,
 ) -> Report:
     """Play ``tables`` random tables with random plans (a share of them breaking the
     flight restrictions), comparing every phase with the referee. ``tripods``: tables of
     000's basic tripod rules (:func:`random_tripod_table`, ruleset ``wog``), a share of
-    the tripods' plans drawn with no care for toppling and random legal tokens."""
+    the tripods' plans drawn with no care for toppling and random legal tokens;
+    ``standard``: those tables under the Standard Rules (000's special damage);
+    ``scenario``: that scenario's setups as ``simulate`` varies them (its placement,
+    objectives, skills and victory conditions)."""
     rng = np.random.default_rng([seed, 7])
-    data = [
-        random_tripod_table(catalog, rng) if tripods else random_table(catalog, ruleset, rng, i)
-        for i in range(tables)
-    ]
+    data: list[Situation] | list[dict[str, Any]]
+    if scenario is not None:
+        data = [scenario_situation(catalog, scenario, rng) for _ in range(tables)]
+        tripods = True
+    else:
+        data = [
+            random_tripod_table(catalog, rng, standard)
+            if tripods
+            else random_table(catalog, ruleset, rng, i)
+            for i in range(tables)
+        ]
     states = [
-        as_batch_plays(build(parse_situation(d), catalog, seed + i)) for i, d in enumerate(data)
+        as_batch_plays(
+            build(d if isinstance(d, Situation) else parse_situation(d), catalog, seed + i)
+        )
+        for i, d in enumerate(data)
     ]
+    if standard:
+        for state in states:
+            if rng.random() < 0.4:
+                state.vehicles["t0"].status = _tripod_status(rng)
     batch = from_states(states)
     seeds = seed + np.arange(tables)
     report = Report(tables=tables)

@@ -13,7 +13,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dogfight.batch import damage, heat_rays, moves, sight, special, tailing, tripods
+from dogfight.batch import (
+    damage,
+    heat_rays,
+    moves,
+    scenario,
+    sight,
+    skills,
+    special,
+    tailing,
+    tripods,
+)
 from dogfight.batch.arrays import any_slot, nonzero, ordered_pairs, per_slot
 from dogfight.batch.spec import (
     ILLEGAL_ELIMINATED,
@@ -26,9 +36,11 @@ from dogfight.batch.spec import (
 from dogfight.batch.state import (
     BURNED,
     EXPLODED,
+    ITCHY,
     LEFT_AREA,
     OUT_OF_CONTROL,
     SHOT_DOWN,
+    SNIPER,
     BatchState,
     heading_trig,
 )
@@ -495,18 +507,21 @@ def resolve_phase(
     if spec.specials == "000":
         # 000: "A wounded airplane pilot cannot fire any of its weapons in the same phase
         # he executes a steep maneuver or an Immelmann turn"
-        grounded = flown & (state.wounded > 0)
-        grounded &= spec.card_steep[card] | (spec.card_symbol[card] == IMMELMANN)
-        silenced |= grounded[..., None]
+        steep = flown & (spec.card_steep[card] | (spec.card_symbol[card] == IMMELMANN))
+        silenced |= (steep & (state.wounded > 0))[..., None]
+    else:
+        steep = None
     # leaving the table
     gone = (flown | walked if tacts is not None else flown) & moves.outside(spec, state.x, state.y)
     left = _eliminate(state, np.where(gone, LEFT_AREA, 0), log.eliminated, dice, False)
+    if left.any() and state.victories is not None:
+        np.copyto(state.exit_edge, scenario.edge_crossed(state, state.x, state.y), where=left)
     if left.any():
         # their cards go back at once (the others may draw them in the firing step),
         # except on a table whose game this ends: nobody there draws again
         back = left if dice.exact else left & ~per_slot(_ended(state, act)[0], n)
         damage.return_cards(state, back, dice)
-    gone = _fire(state, act, silenced, dice, log, tacts)
+    gone = _fire(state, act, silenced, dice, log, tacts, steep)
     if tacts is not None:
         tripods.recharge(state, tacts)
     _victory(state, act)
@@ -537,36 +552,89 @@ def _fire(
     dice: damage.Dice,
     log: PhaseLog,
     tacts: tripods.Actions | None = None,
+    steep: Bools | None = None,
 ) -> Bools:
-    """Every weapon chooses (on a table with a tripod, as :mod:`batch.heat_rays` decides),
-    heat-rays spend their Energy, then every card is drawn (guns by firer, then
-    heat-rays), then damage and specials are applied and the vehicles they eliminate
-    removed together (their cards not yet shuffled back: returns who they are)."""
+    """The firing step: 000's Itchy Trigger Finger pilots first (their damage resolved
+    and the vehicles it eliminates removed, their cards back, before anyone else
+    fires), then everyone else (:func:`_volley`). ``steep`` (000): who flew a steep
+    maneuver or an Immelmann (a pilot the first volley wounds holds his fire). Returns
+    who the last volley eliminated (their cards not yet shuffled back)."""
+    for name in ("target", "distance", "short", "aimed", "blind"):
+        getattr(log, name).fill(-1 if name == "target" else 0)
+    rays = None
+    if tacts is not None:
+        assert log.tripod is not None
+        rays = tacts.ray & state.alive & (state.toppled == 0)
+        log.tripod.rayed = rays
+    first = skills.itchy(state, act) if state.skills.any() else None
+    if first is not None:
+        # a pilot no enemy is near fires nothing, first or later: he fires with the rest
+        first = skills.in_reach(state, first)
+    if first is not None and first.any():
+        quiet = np.maximum(silenced, ~first[..., None])
+        none = None if rays is None else np.zeros_like(rays)
+        gone = _volley(state, act & any_slot(first), quiet, dice, log, none, first)
+        skills.used(state, first & (log.target >= 0).any(axis=2), ITCHY)
+        if gone.any():
+            damage.return_cards(state, gone, dice)
+        silenced = np.maximum(silenced, first[..., None])
+        if steep is not None:
+            silenced = np.maximum(silenced, (steep & (state.wounded > 0))[..., None])
+        if rays is not None and log.tripod is not None:
+            # a tripod they shot down or toppled fires no heat-ray
+            rays = rays & state.alive & (state.toppled == 0)
+            log.tripod.rayed = rays
+        return _volley(state, act, silenced, dice, log, rays, ~first)
+    return _volley(state, act, silenced, dice, log, rays, np.ones_like(state.alive))
+
+
+def _volley(
+    state: BatchState,
+    act: Bools,
+    silenced: Ints,
+    dice: damage.Dice,
+    log: PhaseLog,
+    rays: Bools | None,
+    who: Bools,
+) -> Bools:
+    """The weapons of ``who`` (B, N) choose (on a table with a tripod, as
+    :mod:`batch.heat_rays` decides, with the heat-rays ``rays``), heat-rays spend their
+    Energy, then every card is drawn (guns by firer, then heat-rays), then damage and
+    specials are applied and the vehicles they eliminate removed together (their cards
+    not yet shuffled back: returns who they are)."""
     spec = state.spec
     b_count, n = state.tables, state.slots
-    if tacts is None:
-        target, dist, log.blind = targets(state, silenced, act)
+    if rays is None:
+        target, dist, blind = targets(state, silenced, act)
         protected = np.zeros((b_count, n, 2), dtype=np.bool_)
     else:
         assert log.tripod is not None
         alive = state.alive
         state.alive = alive & ~state.tripod  # the arrays measure airplane bases only
         try:
-            target, dist, log.blind = targets(state, silenced, act)
+            target, dist, blind = targets(state, silenced, act)
         finally:
             state.alive = alive
         ready = _weapon_ready(state, silenced, act)
-        log.tripod.rayed = tacts.ray & state.alive & (state.toppled == 0)
-        log.tripod.shots = heat_rays.decide(state, act, ready, log.tripod.rayed, target, dist)
-        protected = log.tripod.shots.protected
-        spend_rays(state, log.tripod.rayed)
-    fired = target >= 0
+        shots = heat_rays.decide(state, act, ready, rays, target, dist)
+        protected = shots.protected
+        # the guns' protected shots of both volleys; the heat-rays' of the last
+        np.copyto(shots.protected, log.tripod.shots.protected, where=~who[..., None])
+        log.tripod.shots = shots
+        spend_rays(state, rays)
+    mine = who[..., None]
+    fired = (target >= 0) & mine
     aimed = fired & (state.aim == target) & spec.aim_bonus
-    state.aim = np.where(fired, target, -1)
+    state.aim = np.where(mine, np.where(fired, target, -1), state.aim)
     short = fired & (dist <= spec.half + REACH_TOLERANCE)
-    log.target, log.distance, log.short, log.aimed = target, dist, short, aimed
+    np.copyto(log.target, target, where=mine)
+    np.copyto(log.distance, dist, where=mine)
+    np.copyto(log.short, short, where=mine)
+    np.copyto(log.aimed, aimed, where=mine)
+    np.copyto(log.blind, blind, where=who)
     exploded = np.zeros((b_count, n), dtype=np.bool_)
     hits = special.Hits(state)
+    snipers = skills.ready(state, SNIPER) if state.skills.any() else None
     for i in range(n):
         for w in (0, 1):
             t = np.flatnonzero(fired[:, i, w])
@@ -583,12 +651,24 @@ def _fire(
                 )
                 log.slots[b, i, w, : len(drawn)] = drawn
                 jammed[k] = bool(spec.slot_jammed[decks[k], drawn].any())
+            sniped = np.zeros(len(t), dtype=np.bool_)
+            if snipers is not None:
+                sniped = ~shielded & snipers[t, i]
+                snipers[t[sniped], i] = False  # the first unprotected shot only
             for c in (0, 1):
                 sub = np.flatnonzero(~shielded if c == 0 else short[t, i, w] & ~shielded)
                 if len(sub) == 0:
                     continue
                 ts = t[sub]
-                slot = damage.draw(state, ts, decks[sub], tgt[sub], dice)
+                if c == 0 and sniped.any():
+                    slot = np.empty(len(sub), dtype=np.int64)
+                    two, one = sniped[sub], ~sniped[sub]
+                    ds, gs = decks[sub], tgt[sub]
+                    slot[two] = skills.snipe(state, ts[two], i, ds[two], gs[two], dice)
+                    if one.any():
+                        slot[one] = damage.draw(state, ts[one], ds[one], gs[one], dice)
+                else:
+                    slot = damage.draw(state, ts, decks[sub], tgt[sub], dice)
                 log.slots[ts, i, w, c] = slot
                 pts, boom = damage.points(state, ts, tgt[sub], decks[sub], slot, aimed[ts, i, w])
                 state.damage[ts, tgt[sub]] += pts
@@ -600,8 +680,8 @@ def _fire(
             # 000: a wounded pilot's guns are silent one maneuver longer
             longer = (state.wounded[t[jammed], i] > 0) & (spec.specials == "000")
             state.jams[t[jammed], i, w] = spec.jam_maneuvers + longer
-    if log.tripod is not None:
-        ray_damage(state, log.tripod, dice, exploded)
+    if rays is not None and log.tripod is not None and rays.any():
+        ray_damage(state, log.tripod, dice, exploded, hits)
     by_special = special.apply(state, hits)
     down = state.damage >= state.resistance
     reason = np.where(
@@ -611,7 +691,8 @@ def _fire(
 
 
 def _victory(state: BatchState, act: Bools) -> None:
-    """One side (or none) left in play ends the game."""
+    """One side (or none) left in play ends the game; a scenario judges by its victory
+    conditions (:mod:`batch.scenario`)."""
     ends, last = _ended(state, act)
     state.over |= ends
     state.winner[ends] = last[ends]
@@ -619,7 +700,10 @@ def _victory(state: BatchState, act: Bools) -> None:
 
 def _ended(state: BatchState, act: Bools) -> tuple[Bools, Ints]:
     """(B,) the tables of ``act`` where at most one side of those that were present
-    has an airplane in play, and (B,) that side (-1: none)."""
+    has an airplane in play, and (B,) that side (-1: none); under a scenario, the
+    tables it ends and their winner."""
+    if state.victories is not None:
+        return scenario.judged(state, act)
     present = np.zeros(state.tables, dtype=np.int64)
     standing = np.zeros(state.tables, dtype=np.int64)
     last = np.full(state.tables, -1, dtype=np.int64)

@@ -310,14 +310,33 @@ CHUNK = 4096
 results do not depend on the number of workers."""
 
 
-def template_of(situation: dict[str, Any], data: str | None) -> BatchState:
-    """The batch template of a situation (refusing what the batch does not play)."""
+SETUPS = 256
+"""Setups of a scenario drawn for a batch run with ``vary`` (a scenario named without a
+situation file): each new game starts from one of them at random."""
+
+
+def template_of(
+    situation: dict[str, Any], data: str | None, vary: bool = False, seed: int = 0
+) -> BatchState:
+    """The batch template of a situation (refusing what the batch does not play). With
+    ``vary`` and a scenario: :data:`SETUPS` of its setups, drawn from ``seed`` by the
+    referee's own ``scenario_situation`` (as ``simulate`` redraws each game's)."""
     from dogfight.batch.bridge import from_states
     from dogfight.catalog.loader import load_catalog
     from dogfight.situation.format import build, parse_situation
+    from dogfight.situation.scenarios import scenario_situation
 
     catalog = load_catalog(data)
-    return from_states([build(parse_situation(situation), catalog, 0)])
+    parsed = parse_situation(situation)
+    if vary and parsed.scenario is not None:
+        rng = np.random.default_rng([seed, 99])
+        return from_states(
+            [
+                build(scenario_situation(catalog, parsed.scenario, rng), catalog, 0)
+                for _ in range(SETUPS)
+            ]
+        )
+    return from_states([build(parsed, catalog, 0)])
 
 
 def play_chunk(
@@ -325,8 +344,8 @@ def play_chunk(
 ) -> list[dict[str, Any]]:
     """Games ``indices`` (consecutive) of a run, played on one batch seeded by the run's
     seed and the first index; results as plain dicts."""
-    template = template_of(spec.situation, spec.data)
     seed = int(np.random.SeedSequence([spec.seed, indices[0]]).generate_state(1)[0])
+    template = template_of(spec.situation, spec.data, spec.vary, seed)
     games = play(template, spec.bots, len(indices), seed, spec.max_turns, progress=progress)
     out = []
     for index, game in zip(indices, games, strict=True):

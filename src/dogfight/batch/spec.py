@@ -24,6 +24,7 @@ from dogfight.catalog.models import (
 )
 from dogfight.errors import DataError
 from dogfight.rules.context import Rules
+from dogfight.rules.standard import TRIPOD_ONLY
 from dogfight.rules.ww2 import scale
 
 Floats = npt.NDArray[np.float64]
@@ -41,6 +42,10 @@ STALL = SYMBOLS.index(Symbol.STALL)
 RUDDER_LEFT_BIT, RUDDER_RIGHT_BIT, OBSERVER_BIT, ENGINE_BIT, SMOKE_BIT, FIRE_BIT = (
     1 << k for k in range(6)
 )
+# 000's tripod-only icons (the Standard Rules' table, ``standard.TRIPOD_ONLY``)
+GYROSCOPE_BIT, REVERSE_BIT, SMOKE_GENERATOR_BIT, CIRCUITS_BIT, TOPPLED_BIT, BATTERIES_BIT = (
+    1 << k for k in range(6, 12)
+)
 _SPECIAL_BITS = {
     Special.RUDDER_LEFT: RUDDER_LEFT_BIT,
     Special.RUDDER_RIGHT: RUDDER_RIGHT_BIT,
@@ -48,12 +53,25 @@ _SPECIAL_BITS = {
     Special.ENGINE: ENGINE_BIT,
     Special.SMOKE: SMOKE_BIT,
     Special.FIRE: FIRE_BIT,
+    Special.GYROSCOPE: GYROSCOPE_BIT,
+    Special.REVERSE_DESTROYED: REVERSE_BIT,
+    Special.SMOKE_GENERATOR: SMOKE_GENERATOR_BIT,
+    Special.CIRCUITS: CIRCUITS_BIT,
+    Special.TOPPLED: TOPPLED_BIT,
+    Special.BATTERIES: BATTERIES_BIT,
 }
+AIRPLANE_BITS = RUDDER_LEFT_BIT | RUDDER_RIGHT_BIT | SMOKE_BIT
+"""Icons that mean nothing to a tripod (``standard.AIRPLANE_ONLY``; jams go apart)."""
+TRIPOD_BITS = (
+    GYROSCOPE_BIT | REVERSE_BIT | SMOKE_GENERATOR_BIT | CIRCUITS_BIT | TOPPLED_BIT | BATTERIES_BIT
+)
+"""Icons that mean nothing to an airplane (``standard.TRIPOD_ONLY``)."""
 _SPECIALS_OF = {
     # standard.collect: 002's list (the crew icon reads as the observer), 003's engine only
-    "002": frozenset(_SPECIAL_BITS),
+    "002": frozenset(_SPECIAL_BITS) - TRIPOD_ONLY,
     "003": frozenset({Special.ENGINE}),
-    # 000's table on a WW2 airplane (docs/ww2.md): the crew icon is a wounded pilot
+    # 000's table (the Standard Rules; WW2 airplanes, docs/ww2.md): the crew icon is a
+    # wounded pilot, and the tripods' icons count
     "000": frozenset(_SPECIAL_BITS),
 }
 
@@ -93,9 +111,9 @@ KNOWN_SWITCHES = frozenset(
         "tripod_factor",
     }
 )
-SPECIALS = (None, "002", "003")
-"""The special damage rules the batch plays on WW1 airplanes (000's Standard Rules table
-is played on WW2 airplanes only, the ``ww2`` ruleset: batch/ww2.py)."""
+SPECIALS = (None, "002", "003", "000")
+"""The special damage rules the batch plays: 002's list, 003's engine damage and 000's
+Standard Rules table (airplanes of both eras and tripods: batch/special.py)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,7 +147,7 @@ class Spec:
     blind_spot: bool
     """002: the rear gun's blind spot right behind the tail."""
     specials: str | None
-    """Whose special damage applies: "002", "003" or None."""
+    """Whose special damage applies: "000", "002", "003" or None."""
     tailing: bool
     fire_deck: int
     """The damage deck a burning airplane draws from each turn (002: an A card)."""
@@ -207,11 +225,10 @@ def uncovered(rules: Rules) -> list[str]:
     missing: list[str] = []
     if rules.ruleset.name not in RULESETS:
         missing.append(f"ruleset {rules.ruleset.name!r} (covered: {', '.join(RULESETS)})")
-    ww2 = rules.switches.era == "ww2"
-    if rules.switches.standard_rules and not ww2:
-        missing.append("the Standard Rules (switch standard_rules: special damage, rockets, smoke)")
-    elif rules.specials not in SPECIALS and not (ww2 and rules.specials == "000"):
-        missing.append(f"special damage {rules.specials!r} (covered: 002, 003)")
+    # The Standard Rules' rockets and black smoke are refused table by table
+    # (``bridge.not_covered``): the batch's bots never launch nor lay them.
+    if rules.specials not in SPECIALS:
+        missing.append(f"special damage {rules.specials!r} (covered: 000, 002, 003)")
     # A switch added to the referee after this module was written is not played here.
     for name, info in type(rules.switches).model_fields.items():
         if name not in KNOWN_SWITCHES and getattr(rules.switches, name) != info.default:

@@ -7,11 +7,15 @@ together at its end, and the lasting effects restrict the next plans.
   trail (no tailing, 3 turns), on fire (an A card as each turn begins, no tailing);
   "Duplicates: only most recent counts" (a second icon restarts its counters);
 - 003: engine damage only (a steep maneuver every turn; "再次机件受损则飞机坠毁");
-- 000 (the Standard Rules' table, on WW2 airplanes only: docs/ww2.md): a wounded pilot
-  (a second wound eliminates; no firing in a phase with a steep card or an Immelmann;
-  jams last a maneuver longer), engine damaged (a stall every card; a second hit
-  destroys it), smoke (a second smoke is a fire), fire (an A counter each Earthling turn,
-  no straight), rudders jammed for the next card; each "turn" an Earthling turn, a phase.
+- 000 (the Standard Rules' table): a wounded pilot (a second wound eliminates; no firing
+  in a phase with a steep card or an Immelmann; jams last a maneuver longer), engine
+  damaged (a stall every turn; a second hit destroys an airplane), smoke (a second smoke
+  is a fire), fire (an A card each turn, no straight), rudders jammed for the next turn
+  (for a WW2 airplane each "turn" an Earthling turn, a phase); on a tripod also a wounded
+  pilot (no heat-ray on a movement card), engine (never three movement cards; a second
+  hit: standing still cards only), fire, the gyroscope (no change of facing next turn),
+  the reverse mechanism, the black smoke generator, the circuits (the card's value in
+  Energy), the batteries (rating and 1 Energy) and toppling (``standard.apply``).
 """
 
 from __future__ import annotations
@@ -19,19 +23,28 @@ from __future__ import annotations
 import numpy as np
 
 from dogfight.batch.spec import (
+    AIRPLANE_BITS,
+    BATTERIES_BIT,
+    CIRCUITS_BIT,
     ENGINE_BIT,
     FIRE_BIT,
+    GYROSCOPE_BIT,
     OBSERVER_BIT,
+    REVERSE_BIT,
     RUDDER_LEFT_BIT,
     RUDDER_RIGHT_BIT,
     SMOKE_BIT,
+    SMOKE_GENERATOR_BIT,
     STALL,
     STRAIGHT,
+    TOPPLED_BIT,
+    TRIPOD_BITS,
     Bools,
     Ints,
     Spec,
 )
 from dogfight.batch.state import ENGINE_DESTROYED, EXPLODED, PILOT_INCAPACITATED, BatchState
+from dogfight.batch.tripods import topple
 
 COUNTERS = 3
 """As :data:`dogfight.rules.standard.COUNTERS`: smoke and flame counters."""
@@ -47,12 +60,24 @@ class Hits:
         """000: wounded-pilot icons (each counts)."""
         self.smokes = np.zeros(state.present.shape, dtype=np.int64)
         """000: smoke icons (each one on a smoking airplane is a fire)."""
+        self.circuits = np.zeros(state.present.shape, dtype=np.int64)
+        """000, tripods: the Energy the circuits icons discard (their cards' values)."""
+        self.batteries = np.zeros(state.present.shape, dtype=np.int64)
+        """000, tripods: batteries icons (each lowers the rating by one)."""
         self.any = False
 
     def add(self, state: BatchState, tables: Ints, targets: Ints, decks: Ints, slots: Ints) -> None:
         """The icons of the cards ``slots`` of ``decks`` drawn for (tables, targets), one
         card per table."""
-        icons = state.spec.slot_special[decks, slots]
+        spec = state.spec
+        icons = spec.slot_special[decks, slots]
+        if not icons.any():
+            return
+        # tripod-only icons mean nothing to airplanes, airplane-only ones to tripods; a
+        # tripod takes special damage under 000's table only (``standard.collect``)
+        tripod = state.tripod[tables, targets]
+        keep = np.where(tripod, ~AIRPLANE_BITS if spec.specials == "000" else 0, ~TRIPOD_BITS)
+        icons = icons & keep
         if not icons.any():
             return
         self.any = True
@@ -60,6 +85,9 @@ class Hits:
         self.engine[tables, targets] += (icons & ENGINE_BIT) > 0
         self.wounds[tables, targets] += (icons & OBSERVER_BIT) > 0
         self.smokes[tables, targets] += (icons & SMOKE_BIT) > 0
+        circuits = (icons & CIRCUITS_BIT) > 0
+        self.circuits[tables, targets] += np.where(circuits, spec.slot_value[decks, slots], 0)
+        self.batteries[tables, targets] += (icons & BATTERIES_BIT) > 0
 
 
 def clock(state: BatchState) -> Ints:
@@ -105,7 +133,8 @@ def _apply_000(state: BatchState, hits: Hits) -> Ints:
     bits = hits.bits
     state.wounded += hits.wounds
     state.engine += hits.engine
-    out[(hits.engine > 0) & (state.engine >= 2)] = ENGINE_DESTROYED
+    # a second engine hit destroys an airplane; a tripod plans standing still cards only
+    out[(hits.engine > 0) & (state.engine >= 2) & ~state.tripod] = ENGINE_DESTROYED
     out[(hits.wounds > 0) & (state.wounded >= 2)] = PILOT_INCAPACITATED
     # smoke icons one after the other: smoke, then a fire that clears it, then smoke...
     smoking = state.smoke > 0
@@ -118,7 +147,28 @@ def _apply_000(state: BatchState, hits: Hits) -> Ints:
     for k, bit in enumerate((RUDDER_LEFT_BIT, RUDDER_RIGHT_BIT)):
         jam = (bits & bit) > 0
         state.rudder[..., k][jam] = turn[jam]
+    if state.tripod.any():
+        _tripod_000(state, hits, turn)
     return out
+
+
+def _tripod_000(state: BatchState, hits: Hits, turn: Ints) -> None:
+    """000's tripod icons (``standard.apply``): the gyroscope out of order next turn, the
+    reverse mechanism and the black smoke generator for good, the circuits' and the
+    batteries' Energy (all saturating subtractions: a battery's "above the lowered
+    rating" never bites, the Energy being at most the rating), the rating lowered, and a
+    standing tripod toppled."""
+    bits = hits.bits
+    gyro = (bits & GYROSCOPE_BIT) > 0
+    state.gyroscope[gyro] = turn[gyro]
+    state.reverse_out |= (bits & REVERSE_BIT) > 0
+    state.smoke_out |= (bits & SMOKE_GENERATOR_BIT) > 0
+    drain = hits.circuits + hits.batteries
+    np.copyto(state.energy, np.maximum(state.energy - drain, 0), where=drain > 0)
+    state.rating = np.maximum(state.rating - hits.batteries, 0)
+    fall = ((bits & TOPPLED_BIT) > 0) & (state.toppled == 0) & state.alive
+    if fall.any():
+        topple(state, fall)
 
 
 FORBID_LEFT, FORBID_RIGHT, NEED_STALL, NEED_STEEP, FORBID_STRAIGHT = 1, 2, 4, 8, 16

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
+
+if TYPE_CHECKING:
+    from dogfight.batch.scenario import Victories
 
 REASONS = (
     "",
@@ -30,6 +34,14 @@ SHOT_DOWN, EXPLODED, OUT_OF_CONTROL, LEFT_AREA, ENGINE_DESTROYED, BURNED = 1, 2,
 PILOT_INCAPACITATED = 7
 """000's second wound (WW2 airplanes, batch/special.py)."""
 WEAPONS = ("front", "rear")
+SKILLS = ("itchy_trigger_finger", "sniper")
+"""000's pilots' skills the batch plays, by index (``skills`` bits ``1 << k``, ``skill_used``
+column ``k``)."""
+ITCHY, SNIPER = 0, 1
+NEVER = -1000
+"""``skill_used`` of a skill never used (ready: at least 5 phases before any phase)."""
+SKILL_REST = 5
+"""000: "once every 5 phases"."""
 
 
 @dataclass
@@ -67,7 +79,23 @@ class BatchState:
     """(B, N, 2) the turn a jammed rudder forbids left / right arrows (0: none); a WW2
     airplane's turn is an Earthling turn (:func:`dogfight.batch.special.clock`)."""
     wounded: Ints
-    """000 (WW2 airplanes): wounds taken (a second one eliminates the airplane)."""
+    """000: wounds taken (a second one eliminates the vehicle)."""
+    exit_edge: Ints
+    """(B, N) the edge a vehicle's centre left the table across (``scenario.EDGES``), -1
+    for none."""
+    skills: Ints
+    """(B, N) the pilot's skills, bits ``1 << k`` of :data:`SKILLS`."""
+    skill_used: Ints
+    """(B, N, 2) the phase number (``phases_played``) each skill was last used in
+    (:data:`NEVER`: not yet); ready again 5 phases later."""
+    gyroscope: Ints
+    """000, a tripod: the turn its gyroscope out of order forbids a change of facing (0:
+    none)."""
+    reverse_out: Bools
+    """000, a tripod: its reverse mechanism destroyed (no reverse card)."""
+    smoke_out: Bools
+    """000, a tripod: its black smoke generator disabled (the batch lays no black smoke:
+    kept for the referee's status)."""
     tailing: Bools
     """(B, N, N) 002's tailing this turn: [tailer, tailed]."""
     plan: Ints
@@ -137,6 +165,8 @@ class BatchState:
     """The objectives' ids, the same on every table (one missing from a table is
     destroyed there)."""
     """Per table, the vehicle id of each slot (empty strings for empty slots)."""
+    victories: Victories | None = None
+    """A scenario's victory conditions (None: the last side in play wins)."""
     trig: tuple[Floats, Floats, Floats] | None = field(default=None, repr=False, compare=False)
     """A memo of :func:`heading_trig`: headings and their cosines and sines."""
 
@@ -220,6 +250,12 @@ def empty_state(
         fire=np.zeros((b, n), dtype=np.int64),
         rudder=np.zeros((b, n, 2), dtype=np.int64),
         wounded=np.zeros((b, n), dtype=np.int64),
+        exit_edge=np.full((b, n), -1, dtype=np.int64),
+        skills=np.zeros((b, n), dtype=np.int64),
+        skill_used=np.full((b, n, 2), NEVER, dtype=np.int64),
+        gyroscope=np.zeros((b, n), dtype=np.int64),
+        reverse_out=np.zeros((b, n), dtype=np.bool_),
+        smoke_out=np.zeros((b, n), dtype=np.bool_),
         tailing=np.zeros((b, n, n), dtype=np.bool_),
         plan=np.full((b, n, 3), -1, dtype=np.int64),
         order=order,
@@ -307,10 +343,20 @@ def take(state: BatchState, rows: Ints) -> BatchState:
 
 
 def reset(state: BatchState, rows: Ints, template: BatchState, rng: np.random.Generator) -> None:
-    """Start new games on tables ``rows``: the template's first table, new piles."""
-    for k in _arrays(state):
-        if k not in _PILES:
-            getattr(state, k)[rows] = getattr(template, k)[0]
+    """Start new games on tables ``rows``: the template's first table (a template of
+    several tables, e.g. a scenario's setups: one of them at random for each), new
+    piles."""
+    if template.tables == 1:
+        for k in _arrays(state):
+            if k not in _PILES:
+                getattr(state, k)[rows] = getattr(template, k)[0]
+    else:
+        pick = rng.integers(template.tables, size=len(rows))
+        for k in _arrays(state):
+            if k not in _PILES:
+                getattr(state, k)[rows] = getattr(template, k)[pick]
+        for r, p in zip(rows.tolist(), pick.tolist(), strict=True):
+            state.names[r] = template.names[p]
     shuffle_piles(state, rows, rng)
 
 

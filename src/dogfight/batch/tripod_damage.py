@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dogfight.batch import damage, tripods
+from dogfight.batch import damage, special, tripods
 from dogfight.batch.heat_rays import TripodShots
 from dogfight.batch.spec import Bools, Ints
 from dogfight.batch.state import BatchState
@@ -58,10 +58,13 @@ def protected_hit(
     return cards
 
 
-def ray_damage(state: BatchState, log: TripodLog, dice: damage.Dice, exploded: Bools) -> None:
+def ray_damage(
+    state: BatchState, log: TripodLog, dice: damage.Dice, exploded: Bools, hits: special.Hits
+) -> None:
     """000: "short range ... draws and reveals 1 damage card ...: if it is a 0, the player
     draws a second card ... long range ... draws 1 damage card" (``_heat_ray_damage``),
-    tripod by tripod in id order, after every gun's cards."""
+    tripod by tripod in id order, after every gun's cards; their special icons go with
+    the step's (``hits``)."""
     spec = state.spec
     shots = log.shots
     for i in np.flatnonzero((shots.ray_target >= 0).any(axis=0)).tolist():
@@ -92,3 +95,4 @@ def ray_damage(state: BatchState, log: TripodLog, dice: damage.Dice, exploded: B
             state.dealt[r, i, 0] += pts  # the results' "<tripod> heat-ray"
             log.ray_points[r, i] += pts
             exploded[r, t] |= boom
+            hits.add(state, r, t, decks[sub], log.ray_slots[r, i, c])

@@ -71,13 +71,32 @@ def _judge(state: BatchState, b: Ints, n: Ints, cards: Ints, count: Ints) -> tup
     laid = cards >= 0
     paid = (tri.card_energy[c] & laid).sum(axis=2) <= state.energy[b, n][:, None]
     steady = ((tri.card_symbol[c] != MOVE) & laid).any(axis=2) | (count < 3)[:, None]
-    legal = paid & steady
+    legal = paid & steady & damaged_ok(state, b, n, cards, count)
     xs, ys = poses(state, b, n, cards)
     spec = state.spec
     inside = (
         (xs >= MARGIN) & (xs <= spec.width - MARGIN) & (ys >= MARGIN) & (ys <= spec.height - MARGIN)
     ).all(axis=2)
     return legal, legal & inside
+
+
+def damaged_ok(state: BatchState, b: Ints, n: Ints, cards: Ints, count: Ints) -> Bools:
+    """(R, K) the sequences 000's special damage lets the tripod plan
+    (``standard.check_tripod_plan``): no reverse with the mechanism destroyed, never
+    three movement cards after an engine hit, standing still cards only after two."""
+    if state.spec.specials != "000":
+        out: Bools = np.ones(cards.shape[:2], dtype=np.bool_)
+        return out
+    tri = state.spec.tripods
+    c = np.maximum(cards, 0)
+    laid = cards >= 0
+    moves = tri.card_moves[c] & laid
+    engine = state.engine[b, n][:, None]
+    reverse = ((tri.card_symbol[c] == REVERSE) & laid).any(axis=2)
+    ok: Bools = ~(reverse & state.reverse_out[b, n][:, None])
+    ok &= ~((engine >= 2) & moves.any(axis=2))
+    ok &= ~((engine == 1) & (count == 3)[:, None] & moves.all(axis=2))
+    return ok
 
 
 @lru_cache(maxsize=64)
@@ -134,7 +153,8 @@ def plan_tripods(
         picked = np.argsort(keys, axis=2)[..., :3] + start[todo][:, None, None]
         cards = _lay(picked, count[todo])
         _, safe = _judge(state, b[todo], n[todo], cards, count[todo])
-        safe |= careless[todo][:, None]
+        # a careless plan still obeys the damage (the referee refuses it otherwise)
+        safe |= careless[todo][:, None] & damaged_ok(state, b[todo], n[todo], cards, count[todo])
         found = safe.any(axis=1)
         first = safe.argmax(axis=1)
         chosen[todo[found]] = cards[found, first[found]]
@@ -192,7 +212,20 @@ def _asked(state: BatchState, mask: Bools | None) -> tuple[Ints, Ints, Ints, Boo
     stop = tri.card_stop[card]
     ray_ok = ~stop & (state.cooling[b, n] == 0) & (state.energy[b, n] >= 1)
     green_ok = ~stop & (tri.card_symbol[card] == STAND)
+    if state.spec.specials == "000":
+        # 000: "A wounded tripod pilot cannot choose a firing Action token (Heat-ray or
+        # Black Smoke) in combination with a movement maneuver"
+        ray_ok &= ~((state.wounded[b, n] > 0) & tri.card_moves[card])
     return b, n, state.ttype[b, n], ray_ok, green_ok
+
+
+def facing_limit(state: BatchState, b: Ints, n: Ints, t: Ints) -> Ints:
+    """(R,) the most sides each tripod may turn this phase: its model's limit, 0 with
+    its gyroscope out of order this turn (000: "The following turn, the tripod cannot
+    choose the Change facing Action token")."""
+    limit = state.spec.tripods.type_facing[t]
+    out: Ints = np.where(state.gyroscope[b, n] == state.turn[b], 0, limit)
+    return out
 
 
 def random_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
@@ -210,7 +243,7 @@ def random_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     foes, foe_count = enemies(state, b, n)
     projectors = tri.type_projectors[t]
     rays = np.where(ray_ok, projectors.sum(axis=1) * (1 + foe_count), 0)
-    facing = tri.type_facing[t]
+    facing = facing_limit(state, b, n, t)
     standing = ~state.obj_destroyed[b]  # (R, O) objectives a token may name
     per = 1 + standing.sum(axis=1)  # a recharge or a destruction: bare, or naming one
     greens = np.where(green_ok, 2 * facing + 2 * per, 0)
@@ -294,7 +327,7 @@ def bot_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | None =
     pencilled = green_ok & state.pencil[b, n, np.minimum(state.phase[b], 2)]
     # the changes of facing in the options' order: +1, -1, +2, -2, ... to the limit
     turns = np.array([k for m in (1, 2, 3) for k in (m, -m)])
-    allowed = np.abs(turns)[None, :] <= tri.type_facing[t][:, None]
+    allowed = np.abs(turns)[None, :] <= facing_limit(state, b, n, t)[:, None]
     off = np.where(allowed, _off(heading[:, None] + 60.0 * turns, bearing[:, None]), np.inf)
     best = np.argmin(off, axis=1)
     swing = green_ok & seen & (off[rows, best] + 30.0 < _off(heading, bearing))

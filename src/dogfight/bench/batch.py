@@ -1,6 +1,7 @@
 """Time and check the batched simulator (``dogfight bench --batch``): complete random
 duels per second on one core, the same duels by the referee from the same run, one
-phase of 32 airplanes on 256 tables, WW2 random duels per second, the differential test
+phase of 32 airplanes on 256 tables, WW2 random duels, tripod games and *First Contact*
+games per second, the differential test
 and the statistical comparison with the referee (the WW1 rulesets and ``ww2``).
 
 Times are the process's CPU time (both engines run on one core), so the figures hold
@@ -21,23 +22,26 @@ from dogfight.batch.compare import (
     TRIPOD_MATCHUPS,
     WW2_MATCHUP,
     matchup,
+    scenario_matchup,
     tripod_matchup,
 )
 from dogfight.batch.differential import run as differential
 from dogfight.batch.game import resolve_phase
 from dogfight.batch.policies import playout_plans
-from dogfight.batch.run import play
+from dogfight.batch.run import play, template_of
 from dogfight.batch.state import BatchState, reset, tile
 from dogfight.bench.engine import peak_memory_mb
 from dogfight.catalog.loader import Catalog
 from dogfight.sim.duel import duel_situation, melee_situation, random_game, tripod_situation
 from dogfight.situation.format import build
+from dogfight.situation.scenarios import scenario_situation
 
 TARGETS = {
     "batch_games_per_second": 20000.0,
     "batch_to_referee_ratio": 50.0,
     "batch_phase_32x256_per_table_ms": 2.0,
     "tripod_games_per_second": 2000.0,
+    "first_contact_games_per_second": 2000.0,
 }
 
 
@@ -67,6 +71,18 @@ def tripod_games_per_second(catalog: Catalog, games: int, tables: int, seed: int
     bot on both sides, per second on this core."""
     situation = tripod_situation("mk1-locust", ["sopwith-camel", "spad-xiii"])
     template = from_states([build(situation, catalog, seed)])
+    bots = {"martians": "random", "earth": "random"}
+    return _random_games_per_second(template, bots, games, tables, seed)
+
+
+def first_contact_games_per_second(
+    catalog: Catalog, games: int, tables: int, seed: int = 0
+) -> float:
+    """Complete games of *First Contact* (000's scenario as printed: the Standard Rules,
+    its objectives, setups, ace skills and victories; each game from one of the setups
+    ``simulate`` draws) with the random bot on both sides, per second on this core."""
+    situation = scenario_situation(catalog, "first-contact")
+    template = template_of(situation.model_dump(mode="json", exclude_defaults=True), None, True)
     bots = {"martians": "random", "earth": "random"}
     return _random_games_per_second(template, bots, games, tables, seed)
 
@@ -133,6 +149,9 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         "tripod_games_per_second": round(
             tripod_games_per_second(catalog, 2000 if quick else 20_000, 4096), 1
         ),
+        "first_contact_games_per_second": round(
+            first_contact_games_per_second(catalog, 2000 if quick else 20_000, 4096), 1
+        ),
         "batch_ww2_random_games_per_second": round(
             ww2_games_per_second(catalog, games // 4, 8192), 1
         ),
@@ -143,6 +162,12 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         for ruleset in ("wog", "wow", "wow-basic", "ww2")
     }
     same["tripods"] = differential(catalog, tables, seed=1, tripods=True).to_json()
+    same["tripods_standard_rules"] = differential(
+        catalog, tables, seed=1, tripods=True, standard=True
+    ).to_json()
+    same["first_contact"] = differential(
+        catalog, tables, seed=1, max_turns=30, scenario="first-contact"
+    ).to_json()
     for report in same.values():
         report["examples"] = report["examples"][:3]
     ours, theirs = (1000, 100) if quick else (10_000, 2_000)
@@ -152,6 +177,9 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         for t, planes in TRIPOD_MATCHUPS
     ]
     stats.append(matchup(catalog, *WW2_MATCHUP, ours, theirs, seed=2, ruleset="ww2"))
+    stats.append(
+        scenario_matchup(catalog, "first-contact", ours, theirs // 4, seed=2, max_turns=12)
+    )
     return {
         "figures": figures,
         "targets": TARGETS,
