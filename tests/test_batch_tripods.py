@@ -121,9 +121,9 @@ def test_simulate_plays_a_tripod_table_with_the_batch_engine(tmp_path: Path) -> 
     data = json.loads((out / "results.json").read_text())
     assert data["config"]["bots"] == {"earth": "random", "martians": "random"}
     assert data["summary"]["games"] == 200
-    refused = dogfight(*args, "--bots", "earth=easy", "--out", str(out))
+    refused = dogfight(*args, "--bots", "martians=easy", "--out", str(out))
     assert refused.returncode == 2
-    assert "on a table with a tripod" in refused.stderr
+    assert "the side martians has a tripod" in refused.stderr
     assert "Traceback" not in refused.stderr
 
 

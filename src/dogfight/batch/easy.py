@@ -7,14 +7,16 @@ the expected damage it deals (arcs, the ruler and half mark measured to the corn
 centre of the enemy's base, two cards at short range, the aim bonus, its jams) — the
 best enemy per phase, one shot per weapon — less the expected damage it takes, weighted
 by how damaged it already is. It flies the best plan. The measures are the bot's
-approximations, as in the referee's bot; the rules are the batch engine's.
+approximations, as in the referee's bot; the rules are the batch engine's. An enemy
+tripod is taken as standing still with its heat-ray firing all round
+(:mod:`dogfight.batch.foes`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from dogfight.batch import moves, special
+from dogfight.batch import foes, moves, special
 from dogfight.batch.policies import (
     POLICIES,
     SAFE_MARGIN,
@@ -151,7 +153,7 @@ def _plan(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None
     ex = np.zeros((v_count, slots, SAMPLES, 3))
     ey = np.zeros_like(ex)
     eh = np.zeros_like(ex)
-    vb, vn = np.nonzero(enemy)
+    vb, vn = np.nonzero(enemy & ~state.tripod[b])
     if len(vb):
         tb, tn = b[vb], vn
         picks = sample_plans(state, tb, tn, SAMPLES, rng)
@@ -159,11 +161,13 @@ def _plan(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None
         tx, ty, th = (a[tb, tn][:, None] for a in _poses(state))
         px, py, ph = placed(seqs, e_deck[:, None], picks, tx, ty, th)
         ex[vb, vn], ey[vb, vn], eh[vb, vn] = px, py, ph
+    foes.stand_still(state, b, ex, ey, eh)
     weapons = state.weapon_deck()
     my_decks = weapons[b, n]  # (V, 2)
-    their_decks = weapons[b]  # (V, N, 2)
+    their_decks = foes.weapon_decks(state, b, weapons[b])  # (V, N, 2)
     jams = state.jams[b, n]
-    their_jams = state.jams[b]
+    their_jams = foes.unjammed(state, b, state.jams[b])
+    rays = foes.ray_reach(state, b)[:, :, None, None]  # (V, N, 1, 1)
     aim = state.aim[b, n]
     risk = 1.0 + 1.5 * state.damage[b, n] / np.maximum(1, state.resistance[b, n])
     dealt = np.zeros((3, v_count, slots, OWN_PLANS))
@@ -200,6 +204,8 @@ def _plan(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None
             d = np.maximum(their_decks[:, :, w], 0)
             points, nonzero = _odds(spec, d, res_me[:, None])  # (V, N)
             reach, cards = _shots(spec, tx, ty, th, fx, fy, fh, w)
+            if w == 0 and (rays > 0).any():
+                reach, cards = _rays(spec, rays, tx, ty, fx, fy, fh, reach, cards)
             bonus = prev_enemy.get(w, 0.0) * reach if (spec.aim_bonus and p > 0) else 0.0
             value = cards * (points[..., None, None] + nonzero[..., None, None] * bonus)
             taken += (value.mean(axis=3) * usable[:, :, None]).sum(axis=1)
@@ -208,6 +214,27 @@ def _plan(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None
     score = dealt.max(axis=2).sum(axis=0) - risk[:, None] * taken
     best = score.argmax(axis=1)
     state.plan[b, n] = seqs.rows[deck, own[np.arange(v_count), best]]
+
+
+def _rays(
+    spec: Spec,
+    rays: Floats,
+    tx: Floats,
+    ty: Floats,
+    fx: Floats,
+    fy: Floats,
+    fh: Floats,
+    reach: Floats,
+    cards: Floats,
+) -> tuple[Floats, Floats]:
+    """(reach, cards) of the enemies' first weapons with the tripods' heat-rays (``rays``
+    > 0: how far each reaches) as one card at whatever sample point of the airplane's base
+    is within that distance of the tripod's centre, all round."""
+    px, py = _sample_points(spec, fx, fy, fh)
+    d2 = ((px - tx[..., None]) ** 2 + (py - ty[..., None]) ** 2).min(axis=-1)
+    hit = (d2 <= rays**2).astype(np.float64)
+    tripod = rays > 0
+    return np.where(tripod, hit, reach), np.where(tripod, hit, cards)
 
 
 def _poses(state: BatchState) -> tuple[Floats, Floats, Floats]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -33,13 +33,14 @@ Progress = Callable[[int], None]
 
 
 TRIPOD_POLICIES = ("random",)
-"""The batch policies that play tables with tripods (the easy bot plans airplanes
-against airplanes only)."""
+"""The batch policies that fly a side with a tripod (the ``easy`` and ``learned`` bots
+plan airplanes only; on a tripod table they fly the other side's airplanes, taking the
+tripod as batch/foes.py does)."""
 
 
-def check_policies(bots: Mapping[str, str], tripods: bool = False) -> None:
-    """Refuse a bot the batch does not have, or (``tripods``: the table has one) one
-    that does not play tripod tables."""
+def check_policies(bots: Mapping[str, str], tripod_sides: Collection[str] = ()) -> None:
+    """Refuse a bot the batch does not have, or, for a side with a tripod
+    (``tripod_sides``), one that does not fly tripods."""
     for side, name in bots.items():
         if name not in POLICIES:
             raise DataError(
@@ -48,15 +49,20 @@ def check_policies(bots: Mapping[str, str], tripods: bool = False) -> None:
                 name,
                 "the batch engine plays the bots " + ", ".join(sorted(POLICIES)),
             )
-        if tripods and name not in TRIPOD_POLICIES:
+        if side in tripod_sides and name not in TRIPOD_POLICIES:
             raise DataError(
                 "--bots",
                 side,
                 name,
-                "on a table with a tripod the batch engine plays the bots "
+                f"the side {side} has a tripod: the batch engine flies it with the bots "
                 + ", ".join(TRIPOD_POLICIES)
-                + " (its easy bot plans airplanes against airplanes only)",
+                + f" ({name} plans airplanes only)",
             )
+
+
+def tripod_sides(state: BatchState) -> set[str]:
+    """The sides with a tripod on any table of ``state``."""
+    return {state.side_names[int(s)] for s in np.unique(state.side[state.tripod]).tolist()}
 
 
 def _results(
@@ -242,7 +248,7 @@ def play(
     objects with no cycles among them, and every full collection their number sets off
     walks the whole heap again (an eighth of a duel run's time)."""
     if policies is POLICIES:
-        check_policies(bots, bool(template.tripod.any()))
+        check_policies(bots, tripod_sides(template))
     with _collector_paused():
         return _play(template, bots, games, seed, max_turns, tables, progress, policies)
 

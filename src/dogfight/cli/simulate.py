@@ -190,8 +190,8 @@ def register(app: typer.Typer) -> None:
                     "batch",
                     "the batch engine does not play: " + "; ".join(missing),
                 )
-            # the easy bot does not play tripods: a tripod table's default is random
-            tripods = any(v.tripod is not None for v in state.vehicles.values())
+            # only random flies tripods: a tripod table's default is random
+            tripods = {v.side for v in state.vehicles.values() if v.tripod is not None}
             default = "random" if tripods else "easy"
             chosen = {side: chosen.get(side) or default for side in sides}
             check_policies(chosen, tripods)

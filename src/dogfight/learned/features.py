@@ -24,6 +24,7 @@ import copy
 
 import numpy as np
 
+from dogfight.batch import foes as tripods
 from dogfight.batch.easy import _odds, sample_plans
 from dogfight.batch.policies import placed, sequences
 from dogfight.batch.spec import Floats, Ints
@@ -112,6 +113,22 @@ def features(view: BatchState, b: Ints, n: Ints, picks: Ints, foe_picks: Ints) -
     weapons = view.weapon_deck()
     mine, theirs = weapons[b, n], weapons[b[:, None], slot]  # (V, 2), (V, E, 2)
     jams, their_jams = view.jams[b, n], view.jams[b[:, None], slot]
+    rays = np.zeros((v_count, slots))
+    if view.tripod[b].any():  # enemy tripods (batch/foes.py): standing, a heat-ray all round
+        picked = np.take_along_axis(view.tripod[b], slot, axis=1)
+        stood = tuple(np.zeros((v_count, view.slots, 1, 3)) for _ in range(3))
+        tripods.stand_still(view, b, *stood)
+        where = picked[:, :, None, None]
+        ex, ey, eh = (
+            np.where(where, np.take_along_axis(s, slot[:, :, None, None], axis=1), e)
+            for s, e in zip(stood, (ex, ey, eh), strict=True)
+        )
+        every = tripods.weapon_decks(view, b, weapons[b])
+        theirs = np.take_along_axis(every, slot[:, :, None], axis=1)
+        their_jams = np.where(picked[..., None], 0, their_jams)
+        rays = np.take_along_axis(tripods.ray_reach(view, b), slot, axis=1)
+    rayed = (rays > 0)[:, :, None, None]
+    ray_reach = (rays + spec.base_radius)[:, :, None, None]
     res_me = view.resistance[b, n]
     reach = spec.ruler + spec.base_radius
     short = spec.half + spec.base_radius
@@ -169,7 +186,7 @@ def features(view: BatchState, b: Ints, n: Ints, picks: Ints, foe_picks: Ints) -
             if usable_t.any():
                 points = taking[w]
                 in_arc = (np.pi - 2 * slack - off_it if rear else off_it) <= half
-                hit = in_arc & near & apart & foe
+                hit = np.where(rayed, dist <= ray_reach, in_arc & near & apart) & foe
                 cards = np.where(close, 2.0, 1.0) * hit
                 value = (cards * points[..., None, None]).mean(axis=3) * usable_t[..., None]
                 taken += value.sum(axis=1)

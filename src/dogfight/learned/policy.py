@@ -43,6 +43,7 @@ def needing_sides(state: BatchState, mask: Bools | None) -> list[tuple[int, Ints
     """Per side, the airplanes (b, n) that need a plan: in play, on tables not over,
     not planned yet, in ``mask``."""
     need = state.alive & ~per_slot(state.over, state.slots) & (state.plan[..., 0] < 0)
+    need &= ~state.tripod  # tripods plan in batch/tripod_plans.py
     if mask is not None:
         need &= mask
     out = []
@@ -65,7 +66,8 @@ def foe_model(
     tables, where = np.unique(b, return_inverse=True)
     tb = np.repeat(tables, slots)
     tn = np.tile(np.arange(slots), len(tables))
-    live = view.alive[tb, tn]
+    # a tripod has no airplane plans: it is taken as standing (features, batch/foes.py)
+    live = view.alive[tb, tn] & ~view.tripod[tb, tn]
     uniform = np.zeros((len(tb), weights.enemy_plans), dtype=np.int64)
     uniform[live] = candidates(view, tb[live], tn[live], weights.enemy_plans, rng)
     grouped = uniform.reshape(len(tables), slots, -1)
@@ -73,12 +75,14 @@ def foe_model(
         return grouped[where], None
     side = view.side[b[0], n[0]]
     theirs = np.flatnonzero(live & (view.side[tb, tn] != side))
+    replies = np.zeros((len(tb), weights.replies), dtype=np.int64)
+    if len(theirs) == 0:  # no enemy airplane (a tripod alone): no replies to weigh
+        return grouped[where], replies.reshape(len(tables), slots, -1)[where]
     pool = candidates(view, tb[theirs], tn[theirs], weights.reply_pool, rng)
     ours = grouped[np.searchsorted(tables, tb[theirs])]
     half = len(NAMES)
     values = features(view, tb[theirs], tn[theirs], pool, ours) @ weights.vector[:half]
     top = np.argsort(-values, axis=1, kind="stable")[:, : weights.replies]
-    replies = np.zeros((len(tb), weights.replies), dtype=np.int64)
     replies[theirs] = np.take_along_axis(pool, top, axis=1)
     return grouped[where], replies.reshape(len(tables), slots, -1)[where]
 

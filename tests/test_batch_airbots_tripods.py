@@ -1,0 +1,107 @@
+"""The airplane bots ``easy`` and ``learned`` fly the Earth side's airplanes on tripod
+tables in the batch (docs/batch.md "Policies"): the tripod taken as an enemy standing
+with its heat-ray all round (batch/foes.py), the tripod side still ``random`` only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_simulate import dogfight
+
+from dogfight.batch.bridge import from_states, to_state
+from dogfight.batch.easy import easy_plans
+from dogfight.batch.game import resolve_phase
+from dogfight.batch.learned import batch_learned_plans
+from dogfight.batch.policies import Policy, random_plans
+from dogfight.batch.run import template_of
+from dogfight.catalog.loader import Catalog
+from dogfight.learned.features import NAMES, candidates, features, public_view
+from dogfight.rules.plans import Plan, plan_problems
+from dogfight.rules.turns import check_plans
+from dogfight.situation.format import build
+from dogfight.situation.scenarios import scenario_situation
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+@pytest.mark.parametrize("policy", [easy_plans, batch_learned_plans])
+def test_airplane_bots_plan_legal_plans_on_first_contact(catalog: Catalog, policy: Policy) -> None:
+    """On many First Contact setups, turn after turn, every plan the bot gives the Earth
+    airplanes passes the referee's checks of a plan (``check_plans``) and breaks no
+    flight restriction (``plan_problems``)."""
+    situation = scenario_situation(catalog, "first-contact")
+    template = build(situation, catalog, 0)
+    batch = template_of(situation.model_dump(mode="json", exclude_defaults=True), None, True, 7)
+    earth = batch.side == batch.side_names.index("earth")
+    rng = np.random.default_rng(5)
+    checked = 0
+    for phase in range(12):
+        planning = batch.phase == 0
+        policy(batch, rng, earth)
+        random_plans(batch, rng, ~earth)
+        if phase % 3 == 0:
+            for b in np.flatnonzero(planning & ~batch.over).tolist()[:64]:
+                state = to_state(batch, b, template)
+                plans = {
+                    vid: Plan(cards=tuple(batch.spec.card_ids[c] for c in batch.plan[b, n]))
+                    for n, vid in enumerate(batch.names[b])
+                    if earth[b, n] and batch.alive[b, n]
+                }
+                if plans:
+                    # refused plans (shape, deck, the damage's restrictions) ...
+                    placed = check_plans(state, plans, alone=True)
+                    for vid, plan in placed.items():
+                        # ... and the flight restrictions (flown as illegal maneuvers)
+                        vehicle = state.vehicles[vid]
+                        cards = state.rules.maneuver_cards(vehicle.type)
+                        flown = [cards[c] for c in plan.cards]
+                        assert not plan_problems(
+                            vehicle.previous, flown, state.rules.restrictions
+                        ), (vid, plan.cards)
+                    checked += len(plans)
+        resolve_phase(batch, rng)
+    assert checked > 200
+
+
+@pytest.mark.parametrize("bot", ["easy", "learned"])
+def test_simulate_flies_earth_with_airplane_bots_on_tripod_tables(tmp_path: Path, bot: str) -> None:
+    """``--bots earth=easy`` / ``earth=learned`` play First Contact and the example
+    tripod table with the batch engine (they were refused); the tripod side asked to be
+    flown by them is refused, naming the side."""
+    for table in ("first-contact", str(EXAMPLES / "tripod.json")):
+        out = tmp_path / "out"
+        args = ["simulate", table, "--engine", "batch", "--games", "40", "--workers", "1"]
+        result = dogfight(*args, "--bots", f"earth={bot}", "--out", str(out))
+        assert result.returncode == 0, result.stderr
+        data = json.loads((out / "results.json").read_text())
+        assert data["config"]["bots"] == {"earth": bot, "martians": "random"}
+        assert data["summary"]["games"] == 40
+        refused = dogfight(*args, "--bots", f"martians={bot}", "--out", str(out))
+        assert refused.returncode == 2
+        assert "martians has a tripod" in refused.stderr
+        assert "Traceback" not in refused.stderr
+
+
+def test_an_enemy_tripod_rays_all_round(catalog: Catalog) -> None:
+    """The learned bot's features take an enemy tripod as standing where it is with its
+    heat-ray reaching all round (batch/foes.py): an airplane flying away right behind it
+    expects to take damage whatever it plans (as an airplane, the tripod's front arc would
+    never see it)."""
+    state = build(scenario_situation(catalog, "first-contact"), catalog, 0)
+    batch = from_states([state])
+    slot = {vid: n for n, vid in enumerate(batch.names[0])}
+    first, locust = slot["first"], slot["locust"]
+    batch.x[0, locust], batch.y[0, locust], batch.heading[0, locust] = 60.0, 45.0, 270.0
+    batch.x[0, first], batch.y[0, first], batch.heading[0, first] = 60.0, 52.0, 90.0
+    batch.trig = None
+    earth = int(batch.side[0, first])
+    view = public_view(batch, earth)
+    b, n = np.array([0]), np.array([first])
+    rng = np.random.default_rng(0)
+    picks = candidates(view, b, n, 32, rng)
+    foe_picks = np.zeros((1, batch.slots, 4), dtype=np.int64)
+    taken = features(view, b, n, picks, foe_picks)[0, :, NAMES.index("taken")]
+    assert (taken > 0).all(), taken
