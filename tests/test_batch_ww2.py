@@ -15,6 +15,7 @@ from dogfight.batch import special
 from dogfight.batch.bridge import from_states
 from dogfight.batch.easy import easy_plans
 from dogfight.batch.game import resolve_phase
+from dogfight.batch.learned import batch_learned_plans
 from dogfight.batch.policies import Policy, random_plans
 from dogfight.batch.spec import ENGINE_BIT, OBSERVER_BIT, RUDDER_LEFT_BIT, SMOKE_BIT, STRAIGHT
 from dogfight.batch.state import ENGINE_DESTROYED, PILOT_INCAPACITATED, BatchState, tile
@@ -35,7 +36,7 @@ def _duel(catalog: Catalog, tables: int = 64) -> BatchState:
     return tile(from_states([build(parse_situation(data), catalog, 0)]), tables)
 
 
-@pytest.mark.parametrize("policy", [random_plans, easy_plans])
+@pytest.mark.parametrize("policy", [random_plans, easy_plans, batch_learned_plans])
 def test_a_ww2_airplane_plans_one_card_and_speed_each_phase(
     catalog: Catalog, policy: Policy
 ) -> None:
@@ -57,7 +58,8 @@ def test_a_ww2_airplane_plans_one_card_and_speed_each_phase(
         resolve_phase(batch, rng)
         live = ~batch.over
         assert (batch.plan[live] == -1).all()
-    assert len(speeds_seen) > 1 or policy is easy_plans  # easy closes in at full speed
+    # easy closes in at full speed
+    assert len(speeds_seen) > 1 or policy in (easy_plans, batch_learned_plans)
 
 
 @pytest.mark.parametrize("speed", [2, 4, 5])

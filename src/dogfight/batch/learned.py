@@ -9,7 +9,6 @@ import numpy as np
 from dogfight.batch.policies import POLICIES
 from dogfight.batch.spec import Bools
 from dogfight.batch.state import BatchState
-from dogfight.errors import DataError
 from dogfight.learned.policy import learned_plans
 from dogfight.learned.weights import current
 
@@ -17,12 +16,8 @@ from dogfight.learned.weights import current
 def batch_learned_plans(
     state: BatchState, rng: np.random.Generator, mask: Bools | None = None
 ) -> None:
-    """Give every airplane that needs one (in ``mask``) the learned policy's plan; WW2
-    airplanes are refused (the policy plans WW1 airplanes' three cards)."""
-    if state.spec.one_card:
-        raise DataError(
-            "--bots", "bot", "learned", "the learned bot flies WW1 airplanes (wog, wow, wow-basic)"
-        )
+    """Give every airplane that needs one (in ``mask``) the learned policy's plan (a WW2
+    airplane's: one card and speed per phase, in all three entries, as batch/ww2.py)."""
     learned_plans(state, rng, mask, current())
 
 

@@ -120,8 +120,8 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--engine",
                 help="local (processes), ray, batch (the batched simulator: airplane tables "
-                "of wog, wow, wow-basic; bots random, easy and learned) or ray-batch (batches on "
-                "Ray workers).",
+                "of wog, wow, wow-basic, ww2 and a tripod's; bots random, easy and learned, a "
+                "tripod's side random) or ray-batch (batches on Ray workers).",
             ),
         ] = "local",
         address: Annotated[

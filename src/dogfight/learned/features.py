@@ -25,6 +25,7 @@ import copy
 import numpy as np
 
 from dogfight.batch import foes as tripods
+from dogfight.batch import ww2
 from dogfight.batch.easy import _odds, sample_plans
 from dogfight.batch.policies import placed, sequences
 from dogfight.batch.spec import Floats, Ints
@@ -73,13 +74,20 @@ def public_view(state: BatchState, side: int) -> BatchState:
 
 def candidates(view: BatchState, b: Ints, n: Ints, count: int, rng: np.random.Generator) -> Ints:
     """``count`` plans (triple indexes, (V, count)) per airplane (b, n), uniform among
-    its legal plans of the best safety tier (:func:`dogfight.batch.easy.sample_plans`)."""
+    its legal plans of the best safety tier (:func:`dogfight.batch.easy.sample_plans`);
+    on a WW2 table ``count`` cards (global indexes) as :func:`dogfight.batch.ww2.sample_cards`
+    draws them."""
+    if view.spec.one_card:
+        return ww2.sample_cards(view, b, n, count, rng)
     return sample_plans(view, b, n, count, rng)
 
 
 def poses(view: BatchState, b: Ints, n: Ints, picks: Ints) -> tuple[Floats, Floats, Floats]:
-    """Where triples ``picks`` (V, ...) leave airplanes (b, n) after each card: (V, ..., 3)."""
+    """Where triples ``picks`` (V, ...) leave airplanes (b, n) after each card: (V, ..., 3)
+    (on a WW2 table ``picks`` are cards, each held for the three phases: :func:`ww2.held`)."""
     spec = view.spec
+    if spec.one_card:
+        return ww2.held(view, b, n, picks)
     deck = spec.type_deck[view.type[b, n]]
     extra = (slice(None),) + (None,) * (picks.ndim - 1)
     return placed(

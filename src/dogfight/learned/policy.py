@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dogfight.batch.arrays import per_slot
-from dogfight.batch.policies import sequences
+from dogfight.batch.policies import Sequences, sequences
 from dogfight.batch.spec import Bools, Floats, Ints
 from dogfight.batch.state import BatchState
 from dogfight.learned.features import NAMES, candidates, features, public_view
@@ -111,7 +111,8 @@ def choose(
 ) -> list[Choice]:
     """The plans of every airplane that needs one (not written into the state), each
     side's from that side's view alone."""
-    seqs = sequences(state.spec)
+    one_card = state.spec.one_card  # WW2: candidates are cards, written in all three entries
+    seqs = None if one_card else sequences(state.spec)
     out = []
     for side, b_all, n_all in needing_sides(state, mask):
         view = public_view(state, side)
@@ -121,13 +122,13 @@ def choose(
             values = score(view, b, n, picks, weights, rng)
             deck = state.spec.type_deck[state.type[b, n]]
             top = values.argmax(axis=1)
-            plans = seqs.rows[deck, picks[np.arange(len(b)), top]]
+            plans = _rows(seqs, deck, picks[np.arange(len(b)), top])
             best: list[list[tuple[tuple[int, int, int], float]]] = []
             if explain:
                 for v in range(len(b)):
                     ranked: list[tuple[tuple[int, int, int], float]] = []
                     for k in np.argsort(-values[v], kind="stable").tolist():
-                        row = seqs.rows[deck[v], picks[v, k]]
+                        row = _rows(seqs, deck[v : v + 1], picks[v : v + 1, k])[0]
                         cards = (int(row[0]), int(row[1]), int(row[2]))
                         if all(cards != seen for seen, _ in ranked):
                             ranked.append((cards, float(values[v, k])))
@@ -135,6 +136,15 @@ def choose(
                             break
                     best.append(ranked)
             out.append(Choice(b, n, plans, best))
+    return out
+
+
+def _rows(seqs: Sequences | None, deck: Ints, picks: Ints) -> Ints:
+    """The plans (V, 3) of candidates ``picks`` (V,): triples of the decks, or (WW2,
+    ``seqs`` None) one card written in all three entries."""
+    if seqs is None:
+        return np.repeat(picks[:, None], 3, axis=1)
+    out: Ints = seqs.rows[deck, picks]
     return out
 
 

@@ -1,6 +1,7 @@
 """The airplane bots ``easy`` and ``learned`` fly the Earth side's airplanes on tripod
 tables in the batch (docs/batch.md "Policies"): the tripod taken as an enemy standing
-with its heat-ray all round (batch/foes.py), the tripod side still ``random`` only."""
+with its heat-ray all round (batch/foes.py), the tripod side still ``random`` only; and
+``learned`` flies WW2 airplanes in the batch, one card and speed per phase."""
 
 from __future__ import annotations
 
@@ -11,17 +12,19 @@ import numpy as np
 import pytest
 from test_simulate import dogfight
 
+from dogfight.batch import ww2
 from dogfight.batch.bridge import from_states, to_state
 from dogfight.batch.easy import easy_plans
 from dogfight.batch.game import resolve_phase
 from dogfight.batch.learned import batch_learned_plans
-from dogfight.batch.policies import Policy, random_plans
+from dogfight.batch.policies import Policy, needing, random_plans
 from dogfight.batch.run import template_of
+from dogfight.batch.state import tile
 from dogfight.catalog.loader import Catalog
 from dogfight.learned.features import NAMES, candidates, features, public_view
 from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.turns import check_plans
-from dogfight.situation.format import build
+from dogfight.situation.format import build, parse_situation
 from dogfight.situation.scenarios import scenario_situation
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -105,3 +108,25 @@ def test_an_enemy_tripod_rays_all_round(catalog: Catalog) -> None:
     foe_picks = np.zeros((1, batch.slots, 4), dtype=np.int64)
     taken = features(view, b, n, picks, foe_picks)[0, :, NAMES.index("taken")]
     assert (taken > 0).all(), taken
+
+
+def test_learned_ww2_cards_are_among_those_the_rules_allow(catalog: Catalog) -> None:
+    """On a WW2 table, each phase, the learned policy's card (written in all three
+    entries) is one of the airplane's (card, speed) pairs that break no flight
+    restriction and that its damage allows (``ww2._pool``, the random bot's choices)."""
+    data = json.loads((EXAMPLES / "ww2-duel.json").read_text())
+    for v in data["vehicles"]:
+        v.pop("plans")
+    batch = tile(from_states([build(parse_situation(data), catalog, 0)]), 48)
+    rng = np.random.default_rng(2)
+    planned = 0
+    for _ in range(9):
+        b, n = needing(batch)
+        cards, pool = ww2._pool(batch, b, n)
+        batch_learned_plans(batch, rng, None)
+        plan = batch.plan[b, n]
+        assert (plan == plan[:, :1]).all()
+        assert (pool & (cards == plan[:, :1])).any(axis=1).all()
+        planned += len(b)
+        resolve_phase(batch, rng)
+    assert planned > 300
