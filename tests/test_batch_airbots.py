@@ -17,7 +17,8 @@ from dogfight.batch.bridge import from_states, to_state
 from dogfight.batch.easy import easy_plans
 from dogfight.batch.game import resolve_phase
 from dogfight.batch.learned import batch_learned_plans
-from dogfight.batch.policies import Policy, needing, random_plans
+from dogfight.batch.plan_kinds import needing
+from dogfight.batch.policies import Policy, random_plans
 from dogfight.batch.run import template_of
 from dogfight.batch.state import tile
 from dogfight.catalog.loader import Catalog

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from dogfight.batch import foes, moves, special
+from dogfight.batch import foes, moves, special, ww2
+from dogfight.batch.aim import nearest_in_arc, odds, sample_points
+from dogfight.batch.plan_kinds import kind, needing
 from dogfight.batch.policies import (
     POLICIES,
     SAFE_MARGIN,
     best_tier_pick,
-    kind,
-    needing,
     placed,
     sequences,
 )
@@ -67,45 +67,6 @@ def sample_plans(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random
     return out
 
 
-def _odds(spec: Spec, decks: Ints, resistance: Ints) -> tuple[Floats, Floats]:
-    """Expected points of one card of ``decks`` against targets of ``resistance``, and
-    the chance it has a value (the aim bonus adds 1 to those)."""
-    size = spec.damage_size[decks].astype(np.float64)
-    value = spec.slot_value[decks].sum(axis=-1) / size
-    booms = spec.slot_explosion[decks].sum(axis=-1) / size
-    nonzero = ((spec.slot_value[decks] > 0) & ~spec.slot_explosion[decks]).sum(axis=-1) / size
-    hit = resistance if spec.explosion_eliminates else (resistance + 1) // 2
-    points: Floats = value + booms * hit
-    return points, nonzero
-
-
-_POINTS = np.array([(0.0, 0.0), (1, 1), (1, -1), (-1, 1), (-1, -1)])
-
-
-def _sample_points(spec: Spec, x: Floats, y: Floats, h: Floats) -> tuple[Floats, Floats]:
-    """The centre and corners of bases at poses (...): arrays (..., 5)."""
-    rad = np.radians(h)[..., None]
-    c, s = np.cos(rad), np.sin(rad)
-    f = _POINTS[:, 0] * spec.base_length / 2.0
-    lft = _POINTS[:, 1] * spec.base_width / 2.0
-    return x[..., None] + f * c - lft * s, y[..., None] + f * s + lft * c
-
-
-def _nearest_in_arc(
-    spec: Spec, ox: Floats, oy: Floats, axis: Floats, half: float, px: Floats, py: Floats
-) -> Floats:
-    """Squared distance from dots (...) to the nearest sample point (..., 5) in the arc
-    (inf when none is)."""
-    rad = np.radians(axis)[..., None]
-    c, s = np.cos(rad), np.sin(rad)
-    dx, dy = px - ox[..., None], py - oy[..., None]
-    along = dx * c + dy * s
-    across = np.abs(dy * c - dx * s)
-    d2 = np.where(across <= along * np.tan(np.radians(half)), dx * dx + dy * dy, np.inf)
-    out: Floats = d2.min(axis=-1)
-    return out
-
-
 def _shots(
     spec: Spec,
     fx: Floats,
@@ -117,8 +78,8 @@ def _shots(
     weapon: int,
 ) -> tuple[Floats, Floats]:
     """(reach, cards) of shots from poses f at bases at poses t (broadcast)."""
-    px, py = _sample_points(spec, tx, ty, th)
-    d2 = _nearest_in_arc(
+    px, py = sample_points(spec, tx, ty, th)
+    d2 = nearest_in_arc(
         spec, fx, fy, fh + spec.arc_centre[weapon], float(spec.arc_half[weapon]), px, py
     )
     apart = (fx - tx) ** 2 + (fy - ty) ** 2 > (spec.base_length * 0.9) ** 2
@@ -131,8 +92,6 @@ def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None =
     """Give every airplane that needs one the easy bot's plan (in place); WW2 airplanes
     plan one card and speed per phase (:func:`dogfight.batch.ww2.easy_plans`)."""
     if state.spec.one_card:
-        from dogfight.batch import ww2
-
         ww2.easy_plans(state, rng, mask)
         return
     b, n = needing(state, mask)
@@ -185,7 +144,7 @@ def _plan(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None
             if not usable.any():
                 continue
             d = np.maximum(my_decks[:, w], 0)
-            points, nonzero = _odds(spec, d[:, None], res_them)  # (V, N)
+            points, nonzero = odds(spec, d[:, None], res_them)  # (V, N)
             reach, cards = _shots(spec, fx, fy, fh, tx, ty, th, w)  # (V, N, K, M)
             if spec.aim_bonus:
                 if p == 0:
@@ -202,7 +161,7 @@ def _plan(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None
             if not usable.any():
                 continue
             d = np.maximum(their_decks[:, :, w], 0)
-            points, nonzero = _odds(spec, d, res_me[:, None])  # (V, N)
+            points, nonzero = odds(spec, d, res_me[:, None])  # (V, N)
             reach, cards = _shots(spec, tx, ty, th, fx, fy, fh, w)
             if w == 0 and (rays > 0).any():
                 reach, cards = _rays(spec, rays, tx, ty, fx, fy, fh, reach, cards)
@@ -230,7 +189,7 @@ def _rays(
     """(reach, cards) of the enemies' first weapons with the tripods' heat-rays (``rays``
     > 0: how far each reaches) as one card at whatever sample point of the airplane's base
     is within that distance of the tripod's centre, all round."""
-    px, py = _sample_points(spec, fx, fy, fh)
+    px, py = sample_points(spec, fx, fy, fh)
     d2 = ((px - tx[..., None]) ** 2 + (py - ty[..., None]) ** 2).min(axis=-1)
     hit = (d2 <= rays**2).astype(np.float64)
     tripod = rays > 0

@@ -18,8 +18,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from dogfight.batch import moves, special, tripod_plans
-from dogfight.batch.arrays import nonzero, per_slot
+from dogfight.batch import moves, special, tripod_plans, ww2
+from dogfight.batch.plan_kinds import KINDS, kind, needing
 from dogfight.batch.spec import IMMELMANN, LEFT, RIGHT, STRAIGHT, SYMBOLS, Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState, heading_trig
 
@@ -60,35 +60,6 @@ class Sequences:
         return int(self.rows.shape[1])
 
 
-# a previous maneuver as the restrictions see it: (symbol index, steep)
-_KINDS = [(-1, False), (STRAIGHT, False), (STRAIGHT, True), (IMMELMANN, False), (IMMELMANN, True)]
-
-
-def kind(spec: Spec, prev_symbol: Ints, prev_steep: Bools) -> Ints:
-    """The kind of each previous maneuver: none, straight, steep straight, Immelmann,
-    steep Immelmann, another steep card, another card, a left or right turn (all the
-    restrictions look at)."""
-    out: Ints = _KIND_TABLE[prev_symbol + 1, prev_steep.astype(np.int64)]
-    return out
-
-
-def _kind_of(symbol: int, steep: bool) -> int:
-    if symbol < 0:
-        return 0
-    if symbol in (STRAIGHT, IMMELMANN):
-        return (1 if symbol == STRAIGHT else 3) + int(steep)
-    if steep:
-        return 5
-    return 7 if symbol in (LEFT, RIGHT) else 6
-
-
-_KIND_TABLE = np.array(
-    [[_kind_of(sym, steep) for steep in (False, True)] for sym in range(-1, len(SYMBOLS))],
-    dtype=np.int64,
-)
-""":func:`kind` by (previous symbol + 1, steep)."""
-
-
 @lru_cache(maxsize=8)
 def _sequences(spec: Spec) -> Sequences:
     out: list[list[tuple[int, int, int]]] = []
@@ -103,7 +74,7 @@ def _sequences(spec: Spec) -> Sequences:
     zero = np.zeros(rows.shape[:2])
     fx, fy, fh = flights(spec, zero, zero, zero, rows)
     other = next(i for i in range(len(SYMBOLS)) if i not in (STRAIGHT, IMMELMANN, LEFT, RIGHT))
-    kinds = [*_KINDS, (other, True), (other, False), (LEFT, False)]
+    kinds = [*KINDS, (other, True), (other, False), (LEFT, False)]
     ok = np.stack(
         [legal(spec, np.array(sym), np.array(steep), rows) for sym, steep in kinds], axis=1
     )
@@ -210,17 +181,6 @@ def tiers(spec: Spec, fx: Floats, fy: Floats) -> Ints:
     return out
 
 
-def needing(state: BatchState, mask: Bools | None = None) -> tuple[Ints, Ints]:
-    """Tables and slots that need a plan: airplanes in play (and in ``mask``) on tables
-    not over whose turn is not planned yet."""
-    need = state.alive & ~per_slot(state.over, state.slots) & (state.plan[..., 0] < 0)
-    need &= ~state.tripod  # tripods plan in batch/tripod_plans.py
-    if mask is not None:
-        need &= mask
-    b, n = nonzero(need)
-    return b, n
-
-
 def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
     """Give every airplane that needs one the random bot's plan (in place): uniform
     among the legal plans of the best safety tier. A few uniform draws find a plan of
@@ -232,8 +192,6 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
         tripod_plans.random_turn(state, rng, mask)
     spec = state.spec
     if spec.one_card:
-        from dogfight.batch import ww2
-
         ww2.random_plans(state, rng, mask)
         return
     seqs = sequences(spec)
@@ -420,8 +378,6 @@ def illegal_plans(state: BatchState, rng: np.random.Generator, share: float) -> 
     if len(b) == 0:
         return
     if spec.one_card:  # WW2: any card at any speed
-        from dogfight.batch import ww2
-
         ww2.any_cards(state, b, n, rng)
         return
     seqs = sequences(spec)

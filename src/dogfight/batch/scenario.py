@@ -12,13 +12,11 @@ every vehicle to exit, a condition on the side's own losses or reinforcements, g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from dogfight.batch.arrays import any_slot
 from dogfight.batch.spec import Bools, Floats, Ints
-from dogfight.batch.state import LEFT_AREA, BatchState
+from dogfight.batch.state import LEFT_AREA, BatchState, Victories
 from dogfight.catalog.models import Scenario
 
 EDGES = ("south", "north", "west", "east")
@@ -26,22 +24,6 @@ EDGES = ("south", "north", "west", "east")
 ``rules.scenario.exit_edge`` does)."""
 
 DESTROY, OBJECTIVES_AND_EXIT = 0, 1
-
-
-@dataclass(frozen=True)
-class Victories:
-    """The scenario's conditions, in order, on the batch's slots (every table of a
-    scenario has the same vehicle ids, so the same slots)."""
-
-    scenario: str
-    kind: tuple[int, ...]
-    side: tuple[int, ...]
-    """The winning side's index in ``BatchState.side_names`` (-1: a side with no vehicle)."""
-    vehicles: Bools
-    """(C, N) the vehicles a ``destroy`` condition lists."""
-    left_counts: tuple[bool, ...]
-    objectives: tuple[int, ...]
-    exit_edge: tuple[int, ...]
 
 
 def not_played(scenario: Scenario) -> list[str]:

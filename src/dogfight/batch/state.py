@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
-
-if TYPE_CHECKING:
-    from dogfight.batch.scenario import Victories
 
 REASONS = (
     "",
@@ -42,6 +38,22 @@ NEVER = -1000
 """``skill_used`` of a skill never used (ready: at least 5 phases before any phase)."""
 SKILL_REST = 5
 """000: "once every 5 phases"."""
+
+
+@dataclass(frozen=True)
+class Victories:
+    """The scenario's conditions, in order, on the batch's slots (every table of a
+    scenario has the same vehicle ids, so the same slots)."""
+
+    scenario: str
+    kind: tuple[int, ...]
+    side: tuple[int, ...]
+    """The winning side's index in ``BatchState.side_names`` (-1: a side with no vehicle)."""
+    vehicles: Bools
+    """(C, N) the vehicles a ``destroy`` condition lists."""
+    left_counts: tuple[bool, ...]
+    objectives: tuple[int, ...]
+    exit_edge: tuple[int, ...]
 
 
 @dataclass

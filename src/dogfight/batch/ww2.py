@@ -27,8 +27,8 @@ from functools import lru_cache
 import numpy as np
 
 from dogfight.batch import moves, special
-from dogfight.batch.easy import _nearest_in_arc, _odds, _sample_points
-from dogfight.batch.policies import _KIND_TABLE, kind, needing
+from dogfight.batch.aim import nearest_in_arc, odds, sample_points
+from dogfight.batch.plan_kinds import KIND_TABLE, kind, needing
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState, heading_trig
 
@@ -67,11 +67,11 @@ def choices(spec: Spec) -> Choices:
         start, size = int(spec.deck_start[d]), int(spec.deck_size[d])
         cards[d, :size] = np.arange(start, start + size)
         real[d, :size] = spec.card_usable[start : start + size]
-    kinds = _KIND_TABLE.max() + 1
+    kinds = KIND_TABLE.max() + 1
     legal = np.zeros((decks, kinds, width), dtype=np.bool_)
     for k in range(kinds):
         # a previous maneuver of this kind (the first in the kind table: row symbol + 1)
-        row, steep = (int(v) for v in np.argwhere(np.equal(_KIND_TABLE, k))[0])
+        row, steep = (int(v) for v in np.argwhere(np.equal(KIND_TABLE, k))[0])
         legal[:, k] = ~moves.problem(spec, np.array(row - 1), np.array(bool(steep)), cards, True)
     straight = np.equal(cards, spec.card_straight[cards]) & real
     feature = special.features(spec, cards[..., None])
@@ -178,12 +178,12 @@ def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None =
     reach2 = (spec.ruler + spec.base_radius + 1e-6) ** 2
     half = spec.arc_half.tolist()
     # each enemy slot's base: its centre and corners (V, 5)
-    points = [_sample_points(spec, ex[:, m], ey[:, m], eh[:, m]) for m in range(state.slots)]
+    points = [sample_points(spec, ex[:, m], ey[:, m], eh[:, m]) for m in range(state.slots)]
     for w, weight in ((0, FRONT), (1, REAR)):
         has = weapons[:, w] >= 0
         if not has.any():
             continue
-        worth, _ = _odds(spec, np.maximum(weapons[:, w], 0)[:, None], state.resistance[b])
+        worth, _ = odds(spec, np.maximum(weapons[:, w], 0)[:, None], state.resistance[b])
         for m in range(state.slots):
             on = enemy[:, m] & has
             if not on.any():
@@ -196,7 +196,7 @@ def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None =
                 continue
             px, py = points[m]
             axis = h[vv, ww] + spec.arc_centre[w]
-            d2 = _nearest_in_arc(spec, x[vv, ww], y[vv, ww], axis, half[w], px[vv], py[vv])
+            d2 = nearest_in_arc(spec, x[vv, ww], y[vv, ww], axis, half[w], px[vv], py[vv])
             count = np.where(d2 <= spec.half**2, 2.0, 1.0) * (d2 <= spec.ruler**2)
             score[vv, ww] += count * worth[vv, m] * weight
     # a firing position: half a ruler behind the nearest enemy, facing it

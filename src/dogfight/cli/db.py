@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -21,9 +22,23 @@ DbOption = Annotated[
 ]
 
 
+def db_url(db: str | None) -> tuple[str, str]:
+    """The database URL and what to print about where the games are."""
+    from dogfight.server.db.store import default_db_path, sqlite_url
+
+    if db is not None:
+        if "://" not in db:
+            path = Path(db)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return sqlite_url(path), str(path.resolve())
+        return db, db
+    path = default_db_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return sqlite_url(path), str(path)
+
+
 def open_engine(db: str | None) -> Engine:
     """An engine on the database ``dogfight serve --db DB`` would use (no tables made)."""
-    from dogfight.cli.web import db_url
     from dogfight.server.db import store
 
     url, _ = db_url(db)

@@ -10,7 +10,8 @@ from typing import Annotated
 
 import typer
 
-from dogfight.cli.web import DbOption, db_url
+from dogfight.cli.db import db_url
+from dogfight.cli.web import DbOption
 from dogfight.errors import DataError
 from dogfight.words.terms import plural
 

@@ -11,12 +11,12 @@ import signal
 import socket
 import sys
 import webbrowser
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from dogfight.catalog.loader import Catalog
+from dogfight.cli.db import db_url
 from dogfight.errors import DataError
 from dogfight.situation.format import Situation
 from dogfight.words.terms import plural
@@ -83,21 +83,6 @@ class LogFormat(enum.Enum):
 
     json = "json"
     text = "text"
-
-
-def db_url(db: str | None) -> tuple[str, str]:
-    """The database URL and what to print about where the games are."""
-    from dogfight.server.db.store import default_db_path, sqlite_url
-
-    if db is not None:
-        if "://" not in db:
-            path = Path(db)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            return sqlite_url(path), str(path.resolve())
-        return db, db
-    path = default_db_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return sqlite_url(path), str(path)
 
 
 def _listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:

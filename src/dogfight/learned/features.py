@@ -26,7 +26,8 @@ import numpy as np
 
 from dogfight.batch import foes as tripods
 from dogfight.batch import ww2
-from dogfight.batch.easy import _odds, sample_plans
+from dogfight.batch.aim import odds
+from dogfight.batch.easy import sample_plans
 from dogfight.batch.policies import placed, sequences
 from dogfight.batch.spec import Floats, Ints
 from dogfight.batch.state import BatchState
@@ -152,8 +153,8 @@ def features(view: BatchState, b: Ints, n: Ints, picks: Ints, foe_picks: Ints) -
     against = np.stack(
         [res_them, res_them] + [np.broadcast_to(res_me[:, None], res_them.shape)] * 2
     )
-    odds = _odds(spec, np.maximum(decks, 0), against)[0]
-    dealing, taking = odds[:2], odds[2:]
+    points = odds(spec, np.maximum(decks, 0), against)[0]
+    dealing, taking = points[:2], points[2:]
     halves = [np.radians(float(spec.arc_half[w])) for w in (0, 1)]
     for p in range(3):
         # own (V, 1, K, 1) against enemies (V, N, 1, M)

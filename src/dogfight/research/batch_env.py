@@ -35,7 +35,8 @@ from dogfight.batch import easy as _easy  # noqa: F401  (registers the easy bot)
 from dogfight.batch import special
 from dogfight.batch.bridge import from_states
 from dogfight.batch.game import resolve_phase
-from dogfight.batch.policies import POLICIES, kind, sequences
+from dogfight.batch.plan_kinds import kind
+from dogfight.batch.policies import POLICIES, sequences
 from dogfight.batch.spec import Floats
 from dogfight.batch.state import BatchState, reset, tile
 from dogfight.batch.tailing import bots_reorder
