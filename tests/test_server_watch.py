@@ -204,3 +204,30 @@ def test_the_spectators_limit_from_the_option_or_the_environment(
     monkeypatch.setenv("DOGFIGHT_MAX_SPECTATORS", "5")
     assert Limits.from_env().max_spectators == 5
     assert _limits("127.0.0.1", max_spectators=2).max_spectators == 2  # serve --max-spectators
+
+
+def test_a_spectator_admitted_but_not_joined_counts_no_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A spectator whose first view cannot be queued after it was admitted does not keep
+    its place against the limit (else the game could be watched by nobody)."""
+    from dogfight.server.web.ws import Hub
+
+    queue = Hub.queue
+    failures = [RuntimeError("the first view could not be built")]
+
+    def failing(self: Hub, game: Any, connection: Any) -> None:
+        if failures:
+            raise failures.pop()
+        queue(self, game, connection)
+
+    monkeypatch.setattr(Hub, "queue", failing)
+    with _client(tmp_path, max_spectators=1) as c:
+        made = make(c, preset="duel")
+        url = f"/api/games/{made['game']['id']}/watch/ws"
+        with pytest.raises(Exception), c.websocket_connect(url) as first:  # noqa: B017
+            first.send_json({"token": watch_token(made)})
+            first.receive_json()
+        with c.websocket_connect(url) as second:
+            second.send_json({"token": watch_token(made)})
+            assert second.receive_json()["type"] == "watch"

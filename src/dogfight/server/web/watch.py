@@ -130,8 +130,13 @@ def register_watch(
                         f"at most {plural(most, 'spectator')} may watch this game at once",
                         None,
                     )
-                hub.add(game_id, connection)
-                hub.queue(game, connection)
+                try:
+                    hub.add(game_id, connection)
+                    hub.queue(game, connection)
+                except BaseException:  # admitted but not watching: it counts no more
+                    hub.remove(game_id, connection)
+                    leases.release(game_id)
+                    raise
 
             try:
                 await workers.run(game_id, join)
