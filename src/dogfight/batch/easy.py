@@ -38,9 +38,9 @@ SAMPLES = 6
 CHUNK = 96
 """Airplanes planned at once (bounds the score arrays: a few hundred kB each, which
 stay in the processor's cache)."""
-FIRST_DRAWS = OWN_PLANS // 4
-"""Draws beyond ``count`` in :func:`sample_plans`' first round (most airplanes are
-served by it)."""
+SPARE = 0.25
+"""Draws beyond ``count``, as a share of it, in :func:`sample_plans`' first round (most
+airplanes are served by it)."""
 
 
 @lru_cache(maxsize=8)
@@ -60,36 +60,39 @@ def _legal_lists(spec: Spec) -> tuple[Ints, Ints]:
 @dataclass(frozen=True)
 class _Moves:
     """Each triple's moves from the start pose, phase by phase, as the shot table
-    measures them ((3, decks * T) float32, flat index ``deck * T + triple``): the centre
-    dot along and across the start heading in cells, the cosine and sine of the turn,
-    and the turn in heading cells."""
+    measures them: ``triples`` (5, 3, decks * T) float32, flat index ``deck * T +
+    triple``, holds the centre dot along and across the start heading in cells, the
+    cosine and sine of the turn, and the turn in heading cells; ``cards`` (5, decks * C)
+    the same after each card alone (flat index ``deck * C + card``, C the largest deck)
+    and ``first`` (decks * T) each triple's first card (the first phase's poses are the
+    first card's: a dozen per airplane, not a pose per plan)."""
 
-    forward: npt.NDArray[np.float32]
-    left: npt.NDArray[np.float32]
-    cos: npt.NDArray[np.float32]
-    sin: npt.NDArray[np.float32]
-    turn: npt.NDArray[np.float32]
+    triples: npt.NDArray[np.float32]
+    cards: npt.NDArray[np.float32]
+    first: Ints
+    width: int
+    """C"""
 
 
 @lru_cache(maxsize=8)
 def _moves(spec: Spec) -> _Moves:
     seqs = sequences(spec)
-    cells = 1.0 / shot_table.STEP
-
-    def flat(a: Floats) -> npt.NDArray[np.float32]:
-        out: npt.NDArray[np.float32] = np.ascontiguousarray(
-            np.moveaxis(a, -1, 0).reshape(3, -1), dtype=np.float32
-        )
-        return out
-
     rad = np.radians(seqs.turn)
-    return _Moves(
-        flat(seqs.forward * cells),
-        flat(seqs.left * cells),
-        flat(np.cos(rad)),
-        flat(np.sin(rad)),
-        flat(seqs.turn * (shot_table.HEADINGS / 360.0)),
+    parts = (
+        seqs.forward / shot_table.STEP,
+        seqs.left / shot_table.STEP,
+        np.cos(rad),
+        np.sin(rad),
+        seqs.turn * (shot_table.HEADINGS / 360.0),
     )
+    triples = np.stack([np.moveaxis(a, -1, 0).reshape(3, -1) for a in parts]).astype(np.float32)
+    width = int(spec.deck_size.max())
+    first = (seqs.rows[..., 0] - spec.deck_start[:, None]).clip(0, width - 1)
+    real = (np.arange(seqs.width)[None, :] < seqs.count[:, None]).reshape(-1)
+    slot = (first + np.arange(len(spec.deck_start))[:, None] * width).reshape(-1)
+    cards = np.zeros((5, len(spec.deck_start) * width), dtype=np.float32)
+    cards[:, slot[real]] = triples[:, 0][:, real]
+    return _Moves(np.ascontiguousarray(triples), cards, first.reshape(-1), width)
 
 
 def sample_plans(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random.Generator) -> Ints:
@@ -116,7 +119,7 @@ def sample_plans(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random
     # uniform draws among the legal plans, kept when safe (and allowed): the first
     # ``count`` kept are uniform among those plans; a second, longer round for the
     # airplanes the first left short
-    for draws in (count + FIRST_DRAWS, 4 * count):
+    for draws in (count + max(2, int(count * SPARE)), 4 * count):
         if len(todo) == 0:
             break
         d = deck.take(todo)[:, None]
@@ -164,7 +167,9 @@ def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None =
     b, n = needing(state, mask)
     if len(b) == 0:
         return
-    own = sample_plans(state, b, n, OWN_PLANS, rng)  # (V, K)
+    # in the deck's order, so that equal scores go to the first plan, as the referee's
+    # bot breaks them (its candidates are sorted)
+    own = np.sort(sample_plans(state, b, n, OWN_PLANS, rng), axis=1)  # (V, K)
     for start in range(0, len(b), CHUNK):
         part = slice(start, start + CHUNK)
         _plan(state, b[part], n[part], own[part], rng)
@@ -237,12 +242,14 @@ def _pairs(
     ry = ((ey * c - ex * s) * inv).transpose(1, 0, 2).astype(np.float32)
     turns = shot_table.HEADINGS / 360.0
     rh = ((eh - sh) * turns + 0.5 + shot_table.WRAP).transpose(1, 0, 2).astype(np.float32)
-    # the planners' own poses after each card, from their start (3, P, K)
+    # the planners' own poses after each card, from their start: (5, 3, P, K), and
+    # after their first card alone (5, P, C)
     moved = _moves(spec)
     flat = (deck[:, None] * seqs.width + own)[pv]
-    fwd, lft, cos_t, sin_t, trn = (
-        a.take(flat, axis=1) for a in (moved.forward, moved.left, moved.cos, moved.sin, moved.turn)
-    )
+    own_moves = moved.triples.take(flat, axis=2)
+    cards_c = deck[pv][:, None] * moved.width + np.arange(moved.width)
+    first_moves = moved.cards.take(cards_c, axis=1)
+    first = moved.first.take(flat) + np.arange(len(pv))[:, None] * moved.width
     rear = bool((spec.type_weapon_deck[state.type[b]][..., 1] >= 0).any())
     table = shot_table.shot_table(spec, rear)
     # what each side fires and what a card of it is worth against the other
@@ -263,25 +270,13 @@ def _pairs(
         (shot_table.THEIRS_REAR, 1, False),
     )
     prev: dict[int, npt.NDArray[np.float32]] = {}
-    codes = table.codes
-    size, headings = table.size, shot_table.HEADINGS
-    scale = float(size * headings)
     for p in range(3):
-        code = _codes(
-            codes,
-            rx[..., p, None],
-            ry[..., p, None],
-            rh[..., p, None],
-            fwd[p],
-            lft[p],
-            cos_t[p],
-            sin_t[p],
-            trn[p],
-            table.centre,
-            size,
-            scale,
-            headings,
-        )  # (M, P, K)
+        enemies = (rx[..., p, None], ry[..., p, None], rh[..., p, None])
+        if p == 0:  # the first card's poses, then each plan's
+            code = _codes(table, *enemies, first_moves)  # (M, P, C)
+            code = code.reshape(SAMPLES, -1).take(first, axis=1)
+        else:
+            code = _codes(table, *enemies, own_moves[:, p])  # (M, P, K)
         for which, w, my_shot in shots:
             decks, jams = (mine, my_jams) if my_shot else (theirs, their_jams)
             usable = (decks[:, w] >= 0) & (jams[:, w] <= p)
@@ -307,37 +302,33 @@ def _pairs(
 
 
 def _codes(
-    codes: shot_table.Codes,
+    table: shot_table.ShotTable,
     rx: npt.NDArray[np.float32],
     ry: npt.NDArray[np.float32],
     rh: npt.NDArray[np.float32],
-    fwd: npt.NDArray[np.float32],
-    lft: npt.NDArray[np.float32],
-    cos_t: npt.NDArray[np.float32],
-    sin_t: npt.NDArray[np.float32],
-    trn: npt.NDArray[np.float32],
-    centre: float,
-    size: int,
-    scale: float,
-    headings: int,
+    moves: npt.NDArray[np.float32],
 ) -> shot_table.Codes:
-    """The table's codes of enemies at (rx, ry, rh) (M, P, 1) seen from own poses (1, P,
-    K) (in cells, from the planner's start pose): (M, P, K)."""
+    """The table's codes of enemies at (rx, ry, rh) (M, P, 1) seen from own poses
+    ``moves`` (5, P, K) (:class:`_Moves`; in cells, from the planner's start pose):
+    (M, P, K)."""
+    fwd, lft, cos_t, sin_t, trn = moves
+    size, headings = table.size, shot_table.HEADINGS
+    top = size - 1.0
     dx = rx - fwd
     dy = ry - lft
     x = dx * cos_t
     x += dy * sin_t
-    x += centre
-    np.clip(x, 0.0, size - 1.0, out=x)
+    x += table.centre
+    np.clip(x, 0.0, top, out=x)
     y = dy * cos_t
     y -= dx * sin_t
-    y += centre
-    np.clip(y, 0.0, size - 1.0, out=y)
+    y += table.centre
+    np.clip(y, 0.0, top, out=y)
     index = x.astype(np.int32)
     index *= size * headings
     index += y.astype(np.int32) * headings
     index += (rh - trn).astype(np.int32) & (headings - 1)
-    out: shot_table.Codes = codes.take(index)
+    out: shot_table.Codes = table.codes.take(index)
     return out
 
 
