@@ -286,14 +286,22 @@ def _pairs(
             if not my_shot and w == 0 and (rays > 0).any():
                 cards = _rays(state, b, n, own, pv, pm, rays, p, cards)
             points, nonzero = my_odds[w] if my_shot else their_odds[w]
-            value = cards.sum(axis=0) * points[:, None].astype(np.float32)
+            count = cards.sum(axis=0)  # (P, K): cards summed over the enemy's samples
+            value = count * points[:, None].astype(np.float32)
             if spec.aim_bonus:
-                if p > 0:
-                    bonus = (cards * prev[which]).sum(axis=0)
+                # +1 a card when the weapon fired at the same target in the phase before
+                # (ours at the start of the turn: the aim the airplane holds)
+                before = prev.get(which) if p > 0 else None
+                if before is not None:
+                    bonus = (cards * before).sum(axis=0)
                     value += bonus * nonzero[:, None].astype(np.float32)
-                elif my_shot:
-                    value += cards.sum(axis=0) * (nonzero * aimed[w])[:, None].astype(np.float32)
-                prev[which] = np.minimum(cards, 1.0)
+                elif p == 0 and my_shot:
+                    value += count * (nonzero * aimed[w])[:, None].astype(np.float32)
+                # what reaches now, for the next phase: only a weapon that may fire
+                reach = np.minimum(cards, 1.0)
+                if not usable.all():
+                    reach *= usable[None, :, None]
+                prev[which] = reach
             value *= usable[:, None] / SAMPLES
             if my_shot:
                 dealt[p, pv, pm] += value
