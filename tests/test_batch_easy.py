@@ -171,3 +171,14 @@ def test_batched_easy_games_are_the_referees_easy_games(
         catalog, first, second, 2000, 150, seed=3, max_turns=12, bot="easy", ruleset=ruleset
     )
     assert report["agree"], report
+
+
+def test_easy_plans_with_every_gun_jammed_in_the_first_phase(catalog: Catalog) -> None:
+    """A gun jammed for the turn's first maneuver fires from the second: the bot scores
+    the later phases without an aim bonus from the first (no weapon of the batch could
+    fire then) and plans every airplane."""
+    batch = from_states([build(duel_situation(), catalog, i) for i in range(4)])
+    batch.jams[..., 0] = 1
+    batch.y[:, 1] = batch.y[:, 0] + 20.0  # close enough to fire at each other
+    easy_plans(batch, np.random.default_rng(1))
+    assert (batch.plan[batch.alive] >= 0).all()
