@@ -6,8 +6,10 @@ few plausible plans of every enemy (6 each, of their best safety tier), phase by
 the expected damage it deals (arcs, the ruler and half mark measured to the corners and
 centre of the enemy's base, two cards at short range, the aim bonus, its jams) — the
 best enemy per phase, one shot per weapon — less the expected damage it takes, weighted
-by how damaged it already is. It flies the best plan. The measures are the bot's
-approximations, as in the referee's bot; the rules are the batch engine's. An enemy
+by how damaged it already is. It flies the best plan (equal scores: the first in the
+deck's order). The measures are the bot's approximations, as in the referee's bot,
+looked up by relative pose in :mod:`dogfight.batch.shot_table` (each within half a
+cell of the exact measure); the rules are the batch engine's. An enemy
 tripod is taken as standing still with its heat-ray firing all round
 (:mod:`dogfight.batch.foes`).
 """
