@@ -161,7 +161,7 @@ def learned_figures(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
     batched = 64 if quick else 4000
     out["batched_duels_per_cpu_second"] = {
         "learned": batched_duels_per_cpu_second(catalog, "learned", batched),
-        "easy": batched_duels_per_cpu_second(catalog, "easy", batched // 4),
+        "easy": batched_duels_per_cpu_second(catalog, "easy", batched),
     }
     out["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     return out
