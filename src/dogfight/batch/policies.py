@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -252,6 +252,51 @@ def best_tier_pick(
     if forbid is None or need is None:
         forbid = need = np.zeros(len(deck), dtype=np.int64)
     out = np.zeros(len(deck), dtype=np.int64)
+    for rows, best in _best_tiers(spec, seqs, deck, kinds, x, y, h, forbid, need):
+        keys = np.where(best, rng.random(best.shape), -1.0)
+        out[rows] = keys.argmax(axis=1)
+    return out
+
+
+def best_tier_picks(
+    spec: Spec,
+    seqs: Sequences,
+    deck: Ints,
+    kinds: Ints,
+    x: Floats,
+    y: Floats,
+    h: Floats,
+    rng: np.random.Generator,
+    count: int,
+    forbid: Ints,
+    need: Ints,
+) -> Ints:
+    """``count`` picks (V, count) per airplane, each as :func:`best_tier_pick` draws one
+    (uniform, with replacement, among the plans of the best tier)."""
+    out = np.zeros((len(deck), count), dtype=np.int64)
+    for rows, best in _best_tiers(spec, seqs, deck, kinds, x, y, h, forbid, need):
+        # the plans of each row's best tier, flat and row after row
+        _, column = np.nonzero(best)
+        size = best.sum(axis=1)
+        first = np.cumsum(size) - size
+        at = (rng.random((len(rows), count)) * size[:, None]).astype(np.int64)
+        out[rows] = column[first[:, None] + at]
+    return out
+
+
+def _best_tiers(
+    spec: Spec,
+    seqs: Sequences,
+    deck: Ints,
+    kinds: Ints,
+    x: Floats,
+    y: Floats,
+    h: Floats,
+    forbid: Ints,
+    need: Ints,
+) -> Iterator[tuple[Ints, Bools]]:
+    """Per deck d of the airplanes: their rows and which plans (rows, count[d]) are of their
+    best tier (legal, allowed by the damage, safest; else allowed; else any)."""
     for d in np.unique(deck).tolist():
         rows = np.flatnonzero(deck == d)
         t = int(seqs.count[d])
@@ -264,10 +309,7 @@ def best_tier_pick(
         tier = np.where(
             seqs.legal[d, kinds[rows], :t] & may, tiers(spec, fx, fy), np.where(may, -1, -2)
         )
-        best = tier == tier.max(axis=1, keepdims=True)
-        keys = np.where(best, rng.random(best.shape), -1.0)
-        out[rows] = keys.argmax(axis=1)
-    return out
+        yield rows, tier == tier.max(axis=1, keepdims=True)
 
 
 ROUNDS = (2, 6, 12, 20)
