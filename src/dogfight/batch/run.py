@@ -34,8 +34,8 @@ Progress = Callable[[int], None]
 
 TRIPOD_POLICIES = ("random",)
 """The batch policies that fly a side with a tripod (the ``easy`` and ``learned`` bots
-plan airplanes only; on a tripod table they fly the other side's airplanes, taking the
-tripod as batch/foes.py does)."""
+plan airplanes only; on a tripod table they fly the other side's airplanes: ``easy``
+taking the tripod as batch/foes.py does, ``learned`` as the referee's bot)."""
 
 
 def check_policies(bots: Mapping[str, str], tripod_sides: Collection[str] = ()) -> None:
