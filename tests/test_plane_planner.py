@@ -23,6 +23,8 @@ from dogfight.bots.plane_planner import (
     _prefixes,
     _trapped,
     evaluate,
+    spread_dot,
+    take_rows,
     usable_symbols,
 )
 from dogfight.bots.threats import SAFE_MARGIN, Enemy, centre_d2, nearest_in_arc, world_points
@@ -489,3 +491,33 @@ def test_a_remembered_scenario_guess_is_the_one_worked_out() -> None:
             assert guess_scenario(moved, state.rules) is None
     duel = build(duel_situation(), CATALOG, 0)
     assert guess_scenario(observe(duel, side_seat(duel, "allies")), duel.rules) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 300),
+    st.integers(1, 4000),
+    st.integers(1, 42),
+    st.integers(0, 2**32 - 1),
+    st.booleans(),
+)
+def test_a_product_per_run_spread_to_the_plans_is_the_product_per_plan_bit_for_bit(
+    runs: int, plans: int, m: int, seed: int, transposed: bool
+) -> None:
+    """``spread_dot`` multiplies each run's row once and spreads the sums to the plans:
+    the very floats of the product over the rows spread first (the matrix product sums
+    the rows of a whole block of four alike, the last few another way), for the
+    layouts ``evaluate`` gives it; ``take_rows`` gathers the same values in the layout
+    asked for."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((m, runs)).T if transposed else rng.standard_normal((runs, m))
+    a = a * (rng.random(a.shape) < 0.5)  # many zeros, as out of reach
+    w = rng.random(m)
+    w /= w.sum()
+    inverse = np.sort(rng.integers(0, runs, plans))
+    expected = a[inverse] @ w
+    assert np.array_equal(spread_dot(a, w, inverse), expected)
+    for layout in (False, True):
+        got = take_rows(a, inverse, layout)
+        assert np.array_equal(got, a[inverse])
+        assert got.flags.f_contiguous if layout and got.shape[0] > 1 < m else got.flags.c_contiguous

@@ -117,6 +117,52 @@ def _prefixes(seqs: Ints) -> list[tuple[Ints, Ints]]:
     return out
 
 
+def take_rows(a: Rows, rows: Ints, transposed: bool) -> Rows:
+    """``a[rows]``, the same values, laid out as a transposed view of a (columns, rows)
+    array when ``transposed``, else C-contiguous: elementwise work runs several times
+    slower on operands of mixed layouts, and ``take`` along the contiguous axis gathers
+    rows of a few floats several times faster than indexing."""
+    if transposed:
+        out: Rows = np.ascontiguousarray(a.T).take(rows, axis=1).T
+        return out
+    out = np.ascontiguousarray(a).take(rows, axis=0)
+    return out
+
+
+def _transposed(a: Rows) -> bool:
+    """Whether ``a`` is laid out as a transposed view (its first axis the fast one)."""
+    return a.ndim == 2 and a.shape[0] > 1 and a.shape[1] > 1 and a.flags.f_contiguous
+
+
+GEMV_BLOCK = 4
+"""Rows numpy's matrix-vector product (OpenBLAS's gemv) sums together: each row of a
+whole block of this many is summed alike wherever the block lies, the rows after the
+last whole block another way."""
+
+
+def spread_dot(a: Rows, w: Floats, inverse: Ints) -> Floats:
+    """``a[inverse] @ w``, the very floats, from one product per row of ``a`` (a run's
+    row serves every plan of the run): each row is summed as a row of a whole block, and
+    the plans after the last whole block of ``inverse`` as rows after a whole block, as
+    the product over ``a[inverse]`` sums them (``tests/test_plane_planner.py`` holds the
+    two equal). Spreading a few dozen runs' rows to thousands of plans first costs more
+    than everything else done with them."""
+    n = len(inverse)
+    if n < 2 * GEMV_BLOCK or len(a) * 2 > n:
+        out: Floats = take_rows(a, inverse, False) @ w
+        return out
+    rows, m = a.shape
+    whole = np.zeros((rows + (-rows) % GEMV_BLOCK, m))
+    whole[:rows] = a
+    out = (whole @ w)[inverse]
+    tail = n % GEMV_BLOCK
+    if tail:
+        after = np.zeros((GEMV_BLOCK + tail, m))
+        after[GEMV_BLOCK:] = a[inverse[n - tail :]]
+        out[n - tail :] = (after @ w)[GEMV_BLOCK:]
+    return out
+
+
 def weapons_at(rules: Rules, vehicle: Vehicle, phase: int) -> list[tuple[str, str]]:
     """The vehicle's weapons that are not jammed at ``phase`` (0-based)."""
     return [
@@ -188,8 +234,17 @@ def evaluate(
 
             def per_plan(a: Rows, every: bool = every, inverse: Ints = inverse) -> Rows:
                 # per plan, in the layout a gather gives (matrix products sum alike)
-                out: Rows = np.ascontiguousarray(a) if every else a[inverse]
+                out: Rows = np.ascontiguousarray(a) if every else take_rows(a, inverse, False)
                 return out
+
+            def summed(
+                a: Rows, every: bool = every, inverse: Ints = inverse, w: Floats = w
+            ) -> Floats:
+                # per_plan(a) @ w, without spreading the runs' rows to the plans
+                if every:
+                    out: Floats = np.ascontiguousarray(a) @ w
+                    return out
+                return spread_dot(a, w, inverse)
 
             # Values are worked out per run (plans sharing this phase's pose) and only
             # what enters a matrix product is spread to the plans: the same operations
@@ -218,11 +273,11 @@ def evaluate(
                     if p == 0:
                         bonus = float(_aimed_now(state, me, weapon, target.id)) * hit
                     elif weapon in prev_reach:
-                        bonus = prev_reach[weapon][parent] * hit
+                        bonus = take_rows(prev_reach[weapon], parent, _transposed(hit)) * hit
                 value = cards * (card.points + card.nonzero * bonus)
                 if shield is not None:
                     value = value * shield + 0.3 * cards * card.energy * (1.0 - shield)
-                expected = per_plan(value) @ w
+                expected = summed(value)
                 dealt_phase[p, e_index] += expected
                 prev_reach[weapon] = hit
                 if weapon == "front" and rocketeer:
@@ -244,7 +299,7 @@ def evaluate(
             if target.tripod is not None:
                 if enemy.ray[p] > 0:
                     got = heat_ray_threat(rules, target, ex, ey, eh, mx, my_)  # (m, u)
-                    taken += enemy.ray[p] * (per_plan(got.T) @ w)
+                    taken += enemy.ray[p] * summed(got.T)
                 continue
             for weapon, letter in weapons_at(rules, target, p):
                 arc = rules.arc(weapon)
@@ -255,8 +310,8 @@ def evaluate(
                 card = odds(rules, letter, me)
                 e_bonus: Floats | float = 0.0
                 if aim_on and p > 0 and weapon in prev_enemy_reach:
-                    e_bonus = prev_enemy_reach[weapon][parent]
-                taken += per_plan(cards * (card.points + card.nonzero * e_bonus)) @ w
+                    e_bonus = take_rows(prev_enemy_reach[weapon], parent, _transposed(reach))
+                taken += summed(cards * (card.points + card.nonzero * e_bonus))
                 if aim_on and p < 2:  # the aim bonus of the next phase
                     prev_enemy_reach[weapon] = reach.astype(np.float64)
     # one shot per weapon per phase: the best enemy, not the sum
@@ -463,10 +518,10 @@ def _trapped(
     along_x = ex * c - ey * s  # (escapes, 3, headings)
     along_y = ex * s + ey * c
     box = [
-        (SAFE_MARGIN - along_x.min(axis=1))[:, which],
-        (w - SAFE_MARGIN - along_x.max(axis=1))[:, which],
-        (SAFE_MARGIN - along_y.min(axis=1))[:, which],
-        (h - SAFE_MARGIN - along_y.max(axis=1))[:, which],
+        (SAFE_MARGIN - along_x.min(axis=1)).take(which, axis=1),
+        (w - SAFE_MARGIN - along_x.max(axis=1)).take(which, axis=1),
+        (SAFE_MARGIN - along_y.min(axis=1)).take(which, axis=1),
+        (h - SAFE_MARGIN - along_y.max(axis=1)).take(which, axis=1),
     ]  # each (escapes, plans)
     x, y = fx[None, rows], fy[None, rows]
     ok = (x >= box[0]) & (x <= box[1]) & (y >= box[2]) & (y <= box[3])
@@ -601,7 +656,7 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
         first = evaluate(
             state,
             me,
-            seqs[candidates],
+            seqs.take(candidates, axis=0),
             considered,
             rough,
             level.lookahead,
@@ -612,7 +667,7 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
         candidates, bonus = candidates[kept], bonus[kept]
         considered = _subset(flights, candidates)
         trapped = None if trapped is None else trapped[kept]
-    chosen_seqs = seqs[candidates]
+    chosen_seqs = seqs.take(candidates, axis=0)
     scored = evaluate(state, me, chosen_seqs, considered, enemies, level.lookahead, trapped=trapped)
     total = scored.score + bonus
     # best first; equal values in plan order, so the first is the one argmax would pick
