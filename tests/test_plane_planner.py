@@ -5,6 +5,7 @@ cards."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import math
@@ -32,6 +33,7 @@ from dogfight.bots.plane_planner import (
 from dogfight.bots.threats import (
     SAFE_MARGIN,
     Enemy,
+    airplane_flights,
     arc_offsets,
     centre_d2,
     in_arc_offsets,
@@ -639,3 +641,25 @@ def test_runs_side_by_side_are_each_phase_s_runs_with_their_poses(
     assert np.array_equal(bonus[:, runs.columns(0)], hit[:, runs.columns(0)])
     later = slice(runs.offsets[1], None)
     assert np.array_equal(bonus[:, later], hit[:, runs.parent[later]] * hit[:, later])
+
+
+def test_an_airplane_s_flights_are_worked_out_once_for_both_seats_and_read_only() -> None:
+    """The flights a bot works out for its own airplane serve the enemy's bot modelling
+    it the same turn (the same arrays, which nobody may write to), and are those worked
+    out afresh; another status (as another seat sees it), pose or turn is another entry."""
+    state = build(duel_situation(), CATALOG, 0)
+    me = state.vehicles["allied"]
+    seqs, flights, pool = airplane_flights(state, me)
+    again = airplane_flights(state, me)
+    assert again[1] is flights and again[2] is pool
+    assert not flights.x.flags.writeable and not pool.flags.writeable
+    table = card_table(state.rules.deck_of(me.type))
+    fresh = fly_turned(me.pose, table, seqs, state.rules.base_length)
+    assert np.array_equal(flights.x, fresh.x) and np.array_equal(flights.heading, fresh.heading)
+    for other in (
+        dataclasses.replace(me, status={"fire": 1}),
+        dataclasses.replace(me, pose=Pose(40.0, 40.0, 0.0)),
+    ):
+        assert airplane_flights(state, other)[1] is not flights
+    later = dataclasses.replace(state, turn=state.turn + 1)
+    assert airplane_flights(later, me)[1] is not flights

@@ -17,9 +17,9 @@ from dogfight.bots.threats import (
     SAFE_MARGIN,
     Enemy,
     airplane_enemy,
+    airplane_flights,
     arc_offsets,
     base_points,
-    best_tier,
     card_odds,
     in_arc_offsets,
     nearest_in_arc,
@@ -34,10 +34,8 @@ from dogfight.bots.view import (
     Flights,
     Floats,
     Ints,
-    airplane_sequences,
     card_table,
     fly,
-    fly_turned,
     legal_sequences,
     unit_vectors,
 )
@@ -788,9 +786,7 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
     best few it was chosen among (ranking them draws nothing from ``rng``)."""
     rules = state.rules
     deck = rules.deck_of(me.type)
-    seqs = airplane_sequences(state, me)
-    flights = fly_turned(me.pose, card_table(deck), seqs, rules.base_length)
-    pool = np.flatnonzero(best_tier(rules, flights))
+    seqs, flights, pool = airplane_flights(state, me)
     home = home_edge(state, me)
     if home is not None:  # 002: after success, leaving across its own edge costs nothing
         leaving = np.flatnonzero(leaving_home(state, flights, home))

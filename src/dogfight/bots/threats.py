@@ -418,13 +418,41 @@ def airplane_enemy(
 ) -> tuple[Ints, Flights, Ints, Ints]:
     """An enemy airplane's sequences and flights, the plans it would consider (those of
     its best safety tier) and ``count`` uniform picks among them."""
+    seqs, flights, pool = airplane_flights(state, vehicle)
+    picks = np.sort(rng.choice(pool, size=min(count, len(pool)), replace=False))
+    return seqs, flights, pool, picks
+
+
+_FLIGHTS: dict[tuple[object, ...], tuple[Rules, Ints, Flights, Ints]] = {}
+FLIGHTS_KEPT = 8
+"""Airplanes whose flights :func:`airplane_flights` remembers."""
+
+
+def airplane_flights(state: GameState, vehicle: Vehicle) -> tuple[Ints, Flights, Ints]:
+    """An airplane's plans (:func:`~dogfight.bots.view.airplane_sequences`), their
+    flights and the plans of its best safety tier (:func:`best_tier`), read-only.
+
+    Remembered for the last few airplanes, by everything they depend on (the rules, the
+    airplane's type, pose, last maneuver and status as the asking bot sees them, the
+    turn): the bot of each seat works out its own airplane's flights and its enemy's the
+    same turn, and a bot that plans from both seats works each out twice."""
     rules = state.rules
+    status = tuple(sorted(vehicle.status.items()))
+    key = (id(rules), vehicle.type, vehicle.pose, vehicle.previous, status, state.turn)
+    hit = _FLIGHTS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1], hit[2], hit[3]
     seqs = airplane_sequences(state, vehicle)
     table = card_table(rules.deck_of(vehicle.type))
     flights = fly_turned(vehicle.pose, table, seqs, rules.base_length)
     pool = np.flatnonzero(best_tier(rules, flights))
-    picks = np.sort(rng.choice(pool, size=min(count, len(pool)), replace=False))
-    return seqs, flights, pool, picks
+    for shared in (flights.x, flights.y, flights.heading, flights.headings, pool):
+        if shared is not None:
+            shared.flags.writeable = False
+    if len(_FLIGHTS) >= FLIGHTS_KEPT:
+        _FLIGHTS.clear()
+    _FLIGHTS[key] = (rules, seqs, flights, pool)
+    return seqs, flights, pool
 
 
 def tripod_enemy(state: GameState, vehicle: Vehicle, rng: np.random.Generator, count: int) -> Enemy:
