@@ -231,7 +231,7 @@ class Runs:
     def by_phase(self, a: Rows) -> Rows:
         """Per run, the entry of ``a`` (whose last axis is the three phases) at the run's
         phase (the same values as indexing by :attr:`phase`, repeated a block at a time)."""
-        out: Rows = np.repeat(a, self.counts, axis=-1)
+        out: Rows = a.repeat(self.counts, axis=-1)
         return out
 
     def _part(self, a: Rows, p: int, lo: int) -> Rows:
