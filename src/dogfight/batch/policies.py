@@ -169,18 +169,6 @@ def safe_flights(
     return ok
 
 
-def tiers(spec: Spec, fx: Floats, fy: Floats) -> Ints:
-    """Safety of plans from their poses (..., 3): 5 when every phase stays
-    ``SAFE_MARGIN`` inside, else the number of phases on the table before it leaves (so
-    a larger value is always at least as good, as ``best_tier`` ranks them)."""
-    safe = moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
-    on = moves.inside(spec, fx, fy, -1e-9)
-    two = on[..., 0] & on[..., 1]
-    kept = on[..., 0].astype(np.int64) + two + (two & on[..., 2])
-    out: Ints = np.where(safe, 5, kept)
-    return out
-
-
 def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
     """Give every airplane that needs one the random bot's plan (in place): uniform
     among the legal plans of the best safety tier. A few uniform draws find a plan of
@@ -248,26 +236,105 @@ def best_tier_pick(
     """Uniform picks (triple indexes) among every legal plan of the best safety tier
     that the airplane's damage allows (``forbid``, ``need``: :func:`special.needs`);
     when the damage forbids every legal plan, among the plans it allows (the engine
-    flies them as illegal maneuvers)."""
+    flies them as illegal maneuvers).
+
+    A plan's tier is 5 when every phase stays ``SAFE_MARGIN`` inside the table, else
+    the number of phases on the table before it leaves (a larger value is always at
+    least as good, as ``best_tier`` ranks them). The first two phases are measured once
+    per first card and per pair of cards (:func:`prefixes`), the third only for the
+    airplanes some pair of whose keeps them on the table for two phases."""
     if forbid is None or need is None:
         forbid = need = np.zeros(len(deck), dtype=np.int64)
     out = np.zeros(len(deck), dtype=np.int64)
     for d in np.unique(deck).tolist():
         rows = np.flatnonzero(deck == d)
-        t = int(seqs.count[d])
-        f, lft = seqs.forward[d, :t], seqs.left[d, :t]
-        rad = np.radians(h[rows])[:, None, None]
-        c, s = np.cos(rad), np.sin(rad)
-        fx = x[rows, None, None] + f * c - lft * s
-        fy = y[rows, None, None] + f * s + lft * c
-        may = special.allowed(seqs.feature[d, :t], forbid[rows, None], need[rows, None])
-        tier = np.where(
-            seqs.legal[d, kinds[rows], :t] & may, tiers(spec, fx, fy), np.where(may, -1, -2)
-        )
-        best = tier == tier.max(axis=1, keepdims=True)
-        keys = np.where(best, rng.random(best.shape), -1.0)
-        out[rows] = keys.argmax(axis=1)
+        for first in range(0, len(rows), TIER_CHUNK):
+            r = rows[first : first + TIER_CHUNK]
+            tier = _tiers(spec, seqs, d, x[r], y[r], h[r])
+            t = tier.shape[1]
+            may = special.allowed(seqs.feature[d, :t], forbid[r, None], need[r, None])
+            tier = np.where(seqs.legal[d, kinds[r], :t] & may, tier, np.where(may, -1, -2))
+            best = tier == tier.max(axis=1, keepdims=True)
+            keys = np.where(best, rng.random(best.shape), -1.0)
+            out[r] = keys.argmax(axis=1)
     return out
+
+
+TIER_CHUNK = 256
+"""Airplanes whose every plan is measured at once (bounds the (airplanes, plans) arrays)."""
+
+
+@dataclass(frozen=True)
+class Prefixes:
+    """A deck's triples by their first card and their first two cards: where each
+    first card and each pair leaves an airplane that starts at the origin facing +x
+    (the first two phases of the triples, measured once for all the triples sharing
+    them)."""
+
+    first: Ints
+    """(T,) each triple's first card, an index into ``forward1``."""
+    pair: Ints
+    """(T,) each triple's first two cards, an index into ``forward2``."""
+    pair_first: Ints
+    """(P,) each pair's first card, an index into ``forward1``."""
+    forward1: Floats
+    left1: Floats
+    forward2: Floats
+    left2: Floats
+
+
+@lru_cache(maxsize=16)
+def prefixes(spec: Spec, d: int) -> Prefixes:
+    """The first cards and pairs of deck ``d``'s triples (``sequences(spec).rows``)."""
+    seqs = sequences(spec)
+    t = int(seqs.count[d])
+    rows = seqs.rows[d, :t]
+    _, first, first_inverse = np.unique(rows[:, 0], return_index=True, return_inverse=True)
+    _, pair, pair_inverse = np.unique(rows[:, :2], axis=0, return_index=True, return_inverse=True)
+    return Prefixes(
+        first_inverse.reshape(-1),
+        pair_inverse.reshape(-1),
+        first_inverse.reshape(-1)[pair],
+        seqs.forward[d, first, 0],
+        seqs.left[d, first, 0],
+        seqs.forward[d, pair, 1],
+        seqs.left[d, pair, 1],
+    )
+
+
+def _tiers(spec: Spec, seqs: Sequences, d: int, x: Floats, y: Floats, h: Floats) -> Ints:
+    """(A, T) the safety tier of every triple of deck ``d`` from poses (A,)."""
+    pre = prefixes(spec, d)
+    t = int(seqs.count[d])
+    rad = np.radians(h)[:, None]
+    start = (x[:, None], y[:, None], np.cos(rad), np.sin(rad))
+    on0, safe0 = _kept(spec, start, pre.forward1, pre.left1)
+    on1, safe1 = _kept(spec, start, pre.forward2, pre.left2)
+    kept0 = on0[:, pre.pair_first]  # (A, P)
+    two = kept0 & on1
+    out: Ints = (kept0.astype(np.int64) + two)[:, pre.pair]
+    live = np.flatnonzero(two.any(axis=1))  # elsewhere the pairs settle every tier
+    if len(live) == 0:
+        return out
+    if len(live) < len(x):
+        start = tuple(a[live] for a in start)  # type: ignore[assignment]
+        two, safe01 = two[live], safe0[live][:, pre.pair_first] & safe1[live]
+    else:
+        safe01 = safe0[:, pre.pair_first] & safe1
+    on2, safe2 = _kept(spec, start, seqs.forward[d, :t, 2], seqs.left[d, :t, 2])
+    pair = pre.pair
+    out[live] = np.where(safe01[:, pair] & safe2, 5, out[live] + (two[:, pair] & on2))
+    return out
+
+
+def _kept(
+    spec: Spec, start: tuple[Floats, Floats, Floats, Floats], f: Floats, lft: Floats
+) -> tuple[Bools, Bools]:
+    """Whether the dots that moves ``f`` forward and ``lft`` left of starts (x, y, cos,
+    sin) put are on the table, and ``SAFE_MARGIN`` inside it (as :func:`placed`)."""
+    x, y, c, s = start
+    fx, fy = x + f * c - lft * s, y + f * s + lft * c
+    return moves.inside(spec, fx, fy, -1e-9), moves.inside(spec, fx, fy, SAFE_MARGIN)
 
 
 ROUNDS = (2, 6, 12, 20)
