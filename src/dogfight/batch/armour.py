@@ -42,7 +42,37 @@ def guns_at_tripod(
     the tripod ``tripod[p]``: the range to its base's nearest visible in-arc point (inf:
     out of reach or hidden) and whether the armour stops the shot. ``tables``: each
     gun's index into the bases (R, N, 4, 2) and overlaps (R, N, N) of the tables
-    measured (``heat_ray_rulers.overlaps_of``)."""
+    measured (``heat_ray_rulers.overlaps_of``). Only the guns whose dot lies within the
+    ruler of the hexagon's circumscribed circle are measured (no other reaches it)."""
+    spec = state.spec
+    distance = np.full(len(rows), np.inf)
+    protected = np.zeros(len(rows), dtype=np.bool_)
+    gap = np.hypot(
+        state.x[rows, firer] - state.x[rows, tripod], state.y[rows, firer] - state.y[rows, tripod]
+    )
+    p = np.flatnonzero(gap <= spec.ruler + spec.rules.hex_side + NEAR_SLACK)
+    if len(p):
+        pos = tables[0][p]
+        distance[p], protected[p] = _near_guns(
+            state, rows[p], firer[p], weapon[p], tripod[p], (pos, tables[1], tables[2])
+        )
+    return distance, protected
+
+
+NEAR_SLACK = 1e-6
+"""cm added to the bound of :func:`guns_at_tripod` (the hexagon's circumradius is its
+side), so rounding never drops a gun."""
+
+
+def _near_guns(
+    state: BatchState,
+    rows: Ints,
+    firer: Ints,
+    weapon: Ints,
+    tripod: Ints,
+    tables: tuple[Ints, Floats, Bools],
+) -> tuple[Floats, Bools]:
+    """:func:`guns_at_tripod` for guns near enough to the tripod."""
     spec = state.spec
     pos, rect, overlaps = tables
     ox, oy = state.x[rows, firer], state.y[rows, firer]
@@ -88,7 +118,16 @@ def guns_at_tripod(
     order = np.argsort(~may, axis=1, kind="stable")[:, :k]
     mask = np.take_along_axis(may, order, axis=1)
     blockers = rect[pos[:, None], order]
-    near, _, _ = sight.visible_nearest(ox, oy, axis, half, hexes, blockers, mask)
+    with np.errstate(all="ignore"):
+        found = sight.candidates(ox, oy, axis, half, hexes, blockers, mask)
+    # with no base that may hide it, the nearest in-arc point is seen
+    near = bare[p]
+    hiding = np.flatnonzero(mask.any(axis=1))
+    if len(hiding):
+        with np.errstate(all="ignore"):
+            near[hiding] = sight.visible_nearest_of(
+                _rows(found, hiding), ox[hiding], oy[hiding], blockers[hiding], mask[hiding]
+            )[0]
     near = np.where(near <= spec.ruler + REACH_TOLERANCE, near, np.inf)
     distance[p] = near
     # the armour: working with 1 Energy on a standing tripod, some side protected
@@ -105,26 +144,32 @@ def guns_at_tripod(
     if len(q) == 0:
         return distance, protected
     protected[p[q]] = ~_open(
-        spec.ruler, ox[q], oy[q], (axis[q], half[q]), hexes[q], shielded[q], (blockers[q], mask[q])
+        spec.ruler, (ox[q], oy[q]), _rows(found, q), hexes[q], shielded[q], (blockers[q], mask[q])
     )
     return distance, protected
 
 
+def _rows(found: sight.Candidates, rows: Ints) -> sight.Candidates:
+    """The candidates of guns ``rows`` only."""
+    pts, ok, own, kind3, d = found
+    return pts[rows], ok[rows], own, kind3, d[rows]
+
+
 def _open(
     ruler: float,
-    ox: Floats,
-    oy: Floats,
-    arc: tuple[Floats, Floats],
+    dot: tuple[Floats, Floats],
+    found: sight.Candidates,
     hexes: Floats,
     shielded: Bools,
     hiding: tuple[Floats, Bools],
 ) -> Bools:
     """Whether some point of a side facing the dot and not protected is visible in the
-    arc within the ruler (``protection.unprotected_point``): some candidate lying on such
-    a side, within the ruler, that the ruler reaches unblocked."""
+    arc within the ruler (``protection.unprotected_point``): some candidate (``found``:
+    :func:`sight.candidates`) lying on such a side, within the ruler, that the ruler
+    reaches unblocked."""
+    ox, oy = dot
     blockers, mask = hiding
-    with np.errstate(all="ignore"):
-        pts, _, own, kind3, d = sight.candidates(ox, oy, arc[0], arc[1], hexes, blockers, mask)
+    pts, _, own, kind3, d = found
     a = hexes
     b = np.roll(hexes, -1, axis=1)
     ex, ey = b[..., 0] - a[..., 0], b[..., 1] - a[..., 1]
@@ -138,8 +183,10 @@ def _open(
         gap = np.hypot(wx - along * ex[:, None], wy - along * ey[:, None])
     on_open = ((gap <= ON_SIDE) & open_side[:, None, :]).any(axis=2)
     worth = on_open & (d <= ruler + REACH_TOLERANCE)
-    r, c = np.nonzero(worth)
-    seen = np.zeros(worth.shape, dtype=np.bool_)
+    # no base that may hide it: every such candidate is seen
+    worth_hidden: Bools = worth & np.asarray(mask.any(axis=1))[:, None]
+    r, c = np.nonzero(worth_hidden)
+    seen: Bools = worth & ~worth_hidden
     if len(r):
         with np.errstate(all="ignore"):
             hidden = sight.hidden(

@@ -44,7 +44,7 @@ from dogfight.batch.state import (
     BatchState,
     heading_trig,
 )
-from dogfight.batch.tripod_damage import TripodLog, protected_hit, ray_damage, spend_rays
+from dogfight.batch.tripod_damage import TripodLog, protected_hits, ray_damage, spend_rays
 from dogfight.errors import IllegalPlanError
 
 REACH_TOLERANCE = 1e-9
@@ -644,13 +644,13 @@ def _volley(
             decks = spec.type_weapon_deck[:, w].take(state.type[t, i])
             jammed = np.zeros(len(t), dtype=np.bool_)
             shielded = protected[t, i, w]
-            for k in np.flatnonzero(shielded).tolist():
-                b = int(t[k])
-                drawn = protected_hit(
-                    state, b, int(tgt[k]), int(decks[k]), 2 if short[b, i, w] else 1, dice
-                )
-                log.slots[b, i, w, : len(drawn)] = drawn
-                jammed[k] = bool(spec.slot_jammed[decks[k], drawn].any())
+            if shielded.any():
+                k = np.flatnonzero(shielded)
+                b = t[k]
+                drawn = protected_hits(state, b, tgt[k], decks[k], short[b, i, w], dice)
+                log.slots[b, i, w] = drawn
+                jams = spec.slot_jammed[decks[k][:, None], np.maximum(drawn, 0)]
+                jammed[k] = (jams & (drawn >= 0)).any(axis=1)
             sniped = np.zeros(len(t), dtype=np.bool_)
             if snipers is not None:
                 sniped = ~shielded & snipers[t, i]

@@ -173,7 +173,7 @@ def visible_nearest(*args: object) -> tuple[Floats, Floats, Floats]:
     with np.errstate(all="ignore"):
         found = candidates(*args)  # type: ignore[arg-type]
         ox, oy, blockers, mask = args[0], args[1], args[5], args[6]
-        return _visible_nearest(found, ox, oy, blockers, mask)  # type: ignore[arg-type]
+        return visible_nearest_of(found, ox, oy, blockers, mask)  # type: ignore[arg-type]
 
 
 Candidates = tuple[Floats, Bools, Ints, Bools, Floats]
@@ -264,7 +264,7 @@ def candidates(
     return pts, ok, own, kind3, d
 
 
-def _visible_nearest(
+def visible_nearest_of(
     found: Candidates, ox: Floats, oy: Floats, blockers: Floats, mask: Bools
 ) -> tuple[Floats, Floats, Floats]:
     """:func:`visible_nearest` of the candidates ``found``."""
@@ -298,7 +298,7 @@ def _visible_nearest(
 
 
 WINDOWS = (4, 16, 64, 1 << 30)
-"""How many candidates, nearest first, :func:`_visible_nearest` tests at a time."""
+"""How many candidates, nearest first, :func:`visible_nearest_of` tests at a time."""
 
 
 def hidden(
