@@ -169,10 +169,7 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
         c = cos * cc - sin * sc
         s = sin * cc + cos * sc
         along, across = ddx * c + ddy * s, np.abs(-ddx * s + ddy * c)
-        gap = np.hypot(along, across)
-        spread = np.arcsin(np.minimum(1.0, spec.base_radius / np.maximum(gap, 1e-12)))
-        keep = np.degrees(np.arctan2(across, along) - spread) <= spec.arc_half[w] + 1e-6
-        keep |= gap <= spec.base_radius + 1e-6
+        keep = sight.circle_in_arc(along, across, spec.base_radius, float(spec.arc_half[w]))
         bb, ii, jj = bb[keep], ii[keep], jj[keep]
         if len(bb) == 0:
             continue
@@ -289,16 +286,7 @@ def _covered(
     # lies within its circumscribed circle).
     r = spec.base_radius
     bx, by = state.x[bb] - ox[:, None], state.y[bb] - oy[:, None]
-    tx, ty = state.x[bb, jj] - ox, state.y[bb, jj] - oy
-    d_b, d_t = np.hypot(bx, by), np.hypot(tx, ty)
-    cone = (
-        np.arcsin(np.minimum(1.0, r / np.maximum(d_b, 1e-12)))
-        + np.arcsin(np.minimum(1.0, r / np.maximum(d_t, 1e-12)))[:, None]
-    )
-    apart = np.abs(
-        np.arctan2(bx * ty[:, None] - by * tx[:, None], bx * tx[:, None] + by * ty[:, None])
-    )
-    may &= (apart <= cone + 1e-9) & (d_b - r <= (d_t + r)[:, None] + 1e-9)
+    may &= sight.may_hide(bx, by, r, state.x[bb, jj] - ox, state.y[bb, jj] - oy, r)
     out, out_x, out_y = (a.copy() for a in bare)
     count = may.sum(axis=1)
     rest = np.flatnonzero(count > 0)

@@ -78,6 +78,38 @@ def dot_distance(spec: Spec, ox: Floats, oy: Floats, x: Floats, y: Floats, h: Fl
     return out
 
 
+def circle_in_arc(along: Floats, across: Floats, radius: float, half: Floats | float) -> Bools:
+    """Whether some of a circle of ``radius`` around a point ``along`` the arc's axis and
+    ``across`` it (its distance off the axis, >= 0) from the dot may lie in the arc of
+    half-angle ``half`` (degrees): a conservative prefilter (a base lies within its
+    circumscribed circle)."""
+    gap = np.hypot(along, across)
+    spread = np.arcsin(np.minimum(1.0, radius / np.maximum(gap, 1e-12)))
+    out: Bools = np.degrees(np.arctan2(across, along) - spread) <= half + 1e-6
+    out |= gap <= radius + 1e-6
+    return out
+
+
+def may_hide(
+    bx: Floats, by: Floats, radius: float, tx: Floats, ty: Floats, target_radius: float
+) -> Bools:
+    """(P, N) whether bases of circumradius ``radius`` at (bx, by) (P, N) from the dots
+    may hide part of a target of circumradius ``target_radius`` at (tx, ty) (P,) from
+    them: their cone from the dot meets the target's, and they are not wholly beyond
+    it (a conservative filter: each base lies within its circumscribed circle; a base
+    it drops meets no ruler from the dot to the target)."""
+    d_b, d_t = np.hypot(bx, by), np.hypot(tx, ty)
+    cone = (
+        np.arcsin(np.minimum(1.0, radius / np.maximum(d_b, 1e-12)))
+        + np.arcsin(np.minimum(1.0, target_radius / np.maximum(d_t, 1e-12)))[:, None]
+    )
+    apart = np.abs(
+        np.arctan2(bx * ty[:, None] - by * tx[:, None], bx * tx[:, None] + by * ty[:, None])
+    )
+    out: Bools = (apart <= cone + 1e-9) & (d_b - radius <= (d_t + target_radius)[:, None] + 1e-9)
+    return out
+
+
 def _direction(degrees: Floats) -> tuple[Floats, Floats]:
     rad = np.radians(degrees)
     return np.cos(rad), np.sin(rad)
@@ -139,10 +171,18 @@ def edge_candidates(
     return pts, ok.reshape(len(ox), -1)
 
 
+def distances(ox: Floats, oy: Floats, pts: Floats, ok: Bools) -> Floats:
+    """(P, C) the distance from each dot (P,) to its candidates (P, C, 2), inf for
+    those that do not exist."""
+    out: Floats = np.where(
+        ok, np.hypot(pts[..., 0] - ox[:, None], pts[..., 1] - oy[:, None]), np.inf
+    )
+    return out
+
+
 def nearest(ox: Floats, oy: Floats, pts: Floats, ok: Bools) -> tuple[Floats, Floats, Floats]:
     """The nearest existing candidate: distance (P,) (inf when none) and its point."""
-    d = np.hypot(pts[..., 0] - ox[:, None], pts[..., 1] - oy[:, None])
-    d = np.where(ok, d, np.inf)
+    d = distances(ox, oy, pts, ok)
     best = np.argmin(d, axis=1)
     rows = np.arange(len(ox))
     return d[rows, best], pts[rows, best, 0], pts[rows, best, 1]
@@ -260,8 +300,7 @@ def candidates(
         ]
     )
     kind3 = np.concatenate([np.zeros(3 * kt + 2 * k_count, bool), np.ones(4 * kt * k_count, bool)])
-    d = np.where(ok, np.hypot(pts[..., 0] - ox[:, None], pts[..., 1] - oy[:, None]), np.inf)
-    return pts, ok, own, kind3, d
+    return pts, ok, own, kind3, distances(ox, oy, pts, ok)
 
 
 def visible_nearest_of(
