@@ -128,12 +128,15 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
         return out, dist_out, blind
     first, second = ordered_pairs(n)
     p_count = len(first)
+    both = alive[:, first] & alive[:, second]
+    enemy = (state.side[:, first] != state.side[:, second]) & both
+    if not spec.auto_nearest or not enemy.any():
+        return out, dist_out, blind  # no weapon has a target
     # every base (B, N, 4, 2), only where other bases may hide a target
     base = sight.corners(spec, x, y, heading) if n > 2 else np.zeros((0, n, 4, 2))
     # overlaps between airplanes in play (a prefilter on centres first)
     dx = x[:, second] - x[:, first]
     dy = y[:, second] - y[:, first]
-    both = alive[:, first] & alive[:, second]
     span = 2 * spec.base_radius + 1e-6
     near = both & (np.abs(dx) <= span) & (np.abs(dy) <= span)
     ov = np.zeros((b_count, p_count), dtype=np.bool_)
@@ -144,11 +147,8 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
             sight.corners(spec, x[bb, ii], y[bb, ii], heading[bb, ii]),
             sight.corners(spec, x[bb, jj], y[bb, jj], heading[bb, jj]),
         )
-    if not spec.auto_nearest:
-        return out, dist_out, blind
     ready = _weapon_ready(state, silenced, act)
     trig = heading_trig(state)
-    enemy = (state.side[:, first] != state.side[:, second]) & both
     far = (spec.ruler + spec.base_radius + 1e-6) ** 2
     close = enemy & ~ov & (dx * dx + dy * dy <= far)
     ov_matrix = np.zeros((b_count, n, n), dtype=np.bool_)

@@ -17,7 +17,7 @@ import numpy as np
 
 from dogfight.batch import sight
 from dogfight.batch.spec import Bools, Floats, Ints
-from dogfight.batch.state import BatchState
+from dogfight.batch.state import BatchState, heading_trig
 from dogfight.batch.tripod_spec import hexagons
 from dogfight.geometry.hexbase import apothem
 from dogfight.geometry.shapes import EPSILON
@@ -140,7 +140,8 @@ def overlaps_of(state: BatchState, rows: Ints) -> tuple[Floats, Bools]:
     tripods' hexagons with the airplanes' rectangles), as ``firing.table_of``."""
     spec = state.spec
     x, y, h = state.x[rows], state.y[rows], state.heading[rows]
-    rect = sight.corners(spec, x, y, h)
+    trig = heading_trig(state)
+    rect = sight.corners(spec, x, y, h, (trig[0][rows], trig[1][rows]))
     tri = state.tripod[rows]
     alive = state.alive[rows]
     # the separating-axis test only for bases whose circles meet

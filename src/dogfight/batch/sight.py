@@ -28,14 +28,19 @@ TOUCH = 1e-9
 """Tolerance (a fraction of the ruler's run to a candidate) for touching a blocker."""
 
 
-def corners(spec: Spec, x: Floats, y: Floats, heading: Floats) -> Floats:
+def corners(
+    spec: Spec, x: Floats, y: Floats, heading: Floats, cos_sin: tuple[Floats, Floats] | None = None
+) -> Floats:
     """(..., 4, 2) corners of airplane bases, counter-clockwise, in the order of
-    :func:`dogfight.geometry.shapes.rectangle`."""
+    :func:`dogfight.geometry.shapes.rectangle` (``cos_sin``: of the headings, when
+    known)."""
     hl, hw = spec.base_length / 2.0, spec.base_width / 2.0
     f = np.array([-hl, hl, hl, -hl])
     lft = np.array([-hw, -hw, hw, hw])
-    rad = np.radians(heading)[..., None]
-    c, s = np.cos(rad), np.sin(rad)
+    if cos_sin is None:
+        rad = np.radians(heading)
+        cos_sin = np.cos(rad), np.sin(rad)
+    c, s = cos_sin[0][..., None], cos_sin[1][..., None]
     px = x[..., None] + f * c - lft * s
     py = y[..., None] + f * s + lft * c
     out: Floats = np.stack([px, py], axis=-1)
