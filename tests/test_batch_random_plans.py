@@ -12,7 +12,7 @@ from dogfight.batch import damage, moves, special
 from dogfight.batch.bridge import from_states
 from dogfight.batch.differential import random_tripod_table
 from dogfight.batch.policies import SAFE_MARGIN, best_tier_pick, sequences
-from dogfight.batch.spec import Bools, Ints, Spec
+from dogfight.batch.spec import Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState
 from dogfight.batch.tripod_damage import protected_hits
 from dogfight.batch.tripod_plans import MARGIN, damaged_ok, plan_tripods, poses
@@ -27,20 +27,28 @@ def _first_contact(catalog: Catalog) -> BatchState:
     return from_states([build(situation, catalog, 0)])
 
 
+def tiers_of(spec: Spec, fx: Floats, fy: Floats) -> Ints:
+    """The safety tier of plans from their poses (..., 3), by its definition: 5 when
+    every phase stays ``SAFE_MARGIN`` inside, else the number of phases on the table
+    before it leaves (the batch measures it by pairs of first cards)."""
+    safe = moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
+    on = moves.inside(spec, fx, fy, -1e-9)
+    two = on[..., 0] & on[..., 1]
+    out: Ints = np.where(safe, 5, on[..., 0].astype(np.int64) + two + (two & on[..., 2]))
+    return out
+
+
 def _best_tier(
     spec: Spec, d: int, kind: int, pose: tuple[float, float, float], damage: tuple[int, int]
 ) -> Ints:
-    """Every triple of the best tier, every plan measured phase by phase (the old way)."""
+    """Every triple of the best tier, every plan measured phase by phase."""
     seqs = sequences(spec)
     t = int(seqs.count[d])
     x, y, h = pose
     rad = np.radians(h)
     fx = x + seqs.forward[d, :t] * np.cos(rad) - seqs.left[d, :t] * np.sin(rad)
     fy = y + seqs.forward[d, :t] * np.sin(rad) + seqs.left[d, :t] * np.cos(rad)
-    safe = moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
-    on = moves.inside(spec, fx, fy, -1e-9)
-    two = on[:, 0] & on[:, 1]
-    tier = np.where(safe, 5, on[:, 0].astype(np.int64) + two + (two & on[:, 2]))
+    tier = tiers_of(spec, fx, fy)
     may = special.allowed(seqs.feature[d, :t], np.array(damage[0]), np.array(damage[1]))
     tier = np.where(seqs.legal[d, kind, :t] & may, tier, np.where(may, -1, -2))
     out: Ints = np.flatnonzero(tier == tier.max())

@@ -5,6 +5,8 @@ cards."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import itertools
 import math
 from typing import Any
@@ -17,15 +19,28 @@ from hypothesis import strategies as st
 from dogfight.bots import threats
 from dogfight.bots.plane_planner import (
     _LEVEL,
+    Runs,
     _best,
     _end_position,
     _escapes,
     _prefixes,
     _trapped,
     evaluate,
+    spread_dot,
+    take_rows,
     usable_symbols,
 )
-from dogfight.bots.threats import SAFE_MARGIN, Enemy, centre_d2, nearest_in_arc, world_points
+from dogfight.bots.threats import (
+    SAFE_MARGIN,
+    Enemy,
+    airplane_flights,
+    arc_offsets,
+    centre_d2,
+    in_arc_offsets,
+    nearest_in_arc,
+    nearest_in_arc_rows,
+    world_points,
+)
 from dogfight.bots.view import (
     Flights,
     airplane_sequences,
@@ -174,15 +189,16 @@ def _nearest_in_arc_point_by_point(
     return best.astype(np.float64)
 
 
-@settings(max_examples=60, deadline=None)
-@given(
-    st.integers(1, 400),
-    st.integers(1, 400),
+ARC_CASE = (
     st.sampled_from([1, 5, 7]),
     st.sampled_from([10.0, 40.0, 60.0]),
     st.integers(0, 2**32 - 1),
-    st.booleans(),
 )
+"""Sample points per base, an arc's half-width and a seed."""
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 400), st.integers(1, 400), *ARC_CASE, st.booleans())
 def test_arcs_measured_either_way_are_the_plain_loop_bit_for_bit(
     a: int, b: int, k: int, half: float, seed: int, small: bool
 ) -> None:
@@ -489,3 +505,161 @@ def test_a_remembered_scenario_guess_is_the_one_worked_out() -> None:
             assert guess_scenario(moved, state.rules) is None
     duel = build(duel_situation(), CATALOG, 0)
     assert guess_scenario(observe(duel, side_seat(duel, "allies")), duel.rules) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 300),
+    st.integers(1, 4000),
+    st.integers(1, 42),
+    st.integers(0, 2**32 - 1),
+    st.booleans(),
+)
+def test_a_product_per_run_spread_to_the_plans_is_the_product_per_plan_bit_for_bit(
+    runs: int, plans: int, m: int, seed: int, transposed: bool
+) -> None:
+    """``spread_dot`` multiplies each run's row once and spreads the sums to the plans:
+    the very floats of the product over the rows spread first (the matrix product sums
+    the rows of a whole block of four alike, the last few another way), for the
+    layouts ``evaluate`` gives it; ``take_rows`` gathers the same values in the layout
+    asked for."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((m, runs)).T if transposed else rng.standard_normal((runs, m))
+    a = a * (rng.random(a.shape) < 0.5)  # many zeros, as out of reach
+    w = rng.random(m)
+    w /= w.sum()
+    inverse = np.sort(rng.integers(0, runs, plans))
+    expected = a[inverse] @ w
+    assert np.array_equal(spread_dot(a, w, inverse), expected)
+    for layout in (False, True):
+        got = take_rows(a, inverse, layout)
+        assert np.array_equal(got, a[inverse])
+        assert got.flags.f_contiguous if layout and got.shape[0] > 1 < m else got.flags.c_contiguous
+
+
+SCORES_SHA256 = "ed6657c4654b80a93b00f18e348fd0a2c2a160f3192a7dd3144d174062a71fab"
+"""Of ``evaluate``'s scores and rockets over the tables below, as the phase-by-phase
+version (before the runs of all phases were scored side by side) gave them."""
+
+
+def test_scores_are_those_worked_out_phase_by_phase_bit_for_bit() -> None:
+    """The runs of the three phases side by side, both vehicles' arcs measured on one set
+    of offsets between centre dots, a run's sum spread to its plans: every score and
+    rocket phase is the very float the phase-by-phase version gave (rocketeers, the aim
+    bonus, tripods' armour and heat-rays, centre dots and whole bases, a few hundred
+    plans each)."""
+    digest = hashlib.sha256()
+    for seed in range(12):
+        for tripod in (False, True):
+            for centres in (False, True):
+                state, me, enemies = _scoring_table(seed, tripod)
+                every = airplane_sequences(state, me)
+                rng = np.random.default_rng(seed)
+                size = min(len(every), 300 + 100 * seed)
+                seqs = every[np.sort(rng.choice(len(every), size=size, replace=False))]
+                table = card_table(state.rules.deck_of(me.type))
+                flights = fly_turned(me.pose, table, seqs, state.rules.base_length)
+                got = evaluate(state, me, seqs, flights, enemies, True, centres)
+                digest.update(got.score.tobytes())
+                digest.update(got.rockets.tobytes())
+    assert digest.hexdigest() == SCORES_SHA256
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 300), st.integers(1, 25), *ARC_CASE)
+def test_arcs_pair_by_pair_are_the_arcs_every_dot_against_every_base_bit_for_bit(
+    r: int, b: int, k: int, half: float, seed: int
+) -> None:
+    """``nearest_in_arc_rows`` (each column its own firing dot and bases) and
+    ``in_arc_offsets`` (single points, measured both ways on one set of offsets) give
+    what ``nearest_in_arc`` gives column by column."""
+    rng = np.random.default_rng(seed)
+    fx, fy, axis = rng.uniform(0, 90, r), rng.uniform(0, 90, r), rng.uniform(0, 360, r)
+    bx, by, bh = rng.uniform(0, 90, (b, r)), rng.uniform(0, 90, (b, r)), rng.uniform(0, 360, (b, r))
+    local = (rng.uniform(-5, 5, k), rng.uniform(-5, 5, k))
+    px, py = world_points(bx.ravel(), by.ravel(), bh.ravel(), local)  # (b r, k)
+    px, py = px.T.reshape(k, b, r), py.T.reshape(k, b, r)
+    rad = np.radians(axis)
+    units = np.cos(rad)[None, :], np.sin(rad)[None, :]
+    got = nearest_in_arc_rows(fx[None, :], fy[None, :], units, half, px, py)
+    # the bases' arcs at the firing dots' points (the dots as single points)
+    brad = np.radians(bh)
+    theirs = nearest_in_arc_rows(
+        bx, by, (np.cos(brad), np.sin(brad)), half, fx[None, None, :], fy[None, None, :]
+    )
+    f32 = np.float32
+    offsets = arc_offsets(bx.astype(f32), by.astype(f32), fx.astype(f32), fy.astype(f32))
+    mine = in_arc_offsets(offsets, (units[0].astype(f32), units[1].astype(f32)), half)
+    back = (np.cos(brad).astype(f32), np.sin(brad).astype(f32))
+    reverse = in_arc_offsets(offsets, back, half, reverse=True)
+    for j in range(r):
+        one = slice(j, j + 1)  # column j alone
+        alone = nearest_in_arc(fx[one], fy[one], axis[one], half, px[:, :, j].T, py[:, :, j].T)
+        assert np.array_equal(got[:, j], alone[0])
+        dots = nearest_in_arc(bx[:, j], by[:, j], bh[:, j], half, fx[one, None], fy[one, None])
+        assert np.array_equal(theirs[:, j], dots[:, 0])
+        centres = nearest_in_arc(fx[one], fy[one], axis[one], half, bx[:, j, None], by[:, j, None])
+        assert np.array_equal(mine[:, j], centres[0])
+        assert np.array_equal(reverse[:, j], dots[:, 0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(DECKS), st.integers(0, 2**32 - 1), st.integers(1, 400))
+def test_runs_side_by_side_are_each_phase_s_runs_with_their_poses(
+    deck_name: str, seed: int, size: int
+) -> None:
+    """``Runs`` lays phase p's runs in columns offsets[p]:offsets[p + 1] with the poses
+    and headings' cosines each run's plans have at that phase, each run's run of the phase
+    before, an array's phase entry per run, the aim bonus carried from the phase before,
+    and the product per phase spread to the plans as ``per_plan(a) @ w`` gives it."""
+    deck = CATALOG.maneuver_decks[deck_name]
+    every = legal_sequences(deck, None, _LEVEL)
+    rng = np.random.default_rng(seed)
+    seqs = every[np.sort(rng.choice(len(every), size=min(size, len(every)), replace=False))]
+    flights = fly_turned(Pose(30.0, 40.0, 75.0), card_table(deck), seqs, 4.0)
+    runs = Runs.of(seqs, flights)
+    m = 3
+    values = rng.standard_normal((m, runs.offsets[3]))
+    w = rng.random(m)
+    by = runs.by_phase(np.arange(3.0)[None, :].repeat(m, axis=0))
+    for p, (first, inverse) in enumerate(_prefixes(seqs)):
+        c = runs.columns(p)
+        assert np.array_equal(runs.x[c], flights.x[first, p])
+        assert np.array_equal(runs.heading[c], flights.heading[first, p])
+        units = flights.units(p, first)
+        assert runs.units is not None and units is not None
+        assert np.array_equal(runs.units[0][c], units[0])
+        assert np.all(by[:, c] == p)
+        if p:
+            parent = _prefixes(seqs)[p - 1][1][first]
+            assert np.array_equal(runs.parent[c], runs.offsets[p - 1] + parent)
+        spread = values[:, c].T[inverse]
+        assert np.array_equal(runs.per_plan(values, p), spread)
+        assert np.array_equal(runs.summed(values, w, p), np.ascontiguousarray(spread) @ w)
+    hit = (values > 0).astype(np.float64)
+    bonus = runs.carried(hit, 0, hit, 1.0)
+    assert np.array_equal(bonus[:, runs.columns(0)], hit[:, runs.columns(0)])
+    later = slice(runs.offsets[1], None)
+    assert np.array_equal(bonus[:, later], hit[:, runs.parent[later]] * hit[:, later])
+
+
+def test_an_airplane_s_flights_are_worked_out_once_for_both_seats_and_read_only() -> None:
+    """The flights a bot works out for its own airplane serve the enemy's bot modelling
+    it the same turn (the same arrays, which nobody may write to), and are those worked
+    out afresh; another status (as another seat sees it), pose or turn is another entry."""
+    state = build(duel_situation(), CATALOG, 0)
+    me = state.vehicles["allied"]
+    seqs, flights, pool = airplane_flights(state, me)
+    again = airplane_flights(state, me)
+    assert again[1] is flights and again[2] is pool
+    assert not flights.x.flags.writeable and not pool.flags.writeable
+    table = card_table(state.rules.deck_of(me.type))
+    fresh = fly_turned(me.pose, table, seqs, state.rules.base_length)
+    assert np.array_equal(flights.x, fresh.x) and np.array_equal(flights.heading, fresh.heading)
+    for other in (
+        dataclasses.replace(me, status={"fire": 1}),
+        dataclasses.replace(me, pose=Pose(40.0, 40.0, 0.0)),
+    ):
+        assert airplane_flights(state, other)[1] is not flights
+    later = dataclasses.replace(state, turn=state.turn + 1)
+    assert airplane_flights(later, me)[1] is not flights

@@ -6,86 +6,158 @@ few plausible plans of every enemy (6 each, of their best safety tier), phase by
 the expected damage it deals (arcs, the ruler and half mark measured to the corners and
 centre of the enemy's base, two cards at short range, the aim bonus, its jams) — the
 best enemy per phase, one shot per weapon — less the expected damage it takes, weighted
-by how damaged it already is. It flies the best plan. The measures are the bot's
-approximations, as in the referee's bot; the rules are the batch engine's. An enemy
+by how damaged it already is. It flies the best plan (equal scores: the first in the
+deck's order). The measures are the bot's approximations, as in the referee's bot,
+looked up by relative pose in :mod:`dogfight.batch.shot_table` (each within half a
+cell of the exact measure); the rules are the batch engine's. An enemy
 tripod is taken as standing still with its heat-ray firing all round
 (:mod:`dogfight.batch.foes`).
 """
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import dataclass
+from functools import lru_cache
 
-from dogfight.batch import foes, moves, special, ww2
-from dogfight.batch.aim import nearest_in_arc, odds, sample_points
+import numpy as np
+import numpy.typing as npt
+
+from dogfight.batch import foes, shot_table, special, ww2
+from dogfight.batch.aim import odds, sample_points
 from dogfight.batch.plan_kinds import kind, needing
 from dogfight.batch.policies import (
     POLICIES,
-    SAFE_MARGIN,
-    best_tier_pick,
+    best_tier_picks,
     placed,
+    safe_flights,
     sequences,
 )
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
-from dogfight.batch.state import BatchState
+from dogfight.batch.state import BatchState, heading_trig
 
 OWN_PLANS = 120
 SAMPLES = 6
 CHUNK = 256
-"""Airplanes planned at once (bounds the memory of the score arrays)."""
+"""Airplanes planned at once: bounds the score arrays (under a MB each); fewer, larger
+calls cost less (measured: 96, 192, 256, 384 airplanes a call)."""
+SPARE = 0.25
+"""Draws beyond ``count``, as a share of it, in :func:`sample_plans`' first round (most
+airplanes are served by it)."""
+
+
+@lru_cache(maxsize=8)
+def _legal_lists(spec: Spec) -> tuple[Ints, Ints]:
+    """Every legal triple of each deck after each kind of previous maneuver (triple
+    indexes, padded, flat: ``lists[(deck * kinds + kind) * width + i]`` for i below
+    ``count[deck, kind]``)."""
+    seqs = sequences(spec)
+    count = seqs.legal.sum(axis=2)
+    lists = np.zeros((*count.shape, max(1, int(count.max()))), dtype=np.int64)
+    for d, k in np.ndindex(*count.shape):
+        found = np.flatnonzero(seqs.legal[d, k])
+        lists[d, k, : len(found)] = found
+    return lists.reshape(-1), count
+
+
+@dataclass(frozen=True)
+class _Moves:
+    """Each triple's moves from the start pose, phase by phase, as the shot table
+    measures them: ``triples`` (5, 3, decks * T) float32, flat index ``deck * T +
+    triple``, holds the centre dot along and across the start heading in cells, the
+    cosine and sine of the turn, and the turn in heading cells; ``cards`` (5, decks * C)
+    the same after each card alone (flat index ``deck * C + card``, C the largest deck)
+    and ``first`` (decks * T) each triple's first card (the first phase's poses are the
+    first card's: a dozen per airplane, not a pose per plan)."""
+
+    triples: npt.NDArray[np.float32]
+    cards: npt.NDArray[np.float32]
+    first: Ints
+    width: int
+    """C"""
+
+
+@lru_cache(maxsize=8)
+def _moves(spec: Spec) -> _Moves:
+    seqs = sequences(spec)
+    rad = np.radians(seqs.turn)
+    parts = (
+        seqs.forward / shot_table.STEP,
+        seqs.left / shot_table.STEP,
+        np.cos(rad),
+        np.sin(rad),
+        seqs.turn * (shot_table.HEADINGS / 360.0),
+    )
+    triples = np.stack([np.moveaxis(a, -1, 0).reshape(3, -1) for a in parts]).astype(np.float32)
+    width = int(spec.deck_size.max())
+    first = (seqs.rows[..., 0] - spec.deck_start[:, None]).clip(0, width - 1)
+    real = (np.arange(seqs.width)[None, :] < seqs.count[:, None]).reshape(-1)
+    slot = (first + np.arange(len(spec.deck_start))[:, None] * width).reshape(-1)
+    cards = np.zeros((5, len(spec.deck_start) * width), dtype=np.float32)
+    cards[:, slot[real]] = triples[:, 0][:, real]
+    return _Moves(np.ascontiguousarray(triples), cards, first.reshape(-1), width)
 
 
 def sample_plans(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random.Generator) -> Ints:
     """``count`` plans (triple indexes) per airplane (b, n), uniform among its legal plans
-    that keep it safely on the table (drawn four times over); an airplane for which too
-    few are found draws among the plans of its best safety tier instead."""
+    that its damage allows and that keep it safely on the table (drawn with
+    replacement); an airplane for which too few are found draws among the plans of its
+    best safety tier instead (:func:`policies.best_tier_pick`)."""
     spec = state.spec
     seqs = sequences(spec)
-    deck = spec.type_deck[state.type[b, n]][:, None]
-    kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])[:, None]
-    forbid, need = special.needs(state, b, n)
-    x, y, h = (a[b, n][:, None] for a in (state.x, state.y, state.heading))
-    pick = (rng.random((len(b), 4 * count)) * seqs.count[deck]).astype(np.int64)
-    ok = seqs.legal[deck, kinds, pick]
-    ok &= special.allowed(seqs.feature[deck, pick], forbid[:, None], need[:, None])
-    fx, fy, _ = placed(seqs, deck, pick, x, y, h)
-    ok &= moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
-    # the first ``count`` good draws of each row
-    order = np.argsort(~ok, axis=1, kind="stable")[:, :count]
-    out: Ints = np.take_along_axis(pick, order, axis=1)
-    short = np.flatnonzero(ok.sum(axis=1) < count)
-    for r in short.tolist():
-        d, k = deck[r, :1], kinds[r, :1]
-        out[r] = [
-            int(
-                best_tier_pick(
-                    spec, seqs, d, k, x[r], y[r], h[r], rng, forbid[r : r + 1], need[r : r + 1]
-                )[0]
-            )
-            for _ in range(count)
-        ]
-    return out
-
-
-def _shots(
-    spec: Spec,
-    fx: Floats,
-    fy: Floats,
-    fh: Floats,
-    tx: Floats,
-    ty: Floats,
-    th: Floats,
-    weapon: int,
-) -> tuple[Floats, Floats]:
-    """(reach, cards) of shots from poses f at bases at poses t (broadcast)."""
-    px, py = sample_points(spec, tx, ty, th)
-    d2 = nearest_in_arc(
-        spec, fx, fy, fh + spec.arc_centre[weapon], float(spec.arc_half[weapon]), px, py
+    lists, sizes = _legal_lists(spec)
+    flat = b * state.slots + n
+    deck = spec.type_deck.take(state.type.reshape(-1).take(flat))
+    kinds = kind(
+        spec, state.prev_symbol.reshape(-1).take(flat), state.prev_steep.reshape(-1).take(flat)
     )
-    apart = (fx - tx) ** 2 + (fy - ty) ** 2 > (spec.base_length * 0.9) ** 2
-    reach = (d2 <= spec.ruler**2) & apart
-    cards = np.where(d2 <= spec.half**2, 2.0, 1.0) * reach
-    return reach.astype(np.float64), cards
+    forbid, need = special.needs(state, b, n)
+    x, y = state.x.reshape(-1).take(flat), state.y.reshape(-1).take(flat)
+    trig = heading_trig(state)
+    cos, sin = trig[0].reshape(-1).take(flat), trig[1].reshape(-1).take(flat)
+    base = (deck * sizes.shape[1] + kinds) * (len(lists) // sizes.size)
+    size = sizes.reshape(-1).take(deck * sizes.shape[1] + kinds)
+    out = np.zeros((len(b), count), dtype=np.int64)
+    todo = np.arange(len(b))
+    # uniform draws among the legal plans, kept when safe (and allowed): the first
+    # ``count`` kept are uniform among those plans; a second, longer round for the
+    # airplanes the first left short
+    for draws in (count + max(2, int(count * SPARE)), 4 * count):
+        if len(todo) == 0:
+            break
+        d = deck.take(todo)[:, None]
+        tx, ty, tc, ts = (a.take(todo)[:, None] for a in (x, y, cos, sin))
+        at = (rng.random((len(todo), draws)) * size.take(todo)[:, None]).astype(np.int64)
+        pick = lists.take(base.take(todo)[:, None] + at)
+        ok = safe_flights(spec, seqs, d, pick, tx, ty, tc, ts)
+        ok &= size.take(todo)[:, None] > 0
+        hurt = np.flatnonzero((forbid.take(todo) | need.take(todo)) > 0)
+        if len(hurt):
+            feature = seqs.feature[d[hurt], pick[hurt]]
+            ok[hurt] &= special.allowed(feature, forbid[todo[hurt], None], need[todo[hurt], None])
+        enough = ok.sum(axis=1) >= count
+        straight = enough & ok[:, :count].all(axis=1)  # the first ``count`` all kept
+        out[todo[straight]] = pick[straight, :count]
+        rest = np.flatnonzero(enough & ~straight)
+        if len(rest):
+            order = np.argsort(~ok[rest], axis=1, kind="stable")[:, :count]
+            out[todo[rest]] = np.take_along_axis(pick[rest], order, axis=1)
+        todo = todo[~enough]
+    if len(todo):
+        h = state.heading.reshape(-1).take(flat[todo])
+        out[todo] = best_tier_picks(
+            spec,
+            seqs,
+            deck[todo],
+            kinds[todo],
+            x[todo],
+            y[todo],
+            h,
+            rng,
+            count,
+            forbid[todo],
+            need[todo],
+        )
+    return out
 
 
 def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
@@ -95,109 +167,209 @@ def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None =
         ww2.easy_plans(state, rng, mask)
         return
     b, n = needing(state, mask)
+    if len(b) == 0:
+        return
+    # in the deck's order, so that equal scores go to the first plan, as the referee's
+    # bot breaks them (its candidates are sorted)
+    own = np.sort(sample_plans(state, b, n, OWN_PLANS, rng), axis=1)  # (V, K)
     for start in range(0, len(b), CHUNK):
-        _plan(state, b[start : start + CHUNK], n[start : start + CHUNK], rng)
+        part = slice(start, start + CHUNK)
+        _plan(state, b[part], n[part], own[part], rng)
 
 
-def _plan(state: BatchState, b: Ints, n: Ints, rng: np.random.Generator) -> None:
+def _plan(state: BatchState, b: Ints, n: Ints, own: Ints, rng: np.random.Generator) -> None:
+    """Score every airplane's own plans ``own`` (V, K) against each enemy's plausible
+    plans, phase by phase, the shots looked up by relative pose (:mod:`shot_table`), and
+    give it the best."""
     spec = state.spec
     seqs = sequences(spec)
     v_count, slots = len(b), state.slots
-    own = sample_plans(state, b, n, OWN_PLANS, rng)  # (V, K)
     deck = spec.type_deck[state.type[b, n]]
-    sx, sy, sh = (a[b, n][:, None] for a in _poses(state))
-    mx, my, mh = placed(seqs, deck[:, None], own, sx, sy, sh)
-    # every enemy in play, with a few plausible plans each
+    # every (planner, enemy in play) pair
     enemy = state.alive[b] & (state.side[b] != state.side[b, n][:, None])  # (V, N)
-    ex = np.zeros((v_count, slots, SAMPLES, 3))
-    ey = np.zeros_like(ex)
-    eh = np.zeros_like(ex)
-    vb, vn = np.nonzero(enemy & ~state.tripod[b])
-    if len(vb):
-        tb, tn = b[vb], vn
-        picks = sample_plans(state, tb, tn, SAMPLES, rng)
-        e_deck = spec.type_deck[state.type[tb, tn]]
-        tx, ty, th = (a[tb, tn][:, None] for a in _poses(state))
-        px, py, ph = placed(seqs, e_deck[:, None], picks, tx, ty, th)
-        ex[vb, vn], ey[vb, vn], eh[vb, vn] = px, py, ph
-    foes.stand_still(state, b, ex, ey, eh)
-    weapons = state.weapon_deck()
-    my_decks = weapons[b, n]  # (V, 2)
-    their_decks = foes.weapon_decks(state, b, weapons[b])  # (V, N, 2)
-    jams = state.jams[b, n]
-    their_jams = foes.unjammed(state, b, state.jams[b])
-    rays = foes.ray_reach(state, b)[:, :, None, None]  # (V, N, 1, 1)
-    aim = state.aim[b, n]
+    pv, pm = np.nonzero(enemy)
+    dealt = np.zeros((3, v_count, slots, OWN_PLANS), dtype=np.float32)
+    taken = np.zeros((v_count, slots, OWN_PLANS), dtype=np.float32)
+    if len(pv):
+        _pairs(state, b, n, own, deck, pv, pm, rng, dealt, taken)
     risk = 1.0 + 1.5 * state.damage[b, n] / np.maximum(1, state.resistance[b, n])
-    dealt = np.zeros((3, v_count, slots, OWN_PLANS))
-    taken = np.zeros((v_count, OWN_PLANS))
-    res_them = state.resistance[b]  # (V, N)
-    res_me = state.resistance[b, n]
-    prev_reach: dict[int, Floats] = {}
-    prev_enemy: dict[int, Floats] = {}
-    for p in range(3):
-        # (V, 1, K, 1) against (V, N, 1, M)
-        fx, fy, fh = (a[:, None, :, None, p] for a in (mx, my, mh))
-        tx, ty, th = (a[:, :, None, :, p] for a in (ex, ey, eh))
-        for w in (0, 1):
-            usable = (my_decks[:, w] >= 0) & (jams[:, w] <= p)
-            if not usable.any():
-                continue
-            d = np.maximum(my_decks[:, w], 0)
-            points, nonzero = odds(spec, d[:, None], res_them)  # (V, N)
-            reach, cards = _shots(spec, fx, fy, fh, tx, ty, th, w)  # (V, N, K, M)
-            if spec.aim_bonus:
-                if p == 0:
-                    bonus = (aim[:, w][:, None] == np.arange(slots))[:, :, None, None] * reach
-                else:
-                    bonus = prev_reach.get(w, 0.0) * reach
-            else:
-                bonus = 0.0
-            value = cards * (points[..., None, None] + nonzero[..., None, None] * bonus)
-            dealt[p] += value.mean(axis=3) * usable[:, None, None]
-            prev_reach[w] = reach
-        for w in (0, 1):
-            usable = (their_decks[:, :, w] >= 0) & (their_jams[:, :, w] <= p) & enemy
-            if not usable.any():
-                continue
-            d = np.maximum(their_decks[:, :, w], 0)
-            points, nonzero = odds(spec, d, res_me[:, None])  # (V, N)
-            reach, cards = _shots(spec, tx, ty, th, fx, fy, fh, w)
-            if w == 0 and (rays > 0).any():
-                reach, cards = _rays(spec, rays, tx, ty, fx, fy, fh, reach, cards)
-            bonus = prev_enemy.get(w, 0.0) * reach if (spec.aim_bonus and p > 0) else 0.0
-            value = cards * (points[..., None, None] + nonzero[..., None, None] * bonus)
-            taken += (value.mean(axis=3) * usable[:, :, None]).sum(axis=1)
-            prev_enemy[w] = reach
-    dealt = np.where(enemy[None, :, :, None], dealt, 0.0)
-    score = dealt.max(axis=2).sum(axis=0) - risk[:, None] * taken
+    score = dealt.max(axis=2).sum(axis=0) - risk[:, None] * taken.sum(axis=1)
     best = score.argmax(axis=1)
     state.plan[b, n] = seqs.rows[deck, own[np.arange(v_count), best]]
 
 
+def _pairs(
+    state: BatchState,
+    b: Ints,
+    n: Ints,
+    own: Ints,
+    deck: Ints,
+    pv: Ints,
+    pm: Ints,
+    rng: np.random.Generator,
+    dealt: npt.NDArray[np.float32],
+    taken: npt.NDArray[np.float32],
+) -> None:
+    """The expected damage each planner (b, n) deals and takes per phase and own plan,
+    for each pair (planner ``pv``, enemy slot ``pm``), into ``dealt`` (3, V, N, K) and
+    ``taken`` (V, N, K)."""
+    spec = state.spec
+    seqs = sequences(spec)
+    tb = b[pv]
+    tripod = state.tripod[tb, pm]
+    # the enemies' plausible poses (P, M, 3); a tripod stands where it is
+    ex = np.repeat(state.x[tb, pm][:, None, None], SAMPLES, axis=1).repeat(3, axis=2)
+    ey = np.repeat(state.y[tb, pm][:, None, None], SAMPLES, axis=1).repeat(3, axis=2)
+    eh = np.repeat(state.heading[tb, pm][:, None, None], SAMPLES, axis=1).repeat(3, axis=2)
+    air = np.flatnonzero(~tripod)
+    if len(air):
+        picks = sample_plans(state, tb[air], pm[air], SAMPLES, rng)
+        e_deck = spec.type_deck[state.type[tb[air], pm[air]]]
+        qb, qm = tb[air], pm[air]
+        ex[air], ey[air], eh[air] = placed(
+            seqs,
+            e_deck[:, None],
+            picks,
+            state.x[qb, qm][:, None],
+            state.y[qb, qm][:, None],
+            state.heading[qb, qm][:, None],
+        )
+    # ... seen from each planner's start pose, in the table's cells (M, P, 3)
+    sx, sy, sh = (a[b, n][pv][:, None, None] for a in (state.x, state.y, state.heading))
+    rad = np.radians(sh)
+    c, s = np.cos(rad), np.sin(rad)
+    ex, ey = ex - sx, ey - sy
+    inv = 1.0 / shot_table.STEP
+    rx = ((ex * c + ey * s) * inv).transpose(1, 0, 2).astype(np.float32)
+    ry = ((ey * c - ex * s) * inv).transpose(1, 0, 2).astype(np.float32)
+    turns = shot_table.HEADINGS / 360.0
+    rh = ((eh - sh) * turns + 0.5 + shot_table.WRAP).transpose(1, 0, 2).astype(np.float32)
+    # the planners' own poses after each card, from their start: (5, 3, P, K), and
+    # after their first card alone (5, P, C)
+    moved = _moves(spec)
+    flat = (deck[:, None] * seqs.width + own)[pv]
+    own_moves = moved.triples.take(flat, axis=2)
+    cards_c = deck[pv][:, None] * moved.width + np.arange(moved.width)
+    first_moves = moved.cards.take(cards_c, axis=1)
+    first = moved.first.take(flat) + np.arange(len(pv))[:, None] * moved.width
+    rear = bool((spec.type_weapon_deck[state.type[b]][..., 1] >= 0).any())
+    table = shot_table.shot_table(spec, rear)
+    # what each side fires and what a card of it is worth against the other
+    weapons = state.weapon_deck()
+    mine = weapons[b, n][pv]  # (P, 2)
+    theirs = foes.weapon_decks(state, b, weapons[b])[pv, pm]
+    my_jams = state.jams[b, n][pv]
+    their_jams = foes.unjammed(state, b, state.jams[b])[pv, pm]
+    my_odds = [odds(spec, np.maximum(mine[:, w], 0), state.resistance[tb, pm]) for w in (0, 1)]
+    res_me = state.resistance[b, n][pv]
+    their_odds = [odds(spec, np.maximum(theirs[:, w], 0), res_me) for w in (0, 1)]
+    aimed = [state.aim[b, n][pv, w] == pm for w in (0, 1)]
+    rays = foes.ray_reach(state, b)[pv, pm]
+    shots = (
+        (shot_table.MINE_FRONT, 0, True),
+        (shot_table.MINE_REAR, 1, True),
+        (shot_table.THEIRS_FRONT, 0, False),
+        (shot_table.THEIRS_REAR, 1, False),
+    )
+    prev: dict[int, npt.NDArray[np.float32]] = {}
+    for p in range(3):
+        enemies = (rx[..., p, None], ry[..., p, None], rh[..., p, None])
+        if p == 0:  # the first card's poses, then each plan's
+            code = _codes(table, *enemies, first_moves)  # (M, P, C)
+            code = code.reshape(SAMPLES, -1).take(first, axis=1)
+        else:
+            code = _codes(table, *enemies, own_moves[:, p])  # (M, P, K)
+        for which, w, my_shot in shots:
+            decks, jams = (mine, my_jams) if my_shot else (theirs, their_jams)
+            usable = (decks[:, w] >= 0) & (jams[:, w] <= p)
+            if not usable.any():
+                continue
+            cards = table.cards[which].take(code)
+            if not my_shot and w == 0 and (rays > 0).any():
+                cards = _rays(state, b, n, own, pv, pm, rays, p, cards)
+            points, nonzero = my_odds[w] if my_shot else their_odds[w]
+            count = cards.sum(axis=0)  # (P, K): cards summed over the enemy's samples
+            value = count * points[:, None].astype(np.float32)
+            if spec.aim_bonus:
+                # +1 a card when the weapon fired at the same target in the phase before
+                # (ours at the start of the turn: the aim the airplane holds)
+                before = prev.get(which) if p > 0 else None
+                if before is not None:
+                    bonus = (cards * before).sum(axis=0)
+                    value += bonus * nonzero[:, None].astype(np.float32)
+                elif p == 0 and my_shot:
+                    value += count * (nonzero * aimed[w])[:, None].astype(np.float32)
+                # what reaches now, for the next phase: only a weapon that may fire
+                reach = np.minimum(cards, 1.0)
+                if not usable.all():
+                    reach *= usable[None, :, None]
+                prev[which] = reach
+            value *= usable[:, None] / SAMPLES
+            if my_shot:
+                dealt[p, pv, pm] += value
+            else:
+                taken[pv, pm] += value
+
+
+def _codes(
+    table: shot_table.ShotTable,
+    rx: npt.NDArray[np.float32],
+    ry: npt.NDArray[np.float32],
+    rh: npt.NDArray[np.float32],
+    moves: npt.NDArray[np.float32],
+) -> shot_table.Codes:
+    """The table's codes of enemies at (rx, ry, rh) (M, P, 1) seen from own poses
+    ``moves`` (5, P, K) (:class:`_Moves`; in cells, from the planner's start pose):
+    (M, P, K)."""
+    fwd, lft, cos_t, sin_t, trn = moves
+    size, headings = table.size, shot_table.HEADINGS
+    top = size - 1.0
+    dx = rx - fwd
+    dy = ry - lft
+    x = dx * cos_t
+    x += dy * sin_t
+    x += table.centre
+    np.clip(x, 0.0, top, out=x)
+    y = dy * cos_t
+    y -= dx * sin_t
+    y += table.centre
+    np.clip(y, 0.0, top, out=y)
+    index = x.astype(np.int32)
+    index *= size * headings
+    index += y.astype(np.int32) * headings
+    index += (rh - trn).astype(np.int32) & (headings - 1)
+    out: shot_table.Codes = table.codes.take(index)
+    return out
+
+
 def _rays(
-    spec: Spec,
+    state: BatchState,
+    b: Ints,
+    n: Ints,
+    own: Ints,
+    pv: Ints,
+    pm: Ints,
     rays: Floats,
-    tx: Floats,
-    ty: Floats,
-    fx: Floats,
-    fy: Floats,
-    fh: Floats,
-    reach: Floats,
-    cards: Floats,
-) -> tuple[Floats, Floats]:
-    """(reach, cards) of the enemies' first weapons with the tripods' heat-rays (``rays``
-    > 0: how far each reaches) as one card at whatever sample point of the airplane's base
-    is within that distance of the tripod's centre, all round."""
+    p: int,
+    cards: npt.NDArray[np.float32],
+) -> npt.NDArray[np.float32]:
+    """``cards`` (M, P, K) of the enemies' first weapons with the tripods' heat-rays
+    (``rays`` (P,) > 0: how far each reaches) as one card when a sample point of the
+    planner's base at phase ``p`` is within that distance of the tripod's centre, all
+    round."""
+    spec = state.spec
+    seqs = sequences(spec)
+    at = np.flatnonzero(rays > 0)
+    v = pv[at]
+    deck = spec.type_deck[state.type[b[v], n[v]]]
+    sx, sy, sh = (a[b[v], n[v]][:, None] for a in (state.x, state.y, state.heading))
+    fx, fy, fh = (a[..., p] for a in placed(seqs, deck[:, None], own[v], sx, sy, sh))
     px, py = sample_points(spec, fx, fy, fh)
-    d2 = ((px - tx[..., None]) ** 2 + (py - ty[..., None]) ** 2).min(axis=-1)
-    hit = (d2 <= rays**2).astype(np.float64)
-    tripod = rays > 0
-    return np.where(tripod, hit, reach), np.where(tripod, hit, cards)
-
-
-def _poses(state: BatchState) -> tuple[Floats, Floats, Floats]:
-    return state.x, state.y, state.heading
+    tx, ty = (a[b[v], pm[at]][:, None, None] for a in (state.x, state.y))
+    d2 = ((px - tx) ** 2 + (py - ty) ** 2).min(axis=-1)
+    out = cards.copy()
+    out[:, at] = (d2 <= rays[at, None] ** 2).astype(np.float32)[None]
+    return out
 
 
 POLICIES["easy"] = easy_plans

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -258,30 +258,80 @@ def best_tier_pick(
     if forbid is None or need is None:
         forbid = need = np.zeros(len(deck), dtype=np.int64)
     out = np.zeros(len(deck), dtype=np.int64)
+    for d, r, start, pairs in _chunks(spec, deck, x, y, h):
+        ask = (d, kinds[r], forbid[r], need[r])
+        found, pick = _certified(spec, seqs, ask, start, pairs, rng)
+        out[r[found]] = pick[found]
+        rest = np.flatnonzero(~found)
+        if len(rest) == 0:
+            continue
+        start = tuple(a[rest] for a in start)  # type: ignore[assignment]
+        pairs = tuple(a[rest] for a in pairs)  # type: ignore[assignment]
+        sub = r[rest]
+        best = _best_of(spec, seqs, (d, kinds[sub], forbid[sub], need[sub]), start, pairs)
+        keys = np.where(best, rng.random(best.shape), -1.0)
+        out[sub] = keys.argmax(axis=1)
+    return out
+
+
+def best_tier_picks(
+    spec: Spec,
+    seqs: Sequences,
+    deck: Ints,
+    kinds: Ints,
+    x: Floats,
+    y: Floats,
+    h: Floats,
+    rng: np.random.Generator,
+    count: int,
+    forbid: Ints,
+    need: Ints,
+) -> Ints:
+    """``count`` picks (V, count) per airplane, each as :func:`best_tier_pick` draws one
+    (uniform, with replacement, among the plans of the best tier)."""
+    out = np.zeros((len(deck), count), dtype=np.int64)
+    for d, rows, start, pairs in _chunks(spec, deck, x, y, h):
+        ask = (d, kinds[rows], forbid[rows], need[rows])
+        best = _best_of(spec, seqs, ask, start, pairs)
+        # the plans of each row's best tier, flat and row after row
+        _, column = np.nonzero(best)
+        size = best.sum(axis=1)
+        first = np.cumsum(size) - size
+        at = (rng.random((len(rows), count)) * size[:, None]).astype(np.int64)
+        out[rows] = column[first[:, None] + at]
+    return out
+
+
+def _chunks(
+    spec: Spec, deck: Ints, x: Floats, y: Floats, h: Floats
+) -> Iterator[tuple[int, Ints, Start, PairTiers]]:
+    """The airplanes by deck, :data:`TIER_CHUNK` at a time: the deck, their rows, their
+    starts and what the first two phases of every pair of first cards do to them."""
     for d in np.unique(deck).tolist():
         rows = np.flatnonzero(deck == d)
         for first in range(0, len(rows), TIER_CHUNK):
             r = rows[first : first + TIER_CHUNK]
-            pre = prefixes(spec, d)
             rad = np.radians(h[r])[:, None]
             start = (x[r][:, None], y[r][:, None], np.cos(rad), np.sin(rad))
-            pairs = _pair_tiers(spec, pre, start)
-            ask = (d, kinds[r], forbid[r], need[r])
-            found, pick = _certified(spec, seqs, ask, start, pairs, rng)
-            out[r[found]] = pick[found]
-            rest = np.flatnonzero(~found)
-            if len(rest) == 0:
-                continue
-            start = tuple(a[rest] for a in start)  # type: ignore[assignment]
-            pairs = tuple(a[rest] for a in pairs)  # type: ignore[assignment]
-            tier = _tiers(spec, seqs, d, start, pairs)
-            t = tier.shape[1]
-            sub = r[rest]
-            may = special.allowed(seqs.feature[d, :t], forbid[sub, None], need[sub, None])
-            tier = np.where(seqs.legal[d, kinds[sub], :t] & may, tier, np.where(may, -1, -2))
-            best = tier == tier.max(axis=1, keepdims=True)
-            keys = np.where(best, rng.random(best.shape), -1.0)
-            out[sub] = keys.argmax(axis=1)
+            yield d, r, start, _pair_tiers(spec, prefixes(spec, d), start)
+
+
+def _best_of(
+    spec: Spec,
+    seqs: Sequences,
+    ask: tuple[int, Ints, Ints, Ints],
+    start: Start,
+    pairs: PairTiers,
+) -> Bools:
+    """(A, T) which triples of deck ``d`` are of each airplane's best tier (legal,
+    allowed by the damage, safest; else allowed; else any), every triple measured
+    (``ask``: as :func:`_certified`'s)."""
+    d, kinds, forbid, need = ask
+    tier = _tiers(spec, seqs, d, start, pairs)
+    t = tier.shape[1]
+    may = special.allowed(seqs.feature[d, :t], forbid[:, None], need[:, None])
+    tier = np.where(seqs.legal[d, kinds, :t] & may, tier, np.where(may, -1, -2))
+    out: Bools = tier == tier.max(axis=1, keepdims=True)
     return out
 
 

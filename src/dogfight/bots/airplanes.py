@@ -39,6 +39,7 @@ import math
 import numpy as np
 
 from dogfight.bots.base import Explanation, Observation, register
+from dogfight.bots.heap import keep_heap_top
 from dogfight.bots.invasion import aim_drops, nearest_enemy
 from dogfight.bots.plane_planner import EASY, HARD, Level, plan_airplane
 from dogfight.bots.sampling import random_airplane_plan, random_seen_airplane_plan, random_tripod
@@ -145,6 +146,7 @@ class PlanningBot(_Observer):
 
     def __init__(self, level: Level) -> None:
         super().__init__()
+        keep_heap_top()  # the planner's numpy temporaries reuse the heap (bots/heap.py)
         self.level = level
         self.name = level.name
         self._why: Explanation = {}

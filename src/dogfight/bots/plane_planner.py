@@ -13,14 +13,17 @@ import numpy.typing as npt
 from dogfight.bots.base import EXPLAINED, Ranked
 from dogfight.bots.missions import home_edge, leaving_home, mission_bonus
 from dogfight.bots.threats import (
+    F32,
     SAFE_MARGIN,
     Enemy,
     airplane_enemy,
+    airplane_flights,
+    arc_offsets,
     base_points,
-    best_tier,
     card_odds,
-    centre_d2,
+    in_arc_offsets,
     nearest_in_arc,
+    nearest_in_arc_rows,
     odds,
     tripod_enemy,
     unprotected,
@@ -31,11 +34,10 @@ from dogfight.bots.view import (
     Flights,
     Floats,
     Ints,
-    airplane_sequences,
     card_table,
     fly,
-    fly_turned,
     legal_sequences,
+    unit_vectors,
 )
 from dogfight.catalog.models import (
     ManeuverDeck,
@@ -117,6 +119,167 @@ def _prefixes(seqs: Ints) -> list[tuple[Ints, Ints]]:
     return out
 
 
+def take_rows(a: Rows, rows: Ints, transposed: bool) -> Rows:
+    """``a[rows]``, the same values, laid out as a transposed view of a (columns, rows)
+    array when ``transposed``, else C-contiguous: elementwise work runs several times
+    slower on operands of mixed layouts, and ``take`` along the contiguous axis gathers
+    rows of a few floats several times faster than indexing."""
+    if transposed:
+        out: Rows = np.ascontiguousarray(a.T).take(rows, axis=1).T
+        return out
+    out = np.ascontiguousarray(a).take(rows, axis=0)
+    return out
+
+
+def _transposed(a: Rows) -> bool:
+    """Whether ``a`` is laid out as a transposed view (its first axis the fast one)."""
+    return a.ndim == 2 and a.shape[0] > 1 and a.shape[1] > 1 and a.flags.f_contiguous
+
+
+GEMV_BLOCK = 4
+"""Rows numpy's matrix-vector product (OpenBLAS's gemv) sums together: each row of a
+whole block of this many is summed alike wherever the block lies, the rows after the
+last whole block another way."""
+
+
+def spread_dot(a: Rows, w: Floats, inverse: Ints) -> Floats:
+    """``a[inverse] @ w``, the very floats, from one product per row of ``a`` (a run's
+    row serves every plan of the run): each row is summed as a row of a whole block, and
+    the plans after the last whole block of ``inverse`` as rows after a whole block, as
+    the product over ``a[inverse]`` sums them (``tests/test_plane_planner.py`` holds the
+    two equal). Spreading a few dozen runs' rows to thousands of plans first costs more
+    than everything else done with them."""
+    n = len(inverse)
+    if n < 2 * GEMV_BLOCK or len(a) * 2 > n:
+        out: Floats = take_rows(a, inverse, False) @ w
+        return out
+    rows, m = a.shape
+    whole = np.zeros((rows + (-rows) % GEMV_BLOCK, m))
+    whole[:rows] = a
+    out = (whole @ w)[inverse]
+    tail = n % GEMV_BLOCK
+    if tail:
+        after = np.zeros((GEMV_BLOCK + tail, m))
+        after[GEMV_BLOCK:] = a[inverse[n - tail :]]
+        out[n - tail :] = (after @ w)[GEMV_BLOCK:]
+    return out
+
+
+@dataclass(frozen=True)
+class Runs:
+    """The runs of plans sharing their first cards (:func:`_prefixes`) of all three
+    phases side by side: columns ``offsets[p]:offsets[p + 1]`` are phase ``p``'s runs,
+    each with its pose. Work done once per column is work done per run phase by phase
+    (the same operations on the same floats) in a third of the numpy calls; arrays are
+    (enemy poses, runs), so numpy's inner loops run along the many runs."""
+
+    structure: list[tuple[Ints, Ints]]
+    counts: list[int]
+    """Runs per phase."""
+    offsets: tuple[int, int, int, int]
+    phase: Ints
+    """(runs,) each run's phase."""
+    parent: Ints
+    """(runs,) each run's run of the phase before, as a column (phase 0's runs: 0)."""
+    x: Floats
+    y: Floats
+    heading: Floats
+    units: tuple[Floats, Floats] | None
+    """The headings' cosine and sine when the flights know their distinct headings."""
+
+    @staticmethod
+    def of(seqs: Ints, flights: Flights) -> Runs:
+        structure = _prefixes(seqs)
+        firsts = [first for first, _ in structure]
+        counts = [len(first) for first in firsts]
+        offsets = (0, counts[0], counts[0] + counts[1], sum(counts))
+        phase = np.repeat(np.arange(3), counts)
+        flat = np.concatenate(firsts) * 3 + phase  # (plan, phase) in a flights array
+        parent = np.zeros(offsets[3], dtype=np.intp)
+        for p in (1, 2):
+            before = structure[p - 1][1].take(firsts[p])
+            parent[offsets[p] : offsets[p + 1]] = offsets[p - 1] + before
+        units = None
+        if flights.turns is not None and flights.headings is not None:
+            c, s = unit_vectors(flights.headings)  # as Flights.units gives them
+            which = flights.turns.take(flat)
+            units = c.take(which), s.take(which)
+        return Runs(
+            structure,
+            counts,
+            offsets,
+            phase,
+            parent,
+            flights.x.take(flat),
+            flights.y.take(flat),
+            flights.heading.take(flat),
+            units,
+        )
+
+    def columns(self, p: int) -> slice:
+        return slice(self.offsets[p], self.offsets[p + 1])
+
+    def axis_units(self, centre: float, lo: int = 0) -> tuple[Floats, Floats]:
+        """The cosine and sine of an arc's axis (``centre`` degrees off the nose) at the
+        runs from ``lo`` on, (1, runs), as :func:`~dogfight.bots.threats.nearest_in_arc`
+        works them out (or is given them, for an arc about the nose)."""
+        if centre == 0.0 and self.units is not None:
+            return self.units[0][None, lo:], self.units[1][None, lo:]
+        rad = np.radians(self.heading[lo:] + centre)
+        return np.cos(rad)[None, :], np.sin(rad)[None, :]
+
+    def by_phase(self, a: Rows) -> Rows:
+        """Per run, the entry of ``a`` (whose last axis is the three phases) at the run's
+        phase (the same values as indexing by :attr:`phase`, repeated a block at a time)."""
+        out: Rows = a.repeat(self.counts, axis=-1)
+        return out
+
+    def _part(self, a: Rows, p: int, lo: int) -> Rows:
+        """Phase ``p``'s columns of ``a`` (whose first column is run ``lo``) as (runs,
+        poses)."""
+        out: Rows = a[:, self.offsets[p] - lo : self.offsets[p + 1] - lo].T
+        return out
+
+    def per_plan(self, a: Rows, p: int, lo: int = 0) -> Rows:
+        """Phase ``p``'s columns of ``a`` (whose first column is run ``lo``) spread to
+        the plans, (plans, poses) in the layout a gather gives (matrix products sum
+        alike)."""
+        part = self._part(a, p, lo)
+        first, inverse = self.structure[p]
+        if len(first) == len(inverse):  # each plan its own run
+            out: Rows = np.ascontiguousarray(part)
+        else:
+            out = take_rows(part, inverse, False)
+        return out
+
+    def summed(self, a: Rows, w: Floats, p: int, lo: int = 0) -> Floats:
+        """``per_plan(a, p, lo) @ w``, the same floats, without spreading the runs'
+        rows to the plans first (:func:`spread_dot`)."""
+        part = self._part(a, p, lo)
+        first, inverse = self.structure[p]
+        if len(first) == len(inverse):
+            out: Floats = np.ascontiguousarray(part) @ w
+            return out
+        return spread_dot(part, w, inverse)
+
+    def carried(self, values: Floats, start: int, times: Floats | None, first: float) -> Floats:
+        """For runs from phase ``start`` on (``values``' first column is phase
+        ``start``'s first run): the value at the run's run of the phase before (the aim
+        bonus), times ``times`` when given; phase ``start``'s runs get ``first`` (times
+        ``times``)."""
+        lo = self.offsets[start]
+        k = self.offsets[start + 1] - lo
+        out = np.empty_like(values)
+        before = values.take(self.parent[lo + k :] - lo, axis=1)
+        if times is None:
+            out[:, :k] = first
+            out[:, k:] = before
+        else:
+            np.multiply(first, times[:, :k], out=out[:, :k])
+            np.multiply(before, times[:, k:], out=out[:, k:])
+        return out
+
+
 def weapons_at(rules: Rules, vehicle: Vehicle, phase: int) -> list[tuple[str, str]]:
     """The vehicle's weapons that are not jammed at ``phase`` (0-based)."""
     return [
@@ -143,7 +306,12 @@ def evaluate(
     position (with ``lookahead``); higher is better. With ``centres`` (a coarse pass)
     bases are their centre dots and the ruler is longer by half a base's width.
     ``trapped``: each plan's :func:`_trapped` when the caller has it already (it depends
-    on the plan's final pose only, so a coarse and a fine pass share it)."""
+    on the plan's final pose only, so a coarse and a fine pass share it).
+
+    Values are worked out per run (plans sharing a phase's pose), the runs of the three
+    phases side by side (:class:`Runs`), and only what enters a matrix product is spread
+    to the plans, phase by phase: the same operations on the same floats as plan by plan
+    and phase by phase, so the same sums."""
     rules = state.rules
     n = len(seqs)
     score = np.zeros(n)
@@ -154,11 +322,10 @@ def evaluate(
     aim_on = rules.switches.aim_bonus
     ruler2, half2 = rules.ruler**2, rules.half**2
     overlap2 = (rules.base_length * 0.9) ** 2
-    my_points = base_points(rules, me)
     if centres:
         grow = rules.base_width / 2.0
         ruler2, half2 = (rules.ruler + grow) ** 2, (rules.half + grow) ** 2
-    structure = _prefixes(seqs)
+    runs = Runs.of(seqs, flights)
     rocketeer = bool(
         me.rockets and rules.switches.standard_rules and rules.airplane(me.type).rockets
     )
@@ -167,98 +334,138 @@ def evaluate(
     front_reach: list[list[Floats]] = [[], [], []]
     arc_seen: list[list[Floats]] = [[], [], []]
     taken = np.zeros(n)
+    # our base's sample points at each run's pose, (k, 1, runs)
+    if centres:  # the centre dot itself, as world_points would give it
+        mx, my_ = runs.x[None, None, :], runs.y[None, None, :]
+        f32 = np.float32
+        ox, oy = runs.x.astype(f32), runs.y.astype(f32)
+    else:
+        wx, wy = world_points(runs.x, runs.y, runs.heading, base_points(rules, me), runs.units)
+        mx, my_ = wx.T[:, None, :], wy.T[:, None, :]
     for e_index, enemy in enumerate(enemies):
         target = enemy.vehicle
         w = enemy.weight
-        e_points = base_points(rules, target)
-        # each weapon's reach at the last phase, per run of that phase (the aim bonus)
-        prev_reach: dict[str, Floats] = {}
-        prev_enemy_reach: dict[str, Floats] = {}
-        for p in range(3):
-            first, inverse = structure[p]
-            every = len(first) == n  # each plan its own run (the last card's phase)
-            if every:
-                fx, fy, fh = flights.phase(p)
-                units = flights.units(p)
+        m = len(w)
+        # the enemy's poses at each run's phase, (m, runs)
+        ex, ey = runs.by_phase(enemy.x), runs.by_phase(enemy.y)
+        dx = ex - runs.x[None, :]
+        dy = ey - runs.y[None, :]
+        apart = dx * dx + dy * dy > overlap2  # the squares of centre_d2
+        between = None
+        if centres:  # (1, m, runs); both arcs measured on the same offsets
+            px, py = ex[None], ey[None]
+            qx = runs.by_phase(enemy.x.astype(f32))  # cast, then repeated: the same floats
+            qy = runs.by_phase(enemy.y.astype(f32))
+            between = arc_offsets(qx, qy, ox, oy)
+        else:  # each phase's poses once, then each run's phase: (k, m, runs)
+            wx, wy = world_points(
+                enemy.x.ravel(), enemy.y.ravel(), enemy.heading.ravel(), base_points(rules, target)
+            )
+            px = runs.by_phase(wx.T.reshape(-1, m, 3))
+            py = runs.by_phase(wy.T.reshape(-1, m, 3))
+        shield = None
+        if target.tripod is not None:
+            shield = np.concatenate(
+                [
+                    unprotected(rules, target, *enemy.phase(p), runs.x[c], runs.y[c])
+                    for p in range(3)
+                    for c in [runs.columns(p)]
+                ]
+            ).T
+        for weapon, letter in rules.weapons(me.type):
+            start = me.jams.get(weapon, 0)  # the first phase it fires at (weapons_at)
+            if start > 2:
+                continue
+            lo = runs.offsets[start]
+            arc = rules.arc(weapon)
+            units = runs.axis_units(arc.centre, lo)
+            if between is not None:
+                d2 = in_arc_offsets(_after(between, lo), units, arc.width / 2.0)
             else:
-                fx, fy, fh = (a[first] for a in flights.phase(p))
-                units = flights.units(p, first)
-            # per run of this phase, its run of the phase before
-            parent = structure[p - 1][1][first] if p else first
-
-            def per_plan(a: Rows, every: bool = every, inverse: Ints = inverse) -> Rows:
-                # per plan, in the layout a gather gives (matrix products sum alike)
-                out: Rows = np.ascontiguousarray(a) if every else a[inverse]
-                return out
-
-            # Values are worked out per run (plans sharing this phase's pose) and only
-            # what enters a matrix product is spread to the plans: the same operations
-            # on the same floats as plan by plan, so the same sums.
-            ex, ey, eh = enemy.phase(p)
-            apart = centre_d2(fx, fy, ex, ey) > overlap2  # (u, m)
-            if centres:  # the centre dot itself, as world_points would give it
-                px, py = ex[:, None], ey[:, None]
-            else:
-                px, py = world_points(ex, ey, eh, e_points)
-            shield = None
-            if target.tripod is not None:
-                shield = unprotected(rules, target, ex, ey, eh, fx, fy)
-            for weapon, letter in weapons_at(rules, me, p):
-                arc = rules.arc(weapon)
-                # the heading's cosine and sine serve an arc about the nose (h + 0 is h)
-                ahead = units if arc.centre == 0.0 else None
-                d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py, ahead)
-                reach = (d2 <= ruler2) & apart
-                cards = (d2 <= half2) + 1.0  # 2 cards at short range, else 1
-                cards *= reach
-                card = odds(rules, letter, target)
-                hit = reach.astype(np.float64)
-                bonus: Floats | float = 0.0
-                if aim_on:
-                    if p == 0:
-                        bonus = float(_aimed_now(state, me, weapon, target.id)) * hit
-                    elif weapon in prev_reach:
-                        bonus = prev_reach[weapon][parent] * hit
-                value = cards * (card.points + card.nonzero * bonus)
-                if shield is not None:
-                    value = value * shield + 0.3 * cards * card.energy * (1.0 - shield)
-                expected = per_plan(value) @ w
+                d2 = nearest_in_arc_rows(
+                    runs.x[None, lo:],
+                    runs.y[None, lo:],
+                    units,
+                    arc.width / 2.0,
+                    px[:, :, lo:],
+                    py[:, :, lo:],
+                )
+            reach = (d2 <= ruler2) & apart[:, lo:]
+            cards = (d2 <= half2) + 1.0  # 2 cards at short range, else 1
+            cards *= reach
+            card = odds(rules, letter, target)
+            hit = reach.astype(np.float64)
+            bonus: Floats | float = 0.0
+            if aim_on:  # the aim bonus: this weapon reached the run's run a phase before
+                aimed = start == 0 and _aimed_now(state, me, weapon, target.id)
+                bonus = runs.carried(hit, start, hit, float(aimed))
+            value = cards * (card.points + card.nonzero * bonus)
+            sh = None if shield is None else shield[:, lo:]
+            if sh is not None:
+                value = value * sh + 0.3 * cards * card.energy * (1.0 - sh)
+            for p in range(start, 3):
+                expected = runs.summed(value, w, p, lo)
                 dealt_phase[p, e_index] += expected
-                prev_reach[weapon] = hit
                 if weapon == "front" and rocketeer:
                     front_dealt[p, e_index] = expected
-                    front_reach[p].append(per_plan(hit * (1.0 if shield is None else shield)))
-            if rocketeer:
-                arc = rules.front_arc
-                ahead = units if arc.centre == 0.0 else None
-                d2 = nearest_in_arc(fx, fy, fh + arc.centre, arc.width / 2.0, px, py, ahead)
-                seen = ((d2 < np.inf) | ~apart).astype(np.float64)
-                if shield is not None:
-                    seen = seen * shield
-                arc_seen[p].append(per_plan(seen))
-            # what the enemy's weapons do to us
-            if centres:  # the centre dot itself, as world_points would give it
-                mx, my_ = fx[:, None], fy[:, None]
-            else:
-                mx, my_ = world_points(fx, fy, fh, my_points, units)
-            if target.tripod is not None:
+                    front_reach[p].append(runs.per_plan(hit * (1.0 if sh is None else sh), p, lo))
+        if rocketeer:
+            arc = rules.front_arc
+            d2 = nearest_in_arc_rows(
+                runs.x[None, :],
+                runs.y[None, :],
+                runs.axis_units(arc.centre),
+                arc.width / 2.0,
+                px,
+                py,
+            )
+            seen = ((d2 < np.inf) | ~apart).astype(np.float64)
+            if shield is not None:
+                seen = seen * shield
+            for p in range(3):
+                arc_seen[p].append(runs.per_plan(seen, p))
+        # what the enemy's weapons do to us
+        if target.tripod is not None:
+            for p in range(3):
                 if enemy.ray[p] > 0:
-                    got = heat_ray_threat(rules, target, ex, ey, eh, mx, my_)  # (m, u)
-                    taken += enemy.ray[p] * (per_plan(got.T) @ w)
+                    cols = runs.columns(p)
+                    got = heat_ray_threat(
+                        rules, target, *enemy.phase(p), mx[:, 0, cols].T, my_[:, 0, cols].T
+                    )  # (m, u)
+                    taken += enemy.ray[p] * runs.summed(got, w, p, cols.start)
+            continue
+        terms: list[list[Floats]] = [[], [], []]
+        for weapon, letter in rules.weapons(target.type):
+            start = target.jams.get(weapon, 0)
+            if start > 2:
                 continue
-            for weapon, letter in weapons_at(rules, target, p):
-                arc = rules.arc(weapon)
-                d2 = nearest_in_arc(ex, ey, eh + arc.centre, arc.width / 2.0, mx, my_).T
-                reach = (d2 <= ruler2) & apart
-                cards = (d2 <= half2) + 1.0  # 2 cards at short range, else 1
-                cards *= reach
-                card = odds(rules, letter, me)
-                e_bonus: Floats | float = 0.0
-                if aim_on and p > 0 and weapon in prev_enemy_reach:
-                    e_bonus = prev_enemy_reach[weapon][parent]
-                taken += per_plan(cards * (card.points + card.nonzero * e_bonus)) @ w
-                if aim_on and p < 2:  # the aim bonus of the next phase
-                    prev_enemy_reach[weapon] = reach.astype(np.float64)
+            lo = runs.offsets[start]
+            arc = rules.arc(weapon)
+            rad = np.radians(enemy.heading + arc.centre)  # (m, 3), as nearest_in_arc turns
+            # cast, then repeated: the same floats as repeated, then cast
+            axes = (
+                runs.by_phase(np.cos(rad).astype(np.float32))[:, lo:],
+                runs.by_phase(np.sin(rad).astype(np.float32))[:, lo:],
+            )
+            if between is not None:  # from our centre dots back to theirs
+                d2 = in_arc_offsets(_after(between, lo), axes, arc.width / 2.0, reverse=True)
+            else:
+                d2 = nearest_in_arc_rows(
+                    ex[:, lo:], ey[:, lo:], axes, arc.width / 2.0, mx[:, :, lo:], my_[:, :, lo:]
+                )
+            reach = (d2 <= ruler2) & apart[:, lo:]
+            cards = (d2 <= half2) + 1.0  # 2 cards at short range, else 1
+            cards *= reach
+            card = odds(rules, letter, me)
+            e_bonus: Floats | float = 0.0
+            if aim_on:  # it reached the run's run a phase before
+                e_bonus = runs.carried(reach.astype(np.float64), start, None, 0.0)
+            value = cards * (card.points + card.nonzero * e_bonus)
+            for p in range(start, 3):
+                terms[p].append(runs.summed(value, w, p, lo))
+        for p in range(3):  # summed phase by phase, weapon by weapon
+            for term in terms[p]:
+                taken += term
     # one shot per weapon per phase: the best enemy, not the sum
     score += dealt_phase.max(axis=1).sum(axis=0)
     score -= risk * taken
@@ -269,6 +476,12 @@ def evaluate(
     if lookahead:
         score += _end_position(rules, me, seqs, flights, enemies, risk, trapped)
     return Scored(score, rockets)
+
+
+def _after(offsets: tuple[F32, F32, F32], lo: int) -> tuple[F32, F32, F32]:
+    """The offsets of the runs from ``lo`` on."""
+    dx, dy, d2 = offsets
+    return dx[:, lo:], dy[:, lo:], d2[:, lo:]
 
 
 def heat_ray_threat(
@@ -463,10 +676,10 @@ def _trapped(
     along_x = ex * c - ey * s  # (escapes, 3, headings)
     along_y = ex * s + ey * c
     box = [
-        (SAFE_MARGIN - along_x.min(axis=1))[:, which],
-        (w - SAFE_MARGIN - along_x.max(axis=1))[:, which],
-        (SAFE_MARGIN - along_y.min(axis=1))[:, which],
-        (h - SAFE_MARGIN - along_y.max(axis=1))[:, which],
+        (SAFE_MARGIN - along_x.min(axis=1)).take(which, axis=1),
+        (w - SAFE_MARGIN - along_x.max(axis=1)).take(which, axis=1),
+        (SAFE_MARGIN - along_y.min(axis=1)).take(which, axis=1),
+        (h - SAFE_MARGIN - along_y.max(axis=1)).take(which, axis=1),
     ]  # each (escapes, plans)
     x, y = fx[None, rows], fy[None, rows]
     ok = (x >= box[0]) & (x <= box[1]) & (y >= box[2]) & (y <= box[3])
@@ -573,9 +786,7 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
     best few it was chosen among (ranking them draws nothing from ``rng``)."""
     rules = state.rules
     deck = rules.deck_of(me.type)
-    seqs = airplane_sequences(state, me)
-    flights = fly_turned(me.pose, card_table(deck), seqs, rules.base_length)
-    pool = np.flatnonzero(best_tier(rules, flights))
+    seqs, flights, pool = airplane_flights(state, me)
     home = home_edge(state, me)
     if home is not None:  # 002: after success, leaving across its own edge costs nothing
         leaving = np.flatnonzero(leaving_home(state, flights, home))
@@ -601,7 +812,7 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
         first = evaluate(
             state,
             me,
-            seqs[candidates],
+            seqs.take(candidates, axis=0),
             considered,
             rough,
             level.lookahead,
@@ -612,7 +823,7 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
         candidates, bonus = candidates[kept], bonus[kept]
         considered = _subset(flights, candidates)
         trapped = None if trapped is None else trapped[kept]
-    chosen_seqs = seqs[candidates]
+    chosen_seqs = seqs.take(candidates, axis=0)
     scored = evaluate(state, me, chosen_seqs, considered, enemies, level.lookahead, trapped=trapped)
     total = scored.score + bonus
     # best first; equal values in plan order, so the first is the one argmax would pick

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -144,18 +145,52 @@ def _in_arc_d2(qx: F32, qy: F32, ox: F32, oy: F32, c: F32, s: F32, slope: np.flo
     """Squared distances from firing dots (``ox``, ``oy``, axis ``c``, ``s``) to points
     (``qx``, ``qy``), broadcast; ``inf`` where the point lies outside the arc whose
     half-width has tangent ``slope`` (across > along x slope)."""
+    dx, dy, d2 = arc_offsets(qx, qy, ox, oy)
+    return _outside_arc(dx, dy, d2, c, s, slope)
+
+
+def arc_offsets(qx: F32, qy: F32, ox: F32, oy: F32) -> tuple[F32, F32, F32]:
+    """The offsets from firing dots to points, and their squared lengths (float32)."""
     dx = qx - ox
     dy = qy - oy
+    d2 = dx * dx
+    d2 += dy * dy
+    return dx, dy, d2
+
+
+def _outside_arc(
+    dx: F32, dy: F32, d2: F32, c: F32, s: F32, slope: np.float32, reverse: bool = False
+) -> F32:
+    """``d2`` with ``inf`` (in place) where the offset lies outside the arc; ``reverse``:
+    the offsets run from the points to the firing dots (every offset negated: IEEE
+    arithmetic negates sums and products exactly, so the same floats)."""
     along = dx * c
     along += dy * s
+    if reverse:
+        np.negative(along, out=along)
     across = dy * c
     across -= dx * s
     np.abs(across, out=across)
-    d2 = dx * dx
-    d2 += dy * dy
     along *= slope
     np.putmask(d2, across > along, np.float32(np.inf))
     return d2
+
+
+def in_arc_offsets(
+    offsets: tuple[F32, F32, F32],
+    units: Units,
+    half_width: float,
+    reverse: bool = False,
+) -> Floats:
+    """:func:`nearest_in_arc_rows` for bases that are single points, given the offsets
+    between them (:func:`arc_offsets`): two vehicles' arcs at each other measured on one
+    set of offsets (``reverse`` for the vehicle at the points' end)."""
+    dx, dy, d2 = offsets
+    c = units[0].astype(np.float32, copy=False)
+    s = units[1].astype(np.float32, copy=False)
+    slope = np.float32(math.tan(math.radians(half_width)))
+    out: Floats = _outside_arc(dx, dy, d2.copy(), c, s, slope, reverse).astype(np.float64)
+    return out
 
 
 def nearest_in_arc(
@@ -209,6 +244,44 @@ def nearest_in_arc(
         best = np.full(shape, np.inf, dtype=np.float32)
     out: Floats = best.astype(np.float64)
     return out.T if transposed else out
+
+
+Units = tuple[npt.NDArray[Any], npt.NDArray[Any]]
+"""An axis's cosine and sine, float64 or float32."""
+
+
+def nearest_in_arc_rows(
+    fx: Floats,
+    fy: Floats,
+    units: Units,
+    half_width: float,
+    px: Floats,
+    py: Floats,
+) -> Floats:
+    """:func:`nearest_in_arc` pair by pair rather than every firing dot against every
+    base: firing dots (a, r) (or (1, r)) with their axes' cosine and sine, bases' sample
+    points (k, b, r) (or (k, 1, r)) broadcast together; the squared distance to the
+    nearest point in the arc, (a or b, r). The same float32 operations on each pair as
+    :func:`nearest_in_arc`, so the same distances (the columns may be of different
+    phases)."""
+    c = units[0].astype(np.float32, copy=False)
+    s = units[1].astype(np.float32, copy=False)
+    ox = fx.astype(np.float32, copy=False)
+    oy = fy.astype(np.float32, copy=False)
+    qx = px.astype(np.float32, copy=False)
+    qy = py.astype(np.float32, copy=False)
+    slope = np.float32(math.tan(math.radians(half_width)))
+    k = px.shape[0]
+    if k == 1 or k * max(fx.shape[0], px.shape[1]) * fx.shape[1] <= SMALL:
+        # every sample point at once, (k, a or b, r): fewer numpy calls
+        d2 = _in_arc_d2(qx, qy, ox, oy, c, s, slope)
+        best = d2[0] if k == 1 else d2.min(axis=0)
+    else:
+        best = _in_arc_d2(qx[0], qy[0], ox, oy, c, s, slope)
+        for j in range(1, k):
+            np.minimum(best, _in_arc_d2(qx[j], qy[j], ox, oy, c, s, slope), out=best)
+    out: Floats = best.astype(np.float64)
+    return out
 
 
 def centre_d2(ax: Floats, ay: Floats, bx: Floats, by: Floats) -> Floats:
@@ -345,13 +418,41 @@ def airplane_enemy(
 ) -> tuple[Ints, Flights, Ints, Ints]:
     """An enemy airplane's sequences and flights, the plans it would consider (those of
     its best safety tier) and ``count`` uniform picks among them."""
+    seqs, flights, pool = airplane_flights(state, vehicle)
+    picks = np.sort(rng.choice(pool, size=min(count, len(pool)), replace=False))
+    return seqs, flights, pool, picks
+
+
+_FLIGHTS: dict[tuple[object, ...], tuple[Rules, Ints, Flights, Ints]] = {}
+FLIGHTS_KEPT = 8
+"""Airplanes whose flights :func:`airplane_flights` remembers."""
+
+
+def airplane_flights(state: GameState, vehicle: Vehicle) -> tuple[Ints, Flights, Ints]:
+    """An airplane's plans (:func:`~dogfight.bots.view.airplane_sequences`), their
+    flights and the plans of its best safety tier (:func:`best_tier`), read-only.
+
+    Remembered for the last few airplanes, by everything they depend on (the rules, the
+    airplane's type, pose, last maneuver and status as the asking bot sees them, the
+    turn): the bot of each seat works out its own airplane's flights and its enemy's the
+    same turn, and a bot that plans from both seats works each out twice."""
     rules = state.rules
+    status = tuple(sorted(vehicle.status.items()))
+    key = (id(rules), vehicle.type, vehicle.pose, vehicle.previous, status, state.turn)
+    hit = _FLIGHTS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1], hit[2], hit[3]
     seqs = airplane_sequences(state, vehicle)
     table = card_table(rules.deck_of(vehicle.type))
     flights = fly_turned(vehicle.pose, table, seqs, rules.base_length)
     pool = np.flatnonzero(best_tier(rules, flights))
-    picks = np.sort(rng.choice(pool, size=min(count, len(pool)), replace=False))
-    return seqs, flights, pool, picks
+    for shared in (flights.x, flights.y, flights.heading, flights.headings, pool):
+        if shared is not None:
+            shared.flags.writeable = False
+    if len(_FLIGHTS) >= FLIGHTS_KEPT:
+        _FLIGHTS.clear()
+    _FLIGHTS[key] = (rules, seqs, flights, pool)
+    return seqs, flights, pool
 
 
 def tripod_enemy(state: GameState, vehicle: Vehicle, rng: np.random.Generator, count: int) -> Enemy:

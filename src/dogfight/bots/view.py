@@ -567,8 +567,15 @@ class Flights:
 
     def rows(self, rows: Ints) -> Flights:
         """These plans' flights."""
-        turns = None if self.turns is None else self.turns[rows]
-        return Flights(self.x[rows], self.y[rows], self.heading[rows], turns, self.headings)
+        # take gathers rows of three values several times faster than indexing
+        turns = None if self.turns is None else self.turns.take(rows, axis=0)
+        return Flights(
+            self.x.take(rows, axis=0),
+            self.y.take(rows, axis=0),
+            self.heading.take(rows, axis=0),
+            turns,
+            self.headings,
+        )
 
     def units(self, p: int, rows: Ints | None = None) -> tuple[Floats, Floats] | None:
         """The cosine and sine of the headings after phase ``p`` (of ``rows`` only), as
