@@ -53,7 +53,7 @@ from dogfight.batch.tripod_plans import MARGIN, _damage_allows, bot_tokens, plan
 from dogfight.batch.tripod_sequences import sequences as tripod_sequences
 from dogfight.batch.tripod_spec import DESTROY_OBJECTIVE, NO_TOKEN, RECHARGE, STAND, TripodSpec
 
-FINE = 16
+FINE = 8
 """Sequences per tripod scored against the airplane's plausible plans (the best by the
 other terms)."""
 SAMPLES = 10
@@ -155,19 +155,37 @@ def plan_martians(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     b, n = planning(state, mask)
     if len(b) == 0:
         return
-    count = 3 - state.toppled[b, n]
-    ttype = state.ttype[b, n]
-    for t, c in sorted({(int(t), int(c)) for t, c in zip(ttype, count, strict=True)}):
-        rows = np.flatnonzero((ttype == t) & (count == c))
+    # tripods of one model, number of cards and reverse pending walk the same sequences
+    key = (state.ttype[b, n] * 4 + 3 - state.toppled[b, n]) * 2 + state.reverse[b, n]
+    for group in np.unique(key).tolist():
+        rows = np.flatnonzero(key == group)
+        t, c, back = group // 8, group // 2 % 4, group % 2
         for start in range(0, len(rows), CHUNK):
             part = rows[start : start + CHUNK]
-            _plan(state, b[part], n[part], t, c, rng)
+            _plan(state, b[part], n[part], (t, c, back), rng)
+
+
+@lru_cache(maxsize=64)
+def prefixes(tri: TripodSpec, deck: int, count: int) -> tuple[tuple[Ints, Ints], ...]:
+    """Per phase, the sequences whose cards so far differ (one each, (U,)) and which of
+    them each sequence's cards so far are ((E,)): a tripod stands where that one does
+    (its first card has 13 possibilities, its first two 156...)."""
+    cards = tripod_sequences(tri, deck, count).cards
+    out = []
+    for p in range(3):
+        _, first, inverse = np.unique(
+            cards[:, : p + 1], axis=0, return_index=True, return_inverse=True
+        )
+        out.append((first.astype(np.int64), inverse.reshape(-1).astype(np.int64)))
+    return tuple(out)
 
 
 def _plan(
-    state: BatchState, b: Ints, n: Ints, t: int, count: int, rng: np.random.Generator
+    state: BatchState, b: Ints, n: Ints, group: tuple[int, int, int], rng: np.random.Generator
 ) -> None:
-    """Plan tripods ``n`` of tables ``b``, all of model ``t`` with ``count`` cards."""
+    """Plan tripods ``n`` of tables ``b``, all of model ``t`` with ``count`` cards and
+    (``back``) a reverse pending or not (``group``)."""
+    t, count, back = group
     spec = state.spec
     tri = spec.tripods
     rules = spec.rules
@@ -179,37 +197,45 @@ def _plan(
     goal = goals(state, b, n)
     plane = nearest_enemy(state, b, n)
     seen = plane >= 0
-    # every sequence's poses, (R, E, 3)
-    back = state.reverse[b, n].astype(np.int64)
-    rad = np.radians(state.heading[b, n])[:, None, None]
-    cos, sin = np.cos(rad), np.sin(rad)
-    f, lft = w.forward[back], w.left[back]
-    x = state.x[b, n][:, None, None] + f * cos - lft * sin
-    y = state.y[b, n][:, None, None] + f * sin + lft * cos
-    h = state.heading[b, n][:, None, None] + turns(tri, deck, count)[None]
     # the legal ones (tripod_moves.tripod_sequences)
     legal = (w.energy[None, :] <= energy[:, None]) & w.steady[None, :]
     legal &= _damage_allows(state, b, n, (w.reverse[None], w.moves_any[None], w.moves_three[None]))
     legal[~legal.any(axis=1), 0] = True
     stand = (tri.card_symbol[np.maximum(w.cards, 0)] == STAND) & (w.cards >= 0)
-    # the terms that do not look at the airplane
-    edge = goal.exit_edge[:, None, None]
-    off = ((x < MARGIN) & (edge != WEST)) | ((x > spec.width - MARGIN) & (edge != EAST))
-    off |= ((y < MARGIN) & (edge != SOUTH)) | ((y > spec.height - MARGIN) & (edge != NORTH))
-    score = np.where(legal, -OFF_TABLE * off.any(axis=2), -np.inf)
-    score -= goal.active[:, None] * np.hypot(
-        x[..., 2] - goal.x[:, None], y[..., 2] - goal.y[:, None]
-    )
-    on_goal = goal.objective >= 0
+    # where each phase leaves it, measured once for the sequences whose cards so far agree
+    rad = np.radians(state.heading[b, n])[:, None]
+    cos, sin = np.cos(rad), np.sin(rad)
+    x0, y0 = state.x[b, n][:, None], state.y[b, n][:, None]
+    edge = goal.exit_edge[:, None]
+    aiming = (goal.objective >= 0)[:, None]
+    gx, gy = goal.x[:, None], goal.y[:, None]
     radius = rules.hex_apothem() + rules.catalog.constants.tripods.objective_radius - 0.6
-    on_it = np.hypot(x - goal.x[:, None, None], y - goal.y[:, None, None]) <= radius
-    useful = on_it & stand[None] & on_goal[:, None, None]
-    first = np.where(useful.any(axis=2), useful.argmax(axis=2), -1)
+    off = np.zeros((r_count, len(w.cards)), dtype=np.bool_)
+    on: list[Bools] = []
+    where: list[tuple[Floats, Floats, Ints]] = []
+    for p, (one, of) in enumerate(prefixes(tri, deck, count)):
+        f, lft = w.forward[back, one, p], w.left[back, one, p]
+        x, y = x0 + f * cos - lft * sin, y0 + f * sin + lft * cos  # (R, U)
+        where.append((x, y, of))
+        out = ((x < MARGIN) & (edge != WEST)) | ((x > spec.width - MARGIN) & (edge != EAST))
+        out |= ((y < MARGIN) & (edge != SOUTH)) | ((y > spec.height - MARGIN) & (edge != NORTH))
+        off |= out[:, of]
+        # standing still on the objective
+        dx, dy = x - gx, y - gy
+        on.append(((dx * dx + dy * dy <= radius * radius) & stand[one, p] & aiming)[:, of])
+    # the first phase it stands still on the objective
+    first = np.select(on, [0, 1, 2], -1)
+    # the terms that do not look at the airplane
+    x, y, _ = where[2]  # the walk's end (every sequence differs by then)
+    score = np.where(legal, -OFF_TABLE * off, -np.inf)
+    dx, dy = x - gx, y - gy
+    score -= goal.active[:, None] * np.sqrt(dx * dx + dy * dy)
     score += np.where(first >= 0, 60.0 - 3.0 * np.maximum(first, 0), 0.0)
     length = float(tri.type_ray_length[t])
     if (~goal.active & seen).any():
         px, py = state.x[b, plane], state.y[b, plane]
-        apart = np.hypot(x[..., 2] - px[:, None], y[..., 2] - py[:, None])
+        dx, dy = x - px[:, None], y - py[:, None]
+        apart = np.sqrt(dx * dx + dy * dy)
         keep = (~goal.active & seen)[:, None]
         score -= keep * 0.3 * np.abs(apart - 0.6 * length)
     needs = w.energy[None, :]
@@ -218,7 +244,9 @@ def _plan(
     k = min(FINE, score.shape[1])
     top = np.argpartition(-score, k - 1, axis=1)[:, :k]  # (R, K)
     pick = (rows[:, None], top)
-    x, y, h = x[pick], y[pick], h[pick]
+    x = np.stack([wx[rows[:, None], of[top]] for wx, _, of in where], axis=2)  # (R, K, 3)
+    y = np.stack([wy[rows[:, None], of[top]] for _, wy, of in where], axis=2)
+    h = state.heading[b, n][:, None, None] + turns(tri, deck, count)[top]
     score, first = score[pick], first[pick]
     cards = w.cards[top]  # (R, K, 3)
     rays = np.zeros((r_count, k, 3))
@@ -319,25 +347,27 @@ def _threats(
     rays = np.zeros((len(rows), x.shape[1], 3))
     guns = np.zeros((len(rows), x.shape[1]))
     for p in range(3):
-        rad = np.radians(h[..., p])[..., None, None]  # (S, K, 1, 1)
+        rad = np.radians(h[..., p])[:, :, None]  # (S, K, 1)
         c, s = np.cos(rad), np.sin(rad)
         qx, qy = sample_points(spec, px[..., p], py[..., p], ph[..., p])  # (S, M, 5)
-        dx = qx[:, None] - x[..., p][..., None, None]
-        dy = qy[:, None] - y[..., p][..., None, None]
-        u, v = dx * c + dy * s, dy * c - dx * s  # (S, K, M, 5) in the tripod's frame
-        best = np.full(u.shape[:3], np.inf)
+        # the points first, (5, S, K, M), in the tripod's frame
+        dx = qx.transpose(2, 0, 1)[:, :, None, :] - x[None, :, :, p, None]
+        dy = qy.transpose(2, 0, 1)[:, :, None, :] - y[None, :, :, p, None]
+        u, v = dx * c + dy * s, dy * c - dx * s
+        best = np.full(u.shape[1:], np.inf)
         for side in sides.tolist():
             cj, sj = np.cos(np.radians(60.0 * side)), np.sin(np.radians(60.0 * side))
             along = u * cj + v * sj - apothem
             across = np.abs(v * cj - u * sj)
             d2 = np.where(across <= along * slope, along * along + across * across, np.inf)
-            best = np.minimum(best, d2.min(axis=3))
+            for point in d2:  # (numpy reduces a short leading axis slowly)
+                np.minimum(best, point, out=best)
         value = np.where(
             best <= ruler.half**2, short, np.where(best <= ruler.length**2, float(points[0]), 0.0)
         )
         rays[..., p] = value.mean(axis=2)
         # the airplane's guns at the hexagon (its centre and corners)
-        fu, fv = u[..., 0], v[..., 0]  # the firing dot = the base's centre, (S, K, M)
+        fu, fv = u[0], v[0]  # the firing dot = the base's centre, (S, K, M)
         facing = np.zeros(fu.shape, dtype=np.bool_)
         for side in open_sides.tolist():
             cj, sj = np.cos(np.radians(60.0 * side)), np.sin(np.radians(60.0 * side))
@@ -347,11 +377,10 @@ def _threats(
             usable = (weapons[:, weapon] >= 0) & (jams[:, weapon] <= p)
             if not usable.any():
                 continue
-            axis = (
-                np.radians(ph[..., p] + spec.arc_centre[weapon])[:, None, :]
-                - np.radians(h[..., p])[..., None]
-            )  # (S, K, M) in the tripod's frame
-            ac, as_ = np.cos(axis), np.sin(axis)
+            # the arc's axis in the tripod's frame: cos and sin of (its heading - the tripod's)
+            aim = np.radians(ph[..., p] + spec.arc_centre[weapon])[:, None, :]  # (S, 1, M)
+            ca, sa = np.cos(aim), np.sin(aim)
+            ac, as_ = ca * c + sa * s, sa * c - ca * s
             tan = np.tan(np.radians(spec.arc_half[weapon]))
             d2 = np.full(fu.shape, np.inf)
             for hx, hy in hexes:
