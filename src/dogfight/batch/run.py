@@ -1,7 +1,8 @@
 """Whole games on a batch: tables that finish are harvested and refilled with new games
 until the requested number is played, so the batch stays full.
 
-Each side's airplanes are planned by a batch policy (``random`` or ``easy``); results
+Each side's airplanes are planned by a batch policy (``random``, ``easy``, ``learned``),
+its tripods by ``random`` or ``martian`` (:data:`TRIPOD_PILOTS`); results
 come back as :class:`dogfight.sim.run.GameResult`, like the referee's games. A run is
 reproducible from its seed and batch size (one generator drives every table).
 """
