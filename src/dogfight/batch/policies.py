@@ -190,19 +190,28 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
     x, y, h = state.x[b, n], state.y[b, n], state.heading[b, n]
     kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
     forbid, need = special.needs(state, b, n)
+    trig = heading_trig(state)
+    cos, sin = trig[0][b, n], trig[1][b, n]
     chosen = np.zeros(len(b), dtype=np.int64)
     todo = np.arange(len(b))
+    width, kind_count = seqs.width, seqs.legal.shape[1]
+    legal_base = (deck * kind_count + kinds) * width
     for _ in range(4):
         if len(todo) == 0:
             break
-        d = deck[todo][:, None]
-        pick = (rng.random((len(todo), TRIES // 4)) * seqs.count[d]).astype(np.int64)
-        ok = seqs.legal[d, kinds[todo][:, None], pick]
-        ok &= special.allowed(seqs.feature[d, pick], forbid[todo][:, None], need[todo][:, None])
-        fx, fy, _ = placed(seqs, d, pick, x[todo][:, None], y[todo][:, None], h[todo][:, None])
-        ok &= moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
-        found = ok.any(axis=1)
-        chosen[todo[found]] = pick[found, ok[found].argmax(axis=1)]
+        # the draws of a round laid out (K, V): K draws of V airplanes
+        d = deck[todo]
+        draws = np.ascontiguousarray(rng.random((len(todo), TRIES // 4)).T)
+        pick = (draws * seqs.count.take(d)).astype(np.int64)
+        ok = seqs.legal_flat.take(legal_base[todo] + pick)
+        if spec.specials is not None:
+            ok &= special.allowed(
+                seqs.feature.reshape(-1).take(d * width + pick), forbid[todo], need[todo]
+            )
+        ok &= safe_flights(spec, seqs, d, pick, x[todo], y[todo], cos[todo], sin[todo])
+        found = ok.any(axis=0)
+        at = np.arange(len(todo)) + _first(ok) * len(todo)
+        chosen[todo[found]] = pick.reshape(-1).take(at[found])
         todo = todo[~found]
     for start in range(0, len(todo), 512):
         part = todo[start : start + 512]
@@ -241,8 +250,11 @@ def best_tier_pick(
     A plan's tier is 5 when every phase stays ``SAFE_MARGIN`` inside the table, else
     the number of phases on the table before it leaves (a larger value is always at
     least as good, as ``best_tier`` ranks them). The first two phases are measured once
-    per first card and per pair of cards (:func:`prefixes`), the third only for the
-    airplanes some pair of whose keeps them on the table for two phases."""
+    per first card and per pair of cards (:func:`prefixes`); they bound the best tier
+    from above, and :data:`CERTIFY` uniform draws of a triple find a plan of that tier
+    for most airplanes (the first such draw is uniform among them: when the bound is
+    the best tier, a draw of it is one of the best). The others measure every triple.
+    """
     if forbid is None or need is None:
         forbid = need = np.zeros(len(deck), dtype=np.int64)
     out = np.zeros(len(deck), dtype=np.int64)
@@ -250,18 +262,39 @@ def best_tier_pick(
         rows = np.flatnonzero(deck == d)
         for first in range(0, len(rows), TIER_CHUNK):
             r = rows[first : first + TIER_CHUNK]
-            tier = _tiers(spec, seqs, d, x[r], y[r], h[r])
+            pre = prefixes(spec, d)
+            rad = np.radians(h[r])[:, None]
+            start = (x[r][:, None], y[r][:, None], np.cos(rad), np.sin(rad))
+            pairs = _pair_tiers(spec, pre, start)
+            ask = (d, kinds[r], forbid[r], need[r])
+            found, pick = _certified(spec, seqs, ask, start, pairs, rng)
+            out[r[found]] = pick[found]
+            rest = np.flatnonzero(~found)
+            if len(rest) == 0:
+                continue
+            start = tuple(a[rest] for a in start)  # type: ignore[assignment]
+            pairs = tuple(a[rest] for a in pairs)  # type: ignore[assignment]
+            tier = _tiers(spec, seqs, d, start, pairs)
             t = tier.shape[1]
-            may = special.allowed(seqs.feature[d, :t], forbid[r, None], need[r, None])
-            tier = np.where(seqs.legal[d, kinds[r], :t] & may, tier, np.where(may, -1, -2))
+            sub = r[rest]
+            may = special.allowed(seqs.feature[d, :t], forbid[sub, None], need[sub, None])
+            tier = np.where(seqs.legal[d, kinds[sub], :t] & may, tier, np.where(may, -1, -2))
             best = tier == tier.max(axis=1, keepdims=True)
             keys = np.where(best, rng.random(best.shape), -1.0)
-            out[r] = keys.argmax(axis=1)
+            out[sub] = keys.argmax(axis=1)
     return out
 
 
 TIER_CHUNK = 256
 """Airplanes whose every plan is measured at once (bounds the (airplanes, plans) arrays)."""
+CERTIFY = (96, 384)
+"""Rounds of uniform draws per airplane that may find a plan of its best tier before
+every plan is measured."""
+
+Start = tuple[Floats, Floats, Floats, Floats]
+"""Airplanes' (A, 1) x, y, cosine and sine of the heading."""
+PairTiers = tuple[Bools, Bools, Bools]
+"""(A, P) per pair of first cards: the first phase on the table, both, both safe."""
 
 
 @dataclass(frozen=True)
@@ -277,6 +310,8 @@ class Prefixes:
     """(T,) each triple's first two cards, an index into ``forward2``."""
     pair_first: Ints
     """(P,) each pair's first card, an index into ``forward1``."""
+    pair_start: Ints
+    """(P,) each pair's first triple (the triples of a pair are consecutive)."""
     forward1: Floats
     left1: Floats
     forward2: Floats
@@ -291,10 +326,13 @@ def prefixes(spec: Spec, d: int) -> Prefixes:
     rows = seqs.rows[d, :t]
     _, first, first_inverse = np.unique(rows[:, 0], return_index=True, return_inverse=True)
     _, pair, pair_inverse = np.unique(rows[:, :2], axis=0, return_index=True, return_inverse=True)
+    if (np.diff(pair_inverse.reshape(-1)) < 0).any():
+        raise ValueError("the triples of a pair are not consecutive")
     return Prefixes(
         first_inverse.reshape(-1),
         pair_inverse.reshape(-1),
         first_inverse.reshape(-1)[pair],
+        pair,
         seqs.forward[d, first, 0],
         seqs.left[d, first, 0],
         seqs.forward[d, pair, 1],
@@ -302,34 +340,118 @@ def prefixes(spec: Spec, d: int) -> Prefixes:
     )
 
 
-def _tiers(spec: Spec, seqs: Sequences, d: int, x: Floats, y: Floats, h: Floats) -> Ints:
-    """(A, T) the safety tier of every triple of deck ``d`` from poses (A,)."""
-    pre = prefixes(spec, d)
-    t = int(seqs.count[d])
-    rad = np.radians(h)[:, None]
-    start = (x[:, None], y[:, None], np.cos(rad), np.sin(rad))
+def _pair_tiers(spec: Spec, pre: Prefixes, start: Start) -> PairTiers:
+    """What the first two phases of every pair of first cards do (:data:`PairTiers`)."""
     on0, safe0 = _kept(spec, start, pre.forward1, pre.left1)
     on1, safe1 = _kept(spec, start, pre.forward2, pre.left2)
-    kept0 = on0[:, pre.pair_first]  # (A, P)
-    two = kept0 & on1
+    kept0 = on0[:, pre.pair_first]
+    return kept0, kept0 & on1, safe0[:, pre.pair_first] & safe1
+
+
+def _bound(pairs: PairTiers, ok: Bools) -> Ints:
+    """(A,) no legal triple the damage allows has a higher tier, ``ok`` (A, P) saying
+    which pairs begin one: 5 with such a pair safe for both phases, else 3 with one on
+    the table for both, else 1 with one whose first card keeps it on, else 0 (-1: no
+    such triple)."""
+    kept0, two, safe01 = (a & ok for a in pairs)
+    out: Ints = np.select(
+        [safe01.any(axis=1), two.any(axis=1), kept0.any(axis=1), ok.any(axis=1)], [5, 3, 1, 0], -1
+    )
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _pairs_allowed(spec: Spec, d: int, key: int) -> Bools:
+    """(P,) the pairs of deck ``d`` that begin a legal triple the damage allows, after a
+    maneuver of kind ``key // 1024``, the damage forbidding ``key // 32 % 32`` and needing
+    ``key % 32``."""
+    seqs = sequences(spec)
+    t = int(seqs.count[d])
+    ok = seqs.legal[d, key // 1024, :t] & special.allowed(
+        seqs.feature[d, :t], np.array(key // 32 % 32), np.array(key % 32)
+    )
+    out: Bools = np.logical_or.reduceat(ok, prefixes(spec, d).pair_start)
+    return out
+
+
+def _certified(
+    spec: Spec,
+    seqs: Sequences,
+    ask: tuple[int, Ints, Ints, Ints],
+    start: Start,
+    pairs: PairTiers,
+    rng: np.random.Generator,
+) -> tuple[Bools, Ints]:
+    """(A,) whether one of the rounds of :data:`CERTIFY` uniform draws of a triple of
+    deck ``d`` found a legal plan the damage allows of the airplane's :func:`_bound`
+    tier (then the best tier), and the first such draw (``ask``: the deck, and per
+    airplane the kind of its previous maneuver, what the damage forbids and needs)."""
+    d, kinds, forbid, need = ask
+    key = kinds * 1024 + forbid * 32 + need
+    combos, inverse = np.unique(key, return_inverse=True)
+    allowed = np.stack([_pairs_allowed(spec, d, k) for k in combos.tolist()])
+    bound = _bound(pairs, allowed[inverse.reshape(-1)])
+    found = np.zeros(len(kinds), dtype=np.bool_)
+    out = np.zeros(len(kinds), dtype=np.int64)
+    todo = np.flatnonzero(bound >= 0)
+    for draws in CERTIFY:
+        if len(todo) == 0:
+            break
+        mine = (tuple(a[todo] for a in start), tuple(a[todo] for a in pairs), bound[todo])
+        ask = (d, kinds[todo], forbid[todo], need[todo])
+        hit, pick = _draw_bound(spec, seqs, ask, mine, draws, rng)  # type: ignore[arg-type]
+        found[todo[hit]] = True
+        out[todo[hit]] = pick[hit]
+        todo = todo[~hit]
+    return found, out
+
+
+def _draw_bound(
+    spec: Spec,
+    seqs: Sequences,
+    ask: tuple[int, Ints, Ints, Ints],
+    airplanes: tuple[Start, PairTiers, Ints],
+    draws: int,
+    rng: np.random.Generator,
+) -> tuple[Bools, Ints]:
+    """One round of :func:`_certified`'s draws for airplanes (starts, pairs' tiers,
+    bounds)."""
+    d, kinds, forbid, need = ask
+    start, pairs, bound = airplanes
+    pre = prefixes(spec, d)
+    t = int(seqs.count[d])
+    pick = (rng.random((len(kinds), draws)) * t).astype(np.int64)
+    rows = np.arange(len(kinds))[:, None]
+    pair = pre.pair[pick]
+    kept0, two, safe01 = (a[rows, pair] for a in pairs)
+    on2, safe2 = _kept(spec, start, seqs.forward[d, pick, 2], seqs.left[d, pick, 2])
+    tier = np.where(safe01 & safe2, 5, kept0.astype(np.int64) + two + (two & on2))
+    ok = seqs.legal[d, kinds[:, None], pick]
+    ok &= special.allowed(seqs.feature[d, pick], forbid[:, None], need[:, None])
+    ok &= tier == bound[:, None]
+    return ok.any(axis=1), pick[rows[:, 0], ok.argmax(axis=1)]
+
+
+def _tiers(spec: Spec, seqs: Sequences, d: int, start: Start, pairs: PairTiers) -> Ints:
+    """(A, T) the safety tier of every triple of deck ``d`` from starts (A,) whose pairs'
+    tiers are ``pairs``."""
+    pre = prefixes(spec, d)
+    t = int(seqs.count[d])
+    kept0, two, safe01 = pairs
     out: Ints = (kept0.astype(np.int64) + two)[:, pre.pair]
     live = np.flatnonzero(two.any(axis=1))  # elsewhere the pairs settle every tier
     if len(live) == 0:
         return out
-    if len(live) < len(x):
+    if len(live) < len(kept0):
         start = tuple(a[live] for a in start)  # type: ignore[assignment]
-        two, safe01 = two[live], safe0[live][:, pre.pair_first] & safe1[live]
-    else:
-        safe01 = safe0[:, pre.pair_first] & safe1
+        two, safe01 = two[live], safe01[live]
     on2, safe2 = _kept(spec, start, seqs.forward[d, :t, 2], seqs.left[d, :t, 2])
     pair = pre.pair
     out[live] = np.where(safe01[:, pair] & safe2, 5, out[live] + (two[:, pair] & on2))
     return out
 
 
-def _kept(
-    spec: Spec, start: tuple[Floats, Floats, Floats, Floats], f: Floats, lft: Floats
-) -> tuple[Bools, Bools]:
+def _kept(spec: Spec, start: Start, f: Floats, lft: Floats) -> tuple[Bools, Bools]:
     """Whether the dots that moves ``f`` forward and ``lft`` left of starts (x, y, cos,
     sin) put are on the table, and ``SAFE_MARGIN`` inside it (as :func:`placed`)."""
     x, y, c, s = start

@@ -25,10 +25,10 @@ from dogfight.batch.tripod_spec import (
 from dogfight.batch.tripods import phase_card
 from dogfight.geometry.hexbase import Side
 
-DRAWS = 16
-"""Sequences drawn at once per tripod, for up to :data:`ROUNDS` rounds; a tripod none of
-whose draws is legal and on the table then looks at every sequence of its deck."""
-ROUNDS = 4
+ROUNDS = (4, 12, 24, 24)
+"""Sequences drawn at once per tripod, round after round (most tripods are served by
+the first); a tripod none of whose draws is legal and on the table then looks at every
+sequence of its deck."""
 MARGIN = 2.0
 """cm: ``bots.tripod_moves.outside_except``'s margin (a plan leaving it goes off the table)."""
 
@@ -126,17 +126,17 @@ def _pick(
     tripods: tuple[Ints, Ints, Bools],
 ) -> Ints:
     """(R,) a sequence of ``seqs`` for each tripod (tables, slots, careless): up to
-    :data:`ROUNDS` rounds of :data:`DRAWS` uniform draws, the first that is legal and
+    :data:`ROUNDS` of uniform draws, the first that is legal and
     keeps the tripod on the table (for a careless one: the first its damage allows) —
     uniform among them; a tripod none of whose draws served looks at every sequence:
     uniform among those, else among the legal ones, else the first."""
     b, n, careless = tripods
     chosen = np.zeros(len(b), dtype=np.int64)
     todo = np.arange(len(b))
-    for _ in range(ROUNDS):
+    for draws in ROUNDS:
         if len(todo) == 0:
             return chosen
-        pick = (rng.random((len(todo), DRAWS)) * seqs.size).astype(np.int64)
+        pick = (rng.random((len(todo), draws)) * seqs.size).astype(np.int64)
         legal, safe = _judged(state, seqs, (b[todo], n[todo]), pick)
         # a careless plan still obeys the damage (the referee refuses it otherwise)
         safe |= careless[todo][:, None] & legal[1]
