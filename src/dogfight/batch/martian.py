@@ -29,11 +29,10 @@ token pencilled in as its default. Airplanes of the side are flown by the ``easy
 
 The bot's own approximations are kept (bases as their centre and corners, the heat-ray
 arc widened by 5 degrees, the airplane's plausible plans uniform among its safest legal
-ones); the batch adds one: only the :data:`FINE` sequences best by the terms that do not
-look at the airplane (the table's edges, the goal, the Energy) are scored against its
-plausible plans, which the ``easy`` policy's sampler draws
-(:func:`dogfight.batch.easy.sample_plans`). Held to the referee's bot by a statistical
-test (docs/batch.md "Statistically the same games").
+ones, :func:`plausible`); the batch adds one: only the :data:`FINE` sequences best by
+the terms that do not look at the airplane (the table's edges, the goal, the Energy) are
+scored against its plausible plans. Held to the referee's bot by a statistical test
+(docs/batch.md "Statistically the same games").
 """
 
 from __future__ import annotations
@@ -43,9 +42,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from dogfight.batch import special
 from dogfight.batch.aim import odds, sample_points
-from dogfight.batch.easy import easy_plans, sample_plans
-from dogfight.batch.policies import POLICIES, placed, sequences
+from dogfight.batch.easy import easy_plans
+from dogfight.batch.plan_kinds import kind
+from dogfight.batch.policies import POLICIES, best_tier_pick, placed, sequences
 from dogfight.batch.scenario import EDGES, OBJECTIVES_AND_EXIT
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState
@@ -110,8 +111,8 @@ def goals(state: BatchState, b: Ints, n: Ints) -> Goals:
     standing = ~state.obj_destroyed[b]  # (R, O)
     done = (~standing).sum(axis=1)
     spec = state.spec
-    for k, kind in enumerate(wins.kind):
-        if kind != OBJECTIVES_AND_EXIT:
+    for k, condition in enumerate(wins.kind):
+        if condition != OBJECTIVES_AND_EXIT:
             continue
         rows = np.flatnonzero((side == wins.side[k]) & ~active)  # the side's first one
         if len(rows) == 0:
@@ -298,6 +299,22 @@ def _plan(
     state.pencil_target[b, n] = target
 
 
+def plausible(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random.Generator) -> Ints:
+    """(A, count) plans (triple indexes) of airplanes (b, n), each uniform among its
+    legal plans of the best safety tier that its damage allows (``threats.airplane_enemy``'s
+    picks, drawn with replacement): :func:`policies.best_tier_pick` for ``count`` copies
+    of each airplane at once."""
+    spec = state.spec
+    deck = spec.type_deck[state.type[b, n]]
+    kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
+    forbid, need = special.needs(state, b, n)
+    x, y, h = (np.repeat(a[b, n], count) for a in (state.x, state.y, state.heading))
+    d, k, f, nd = (np.repeat(a, count) for a in (deck, kinds, forbid, need))
+    picks = best_tier_pick(spec, sequences(spec), d, k, x, y, h, rng, f, nd)
+    out: Ints = picks.reshape(len(b), count)
+    return out
+
+
 def _threats(
     state: BatchState,
     b: Ints,
@@ -319,7 +336,7 @@ def _threats(
     tri = spec.tripods
     rules = spec.rules
     tb, tn, pn = b[rows], n[rows], plane[rows]
-    picks = sample_plans(state, tb, pn, SAMPLES, rng)  # (S, M)
+    picks = plausible(state, tb, pn, SAMPLES, rng)  # (S, M)
     deck = spec.type_deck[state.type[tb, pn]]
     px, py, ph = placed(
         sequences(spec),
