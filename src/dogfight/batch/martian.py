@@ -220,10 +220,14 @@ def _plan(
         where.append((x, y, of))
         out = ((x < MARGIN) & (edge != WEST)) | ((x > spec.width - MARGIN) & (edge != EAST))
         out |= ((y < MARGIN) & (edge != SOUTH)) | ((y > spec.height - MARGIN) & (edge != NORTH))
-        off |= out[:, of]
-        # standing still on the objective
-        dx, dy = x - gx, y - gy
-        on.append(((dx * dx + dy * dy <= radius * radius) & stand[one, p] & aiming)[:, of])
+        every = len(one) == len(w.cards)  # the last phase: every sequence its own
+        off |= out if every else out[:, of]
+        # standing still on the objective (measured on the standing still cards only)
+        still = np.flatnonzero(stand[one, p])
+        dx, dy = x[:, still] - gx, y[:, still] - gy
+        here = np.zeros(x.shape, dtype=np.bool_)
+        here[:, still] = (dx * dx + dy * dy <= radius * radius) & aiming
+        on.append(here if every else here[:, of])
     # the first phase it stands still on the objective
     first = np.select(on, [0, 1, 2], -1)
     # the terms that do not look at the airplane
