@@ -74,6 +74,17 @@ def _damage_allows(state: BatchState, b: Ints, n: Ints, plans: tuple[Bools, Bool
     return ok
 
 
+def planning(state: BatchState, mask: Bools | None = None) -> tuple[Ints, Ints]:
+    """The tables and slots of the tripods in play (and in ``mask``) that have not
+    planned the turn about to begin."""
+    need = state.tripod & state.alive & per_slot(~state.over & (state.phase == 0), state.slots)
+    need &= (state.tplan < 0).all(axis=2)
+    if mask is not None:
+        need &= mask
+    b, n = nonzero(need)
+    return b, n
+
+
 def plan_tripods(
     state: BatchState, rng: np.random.Generator, mask: Bools | None = None, wild: float = 0.0
 ) -> None:
@@ -85,11 +96,7 @@ def plan_tripods(
     care (the differential test: toppling on a third movement card or an Energy card
     unpaid)."""
     tri = state.spec.tripods
-    need = state.tripod & state.alive & per_slot(~state.over & (state.phase == 0), state.slots)
-    need &= (state.tplan < 0).all(axis=2)
-    if mask is not None:
-        need &= mask
-    b, n = nonzero(need)
+    b, n = planning(state, mask)
     if len(b) == 0:
         return
     deck = tri.type_deck[state.ttype[b, n]]
@@ -107,9 +114,9 @@ def plan_tripods(
     # icon while the tripod is short of Energy (its heat-ray pencils no choice keeps)
     c = np.maximum(chosen, 0)
     short = state.energy[b, n] < state.rating[b, n]
-    state.pencil[b, n] = (
-        (chosen >= 0) & (tri.card_symbol[c] == STAND) & ~tri.card_stop[c] & short[:, None]
-    )
+    idle = (chosen >= 0) & (tri.card_symbol[c] == STAND) & ~tri.card_stop[c] & short[:, None]
+    state.pencil[b, n] = np.where(idle, RECHARGE, NO_TOKEN)
+    state.pencil_target[b, n] = -1
 
 
 def _pick(
@@ -200,8 +207,9 @@ def _asked(state: BatchState, mask: Bools | None) -> tuple[Ints, Ints, Ints, Boo
     heat-ray (no Stop icon, the heat-ray ready, 1 Energy), a green token (a standing
     still card without the Stop icon)."""
     tri = state.spec.tripods
-    state.token[state.tripod] = NO_TOKEN
-    state.token_target[state.tripod] = -1
+    mine = state.tripod if mask is None else state.tripod & mask
+    state.token[mine] = NO_TOKEN
+    state.token_target[mine] = -1
     b, n = nonzero(choosers(state, mask))
     if len(b) == 0:
         return None
@@ -296,9 +304,10 @@ def bot_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | None =
     (``bots.tokens.choose_token``): the heat-ray when it is legal, the nearest enemy's
     centre is within the ruler and a margin and it has 2 Energy or more, through the
     projector facing that enemy most squarely; else a recharge on a standing still card
-    when short of Energy, or the recharge pencilled in; else the change of facing that
-    brings the front to the nearest enemy, when it gains more than 30 degrees; else
-    none. (000's tokens are face up: no blank card.)"""
+    when short of Energy (the recharge pencilled in, when one is); else the green token
+    pencilled in (a recharge, or destroying an objective still on the table); else the
+    change of facing that brings the front to the nearest enemy, when it gains more than
+    30 degrees; else none. (000's tokens are face up: no blank card.)"""
     tri = state.spec.tripods
     asked = _asked(state, mask)
     if asked is None:
@@ -321,7 +330,15 @@ def bot_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | None =
     )
     fire = ray_ok & seen & (energy >= 2) & (distance <= tri.type_ray_length[t] + REACH_MARGIN)
     refill = green_ok & (energy < state.rating[b, n])
-    pencilled = green_ok & state.pencil[b, n, np.minimum(state.phase[b], 2)]
+    now = np.minimum(state.phase[b], 2)
+    planned, named = state.pencil[b, n, now], state.pencil_target[b, n, now]
+    if state.obj_destroyed.shape[1]:
+        # a token naming an objective gone is no longer among the options
+        named_ok = (named < 0) | ~state.obj_destroyed[b, np.maximum(named, 0)]
+    else:
+        named_ok = named < 0
+    recharge = (planned == RECHARGE) & named_ok
+    pencilled = green_ok & (recharge | ((planned == DESTROY_OBJECTIVE) & named_ok))
     # the changes of facing in the options' order: +1, -1, +2, -2, ... to the limit
     turns = np.array([k for m in (1, 2, 3) for k in (m, -m)])
     allowed = np.abs(turns)[None, :] <= facing_limit(state, b, n, t)[:, None]
@@ -329,15 +346,16 @@ def bot_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | None =
     best = np.argmin(off, axis=1)
     swing = green_ok & seen & (off[rows, best] + 30.0 < _off(heading, bearing))
     token = np.select(
-        [fire, refill | pencilled, swing],
-        [HEAT_RAY, RECHARGE, CHANGE_FACING],
+        [fire, refill, pencilled, swing],
+        [HEAT_RAY, RECHARGE, planned, CHANGE_FACING],
         NO_TOKEN,
     )
     state.token[b, n] = token
     state.token_arg[b, n] = np.where(
         token == HEAT_RAY, np.argmin(aim, axis=1), np.where(token == CHANGE_FACING, turns[best], 0)
     )
-    state.token_target[b, n] = -1
+    kept = ~fire & ((refill & recharge) | (~refill & pencilled))
+    state.token_target[b, n] = np.where(kept, named, -1)
 
 
 def option(state: BatchState, b: int, n: int) -> str:
