@@ -87,8 +87,8 @@ def test_airplane_bots_plan_legal_plans_on_first_contact(catalog: Catalog, polic
 @pytest.mark.parametrize("bot", ["easy", "learned"])
 def test_simulate_flies_earth_with_airplane_bots_on_tripod_tables(tmp_path: Path, bot: str) -> None:
     """``--bots earth=easy`` / ``earth=learned`` play First Contact and the example
-    tripod table with the batch engine (they were refused); the tripod side asked to be
-    flown by them is refused, naming the side."""
+    tripod table with the batch engine (they were refused); the tripod side given them
+    plays too, its tripod flown as the Martian bot flies it (as in the referee)."""
     for table in ("first-contact", str(EXAMPLES / "tripod.json")):
         out = tmp_path / "out"
         args = ["simulate", table, "--engine", "batch", "--games", "40", "--workers", "1"]
@@ -97,10 +97,10 @@ def test_simulate_flies_earth_with_airplane_bots_on_tripod_tables(tmp_path: Path
         data = json.loads((out / "results.json").read_text())
         assert data["config"]["bots"] == {"earth": bot, "martians": "random"}
         assert data["summary"]["games"] == 40
-        refused = dogfight(*args, "--bots", f"martians={bot}", "--out", str(out))
-        assert refused.returncode == 2
-        assert "martians has a tripod" in refused.stderr
-        assert "Traceback" not in refused.stderr
+        both = dogfight(*args, "--bots", bot, "--out", str(out))
+        assert both.returncode == 0, both.stderr
+        data = json.loads((out / "results.json").read_text())
+        assert data["config"]["bots"] == {"earth": bot, "martians": bot}
 
 
 def test_learned_ww2_cards_are_among_those_the_rules_allow(catalog: Catalog) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_batch_random_plans import tiers_of
 
 from dogfight.batch import shot_table
 from dogfight.batch.aim import nearest_in_arc, sample_points
@@ -15,7 +16,7 @@ from dogfight.batch.compare import matchup
 from dogfight.batch.differential import random_table
 from dogfight.batch.easy import easy_plans, sample_plans
 from dogfight.batch.plan_kinds import kind
-from dogfight.batch.policies import sequences, tiers
+from dogfight.batch.policies import sequences
 from dogfight.batch.spec import Floats, Spec
 from dogfight.catalog.loader import Catalog
 from dogfight.rules.plans import Plan, plan_problems
@@ -143,7 +144,7 @@ def test_sampled_plans_are_of_the_best_safety_tier(catalog: Catalog) -> None:
         f, lft = seqs.forward[deck, :t], seqs.left[deck, :t]
         fx = batch.x[b[row], n[row]] + f * np.cos(rad) - lft * np.sin(rad)
         fy = batch.y[b[row], n[row]] + f * np.sin(rad) + lft * np.cos(rad)
-        tier = np.where(seqs.legal[deck, k, :t], tiers(spec, fx, fy), -1)
+        tier = np.where(seqs.legal[deck, k, :t], tiers_of(spec, fx, fy), -1)
         best = np.flatnonzero(tier == tier.max())
         assert np.isin(picks[row], best).all()
         if row == 1:

@@ -121,9 +121,12 @@ def test_simulate_plays_a_tripod_table_with_the_batch_engine(tmp_path: Path) -> 
     data = json.loads((out / "results.json").read_text())
     assert data["config"]["bots"] == {"earth": "random", "martians": "random"}
     assert data["summary"]["games"] == 200
-    refused = dogfight(*args, "--bots", "martians=easy", "--out", str(out))
+    # the planning bots fly a tripod as the Martian bot does (as in the referee)
+    planned = dogfight(*args, "--bots", "martians=easy", "--out", str(out))
+    assert planned.returncode == 0, planned.stderr
+    refused = dogfight(*args, "--bots", "martians=hard", "--out", str(out))
     assert refused.returncode == 2
-    assert "the side martians has a tripod" in refused.stderr
+    assert "the batch engine plays the bots" in refused.stderr
     assert "Traceback" not in refused.stderr
 
 

@@ -42,7 +42,45 @@ def guns_at_tripod(
     the tripod ``tripod[p]``: the range to its base's nearest visible in-arc point (inf:
     out of reach or hidden) and whether the armour stops the shot. ``tables``: each
     gun's index into the bases (R, N, 4, 2) and overlaps (R, N, N) of the tables
-    measured (``heat_ray_rulers.overlaps_of``)."""
+    measured (``heat_ray_rulers.overlaps_of``). Only the guns with some of the hexagon's
+    circumscribed circle in their arc and within the ruler are measured (no other
+    reaches it)."""
+    spec = state.spec
+    distance = np.full(len(rows), np.inf)
+    protected = np.zeros(len(rows), dtype=np.bool_)
+    radius = spec.rules.hex_side  # the circumradius of a regular hexagon
+    dx = state.x[rows, tripod] - state.x[rows, firer]
+    dy = state.y[rows, tripod] - state.y[rows, firer]
+    rad = np.radians(state.heading[rows, firer] + spec.arc_centre[weapon])
+    c, s = np.cos(rad), np.sin(rad)
+    along, across = dx * c + dy * s, np.abs(-dx * s + dy * c)
+    near = np.hypot(dx, dy) <= spec.ruler + radius + NEAR_SLACK
+    near &= sight.circle_in_arc(along, across, radius, spec.arc_half[weapon])
+    p = np.flatnonzero(near)
+    if len(p):
+        pos = tables[0][p]
+        distance[p], protected[p] = _near_guns(
+            state, rows[p], firer[p], weapon[p], tripod[p], (pos, tables[1], tables[2])
+        )
+    return distance, protected
+
+
+NEAR_SLACK = 1e-6
+"""cm added to the bound of :func:`guns_at_tripod`, so rounding never drops a gun."""
+
+
+def _near_guns(
+    state: BatchState,
+    rows: Ints,
+    firer: Ints,
+    weapon: Ints,
+    tripod: Ints,
+    tables: tuple[Ints, Floats, Bools],
+) -> tuple[Floats, Bools]:
+    """:func:`guns_at_tripod` for guns near enough to the tripod. The guns that no base
+    may hide the tripod from (:func:`sight.may_hide`) see the nearest in-arc point of
+    its base and the whole in-arc part of its sides: their candidates are the in-arc
+    parts' ends and feet only."""
     spec = state.spec
     pos, rect, overlaps = tables
     ox, oy = state.x[rows, firer], state.y[rows, firer]
@@ -83,48 +121,77 @@ def guns_at_tripod(
         spec, ox[:, None], oy[:, None], state.x[rows], state.y[rows], state.heading[rows]
     )
     may &= reach <= spec.ruler
-    # the possible blockers of each gun first (as few columns as the most of them)
-    k = max(1, int(may.sum(axis=1).max()))
-    order = np.argsort(~may, axis=1, kind="stable")[:, :k]
-    mask = np.take_along_axis(may, order, axis=1)
-    blockers = rect[pos[:, None], order]
-    near, _, _ = sight.visible_nearest(ox, oy, axis, half, hexes, blockers, mask)
-    near = np.where(near <= spec.ruler + REACH_TOLERANCE, near, np.inf)
-    distance[p] = near
+    bx, by = state.x[rows] - ox[:, None], state.y[rows] - oy[:, None]
+    tx, ty = state.x[rows, tripod] - ox, state.y[rows, tripod] - oy
+    may &= sight.may_hide(bx, by, spec.base_radius, tx, ty, spec.rules.hex_side)
     # the armour: working with 1 Energy on a standing tripod, some side protected
-    tri = spec.tripods
     t = state.ttype[rows, tripod]
-    shielded = tri.type_protected[t]  # (P, 6)
+    shielded = spec.tripods.type_protected[t]  # (P, 6)
     powered = (
         (state.toppled[rows, tripod] == 0)
         & (state.energy[rows, tripod] >= 1)
         & shielded.any(axis=1)
-        & np.isfinite(near)
     )
-    q = np.flatnonzero(powered)
-    if len(q) == 0:
-        return distance, protected
-    protected[p[q]] = ~_open(
-        spec.ruler, ox[q], oy[q], (axis[q], half[q]), hexes[q], shielded[q], (blockers[q], mask[q])
-    )
+    near = bare[p]
+    hiding = may.any(axis=1)
+    clear = np.flatnonzero(~hiding & powered)
+    if len(clear):
+        # nothing hides the tripod: the in-arc parts' ends and feet are the candidates
+        pts, ok = bare_pts[p[clear]], bare_ok[p[clear]]
+        found = (pts, ok, OWN_NONE, KIND1, sight.distances(ox[clear], oy[clear], pts, ok))
+        dot = (ox[clear], oy[clear])
+        protected[p[clear]] = ~_open(spec.ruler, dot, found, hexes[clear], shielded[clear])
+    h = np.flatnonzero(hiding)
+    if len(h):
+        # the possible blockers of each gun first (as few columns as the most of them)
+        k = max(1, int(may[h].sum(axis=1).max()))
+        order = np.argsort(~may[h], axis=1, kind="stable")[:, :k]
+        mask = np.take_along_axis(may[h], order, axis=1)
+        blockers = rect[pos[h][:, None], order]
+        with np.errstate(all="ignore"):
+            found = sight.candidates(ox[h], oy[h], axis[h], half[h], hexes[h], blockers, mask)
+            near[h] = sight.visible_nearest_of(found, ox[h], oy[h], blockers, mask)[0]
+        q = np.flatnonzero(powered[h] & (near[h] <= spec.ruler + REACH_TOLERANCE))
+        if len(q):
+            dot = (ox[h[q]], oy[h[q]])
+            protected[p[h[q]]] = ~_open(
+                spec.ruler,
+                dot,
+                _rows(found, q),
+                hexes[h[q]],
+                shielded[h[q]],
+                (blockers[q], mask[q]),
+            )
+    distance[p] = np.where(near <= spec.ruler + REACH_TOLERANCE, near, np.inf)
     return distance, protected
+
+
+OWN_NONE = np.full(18, -1, dtype=np.int64)
+"""The in-arc parts' ends and feet (3 per side of the hexagon) come from no blocker..."""
+KIND1 = np.zeros(18, dtype=np.bool_)
+"""... and none is a crossing."""
+
+
+def _rows(found: sight.Candidates, rows: Ints) -> sight.Candidates:
+    """The candidates of guns ``rows`` only."""
+    pts, ok, own, kind3, d = found
+    return pts[rows], ok[rows], own, kind3, d[rows]
 
 
 def _open(
     ruler: float,
-    ox: Floats,
-    oy: Floats,
-    arc: tuple[Floats, Floats],
+    dot: tuple[Floats, Floats],
+    found: sight.Candidates,
     hexes: Floats,
     shielded: Bools,
-    hiding: tuple[Floats, Bools],
+    hiding: tuple[Floats, Bools] | None = None,
 ) -> Bools:
     """Whether some point of a side facing the dot and not protected is visible in the
-    arc within the ruler (``protection.unprotected_point``): some candidate lying on such
-    a side, within the ruler, that the ruler reaches unblocked."""
-    blockers, mask = hiding
-    with np.errstate(all="ignore"):
-        pts, _, own, kind3, d = sight.candidates(ox, oy, arc[0], arc[1], hexes, blockers, mask)
+    arc within the ruler (``protection.unprotected_point``): some candidate (``found``:
+    :func:`sight.candidates`) lying on such a side, within the ruler, that the ruler
+    reaches unblocked by the bases ``hiding`` (blockers, mask; None: nothing hides)."""
+    ox, oy = dot
+    pts, _, own, kind3, d = found
     a = hexes
     b = np.roll(hexes, -1, axis=1)
     ex, ey = b[..., 0] - a[..., 0], b[..., 1] - a[..., 1]
@@ -138,6 +205,9 @@ def _open(
         gap = np.hypot(wx - along * ex[:, None], wy - along * ey[:, None])
     on_open = ((gap <= ON_SIDE) & open_side[:, None, :]).any(axis=2)
     worth = on_open & (d <= ruler + REACH_TOLERANCE)
+    if hiding is None:
+        return np.asarray(worth.any(axis=1), dtype=np.bool_)
+    blockers, mask = hiding
     r, c = np.nonzero(worth)
     seen = np.zeros(worth.shape, dtype=np.bool_)
     if len(r):

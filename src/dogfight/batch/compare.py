@@ -158,17 +158,20 @@ def scenario_matchup(
     referee_games: int,
     seed: int = 0,
     max_turns: int = 30,
+    bots: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """A scenario named without a situation file (*First Contact*) played by both
-    engines with the random bot on both sides, each game from a setup drawn as
-    ``simulate`` draws it, compared."""
+    engines with the random bot on both sides (or ``bots``, side -> bot, the same name
+    in both engines), each game from a setup drawn as ``simulate`` draws it, compared."""
     from dogfight.situation.scenarios import scenario_situation
 
     situation = scenario_situation(catalog, scenario)
     sides = {s.name for s in catalog.scenario(scenario, "scenario").sides}
-    bots = dict.fromkeys(sorted(sides), "random")
-    out = _both(catalog, situation, batch_games, referee_games, seed, max_turns, "random", bots)
-    out["matchup"] = f"scenario {scenario}"
+    chosen = {side: (bots or {}).get(side, "random") for side in sorted(sides)}
+    out = _both(catalog, situation, batch_games, referee_games, seed, max_turns, "random", chosen)
+    out["matchup"] = f"scenario {scenario}" + (
+        "" if bots is None else " (" + ", ".join(f"{k}={v}" for k, v in chosen.items()) + ")"
+    )
     return out
 
 

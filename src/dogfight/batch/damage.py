@@ -175,15 +175,22 @@ def points(
     return pts, np.zeros_like(boom)
 
 
-def put_back(state: BatchState, table: int, deck: int, cards: list[int], dice: Dice) -> None:
-    """``decks.shuffle_back``: the drawn ``cards`` (slots) of one table go under the pile,
-    which is shuffled (000: a protected tripod's revealed cards "are shuffled back into
-    their deck after all their effects have been applied")."""
-    state.holder[table, deck, cards] = -1
-    pile = state.order[table, deck, : state.top[table, deck]].tolist()
+def put_back(state: BatchState, tables: Ints, decks: Ints, cards: Ints, dice: Dice) -> None:
+    """``decks.shuffle_back``: the drawn ``cards`` (R, K; -1 for none) of each table
+    (one row per table) go under its pile of ``decks``, which is shuffled (000: a
+    protected tripod's revealed cards "are shuffled back into their deck after all their
+    effects have been applied")."""
+    drawn = cards >= 0
+    rows, which = np.nonzero(drawn)
+    state.holder[tables[rows], decks[rows], cards[rows, which]] = -1
     if dice.exact:
-        _lay(state, table, deck, pile + cards, dice.step(state, table))
+        for r, (table, deck) in enumerate(zip(tables.tolist(), decks.tolist(), strict=True)):
+            pile = state.order[table, deck, : state.top[table, deck]].tolist()
+            back = cards[r][drawn[r]].tolist()
+            _lay(state, table, deck, pile + back, dice.step(state, table))
         return
-    keep = np.zeros((1, state.spec.slots), dtype=np.bool_)
-    keep[0, pile + cards] = True
-    _reshuffle(state, np.array([table]), np.array([deck]), keep, dice.rng)
+    order, top = state.order[tables, decks], state.top[tables, decks]
+    keep = np.zeros(order.shape, dtype=np.bool_)
+    np.put_along_axis(keep, order, np.arange(order.shape[1])[None, :] < top[:, None], axis=1)
+    keep[rows, cards[rows, which]] = True
+    _reshuffle(state, tables, decks, keep, dice.rng)

@@ -7,7 +7,8 @@ that fires all round: its heat-ray, reaching the ray ruler's length from the hex
 edge, with the heat-ray's damage deck. An approximation, not the rules: the projectors'
 sides, the facing, the Energy, the armour and the tripod's own moves are not looked at
 (docs/batch.md "Policies"). The tripods' own plans are the ``random`` policy's
-(:mod:`dogfight.batch.tripod_plans`).
+(:mod:`dogfight.batch.tripod_plans`) or the ``martian`` policy's
+(:mod:`dogfight.batch.martian`).
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ from dogfight.batch.state import (
     BatchState,
     heading_trig,
 )
-from dogfight.batch.tripod_damage import TripodLog, protected_hit, ray_damage, spend_rays
+from dogfight.batch.tripod_damage import TripodLog, protected_hits, ray_damage, spend_rays
 from dogfight.errors import IllegalPlanError
 
 REACH_TOLERANCE = 1e-9
@@ -128,12 +128,15 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
         return out, dist_out, blind
     first, second = ordered_pairs(n)
     p_count = len(first)
+    both = alive[:, first] & alive[:, second]
+    enemy = (state.side[:, first] != state.side[:, second]) & both
+    if not spec.auto_nearest or not enemy.any():
+        return out, dist_out, blind  # no weapon has a target
     # every base (B, N, 4, 2), only where other bases may hide a target
     base = sight.corners(spec, x, y, heading) if n > 2 else np.zeros((0, n, 4, 2))
     # overlaps between airplanes in play (a prefilter on centres first)
     dx = x[:, second] - x[:, first]
     dy = y[:, second] - y[:, first]
-    both = alive[:, first] & alive[:, second]
     span = 2 * spec.base_radius + 1e-6
     near = both & (np.abs(dx) <= span) & (np.abs(dy) <= span)
     ov = np.zeros((b_count, p_count), dtype=np.bool_)
@@ -144,11 +147,8 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
             sight.corners(spec, x[bb, ii], y[bb, ii], heading[bb, ii]),
             sight.corners(spec, x[bb, jj], y[bb, jj], heading[bb, jj]),
         )
-    if not spec.auto_nearest:
-        return out, dist_out, blind
     ready = _weapon_ready(state, silenced, act)
     trig = heading_trig(state)
-    enemy = (state.side[:, first] != state.side[:, second]) & both
     far = (spec.ruler + spec.base_radius + 1e-6) ** 2
     close = enemy & ~ov & (dx * dx + dy * dy <= far)
     ov_matrix = np.zeros((b_count, n, n), dtype=np.bool_)
@@ -169,10 +169,7 @@ def targets(state: BatchState, silenced: Ints, act: Bools) -> tuple[Ints, Floats
         c = cos * cc - sin * sc
         s = sin * cc + cos * sc
         along, across = ddx * c + ddy * s, np.abs(-ddx * s + ddy * c)
-        gap = np.hypot(along, across)
-        spread = np.arcsin(np.minimum(1.0, spec.base_radius / np.maximum(gap, 1e-12)))
-        keep = np.degrees(np.arctan2(across, along) - spread) <= spec.arc_half[w] + 1e-6
-        keep |= gap <= spec.base_radius + 1e-6
+        keep = sight.circle_in_arc(along, across, spec.base_radius, float(spec.arc_half[w]))
         bb, ii, jj = bb[keep], ii[keep], jj[keep]
         if len(bb) == 0:
             continue
@@ -289,16 +286,7 @@ def _covered(
     # lies within its circumscribed circle).
     r = spec.base_radius
     bx, by = state.x[bb] - ox[:, None], state.y[bb] - oy[:, None]
-    tx, ty = state.x[bb, jj] - ox, state.y[bb, jj] - oy
-    d_b, d_t = np.hypot(bx, by), np.hypot(tx, ty)
-    cone = (
-        np.arcsin(np.minimum(1.0, r / np.maximum(d_b, 1e-12)))
-        + np.arcsin(np.minimum(1.0, r / np.maximum(d_t, 1e-12)))[:, None]
-    )
-    apart = np.abs(
-        np.arctan2(bx * ty[:, None] - by * tx[:, None], bx * tx[:, None] + by * ty[:, None])
-    )
-    may &= (apart <= cone + 1e-9) & (d_b - r <= (d_t + r)[:, None] + 1e-9)
+    may &= sight.may_hide(bx, by, r, state.x[bb, jj] - ox, state.y[bb, jj] - oy, r)
     out, out_x, out_y = (a.copy() for a in bare)
     count = may.sum(axis=1)
     rest = np.flatnonzero(count > 0)
@@ -644,13 +632,13 @@ def _volley(
             decks = spec.type_weapon_deck[:, w].take(state.type[t, i])
             jammed = np.zeros(len(t), dtype=np.bool_)
             shielded = protected[t, i, w]
-            for k in np.flatnonzero(shielded).tolist():
-                b = int(t[k])
-                drawn = protected_hit(
-                    state, b, int(tgt[k]), int(decks[k]), 2 if short[b, i, w] else 1, dice
-                )
-                log.slots[b, i, w, : len(drawn)] = drawn
-                jammed[k] = bool(spec.slot_jammed[decks[k], drawn].any())
+            if shielded.any():
+                k = np.flatnonzero(shielded)
+                b = t[k]
+                drawn = protected_hits(state, b, tgt[k], decks[k], short[b, i, w], dice)
+                log.slots[b, i, w] = drawn
+                jams = spec.slot_jammed[decks[k][:, None], np.maximum(drawn, 0)]
+                jammed[k] = (jams & (drawn >= 0)).any(axis=1)
             sniped = np.zeros(len(t), dtype=np.bool_)
             if snipers is not None:
                 sniped = ~shielded & snipers[t, i]

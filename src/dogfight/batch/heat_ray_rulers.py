@@ -17,7 +17,7 @@ import numpy as np
 
 from dogfight.batch import sight
 from dogfight.batch.spec import Bools, Floats, Ints
-from dogfight.batch.state import BatchState
+from dogfight.batch.state import BatchState, heading_trig
 from dogfight.batch.tripod_spec import hexagons
 from dogfight.geometry.hexbase import apothem
 from dogfight.geometry.shapes import EPSILON
@@ -108,28 +108,18 @@ def ray_targets(
     enemy = state.side[rows] != state.side[rows, tripod][:, None]
     target = within & enemy & off_tripod & ~state.tripod[rows]
     near = within & off_tripod & ~mine
-    # (R, N targets, 6 placements): the first contact along each edge
-    shape = (r_count, n, 6)
-    sxx, syy = np.broadcast_to(sx[:, None], shape), np.broadcast_to(sy[:, None], shape)
-    dxx, dyy = np.broadcast_to(dx[:, None], shape), np.broadcast_to(dy[:, None], shape)
-    long = np.broadcast_to(length[:, None, None], shape)
-    hit = _contact(
-        sxx, syy, dxx, dyy, long, np.broadcast_to(bases[:, :, None], (*shape, *bases.shape[2:]))
-    )
-    hit = np.where(target[:, :, None], hit, np.nan)
+    # (R, N targets, 6 placements): the first contact along each edge, for the targets
+    hit = np.full((r_count, n, 6), np.nan)
+    r, j = np.nonzero(target)
+    hit[r, j] = _contact(sx[r], sy[r], dx[r], dy[r], length[r, None], bases[r, j][:, None])
     # blocked: the edge up to the contact crosses another base (not the target's, nor
-    # one overlapping the target)
+    # one overlapping the target); measured for the edges that reach a target only
     blockers = near[:, None, :] & ~np.eye(n, dtype=np.bool_)[None] & ~overlaps
-    block_shape = (*shape, n)
-    crossed = _crosses(
-        np.broadcast_to(sxx[..., None], block_shape),
-        np.broadcast_to(syy[..., None], block_shape),
-        np.broadcast_to(dxx[..., None], block_shape),
-        np.broadcast_to(dyy[..., None], block_shape),
-        np.broadcast_to(np.nan_to_num(hit)[..., None], block_shape),
-        np.broadcast_to(bases[:, None, None], (*block_shape, *bases.shape[2:])),
-    )
-    blocked = (crossed & blockers[:, :, None, :]).any(axis=3)
+    r, j, e, m = np.nonzero(~np.isnan(hit)[..., None] & blockers[:, :, None, :])
+    blocked = np.zeros((r_count, n, 6), dtype=np.bool_)
+    if len(r):
+        crossed = _crosses(sx[r, e], sy[r, e], dx[r, e], dy[r, e], hit[r, j, e], bases[r, m])
+        blocked[r[crossed], j[crossed], e[crossed]] = True
     dist = np.where(np.isnan(hit) | blocked, np.inf, hit)
     # the best placement per target (the first of equals), then the nearest target (by id)
     best = np.full((r_count, n), np.inf)
@@ -150,8 +140,8 @@ def overlaps_of(state: BatchState, rows: Ints) -> tuple[Floats, Bools]:
     tripods' hexagons with the airplanes' rectangles), as ``firing.table_of``."""
     spec = state.spec
     x, y, h = state.x[rows], state.y[rows], state.heading[rows]
-    rect = sight.corners(spec, x, y, h)
-    hexes = hexagons(spec.rules.hex_side, x.ravel(), y.ravel(), h.ravel()).reshape((*x.shape, 6, 2))
+    trig = heading_trig(state)
+    rect = sight.corners(spec, x, y, h, (trig[0][rows], trig[1][rows]))
     tri = state.tripod[rows]
     alive = state.alive[rows]
     # the separating-axis test only for bases whose circles meet

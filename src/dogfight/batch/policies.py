@@ -169,18 +169,6 @@ def safe_flights(
     return ok
 
 
-def tiers(spec: Spec, fx: Floats, fy: Floats) -> Ints:
-    """Safety of plans from their poses (..., 3): 5 when every phase stays
-    ``SAFE_MARGIN`` inside, else the number of phases on the table before it leaves (so
-    a larger value is always at least as good, as ``best_tier`` ranks them)."""
-    safe = moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
-    on = moves.inside(spec, fx, fy, -1e-9)
-    two = on[..., 0] & on[..., 1]
-    kept = on[..., 0].astype(np.int64) + two + (two & on[..., 2])
-    out: Ints = np.where(safe, 5, kept)
-    return out
-
-
 def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
     """Give every airplane that needs one the random bot's plan (in place): uniform
     among the legal plans of the best safety tier. A few uniform draws find a plan of
@@ -202,19 +190,28 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
     x, y, h = state.x[b, n], state.y[b, n], state.heading[b, n]
     kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
     forbid, need = special.needs(state, b, n)
+    trig = heading_trig(state)
+    cos, sin = trig[0][b, n], trig[1][b, n]
     chosen = np.zeros(len(b), dtype=np.int64)
     todo = np.arange(len(b))
+    width, kind_count = seqs.width, seqs.legal.shape[1]
+    legal_base = (deck * kind_count + kinds) * width
     for _ in range(4):
         if len(todo) == 0:
             break
-        d = deck[todo][:, None]
-        pick = (rng.random((len(todo), TRIES // 4)) * seqs.count[d]).astype(np.int64)
-        ok = seqs.legal[d, kinds[todo][:, None], pick]
-        ok &= special.allowed(seqs.feature[d, pick], forbid[todo][:, None], need[todo][:, None])
-        fx, fy, _ = placed(seqs, d, pick, x[todo][:, None], y[todo][:, None], h[todo][:, None])
-        ok &= moves.inside(spec, fx, fy, SAFE_MARGIN).all(axis=-1)
-        found = ok.any(axis=1)
-        chosen[todo[found]] = pick[found, ok[found].argmax(axis=1)]
+        # the draws of a round laid out (K, V): K draws of V airplanes
+        d = deck[todo]
+        draws = np.ascontiguousarray(rng.random((len(todo), TRIES // 4)).T)
+        pick = (draws * seqs.count.take(d)).astype(np.int64)
+        ok = seqs.legal_flat.take(legal_base[todo] + pick)
+        if spec.specials is not None:
+            ok &= special.allowed(
+                seqs.feature.reshape(-1).take(d * width + pick), forbid[todo], need[todo]
+            )
+        ok &= safe_flights(spec, seqs, d, pick, x[todo], y[todo], cos[todo], sin[todo])
+        found = ok.any(axis=0)
+        at = np.arange(len(todo)) + _first(ok) * len(todo)
+        chosen[todo[found]] = pick.reshape(-1).take(at[found])
         todo = todo[~found]
     for start in range(0, len(todo), 512):
         part = todo[start : start + 512]
@@ -248,13 +245,32 @@ def best_tier_pick(
     """Uniform picks (triple indexes) among every legal plan of the best safety tier
     that the airplane's damage allows (``forbid``, ``need``: :func:`special.needs`);
     when the damage forbids every legal plan, among the plans it allows (the engine
-    flies them as illegal maneuvers)."""
+    flies them as illegal maneuvers).
+
+    A plan's tier is 5 when every phase stays ``SAFE_MARGIN`` inside the table, else
+    the number of phases on the table before it leaves (a larger value is always at
+    least as good, as ``best_tier`` ranks them). The first two phases are measured once
+    per first card and per pair of cards (:func:`prefixes`); they bound the best tier
+    from above, and :data:`CERTIFY` uniform draws of a triple find a plan of that tier
+    for most airplanes (the first such draw is uniform among them: when the bound is
+    the best tier, a draw of it is one of the best). The others measure every triple.
+    """
     if forbid is None or need is None:
         forbid = need = np.zeros(len(deck), dtype=np.int64)
     out = np.zeros(len(deck), dtype=np.int64)
-    for rows, best in _best_tiers(spec, seqs, deck, kinds, x, y, h, forbid, need):
+    for d, r, start, pairs in _chunks(spec, deck, x, y, h):
+        ask = (d, kinds[r], forbid[r], need[r])
+        found, pick = _certified(spec, seqs, ask, start, pairs, rng)
+        out[r[found]] = pick[found]
+        rest = np.flatnonzero(~found)
+        if len(rest) == 0:
+            continue
+        start = tuple(a[rest] for a in start)  # type: ignore[assignment]
+        pairs = tuple(a[rest] for a in pairs)  # type: ignore[assignment]
+        sub = r[rest]
+        best = _best_of(spec, seqs, (d, kinds[sub], forbid[sub], need[sub]), start, pairs)
         keys = np.where(best, rng.random(best.shape), -1.0)
-        out[rows] = keys.argmax(axis=1)
+        out[sub] = keys.argmax(axis=1)
     return out
 
 
@@ -274,7 +290,9 @@ def best_tier_picks(
     """``count`` picks (V, count) per airplane, each as :func:`best_tier_pick` draws one
     (uniform, with replacement, among the plans of the best tier)."""
     out = np.zeros((len(deck), count), dtype=np.int64)
-    for rows, best in _best_tiers(spec, seqs, deck, kinds, x, y, h, forbid, need):
+    for d, rows, start, pairs in _chunks(spec, deck, x, y, h):
+        ask = (d, kinds[rows], forbid[rows], need[rows])
+        best = _best_of(spec, seqs, ask, start, pairs)
         # the plans of each row's best tier, flat and row after row
         _, column = np.nonzero(best)
         size = best.sum(axis=1)
@@ -284,32 +302,211 @@ def best_tier_picks(
     return out
 
 
-def _best_tiers(
-    spec: Spec,
-    seqs: Sequences,
-    deck: Ints,
-    kinds: Ints,
-    x: Floats,
-    y: Floats,
-    h: Floats,
-    forbid: Ints,
-    need: Ints,
-) -> Iterator[tuple[Ints, Bools]]:
-    """Per deck d of the airplanes: their rows and which plans (rows, count[d]) are of their
-    best tier (legal, allowed by the damage, safest; else allowed; else any)."""
+def _chunks(
+    spec: Spec, deck: Ints, x: Floats, y: Floats, h: Floats
+) -> Iterator[tuple[int, Ints, Start, PairTiers]]:
+    """The airplanes by deck, :data:`TIER_CHUNK` at a time: the deck, their rows, their
+    starts and what the first two phases of every pair of first cards do to them."""
     for d in np.unique(deck).tolist():
         rows = np.flatnonzero(deck == d)
-        t = int(seqs.count[d])
-        f, lft = seqs.forward[d, :t], seqs.left[d, :t]
-        rad = np.radians(h[rows])[:, None, None]
-        c, s = np.cos(rad), np.sin(rad)
-        fx = x[rows, None, None] + f * c - lft * s
-        fy = y[rows, None, None] + f * s + lft * c
-        may = special.allowed(seqs.feature[d, :t], forbid[rows, None], need[rows, None])
-        tier = np.where(
-            seqs.legal[d, kinds[rows], :t] & may, tiers(spec, fx, fy), np.where(may, -1, -2)
-        )
-        yield rows, tier == tier.max(axis=1, keepdims=True)
+        for first in range(0, len(rows), TIER_CHUNK):
+            r = rows[first : first + TIER_CHUNK]
+            rad = np.radians(h[r])[:, None]
+            start = (x[r][:, None], y[r][:, None], np.cos(rad), np.sin(rad))
+            yield d, r, start, _pair_tiers(spec, prefixes(spec, d), start)
+
+
+def _best_of(
+    spec: Spec,
+    seqs: Sequences,
+    ask: tuple[int, Ints, Ints, Ints],
+    start: Start,
+    pairs: PairTiers,
+) -> Bools:
+    """(A, T) which triples of deck ``d`` are of each airplane's best tier (legal,
+    allowed by the damage, safest; else allowed; else any), every triple measured
+    (``ask``: as :func:`_certified`'s)."""
+    d, kinds, forbid, need = ask
+    tier = _tiers(spec, seqs, d, start, pairs)
+    t = tier.shape[1]
+    may = special.allowed(seqs.feature[d, :t], forbid[:, None], need[:, None])
+    tier = np.where(seqs.legal[d, kinds, :t] & may, tier, np.where(may, -1, -2))
+    out: Bools = tier == tier.max(axis=1, keepdims=True)
+    return out
+
+
+TIER_CHUNK = 256
+"""Airplanes whose every plan is measured at once (bounds the (airplanes, plans) arrays)."""
+CERTIFY = (96, 384)
+"""Rounds of uniform draws per airplane that may find a plan of its best tier before
+every plan is measured."""
+
+Start = tuple[Floats, Floats, Floats, Floats]
+"""Airplanes' (A, 1) x, y, cosine and sine of the heading."""
+PairTiers = tuple[Bools, Bools, Bools]
+"""(A, P) per pair of first cards: the first phase on the table, both, both safe."""
+
+
+@dataclass(frozen=True)
+class Prefixes:
+    """A deck's triples by their first card and their first two cards: where each
+    first card and each pair leaves an airplane that starts at the origin facing +x
+    (the first two phases of the triples, measured once for all the triples sharing
+    them)."""
+
+    first: Ints
+    """(T,) each triple's first card, an index into ``forward1``."""
+    pair: Ints
+    """(T,) each triple's first two cards, an index into ``forward2``."""
+    pair_first: Ints
+    """(P,) each pair's first card, an index into ``forward1``."""
+    pair_start: Ints
+    """(P,) each pair's first triple (the triples of a pair are consecutive)."""
+    forward1: Floats
+    left1: Floats
+    forward2: Floats
+    left2: Floats
+
+
+@lru_cache(maxsize=16)
+def prefixes(spec: Spec, d: int) -> Prefixes:
+    """The first cards and pairs of deck ``d``'s triples (``sequences(spec).rows``)."""
+    seqs = sequences(spec)
+    t = int(seqs.count[d])
+    rows = seqs.rows[d, :t]
+    _, first, first_inverse = np.unique(rows[:, 0], return_index=True, return_inverse=True)
+    _, pair, pair_inverse = np.unique(rows[:, :2], axis=0, return_index=True, return_inverse=True)
+    if (np.diff(pair_inverse.reshape(-1)) < 0).any():
+        raise ValueError("the triples of a pair are not consecutive")
+    return Prefixes(
+        first_inverse.reshape(-1),
+        pair_inverse.reshape(-1),
+        first_inverse.reshape(-1)[pair],
+        pair,
+        seqs.forward[d, first, 0],
+        seqs.left[d, first, 0],
+        seqs.forward[d, pair, 1],
+        seqs.left[d, pair, 1],
+    )
+
+
+def _pair_tiers(spec: Spec, pre: Prefixes, start: Start) -> PairTiers:
+    """What the first two phases of every pair of first cards do (:data:`PairTiers`)."""
+    on0, safe0 = _kept(spec, start, pre.forward1, pre.left1)
+    on1, safe1 = _kept(spec, start, pre.forward2, pre.left2)
+    kept0 = on0[:, pre.pair_first]
+    return kept0, kept0 & on1, safe0[:, pre.pair_first] & safe1
+
+
+def _bound(pairs: PairTiers, ok: Bools) -> Ints:
+    """(A,) no legal triple the damage allows has a higher tier, ``ok`` (A, P) saying
+    which pairs begin one: 5 with such a pair safe for both phases, else 3 with one on
+    the table for both, else 1 with one whose first card keeps it on, else 0 (-1: no
+    such triple)."""
+    kept0, two, safe01 = (a & ok for a in pairs)
+    out: Ints = np.select(
+        [safe01.any(axis=1), two.any(axis=1), kept0.any(axis=1), ok.any(axis=1)], [5, 3, 1, 0], -1
+    )
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _pairs_allowed(spec: Spec, d: int, key: int) -> Bools:
+    """(P,) the pairs of deck ``d`` that begin a legal triple the damage allows, after a
+    maneuver of kind ``key // 1024``, the damage forbidding ``key // 32 % 32`` and needing
+    ``key % 32``."""
+    seqs = sequences(spec)
+    t = int(seqs.count[d])
+    ok = seqs.legal[d, key // 1024, :t] & special.allowed(
+        seqs.feature[d, :t], np.array(key // 32 % 32), np.array(key % 32)
+    )
+    out: Bools = np.logical_or.reduceat(ok, prefixes(spec, d).pair_start)
+    return out
+
+
+def _certified(
+    spec: Spec,
+    seqs: Sequences,
+    ask: tuple[int, Ints, Ints, Ints],
+    start: Start,
+    pairs: PairTiers,
+    rng: np.random.Generator,
+) -> tuple[Bools, Ints]:
+    """(A,) whether one of the rounds of :data:`CERTIFY` uniform draws of a triple of
+    deck ``d`` found a legal plan the damage allows of the airplane's :func:`_bound`
+    tier (then the best tier), and the first such draw (``ask``: the deck, and per
+    airplane the kind of its previous maneuver, what the damage forbids and needs)."""
+    d, kinds, forbid, need = ask
+    key = kinds * 1024 + forbid * 32 + need
+    combos, inverse = np.unique(key, return_inverse=True)
+    allowed = np.stack([_pairs_allowed(spec, d, k) for k in combos.tolist()])
+    bound = _bound(pairs, allowed[inverse.reshape(-1)])
+    found = np.zeros(len(kinds), dtype=np.bool_)
+    out = np.zeros(len(kinds), dtype=np.int64)
+    todo = np.flatnonzero(bound >= 0)
+    for draws in CERTIFY:
+        if len(todo) == 0:
+            break
+        mine = (tuple(a[todo] for a in start), tuple(a[todo] for a in pairs), bound[todo])
+        ask = (d, kinds[todo], forbid[todo], need[todo])
+        hit, pick = _draw_bound(spec, seqs, ask, mine, draws, rng)  # type: ignore[arg-type]
+        found[todo[hit]] = True
+        out[todo[hit]] = pick[hit]
+        todo = todo[~hit]
+    return found, out
+
+
+def _draw_bound(
+    spec: Spec,
+    seqs: Sequences,
+    ask: tuple[int, Ints, Ints, Ints],
+    airplanes: tuple[Start, PairTiers, Ints],
+    draws: int,
+    rng: np.random.Generator,
+) -> tuple[Bools, Ints]:
+    """One round of :func:`_certified`'s draws for airplanes (starts, pairs' tiers,
+    bounds)."""
+    d, kinds, forbid, need = ask
+    start, pairs, bound = airplanes
+    pre = prefixes(spec, d)
+    t = int(seqs.count[d])
+    pick = (rng.random((len(kinds), draws)) * t).astype(np.int64)
+    rows = np.arange(len(kinds))[:, None]
+    pair = pre.pair[pick]
+    kept0, two, safe01 = (a[rows, pair] for a in pairs)
+    on2, safe2 = _kept(spec, start, seqs.forward[d, pick, 2], seqs.left[d, pick, 2])
+    tier = np.where(safe01 & safe2, 5, kept0.astype(np.int64) + two + (two & on2))
+    ok = seqs.legal[d, kinds[:, None], pick]
+    ok &= special.allowed(seqs.feature[d, pick], forbid[:, None], need[:, None])
+    ok &= tier == bound[:, None]
+    return ok.any(axis=1), pick[rows[:, 0], ok.argmax(axis=1)]
+
+
+def _tiers(spec: Spec, seqs: Sequences, d: int, start: Start, pairs: PairTiers) -> Ints:
+    """(A, T) the safety tier of every triple of deck ``d`` from starts (A,) whose pairs'
+    tiers are ``pairs``."""
+    pre = prefixes(spec, d)
+    t = int(seqs.count[d])
+    kept0, two, safe01 = pairs
+    out: Ints = (kept0.astype(np.int64) + two)[:, pre.pair]
+    live = np.flatnonzero(two.any(axis=1))  # elsewhere the pairs settle every tier
+    if len(live) == 0:
+        return out
+    if len(live) < len(kept0):
+        start = tuple(a[live] for a in start)  # type: ignore[assignment]
+        two, safe01 = two[live], safe01[live]
+    on2, safe2 = _kept(spec, start, seqs.forward[d, :t, 2], seqs.left[d, :t, 2])
+    pair = pre.pair
+    out[live] = np.where(safe01[:, pair] & safe2, 5, out[live] + (two[:, pair] & on2))
+    return out
+
+
+def _kept(spec: Spec, start: Start, f: Floats, lft: Floats) -> tuple[Bools, Bools]:
+    """Whether the dots that moves ``f`` forward and ``lft`` left of starts (x, y, cos,
+    sin) put are on the table, and ``SAFE_MARGIN`` inside it (as :func:`placed`)."""
+    x, y, c, s = start
+    fx, fy = x + f * c - lft * s, y + f * s + lft * c
+    return moves.inside(spec, fx, fy, -1e-9), moves.inside(spec, fx, fy, SAFE_MARGIN)
 
 
 ROUNDS = (2, 6, 12, 20)

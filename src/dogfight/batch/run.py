@@ -1,7 +1,8 @@
 """Whole games on a batch: tables that finish are harvested and refilled with new games
 until the requested number is played, so the batch stays full.
 
-Each side's airplanes are planned by a batch policy (``random`` or ``easy``); results
+Each side's airplanes are planned by a batch policy (``random``, ``easy``, ``learned``),
+its tripods by ``random`` or ``martian`` (:data:`TRIPOD_PILOTS`); results
 come back as :class:`dogfight.sim.run.GameResult`, like the referee's games. A run is
 reproducible from its seed and batch size (one generator drives every table).
 """
@@ -20,6 +21,7 @@ import numpy.typing as npt
 
 from dogfight.batch import easy as _easy  # noqa: F401  (registers the easy bot)
 from dogfight.batch import learned as _learned  # noqa: F401  (registers the learned bot)
+from dogfight.batch import martian as _martian  # noqa: F401  (registers the martian bot)
 from dogfight.batch.game import resolve_phase
 from dogfight.batch.policies import POLICIES, Policy
 from dogfight.batch.spec import Bools, Ints
@@ -32,10 +34,12 @@ from dogfight.sim.spec import RunSpec
 Progress = Callable[[int], None]
 
 
-TRIPOD_POLICIES = ("random",)
-"""The batch policies that fly a side with a tripod (the ``easy`` and ``learned`` bots
-plan airplanes only; on a tripod table they fly the other side's airplanes: ``easy``
-taking the tripod as batch/foes.py does, ``learned`` as the referee's bot)."""
+TRIPOD_PILOTS = {"random": "random", "martian": "martian", "easy": "martian", "learned": "martian"}
+"""The batch policy that flies the tripods of a side given to each policy: as in the
+referee, where the planning bots (``easy``, ``hard``, ``learned``) plan a tripod as the
+Martian bot does (``tripod_planner.plan_tripod``). The ``easy`` and ``learned`` policies
+plan airplanes only (on a tripod table ``easy`` takes the enemy tripod as batch/foes.py
+does, ``learned`` as the referee's bot)."""
 
 
 def check_policies(bots: Mapping[str, str], tripod_sides: Collection[str] = ()) -> None:
@@ -49,13 +53,13 @@ def check_policies(bots: Mapping[str, str], tripod_sides: Collection[str] = ()) 
                 name,
                 "the batch engine plays the bots " + ", ".join(sorted(POLICIES)),
             )
-        if side in tripod_sides and name not in TRIPOD_POLICIES:
+        if side in tripod_sides and name not in TRIPOD_PILOTS:
             raise DataError(
                 "--bots",
                 side,
                 name,
                 f"the side {side} has a tripod: the batch engine flies it with the bots "
-                + ", ".join(TRIPOD_POLICIES)
+                + ", ".join(sorted(TRIPOD_PILOTS))
                 + f" ({name} plans airplanes only)",
             )
 
@@ -221,14 +225,18 @@ def _layout(
 
 
 def _by_policy(state: BatchState, bots: Mapping[str, str]) -> dict[str, Bools]:
-    """The airplanes each policy plans (B, N), sides of one policy together (their
-    plans are drawn independently, airplane by airplane)."""
+    """The vehicles each policy plans (B, N), sides of one policy together (their
+    plans are drawn independently, vehicle by vehicle); a side's tripods go to the
+    policy that flies them for its bot (:data:`TRIPOD_PILOTS`)."""
     out: dict[str, Bools] = {}
     for i, name in enumerate(state.side_names):
         if name in bots:
             mine = state.side == i
             policy = bots[name]
-            out[policy] = out[policy] | mine if policy in out else mine
+            pilot = TRIPOD_PILOTS.get(policy, policy)
+            for who, mask in ((policy, mine & ~state.tripod), (pilot, mine & state.tripod)):
+                if mask.any():
+                    out[who] = out[who] | mask if who in out else mask
     return out
 
 

@@ -28,14 +28,19 @@ TOUCH = 1e-9
 """Tolerance (a fraction of the ruler's run to a candidate) for touching a blocker."""
 
 
-def corners(spec: Spec, x: Floats, y: Floats, heading: Floats) -> Floats:
+def corners(
+    spec: Spec, x: Floats, y: Floats, heading: Floats, cos_sin: tuple[Floats, Floats] | None = None
+) -> Floats:
     """(..., 4, 2) corners of airplane bases, counter-clockwise, in the order of
-    :func:`dogfight.geometry.shapes.rectangle`."""
+    :func:`dogfight.geometry.shapes.rectangle` (``cos_sin``: of the headings, when
+    known)."""
     hl, hw = spec.base_length / 2.0, spec.base_width / 2.0
     f = np.array([-hl, hl, hl, -hl])
     lft = np.array([-hw, -hw, hw, hw])
-    rad = np.radians(heading)[..., None]
-    c, s = np.cos(rad), np.sin(rad)
+    if cos_sin is None:
+        rad = np.radians(heading)
+        cos_sin = np.cos(rad), np.sin(rad)
+    c, s = cos_sin[0][..., None], cos_sin[1][..., None]
     px = x[..., None] + f * c - lft * s
     py = y[..., None] + f * s + lft * c
     out: Floats = np.stack([px, py], axis=-1)
@@ -75,6 +80,38 @@ def dot_distance(spec: Spec, ox: Floats, oy: Floats, x: Floats, y: Floats, h: Fl
     u = np.abs(dx * c + dy * s) - spec.base_length / 2.0
     v = np.abs(-dx * s + dy * c) - spec.base_width / 2.0
     out: Floats = np.hypot(np.maximum(u, 0.0), np.maximum(v, 0.0))
+    return out
+
+
+def circle_in_arc(along: Floats, across: Floats, radius: float, half: Floats | float) -> Bools:
+    """Whether some of a circle of ``radius`` around a point ``along`` the arc's axis and
+    ``across`` it (its distance off the axis, >= 0) from the dot may lie in the arc of
+    half-angle ``half`` (degrees): a conservative prefilter (a base lies within its
+    circumscribed circle)."""
+    gap = np.hypot(along, across)
+    spread = np.arcsin(np.minimum(1.0, radius / np.maximum(gap, 1e-12)))
+    out: Bools = np.degrees(np.arctan2(across, along) - spread) <= half + 1e-6
+    out |= gap <= radius + 1e-6
+    return out
+
+
+def may_hide(
+    bx: Floats, by: Floats, radius: float, tx: Floats, ty: Floats, target_radius: float
+) -> Bools:
+    """(P, N) whether bases of circumradius ``radius`` at (bx, by) (P, N) from the dots
+    may hide part of a target of circumradius ``target_radius`` at (tx, ty) (P,) from
+    them: their cone from the dot meets the target's, and they are not wholly beyond
+    it (a conservative filter: each base lies within its circumscribed circle; a base
+    it drops meets no ruler from the dot to the target)."""
+    d_b, d_t = np.hypot(bx, by), np.hypot(tx, ty)
+    cone = (
+        np.arcsin(np.minimum(1.0, radius / np.maximum(d_b, 1e-12)))
+        + np.arcsin(np.minimum(1.0, target_radius / np.maximum(d_t, 1e-12)))[:, None]
+    )
+    apart = np.abs(
+        np.arctan2(bx * ty[:, None] - by * tx[:, None], bx * tx[:, None] + by * ty[:, None])
+    )
+    out: Bools = (apart <= cone + 1e-9) & (d_b - radius <= (d_t + target_radius)[:, None] + 1e-9)
     return out
 
 
@@ -139,10 +176,18 @@ def edge_candidates(
     return pts, ok.reshape(len(ox), -1)
 
 
+def distances(ox: Floats, oy: Floats, pts: Floats, ok: Bools) -> Floats:
+    """(P, C) the distance from each dot (P,) to its candidates (P, C, 2), inf for
+    those that do not exist."""
+    out: Floats = np.where(
+        ok, np.hypot(pts[..., 0] - ox[:, None], pts[..., 1] - oy[:, None]), np.inf
+    )
+    return out
+
+
 def nearest(ox: Floats, oy: Floats, pts: Floats, ok: Bools) -> tuple[Floats, Floats, Floats]:
     """The nearest existing candidate: distance (P,) (inf when none) and its point."""
-    d = np.hypot(pts[..., 0] - ox[:, None], pts[..., 1] - oy[:, None])
-    d = np.where(ok, d, np.inf)
+    d = distances(ox, oy, pts, ok)
     best = np.argmin(d, axis=1)
     rows = np.arange(len(ox))
     return d[rows, best], pts[rows, best, 0], pts[rows, best, 1]
@@ -173,7 +218,7 @@ def visible_nearest(*args: object) -> tuple[Floats, Floats, Floats]:
     with np.errstate(all="ignore"):
         found = candidates(*args)  # type: ignore[arg-type]
         ox, oy, blockers, mask = args[0], args[1], args[5], args[6]
-        return _visible_nearest(found, ox, oy, blockers, mask)  # type: ignore[arg-type]
+        return visible_nearest_of(found, ox, oy, blockers, mask)  # type: ignore[arg-type]
 
 
 Candidates = tuple[Floats, Bools, Ints, Bools, Floats]
@@ -260,11 +305,10 @@ def candidates(
         ]
     )
     kind3 = np.concatenate([np.zeros(3 * kt + 2 * k_count, bool), np.ones(4 * kt * k_count, bool)])
-    d = np.where(ok, np.hypot(pts[..., 0] - ox[:, None], pts[..., 1] - oy[:, None]), np.inf)
-    return pts, ok, own, kind3, d
+    return pts, ok, own, kind3, distances(ox, oy, pts, ok)
 
 
-def _visible_nearest(
+def visible_nearest_of(
     found: Candidates, ox: Floats, oy: Floats, blockers: Floats, mask: Bools
 ) -> tuple[Floats, Floats, Floats]:
     """:func:`visible_nearest` of the candidates ``found``."""
@@ -298,7 +342,7 @@ def _visible_nearest(
 
 
 WINDOWS = (4, 16, 64, 1 << 30)
-"""How many candidates, nearest first, :func:`_visible_nearest` tests at a time."""
+"""How many candidates, nearest first, :func:`visible_nearest_of` tests at a time."""
 
 
 def hidden(

@@ -70,8 +70,7 @@ def snipe(
     harm_two = spec.slot_explosion[decks, two] * 1000 + spec.slot_value[decks, two]
     keep = np.where(harm_one >= harm_two, one, two)
     other = np.where(harm_one >= harm_two, two, one)
-    for k, b in enumerate(tables.tolist()):
-        damage.put_back(state, b, int(decks[k]), [int(other[k])], dice)
+    damage.put_back(state, tables, decks, other[:, None], dice)
     who = np.zeros(state.present.shape, dtype=np.bool_)
     who[tables, firer] = True
     used(state, who, SNIPER)

@@ -154,9 +154,12 @@ class BatchState:
     tplan: Ints
     """(B, N, 3) a tripod's cards of the turn (global tripod card indexes), -1 for none:
     a toppled tripod plans only the last phases."""
-    pencil: Bools
-    """(B, N, 3) a recharge pencilled in the plan for each phase (the default a computer
-    player's token choice may keep, ``bots.tokens.choose_token``)."""
+    pencil: Ints
+    """(B, N, 3) the green token pencilled in the plan for each phase (``tripod_spec``'s
+    codes: none, a recharge or destroying an objective), the default a computer player's
+    token choice may keep (``bots.tokens.choose_token``)."""
+    pencil_target: Ints
+    """(B, N, 3) the objective the pencilled token names (-1: none named)."""
     token: Ints
     """(B, N) the action token chosen for the phase about to be resolved
     (``tripod_spec.TOKENS``), set by the policy before each phase."""
@@ -297,7 +300,8 @@ def empty_state(
         moving=np.zeros((b, n), dtype=np.int64),
         steadied=np.zeros((b, n), dtype=np.bool_),
         tplan=np.full((b, n, 3), -1, dtype=np.int64),
-        pencil=np.zeros((b, n, 3), dtype=np.bool_),
+        pencil=np.zeros((b, n, 3), dtype=np.int64),
+        pencil_target=np.full((b, n, 3), -1, dtype=np.int64),
         token=np.zeros((b, n), dtype=np.int64),
         token_arg=np.zeros((b, n), dtype=np.int64),
         token_target=np.full((b, n), -1, dtype=np.int64),

@@ -38,24 +38,32 @@ def spend_rays(state: BatchState, rayed: Bools) -> None:
     state.cooling[rayed] = 1
 
 
-def protected_hit(
-    state: BatchState, b: int, target: int, deck: int, count: int, dice: damage.Dice
-) -> list[int]:
-    """000: a shot across the armour: "The red damage value is ignored; If the card shows
-    an Energy icon, the Tripod must discard 1 Energy; If the card is an explosion, the
-    tripod must discard an amount of Energy equal to its original Energy rating." The
-    cards go back into their deck, shuffled. Returns the slots drawn."""
+def protected_hits(
+    state: BatchState, tables: Ints, target: Ints, decks: Ints, short: Bools, dice: damage.Dice
+) -> Ints:
+    """000: shots across the armour, one per table (``tables``, at the tripod
+    ``target``, drawing from ``decks``, two cards when ``short``): "The red damage value
+    is ignored; If the card shows an Energy icon, the Tripod must discard 1 Energy; If
+    the card is an explosion, the tripod must discard an amount of Energy equal to its
+    original Energy rating." The cards go back into their deck, shuffled. Returns (R, 2)
+    the slots drawn (-1: none)."""
     spec = state.spec
-    rows, decks, who = np.array([b]), np.array([deck]), np.array([target])
-    cards = [int(damage.draw(state, rows, decks, who, dice)[0]) for _ in range(count)]
-    rating = int(spec.tripods.type_energy[state.ttype[b, target]])
-    lost = sum(
-        rating if spec.slot_explosion[deck, c] else int(spec.tripods.slot_energy[deck, c])
-        for c in cards
+    drawn = np.full((len(tables), 2), -1, dtype=np.int64)
+    drawn[:, 0] = damage.draw(state, tables, decks, target, dice)
+    two = np.flatnonzero(short)
+    if len(two):
+        drawn[two, 1] = damage.draw(state, tables[two], decks[two], target[two], dice)
+    card = np.maximum(drawn, 0)
+    rating = spec.tripods.type_energy[state.ttype[tables, target]]
+    each = np.where(
+        spec.slot_explosion[decks[:, None], card],
+        rating[:, None],
+        spec.tripods.slot_energy[decks[:, None], card],
     )
-    state.energy[b, target] = max(0, int(state.energy[b, target]) - lost)
-    damage.put_back(state, b, deck, cards, dice)
-    return cards
+    lost = np.where(drawn >= 0, each, 0).sum(axis=1)
+    state.energy[tables, target] = np.maximum(state.energy[tables, target] - lost, 0)
+    damage.put_back(state, tables, decks, drawn, dice)
+    return drawn
 
 
 def ray_damage(

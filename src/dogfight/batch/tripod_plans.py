@@ -7,19 +7,16 @@ handed to it by decision id (the differential test)."""
 
 from __future__ import annotations
 
-import itertools
-from functools import lru_cache
-
 import numpy as np
 
 from dogfight.batch.arrays import nonzero, per_slot
 from dogfight.batch.spec import Bools, Floats, Ints
 from dogfight.batch.state import BatchState
+from dogfight.batch.tripod_sequences import TripodSequences, sequences, walks
 from dogfight.batch.tripod_spec import (
     CHANGE_FACING,
     DESTROY_OBJECTIVE,
     HEAT_RAY,
-    MOVE,
     NO_TOKEN,
     RECHARGE,
     REVERSE,
@@ -28,10 +25,10 @@ from dogfight.batch.tripod_spec import (
 from dogfight.batch.tripods import phase_card
 from dogfight.geometry.hexbase import Side
 
-DRAWS = 16
-"""Sequences drawn at once per tripod, for up to :data:`ROUNDS` rounds; a tripod none of
-whose draws is legal and on the table then looks at every sequence of its deck."""
-ROUNDS = 4
+ROUNDS = (4, 12, 24, 24)
+"""Sequences drawn at once per tripod, round after round (most tripods are served by
+the first); a tripod none of whose draws is legal and on the table then looks at every
+sequence of its deck."""
 MARGIN = 2.0
 """cm: ``bots.tripod_moves.outside_except``'s margin (a plan leaving it goes off the table)."""
 
@@ -39,84 +36,53 @@ MARGIN = 2.0
 def poses(state: BatchState, b: Ints, n: Ints, cards: Ints) -> tuple[Floats, Floats]:
     """Where each sequence ``cards`` (R, K, 3; -1 for a phase lying down) leaves tripod
     ``n`` of table ``b`` after each phase: (R, K, 3) x and y (``tripod_moves``'s walks)."""
-    tri = state.spec.tripods
-    shape = cards.shape[:2]
-    x = np.broadcast_to(state.x[b, n][:, None], shape).copy()
-    y = np.broadcast_to(state.y[b, n][:, None], shape).copy()
-    h = np.broadcast_to(state.heading[b, n][:, None], shape).copy()
-    backward = np.broadcast_to(state.reverse[b, n][:, None], shape).copy()
-    xs, ys = np.empty((*shape, 3)), np.empty((*shape, 3))
-    for p in range(3):
-        card = cards[..., p]
-        c = np.maximum(card, 0)
-        go = (card >= 0) & tri.card_moves[c]
-        turn = np.where(backward, h + 180.0, h)
-        rad = np.radians(turn)
-        cos, sin = np.cos(rad), np.sin(rad)
-        dx, dy = tri.card_dx[c], tri.card_dy[c]
-        nh = turn + tri.card_turn[c] + np.where(backward, 180.0, 0.0)
-        x = np.where(go, x + dx * cos - dy * sin, x)
-        y = np.where(go, y + dx * sin + dy * cos, y)
-        h = np.where(go, np.mod(nh, 360.0), h)
-        backward = np.where(card >= 0, tri.card_symbol[c] == REVERSE, backward)
-        xs[..., p], ys[..., p] = x, y
-    return xs, ys
-
-
-def _judge(state: BatchState, b: Ints, n: Ints, cards: Ints, count: Ints) -> tuple[Bools, Bools]:
-    """(R, K) whether each sequence is legal for the random bot (Energy cards it can
-    pay, three cards not all movement cards) and whether it also stays on the table."""
-    tri = state.spec.tripods
-    c = np.maximum(cards, 0)
-    laid = cards >= 0
-    paid = (tri.card_energy[c] & laid).sum(axis=2) <= state.energy[b, n][:, None]
-    steady = ((tri.card_symbol[c] != MOVE) & laid).any(axis=2) | (count < 3)[:, None]
-    legal = paid & steady & damaged_ok(state, b, n, cards, count)
-    xs, ys = poses(state, b, n, cards)
-    spec = state.spec
-    inside = (
-        (xs >= MARGIN) & (xs <= spec.width - MARGIN) & (ys >= MARGIN) & (ys <= spec.height - MARGIN)
-    ).all(axis=2)
-    return legal, legal & inside
+    return walks(
+        state.spec.tripods,
+        state.x[b, n][:, None],
+        state.y[b, n][:, None],
+        state.heading[b, n][:, None],
+        state.reverse[b, n][:, None],
+        cards,
+    )
 
 
 def damaged_ok(state: BatchState, b: Ints, n: Ints, cards: Ints, count: Ints) -> Bools:
-    """(R, K) the sequences 000's special damage lets the tripod plan
-    (``standard.check_tripod_plan``): no reverse with the mechanism destroyed, never
-    three movement cards after an engine hit, standing still cards only after two."""
-    if state.spec.specials != "000":
-        out: Bools = np.ones(cards.shape[:2], dtype=np.bool_)
-        return out
+    """(R, K) the sequences ``cards`` (R, K, 3; -1 for a phase lying down) that 000's
+    special damage lets the tripod plan (:func:`_damage_allows`)."""
     tri = state.spec.tripods
     c = np.maximum(cards, 0)
     laid = cards >= 0
-    moves = tri.card_moves[c] & laid
+    moves: Bools = tri.card_moves[c] & laid
+    reverse: Bools = ((tri.card_symbol[c] == REVERSE) & laid).any(axis=2)
+    three: Bools = (count == 3)[:, None] & moves.all(axis=2)
+    return _damage_allows(state, b, n, (reverse, np.asarray(moves.any(axis=2)), three))
+
+
+def _damage_allows(state: BatchState, b: Ints, n: Ints, plans: tuple[Bools, Bools, Bools]) -> Bools:
+    """(R, K) the plans of tripods (b, n) with (R, K) a reverse card, some movement
+    card, three movement cards (``plans``) that 000's special damage allows
+    (``standard.check_tripod_plan``): no reverse with the mechanism destroyed, never
+    three movement cards after an engine hit, standing still cards only after two."""
+    reverse, moves_any, moves_three = plans
+    if state.spec.specials != "000":
+        out: Bools = np.ones(reverse.shape, dtype=np.bool_)
+        return out
     engine = state.engine[b, n][:, None]
-    reverse = ((tri.card_symbol[c] == REVERSE) & laid).any(axis=2)
     ok: Bools = ~(reverse & state.reverse_out[b, n][:, None])
-    ok &= ~((engine >= 2) & moves.any(axis=2))
-    ok &= ~((engine == 1) & (count == 3)[:, None] & moves.all(axis=2))
+    ok &= ~((engine >= 2) & moves_any)
+    ok &= ~((engine == 1) & moves_three)
     return ok
 
 
-@lru_cache(maxsize=64)
-def _every(size: int, count: int) -> Ints:
-    """Every ordered choice of ``count`` distinct cards of ``size`` (``tripod_moves``)."""
-    return np.array(list(itertools.permutations(range(size), count)), dtype=np.int64).reshape(
-        -1, count
-    )
-
-
-def _lay(cards: Ints, count: Ints) -> Ints:
-    """Sequences of ``count`` cards (R, K, 3, the first ``count`` used) as the plan's
-    three phases: a toppled tripod's cards are those of the last phases."""
-    slot = np.arange(3)
-    offset = (3 - count)[:, None, None]
-    index = np.maximum(slot[None, None, :] - offset, 0)
-    out: Ints = np.where(
-        slot[None, None, :] >= offset, np.take_along_axis(cards, index, axis=2), -1
-    )
-    return out
+def planning(state: BatchState, mask: Bools | None = None) -> tuple[Ints, Ints]:
+    """The tables and slots of the tripods in play (and in ``mask``) that have not
+    planned the turn about to begin."""
+    need = state.tripod & state.alive & per_slot(~state.over & (state.phase == 0), state.slots)
+    need &= (state.tplan < 0).all(axis=2)
+    if mask is not None:
+        need &= mask
+    b, n = nonzero(need)
+    return b, n
 
 
 def plan_tripods(
@@ -130,50 +96,88 @@ def plan_tripods(
     care (the differential test: toppling on a third movement card or an Energy card
     unpaid)."""
     tri = state.spec.tripods
-    need = state.tripod & state.alive & per_slot(~state.over & (state.phase == 0), state.slots)
-    need &= (state.tplan < 0).all(axis=2)
-    if mask is not None:
-        need &= mask
-    b, n = nonzero(need)
+    b, n = planning(state, mask)
     if len(b) == 0:
         return
     deck = tri.type_deck[state.ttype[b, n]]
-    start, size = tri.deck_start[deck], tri.deck_size[deck]
-    width = int(size.max())
-    exists = np.arange(width)[None, :] < size[:, None]
     count = 3 - state.toppled[b, n]
     careless = rng.random(len(b)) < wild
     chosen = np.full((len(b), 3), -1, dtype=np.int64)
-    todo = np.arange(len(b))
-    for _ in range(ROUNDS):
-        if len(todo) == 0:
-            break
-        keys = rng.random((len(todo), DRAWS, width))
-        keys[~np.broadcast_to(exists[todo][:, None, :], keys.shape)] = np.inf
-        picked = np.argsort(keys, axis=2)[..., :3] + start[todo][:, None, None]
-        cards = _lay(picked, count[todo])
-        _, safe = _judge(state, b[todo], n[todo], cards, count[todo])
-        # a careless plan still obeys the damage (the referee refuses it otherwise)
-        safe |= careless[todo][:, None] & damaged_ok(state, b[todo], n[todo], cards, count[todo])
-        found = safe.any(axis=1)
-        first = safe.argmax(axis=1)
-        chosen[todo[found]] = cards[found, first[found]]
-        todo = todo[~found]
-    for r in todo.tolist():
-        every = _every(int(size[r]), int(count[r])) + int(start[r])
-        cards = _lay(np.pad(every, ((0, 0), (0, 3 - every.shape[1])))[None], count[r : r + 1])
-        legal, safe = _judge(state, b[r : r + 1], n[r : r + 1], cards, count[r : r + 1])
-        pool = np.flatnonzero(safe[0]) if safe.any() else np.flatnonzero(legal[0])
-        pool = pool if len(pool) else np.arange(1)
-        chosen[r] = cards[0, int(pool[int(rng.integers(len(pool)))])]
+    groups = deck * 4 + count
+    for key in np.unique(groups).tolist():
+        rows = np.flatnonzero(groups == key)
+        seqs = sequences(tri, key // 4, key % 4)
+        tripods = (b[rows], n[rows], careless[rows])
+        chosen[rows] = seqs.cards[_pick(state, rng, seqs, tripods)]
     state.tplan[b, n] = chosen
     # random_tripod pencils a recharge on each standing still card without the Stop
     # icon while the tripod is short of Energy (its heat-ray pencils no choice keeps)
     c = np.maximum(chosen, 0)
     short = state.energy[b, n] < state.rating[b, n]
-    state.pencil[b, n] = (
-        (chosen >= 0) & (tri.card_symbol[c] == STAND) & ~tri.card_stop[c] & short[:, None]
+    idle = (chosen >= 0) & (tri.card_symbol[c] == STAND) & ~tri.card_stop[c] & short[:, None]
+    state.pencil[b, n] = np.where(idle, RECHARGE, NO_TOKEN)
+    state.pencil_target[b, n] = -1
+
+
+def _pick(
+    state: BatchState,
+    rng: np.random.Generator,
+    seqs: TripodSequences,
+    tripods: tuple[Ints, Ints, Bools],
+) -> Ints:
+    """(R,) a sequence of ``seqs`` for each tripod (tables, slots, careless): up to
+    :data:`ROUNDS` of uniform draws, the first that is legal and
+    keeps the tripod on the table (for a careless one: the first its damage allows) —
+    uniform among them; a tripod none of whose draws served looks at every sequence:
+    uniform among those, else among the legal ones, else the first."""
+    b, n, careless = tripods
+    chosen = np.zeros(len(b), dtype=np.int64)
+    todo = np.arange(len(b))
+    for draws in ROUNDS:
+        if len(todo) == 0:
+            return chosen
+        pick = (rng.random((len(todo), draws)) * seqs.size).astype(np.int64)
+        legal, safe = _judged(state, seqs, (b[todo], n[todo]), pick)
+        # a careless plan still obeys the damage (the referee refuses it otherwise)
+        safe |= careless[todo][:, None] & legal[1]
+        found = safe.any(axis=1)
+        chosen[todo[found]] = pick[found, safe[found].argmax(axis=1)]
+        todo = todo[~found]
+    every = np.arange(seqs.size)
+    for first in range(0, len(todo), 256):
+        part = todo[first : first + 256]
+        pick = np.broadcast_to(every, (len(part), seqs.size))
+        legal, safe = _judged(state, seqs, (b[part], n[part]), pick)
+        pool = np.where(safe.any(axis=1, keepdims=True), safe, legal[0])
+        # the first of the pool by uniform keys is uniform among it; none: the first
+        keys = np.where(pool, rng.random(pool.shape), -1.0)
+        chosen[part] = np.where(pool.any(axis=1), keys.argmax(axis=1), 0)
+    return chosen
+
+
+def _judged(
+    state: BatchState, seqs: TripodSequences, tripods: tuple[Ints, Ints], pick: Ints
+) -> tuple[tuple[Bools, Bools], Bools]:
+    """(R, K) for sequences ``pick`` of tripods (tables, slots): whether each is legal
+    for the random bot (Energy cards it can pay, three cards not all movement cards,
+    what the damage allows) and whether the damage allows it (:func:`_damage_allows`),
+    and whether it is legal and keeps the tripod :data:`MARGIN` inside the table."""
+    b, n = tripods
+    allowed = _damage_allows(
+        state, b, n, (seqs.reverse[pick], seqs.moves_any[pick], seqs.moves_three[pick])
     )
+    legal = allowed & seqs.steady[pick] & (seqs.energy[pick] <= state.energy[b, n][:, None])
+    back = state.reverse[b, n].astype(np.int64)[:, None]
+    f, lft = seqs.forward[back, pick], seqs.left[back, pick]  # (R, K, 3)
+    rad = np.radians(state.heading[b, n])[:, None, None]
+    c, s = np.cos(rad), np.sin(rad)
+    xs = state.x[b, n][:, None, None] + f * c - lft * s
+    ys = state.y[b, n][:, None, None] + f * s + lft * c
+    spec = state.spec
+    inside = (
+        (xs >= MARGIN) & (xs <= spec.width - MARGIN) & (ys >= MARGIN) & (ys <= spec.height - MARGIN)
+    ).all(axis=2)
+    return (legal, allowed), legal & inside
 
 
 def choosers(state: BatchState, mask: Bools | None = None) -> Bools:
@@ -203,8 +207,9 @@ def _asked(state: BatchState, mask: Bools | None) -> tuple[Ints, Ints, Ints, Boo
     heat-ray (no Stop icon, the heat-ray ready, 1 Energy), a green token (a standing
     still card without the Stop icon)."""
     tri = state.spec.tripods
-    state.token[state.tripod] = NO_TOKEN
-    state.token_target[state.tripod] = -1
+    mine = state.tripod if mask is None else state.tripod & mask
+    state.token[mine] = NO_TOKEN
+    state.token_target[mine] = -1
     b, n = nonzero(choosers(state, mask))
     if len(b) == 0:
         return None
@@ -299,9 +304,10 @@ def bot_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | None =
     (``bots.tokens.choose_token``): the heat-ray when it is legal, the nearest enemy's
     centre is within the ruler and a margin and it has 2 Energy or more, through the
     projector facing that enemy most squarely; else a recharge on a standing still card
-    when short of Energy, or the recharge pencilled in; else the change of facing that
-    brings the front to the nearest enemy, when it gains more than 30 degrees; else
-    none. (000's tokens are face up: no blank card.)"""
+    when short of Energy (the recharge pencilled in, when one is); else the green token
+    pencilled in (a recharge, or destroying an objective still on the table); else the
+    change of facing that brings the front to the nearest enemy, when it gains more than
+    30 degrees; else none. (000's tokens are face up: no blank card.)"""
     tri = state.spec.tripods
     asked = _asked(state, mask)
     if asked is None:
@@ -324,7 +330,15 @@ def bot_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | None =
     )
     fire = ray_ok & seen & (energy >= 2) & (distance <= tri.type_ray_length[t] + REACH_MARGIN)
     refill = green_ok & (energy < state.rating[b, n])
-    pencilled = green_ok & state.pencil[b, n, np.minimum(state.phase[b], 2)]
+    now = np.minimum(state.phase[b], 2)
+    planned, named = state.pencil[b, n, now], state.pencil_target[b, n, now]
+    if state.obj_destroyed.shape[1]:
+        # a token naming an objective gone is no longer among the options
+        named_ok = (named < 0) | ~state.obj_destroyed[b, np.maximum(named, 0)]
+    else:
+        named_ok = named < 0
+    recharge = (planned == RECHARGE) & named_ok
+    pencilled = green_ok & (recharge | ((planned == DESTROY_OBJECTIVE) & named_ok))
     # the changes of facing in the options' order: +1, -1, +2, -2, ... to the limit
     turns = np.array([k for m in (1, 2, 3) for k in (m, -m)])
     allowed = np.abs(turns)[None, :] <= facing_limit(state, b, n, t)[:, None]
@@ -332,15 +346,16 @@ def bot_tokens(state: BatchState, rng: np.random.Generator, mask: Bools | None =
     best = np.argmin(off, axis=1)
     swing = green_ok & seen & (off[rows, best] + 30.0 < _off(heading, bearing))
     token = np.select(
-        [fire, refill | pencilled, swing],
-        [HEAT_RAY, RECHARGE, CHANGE_FACING],
+        [fire, refill, pencilled, swing],
+        [HEAT_RAY, RECHARGE, planned, CHANGE_FACING],
         NO_TOKEN,
     )
     state.token[b, n] = token
     state.token_arg[b, n] = np.where(
         token == HEAT_RAY, np.argmin(aim, axis=1), np.where(token == CHANGE_FACING, turns[best], 0)
     )
-    state.token_target[b, n] = -1
+    kept = ~fire & ((refill & recharge) | (~refill & pencilled))
+    state.token_target[b, n] = np.where(kept, named, -1)
 
 
 def option(state: BatchState, b: int, n: int) -> str:

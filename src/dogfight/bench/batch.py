@@ -1,7 +1,8 @@
 """Time and check the batched simulator (``dogfight bench --batch``): complete random
 duels per second on one core, the same duels by the referee from the same run, one
 phase of 32 airplanes on 256 tables, WW2 random duels, tripod games and *First Contact*
-games per second, the differential test
+games per second (random bots, and with the bots: ``easy`` and ``martian``), the
+differential test
 and the statistical comparison with the referee (the WW1 rulesets and ``ww2``).
 
 Times are the process's CPU time (both engines run on one core), so the figures hold
@@ -42,6 +43,7 @@ TARGETS = {
     "batch_phase_32x256_per_table_ms": 2.0,
     "tripod_games_per_second": 2000.0,
     "first_contact_games_per_second": 2000.0,
+    "first_contact_bot_games_per_second": 500.0,
 }
 
 
@@ -85,6 +87,26 @@ def first_contact_games_per_second(
     template = template_of(situation.model_dump(mode="json", exclude_defaults=True), None, True)
     bots = {"martians": "random", "earth": "random"}
     return _random_games_per_second(template, bots, games, tables, seed)
+
+
+FIRST_CONTACT_BOTS = {"earth": "easy", "martians": "martian"}
+"""*First Contact* with the bots: the Earth's airplanes flown by ``easy``, the Locust by
+``martian`` (issue 33's "with the bots")."""
+
+
+def first_contact_bot_games_per_second(
+    catalog: Catalog,
+    games: int,
+    tables: int,
+    seed: int = 0,
+    bots: dict[str, str] = FIRST_CONTACT_BOTS,
+) -> float:
+    """Complete games of *First Contact* (as :func:`first_contact_games_per_second`)
+    with the bots (``bots``, by default :data:`FIRST_CONTACT_BOTS`), per second on this
+    core."""
+    situation = scenario_situation(catalog, "first-contact")
+    template = template_of(situation.model_dump(mode="json", exclude_defaults=True), None, True)
+    return _random_games_per_second(template, dict(bots), games, tables, seed)
 
 
 def ww2_games_per_second(catalog: Catalog, games: int, tables: int, seed: int = 0) -> float:
@@ -152,6 +174,18 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         "first_contact_games_per_second": round(
             first_contact_games_per_second(catalog, 2000 if quick else 20_000, 4096), 1
         ),
+        "first_contact_bot_games_per_second": round(
+            first_contact_bot_games_per_second(catalog, 200 if quick else 2000, 4096), 1
+        ),
+        "first_contact_martian_vs_random_games_per_second": round(
+            first_contact_bot_games_per_second(
+                catalog,
+                500 if quick else 5000,
+                4096,
+                bots={"earth": "random", "martians": "martian"},
+            ),
+            1,
+        ),
         "batch_ww2_random_games_per_second": round(
             ww2_games_per_second(catalog, games // 4, 8192), 1
         ),
@@ -180,6 +214,12 @@ def run(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
     stats.append(
         scenario_matchup(catalog, "first-contact", ours, theirs // 4, seed=2, max_turns=12)
     )
+    # the martian bot against the referee's: with random and with easy airplanes
+    for bots, (mine, refereed) in (
+        ({"earth": "random", "martians": "martian"}, (ours // 2, theirs // 5)),
+        (FIRST_CONTACT_BOTS, (ours // 5, theirs // 7)),
+    ):
+        stats.append(scenario_matchup(catalog, "first-contact", mine, refereed, 2, 30, bots))
     return {
         "figures": figures,
         "targets": TARGETS,

@@ -190,7 +190,8 @@ def register(app: typer.Typer) -> None:
                     "batch",
                     "the batch engine does not play: " + "; ".join(missing),
                 )
-            # only random flies tripods: a tripod table's default is random
+            # a tripod table's default is random (the martian bot and the airplanes'
+            # bots cost a hundred times more a game: docs/batch.md "Benchmark")
             tripods = {v.side for v in state.vehicles.values() if v.tripod is not None}
             default = "random" if tripods else "easy"
             chosen = {side: chosen.get(side) or default for side in sides}
