@@ -22,11 +22,11 @@ from dogfight.batch.plan_kinds import needing
 from dogfight.batch.policies import Policy, random_plans
 from dogfight.batch.run import template_of
 from dogfight.batch.state import tile
-from dogfight.bots.view import allowed_symbols, legal_sequences, status_mask
+from dogfight.bots.view import legal_sequences, status_mask
 from dogfight.catalog.loader import Catalog
 from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState, Vehicle
-from dogfight.rules.turns import check_plans
+from dogfight.rules.turns import allowed_symbols, check_plans
 from dogfight.situation.format import build, parse_situation
 from dogfight.situation.scenarios import scenario_situation
 

@@ -63,7 +63,7 @@ def test_the_bot_never_plans_an_illegal_card(
         cards = state.rules.deck_of(vehicle.type).cards
         if previous >= 0:
             card = cards[previous % len(cards)]
-            vehicle.previous = Flown(card.symbol, card.steep)
+            vehicle.previous = Flown(card.symbol, bool(card.steep))
         vehicle.damage = min(damage, vehicle.resistance - 1)
     for side in ("allies", "central"):
         seat = side_seat(state, side)
