@@ -507,6 +507,41 @@ def test_a_remembered_scenario_guess_is_the_one_worked_out() -> None:
     assert guess_scenario(observe(duel, side_seat(duel, "allies")), duel.rules) is None
 
 
+def test_a_predictor_puts_its_share_on_what_it_would_fly_in_the_enemys_seat() -> None:
+    """A level with a ``predictor`` models an enemy airplane as uniform plausible plans
+    (``1 - predict`` of the weight) and the ``predicted`` best plans the predictor
+    chooses from the enemy's seat (``predict``, shared evenly): the same plans the
+    predictor's own planning of the enemy ranks first."""
+    from dataclasses import replace
+
+    from dogfight.bots.plane_planner import HARD, _enemy_airplane_model, plan_airplane
+
+    state = build(duel_situation(), CATALOG, 0)
+    me, enemy = state.vehicles["allied"], state.vehicles["central"]
+    level = replace(HARD, predictor=HARD, predict=0.8, predicted=3)
+    seqs = airplane_sequences(state, me)
+    length = state.rules.base_length
+    flights = fly_turned(me.pose, card_table(state.rules.deck_of(me.type)), seqs, length)
+    pool = np.arange(len(seqs))
+    model = _enemy_airplane_model(
+        state, me, seqs, flights, pool, enemy, level, np.random.default_rng(7)
+    )
+    assert math.isclose(float(model.weight.sum()), 1.0)
+    assert np.allclose(model.weight[-3:], 0.8 / 3)
+    assert np.allclose(model.weight[:-3], 0.2 / (len(model.weight) - 3))
+    # the predictor's choice, drawn with the same generator after the same draws
+    rng = np.random.default_rng(7)
+    threats.airplane_enemy(state, enemy, rng, level.samples)
+    choice = plan_airplane(state, enemy, HARD, rng)
+    enemy_seqs = airplane_sequences(state, enemy)
+    enemy_flights = fly_turned(
+        enemy.pose, card_table(state.rules.deck_of(enemy.type)), enemy_seqs, length
+    )
+    top = choice.rows[:3]
+    assert np.array_equal(model.x[-3:], enemy_flights.x[top])
+    assert np.array_equal(model.heading[-3:], enemy_flights.heading[top])
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.integers(1, 300),

@@ -1,7 +1,7 @@
 """How the batch's bots reckon a shot: the expected points of a damage card against a
 target, the sample points of a base (its centre and corners), and the nearest of them
 inside a firing arc. The bots' approximations (the rules are the engines'), shared by the
-``easy`` and ``learned`` policies and the WW2 planners."""
+``easy`` policy and the WW2 planners."""
 
 from __future__ import annotations
 

@@ -199,6 +199,7 @@ def from_states(states: Sequence[GameState], spec: Spec | None = None) -> BatchS
         batch.phases_played[b] = s.phases_played
         batch.over[b] = s.over
         batch.winner[b] = sides.index(s.winner) if s.winner is not None else -1
+    batch.referee = states[0]
     return batch
 
 

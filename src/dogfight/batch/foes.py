@@ -1,4 +1,4 @@
-"""Enemy tripods as the airplane bots (``easy``, ``learned``) see them.
+"""Enemy tripods as the batched airplane bot (``easy``) sees them.
 
 The bots were made for airplanes against airplanes. On a table with a tripod they take
 each enemy tripod as an enemy that stands where it is for the whole turn (its walks are

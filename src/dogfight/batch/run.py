@@ -38,8 +38,8 @@ TRIPOD_PILOTS = {"random": "random", "martian": "martian", "easy": "martian", "l
 """The batch policy that flies the tripods of a side given to each policy: as in the
 referee, where the planning bots (``easy``, ``hard``, ``learned``) plan a tripod as the
 Martian bot does (``tripod_planner.plan_tripod``). The ``easy`` and ``learned`` policies
-plan airplanes only (on a tripod table they take the enemy tripod as batch/foes.py
-does)."""
+plan airplanes only (on a tripod table ``easy`` takes the enemy tripod as batch/foes.py
+does, ``learned`` as the referee's bot)."""
 
 
 def check_policies(bots: Mapping[str, str], tripod_sides: Collection[str] = ()) -> None:

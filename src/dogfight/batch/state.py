@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
+from dogfight.rules.state import GameState
 
 REASONS = (
     "",
@@ -182,6 +183,10 @@ class BatchState:
     """Per table, the vehicle id of each slot (empty strings for empty slots)."""
     victories: Victories | None = None
     """A scenario's victory conditions (None: the last side in play wins)."""
+    referee: GameState | None = field(default=None, repr=False, compare=False)
+    """A referee state of these tables' rules and scenario (the first table the batch was
+    made from), for policies that plan through the referee's bots
+    (:func:`dogfight.batch.bridge.to_state`)."""
     trig: tuple[Floats, Floats, Floats] | None = field(default=None, repr=False, compare=False)
     """A memo of :func:`heading_trig`: headings and their cosines and sines."""
 

@@ -14,9 +14,7 @@ The batch's deck of a WW2 model holds each card once per speed marker the model 
   pair scored): the expected damage its guns deal to each enemy where it stands now
   (centre and corners of its base in the arc, the ruler and half mark), a pull towards
   half a ruler behind the nearest enemy, facing it, leaving the table ruled out;
-- :func:`any_cards`: any card at any speed (the differential test's illegal plans);
-- :func:`sample_cards`, :func:`held`: the ``learned`` policy's candidates and their
-  flights (:mod:`dogfight.learned.features`).
+- :func:`any_cards`: any card at any speed (the differential test's illegal plans).
 """
 
 from __future__ import annotations
@@ -215,34 +213,3 @@ def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None =
     score += rng.uniform(0.0, NOISE, score.shape)
     score = np.where(pool, score, -np.inf)
     state.plan[b, n] = cards[rows, score.argmax(axis=1)][:, None]
-
-
-def sample_cards(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random.Generator) -> Ints:
-    """``count`` cards (global indexes, (V, count)) per airplane (b, n), drawn with
-    replacement uniformly among those :func:`random_plans` chooses among (the pool's
-    cards whose end leaves the dot 2 cm inside the table, else the whole pool): the
-    ``learned`` policy's candidates on a WW2 table."""
-    cards, pool = _pool(state, b, n)
-    x, y = _dots(state, b, n, cards)
-    safe = pool & _safe(state.spec, x, y)
-    chosen = np.where(safe.any(axis=1, keepdims=True), safe, pool)
-    order = np.argsort(~chosen, axis=1, kind="stable")  # the chosen columns first
-    size = chosen.sum(axis=1)[:, None]
-    column = np.minimum((rng.random((len(b), count)) * size).astype(np.int64), size - 1)
-    out: Ints = np.take_along_axis(cards, np.take_along_axis(order, column, axis=1), axis=1)
-    return out
-
-
-def held(state: BatchState, b: Ints, n: Ints, cards: Ints) -> tuple[Floats, Floats, Floats]:
-    """Poses (V, ..., 3) of airplanes (b, n) (V,) flying each card ``cards`` (V, ...) three
-    times over (the card and speed held for the three phases: the ``learned`` policy's
-    look ahead on a WW2 table, where each phase is planned anew)."""
-    extra = (slice(None),) + (None,) * (cards.ndim - 1)
-    x, y, h = (a[b, n][extra] for a in (state.x, state.y, state.heading))
-    xs, ys, hs = [], [], []
-    for _ in range(3):
-        x, y, h = moves.fly(state.spec, x, y, h, cards)
-        xs.append(x)
-        ys.append(y)
-        hs.append(h)
-    return np.stack(xs, axis=-1), np.stack(ys, axis=-1), np.stack(hs, axis=-1)

@@ -56,6 +56,33 @@ Rows = npt.NDArray[Any]
 
 
 @dataclass(frozen=True)
+class Valuation:
+    """The weights of a plan's value (:func:`evaluate`, :func:`_end_position`): the
+    ``hard`` and ``easy`` bots' are hand-set (:data:`HAND_SET`), the ``learned`` bot's
+    were found by an evolution strategy (:mod:`dogfight.learned`)."""
+
+    risk: float = 1.0
+    """How much a point of damage taken weighs against one dealt, undamaged..."""
+    risk_damage: float = 1.5
+    """...and how much more it weighs per share of the resistance already lost."""
+    ahead: float = 2.0
+    """The end position: an enemy ahead of the nose (cosine squared, times ``near``)."""
+    behind: float = 2.0
+    """The end position: ourselves ahead of an enemy's nose (times the risk)."""
+    near_at: float = 0.45
+    """``near``: a bell in the distance, highest at this share of the ruler..."""
+    near_width: float = 0.6
+    """...this wide (a share of the ruler)."""
+    far: float = 1.5
+    """The cost of the distance to an enemy, per table width plus height."""
+    trapped: float = 40.0
+    """The cost of ending where no compact turn keeps the airplane on the table."""
+
+
+HAND_SET = Valuation()
+
+
+@dataclass(frozen=True)
 class Level:
     """How hard a bot thinks."""
 
@@ -76,6 +103,14 @@ class Level:
     reply_pool: int | None = None
     """The enemy's best replies are sought among a uniform sample of this many of its
     plans (None: all of them)."""
+    valuation: Valuation = HAND_SET
+    predictor: Level | None = None
+    """Model each enemy airplane as this level would fly it from the enemy's seat (what
+    the observation shows of it): its ``predicted`` best plans carry ``predict`` of the
+    enemy model's weight, uniform plausible plans the rest (in place of
+    ``best_replies``)."""
+    predict: float = 0.0
+    predicted: int = 3
 
 
 ROUGH_POSES = 5
@@ -301,6 +336,7 @@ def evaluate(
     lookahead: bool,
     centres: bool = False,
     trapped: Bools | None = None,
+    valuation: Valuation = HAND_SET,
 ) -> Scored:
     """Expected damage dealt minus taken over the turn for each plan, rockets, the end
     position (with ``lookahead``); higher is better. With ``centres`` (a coarse pass)
@@ -318,7 +354,7 @@ def evaluate(
     rockets = np.zeros(n, dtype=np.int64)
     if not enemies:
         return Scored(score, rockets)
-    risk = 1.0 + 1.5 * me.damage / max(1, me.resistance)
+    risk = valuation.risk + valuation.risk_damage * me.damage / max(1, me.resistance)
     aim_on = rules.switches.aim_bonus
     ruler2, half2 = rules.ruler**2, rules.half**2
     overlap2 = (rules.base_length * 0.9) ** 2
@@ -474,7 +510,7 @@ def evaluate(
         score += gain
         rockets = phase
     if lookahead:
-        score += _end_position(rules, me, seqs, flights, enemies, risk, trapped)
+        score += _end_position(rules, me, seqs, flights, enemies, risk, trapped, valuation)
     return Scored(score, rockets)
 
 
@@ -578,6 +614,7 @@ def _end_position(
     enemies: Sequence[Enemy],
     risk: float,
     trapped: Bools | None = None,
+    valuation: Valuation = HAND_SET,
 ) -> Floats:
     """Where the turn leaves us: enemies ahead of our nose and not the reverse, close
     enough to fight; a cost when no compact turn keeps us on the table next turn."""
@@ -591,9 +628,10 @@ def _end_position(
     out = np.zeros(n)
     # arrays are (enemy poses, plans): numpy's inner loops run along the many plans
     for enemy in enemies:
-        # value = 2 mine - 2 risk theirs - 1.5 d / (w + h), where mine is the cosine of
-        # the enemy's bearing off our nose clipped at 0, squared, times near (a bell in
-        # the distance d), and theirs the same off the enemy's tail; worked out in place
+        # value = 2 mine - 2 risk theirs - 1.5 d / (w + h) (the hand-set weights), where
+        # mine is the cosine of the enemy's bearing off our nose clipped at 0, squared,
+        # times near (a bell in the distance d), and theirs the same off the enemy's
+        # tail; worked out in place
         # (the operations and their order of the plain formula, so the same floats)
         ex, ey, eh = enemy.phase(2)
         dx = ex[:, None] - fx[None, :]
@@ -615,28 +653,28 @@ def _end_position(
             behind = np.maximum(behind, 0.5 * behind + 0.5)
         else:
             reach = rules.ruler
-        near = d - 0.45 * reach
-        near /= 0.6 * reach
+        near = d - valuation.near_at * reach
+        near /= valuation.near_width * reach
         np.square(near, out=near)
         np.negative(near, out=near)
         np.exp(near, out=near)
         value = np.maximum(ahead, 0.0, out=ahead)  # mine
         np.square(value, out=value)
         value *= near
-        value *= 2.0
+        value *= valuation.ahead
         theirs = np.maximum(behind, 0.0, out=behind)
         np.square(theirs, out=theirs)
         theirs *= near
-        theirs *= 2.0 * risk
+        theirs *= valuation.behind * risk
         value -= theirs
-        far = np.multiply(d, 1.5, out=dx)
+        far = np.multiply(d, valuation.far, out=dx)
         far /= rules.table_width + rules.table_height
         value -= far
         # summed plan by plan in the pose order of a (plans, poses) array
         out += np.ascontiguousarray(value.T) @ enemy.weight
     if trapped is None:
         trapped = _trapped(rules, me, fx, fy, fh, _final_turns(flights))
-    out -= 40.0 * trapped
+    out -= valuation.trapped * trapped
     return out
 
 
@@ -720,10 +758,23 @@ def _enemy_airplane_model(
     rng: np.random.Generator,
 ) -> Enemy:
     """Plausible plans of an enemy airplane: uniform among those it would consider, and
-    for the hard level half of the weight on its best replies to a uniform guess of ours."""
+    for the hard level half of the weight on its best replies to a uniform guess of ours;
+    with a ``predictor``, ``predict`` of the weight on the plans that level would fly in
+    the enemy's seat."""
     seqs, flights, pool, picks = airplane_enemy(state, enemy, rng, level.samples)
     weight = np.full(len(picks), 1.0 / len(picks))
-    if level.best_replies and len(picks) > 1:
+    if level.predictor is not None and level.predict > 0.0:
+        # what would it fly? The predictor plans from the enemy's seat, on what this
+        # seat's observation shows (the enemy's own damage and plans are not in it)
+        top = plan_airplane(state, enemy, level.predictor, rng).rows[: level.predicted]
+        weight = np.concatenate(
+            [
+                np.full(len(picks), (1.0 - level.predict) / len(picks)),
+                np.full(len(top), level.predict / len(top)),
+            ]
+        )
+        picks = np.concatenate([picks, top])
+    elif level.best_replies and len(picks) > 1:
         ours = np.sort(rng.choice(my_pool, size=min(level.samples, len(my_pool)), replace=False))
         guess = Enemy(
             me,
@@ -779,6 +830,8 @@ class Choice:
     plan: Plan
     ranked: Ranked
     """The best plans (card ids) and their scores, best first; the first is ``plan``'s."""
+    rows: Ints
+    """Those plans as rows of the airplane's sequences (:func:`airplane_sequences`)."""
 
 
 def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Generator) -> Choice:
@@ -818,13 +871,23 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
             level.lookahead,
             level.rough_centres,
             trapped,
+            level.valuation,
         )
         kept = _best(first.score + bonus, level.shortlist)
         candidates, bonus = candidates[kept], bonus[kept]
         considered = _subset(flights, candidates)
         trapped = None if trapped is None else trapped[kept]
     chosen_seqs = seqs.take(candidates, axis=0)
-    scored = evaluate(state, me, chosen_seqs, considered, enemies, level.lookahead, trapped=trapped)
+    scored = evaluate(
+        state,
+        me,
+        chosen_seqs,
+        considered,
+        enemies,
+        level.lookahead,
+        trapped=trapped,
+        valuation=level.valuation,
+    )
     total = scored.score + bonus
     # best first; equal values in plan order, so the first is the one argmax would pick
     order = np.argsort(-total, kind="stable")[:EXPLAINED]
@@ -832,11 +895,12 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
         (tuple(deck.cards[int(i)].id for i in chosen_seqs[int(row)]), float(total[int(row)]))
         for row in order
     ]
+    rows = candidates[order]
     best = int(order[0])
     cards = ranked[0][0]
     launch = int(scored.rockets[best])
     if launch:
         salvo = [0, 0, 0]
         salvo[launch - 1] = min(2, me.rockets)
-        return Choice(Plan(cards=cards, rockets=tuple(salvo)), ranked)
-    return Choice(Plan(cards=cards), ranked)
+        return Choice(Plan(cards=cards, rockets=tuple(salvo)), ranked, rows)
+    return Choice(Plan(cards=cards), ranked, rows)

@@ -1,5 +1,6 @@
-"""``dogfight train``: train the learned bot's weights by self-play on the batched
-engine (:mod:`dogfight.learned.train`) and write them as a weights file."""
+"""``dogfight train``: train the learned bot's parameters by refereed duels against the
+hard bot and earlier versions of itself (:mod:`dogfight.learned.train`) and write them
+as a weights file."""
 
 from __future__ import annotations
 
@@ -25,14 +26,14 @@ def register(app: typer.Typer) -> None:
         ] = 120.0,
         generations: Annotated[
             int, typer.Option("--generations", min=1, help="Generations of the search.")
-        ] = 40,
+        ] = 30,
         population: Annotated[
             int, typer.Option("--population", min=2, help="Candidates per generation.")
-        ] = 10,
+        ] = 8,
         games: Annotated[
             int,
-            typer.Option("--games", min=8, help="Batched duels per candidate and generation."),
-        ] = 200,
+            typer.Option("--games", min=4, help="Refereed duels per candidate and generation."),
+        ] = 80,
         check_every: Annotated[
             int,
             typer.Option(
@@ -44,17 +45,21 @@ def register(app: typer.Typer) -> None:
         ] = 10,
         check_games: Annotated[
             int, typer.Option("--check-games", min=2, help="Referee duels per check.")
-        ] = 60,
+        ] = 200,
+        workers: Annotated[
+            int, typer.Option("--workers", min=1, help="Processes playing the duels.")
+        ] = 2,
         start: Annotated[
             Path | None,
-            typer.Option("--weights", help="Start from these weights (default: hand-set)."),
+            typer.Option("--weights", help="Start from these weights (default: the hard bot's)."),
         ] = None,
         data: DataOption = None,
     ) -> None:
-        """Train the learned bot's weights (a cross-entropy evolution strategy over batched
-        self-play against the easy bot and earlier versions of itself), printing games
-        played and the win rate against the hard bot with its 95% interval. The same
-        --seed and --generations write the same file; --minutes stops a run early."""
+        """Train the learned bot's parameters (a cross-entropy evolution strategy over
+        refereed duels against the hard bot and earlier versions of itself), printing
+        games played and the win rate against the hard bot with its 95% interval. The
+        same --seed, --generations, --population and --games write the same file;
+        --minutes stops a run early."""
         from dogfight.cli.catalog_option import catalog, set_data_folder
         from dogfight.learned.train import Plan, train
         from dogfight.learned.weights import load
@@ -62,7 +67,9 @@ def register(app: typer.Typer) -> None:
 
         set_data_folder(data)
         begin = load(start) if start is not None else None
-        plan = Plan(seed, generations, population, games, minutes, check_every, check_games)
+        plan = Plan(
+            seed, generations, population, games, minutes, check_every, check_games, workers
+        )
         weights = train(catalog(), plan, lambda line: print(line, flush=True), begin)
         write_atomic(out, weights.to_json(), "--out")
         print(f"written to {out}")

@@ -1,5 +1,5 @@
-"""A learned opponent for airplanes: hand-built features of every candidate plan
-(:mod:`~dogfight.learned.features`), a linear scorer whose weights are trained by an
-evolution strategy on the batched engine (:mod:`~dogfight.learned.train`) and shipped as
-a small data file (:mod:`~dogfight.learned.weights`), one policy for both engines
-(:mod:`~dogfight.learned.policy`). See docs/learned.md."""
+"""A learned opponent for airplanes: the planning bots' search with a valuation and an
+enemy model (how much to expect the enemy to fly as the ``hard`` bot would) found by an
+evolution strategy over refereed games (:mod:`~dogfight.learned.train`), shipped as a
+small data file (:mod:`~dogfight.learned.weights`); :mod:`~dogfight.learned.policy` turns
+the weights into the level the bot plays at. See docs/learned.md."""

@@ -1,132 +1,127 @@
-"""Training the learned policy's weights by self-play on the batched engine.
+"""Training the learned bot's parameters (:mod:`dogfight.learned.weights`) by refereed
+duels against the ``hard`` bot and against earlier versions of itself.
 
-The weights are a direction (the policy picks the best plan, so only their direction
-counts): a cross-entropy method — a numpy evolution strategy with a diagonal Gaussian,
-enough for a dozen weights — draws ``population`` candidates around the mean each
-generation, scores each by batched games and moves the mean and spread to the best
-quarter. A candidate's fitness is its share of decided games won, as each side of one of
-the statistical test's three matchups (:data:`dogfight.batch.compare.MATCHUPS`, in turn),
-against the batched ``easy`` bot and against the mean of the generation before (an
-earlier version of itself). Every candidate of a generation plays the same seeds
-(common random numbers), so their differences are the weights' and not the dice's.
+A cross-entropy method — a numpy evolution strategy with a diagonal Gaussian, enough for
+nine parameters — draws ``population`` candidates around the mean each generation,
+scores each by refereed duels and moves the mean and spread to the best quarter. A
+candidate's fitness is its share of decided games won, half against the ``hard`` bot
+and half against the mean of the generation before (self-play), half as each side of
+one of the statistical test's three matchups (:data:`dogfight.batch.compare.MATCHUPS`,
+in turn). Every candidate of a generation plays the same seeds (common random numbers),
+so their differences are the parameters' and not the dice's. The games are played on
+``workers`` processes.
 
-Every ``check_every`` generations, and at the end, the mean plays referee duels against
-the ``hard`` bot (both sides) and the win rate is printed with its 95% interval.
+Every ``check_every`` generations, and at the end, the mean plays ``check_games``
+referee duels (Camel against Albatros) against the ``hard`` bot, half as each side, and
+the win rate is printed with its 95% interval.
 
-A run is reproducible from its seed and number of generations: ``dogfight train --seed S
---generations G`` writes the same weights (the wall-time budget only stops a run early,
-and the file records the generations it reached).
+A run is reproducible from its seed, generations, population and games (the wall-time
+budget only stops a run early, and the file records the generations it reached).
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
+import multiprocessing
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import numpy as np
 
-from dogfight.batch.bridge import from_states
 from dogfight.batch.compare import MATCHUPS
-from dogfight.batch.easy import easy_plans
-from dogfight.batch.policies import Policy, random_plans
-from dogfight.batch.run import play
-from dogfight.batch.state import BatchState
-from dogfight.catalog.loader import Catalog
-from dogfight.learned.policy import learned_plans
-from dogfight.learned.weights import ENV, STARTING, Recipe, Weights
+from dogfight.bots.learned import LearnedBot
+from dogfight.catalog.loader import Catalog, load_catalog
+from dogfight.learned.weights import NAMES, STARTING, Recipe, Weights
 from dogfight.sim.duel import duel_situation
+from dogfight.sim.run import play_game
 from dogfight.sim.stats import wilson
-from dogfight.situation.format import build
 
 Say = Callable[[str], None]
 MAX_TURNS = 30
 ELITE = 0.25
 """The share of each generation the mean and spread move to."""
-SMOOTHING = 0.7
+SMOOTHING = 0.5
 """How far the mean and spread move each generation (the rest stays)."""
-FLOOR = 0.02
-"""The smallest spread of a weight (keeps the search from freezing on noise)."""
+SPREAD = {
+    "predict": 0.3,
+    "risk": 0.15,
+    "risk_damage": 0.25,
+    "ahead": 0.3,
+    "behind": 0.3,
+    "near_at": 0.05,
+    "near_width": 0.08,
+    "far": 0.25,
+    "trapped": 6.0,
+}
+"""The search's first spread of each parameter: the whole range for ``predict``, about a
+sixth of the hand-set value for the valuation (wider, the noise of a few dozen games per
+candidate let the mean wander away from a good valuation)."""
+FLOOR = 0.1
+"""The smallest spread, as a share of the first (keeps the search from freezing)."""
+AGAINST_HARD = 0.75
+"""The share of a candidate's games played against the hard bot (the rest: self-play
+against the mean of the generation before)."""
+SIDES = (("allies", "central"), ("central", "allies"))
+
+Task = tuple[tuple[str, str], str, list[float], list[float] | str, int, int, str | None]
+"""(matchup, the candidate's side, its parameters, the opponent's parameters or the name
+of a registered bot, seed, games, data folder)."""
 
 
-_TEMPLATES: dict[tuple[int, str, str], BatchState] = {}
+def play_duels(task: Task) -> tuple[int, int]:
+    """(wins, decided) of the candidate in ``games`` refereed duels (a worker's task)."""
+    matchup, me, vector, opponent, seed, games, data = task
+    catalog = load_catalog(data)
+    situation = duel_situation(*matchup)
+    them = SIDES[0][1] if me == SIDES[0][0] else SIDES[0][0]
+    wins = decided = 0
+    for i in range(games):
+        made = {me: LearnedBot(Weights.of(vector))}
+        if not isinstance(opponent, str):
+            made[them] = LearnedBot(Weights.of(opponent))
+        result = play_game(
+            situation,
+            catalog,
+            {them: opponent if isinstance(opponent, str) else "hard"},
+            np.random.SeedSequence([seed, i]),
+            i,
+            MAX_TURNS,
+            made=made,
+        )
+        wins += result.winner == me
+        decided += result.winner is not None
+    return wins, decided
 
 
-def _template(catalog: Catalog, first: str, second: str) -> BatchState:
-    key = (id(catalog), first, second)
-    if key not in _TEMPLATES:
-        _TEMPLATES[key] = from_states([build(duel_situation(first, second), catalog, 0)])
-    return _TEMPLATES[key]
+def _run(pool: Executor | None, tasks: Sequence[Task]) -> list[tuple[int, int]]:
+    if pool is None:
+        return [play_duels(t) for t in tasks]
+    return list(pool.map(play_duels, tasks))
 
 
-def win_share(
+def _data(catalog: Catalog) -> str | None:
+    return str(catalog.folders[1]) if len(catalog.folders) > 1 else None
+
+
+def against(
     catalog: Catalog,
     weights: Weights,
-    opponent: Policy,
     games: int,
-    seed: int,
+    seed: int = 0,
+    bot: str = "hard",
     matchup: tuple[str, str] = MATCHUPS[0],
-) -> tuple[int, int]:
-    """(wins, decided games) of ``weights`` against ``opponent`` in ``games`` batched
-    duels of ``matchup``, half as each side."""
-    template = _template(catalog, *matchup)
-    mine: Policy = partial(learned_plans, weights=weights)
-    wins = decided = 0
-    for k, (me, them) in enumerate((("allies", "central"), ("central", "allies"))):
-        results = play(
-            template,
-            {me: "me", them: "them"},
-            games // 2,
-            seed + k,
-            MAX_TURNS,
-            policies={"me": mine, "them": opponent},
-        )
-        wins += sum(r.winner == me for r in results)
-        decided += sum(r.winner is not None for r in results)
-    return wins, decided
-
-
-@contextmanager
-def _weights_in_force(weights: Weights) -> Iterator[None]:
-    """The ``learned`` bot's weights set to these (through the environment variable a
-    user sets, on a temporary file) for the referee games of a check."""
-    before = os.environ.get(ENV)
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "weights.json")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(weights.to_json())
-        os.environ[ENV] = path
-        try:
-            yield
-        finally:
-            if before is None:
-                os.environ.pop(ENV, None)
-            else:
-                os.environ[ENV] = before
-
-
-def against_hard(
-    catalog: Catalog, weights: Weights, games: int, seed: int = 0, bot: str = "hard"
+    pool: Executor | None = None,
 ) -> tuple[int, int]:
     """(wins, decided games) of ``weights`` against the referee's ``bot`` in ``games``
-    referee duels (Camel against Albatros), half as each side."""
-    from dogfight.sim.run import play_games
-
-    wins = decided = 0
-    with _weights_in_force(weights):
-        for me, them in (("allies", "central"), ("central", "allies")):
-            half = games // 2
-            results = play_games(
-                duel_situation(), catalog, {me: "learned", them: bot}, seed, list(range(half)), half
-            )
-            wins += sum(r.winner == me for r in results)
-            decided += sum(r.winner is not None for r in results)
-    return wins, decided
+    refereed duels of ``matchup``, half as each side."""
+    tasks: list[Task] = [
+        (matchup, me, weights.vector(), bot, seed + k, games // 2, _data(catalog))
+        for k, (me, _) in enumerate(SIDES)
+    ]
+    results = _run(pool, tasks)
+    return sum(w for w, _ in results), sum(d for _, d in results)
 
 
 @dataclass(frozen=True)
@@ -134,12 +129,13 @@ class Plan:
     """What a training run does."""
 
     seed: int = 0
-    generations: int = 40
-    population: int = 10
-    games: int = 200
+    generations: int = 30
+    population: int = 8
+    games: int = 80
     minutes: float = 120.0
     check_every: int = 10
-    check_games: int = 60
+    check_games: int = 200
+    workers: int = 2
 
 
 def _rate(wins: int, decided: int) -> str:
@@ -150,27 +146,32 @@ def _rate(wins: int, decided: int) -> str:
 
 def train(catalog: Catalog, plan: Plan, say: Say = print, start: Weights | None = None) -> Weights:
     """Weights trained as the module says; progress through ``say``."""
+    if plan.workers <= 1:
+        return _train(catalog, plan, say, start, None)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=plan.workers, mp_context=context) as pool:
+        return _train(catalog, plan, say, start, pool)
+
+
+def _train(
+    catalog: Catalog, plan: Plan, say: Say, start: Weights | None, pool: Executor | None
+) -> Weights:
     began = time.monotonic()
     rng = np.random.default_rng(plan.seed)
-    base = start or Weights(STARTING)
-    mean = base.vector / np.linalg.norm(base.vector)
-    spread = np.full(len(mean), 0.3)
+    first = np.array([SPREAD[n] for n in NAMES])
+    mean = np.array((start or STARTING).vector())
+    spread = first.copy()
     elite = max(2, round(plan.population * ELITE))
     played = 0
     progress: list[dict[str, Any]] = []
     done = 0
+    data = _data(catalog)
 
     def shaped(vector: Any) -> Weights:
-        return Weights(
-            vector / np.linalg.norm(vector),
-            base.own_plans,
-            base.enemy_plans,
-            base.replies,
-            base.reply_pool,
-        )
+        return Weights.of([float(v) for v in vector])
 
     def check(generation: int) -> None:
-        wins, decided = against_hard(catalog, shaped(mean), plan.check_games, plan.seed)
+        wins, decided = against(catalog, shaped(mean), plan.check_games, plan.seed, pool=pool)
         say(f"generation {generation}: against the hard bot (referee) {_rate(wins, decided)}")
         progress.append(
             {"generation": generation, "games": played, "hard_wins": wins, "hard_decided": decided}
@@ -180,28 +181,39 @@ def train(catalog: Catalog, plan: Plan, say: Say = print, start: Weights | None 
         if time.monotonic() - began > plan.minutes * 60.0:
             say(f"the time budget ({plan.minutes:g} minutes) is spent")
             break
-        candidates = mean + spread * rng.standard_normal((plan.population, len(mean)))
+        draws = mean + spread * rng.standard_normal((plan.population, len(mean)))
+        # clipped to the parameters' ranges: the candidates are what they play
+        candidates = np.array([shaped(d).vector() for d in draws])
         matchup = MATCHUPS[(generation - 1) % len(MATCHUPS)]
         seed = int(rng.integers(2**31))
-        previous: Policy = partial(learned_plans, weights=shaped(mean))
-        fitness = np.zeros(plan.population)
-        for c, vector in enumerate(candidates):
-            w = shaped(vector)
-            w1, d1 = win_share(catalog, w, easy_plans, plan.games // 2, seed, matchup)
-            w2, d2 = win_share(catalog, w, previous, plan.games // 2, seed + 7, matchup)
-            fitness[c] = (w1 / max(1, d1) + w2 / max(1, d2)) / 2.0
-            played += plan.games
+        previous = shaped(mean).vector()
+        hard = max(1, round(plan.games * AGAINST_HARD / 2))
+        own = max(1, plan.games // 2 - hard)
+        tasks: list[Task] = []
+        for vector in candidates:
+            mine = [float(v) for v in vector]
+            for k, (me, _) in enumerate(SIDES):
+                tasks.append((matchup, me, mine, "hard", seed + k, hard, data))
+                tasks.append((matchup, me, mine, previous, seed + 2 + k, own, data))
+        results = np.array(_run(pool, tasks)).reshape(plan.population, 2, 2, 2)
+        # per candidate and opponent (hard, the mean): wins and decided games
+        wins, decided = results[..., 0].sum(axis=1), results[..., 1].sum(axis=1)
+        fitness = wins.sum(axis=1) / np.maximum(1, decided.sum(axis=1))
+        played += plan.population * 2 * (hard + own)
         best = np.argsort(-fitness, kind="stable")[:elite]
         chosen = candidates[best]
         mean = SMOOTHING * chosen.mean(axis=0) + (1 - SMOOTHING) * mean
-        mean /= np.linalg.norm(mean)
-        spread = np.maximum(FLOOR, SMOOTHING * chosen.std(axis=0) + (1 - SMOOTHING) * spread)
+        spread = np.maximum(
+            FLOOR * first, SMOOTHING * chosen.std(axis=0) + (1 - SMOOTHING) * spread
+        )
         done = generation
         say(
             f"generation {generation}: {played:,} games played, {' vs '.join(matchup)}; "
-            f"fitness best {fitness.max():.3f}, mean {fitness.mean():.3f}; "
+            f"fitness best {fitness.max():.3f}, mean {fitness.mean():.3f} "
+            f"(against hard {wins[:, 0].sum() / max(1, decided[:, 0].sum()):.1%}); "
             f"{time.monotonic() - began:.0f} s"
         )
+        say("  mean " + ", ".join(f"{n} {v:.3g}" for n, v in zip(NAMES, mean, strict=True)))
         if plan.check_every and generation % plan.check_every == 0:
             check(generation)
     if not plan.check_every or done % plan.check_every:
@@ -213,13 +225,4 @@ def train(catalog: Catalog, plan: Plan, say: Say = print, start: Weights | None 
         games=plan.games,
         minutes=plan.minutes,
     )
-    out = shaped(mean)
-    return Weights(
-        out.vector, out.own_plans, out.enemy_plans, out.replies, out.reply_pool, recipe, progress
-    )
-
-
-def against_random(catalog: Catalog, weights: Weights, games: int, seed: int) -> float:
-    """The share of decided batched duels ``weights`` win against the ``random`` bot."""
-    wins, decided = win_share(catalog, weights, random_plans, games, seed)
-    return wins / max(1, decided)
+    return Weights.of([float(v) for v in mean], recipe=recipe, progress=progress)

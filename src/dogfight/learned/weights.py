@@ -1,9 +1,14 @@
-"""The learned policy's weights: a small JSON file with the engine version it was
-trained on, the feature names, the weights' shape and the recipe that made it.
+"""The learned bot's weights: a small JSON file holding the engine version it was
+trained on, the parameter names and values, and the recipe that made it.
+
+The parameters are the planning bots' valuation (:class:`~dogfight.bots.plane_planner.
+Valuation`: how much damage taken weighs, what an end position is worth, the cost of
+being trapped at the edge) and ``predict``, the share of its model of an enemy airplane
+that goes to the plans the ``hard`` bot would fly in the enemy's seat.
 
 The shipped file is ``learned/data/weights.json`` (package data); a user loads their own
 with ``--weights FILE`` or the environment variable ``DOGFIGHT_LEARNED_WEIGHTS``. A file
-that is missing, truncated, of another shape, of other features or of another engine
+that is missing, truncated, of other parameters (another shape) or of another engine
 version is refused with one :class:`dogfight.errors.DataError` naming the file and what
 it expected.
 """
@@ -11,28 +16,37 @@ it expected.
 from __future__ import annotations
 
 import json
+import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from dogfight import ENGINE_VERSION
-from dogfight.batch.spec import Floats
+from dogfight.bots.plane_planner import HAND_SET, Valuation
 from dogfight.errors import DataError
-from dogfight.learned.features import COLUMNS as NAMES
 
 SHIPPED = Path(__file__).parent / "data" / "weights.json"
 ENV = "DOGFIGHT_LEARNED_WEIGHTS"
 """The environment variable naming a weights file to use instead of the shipped one."""
-FORMAT = "dogfight-learned-weights"
-OWN_PLANS = 64
-ENEMY_PLANS = 6
-REPLIES = 4
-REPLY_POOL = 150
+FORMAT = "dogfight-learned-weights-2"
+
+BOUNDS: dict[str, tuple[float, float]] = {
+    "predict": (0.0, 1.0),
+    "risk": (0.0, 10.0),
+    "risk_damage": (0.0, 10.0),
+    "ahead": (0.0, 20.0),
+    "behind": (0.0, 20.0),
+    "near_at": (0.0, 2.0),
+    "near_width": (0.05, 2.0),
+    "far": (0.0, 20.0),
+    "trapped": (0.0, 200.0),
+}
+"""Every parameter, in the file's order, with the range it may take."""
+NAMES = tuple(BOUNDS)
 
 
 class Recipe(BaseModel):
@@ -43,7 +57,7 @@ class Recipe(BaseModel):
     generations: int
     population: int
     games: int
-    """Batched games per candidate and generation."""
+    """Referee duels per candidate and generation."""
     minutes: float
     """The wall-time budget the run was given (it stops at whichever comes first)."""
 
@@ -52,52 +66,52 @@ class WeightsFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     format: str
     engine: int
-    features: list[str]
-    shape: list[int]
-    weights: list[float]
-    own_plans: int
-    enemy_plans: int
-    replies: int
-    reply_pool: int
+    parameters: dict[str, float]
     recipe: Recipe
     progress: list[dict[str, Any]] = []
 
 
 @dataclass(frozen=True)
 class Weights:
-    """A linear scorer: the value of a plan is ``features @ vector``."""
+    """The learned bot's parameters (see the module docstring)."""
 
-    vector: Floats
-    own_plans: int = OWN_PLANS
-    enemy_plans: int = ENEMY_PLANS
-    replies: int = REPLIES
-    reply_pool: int = REPLY_POOL
+    predict: float
+    valuation: Valuation
     recipe: Recipe | None = None
     progress: list[dict[str, Any]] = field(default_factory=list)
     source: str = "built-in"
+
+    def vector(self) -> list[float]:
+        """The parameters in :data:`NAMES` order."""
+        return [self.predict] + [getattr(self.valuation, n) for n in NAMES[1:]]
+
+    @staticmethod
+    def of(vector: list[float], **extra: Any) -> Weights:
+        """Weights from parameters in :data:`NAMES` order (clipped to their ranges)."""
+        values = {
+            n: min(max(float(v), BOUNDS[n][0]), BOUNDS[n][1])
+            for n, v in zip(NAMES, vector, strict=True)
+        }
+        predict = values.pop("predict")
+        return Weights(predict, Valuation(**values), **extra)
 
     def to_json(self) -> str:
         recipe = self.recipe or Recipe(seed=0, generations=0, population=0, games=0, minutes=0)
         data = WeightsFile(
             format=FORMAT,
             engine=ENGINE_VERSION,
-            features=list(NAMES),
-            shape=[len(NAMES)],
-            weights=[round(float(w), 6) for w in self.vector],
-            own_plans=self.own_plans,
-            enemy_plans=self.enemy_plans,
-            replies=self.replies,
-            reply_pool=self.reply_pool,
+            parameters={n: round(v, 6) for n, v in zip(NAMES, self.vector(), strict=True)},
             recipe=recipe,
             progress=self.progress,
         )
         return data.model_dump_json(indent=1) + "\n"
 
 
-_HALF = [1.0, -1.0, -1.0, 0.5, -0.5, 0.6, -0.6, -0.3, 0.3, -0.3, 0.6, 0.0, 1.0, -0.2]
-STARTING = np.array(_HALF + _HALF)
-"""Hand-set weights training starts from (deal damage, avoid it, end behind the enemy,
-keep off the edge)."""
+assert tuple(f.name for f in fields(Valuation)) == NAMES[1:]
+STARTING = Weights(0.5, HAND_SET)
+"""Where training starts: the ``hard`` bot's hand-set valuation, half the enemy model on
+the prediction. (Not at 0: a little prediction in place of ``hard``'s best replies plays
+worse than either, and a search started at 0 stays there — docs/learned.md.)"""
 
 
 def load(path: str | Path) -> Weights:
@@ -131,32 +145,19 @@ def load(path: str | Path) -> Weights:
             f"weights trained for this engine version ({ENGINE_VERSION}): train again "
             "with 'dogfight train'",
         )
-    if data.features != list(NAMES):
-        raise DataError(name, "features", data.features, f"the features {', '.join(NAMES)}")
-    if data.shape != [len(NAMES)] or len(data.weights) != len(NAMES):
+    if list(data.parameters) != list(NAMES):
         raise DataError(
             name,
-            "shape",
-            [data.shape, len(data.weights)],
-            f"shape [{len(NAMES)}] and {len(NAMES)} weights",
+            "parameters",
+            list(data.parameters),
+            f"the {len(NAMES)} parameters {', '.join(NAMES)}, in this order",
         )
-    if not all(np.isfinite(data.weights)):
-        raise DataError(name, "weights", data.weights, "finite numbers")
-    for key, low in (("own_plans", 1), ("enemy_plans", 1), ("replies", 0), ("reply_pool", 1)):
-        value = getattr(data, key)
-        if not low <= value <= 4096:
-            raise DataError(name, key, value, f"a whole number from {low} to 4096")
-    if data.replies > data.reply_pool:
-        raise DataError(name, "replies", data.replies, "at most reply_pool")
-    return Weights(
-        np.array(data.weights, dtype=np.float64),
-        data.own_plans,
-        data.enemy_plans,
-        data.replies,
-        data.reply_pool,
-        data.recipe,
-        data.progress,
-        name,
+    for n, v in data.parameters.items():
+        low, high = BOUNDS[n]
+        if not (math.isfinite(v) and low <= v <= high):
+            raise DataError(name, f"parameters.{n}", v, f"a number from {low:g} to {high:g}")
+    return Weights.of(
+        list(data.parameters.values()), recipe=data.recipe, progress=data.progress, source=name
     )
 
 

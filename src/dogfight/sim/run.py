@@ -147,16 +147,19 @@ def play_game(
     index: int = 0,
     max_turns: int = MAX_TURNS,
     events_out: list[Event] | None = None,
+    made: Mapping[str, Bot] | None = None,
 ) -> GameResult:
     """Play one game between bots (``side -> bot name``; sides not named play ``hard``
-    airplanes or the ``martian`` tripods)."""
+    airplanes or the ``martian`` tripods; ``made``: sides whose bot is given, made for
+    this game, e.g. the learned bot with weights in training)."""
     seed = _int_seed(sequence)
     state = build(situation, catalog, seed)
     sides = sides_of(state)
     players: dict[str, Bot] = {}
     rngs: dict[str, np.random.Generator] = {}
     for k, side in enumerate(sides):
-        players[side] = make(bots.get(side) or default_bot(state, side))
+        given = (made or {}).get(side)
+        players[side] = given or make(bots.get(side) or default_bot(state, side))
         rngs[side] = _bot_rng(sequence, k)
     events: list[Event] = []
     refused = 0
