@@ -152,7 +152,6 @@ def learned_figures(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
             "duel_share": 0.65,
             "duel_ci_low": 0.60,
             "decision_median_ms": 2.0,
-            "hard_decision_median_ms": 1.0,
             "batched_duels_per_cpu_second": 2000,
         },
     }
