@@ -46,7 +46,7 @@ from dogfight.batch import special
 from dogfight.batch.aim import odds, sample_points
 from dogfight.batch.easy import easy_plans
 from dogfight.batch.plan_kinds import kind
-from dogfight.batch.policies import POLICIES, best_tier_pick, placed, sequences
+from dogfight.batch.policies import POLICIES, best_tier_draws, placed, sequences
 from dogfight.batch.scenario import EDGES, OBJECTIVES_AND_EXIT
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState
@@ -306,17 +306,14 @@ def _plan(
 def plausible(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random.Generator) -> Ints:
     """(A, count) plans (triple indexes) of airplanes (b, n), each uniform among its
     legal plans of the best safety tier that its damage allows (``threats.airplane_enemy``'s
-    picks, drawn with replacement): :func:`policies.best_tier_pick` for ``count`` copies
-    of each airplane at once."""
+    picks, drawn with replacement): :func:`policies.best_tier_draws`, ``count`` copies
+    of each airplane."""
     spec = state.spec
     deck = spec.type_deck[state.type[b, n]]
     kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
     forbid, need = special.needs(state, b, n)
-    x, y, h = (np.repeat(a[b, n], count) for a in (state.x, state.y, state.heading))
-    d, k, f, nd = (np.repeat(a, count) for a in (deck, kinds, forbid, need))
-    picks = best_tier_pick(spec, sequences(spec), d, k, x, y, h, rng, f, nd)
-    out: Ints = picks.reshape(len(b), count)
-    return out
+    x, y, h = state.x[b, n], state.y[b, n], state.heading[b, n]
+    return best_tier_draws(spec, sequences(spec), deck, kinds, x, y, h, rng, count, forbid, need)
 
 
 def _threats(
