@@ -234,6 +234,35 @@ def _pairs(
             state.y[qb, qm][:, None],
             state.heading[qb, qm][:, None],
         )
+    # a tripod's samples are all the same pose: measured once, counted SAMPLES times
+    # (the sums over samples are of small whole numbers, exact in float32)
+    for group, samples in ((air, SAMPLES), (np.flatnonzero(tripod), 1)):
+        if len(group):
+            poses = (ex[group, :samples], ey[group, :samples], eh[group, :samples])
+            pair = (pv[group], pm[group])
+            _scores(state, b, n, own, deck, pair, poses, SAMPLES // samples, dealt, taken)
+
+
+def _scores(
+    state: BatchState,
+    b: Ints,
+    n: Ints,
+    own: Ints,
+    deck: Ints,
+    pair: tuple[Ints, Ints],
+    poses: tuple[Floats, Floats, Floats],
+    weight: int,
+    dealt: npt.NDArray[np.float32],
+    taken: npt.NDArray[np.float32],
+) -> None:
+    """:func:`_pairs`' sums for the pairs (planner ``pv``, enemy slot ``pm``) =
+    ``pair`` whose enemies' plausible poses are ``poses`` (P, M, 3), each sample
+    counted ``weight`` times."""
+    spec = state.spec
+    seqs = sequences(spec)
+    pv, pm = pair
+    ex, ey, eh = poses
+    tb = b[pv]
     # ... seen from each planner's start pose, in the table's cells (M, P, 3)
     sx, sy, sh = (a[b, n][pv][:, None, None] for a in (state.x, state.y, state.heading))
     rad = np.radians(sh)
@@ -277,7 +306,7 @@ def _pairs(
         enemies = (rx[..., p, None], ry[..., p, None], rh[..., p, None])
         if p == 0:  # the first card's poses, then each plan's
             code = _codes(table, *enemies, first_moves)  # (M, P, C)
-            code = code.reshape(SAMPLES, -1).take(first, axis=1)
+            code = code.reshape(len(ex[0]), -1).take(first, axis=1)
         else:
             code = _codes(table, *enemies, own_moves[:, p])  # (M, P, K)
         for which, w, my_shot in shots:
@@ -290,6 +319,8 @@ def _pairs(
                 cards[:, ray_at] = ray_cards[p][None]
             points, nonzero = my_odds[w] if my_shot else their_odds[w]
             count = cards.sum(axis=0)  # (P, K): cards summed over the enemy's samples
+            if weight != 1:
+                count *= weight
             value = count * points[:, None].astype(np.float32)
             if spec.aim_bonus:
                 # +1 a card when the weapon fired at the same target in the phase before
@@ -297,6 +328,8 @@ def _pairs(
                 before = prev.get(which) if p > 0 else None
                 if before is not None:
                     bonus = (cards * before).sum(axis=0)
+                    if weight != 1:
+                        bonus *= weight
                     value += bonus * nonzero[:, None].astype(np.float32)
                 elif p == 0 and my_shot:
                     value += count * (nonzero * aimed[w])[:, None].astype(np.float32)
