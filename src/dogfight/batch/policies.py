@@ -555,7 +555,7 @@ def _tiers(spec: Spec, seqs: Sequences, d: int, start: Start, pairs: PairTiers) 
     pre = prefixes(spec, d)
     t = int(seqs.count[d])
     kept0, two, safe01 = pairs
-    out: Ints = (kept0.astype(np.int64) + two)[:, pre.pair]
+    out: Ints = (kept0.astype(np.int64) + two).take(pre.pair, axis=1)
     live = np.flatnonzero(two.any(axis=1))  # elsewhere the pairs settle every tier
     if len(live) == 0:
         return out
@@ -564,7 +564,9 @@ def _tiers(spec: Spec, seqs: Sequences, d: int, start: Start, pairs: PairTiers) 
         two, safe01 = two[live], safe01[live]
     on2, safe2 = _kept(spec, start, seqs.forward[d, :t, 2], seqs.left[d, :t, 2])
     pair = pre.pair
-    out[live] = np.where(safe01[:, pair] & safe2, 5, out[live] + (two[:, pair] & on2))
+    # (take along an axis: C-ordered results, which the products below run over fastest)
+    both = safe01.take(pair, axis=1) & safe2
+    out[live] = np.where(both, 5, out[live] + (two.take(pair, axis=1) & on2))
     return out
 
 
