@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dogfight.batch import foes, shot_table, special, ww2
-from dogfight.batch.aim import odds, sample_points
+from dogfight.batch.aim import odds
 from dogfight.batch.plan_kinds import kind, needing
 from dogfight.batch.policies import (
     POLICIES,
@@ -234,6 +234,35 @@ def _pairs(
             state.y[qb, qm][:, None],
             state.heading[qb, qm][:, None],
         )
+    # a tripod's samples are all the same pose: measured once, counted SAMPLES times
+    # (the sums over samples are of small whole numbers, exact in float32)
+    for group, samples in ((air, SAMPLES), (np.flatnonzero(tripod), 1)):
+        if len(group):
+            poses = (ex[group, :samples], ey[group, :samples], eh[group, :samples])
+            pair = (pv[group], pm[group])
+            _scores(state, b, n, own, deck, pair, poses, SAMPLES // samples, dealt, taken)
+
+
+def _scores(
+    state: BatchState,
+    b: Ints,
+    n: Ints,
+    own: Ints,
+    deck: Ints,
+    pair: tuple[Ints, Ints],
+    poses: tuple[Floats, Floats, Floats],
+    weight: int,
+    dealt: npt.NDArray[np.float32],
+    taken: npt.NDArray[np.float32],
+) -> None:
+    """:func:`_pairs`' sums for the pairs (planner ``pv``, enemy slot ``pm``) =
+    ``pair`` whose enemies' plausible poses are ``poses`` (P, M, 3), each sample
+    counted ``weight`` times."""
+    spec = state.spec
+    seqs = sequences(spec)
+    pv, pm = pair
+    ex, ey, eh = poses
+    tb = b[pv]
     # ... seen from each planner's start pose, in the table's cells (M, P, 3)
     sx, sy, sh = (a[b, n][pv][:, None, None] for a in (state.x, state.y, state.heading))
     rad = np.radians(sh)
@@ -264,7 +293,8 @@ def _pairs(
     res_me = state.resistance[b, n][pv]
     their_odds = [odds(spec, np.maximum(theirs[:, w], 0), res_me) for w in (0, 1)]
     aimed = [state.aim[b, n][pv, w] == pm for w in (0, 1)]
-    rays = foes.ray_reach(state, b)[pv, pm]
+    ray_at = np.flatnonzero(state.tripod[tb, pm])
+    ray_cards = _ray_cards(state, b, n, own, pv, pm, ray_at) if len(ray_at) else None
     shots = (
         (shot_table.MINE_FRONT, 0, True),
         (shot_table.MINE_REAR, 1, True),
@@ -276,7 +306,7 @@ def _pairs(
         enemies = (rx[..., p, None], ry[..., p, None], rh[..., p, None])
         if p == 0:  # the first card's poses, then each plan's
             code = _codes(table, *enemies, first_moves)  # (M, P, C)
-            code = code.reshape(SAMPLES, -1).take(first, axis=1)
+            code = code.reshape(len(ex[0]), -1).take(first, axis=1)
         else:
             code = _codes(table, *enemies, own_moves[:, p])  # (M, P, K)
         for which, w, my_shot in shots:
@@ -285,10 +315,12 @@ def _pairs(
             if not usable.any():
                 continue
             cards = table.cards[which].take(code)
-            if not my_shot and w == 0 and (rays > 0).any():
-                cards = _rays(state, b, n, own, pv, pm, rays, p, cards)
+            if not my_shot and w == 0 and ray_cards is not None:
+                cards[:, ray_at] = ray_cards[p][None]
             points, nonzero = my_odds[w] if my_shot else their_odds[w]
             count = cards.sum(axis=0)  # (P, K): cards summed over the enemy's samples
+            if weight != 1:
+                count *= weight
             value = count * points[:, None].astype(np.float32)
             if spec.aim_bonus:
                 # +1 a card when the weapon fired at the same target in the phase before
@@ -296,6 +328,8 @@ def _pairs(
                 before = prev.get(which) if p > 0 else None
                 if before is not None:
                     bonus = (cards * before).sum(axis=0)
+                    if weight != 1:
+                        bonus *= weight
                     value += bonus * nonzero[:, None].astype(np.float32)
                 elif p == 0 and my_shot:
                     value += count * (nonzero * aimed[w])[:, None].astype(np.float32)
@@ -342,34 +376,52 @@ def _codes(
     return out
 
 
-def _rays(
-    state: BatchState,
-    b: Ints,
-    n: Ints,
-    own: Ints,
-    pv: Ints,
-    pm: Ints,
-    rays: Floats,
-    p: int,
-    cards: npt.NDArray[np.float32],
+def _ray_cards(
+    state: BatchState, b: Ints, n: Ints, own: Ints, pv: Ints, pm: Ints, at: Ints
 ) -> npt.NDArray[np.float32]:
-    """``cards`` (M, P, K) of the enemies' first weapons with the tripods' heat-rays
-    (``rays`` (P,) > 0: how far each reaches) as one card when a sample point of the
-    planner's base at phase ``p`` is within that distance of the tripod's centre, all
-    round."""
+    """(3, A, K) for the pairs ``at`` (A,) whose enemy is a tripod: per phase, one card
+    of its heat-ray when a sample point of the planner's base (centre and corners) after
+    each own plan is within the ray's reach (:func:`foes.ray_reach`) of the tripod's
+    centre, all round (it stands where it is).
+
+    Measured in the base's own frame after each card: the tripod's centre (tx, ty) seen
+    from there is the start pose's view of it less the plan's rigid move, turned; the
+    nearest corner is then (|tx| - length/2, |ty| - width/2) away, the centre (tx, ty)."""
     spec = state.spec
     seqs = sequences(spec)
-    at = np.flatnonzero(rays > 0)
-    v = pv[at]
-    deck = spec.type_deck[state.type[b[v], n[v]]]
-    sx, sy, sh = (a[b[v], n[v]][:, None] for a in (state.x, state.y, state.heading))
-    fx, fy, fh = (a[..., p] for a in placed(seqs, deck[:, None], own[v], sx, sy, sh))
-    px, py = sample_points(spec, fx, fy, fh)
-    tx, ty = (a[b[v], pm[at]][:, None, None] for a in (state.x, state.y))
-    d2 = ((px - tx) ** 2 + (py - ty) ** 2).min(axis=-1)
-    out = cards.copy()
-    out[:, at] = (d2 <= rays[at, None] ** 2).astype(np.float32)[None]
+    v, m = pv[at], pm[at]
+    vb, vn = b[v], n[v]
+    reach = foes.ray_reach(state, b)[v, m][:, None]
+    rad = np.radians(state.heading[vb, vn])
+    c, s = np.cos(rad)[:, None], np.sin(rad)[:, None]
+    dx = (state.x[b[v], m] - state.x[vb, vn])[:, None]
+    dy = (state.y[b[v], m] - state.y[vb, vn])[:, None]
+    sx, sy = dx * c + dy * s, dy * c - dx * s  # the tripod in the start pose's frame
+    flat = spec.type_deck[state.type[vb, vn]][:, None] * seqs.width + own[v]
+    half_l, half_w = spec.base_length / 2.0, spec.base_width / 2.0
+    rigid = _rigid(spec)
+    out = np.zeros((3, len(at), own.shape[1]), dtype=np.float32)
+    for p in range(3):
+        fwd, lft, cos_t, sin_t = (a.take(flat) for a in rigid[p])
+        ex, ey = sx - fwd, sy - lft
+        tx, ty = ex * cos_t + ey * sin_t, ey * cos_t - ex * sin_t
+        cx, cy = np.abs(tx) - half_l, np.abs(ty) - half_w
+        d2 = np.minimum(tx * tx + ty * ty, cx * cx + cy * cy)
+        out[p] = d2 <= reach * reach
     return out
+
+
+@lru_cache(maxsize=8)
+def _rigid(spec: Spec) -> tuple[tuple[Floats, Floats, Floats, Floats], ...]:
+    """Per phase, each triple's move from the start pose (flat index ``deck * T +
+    triple``): the centre dot along and across the start heading (cm), the cosine and
+    sine of the turn."""
+    seqs = sequences(spec)
+    out = []
+    for p in range(3):
+        rad = np.radians(seqs.turn[..., p]).reshape(-1)
+        out.append((seqs.forward_by_phase[p], seqs.left_by_phase[p], np.cos(rad), np.sin(rad)))
+    return tuple(out)
 
 
 POLICIES["easy"] = easy_plans

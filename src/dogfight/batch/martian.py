@@ -46,7 +46,7 @@ from dogfight.batch import special
 from dogfight.batch.aim import odds, sample_points
 from dogfight.batch.easy import easy_plans
 from dogfight.batch.plan_kinds import kind
-from dogfight.batch.policies import POLICIES, best_tier_pick, placed, sequences
+from dogfight.batch.policies import POLICIES, best_tier_draws, placed, sequences
 from dogfight.batch.scenario import EDGES, OBJECTIVES_AND_EXIT
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState
@@ -68,6 +68,9 @@ BEYOND = 20.0
 ARC_WIDER = 5.0
 """Degrees the bot widens each side of a projector's arc beyond the ruler's tilt."""
 SOUTH, NORTH, WEST, EAST = (EDGES.index(e) for e in ("south", "north", "west", "east"))
+STILL_BONUS = np.array([60.0, 57.0, 54.0, 0.0])
+"""The bonus for standing still on the objective first in phase 0, 1, 2 (60 less 3 a
+phase of waiting), and never (index -1)."""
 
 
 @lru_cache(maxsize=64)
@@ -221,13 +224,13 @@ def _plan(
         out = ((x < MARGIN) & (edge != WEST)) | ((x > spec.width - MARGIN) & (edge != EAST))
         out |= ((y < MARGIN) & (edge != SOUTH)) | ((y > spec.height - MARGIN) & (edge != NORTH))
         every = len(one) == len(w.cards)  # the last phase: every sequence its own
-        off |= out if every else out[:, of]
+        off |= out if every else out.take(of, axis=1)
         # standing still on the objective (measured on the standing still cards only)
         still = np.flatnonzero(stand[one, p])
         dx, dy = x[:, still] - gx, y[:, still] - gy
         here = np.zeros(x.shape, dtype=np.bool_)
         here[:, still] = (dx * dx + dy * dy <= radius * radius) & aiming
-        on.append(here if every else here[:, of])
+        on.append(here if every else here.take(of, axis=1))
     # the first phase it stands still on the objective
     first = np.select(on, [0, 1, 2], -1)
     # the terms that do not look at the airplane
@@ -235,7 +238,7 @@ def _plan(
     score = np.where(legal, -OFF_TABLE * off, -np.inf)
     dx, dy = x - gx, y - gy
     score -= goal.active[:, None] * np.sqrt(dx * dx + dy * dy)
-    score += np.where(first >= 0, 60.0 - 3.0 * np.maximum(first, 0), 0.0)
+    score += STILL_BONUS[first]
     length = float(tri.type_ray_length[t])
     if (~goal.active & seen).any():
         px, py = state.x[b, plane], state.y[b, plane]
@@ -306,17 +309,14 @@ def _plan(
 def plausible(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random.Generator) -> Ints:
     """(A, count) plans (triple indexes) of airplanes (b, n), each uniform among its
     legal plans of the best safety tier that its damage allows (``threats.airplane_enemy``'s
-    picks, drawn with replacement): :func:`policies.best_tier_pick` for ``count`` copies
-    of each airplane at once."""
+    picks, drawn with replacement): :func:`policies.best_tier_draws`, ``count`` copies
+    of each airplane."""
     spec = state.spec
     deck = spec.type_deck[state.type[b, n]]
     kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
     forbid, need = special.needs(state, b, n)
-    x, y, h = (np.repeat(a[b, n], count) for a in (state.x, state.y, state.heading))
-    d, k, f, nd = (np.repeat(a, count) for a in (deck, kinds, forbid, need))
-    picks = best_tier_pick(spec, sequences(spec), d, k, x, y, h, rng, f, nd)
-    out: Ints = picks.reshape(len(b), count)
-    return out
+    x, y, h = state.x[b, n], state.y[b, n], state.heading[b, n]
+    return best_tier_draws(spec, sequences(spec), deck, kinds, x, y, h, rng, count, forbid, need)
 
 
 def _threats(

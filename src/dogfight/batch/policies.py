@@ -257,21 +257,53 @@ def best_tier_pick(
     """
     if forbid is None or need is None:
         forbid = need = np.zeros(len(deck), dtype=np.int64)
-    out = np.zeros(len(deck), dtype=np.int64)
-    for d, r, start, pairs in _chunks(spec, deck, x, y, h):
-        ask = (d, kinds[r], forbid[r], need[r])
-        found, pick = _certified(spec, seqs, ask, start, pairs, rng)
-        out[r[found]] = pick[found]
-        rest = np.flatnonzero(~found)
-        if len(rest) == 0:
-            continue
-        start = tuple(a[rest] for a in start)  # type: ignore[assignment]
-        pairs = tuple(a[rest] for a in pairs)  # type: ignore[assignment]
-        sub = r[rest]
-        best = _best_of(spec, seqs, (d, kinds[sub], forbid[sub], need[sub]), start, pairs)
-        keys = np.where(best, rng.random(best.shape), -1.0)
-        out[sub] = keys.argmax(axis=1)
+    out: Ints = best_tier_draws(spec, seqs, deck, kinds, x, y, h, rng, 1, forbid, need)[:, 0]
     return out
+
+
+def best_tier_draws(
+    spec: Spec,
+    seqs: Sequences,
+    deck: Ints,
+    kinds: Ints,
+    x: Floats,
+    y: Floats,
+    h: Floats,
+    rng: np.random.Generator,
+    copies: int,
+    forbid: Ints,
+    need: Ints,
+) -> Ints:
+    """(V, copies) picks per airplane, each drawn as :func:`best_tier_pick` draws one,
+    independently: the picks of :func:`best_tier_pick` for every airplane repeated
+    ``copies`` times (``np.repeat``), from the same draws of ``rng``.
+
+    The copies are drawn by deck, :data:`TIER_CHUNK` at a time; an airplane's start and
+    its pairs of first cards are measured once for all its copies."""
+    out = np.zeros(len(deck) * copies, dtype=np.int64)
+    for d in np.unique(deck).tolist():
+        airplanes = np.flatnonzero(deck == d)
+        ask = (d, kinds[airplanes], forbid[airplanes], need[airplanes])
+        measured = _measured(spec, ask, x[airplanes], y[airplanes], h[airplanes])
+        start, pairs, _ = measured
+        whose = np.repeat(np.arange(len(airplanes)), copies)  # the airplane of each copy
+        slots = (airplanes[:, None] * copies + np.arange(copies)).reshape(-1)
+        for first in range(0, len(whose), TIER_CHUNK):
+            mine = whose[first : first + TIER_CHUNK]
+            found, pick = _certified(spec, seqs, ask, measured, mine, rng)
+            rest = mine[~found]
+            if len(rest):
+                best = _best_of(
+                    spec,
+                    seqs,
+                    (d, kinds[airplanes[rest]], forbid[airplanes[rest]], need[airplanes[rest]]),
+                    tuple(a[rest] for a in start),  # type: ignore[arg-type]
+                    tuple(a[rest] for a in pairs),  # type: ignore[arg-type]
+                )
+                keys = np.where(best, rng.random(best.shape), -1.0)
+                pick[~found] = keys.argmax(axis=1)
+            out[slots[first : first + TIER_CHUNK]] = pick
+    return out.reshape(len(deck), copies)
 
 
 def best_tier_picks(
@@ -311,9 +343,32 @@ def _chunks(
         rows = np.flatnonzero(deck == d)
         for first in range(0, len(rows), TIER_CHUNK):
             r = rows[first : first + TIER_CHUNK]
-            rad = np.radians(h[r])[:, None]
-            start = (x[r][:, None], y[r][:, None], np.cos(rad), np.sin(rad))
+            start = _start(x[r], y[r], h[r])
             yield d, r, start, _pair_tiers(spec, prefixes(spec, d), start)
+
+
+def _start(x: Floats, y: Floats, h: Floats) -> Start:
+    """The :data:`Start` of airplanes at poses (A,)."""
+    rad = np.radians(h)[:, None]
+    return x[:, None], y[:, None], np.cos(rad), np.sin(rad)
+
+
+def _measured(
+    spec: Spec, ask: tuple[int, Ints, Ints, Ints], x: Floats, y: Floats, h: Floats
+) -> Measured:
+    """The starts, pairs' tiers and bounds of airplanes of deck ``ask[0]`` at poses
+    (A,), measured :data:`TIER_CHUNK` at a time (the arrays of a chunk stay in the
+    processor's cache)."""
+    d, kinds, forbid, need = ask
+    count, size = len(x), len(prefixes(spec, d).pair_start)
+    start = np.zeros((4, count, 1))
+    pairs = np.zeros((3, count, size), dtype=np.bool_)
+    bound = np.zeros(count, dtype=np.int64)
+    for _, r, part, tiers in _chunks(spec, np.full(count, d), x, y, h):
+        start[:, r] = part
+        pairs[:, r] = tiers
+        bound[r] = _bound(tiers, _allowed_pairs(spec, (d, kinds[r], forbid[r], need[r])))
+    return (start[0], start[1], start[2], start[3]), (pairs[0], pairs[1], pairs[2]), bound
 
 
 def _best_of(
@@ -394,8 +449,8 @@ def _pair_tiers(spec: Spec, pre: Prefixes, start: Start) -> PairTiers:
     """What the first two phases of every pair of first cards do (:data:`PairTiers`)."""
     on0, safe0 = _kept(spec, start, pre.forward1, pre.left1)
     on1, safe1 = _kept(spec, start, pre.forward2, pre.left2)
-    kept0 = on0[:, pre.pair_first]
-    return kept0, kept0 & on1, safe0[:, pre.pair_first] & safe1
+    kept0 = on0.take(pre.pair_first, axis=1)
+    return kept0, kept0 & on1, safe0.take(pre.pair_first, axis=1) & safe1
 
 
 def _bound(pairs: PairTiers, ok: Bools) -> Ints:
@@ -424,32 +479,41 @@ def _pairs_allowed(spec: Spec, d: int, key: int) -> Bools:
     return out
 
 
-def _certified(
-    spec: Spec,
-    seqs: Sequences,
-    ask: tuple[int, Ints, Ints, Ints],
-    start: Start,
-    pairs: PairTiers,
-    rng: np.random.Generator,
-) -> tuple[Bools, Ints]:
-    """(A,) whether one of the rounds of :data:`CERTIFY` uniform draws of a triple of
-    deck ``d`` found a legal plan the damage allows of the airplane's :func:`_bound`
-    tier (then the best tier), and the first such draw (``ask``: the deck, and per
-    airplane the kind of its previous maneuver, what the damage forbids and needs)."""
+def _allowed_pairs(spec: Spec, ask: tuple[int, Ints, Ints, Ints]) -> Bools:
+    """(A, P) :func:`_pairs_allowed` of each airplane (``ask``: as :func:`_certified`'s)."""
     d, kinds, forbid, need = ask
     key = kinds * 1024 + forbid * 32 + need
     combos, inverse = np.unique(key, return_inverse=True)
     allowed = np.stack([_pairs_allowed(spec, d, k) for k in combos.tolist()])
-    bound = _bound(pairs, allowed[inverse.reshape(-1)])
-    found = np.zeros(len(kinds), dtype=np.bool_)
-    out = np.zeros(len(kinds), dtype=np.int64)
-    todo = np.flatnonzero(bound >= 0)
+    out: Bools = allowed[inverse.reshape(-1)]
+    return out
+
+
+Measured = tuple[Start, PairTiers, Ints]
+"""Airplanes' starts, their pairs' tiers and the tier those bound (:func:`_bound`)."""
+
+
+def _certified(
+    spec: Spec,
+    seqs: Sequences,
+    ask: tuple[int, Ints, Ints, Ints],
+    measured: Measured,
+    who: Ints,
+    rng: np.random.Generator,
+) -> tuple[Bools, Ints]:
+    """(W,) for the airplanes ``who`` (W,) (rows of ``ask`` and ``measured``; an
+    airplane may stand there more than once, each drawing on its own): whether one of
+    the rounds of :data:`CERTIFY` uniform draws of a triple of deck ``d`` found a legal
+    plan the damage allows of the airplane's :func:`_bound` tier (then the best tier),
+    and the first such draw (``ask``: the deck, and per airplane the kind of its
+    previous maneuver, what the damage forbids and needs)."""
+    found = np.zeros(len(who), dtype=np.bool_)
+    out = np.zeros(len(who), dtype=np.int64)
+    todo = np.flatnonzero(measured[2][who] >= 0)
     for draws in CERTIFY:
         if len(todo) == 0:
             break
-        mine = (tuple(a[todo] for a in start), tuple(a[todo] for a in pairs), bound[todo])
-        ask = (d, kinds[todo], forbid[todo], need[todo])
-        hit, pick = _draw_bound(spec, seqs, ask, mine, draws, rng)  # type: ignore[arg-type]
+        hit, pick = _draw_bound(spec, seqs, ask, measured, who[todo], draws, rng)
         found[todo[hit]] = True
         out[todo[hit]] = pick[hit]
         todo = todo[~hit]
@@ -460,26 +524,29 @@ def _draw_bound(
     spec: Spec,
     seqs: Sequences,
     ask: tuple[int, Ints, Ints, Ints],
-    airplanes: tuple[Start, PairTiers, Ints],
+    measured: Measured,
+    who: Ints,
     draws: int,
     rng: np.random.Generator,
 ) -> tuple[Bools, Ints]:
-    """One round of :func:`_certified`'s draws for airplanes (starts, pairs' tiers,
-    bounds)."""
+    """One round of :func:`_certified`'s draws for airplanes ``who``."""
     d, kinds, forbid, need = ask
-    start, pairs, bound = airplanes
+    start, pairs, bound = measured
     pre = prefixes(spec, d)
-    t = int(seqs.count[d])
-    pick = (rng.random((len(kinds), draws)) * t).astype(np.int64)
-    rows = np.arange(len(kinds))[:, None]
-    pair = pre.pair[pick]
-    kept0, two, safe01 = (a[rows, pair] for a in pairs)
-    on2, safe2 = _kept(spec, start, seqs.forward[d, pick, 2], seqs.left[d, pick, 2])
+    t, width = int(seqs.count[d]), seqs.width
+    pick = (rng.random((len(who), draws)) * t).astype(np.int64)
+    at = who[:, None] * len(pre.pair_start) + pre.pair.take(pick)
+    kept0, two, safe01 = (a.reshape(-1).take(at) for a in pairs)
+    flat = d * width + pick
+    mine = tuple(a[who] for a in start)
+    f, lft = seqs.forward_by_phase[2].take(flat), seqs.left_by_phase[2].take(flat)
+    on2, safe2 = _kept(spec, mine, f, lft)  # type: ignore[arg-type]
     tier = np.where(safe01 & safe2, 5, kept0.astype(np.int64) + two + (two & on2))
-    ok = seqs.legal[d, kinds[:, None], pick]
-    ok &= special.allowed(seqs.feature[d, pick], forbid[:, None], need[:, None])
-    ok &= tier == bound[:, None]
-    return ok.any(axis=1), pick[rows[:, 0], ok.argmax(axis=1)]
+    ok = seqs.legal_flat.take((d * seqs.legal.shape[1] + kinds[who][:, None]) * width + pick)
+    feature = seqs.feature.reshape(-1).take(flat)
+    ok &= special.allowed(feature, forbid[who][:, None], need[who][:, None])
+    ok &= tier == bound[who][:, None]
+    return ok.any(axis=1), pick[np.arange(len(who)), ok.argmax(axis=1)]
 
 
 def _tiers(spec: Spec, seqs: Sequences, d: int, start: Start, pairs: PairTiers) -> Ints:
@@ -488,7 +555,7 @@ def _tiers(spec: Spec, seqs: Sequences, d: int, start: Start, pairs: PairTiers) 
     pre = prefixes(spec, d)
     t = int(seqs.count[d])
     kept0, two, safe01 = pairs
-    out: Ints = (kept0.astype(np.int64) + two)[:, pre.pair]
+    out: Ints = (kept0.astype(np.int64) + two).take(pre.pair, axis=1)
     live = np.flatnonzero(two.any(axis=1))  # elsewhere the pairs settle every tier
     if len(live) == 0:
         return out
@@ -497,7 +564,9 @@ def _tiers(spec: Spec, seqs: Sequences, d: int, start: Start, pairs: PairTiers) 
         two, safe01 = two[live], safe01[live]
     on2, safe2 = _kept(spec, start, seqs.forward[d, :t, 2], seqs.left[d, :t, 2])
     pair = pre.pair
-    out[live] = np.where(safe01[:, pair] & safe2, 5, out[live] + (two[:, pair] & on2))
+    # (take along an axis: C-ordered results, which the products below run over fastest)
+    both = safe01.take(pair, axis=1) & safe2
+    out[live] = np.where(both, 5, out[live] + (two.take(pair, axis=1) & on2))
     return out
 
 
