@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dogfight.bots import threats
+from dogfight.bots.plane_choice import _best
 from dogfight.bots.plane_planner import (
     _LEVEL,
     Runs,
-    _best,
     _end_position,
     _escapes,
     _prefixes,
@@ -514,7 +514,8 @@ def test_a_predictor_puts_its_share_on_what_it_would_fly_in_the_enemys_seat() ->
     predictor's own planning of the enemy ranks first."""
     from dataclasses import replace
 
-    from dogfight.bots.plane_planner import HARD, _enemy_airplane_model, plan_airplane
+    from dogfight.bots.plane_choice import _enemy_airplane_model, plan_airplane
+    from dogfight.bots.plane_planner import HARD
 
     state = build(duel_situation(), CATALOG, 0)
     me, enemy = state.vehicles["allied"], state.vehicles["central"]

@@ -41,7 +41,8 @@ import numpy as np
 from dogfight.bots.base import Explanation, Observation, register
 from dogfight.bots.heap import keep_heap_top
 from dogfight.bots.invasion import aim_drops, nearest_enemy
-from dogfight.bots.plane_planner import EASY, HARD, Level, plan_airplane
+from dogfight.bots.plane_choice import plan_airplane
+from dogfight.bots.plane_planner import EASY, HARD, Level
 from dogfight.bots.sampling import random_airplane_plan, random_seen_airplane_plan, random_tripod
 from dogfight.bots.tripod_planner import facing_projector, plan_tripod, predict
 from dogfight.bots.view import (
