@@ -43,7 +43,9 @@ def test_the_why_of_a_computer_seat_is_logged_once_the_turn_is_over(tmp_path: Pa
         )
         assert posted.status_code == 200, posted.text
         view = c.get(seat_url(game, seat), headers=headers(token)).json()
-        assert view["stage"]["turn"] == 2 or view["game"]["over"]
+        # a game may end in its first turn (each server game draws its own seed): its
+        # stage is then "over", with no turn
+        assert view["game"]["over"] or view["stage"]["turn"] == 2
         [why] = _explained(view)
         assert why["vehicle"] == "albatros" and why["turn"] == 1 and why["bot"] == "hard"
         assert len(why["plans"]) == 3
