@@ -134,6 +134,21 @@ def test_the_shipped_weights_load() -> None:
     assert SHIPPED.stat().st_size <= 1_000_000
 
 
+def test_dogfight_train_s_defaults_are_the_shipped_recipe() -> None:
+    """`dogfight train --seed 1` writes the shipped file again (issue 33: "`dogfight train
+    --seed S` reproduces it"): the training's defaults are its recipe."""
+    recipe = load(SHIPPED).recipe
+    assert recipe is not None
+    plan = Training()
+    assert (plan.generations, plan.population, plan.games, plan.minutes) == (
+        recipe.generations,
+        recipe.population,
+        recipe.games,
+        recipe.minutes,
+    )
+    assert json.loads(SHIPPED.read_text())["progress"][-1]["generation"] == recipe.generations
+
+
 @pytest.mark.parametrize(
     ("case", "expected"),
     [

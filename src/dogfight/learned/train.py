@@ -129,9 +129,9 @@ class Plan:
     """What a training run does."""
 
     seed: int = 0
-    generations: int = 30
-    population: int = 8
-    games: int = 80
+    generations: int = 60
+    population: int = 6
+    games: int = 96
     minutes: float = 120.0
     check_every: int = 10
     check_games: int = 200
