@@ -11,7 +11,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-import numpy.typing as npt
 
 from dogfight.batch.tripod_spec import TripodSpec, build_tripod_spec
 from dogfight.catalog.models import (
@@ -23,13 +22,12 @@ from dogfight.catalog.models import (
     Symbol,
 )
 from dogfight.errors import DataError
+from dogfight.rules.arrays import Bools as Bools
+from dogfight.rules.arrays import Floats as Floats
+from dogfight.rules.arrays import Ints as Ints
 from dogfight.rules.context import Rules
 from dogfight.rules.standard import TRIPOD_ONLY
 from dogfight.rules.ww2 import scale
-
-Floats = npt.NDArray[np.float64]
-Ints = npt.NDArray[np.int64]
-Bools = npt.NDArray[np.bool_]
 
 SYMBOLS = list(Symbol)
 STRAIGHT = SYMBOLS.index(Symbol.STRAIGHT)
@@ -46,6 +44,7 @@ RUDDER_LEFT_BIT, RUDDER_RIGHT_BIT, OBSERVER_BIT, ENGINE_BIT, SMOKE_BIT, FIRE_BIT
 GYROSCOPE_BIT, REVERSE_BIT, SMOKE_GENERATOR_BIT, CIRCUITS_BIT, TOPPLED_BIT, BATTERIES_BIT = (
     1 << k for k in range(6, 12)
 )
+
 _SPECIAL_BITS = {
     Special.RUDDER_LEFT: RUDDER_LEFT_BIT,
     Special.RUDDER_RIGHT: RUDDER_RIGHT_BIT,

@@ -13,17 +13,15 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
-import numpy.typing as npt
 
 from dogfight.catalog.models import TripodSymbol
 from dogfight.errors import DataError
 from dogfight.geometry.hexbase import Side, hexagon
 from dogfight.geometry.pose import Pose
+from dogfight.rules.arrays import Bools as Bools
+from dogfight.rules.arrays import Floats as Floats
+from dogfight.rules.arrays import Ints as Ints
 from dogfight.rules.context import Rules
-
-Floats = npt.NDArray[np.float64]
-Ints = npt.NDArray[np.int64]
-Bools = npt.NDArray[np.bool_]
 
 TRIPOD_SYMBOLS = list(TripodSymbol)
 MOVE = TRIPOD_SYMBOLS.index(TripodSymbol.MOVE)

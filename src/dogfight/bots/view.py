@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from dogfight.catalog.loader import Catalog
 from dogfight.catalog.models import (
@@ -42,6 +41,9 @@ from dogfight.catalog.models import (
     TripodDeck,
 )
 from dogfight.geometry.pose import Pose
+from dogfight.rules.arrays import Bools as Bools
+from dogfight.rules.arrays import Floats as Floats
+from dogfight.rules.arrays import Ints as Ints
 from dogfight.rules.clocks import clock_for
 from dogfight.rules.context import Rules
 from dogfight.rules.engine import allowed_symbols
@@ -49,10 +51,6 @@ from dogfight.rules.missions import targets_of
 from dogfight.rules.plans import BASIC, Flown, Plan, Restrictions, card_problem, plan_problems
 from dogfight.rules.standard import AIRPLANE_ONLY, TRIPOD_ONLY
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
-
-Floats = npt.NDArray[np.float64]
-Ints = npt.NDArray[np.int64]
-Bools = npt.NDArray[np.bool_]
 
 Observation = Mapping[str, Any]
 

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
-import numpy.typing as npt
 
 from dogfight.geometry.frozen import fast_init
 from dogfight.geometry.hexbase import Side
@@ -34,11 +33,10 @@ from dogfight.geometry.reach import (
 )
 from dogfight.geometry.shapes import EPSILON, Polygon, convex_overlap, nearest_point
 from dogfight.geometry.sides import REAR, side_towards
+from dogfight.rules.arrays import Bools as Bools
+from dogfight.rules.arrays import Floats as Floats
+from dogfight.rules.arrays import Ints as Ints
 from dogfight.rules.state import GameState, Vehicle
-
-Floats = npt.NDArray[np.float64]
-Ints = npt.NDArray[np.int64]
-Bools = npt.NDArray[np.bool_]
 
 
 @fast_init
