@@ -32,10 +32,13 @@ def batch_learned_plans(
     template = state.referee
     if template is None:
         raise DataError("batch", "bots", "learned", "a batch made from referee states")
-    bot = LearnedBot(current())
+    weights = current()
     spec = state.spec
     sides = state.side[b, n]
     for table, side in sorted(set(zip(b.tolist(), sides.tolist(), strict=True))):
+        # a bot of its own per table and side: what a bot remembers of the game it plays
+        # (its status tracker) must not carry over to another table's
+        bot = LearnedBot(weights)
         game = to_state(state, table, template)
         names = state.names[table]
         slots = [k for k in range(state.slots) if state.present[table, k]]
