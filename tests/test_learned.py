@@ -4,14 +4,13 @@ observation alone; its weights files are checked; a short training run improves 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_simulate import dogfight
 
 from dogfight import ENGINE_VERSION
 from dogfight.batch.compare import MATCHUPS
@@ -185,49 +184,29 @@ def test_bad_weights_files_are_refused(tmp_path: Path, case: str, expected: str)
     assert str(path) in str(caught.value)
 
 
-def test_bad_weights_on_the_command_line_exit_2(tmp_path: Path) -> None:
+def test_bad_weights_on_the_command_line_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`dogfight train --weights` and the environment variable: one message naming
     the file, exit status 2, no traceback."""
     bad = tmp_path / "bad.json"
     bad.write_text("{")
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "dogfight",
-            "train",
-            "--weights",
-            str(bad),
-            "--out",
-            str(tmp_path / "out.json"),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    run = dogfight("train", "--weights", str(bad), "--out", str(tmp_path / "out.json"))
     assert run.returncode == 2, run.stderr
     assert str(bad) in run.stderr and "Traceback" not in run.stderr
     assert not (tmp_path / "out.json").exists()
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "dogfight",
-            "simulate",
-            "duel",
-            "--engine",
-            "batch",
-            "--bots",
-            "allies=learned",
-            "--games",
-            "4",
-            "--out",
-            str(tmp_path / "sim"),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**__import__("os").environ, "DOGFIGHT_LEARNED_WEIGHTS": str(tmp_path / "none.json")},
+    monkeypatch.setenv("DOGFIGHT_LEARNED_WEIGHTS", str(tmp_path / "none.json"))
+    run = dogfight(
+        "simulate",
+        "duel",
+        "--engine",
+        "batch",
+        "--bots",
+        "allies=learned",
+        "--games",
+        "4",
+        "--out",
+        str(tmp_path / "sim"),
     )
     assert run.returncode == 2, run.stderr
     assert "none.json" in run.stderr and "Traceback" not in run.stderr
@@ -278,27 +257,19 @@ def test_simulate_plays_the_learned_bot_in_both_engines(tmp_path: Path) -> None:
     `--bots learned` write their results."""
     for engine in ("batch", "local"):
         out = tmp_path / engine
-        run = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "dogfight",
-                "simulate",
-                "duel",
-                "--engine",
-                engine,
-                "--bots",
-                "allies=learned",
-                "--games",
-                "6",
-                "--workers",
-                "1",
-                "--out",
-                str(out),
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
+        run = dogfight(
+            "simulate",
+            "duel",
+            "--engine",
+            engine,
+            "--bots",
+            "allies=learned",
+            "--games",
+            "6",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
         )
         assert run.returncode == 0, run.stderr
         assert json.loads((out / "results.json").read_text())["summary"]["games"] == 6
@@ -311,30 +282,9 @@ def test_ww2_airplanes_are_flown_by_the_batch_and_as_hard_by_the_referee(
     refused); the referee's bot flies WW2 airplanes as the hard bot does."""
     ww2 = str(Path(__file__).parents[1] / "examples" / "ww2-duel.json")
     common = ["--bots", "raf=learned", "--games", "2", "--workers", "1"]
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "dogfight",
-            "simulate",
-            ww2,
-            "--engine",
-            "batch",
-            *common,
-            "--out",
-            str(tmp_path / "batch"),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    run = dogfight("simulate", ww2, "--engine", "batch", *common, "--out", str(tmp_path / "batch"))
     assert run.returncode == 0, run.stderr
     results = json.loads((tmp_path / "batch" / "results.json").read_text())
     assert results["config"]["bots"]["raf"] == "learned"
-    run = subprocess.run(
-        [sys.executable, "-m", "dogfight", "simulate", ww2, *common, "--out", str(tmp_path / "r")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    run = dogfight("simulate", ww2, *common, "--out", str(tmp_path / "r"))
     assert run.returncode == 0, run.stderr
