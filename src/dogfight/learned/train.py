@@ -76,15 +76,19 @@ def play_duels(task: Task) -> tuple[int, int]:
     catalog = load_catalog(data)
     situation = duel_situation(*matchup)
     them = SIDES[0][1] if me == SIDES[0][0] else SIDES[0][0]
+    mine = Weights.of(vector)
+    theirs = None if isinstance(opponent, str) else Weights.of(opponent)
+    named = {them: opponent} if isinstance(opponent, str) else {}
     wins = decided = 0
     for i in range(games):
-        made = {me: LearnedBot(Weights.of(vector))}
-        if not isinstance(opponent, str):
-            made[them] = LearnedBot(Weights.of(opponent))
+        # fresh bots each game: a bot remembers the game it plays
+        made = {me: LearnedBot(mine)}
+        if theirs is not None:
+            made[them] = LearnedBot(theirs)
         result = play_game(
             situation,
             catalog,
-            {them: opponent if isinstance(opponent, str) else "hard"},
+            named,
             np.random.SeedSequence([seed, i]),
             i,
             MAX_TURNS,
