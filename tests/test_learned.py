@@ -20,9 +20,11 @@ from dogfight.bots.view import airplane_sequences
 from dogfight.catalog.loader import Catalog
 from dogfight.errors import DataError
 from dogfight.geometry.pose import Pose
+from dogfight.learned import duels
+from dogfight.learned.duels import Record, against
 from dogfight.learned.policy import level_of
 from dogfight.learned.train import Plan as Training
-from dogfight.learned.train import against, train
+from dogfight.learned.train import train
 from dogfight.learned.weights import NAMES, SHIPPED, Weights, current, load
 from dogfight.rules.observation import observe, side_seat
 from dogfight.rules.plans import Flown, Plan
@@ -231,13 +233,28 @@ def test_a_short_training_run_improves_the_win_rate_against_random(catalog: Cata
     enemy not predicted), two seeded generations of the evolution strategy win more
     refereed duels against the random bot; the same seed trains the same weights."""
     poor = Weights.of([0.0, 10.0, 10.0, 0.0, 20.0, 0.45, 0.6, 0.0, 0.0])
-    wins, decided = against(catalog, poor, 40, 9, "random")
+    before = _total(against(catalog, poor, 20, 9, "random"))
     plan = Training(3, generations=2, population=4, games=8, check_every=0, workers=1)
     trained = train(catalog, plan, lambda _: None, poor)
-    won, settled = against(catalog, trained, 40, 9, "random")
-    assert won / settled >= wins / decided + 0.1, ((wins, decided), (won, settled))
+    after = _total(against(catalog, trained, 20, 9, "random"))
+    assert after.wins / after.decided >= before.wins / before.decided + 0.1, (before, after)
     again = train(catalog, plan, lambda _: None, poor)
     assert again.vector() == trained.vector()
+
+
+def test_duels_split_for_the_workers_are_the_same_games(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A side's games split into tasks of any size are the same games: game ``i`` draws
+    from its own seed whichever task plays it."""
+    whole = against(catalog, "random", 5, 4, "random")
+    monkeypatch.setattr(duels, "CHUNK", 2)
+    assert against(catalog, "random", 5, 4, "random") == whole
+    assert sum(r.decided for r in whole.values()) > 0
+
+
+def _total(sides: dict[str, Record]) -> Record:
+    return sides["allies"] + sides["central"]
 
 
 def test_the_bench_figures_of_the_learned_bot(catalog: Catalog) -> None:
@@ -246,9 +263,12 @@ def test_the_bench_figures_of_the_learned_bot(catalog: Catalog) -> None:
     from dogfight.bench.bots import batched_duels_per_cpu_second, learned_against
 
     report = learned_against(catalog, 4, workers=1)
-    for side in ("allies", "central"):
-        got = report[side]
+    for got in (report[side] for side in ("allies", "central")):
         assert got["decided"] <= 4 and got["ci95"][0] <= got["share"] <= got["ci95"][1]
+    for got in report["hard_against_itself"].values():  # the seats' own weight
+        assert got["decided"] <= 8 and got["ci95"][0] <= got["share"] <= got["ci95"][1]
+    both = report["both_sides"]
+    assert both["decided"] == report["allies"]["decided"] + report["central"]["decided"]
     assert batched_duels_per_cpu_second(catalog, "learned", 16) > 0
 
 

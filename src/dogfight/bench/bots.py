@@ -86,29 +86,35 @@ def learned_against(
     workers: int = 2,
 ) -> dict[str, Any]:
     """The learned bot against ``opponent`` in ``games`` referee duels of ``first``
-    (allies) against ``second`` as each side: its share of the decided games with the
-    95% (Wilson) interval."""
-    situation = duel_situation(first, second).model_copy(update={"ruleset": ruleset})
-    out: dict[str, Any] = {"matchup": f"{first} vs {second} ({ruleset})", "games": games}
-    for me, them in (("allies", "central"), ("central", "allies")):
-        spec = RunSpec(
-            situation=situation.model_dump(mode="json", exclude_defaults=True),
-            bots={me: "learned", them: opponent},
-            seed=1,
-            games=games,
-            data=catalog.folders[1] if len(catalog.folders) > 1 else None,
-        )
-        results = run_local(spec, workers)
-        wins = sum(r["winner"] == me for r in results)
-        decided = sum(r["winner"] is not None for r in results)
-        low, high = wilson(wins, decided)
-        out[me] = {
-            "wins": wins,
-            "decided": decided,
-            "share": round(wins / max(1, decided), 4),
-            "ci95": [round(low, 4), round(high, 4)],
-        }
-    return out
+    (allies) against ``second`` as each side, and ``opponent`` against itself from the
+    same seats and seeds (how much the airplanes alone decide): the share of the decided
+    games each won, with the 95% (Wilson) interval."""
+    from dogfight.learned.duels import Record, against, workers_pool
+    from dogfight.learned.weights import current
+
+    def shares(records: dict[str, Record]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        both = records["allies"] + records["central"]
+        for side, r in [*records.items(), ("both_sides", both)]:
+            low, high = wilson(r.wins, r.decided)
+            out[side] = {
+                "wins": r.wins,
+                "decided": r.decided,
+                "share": round(r.wins / max(1, r.decided), 4),
+                "ci95": [round(low, 4), round(high, 4)],
+            }
+        return out
+
+    matchup = (first, second)
+    with workers_pool(workers) as pool:
+        learned = against(catalog, current(), games, 1, opponent, matchup, ruleset, pool)
+        alike = against(catalog, opponent, games, 1, opponent, matchup, ruleset, pool)
+    return {
+        "matchup": f"{first} vs {second} ({ruleset})",
+        "games": games,
+        **shares(learned),
+        f"{opponent}_against_itself": shares(alike),
+    }
 
 
 def batched_duels_per_cpu_second(catalog: Catalog, bot: str, games: int) -> float:
@@ -133,7 +139,8 @@ OTHER_MATCHUPS = (
 
 def learned_figures(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
     """``dogfight bench --bots``: the learned bot against the hard bot in referee duels
-    (``duel`` as each side, 2,000 games; the three other matchups), its decision time and
+    (``duel`` as each side, 2,000 games; the three other matchups; beside each, the hard
+    bot against itself from the same seats), its decision time and
     the hard bot's, batched duels per CPU-second with learned or easy bots on both sides;
     the machine's load average beside them."""
     from dogfight.learned.weights import current

@@ -21,25 +21,21 @@ budget only stops a run early, and the file records the generations it reached).
 
 from __future__ import annotations
 
-import multiprocessing
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from dogfight.batch.compare import MATCHUPS
-from dogfight.bots.learned import LearnedBot
-from dogfight.catalog.loader import Catalog, load_catalog
+from dogfight.catalog.loader import Catalog
+from dogfight.learned.duels import SIDES, Task, against, data_folder, run, workers_pool
 from dogfight.learned.weights import NAMES, STARTING, Recipe, Weights
-from dogfight.sim.duel import duel_situation
-from dogfight.sim.run import play_game
 from dogfight.sim.stats import wilson
 
 Say = Callable[[str], None]
-MAX_TURNS = 30
 ELITE = 0.25
 """The share of each generation the mean and spread move to."""
 SMOOTHING = 0.5
@@ -63,69 +59,6 @@ FLOOR = 0.1
 AGAINST_HARD = 0.75
 """The share of a candidate's games played against the hard bot (the rest: self-play
 against the mean of the generation before)."""
-SIDES = (("allies", "central"), ("central", "allies"))
-
-Task = tuple[tuple[str, str], str, list[float], list[float] | str, int, int, str | None]
-"""(matchup, the candidate's side, its parameters, the opponent's parameters or the name
-of a registered bot, seed, games, data folder)."""
-
-
-def play_duels(task: Task) -> tuple[int, int]:
-    """(wins, decided) of the candidate in ``games`` refereed duels (a worker's task)."""
-    matchup, me, vector, opponent, seed, games, data = task
-    catalog = load_catalog(data)
-    situation = duel_situation(*matchup)
-    them = SIDES[0][1] if me == SIDES[0][0] else SIDES[0][0]
-    mine = Weights.of(vector)
-    theirs = None if isinstance(opponent, str) else Weights.of(opponent)
-    named = {them: opponent} if isinstance(opponent, str) else {}
-    wins = decided = 0
-    for i in range(games):
-        # fresh bots each game: a bot remembers the game it plays
-        made = {me: LearnedBot(mine)}
-        if theirs is not None:
-            made[them] = LearnedBot(theirs)
-        result = play_game(
-            situation,
-            catalog,
-            named,
-            np.random.SeedSequence([seed, i]),
-            i,
-            MAX_TURNS,
-            made=made,
-        )
-        wins += result.winner == me
-        decided += result.winner is not None
-    return wins, decided
-
-
-def _run(pool: Executor | None, tasks: Sequence[Task]) -> list[tuple[int, int]]:
-    if pool is None:
-        return [play_duels(t) for t in tasks]
-    return list(pool.map(play_duels, tasks))
-
-
-def _data(catalog: Catalog) -> str | None:
-    return str(catalog.folders[1]) if len(catalog.folders) > 1 else None
-
-
-def against(
-    catalog: Catalog,
-    weights: Weights,
-    games: int,
-    seed: int = 0,
-    bot: str = "hard",
-    matchup: tuple[str, str] = MATCHUPS[0],
-    pool: Executor | None = None,
-) -> tuple[int, int]:
-    """(wins, decided games) of ``weights`` against the referee's ``bot`` in ``games``
-    refereed duels of ``matchup``, half as each side."""
-    tasks: list[Task] = [
-        (matchup, me, weights.vector(), bot, seed + k, games // 2, _data(catalog))
-        for k, (me, _) in enumerate(SIDES)
-    ]
-    results = _run(pool, tasks)
-    return sum(w for w, _ in results), sum(d for _, d in results)
 
 
 @dataclass(frozen=True)
@@ -150,10 +83,7 @@ def _rate(wins: int, decided: int) -> str:
 
 def train(catalog: Catalog, plan: Plan, say: Say = print, start: Weights | None = None) -> Weights:
     """Weights trained as the module says; progress through ``say``."""
-    if plan.workers <= 1:
-        return _train(catalog, plan, say, start, None)
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=plan.workers, mp_context=context) as pool:
+    with workers_pool(plan.workers) as pool:
         return _train(catalog, plan, say, start, pool)
 
 
@@ -169,13 +99,14 @@ def _train(
     played = 0
     progress: list[dict[str, Any]] = []
     done = 0
-    data = _data(catalog)
+    data = data_folder(catalog)
 
     def shaped(vector: Any) -> Weights:
         return Weights.of([float(v) for v in vector])
 
     def check(generation: int) -> None:
-        wins, decided = against(catalog, shaped(mean), plan.check_games, plan.seed, pool=pool)
+        sides = against(catalog, shaped(mean), plan.check_games // 2, plan.seed, pool=pool)
+        wins, decided = sum(r.wins for r in sides.values()), sum(r.decided for r in sides.values())
         say(f"generation {generation}: against the hard bot (referee) {_rate(wins, decided)}")
         progress.append(
             {"generation": generation, "games": played, "hard_wins": wins, "hard_decided": decided}
@@ -197,9 +128,10 @@ def _train(
         for vector in candidates:
             mine = [float(v) for v in vector]
             for k, (me, _) in enumerate(SIDES):
-                tasks.append((matchup, me, mine, "hard", seed + k, hard, data))
-                tasks.append((matchup, me, mine, previous, seed + 2 + k, own, data))
-        results = np.array(_run(pool, tasks)).reshape(plan.population, 2, 2, 2)
+                tasks.append(Task(matchup, None, me, mine, "hard", seed + k, 0, hard, data))
+                tasks.append(Task(matchup, None, me, mine, previous, seed + 2 + k, 0, own, data))
+        records = [(r.wins, r.decided) for r in run(pool, tasks)]
+        results = np.array(records).reshape(plan.population, 2, 2, 2)
         # per candidate and opponent (hard, the mean): wins and decided games
         wins, decided = results[..., 0].sum(axis=1), results[..., 1].sum(axis=1)
         fitness = wins.sum(axis=1) / np.maximum(1, decided.sum(axis=1))
