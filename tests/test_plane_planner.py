@@ -9,6 +9,10 @@ import dataclasses
 import hashlib
 import itertools
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -715,3 +719,23 @@ def test_an_airplane_s_flights_are_worked_out_once_for_both_seats_and_read_only(
         assert airplane_flights(state, other)[1] is not flights
     later = dataclasses.replace(state, turn=state.turn + 1)
     assert airplane_flights(later, me)[1] is not flights
+
+
+def test_numba_is_loaded_only_by_a_process_that_plans_an_airplane() -> None:
+    """Importing the bots leaves Numba out (its import and the kernels' loading cost a
+    process ~0.4 s of CPU); the first kernel call brings it in and binds every kernel to
+    its compiled dispatcher."""
+    code = (
+        "import sys\n"
+        "import numpy as np\n"
+        "from dogfight.bots import kernels, plane_planner\n"
+        "before = 'numba' in sys.modules\n"
+        "plane_planner._prefixes(np.array([[0, 1, 2], [0, 1, 3]]))\n"
+        "import numba\n"
+        "bound = all(isinstance(getattr(kernels, f.__name__), numba.core.registry.CPUDispatcher)"
+        " for f in kernels._KERNELS)\n"
+        "print(before, bound)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.stdout.split() == ["False", "True"], out.stderr
