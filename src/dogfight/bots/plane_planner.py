@@ -377,13 +377,12 @@ def evaluate(
             py = runs.by_phase(wy.T.reshape(-1, m, 3))
         shield = None
         if target.tripod is not None:
-            shield = np.concatenate(
-                [
-                    unprotected(rules, target, *enemy.phase(p), runs.x[c], runs.y[c])
-                    for p in range(3)
-                    for c in [runs.columns(p)]
-                ]
-            ).T
+            sides = [
+                unprotected(rules, target, *enemy.phase(p), runs.x[c], runs.y[c])
+                for p in range(3)
+                for c in [runs.columns(p)]
+            ]  # (runs, m) each phase; laid out (m, runs) as the kernels read it
+            shield = np.ascontiguousarray(np.concatenate(sides).T)
         for weapon, letter in rules.weapons(me.type):
             start = me.jams.get(weapon, 0)  # the first phase it fires at (weapons_at)
             if start > 2:
@@ -536,7 +535,7 @@ def _weapon_values(
         own,
         runs.parent,
         runs.offsets[start + 1] - lo,
-        _NO_SHIELD if shield is None else np.ascontiguousarray(shield),
+        _NO_SHIELD if shield is None else shield,
         value,
         hit,
     )
