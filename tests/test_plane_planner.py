@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dogfight.bots import threats
+from dogfight.bots import kernels, threats
 from dogfight.bots.plane_choice import _best
 from dogfight.bots.plane_planner import (
     _LEVEL,
@@ -739,3 +739,24 @@ def test_numba_is_loaded_only_by_a_process_that_plans_an_airplane() -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.stdout.split() == ["False", "True"], out.stderr
+
+
+def test_the_kernels_compile_without_a_cache_where_none_can_be_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A read-only install without a writable home gives Numba nowhere to cache: the
+    kernels are compiled in the process instead, and give the same runs."""
+    import numba.core.caching
+
+    seqs = np.array([[0, 1, 2], [0, 1, 3], [0, 2, 1], [1, 0, 2]])
+    want = _prefixes(seqs)
+    monkeypatch.setattr(numba.core.caching.CacheImpl, "_locator_classes", [])
+    try:
+        kernels._compile_all()
+        got = _prefixes(seqs)
+    finally:
+        monkeypatch.undo()
+        kernels._compile_all()
+    assert np.array_equal(got[1], want[1])
+    for (first, inverse), (f, i) in zip(got[0], want[0], strict=True):
+        assert np.array_equal(first, f) and np.array_equal(inverse, i)

@@ -46,12 +46,19 @@ def _compiled(kernel: _K) -> _K:
 
 def _compile_all() -> None:
     """Every kernel's name bound to its Numba dispatcher (strict IEEE arithmetic,
-    compiled code cached on disk), callees first so callers compile against them."""
+    compiled code cached on disk), callees first so callers compile against them. With
+    nowhere to keep the cache (a read-only install and no writable home or
+    ``NUMBA_CACHE_DIR``), Numba refuses ``cache=True``: the kernels are then compiled
+    in each process (about 2 s), the same code."""
     import numba
 
-    jit = numba.njit(cache=True, fastmath=False, error_model="numpy")
+    options: dict[str, Any] = {"fastmath": False, "error_model": "numpy"}
     for kernel in _KERNELS:
-        globals()[kernel.__name__] = jit(kernel)
+        try:
+            compiled = numba.njit(cache=True, **options)(kernel)
+        except RuntimeError:  # "cannot cache function ...: no locator available"
+            compiled = numba.njit(**options)(kernel)
+        globals()[kernel.__name__] = compiled
 
 
 _INF32 = np.float32(np.inf)
