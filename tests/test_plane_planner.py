@@ -9,6 +9,10 @@ import dataclasses
 import hashlib
 import itertools
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dogfight.bots import threats
+from dogfight.bots import kernels, threats
 from dogfight.bots.plane_choice import _best
 from dogfight.bots.plane_planner import (
     _LEVEL,
@@ -25,6 +29,7 @@ from dogfight.bots.plane_planner import (
     _escapes,
     _prefixes,
     _trapped,
+    _weapon_values,
     evaluate,
     spread_dot,
     take_rows,
@@ -32,6 +37,7 @@ from dogfight.bots.plane_planner import (
 )
 from dogfight.bots.threats import (
     SAFE_MARGIN,
+    CardOdds,
     Enemy,
     airplane_flights,
     arc_offsets,
@@ -198,12 +204,12 @@ ARC_CASE = (
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 400), st.integers(1, 400), *ARC_CASE, st.booleans())
+@given(st.integers(1, 400), st.integers(1, 400), *ARC_CASE)
 def test_arcs_measured_either_way_are_the_plain_loop_bit_for_bit(
-    a: int, b: int, k: int, half: float, seed: int, small: bool
+    a: int, b: int, k: int, half: float, seed: int
 ) -> None:
-    """Firing dots along the last axis or bases along it, one point at a time or all at
-    once: the same float32 operations on every element, so the same distances."""
+    """The compiled arc test (:mod:`dogfight.bots.kernels`) gives numpy's float32
+    operations' distances on every element, more firing dots than bases or fewer."""
     rng = np.random.default_rng(seed)
     fx, fy, axis = rng.uniform(0, 90, a), rng.uniform(0, 90, a), rng.uniform(0, 360, a)
     bx, by, heading = rng.uniform(0, 90, b), rng.uniform(0, 90, b), rng.uniform(0, 360, b)
@@ -213,12 +219,7 @@ def test_arcs_measured_either_way_are_the_plain_loop_bit_for_bit(
     c, s = np.cos(rad), np.sin(rad)
     assert np.array_equal(px, bx[:, None] + local[0] * c - local[1] * s)
     assert np.array_equal(py, by[:, None] + local[0] * s + local[1] * c)
-    kept = threats.SMALL
-    threats.SMALL = 10**9 if small else 0
-    try:
-        got = nearest_in_arc(fx, fy, axis, half, px, py)
-    finally:
-        threats.SMALL = kept
+    got = nearest_in_arc(fx, fy, axis, half, px, py)
     assert got.shape == (a, b)
     assert np.array_equal(got, _nearest_in_arc_point_by_point(fx, fy, axis, half, px, py))
     dx, dy = bx[None, :] - fx[:, None], by[None, :] - fy[:, None]
@@ -232,7 +233,7 @@ def test_runs_of_plans_sharing_their_first_cards_are_the_distinct_beginnings() -
     seqs = legal_sequences(deck, None, _LEVEL)
     shuffled = seqs[np.random.default_rng(3).permutation(len(seqs))]
     for plans, grouped in ((seqs, True), (shuffled, False)):
-        for p, (first, inverse) in enumerate(_prefixes(plans)):
+        for p, (first, inverse) in enumerate(_prefixes(plans)[0]):
             beginnings = plans[:, : p + 1]
             assert np.array_equal(beginnings[first][inverse], beginnings)
             if grouped:
@@ -658,7 +659,7 @@ def test_runs_side_by_side_are_each_phase_s_runs_with_their_poses(
     values = rng.standard_normal((m, runs.offsets[3]))
     w = rng.random(m)
     by = runs.by_phase(np.arange(3.0)[None, :].repeat(m, axis=0))
-    for p, (first, inverse) in enumerate(_prefixes(seqs)):
+    for p, (first, inverse) in enumerate(_prefixes(seqs)[0]):
         c = runs.columns(p)
         assert np.array_equal(runs.x[c], flights.x[first, p])
         assert np.array_equal(runs.heading[c], flights.heading[first, p])
@@ -667,16 +668,35 @@ def test_runs_side_by_side_are_each_phase_s_runs_with_their_poses(
         assert np.array_equal(runs.units[0][c], units[0])
         assert np.all(by[:, c] == p)
         if p:
-            parent = _prefixes(seqs)[p - 1][1][first]
+            parent = _prefixes(seqs)[0][p - 1][1][first]
             assert np.array_equal(runs.parent[c], runs.offsets[p - 1] + parent)
         spread = values[:, c].T[inverse]
         assert np.array_equal(runs.per_plan(values, p), spread)
         assert np.array_equal(runs.summed(values, w, p), np.ascontiguousarray(spread) @ w)
-    hit = (values > 0).astype(np.float64)
-    bonus = runs.carried(hit, 0, hit, 1.0)
-    assert np.array_equal(bonus[:, runs.columns(0)], hit[:, runs.columns(0)])
-    later = slice(runs.offsets[1], None)
-    assert np.array_equal(bonus[:, later], hit[:, runs.parent[later]] * hit[:, later])
+    # a weapon's value: 1 card in the ruler, 2 within half, the aim bonus carried from
+    # the run's run a phase before (times the reach now for our weapons), a tripod's
+    # unprotected sides; numpy's operations on each element, from any first phase
+    d2 = np.where(values > 1.5, np.inf, (values + 2.0) ** 2)
+    apart = rng.random(d2.shape) > 0.1
+    shield = rng.integers(0, 2, d2.shape).astype(np.float64)
+    card = CardOdds(1.7, 0.6, 0.1, 0.9)
+    for start, own, sh in ((0, True, None), (1, False, None), (0, True, shield), (2, True, None)):
+        lo = runs.offsets[start]
+        value, hit = _weapon_values(
+            runs, start, d2[:, lo:], apart, 9.0, 4.0, card, True, 1.0, own, sh
+        )
+        reach = (d2[:, lo:] <= 9.0) & apart[:, lo:]
+        cards = ((d2[:, lo:] <= 4.0) + 1.0) * reach
+        k = runs.offsets[start + 1] - lo
+        before = reach.astype(np.float64)[:, runs.parent[lo + k :] - lo]
+        bonus = np.concatenate([np.full((m, k), 1.0), before], axis=1)
+        if own:
+            bonus = bonus * reach
+        want = cards * (card.points + card.nonzero * bonus)
+        if sh is not None:
+            want = want * sh[:, lo:] + 0.3 * cards * card.energy * (1.0 - sh[:, lo:])
+        assert np.array_equal(hit, reach.astype(np.float64))
+        assert np.array_equal(value, want)
 
 
 def test_an_airplane_s_flights_are_worked_out_once_for_both_seats_and_read_only() -> None:
@@ -699,3 +719,44 @@ def test_an_airplane_s_flights_are_worked_out_once_for_both_seats_and_read_only(
         assert airplane_flights(state, other)[1] is not flights
     later = dataclasses.replace(state, turn=state.turn + 1)
     assert airplane_flights(later, me)[1] is not flights
+
+
+def test_numba_is_loaded_only_by_a_process_that_plans_an_airplane() -> None:
+    """Importing the bots leaves Numba out (its import and the kernels' loading cost a
+    process ~0.4 s of CPU); the first kernel call brings it in and binds every kernel to
+    its compiled dispatcher."""
+    code = (
+        "import sys\n"
+        "import numpy as np\n"
+        "from dogfight.bots import kernels, plane_planner\n"
+        "before = 'numba' in sys.modules\n"
+        "plane_planner._prefixes(np.array([[0, 1, 2], [0, 1, 3]]))\n"
+        "import numba\n"
+        "bound = all(isinstance(getattr(kernels, f.__name__), numba.core.registry.CPUDispatcher)"
+        " for f in kernels._KERNELS)\n"
+        "print(before, bound)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.stdout.split() == ["False", "True"], out.stderr
+
+
+def test_the_kernels_compile_without_a_cache_where_none_can_be_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A read-only install without a writable home gives Numba nowhere to cache: the
+    kernels are compiled in the process instead, and give the same runs."""
+    import numba.core.caching
+
+    seqs = np.array([[0, 1, 2], [0, 1, 3], [0, 2, 1], [1, 0, 2]])
+    want = _prefixes(seqs)
+    monkeypatch.setattr(numba.core.caching.CacheImpl, "_locator_classes", [])
+    try:
+        kernels._compile_all()
+        got = _prefixes(seqs)
+    finally:
+        monkeypatch.undo()
+        kernels._compile_all()
+    assert np.array_equal(got[1], want[1])
+    for (first, inverse), (f, i) in zip(got[0], want[0], strict=True):
+        assert np.array_equal(first, f) and np.array_equal(inverse, i)

@@ -12,9 +12,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from dogfight.bots import kernels
 from dogfight.bots.threats import (
     F32,
     SAFE_MARGIN,
+    CardOdds,
     Enemy,
     arc_offsets,
     base_points,
@@ -132,23 +134,21 @@ class Scored:
     """Per plan, the phase (1-2) to launch rockets in, 0 for none."""
 
 
-def _prefixes(seqs: Ints) -> list[tuple[Ints, Ints]]:
+def _prefixes(seqs: Ints) -> tuple[list[tuple[Ints, Ints]], Ints]:
     """Per phase p, a representative row of each run of plans sharing their first
-    ``p + 1`` cards, and each plan's run. Plans come grouped by their first cards (see
-    :func:`dogfight.bots.view.fly`), so equal beginnings are neighbours; were a beginning
-    split over two runs, both would give the same poses (only work is shared)."""
+    ``p + 1`` cards, and each plan's run; and each run's run of the phase before, as a
+    column of the runs of all phases side by side (:class:`Runs`; phase 0's runs: 0).
+    Plans come grouped by their first cards (see :func:`dogfight.bots.view.fly`), so
+    equal beginnings are neighbours; were a beginning split over two runs, both would
+    give the same poses (only work is shared)."""
     n, k = seqs.shape
-    out: list[tuple[Ints, Ints]] = []
-    fresh = np.zeros(n, dtype=np.bool_)
-    fresh[:1] = True
-    for p in range(k):
-        # a run starts where an earlier card, or this one, differs from the row above
-        column = seqs[:, p]
-        fresh[1:] |= column[1:] != column[:-1]
-        first: Ints = np.flatnonzero(fresh)
-        inverse: Ints = np.cumsum(fresh) - 1
-        out.append((first, inverse))
-    return out
+    first = np.empty((k, n), dtype=np.intp)
+    inverse = np.empty((k, n), dtype=np.intp)
+    counts = np.empty(k, dtype=np.intp)
+    parent = np.zeros(k * n, dtype=np.intp)
+    kernels.prefix_runs(np.ascontiguousarray(seqs, dtype=np.int64), first, inverse, counts, parent)
+    out = [(first[p, : counts[p]], inverse[p]) for p in range(k)]
+    return out, parent[: counts.sum()]
 
 
 def take_rows(a: Rows, rows: Ints, transposed: bool) -> Rows:
@@ -221,16 +221,12 @@ class Runs:
 
     @staticmethod
     def of(seqs: Ints, flights: Flights) -> Runs:
-        structure = _prefixes(seqs)
+        structure, parent = _prefixes(seqs)
         firsts = [first for first, _ in structure]
         counts = [len(first) for first in firsts]
         offsets = (0, counts[0], counts[0] + counts[1], sum(counts))
         phase = np.repeat(np.arange(3), counts)
         flat = np.concatenate(firsts) * 3 + phase  # (plan, phase) in a flights array
-        parent = np.zeros(offsets[3], dtype=np.intp)
-        for p in (1, 2):
-            before = structure[p - 1][1].take(firsts[p])
-            parent[offsets[p] : offsets[p + 1]] = offsets[p - 1] + before
         units = None
         if flights.turns is not None and flights.headings is not None:
             c, s = unit_vectors(flights.headings)  # as Flights.units gives them
@@ -293,23 +289,6 @@ class Runs:
             out: Floats = np.ascontiguousarray(part) @ w
             return out
         return spread_dot(part, w, inverse)
-
-    def carried(self, values: Floats, start: int, times: Floats | None, first: float) -> Floats:
-        """For runs from phase ``start`` on (``values``' first column is phase
-        ``start``'s first run): the value at the run's run of the phase before (the aim
-        bonus), times ``times`` when given; phase ``start``'s runs get ``first`` (times
-        ``times``)."""
-        lo = self.offsets[start]
-        k = self.offsets[start + 1] - lo
-        out = np.empty_like(values)
-        before = values.take(self.parent[lo + k :] - lo, axis=1)
-        if times is None:
-            out[:, :k] = first
-            out[:, k:] = before
-        else:
-            np.multiply(first, times[:, :k], out=out[:, :k])
-            np.multiply(before, times[:, k:], out=out[:, k:])
-        return out
 
 
 def weapons_at(rules: Rules, vehicle: Vehicle, phase: int) -> list[tuple[str, str]]:
@@ -398,13 +377,12 @@ def evaluate(
             py = runs.by_phase(wy.T.reshape(-1, m, 3))
         shield = None
         if target.tripod is not None:
-            shield = np.concatenate(
-                [
-                    unprotected(rules, target, *enemy.phase(p), runs.x[c], runs.y[c])
-                    for p in range(3)
-                    for c in [runs.columns(p)]
-                ]
-            ).T
+            sides = [
+                unprotected(rules, target, *enemy.phase(p), runs.x[c], runs.y[c])
+                for p in range(3)
+                for c in [runs.columns(p)]
+            ]  # (runs, m) each phase; laid out (m, runs) as the kernels read it
+            shield = np.ascontiguousarray(np.concatenate(sides).T)
         for weapon, letter in rules.weapons(me.type):
             start = me.jams.get(weapon, 0)  # the first phase it fires at (weapons_at)
             if start > 2:
@@ -423,19 +401,22 @@ def evaluate(
                     px[:, :, lo:],
                     py[:, :, lo:],
                 )
-            reach = (d2 <= ruler2) & apart[:, lo:]
-            cards = (d2 <= half2) + 1.0  # 2 cards at short range, else 1
-            cards *= reach
-            card = odds(rules, letter, target)
-            hit = reach.astype(np.float64)
-            bonus: Floats | float = 0.0
-            if aim_on:  # the aim bonus: this weapon reached the run's run a phase before
-                aimed = start == 0 and _aimed_now(state, me, weapon, target.id)
-                bonus = runs.carried(hit, start, hit, float(aimed))
-            value = cards * (card.points + card.nonzero * bonus)
+            # the aim bonus: this weapon reached the run's run a phase before
+            aimed = start == 0 and _aimed_now(state, me, weapon, target.id)
+            value, hit = _weapon_values(
+                runs,
+                start,
+                d2,
+                apart,
+                ruler2,
+                half2,
+                odds(rules, letter, target),
+                aim_on,
+                float(aimed),
+                True,
+                shield,
+            )
             sh = None if shield is None else shield[:, lo:]
-            if sh is not None:
-                value = value * sh + 0.3 * cards * card.energy * (1.0 - sh)
             for p in range(start, 3):
                 expected = runs.summed(value, w, p, lo)
                 dealt_phase[p, e_index] += expected
@@ -486,14 +467,20 @@ def evaluate(
                 d2 = nearest_in_arc_rows(
                     ex[:, lo:], ey[:, lo:], axes, arc.width / 2.0, mx[:, :, lo:], my_[:, :, lo:]
                 )
-            reach = (d2 <= ruler2) & apart[:, lo:]
-            cards = (d2 <= half2) + 1.0  # 2 cards at short range, else 1
-            cards *= reach
-            card = odds(rules, letter, me)
-            e_bonus: Floats | float = 0.0
-            if aim_on:  # it reached the run's run a phase before
-                e_bonus = runs.carried(reach.astype(np.float64), start, None, 0.0)
-            value = cards * (card.points + card.nonzero * e_bonus)
+            # the aim bonus: it reached the run's run a phase before
+            value, _ = _weapon_values(
+                runs,
+                start,
+                d2,
+                apart,
+                ruler2,
+                half2,
+                odds(rules, letter, me),
+                aim_on,
+                0.0,
+                False,
+                None,
+            )
             for p in range(start, 3):
                 terms[p].append(runs.summed(value, w, p, lo))
         for p in range(3):  # summed phase by phase, weapon by weapon
@@ -511,10 +498,54 @@ def evaluate(
     return Scored(score, rockets)
 
 
-def _after(offsets: tuple[F32, F32, F32], lo: int) -> tuple[F32, F32, F32]:
+_NO_SHIELD = np.empty((0, 0))
+
+
+def _weapon_values(
+    runs: Runs,
+    start: int,
+    d2: Floats,
+    apart: Bools,
+    ruler2: float,
+    half2: float,
+    card: CardOdds,
+    aim_on: bool,
+    first: float,
+    own: bool,
+    shield: Floats | None,
+) -> tuple[Floats, Floats]:
+    """A weapon firing from phase ``start`` on: its expected damage per (enemy pose, run)
+    from phase ``start``'s first run on, and where it reaches (1, else 0), given the
+    arc's squared distances ``d2`` (:func:`dogfight.bots.kernels.weapon_values`: 1 card,
+    2 within half the ruler; the aim bonus with ``aim_on``, ``first`` at phase
+    ``start``'s runs, times the reach now for our weapons (``own``); ``shield``: where a
+    tripod's side is unprotected)."""
+    lo = runs.offsets[start]
+    value = np.empty(d2.shape)
+    hit = np.empty(d2.shape)
+    kernels.weapon_values(
+        d2,
+        apart,
+        lo,
+        ruler2,
+        half2,
+        np.array([card.points, card.nonzero, card.energy]),
+        aim_on,
+        first,
+        own,
+        runs.parent,
+        runs.offsets[start + 1] - lo,
+        _NO_SHIELD if shield is None else shield,
+        value,
+        hit,
+    )
+    return value, hit
+
+
+def _after(offsets: tuple[F32, F32], lo: int) -> tuple[F32, F32]:
     """The offsets of the runs from ``lo`` on."""
-    dx, dy, d2 = offsets
-    return dx[:, lo:], dy[:, lo:], d2[:, lo:]
+    dx, dy = offsets
+    return dx[:, lo:], dy[:, lo:]
 
 
 def heat_ray_threat(
@@ -621,54 +652,42 @@ def _end_position(
     if units is None:
         rad = np.radians(fh)
         units = np.cos(rad), np.sin(rad)
-    cos, sin = units[0][None, :], units[1][None, :]
+    cos, sin = np.ascontiguousarray(units[0]), np.ascontiguousarray(units[1])
+    fx, fy = np.ascontiguousarray(fx), np.ascontiguousarray(fy)
+    size = rules.table_width + rules.table_height
     out = np.zeros(n)
-    # arrays are (enemy poses, plans): numpy's inner loops run along the many plans
+    # value = 2 mine - 2 risk theirs - 1.5 d / (w + h) (the hand-set weights), where mine
+    # is the cosine of the enemy's bearing off our nose clipped at 0, squared, times
+    # near (a bell in the distance d), and theirs the same off the enemy's tail; worked
+    # out per (plan, pose) by two kernels around numpy's exp (kernels.end_values)
     for enemy in enemies:
-        # value = 2 mine - 2 risk theirs - 1.5 d / (w + h) (the hand-set weights), where
-        # mine is the cosine of the enemy's bearing off our nose clipped at 0, squared,
-        # times near (a bell in the distance d), and theirs the same off the enemy's
-        # tail; worked out in place
-        # (the operations and their order of the plain formula, so the same floats)
-        ex, ey, eh = enemy.phase(2)
-        dx = ex[:, None] - fx[None, :]
-        dy = ey[:, None] - fy[None, :]
-        d = dx * dx
-        d += dy * dy
-        np.sqrt(d, out=d)
-        d += 1e-6
-        ahead = dx * cos
-        ahead += dy * sin
-        ahead /= d
-        erad = np.radians(eh)[:, None]
-        behind = dx * np.cos(erad)
-        behind += dy * np.sin(erad)
-        np.negative(behind, out=behind)
-        behind /= d
-        if enemy.vehicle.tripod is not None:
-            reach = rules.heat_ray_ruler(enemy.vehicle.type).length
-            behind = np.maximum(behind, 0.5 * behind + 0.5)
-        else:
-            reach = rules.ruler
-        near = d - valuation.near_at * reach
-        near /= valuation.near_width * reach
-        np.square(near, out=near)
-        np.negative(near, out=near)
+        ex, ey, eh = (np.ascontiguousarray(a) for a in enemy.phase(2))
+        erad = np.radians(eh)
+        tripod = enemy.vehicle.tripod is not None
+        reach = rules.heat_ray_ruler(enemy.vehicle.type).length if tripod else rules.ruler
+        near = np.empty((n, len(ex)))
+        kernels.end_distances(
+            ex, ey, fx, fy, valuation.near_at * reach, valuation.near_width * reach, near
+        )
         np.exp(near, out=near)
-        value = np.maximum(ahead, 0.0, out=ahead)  # mine
-        np.square(value, out=value)
-        value *= near
-        value *= valuation.ahead
-        theirs = np.maximum(behind, 0.0, out=behind)
-        np.square(theirs, out=theirs)
-        theirs *= near
-        theirs *= valuation.behind * risk
-        value -= theirs
-        far = np.multiply(d, valuation.far, out=dx)
-        far /= rules.table_width + rules.table_height
-        value -= far
+        kernels.end_values(
+            ex,
+            ey,
+            np.cos(erad),
+            np.sin(erad),
+            fx,
+            fy,
+            cos,
+            sin,
+            tripod,
+            valuation.ahead,
+            valuation.behind * risk,
+            valuation.far,
+            size,
+            near,
+        )
         # summed plan by plan in the pose order of a (plans, poses) array
-        out += np.ascontiguousarray(value.T) @ enemy.weight
+        out += near @ enemy.weight
     if trapped is None:
         trapped = _trapped(rules, me, fx, fy, fh, _final_turns(flights))
     out -= valuation.trapped * trapped
@@ -707,19 +726,21 @@ def _trapped(
         headings = distinct[present]
     turned = np.radians(headings)
     c, s = np.cos(turned), np.sin(turned)  # (headings,)
-    ex, ey = escapes.x[:, :, None], escapes.y[:, :, None]  # (escapes, 3 phases, 1)
-    along_x = ex * c - ey * s  # (escapes, 3, headings)
-    along_y = ex * s + ey * c
-    box = [
-        (SAFE_MARGIN - along_x.min(axis=1)).take(which, axis=1),
-        (w - SAFE_MARGIN - along_x.max(axis=1)).take(which, axis=1),
-        (SAFE_MARGIN - along_y.min(axis=1)).take(which, axis=1),
-        (h - SAFE_MARGIN - along_y.max(axis=1)).take(which, axis=1),
-    ]  # each (escapes, plans)
-    x, y = fx[None, rows], fy[None, rows]
-    ok = (x >= box[0]) & (x <= box[1]) & (y >= box[2]) & (y <= box[3])
     trapped: Bools = np.zeros(n, dtype=np.bool_)
-    trapped[rows] = ~ok.any(axis=0)
+    kernels.trapped_rows(
+        np.ascontiguousarray(fx),
+        np.ascontiguousarray(fy),
+        rows,
+        np.ascontiguousarray(which, dtype=np.intp),
+        c,
+        s,
+        escapes.x,
+        escapes.y,
+        SAFE_MARGIN,
+        w,
+        h,
+        trapped,
+    )
     return trapped
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from dogfight.bots import kernels
 from dogfight.bots.tripod_moves import tripod_sequences
 from dogfight.bots.view import (
     Bools,
@@ -133,63 +134,38 @@ def world_points(
     return px.T, py.T
 
 
-SMALL = 6000
-"""Distances (firing dots x bases x sample points) up to which :func:`nearest_in_arc`
-works on all sample points in one array rather than point by point."""
+F32 = kernels.F32
 
 
-F32 = npt.NDArray[np.float32]
+def _f32(a: npt.NDArray[Any]) -> F32:
+    """``a`` as C-contiguous float32 (itself when it is already): what the kernels take."""
+    out: F32 = np.ascontiguousarray(a, dtype=np.float32)
+    return out
 
 
-def _in_arc_d2(qx: F32, qy: F32, ox: F32, oy: F32, c: F32, s: F32, slope: np.float32) -> F32:
-    """Squared distances from firing dots (``ox``, ``oy``, axis ``c``, ``s``) to points
-    (``qx``, ``qy``), broadcast; ``inf`` where the point lies outside the arc whose
-    half-width has tangent ``slope`` (across > along x slope)."""
-    dx, dy, d2 = arc_offsets(qx, qy, ox, oy)
-    return _outside_arc(dx, dy, d2, c, s, slope)
+def _slope(half_width: float) -> np.float32:
+    """The tangent of an arc's half-width, as the arc tests compare with it."""
+    return np.float32(math.tan(math.radians(half_width)))
 
 
-def arc_offsets(qx: F32, qy: F32, ox: F32, oy: F32) -> tuple[F32, F32, F32]:
-    """The offsets from firing dots to points, and their squared lengths (float32)."""
-    dx = qx - ox
-    dy = qy - oy
-    d2 = dx * dx
-    d2 += dy * dy
-    return dx, dy, d2
-
-
-def _outside_arc(
-    dx: F32, dy: F32, d2: F32, c: F32, s: F32, slope: np.float32, reverse: bool = False
-) -> F32:
-    """``d2`` with ``inf`` (in place) where the offset lies outside the arc; ``reverse``:
-    the offsets run from the points to the firing dots (every offset negated: IEEE
-    arithmetic negates sums and products exactly, so the same floats)."""
-    along = dx * c
-    along += dy * s
-    if reverse:
-        np.negative(along, out=along)
-    across = dy * c
-    across -= dx * s
-    np.abs(across, out=across)
-    along *= slope
-    np.putmask(d2, across > along, np.float32(np.inf))
-    return d2
+def arc_offsets(qx: F32, qy: F32, ox: F32, oy: F32) -> tuple[F32, F32]:
+    """The offsets from firing dots to points (float32, broadcast)."""
+    return _f32(qx - ox), _f32(qy - oy)
 
 
 def in_arc_offsets(
-    offsets: tuple[F32, F32, F32],
+    offsets: tuple[F32, F32],
     units: Units,
     half_width: float,
     reverse: bool = False,
 ) -> Floats:
     """:func:`nearest_in_arc_rows` for bases that are single points, given the offsets
-    between them (:func:`arc_offsets`): two vehicles' arcs at each other measured on one
-    set of offsets (``reverse`` for the vehicle at the points' end)."""
-    dx, dy, d2 = offsets
-    c = units[0].astype(np.float32, copy=False)
-    s = units[1].astype(np.float32, copy=False)
-    slope = np.float32(math.tan(math.radians(half_width)))
-    out: Floats = _outside_arc(dx, dy, d2.copy(), c, s, slope, reverse).astype(np.float64)
+    (m, r) between them (:func:`arc_offsets`): two vehicles' arcs at each other measured
+    on one set of offsets (``reverse`` for the vehicle at the points' end; the axes'
+    cosine and sine (1 or m, r))."""
+    dx, dy = (_f32(a) for a in offsets)
+    out: Floats = np.empty(dx.shape)
+    kernels.in_arc_offsets(dx, dy, _f32(units[0]), _f32(units[1]), _slope(half_width), reverse, out)
     return out
 
 
@@ -207,43 +183,16 @@ def nearest_in_arc(
     ``inf`` when no point is in the arc. ``units``: the axis's cosine and sine when the
     caller has them (the floats ``np.cos(np.radians(axis))`` gives).
 
-    The work runs in float32 along whichever of a and b is longer, laid out last so
-    numpy's inner loops are long; every element gets the same operations either way."""
+    The arc test runs in float32 (:mod:`dogfight.bots.kernels`), as
+    :func:`nearest_in_arc_rows` with each firing dot repeated along the bases."""
     if units is None:
         rad = np.radians(axis)
         units = np.cos(rad), np.sin(rad)
-    c = units[0].astype(np.float32)
-    s = units[1].astype(np.float32)
-    ox = fx.astype(np.float32)
-    oy = fy.astype(np.float32)
-    qx = px.T.astype(np.float32)  # (k, b)
-    qy = py.T.astype(np.float32)
-    transposed = len(fx) > px.shape[0]
-    if transposed:  # (b, a): the firing dots run along the last axis
-        c, s, ox, oy = c[None, :], s[None, :], ox[None, :], oy[None, :]
-        qx, qy = qx[:, :, None], qy[:, :, None]
-        shape = (px.shape[0], len(fx))
-    else:  # (a, b)
-        c, s, ox, oy = c[:, None], s[:, None], ox[:, None], oy[:, None]
-        qx, qy = qx[:, None, :], qy[:, None, :]
-        shape = (len(fx), px.shape[0])
-    slope = np.float32(math.tan(math.radians(half_width)))
-    if shape[0] * shape[1] * px.shape[1] <= SMALL:
-        # every sample point at once, (k, ...): fewer numpy calls for small problems
-        d2 = _in_arc_d2(qx, qy, ox, oy, c, s, slope)
-        least: Floats = d2.min(axis=0).astype(np.float64)
-        return least.T if transposed else least
-    best: npt.NDArray[np.float32] | None = None  # the first point's, then the least
-    for j in range(px.shape[1]):
-        d2 = _in_arc_d2(qx[j], qy[j], ox, oy, c, s, slope)
-        if best is None:
-            best = d2
-        else:
-            np.minimum(best, d2, out=best)
-    if best is None:
-        best = np.full(shape, np.inf, dtype=np.float32)
-    out: Floats = best.astype(np.float64)
-    return out.T if transposed else out
+    shape = (len(fx), px.shape[0])
+    dots = [np.broadcast_to(a[:, None], shape) for a in (fx, fy, *units)]
+    return nearest_in_arc_rows(
+        dots[0], dots[1], (dots[2], dots[3]), half_width, px.T[:, None, :], py.T[:, None, :]
+    )
 
 
 Units = tuple[npt.NDArray[Any], npt.NDArray[Any]]
@@ -264,23 +213,17 @@ def nearest_in_arc_rows(
     nearest point in the arc, (a or b, r). The same float32 operations on each pair as
     :func:`nearest_in_arc`, so the same distances (the columns may be of different
     phases)."""
-    c = units[0].astype(np.float32, copy=False)
-    s = units[1].astype(np.float32, copy=False)
-    ox = fx.astype(np.float32, copy=False)
-    oy = fy.astype(np.float32, copy=False)
-    qx = px.astype(np.float32, copy=False)
-    qy = py.astype(np.float32, copy=False)
-    slope = np.float32(math.tan(math.radians(half_width)))
-    k = px.shape[0]
-    if k == 1 or k * max(fx.shape[0], px.shape[1]) * fx.shape[1] <= SMALL:
-        # every sample point at once, (k, a or b, r): fewer numpy calls
-        d2 = _in_arc_d2(qx, qy, ox, oy, c, s, slope)
-        best = d2[0] if k == 1 else d2.min(axis=0)
-    else:
-        best = _in_arc_d2(qx[0], qy[0], ox, oy, c, s, slope)
-        for j in range(1, k):
-            np.minimum(best, _in_arc_d2(qx[j], qy[j], ox, oy, c, s, slope), out=best)
-    out: Floats = best.astype(np.float64)
+    out: Floats = np.empty((max(fx.shape[0], px.shape[1]), fx.shape[1]))
+    kernels.nearest_rows(
+        _f32(fx),
+        _f32(fy),
+        _f32(units[0]),
+        _f32(units[1]),
+        _f32(px),
+        _f32(py),
+        _slope(half_width),
+        out,
+    )
     return out
 
 
