@@ -133,13 +133,16 @@ OTHER_MATCHUPS = (
     ("spad-xiii", "fokker-dr1", "wog"),
     ("bristol-f2b", "fokker-d7", "wog"),
     ("bristol-f2b", "fokker-d7", "wow"),
+    ("sopwith-camel", "albatros-d5a", "wow-basic"),
 )
-"""The statistical test's other airplane matchups (``dogfight.batch.compare``)."""
+"""The statistical tests' other airplane matchups (``dogfight.batch.compare.MATCHUPS``
+under ``wog``, and the ``wow`` and ``wow-basic`` ones of ``tests/test_batch_sim.py``):
+every one but the ``duel``'s Camel and Albatros under ``wog``."""
 
 
 def learned_figures(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
     """``dogfight bench --bots``: the learned bot against the hard bot in referee duels
-    (``duel`` as each side, 2,000 games; the three other matchups; beside each, the hard
+    (``duel`` as each side, 2,000 games; the four other matchups; beside each, the hard
     bot against itself from the same seats), its decision time and
     the hard bot's, batched duels per CPU-second with learned or easy bots on both sides;
     the machine's load average beside them."""
