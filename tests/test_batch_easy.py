@@ -14,9 +14,9 @@ from dogfight.batch.aim import nearest_in_arc, sample_points
 from dogfight.batch.bridge import from_states, to_state
 from dogfight.batch.compare import matchup
 from dogfight.batch.differential import random_table
-from dogfight.batch.easy import easy_plans, sample_plans
+from dogfight.batch.easy import easy_plans
 from dogfight.batch.plan_kinds import kind
-from dogfight.batch.policies import sequences
+from dogfight.batch.policies import best_tier_plans, sequences
 from dogfight.batch.spec import Floats, Spec
 from dogfight.catalog.loader import Catalog
 from dogfight.rules.plans import Plan, plan_problems
@@ -135,7 +135,7 @@ def test_sampled_plans_are_of_the_best_safety_tier(catalog: Catalog) -> None:
     seqs = sequences(spec)
     rng = np.random.default_rng(2)
     b, n = np.array([0, 1]), np.array([0, 0])
-    picks = sample_plans(batch, b, n, 3000, rng)
+    picks = best_tier_plans(batch, b, n, 3000, rng)
     for row in range(2):
         deck = int(spec.type_deck[batch.type[b[row], n[row]]])
         k = int(kind(spec, batch.prev_symbol[b[row], n[row]], batch.prev_steep[b[row], n[row]]))

@@ -1,20 +1,20 @@
 """The shortcuts that make *First Contact* with the bots fast (docs/batch.md,
 "Benchmark") measure what they replaced: the ``easy`` bot's reach of an enemy tripod's
 heat-ray measured in the planner's frame is the distance from the sample points of each
-plan's base, its pairs with a tripod scored on one sample are the six identical samples
-scored, and the ``martian`` bot's plausible plans drawn per airplane are
-``best_tier_pick``'s picks of its copies."""
+plan's base, and its pairs with a tripod scored on one sample are the six identical
+samples scored. (The ``martian`` bot's plausible plans of an airplane come from the one
+sampler of the best tier, ``policies.best_tier_draws``, which
+tests/test_batch_random_plans.py holds uniform among that tier.)"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from dogfight.batch import easy, foes, special
+from dogfight.batch import easy, foes
 from dogfight.batch.aim import sample_points
 from dogfight.batch.bridge import from_states
 from dogfight.batch.differential import random_tripod_table
-from dogfight.batch.plan_kinds import kind
-from dogfight.batch.policies import best_tier_draws, best_tier_pick, placed, sequences
+from dogfight.batch.policies import placed, sequences
 from dogfight.batch.state import BatchState
 from dogfight.catalog.loader import Catalog
 from dogfight.situation.format import build, parse_situation
@@ -108,38 +108,3 @@ def test_a_tripod_pair_scored_on_one_sample_is_its_six_samples_scored(
     assert np.array_equal(results[0][0], results[1][0])
     assert np.array_equal(results[0][1], results[1][1])
     assert results[0][0].any() and results[0][1].any()
-
-
-def test_plausible_plans_are_the_picks_of_the_airplanes_copies(catalog: Catalog) -> None:
-    """``best_tier_draws`` (the martian bot's plausible plans: ten per airplane) gives
-    the picks ``best_tier_pick`` makes for each airplane repeated, from the same draws:
-    airplanes near and beyond the edges, damaged, after every kind of maneuver."""
-    batch = _tripod_tables(catalog, 80, 8, True)
-    spec = batch.spec
-    seqs = sequences(spec)
-    b, n = np.nonzero(batch.alive & ~batch.tripod)
-    deck = spec.type_deck[batch.type[b, n]]
-    kinds = kind(spec, batch.prev_symbol[b, n], batch.prev_steep[b, n])
-    forbid, need = special.needs(batch, b, n)
-    rng = np.random.default_rng(9)
-    damages = [0, special.FORBID_STRAIGHT, 1, 2]
-    forbid = forbid | np.array(damages)[rng.integers(len(damages), size=len(b))]
-    need = np.where(rng.random(len(b)) < 0.1, special.NEED_STALL, need)
-    x, y, h = batch.x[b, n], batch.y[b, n], batch.heading[b, n]
-    for copies in (1, 10, 37):
-        got = best_tier_draws(
-            spec, seqs, deck, kinds, x, y, h, np.random.default_rng(copies), copies, forbid, need
-        )
-        want = best_tier_pick(
-            spec,
-            seqs,
-            np.repeat(deck, copies),
-            np.repeat(kinds, copies),
-            np.repeat(x, copies),
-            np.repeat(y, copies),
-            np.repeat(h, copies),
-            np.random.default_rng(copies),
-            np.repeat(forbid, copies),
-            np.repeat(need, copies),
-        )
-        assert np.array_equal(got.reshape(-1), want), copies

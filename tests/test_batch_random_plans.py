@@ -11,7 +11,7 @@ import numpy as np
 from dogfight.batch import damage, moves, special
 from dogfight.batch.bridge import from_states
 from dogfight.batch.differential import random_tripod_table
-from dogfight.batch.policies import SAFE_MARGIN, best_tier_pick, sequences
+from dogfight.batch.policies import SAFE_MARGIN, best_tier_draws, sequences
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState
 from dogfight.batch.tripod_damage import protected_hits
@@ -55,45 +55,66 @@ def _best_tier(
     return out
 
 
-def test_best_tier_pick_is_uniform_among_the_best_tier(catalog: Catalog) -> None:
-    """Airplanes near and beyond the edges, after every kind of maneuver, with damage
-    forbidding or needing cards: every pick is a plan of the best tier, and many picks
-    of one airplane spread evenly over them (a chi-square within 5 standard errors)."""
+def test_best_tier_draws_are_uniform_among_the_best_tier(catalog: Catalog) -> None:
+    """The one sampler of the best tier (``best_tier_draws``: the random bot's picks,
+    the easy bot's plans when few are safe, the Martian bot's plausible plans of an
+    airplane), one pick or many per airplane: airplanes near and beyond the edges, after
+    every kind of maneuver, with damage forbidding or needing cards. Every pick is a plan
+    of the best tier, and many picks of one pose spread evenly over them (a chi-square
+    within 5 standard errors), whether drawn one per airplane, ten per airplane (the
+    draws, and when they fall short every plan measured) or 120 (every plan measured)."""
     spec = _first_contact(catalog).spec
     seqs = sequences(spec)
     rng = np.random.default_rng(7)
     decks = len(seqs.count)
     damages = [(0, 0), (0, special.NEED_STALL), (special.FORBID_STRAIGHT, 0), (1, 0), (2, 4)]
     checked = 0
-    for case in range(120):
+    for case in range(150):
         d, kind = int(rng.integers(decks)), int(rng.integers(seqs.legal.shape[1]))
-        edge = rng.choice([-3.0, 0.5, 2.0, 6.0, 12.0])
+        edge = rng.choice([-3.0, 0.5, 2.0, 6.0, 12.0, 40.0])
         pose = (float(edge), float(rng.uniform(0, spec.height)), float(rng.uniform(0, 360)))
         hurt = damages[case % len(damages)]
         best = _best_tier(spec, d, kind, pose, hurt)
-        draws = 4000 if case < 12 else 200
-        x, y, h = (np.full(draws, v) for v in pose)
-        pick = best_tier_pick(
+        count = (1, 10, 120)[case % 3]
+        draws = 3600 if case < 18 else 240
+        rows = draws // count
+        x, y, h = (np.full(rows, v) for v in pose)
+        pick = best_tier_draws(
             spec,
             seqs,
-            np.full(draws, d),
-            np.full(draws, kind),
+            np.full(rows, d),
+            np.full(rows, kind),
             x,
             y,
             h,
             rng,
-            np.full(draws, hurt[0]),
-            np.full(draws, hurt[1]),
+            count,
+            np.full(rows, hurt[0]),
+            np.full(rows, hurt[1]),
         )
-        assert np.isin(pick, best).all(), (d, kind, pose, hurt)
-        if case < 12 and len(best) > 1:
-            counts = np.bincount(pick, minlength=int(seqs.count[d]))[best]
+        assert pick.shape == (rows, count)
+        assert np.isin(pick, best).all(), (d, kind, pose, hurt, count)
+        if case < 18 and len(best) > 1:
+            counts = np.bincount(pick.reshape(-1), minlength=int(seqs.count[d]))[best]
             expected = draws / len(best)
             chi2 = float(((counts - expected) ** 2 / expected).sum())
             dof = len(best) - 1
-            assert abs(chi2 - dof) < 5 * np.sqrt(2 * dof), (d, kind, pose, chi2, dof)
+            assert abs(chi2 - dof) < 5 * np.sqrt(2 * dof), (d, kind, pose, chi2, dof, count)
             checked += 1
-    assert checked >= 8
+    assert checked >= 12
+
+
+def test_best_tier_draws_default_to_one_undamaged_pick(catalog: Catalog) -> None:
+    """Without a count or damage, one pick per airplane among its legal plans of the
+    best tier (the random bot's call)."""
+    spec = _first_contact(catalog).spec
+    seqs = sequences(spec)
+    pose = (2.0, 30.0, 180.0)  # facing the edge 2 cm ahead
+    best = _best_tier(spec, 0, 0, pose, (0, 0))
+    x, y, h = (np.full(50, v) for v in pose)
+    zeros = np.zeros(50, dtype=np.int64)
+    pick = best_tier_draws(spec, seqs, zeros, zeros, x, y, h, np.random.default_rng(1))
+    assert pick.shape == (50, 1) and np.isin(pick, best).all()
 
 
 def test_tripod_sequences_walk_as_the_tripods_walk(catalog: Catalog) -> None:

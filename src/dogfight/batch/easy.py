@@ -22,41 +22,23 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from dogfight.batch import foes, shot_table, special, ww2
+from dogfight.batch import foes, shot_table, ww2
 from dogfight.batch.aim import odds
-from dogfight.batch.plan_kinds import kind, needing
+from dogfight.batch.plan_kinds import needing
 from dogfight.batch.policies import (
     POLICIES,
-    best_tier_picks,
+    best_tier_plans,
     placed,
-    safe_flights,
     sequences,
 )
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
-from dogfight.batch.state import BatchState, heading_trig
+from dogfight.batch.state import BatchState
 
 OWN_PLANS = 120
 SAMPLES = 6
 CHUNK = 256
 """Airplanes planned at once: bounds the score arrays (under a MB each); fewer, larger
 calls cost less (measured: 96, 192, 256, 384 airplanes a call)."""
-SPARE = 0.25
-"""Draws beyond ``count``, as a share of it, in :func:`sample_plans`' first round (most
-airplanes are served by it)."""
-
-
-@lru_cache(maxsize=8)
-def _legal_lists(spec: Spec) -> tuple[Ints, Ints]:
-    """Every legal triple of each deck after each kind of previous maneuver (triple
-    indexes, padded, flat: ``lists[(deck * kinds + kind) * width + i]`` for i below
-    ``count[deck, kind]``)."""
-    seqs = sequences(spec)
-    count = seqs.legal.sum(axis=2)
-    lists = np.zeros((*count.shape, max(1, int(count.max()))), dtype=np.int64)
-    for d, k in np.ndindex(*count.shape):
-        found = np.flatnonzero(seqs.legal[d, k])
-        lists[d, k, : len(found)] = found
-    return lists.reshape(-1), count
 
 
 @dataclass(frozen=True)
@@ -97,69 +79,6 @@ def _moves(spec: Spec) -> _Moves:
     return _Moves(np.ascontiguousarray(triples), cards, first.reshape(-1), width)
 
 
-def sample_plans(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random.Generator) -> Ints:
-    """``count`` plans (triple indexes) per airplane (b, n), uniform among its legal plans
-    that its damage allows and that keep it safely on the table (drawn with
-    replacement); an airplane for which too few are found draws among the plans of its
-    best safety tier instead (:func:`policies.best_tier_pick`)."""
-    spec = state.spec
-    seqs = sequences(spec)
-    lists, sizes = _legal_lists(spec)
-    flat = b * state.slots + n
-    deck = spec.type_deck.take(state.type.reshape(-1).take(flat))
-    kinds = kind(
-        spec, state.prev_symbol.reshape(-1).take(flat), state.prev_steep.reshape(-1).take(flat)
-    )
-    forbid, need = special.needs(state, b, n)
-    x, y = state.x.reshape(-1).take(flat), state.y.reshape(-1).take(flat)
-    trig = heading_trig(state)
-    cos, sin = trig[0].reshape(-1).take(flat), trig[1].reshape(-1).take(flat)
-    base = (deck * sizes.shape[1] + kinds) * (len(lists) // sizes.size)
-    size = sizes.reshape(-1).take(deck * sizes.shape[1] + kinds)
-    out = np.zeros((len(b), count), dtype=np.int64)
-    todo = np.arange(len(b))
-    # uniform draws among the legal plans, kept when safe (and allowed): the first
-    # ``count`` kept are uniform among those plans; a second, longer round for the
-    # airplanes the first left short
-    for draws in (count + max(2, int(count * SPARE)), 4 * count):
-        if len(todo) == 0:
-            break
-        d = deck.take(todo)[:, None]
-        tx, ty, tc, ts = (a.take(todo)[:, None] for a in (x, y, cos, sin))
-        at = (rng.random((len(todo), draws)) * size.take(todo)[:, None]).astype(np.int64)
-        pick = lists.take(base.take(todo)[:, None] + at)
-        ok = safe_flights(spec, seqs, d, pick, tx, ty, tc, ts)
-        ok &= size.take(todo)[:, None] > 0
-        hurt = np.flatnonzero((forbid.take(todo) | need.take(todo)) > 0)
-        if len(hurt):
-            feature = seqs.feature[d[hurt], pick[hurt]]
-            ok[hurt] &= special.allowed(feature, forbid[todo[hurt], None], need[todo[hurt], None])
-        enough = ok.sum(axis=1) >= count
-        straight = enough & ok[:, :count].all(axis=1)  # the first ``count`` all kept
-        out[todo[straight]] = pick[straight, :count]
-        rest = np.flatnonzero(enough & ~straight)
-        if len(rest):
-            order = np.argsort(~ok[rest], axis=1, kind="stable")[:, :count]
-            out[todo[rest]] = np.take_along_axis(pick[rest], order, axis=1)
-        todo = todo[~enough]
-    if len(todo):
-        h = state.heading.reshape(-1).take(flat[todo])
-        out[todo] = best_tier_picks(
-            spec,
-            seqs,
-            deck[todo],
-            kinds[todo],
-            x[todo],
-            y[todo],
-            h,
-            rng,
-            count,
-            forbid[todo],
-            need[todo],
-        )
-    return out
-
-
 def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None = None) -> None:
     """Give every airplane that needs one the easy bot's plan (in place); WW2 airplanes
     plan one card and speed per phase (:func:`dogfight.batch.ww2.easy_plans`)."""
@@ -171,7 +90,7 @@ def easy_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None =
         return
     # in the deck's order, so that equal scores go to the first plan, as the referee's
     # bot breaks them (its candidates are sorted)
-    own = np.sort(sample_plans(state, b, n, OWN_PLANS, rng), axis=1)  # (V, K)
+    own = np.sort(best_tier_plans(state, b, n, OWN_PLANS, rng), axis=1)  # (V, K)
     for start in range(0, len(b), CHUNK):
         part = slice(start, start + CHUNK)
         _plan(state, b[part], n[part], own[part], rng)
@@ -223,7 +142,7 @@ def _pairs(
     eh = np.repeat(state.heading[tb, pm][:, None, None], SAMPLES, axis=1).repeat(3, axis=2)
     air = np.flatnonzero(~tripod)
     if len(air):
-        picks = sample_plans(state, tb[air], pm[air], SAMPLES, rng)
+        picks = best_tier_plans(state, tb[air], pm[air], SAMPLES, rng)
         e_deck = spec.type_deck[state.type[tb[air], pm[air]]]
         qb, qm = tb[air], pm[air]
         ex[air], ey[air], eh[air] = placed(

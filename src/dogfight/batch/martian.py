@@ -29,10 +29,10 @@ token pencilled in as its default. Airplanes of the side are flown by the ``easy
 
 The bot's own approximations are kept (bases as their centre and corners, the heat-ray
 arc widened by 5 degrees, the airplane's plausible plans uniform among its safest legal
-ones, :func:`plausible`); the batch adds one: only the :data:`FINE` sequences best by
-the terms that do not look at the airplane (the table's edges, the goal, the Energy) are
-scored against its plausible plans. Held to the referee's bot by a statistical test
-(docs/batch.md "Statistically the same games").
+ones, :func:`policies.best_tier_plans`); the batch adds one: only the :data:`FINE`
+sequences best by the terms that do not look at the airplane (the table's edges, the
+goal, the Energy) are scored against its plausible plans. Held to the referee's bot by
+a statistical test (docs/batch.md "Statistically the same games").
 """
 
 from __future__ import annotations
@@ -42,11 +42,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from dogfight.batch import special
 from dogfight.batch.aim import odds, sample_points
 from dogfight.batch.easy import easy_plans
-from dogfight.batch.plan_kinds import kind
-from dogfight.batch.policies import POLICIES, best_tier_draws, placed, sequences
+from dogfight.batch.policies import POLICIES, best_tier_plans, placed, sequences
 from dogfight.batch.scenario import EDGES, OBJECTIVES_AND_EXIT
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState
@@ -306,19 +304,6 @@ def _plan(
     state.pencil_target[b, n] = target
 
 
-def plausible(state: BatchState, b: Ints, n: Ints, count: int, rng: np.random.Generator) -> Ints:
-    """(A, count) plans (triple indexes) of airplanes (b, n), each uniform among its
-    legal plans of the best safety tier that its damage allows (``threats.airplane_enemy``'s
-    picks, drawn with replacement): :func:`policies.best_tier_draws`, ``count`` copies
-    of each airplane."""
-    spec = state.spec
-    deck = spec.type_deck[state.type[b, n]]
-    kinds = kind(spec, state.prev_symbol[b, n], state.prev_steep[b, n])
-    forbid, need = special.needs(state, b, n)
-    x, y, h = state.x[b, n], state.y[b, n], state.heading[b, n]
-    return best_tier_draws(spec, sequences(spec), deck, kinds, x, y, h, rng, count, forbid, need)
-
-
 def _threats(
     state: BatchState,
     b: Ints,
@@ -340,7 +325,7 @@ def _threats(
     tri = spec.tripods
     rules = spec.rules
     tb, tn, pn = b[rows], n[rows], plane[rows]
-    picks = plausible(state, tb, pn, SAMPLES, rng)  # (S, M)
+    picks = best_tier_plans(state, tb, pn, SAMPLES, rng)  # (S, M)
     deck = spec.type_deck[state.type[tb, pn]]
     px, py, ph = placed(
         sequences(spec),

@@ -173,9 +173,9 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
     """Give every airplane that needs one the random bot's plan (in place): uniform
     among the legal plans of the best safety tier. A few uniform draws find a plan of
     the safe tier for most airplanes (the first safe one of independent uniform draws
-    is uniform among the safe plans); the others look at every plan. WW2 airplanes plan
-    one card and speed per phase (:mod:`dogfight.batch.ww2`). Tripods plan and choose
-    their tokens as :func:`tripod_plans.random_turn` does."""
+    is uniform among the safe plans); the others take :func:`best_tier_draws`' pick.
+    WW2 airplanes plan one card and speed per phase (:mod:`dogfight.batch.ww2`).
+    Tripods plan and choose their tokens as :func:`tripod_plans.random_turn` does."""
     if state.tripod.any():
         tripod_plans.random_turn(state, rng, mask)
     spec = state.spec
@@ -215,7 +215,7 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
         todo = todo[~found]
     for start in range(0, len(todo), 512):
         part = todo[start : start + 512]
-        chosen[part] = best_tier_pick(
+        chosen[part] = best_tier_draws(
             spec,
             seqs,
             deck[part],
@@ -224,41 +224,11 @@ def random_plans(state: BatchState, rng: np.random.Generator, mask: Bools | None
             y[part],
             h[part],
             rng,
+            1,
             forbid[part],
             need[part],
-        )
+        )[:, 0]
     state.plan[b, n] = seqs.rows[deck, chosen]
-
-
-def best_tier_pick(
-    spec: Spec,
-    seqs: Sequences,
-    deck: Ints,
-    kinds: Ints,
-    x: Floats,
-    y: Floats,
-    h: Floats,
-    rng: np.random.Generator,
-    forbid: Ints | None = None,
-    need: Ints | None = None,
-) -> Ints:
-    """Uniform picks (triple indexes) among every legal plan of the best safety tier
-    that the airplane's damage allows (``forbid``, ``need``: :func:`special.needs`);
-    when the damage forbids every legal plan, among the plans it allows (the engine
-    flies them as illegal maneuvers).
-
-    A plan's tier is 5 when every phase stays ``SAFE_MARGIN`` inside the table, else
-    the number of phases on the table before it leaves (a larger value is always at
-    least as good, as ``best_tier`` ranks them). The first two phases are measured once
-    per first card and per pair of cards (:func:`prefixes`); they bound the best tier
-    from above, and :data:`CERTIFY` uniform draws of a triple find a plan of that tier
-    for most airplanes (the first such draw is uniform among them: when the bound is
-    the best tier, a draw of it is one of the best). The others measure every triple.
-    """
-    if forbid is None or need is None:
-        forbid = need = np.zeros(len(deck), dtype=np.int64)
-    out: Ints = best_tier_draws(spec, seqs, deck, kinds, x, y, h, rng, 1, forbid, need)[:, 0]
-    return out
 
 
 def best_tier_draws(
@@ -270,67 +240,79 @@ def best_tier_draws(
     y: Floats,
     h: Floats,
     rng: np.random.Generator,
-    copies: int,
-    forbid: Ints,
-    need: Ints,
+    count: int = 1,
+    forbid: Ints | None = None,
+    need: Ints | None = None,
 ) -> Ints:
-    """(V, copies) picks per airplane, each drawn as :func:`best_tier_pick` draws one,
-    independently: the picks of :func:`best_tier_pick` for every airplane repeated
-    ``copies`` times (``np.repeat``), from the same draws of ``rng``.
+    """(V, count) picks (triple indexes) per airplane, each uniform and independent
+    (drawn with replacement) among every legal plan of the best safety tier that the
+    airplane's damage allows (``forbid``, ``need``: :func:`special.needs`); when the
+    damage forbids every legal plan, among the plans it allows (the engine flies them
+    as illegal maneuvers). The one sampler of the best tier: the random bot's picks
+    when its few draws find no safe plan (``count`` 1), the easy bot's own and its
+    enemies' plans, the Martian bot's plausible plans of an airplane
+    (:func:`best_tier_plans`).
 
-    The copies are drawn by deck, :data:`TIER_CHUNK` at a time; an airplane's start and
-    its pairs of first cards are measured once for all its copies."""
-    out = np.zeros(len(deck) * copies, dtype=np.int64)
-    for d in np.unique(deck).tolist():
-        airplanes = np.flatnonzero(deck == d)
-        ask = (d, kinds[airplanes], forbid[airplanes], need[airplanes])
-        measured = _measured(spec, ask, x[airplanes], y[airplanes], h[airplanes])
-        start, pairs, _ = measured
-        whose = np.repeat(np.arange(len(airplanes)), copies)  # the airplane of each copy
-        slots = (airplanes[:, None] * copies + np.arange(copies)).reshape(-1)
-        for first in range(0, len(whose), TIER_CHUNK):
-            mine = whose[first : first + TIER_CHUNK]
-            found, pick = _certified(spec, seqs, ask, measured, mine, rng)
-            rest = mine[~found]
-            if len(rest):
-                best = _best_of(
-                    spec,
-                    seqs,
-                    (d, kinds[airplanes[rest]], forbid[airplanes[rest]], need[airplanes[rest]]),
-                    tuple(a[rest] for a in start),  # type: ignore[arg-type]
-                    tuple(a[rest] for a in pairs),  # type: ignore[arg-type]
-                )
-                keys = np.where(best, rng.random(best.shape), -1.0)
-                pick[~found] = keys.argmax(axis=1)
-            out[slots[first : first + TIER_CHUNK]] = pick
-    return out.reshape(len(deck), copies)
-
-
-def best_tier_picks(
-    spec: Spec,
-    seqs: Sequences,
-    deck: Ints,
-    kinds: Ints,
-    x: Floats,
-    y: Floats,
-    h: Floats,
-    rng: np.random.Generator,
-    count: int,
-    forbid: Ints,
-    need: Ints,
-) -> Ints:
-    """``count`` picks (V, count) per airplane, each as :func:`best_tier_pick` draws one
-    (uniform, with replacement, among the plans of the best tier)."""
+    A plan's tier is 5 when every phase stays ``SAFE_MARGIN`` inside the table, else
+    the number of phases on the table before it leaves (a larger value is always at
+    least as good, as ``best_tier`` ranks them). The first two phases are measured once
+    per airplane, first card and pair of cards (:func:`prefixes`); they bound the best
+    tier from above (:func:`_bound`). Rounds of uniform draws among the legal plans
+    (:data:`DRAW_ROUNDS`) keep those of the bound's tier that the damage allows: once
+    one is found the bound is the best tier, and the kept draws are independent and
+    uniform among its plans. An airplane left short of ``count`` after the rounds has
+    every triple measured and its missing picks drawn among its best tier (which is
+    the bound's tier when a draw was kept). The airplanes are taken by deck,
+    :data:`TIER_CHUNK` at a time."""
+    if forbid is None or need is None:
+        forbid = need = np.zeros(len(deck), dtype=np.int64)
     out = np.zeros((len(deck), count), dtype=np.int64)
     for d, rows, start, pairs in _chunks(spec, deck, x, y, h):
         ask = (d, kinds[rows], forbid[rows], need[rows])
-        best = _best_of(spec, seqs, ask, start, pairs)
-        # the plans of each row's best tier, flat and row after row
-        _, column = np.nonzero(best)
-        size = best.sum(axis=1)
-        first = np.cumsum(size) - size
-        at = (rng.random((len(rows), count)) * size[:, None]).astype(np.int64)
-        out[rows] = column[first[:, None] + at]
+        picks = np.zeros((len(rows), count), dtype=np.int64)
+        have = _certified(spec, seqs, ask, (start, pairs), picks, rng)
+        short = np.flatnonzero(have < count)
+        if len(short):
+            best = _best_of(
+                spec,
+                seqs,
+                (d, ask[1][short], ask[2][short], ask[3][short]),
+                tuple(a[short] for a in start),  # type: ignore[arg-type]
+                tuple(a[short] for a in pairs),  # type: ignore[arg-type]
+            )
+            fresh = _uniform_among(best, count, rng)
+            missing = np.arange(count)[None, :] >= have[short, None]
+            picks[short] = np.where(missing, fresh, picks[short])
+        out[rows] = picks
+    return out
+
+
+def best_tier_plans(
+    state: BatchState, b: Ints, n: Ints, count: int, rng: np.random.Generator
+) -> Ints:
+    """(A, count) plans (triple indexes) of airplanes (b, n), each uniform among its
+    legal plans of the best safety tier that its damage allows (with replacement:
+    :func:`best_tier_draws`): the easy bot's own plans and its enemies' plausible plans,
+    the Martian bot's plausible plans of the nearest airplane."""
+    spec = state.spec
+    flat = b * state.slots + n
+    deck = spec.type_deck.take(state.type.reshape(-1).take(flat))
+    kinds = kind(
+        spec, state.prev_symbol.reshape(-1).take(flat), state.prev_steep.reshape(-1).take(flat)
+    )
+    forbid, need = special.needs(state, b, n)
+    x, y, h = (a.reshape(-1).take(flat) for a in (state.x, state.y, state.heading))
+    return best_tier_draws(spec, sequences(spec), deck, kinds, x, y, h, rng, count, forbid, need)
+
+
+def _uniform_among(ok: Bools, count: int, rng: np.random.Generator) -> Ints:
+    """(A, count) column indexes, each uniform among the columns where ``ok`` (A, T)
+    holds in its row (with replacement; every row holds somewhere)."""
+    _, column = np.nonzero(ok)  # row after row
+    size = ok.sum(axis=1)
+    first = np.cumsum(size) - size
+    at = (rng.random((len(ok), count)) * size[:, None]).astype(np.int64)
+    out: Ints = column[first[:, None] + at]
     return out
 
 
@@ -351,24 +333,6 @@ def _start(x: Floats, y: Floats, h: Floats) -> Start:
     """The :data:`Start` of airplanes at poses (A,)."""
     rad = np.radians(h)[:, None]
     return x[:, None], y[:, None], np.cos(rad), np.sin(rad)
-
-
-def _measured(
-    spec: Spec, ask: tuple[int, Ints, Ints, Ints], x: Floats, y: Floats, h: Floats
-) -> Measured:
-    """The starts, pairs' tiers and bounds of airplanes of deck ``ask[0]`` at poses
-    (A,), measured :data:`TIER_CHUNK` at a time (the arrays of a chunk stay in the
-    processor's cache)."""
-    d, kinds, forbid, need = ask
-    count, size = len(x), len(prefixes(spec, d).pair_start)
-    start = np.zeros((4, count, 1))
-    pairs = np.zeros((3, count, size), dtype=np.bool_)
-    bound = np.zeros(count, dtype=np.int64)
-    for _, r, part, tiers in _chunks(spec, np.full(count, d), x, y, h):
-        start[:, r] = part
-        pairs[:, r] = tiers
-        bound[r] = _bound(tiers, _allowed_pairs(spec, (d, kinds[r], forbid[r], need[r])))
-    return (start[0], start[1], start[2], start[3]), (pairs[0], pairs[1], pairs[2]), bound
 
 
 def _best_of(
@@ -392,9 +356,11 @@ def _best_of(
 
 TIER_CHUNK = 256
 """Airplanes whose every plan is measured at once (bounds the (airplanes, plans) arrays)."""
-CERTIFY = (96, 384)
-"""Rounds of uniform draws per airplane that may find a plan of its best tier before
-every plan is measured."""
+DRAW_ROUNDS = ((1, 16), (2, 64), (8, 256))
+"""The rounds of :func:`best_tier_draws`' uniform draws per airplane, ``(a, b)``: ``a``
+draws per pick asked for, plus ``b`` (none of more draws than the deck has triples:
+measuring every triple then costs less). Tuned on the batched easy duels and *First
+Contact* with random plans and with the bots (docs/batch.md, "Benchmark")."""
 
 Start = tuple[Floats, Floats, Floats, Floats]
 """Airplanes' (A, 1) x, y, cosine and sine of the heading."""
@@ -459,9 +425,10 @@ def _bound(pairs: PairTiers, ok: Bools) -> Ints:
     the table for both, else 1 with one whose first card keeps it on, else 0 (-1: no
     such triple)."""
     kept0, two, safe01 = (a & ok for a in pairs)
-    out: Ints = np.select(
-        [safe01.any(axis=1), two.any(axis=1), kept0.any(axis=1), ok.any(axis=1)], [5, 3, 1, 0], -1
-    )
+    # each holds only where the one before it does: the levels add up
+    out: Ints = np.zeros(len(ok), dtype=np.int64) - 1
+    for level, holds in ((1, ok), (1, kept0), (2, two), (2, safe01)):
+        out += level * holds.any(axis=1)
     return out
 
 
@@ -483,6 +450,11 @@ def _allowed_pairs(spec: Spec, ask: tuple[int, Ints, Ints, Ints]) -> Bools:
     """(A, P) :func:`_pairs_allowed` of each airplane (``ask``: as :func:`_certified`'s)."""
     d, kinds, forbid, need = ask
     key = kinds * 1024 + forbid * 32 + need
+    if (key == key[0]).all():  # one kind of airplane (most calls)
+        one: Bools = np.broadcast_to(
+            _pairs_allowed(spec, d, int(key[0])), (len(key), len(prefixes(spec, d).pair_start))
+        )
+        return one
     combos, inverse = np.unique(key, return_inverse=True)
     allowed = np.stack([_pairs_allowed(spec, d, k) for k in combos.tolist()])
     out: Bools = allowed[inverse.reshape(-1)]
@@ -497,27 +469,35 @@ def _certified(
     spec: Spec,
     seqs: Sequences,
     ask: tuple[int, Ints, Ints, Ints],
-    measured: Measured,
-    who: Ints,
+    measured: tuple[Start, PairTiers],
+    picks: Ints,
     rng: np.random.Generator,
-) -> tuple[Bools, Ints]:
-    """(W,) for the airplanes ``who`` (W,) (rows of ``ask`` and ``measured``; an
-    airplane may stand there more than once, each drawing on its own): whether one of
-    the rounds of :data:`CERTIFY` uniform draws of a triple of deck ``d`` found a legal
-    plan the damage allows of the airplane's :func:`_bound` tier (then the best tier),
-    and the first such draw (``ask``: the deck, and per airplane the kind of its
+) -> Ints:
+    """Fill ``picks`` (A, count) of the airplanes of ``ask`` and ``measured`` from the
+    left with the rounds of :data:`DRAW_ROUNDS` uniform draws among their legal triples
+    of deck ``d`` that are of their :func:`_bound` tier and allowed by the damage (each
+    such draw is uniform among the plans of the best tier, independently), and return
+    how many each got (A,) (``ask``: the deck, and per airplane the kind of its
     previous maneuver, what the damage forbids and needs)."""
-    found = np.zeros(len(who), dtype=np.bool_)
-    out = np.zeros(len(who), dtype=np.int64)
-    todo = np.flatnonzero(measured[2][who] >= 0)
-    for draws in CERTIFY:
+    count = picks.shape[1]
+    have = np.zeros(len(picks), dtype=np.int64)
+    triples = int(seqs.count[ask[0]])
+    rounds = [a * count + b for a, b in DRAW_ROUNDS if a * count + b <= triples]
+    if not rounds:
+        return have
+    bound = _bound(measured[1], _allowed_pairs(spec, ask))
+    todo = np.flatnonzero(bound >= 0)
+    for draws in rounds:
         if len(todo) == 0:
             break
-        hit, pick = _draw_bound(spec, seqs, ask, measured, who[todo], draws, rng)
-        found[todo[hit]] = True
-        out[todo[hit]] = pick[hit]
-        todo = todo[~hit]
-    return found, out
+        hit, pick = _draw_bound(spec, seqs, ask, (*measured, bound), todo, draws, rng)
+        # the hits in the order drawn, after the picks each airplane already has
+        slot = have[todo, None] + np.cumsum(hit, axis=1) - 1
+        r, c = np.nonzero(hit & (slot < count))
+        picks[todo[r], slot[r, c]] = pick[r, c]
+        have[todo] = np.minimum(count, slot[:, -1] + 1)
+        todo = todo[have[todo] < count]
+    return have
 
 
 def _draw_bound(
@@ -529,24 +509,42 @@ def _draw_bound(
     draws: int,
     rng: np.random.Generator,
 ) -> tuple[Bools, Ints]:
-    """One round of :func:`_certified`'s draws for airplanes ``who``."""
+    """One round of :func:`_certified`'s draws for airplanes ``who`` (W,): (W, draws)
+    uniform legal triples, and whether each is of the bound's tier and allowed."""
     d, kinds, forbid, need = ask
     start, pairs, bound = measured
     pre = prefixes(spec, d)
-    t, width = int(seqs.count[d]), seqs.width
-    pick = (rng.random((len(who), draws)) * t).astype(np.int64)
-    at = who[:, None] * len(pre.pair_start) + pre.pair.take(pick)
-    kept0, two, safe01 = (a.reshape(-1).take(at) for a in pairs)
-    flat = d * width + pick
+    lists, sizes = _legal_lists(spec)
+    key = d * sizes.shape[1] + kinds[who]
+    at = (rng.random((len(who), draws)) * sizes.reshape(-1).take(key)[:, None]).astype(np.int64)
+    pick = lists.take((key * (len(lists) // sizes.size))[:, None] + at)
+    where = who[:, None] * len(pre.pair_start) + pre.pair.take(pick)
+    kept0, two, safe01 = (a.reshape(-1).take(where) for a in pairs)
+    flat = d * seqs.width + pick
     mine = tuple(a[who] for a in start)
     f, lft = seqs.forward_by_phase[2].take(flat), seqs.left_by_phase[2].take(flat)
     on2, safe2 = _kept(spec, mine, f, lft)  # type: ignore[arg-type]
     tier = np.where(safe01 & safe2, 5, kept0.astype(np.int64) + two + (two & on2))
-    ok = seqs.legal_flat.take((d * seqs.legal.shape[1] + kinds[who][:, None]) * width + pick)
-    feature = seqs.feature.reshape(-1).take(flat)
-    ok &= special.allowed(feature, forbid[who][:, None], need[who][:, None])
-    ok &= tier == bound[who][:, None]
-    return ok.any(axis=1), pick[np.arange(len(who)), ok.argmax(axis=1)]
+    ok = tier == bound[who][:, None]
+    hurt = (forbid[who] | need[who]) > 0
+    if hurt.any():
+        feature = seqs.feature.reshape(-1).take(flat[hurt])
+        ok[hurt] &= special.allowed(feature, forbid[who][hurt, None], need[who][hurt, None])
+    return ok, pick
+
+
+@lru_cache(maxsize=8)
+def _legal_lists(spec: Spec) -> tuple[Ints, Ints]:
+    """Every legal triple of each deck after each kind of previous maneuver (triple
+    indexes, padded, flat: ``lists[(deck * kinds + kind) * width + i]`` for i below
+    ``count[deck, kind]``), and those counts (decks, kinds)."""
+    seqs = sequences(spec)
+    count = seqs.legal.sum(axis=2)
+    lists = np.zeros((*count.shape, max(1, int(count.max()))), dtype=np.int64)
+    for d, k in np.ndindex(*count.shape):
+        found = np.flatnonzero(seqs.legal[d, k])
+        lists[d, k, : len(found)] = found
+    return lists.reshape(-1), count
 
 
 def _tiers(spec: Spec, seqs: Sequences, d: int, start: Start, pairs: PairTiers) -> Ints:
@@ -641,7 +639,7 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
         hurt = stuck[(forbid[stuck] > 0) | (need[stuck] > 0)]
         rows[hurt] = seqs.rows[
             deck[hurt],
-            best_tier_pick(
+            best_tier_draws(
                 spec,
                 seqs,
                 deck[hurt],
@@ -650,9 +648,10 @@ def playout_plans(state: BatchState, rng: np.random.Generator, mask: Bools | Non
                 y[hurt],
                 h[hurt],
                 rng,
+                1,
                 forbid[hurt],
                 need[hurt],
-            ),
+            )[:, 0],
         ]
         stuck = stuck[(forbid[stuck] == 0) & (need[stuck] == 0)]
     for r in stuck.tolist():
