@@ -15,7 +15,8 @@ from dogfight.catalog.models import Explosion as ExplosionRule
 from dogfight.catalog.models import Skill, Special
 from dogfight.geometry.reach import sight
 from dogfight.rules import firing, rockets, scenario, skill_choice, standard, tripods, versus
-from dogfight.rules.blows import Source, finisher, take
+from dogfight.rules.blows import Source
+from dogfight.rules.blows_taken import finisher, take
 from dogfight.rules.decisions import Asking, Decision
 from dogfight.rules.decks import draw, return_cards, shuffle_back
 from dogfight.rules.events import (

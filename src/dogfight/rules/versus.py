@@ -20,7 +20,8 @@ import numpy as np
 
 from dogfight.rules import events as ev
 from dogfight.rules import standard
-from dogfight.rules.blows import Source, take
+from dogfight.rules.blows import Source
+from dogfight.rules.blows_taken import take
 from dogfight.rules.decks import draw, shuffle_back
 from dogfight.rules.rays import RayOption
 from dogfight.rules.state import GameState, Vehicle
