@@ -544,6 +544,37 @@ def test_a_predictor_puts_its_share_on_what_it_would_fly_in_the_enemys_seat() ->
     assert np.array_equal(model.heading[-3:], enemy_flights.heading[top])
 
 
+def test_a_predictor_with_a_temperature_weighs_its_plans_by_their_values() -> None:
+    """With ``predicted_temperature`` T the ``predicted`` best plans share ``predict`` in
+    proportion to exp(value / T), their values as the predictor scored them (best first,
+    so the shares fall); the rest stays uniform."""
+    from dataclasses import replace
+
+    from dogfight.bots.plane_choice import _enemy_airplane_model, plan_airplane
+    from dogfight.bots.plane_planner import HARD
+
+    state = build(duel_situation(), CATALOG, 0)
+    me, enemy = state.vehicles["allied"], state.vehicles["central"]
+    level = replace(HARD, predictor=HARD, predict=0.7, predicted=16, predicted_temperature=0.5)
+    seqs = airplane_sequences(state, me)
+    length = state.rules.base_length
+    flights = fly_turned(me.pose, card_table(state.rules.deck_of(me.type)), seqs, length)
+    model = _enemy_airplane_model(
+        state, me, seqs, flights, np.arange(len(seqs)), enemy, level, np.random.default_rng(3)
+    )
+    rng = np.random.default_rng(3)
+    threats.airplane_enemy(state, enemy, rng, level.samples)
+    choice = plan_airplane(state, enemy, HARD, rng, 16)
+    assert len(choice.rows) == len(choice.values) == 16 and len(choice.ranked) == 3
+    assert [v for _, v in choice.ranked] == list(choice.values[:3])
+    expected = np.exp((choice.values - choice.values[0]) / 0.5)
+    shares = model.weight[-16:]
+    assert np.allclose(shares, 0.7 * expected / expected.sum())
+    assert np.all(np.diff(shares) <= 0) and shares[0] > shares[-1]
+    assert np.allclose(model.weight[:-16], 0.3 / (len(model.weight) - 16))
+    assert math.isclose(float(model.weight.sum()), 1.0)
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.integers(1, 300),

@@ -44,11 +44,12 @@ def _enemy_airplane_model(
     if level.predictor is not None and level.predict > 0.0:
         # what would it fly? The predictor plans from the enemy's seat, on what this
         # seat's observation shows (the enemy's own damage and plans are not in it)
-        top = plan_airplane(state, enemy, level.predictor, rng).rows[: level.predicted]
+        predicted = plan_airplane(state, enemy, level.predictor, rng, level.predicted)
+        top = predicted.rows[: level.predicted]
         weight = np.concatenate(
             [
                 np.full(len(picks), (1.0 - level.predict) / len(picks)),
-                np.full(len(top), level.predict / len(top)),
+                level.predict * _shares(predicted.values[: len(top)], level),
             ]
         )
         picks = np.concatenate([picks, top])
@@ -82,6 +83,17 @@ def _enemy_airplane_model(
     return Enemy(enemy, flights.x[picks], flights.y[picks], flights.heading[picks], weight)
 
 
+def _shares(values: Floats, level: Level) -> Floats:
+    """How the predicted plans (best first, with the predictor's ``values``) share the
+    prediction: evenly, or by ``exp(value / temperature)``."""
+    if level.predicted_temperature <= 0.0:
+        even: Floats = np.full(len(values), 1.0 / len(values))
+        return even
+    share: Floats = np.exp((values - values[0]) / level.predicted_temperature)
+    share /= share.sum()
+    return share
+
+
 def _subset(flights: Flights, rows: Ints) -> Flights:
     if len(rows) == len(flights.x):  # rows are sorted and distinct: every plan
         return flights
@@ -109,12 +121,23 @@ class Choice:
     ranked: Ranked
     """The best plans (card ids) and their scores, best first; the first is ``plan``'s."""
     rows: Ints
-    """Those plans as rows of the airplane's sequences (:func:`airplane_sequences`)."""
+    """The best plans, best first (the ranked ones, or as many as asked for), as rows of
+    the airplane's sequences (:func:`airplane_sequences`)..."""
+    values: Floats
+    """...and their values."""
 
 
-def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Generator) -> Choice:
+def plan_airplane(
+    state: GameState,
+    me: Vehicle,
+    level: Level,
+    rng: np.random.Generator,
+    keep: int = EXPLAINED,
+) -> Choice:
     """The best plan for one airplane at this level (see the module docstring), with the
-    best few it was chosen among (ranking them draws nothing from ``rng``)."""
+    best few it was chosen among (:data:`EXPLAINED` ranked; ``keep`` as rows with their
+    values: what a bot predicting this one weighs); ranking them draws nothing from
+    ``rng``."""
     rules = state.rules
     deck = rules.deck_of(me.type)
     seqs, flights, pool = airplane_flights(state, me)
@@ -168,17 +191,17 @@ def plan_airplane(state: GameState, me: Vehicle, level: Level, rng: np.random.Ge
     )
     total = scored.score + bonus
     # best first; equal values in plan order, so the first is the one argmax would pick
-    order = np.argsort(-total, kind="stable")[:EXPLAINED]
+    order = np.argsort(-total, kind="stable")[: max(EXPLAINED, keep)]
     ranked = [
         (tuple(deck.cards[int(i)].id for i in chosen_seqs[int(row)]), float(total[int(row)]))
-        for row in order
+        for row in order[:EXPLAINED]
     ]
-    rows = candidates[order]
+    rows, values = candidates[order], total[order]
     best = int(order[0])
     cards = ranked[0][0]
     launch = int(scored.rockets[best])
     if launch:
         salvo = [0, 0, 0]
         salvo[launch - 1] = min(2, me.rockets)
-        return Choice(Plan(cards=cards, rockets=tuple(salvo)), ranked, rows)
-    return Choice(Plan(cards=cards), ranked, rows)
+        return Choice(Plan(cards=cards, rockets=tuple(salvo)), ranked, rows, values)
+    return Choice(Plan(cards=cards), ranked, rows, values)

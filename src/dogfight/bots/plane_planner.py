@@ -110,6 +110,10 @@ class Level:
     ``best_replies``)."""
     predict: float = 0.0
     predicted: int = 3
+    predicted_temperature: float = 0.0
+    """0: the ``predicted`` plans share ``predict`` evenly; else in proportion to
+    ``exp(value / predicted_temperature)``, their values as the predictor scored them (a
+    plan a point of damage worse, at 1.0, weighs e times less)."""
 
 
 ROUGH_POSES = 5

@@ -1,7 +1,8 @@
 """The learned bot's way of planning: the planning bots' search over every legal plan
 (:mod:`dogfight.bots.plane_planner`) with the learned valuation, and each enemy airplane
 modelled by what the ``hard`` bot would fly in its seat (the learned ``predict`` share of
-the model) beside uniform plausible plans (the rest)."""
+the model, over its best plans by their values) beside uniform plausible plans (the
+rest)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from dataclasses import replace
 from dogfight.bots.plane_planner import HARD, Level
 from dogfight.learned.weights import Weights
 
-PREDICTED = 3
-"""How many of the predicted enemy's best plans share the ``predict`` weight."""
+PREDICTED = 16
+"""How many of the predicted enemy's best plans share the ``predict`` weight..."""
+PREDICTED_TEMPERATURE = 1.0
+"""...in proportion to ``exp(value / PREDICTED_TEMPERATURE)``, their values as the
+predictor scored them (docs/learned.md, "The prediction's shape")."""
 
 
 def level_of(weights: Weights) -> Level:
@@ -26,4 +30,5 @@ def level_of(weights: Weights) -> Level:
         predictor=HARD,
         predict=weights.predict,
         predicted=PREDICTED,
+        predicted_temperature=PREDICTED_TEMPERATURE,
     )
