@@ -106,7 +106,8 @@ def _train(
 
     def check(generation: int) -> None:
         sides = against(catalog, shaped(mean), plan.check_games // 2, plan.seed, pool=pool)
-        wins, decided = sum(r.wins for r in sides.values()), sum(r.decided for r in sides.values())
+        both = sides["allies"] + sides["central"]
+        wins, decided = both.wins, both.decided
         say(f"generation {generation}: against the hard bot (referee) {_rate(wins, decided)}")
         progress.append(
             {"generation": generation, "games": played, "hard_wins": wins, "hard_decided": decided}
