@@ -41,7 +41,6 @@ from dogfight.bots.threats import (
     Enemy,
     airplane_flights,
     arc_offsets,
-    centre_d2,
     in_arc_offsets,
     nearest_in_arc,
     nearest_in_arc_rows,
@@ -222,8 +221,6 @@ def test_arcs_measured_either_way_are_the_plain_loop_bit_for_bit(
     got = nearest_in_arc(fx, fy, axis, half, px, py)
     assert got.shape == (a, b)
     assert np.array_equal(got, _nearest_in_arc_point_by_point(fx, fy, axis, half, px, py))
-    dx, dy = bx[None, :] - fx[:, None], by[None, :] - fy[:, None]
-    assert np.array_equal(centre_d2(fx, fy, bx, by), dx * dx + dy * dy)
 
 
 def test_runs_of_plans_sharing_their_first_cards_are_the_distinct_beginnings() -> None:
@@ -589,8 +586,7 @@ def test_a_product_per_run_spread_to_the_plans_is_the_product_per_plan_bit_for_b
     """``spread_dot`` multiplies each run's row once and spreads the sums to the plans:
     the very floats of the product over the rows spread first (the matrix product sums
     the rows of a whole block of four alike, the last few another way), for the
-    layouts ``evaluate`` gives it; ``take_rows`` gathers the same values in the layout
-    asked for."""
+    layouts ``evaluate`` gives it; ``take_rows`` gathers the same values, C-contiguous."""
     rng = np.random.default_rng(seed)
     a = rng.standard_normal((m, runs)).T if transposed else rng.standard_normal((runs, m))
     a = a * (rng.random(a.shape) < 0.5)  # many zeros, as out of reach
@@ -599,10 +595,9 @@ def test_a_product_per_run_spread_to_the_plans_is_the_product_per_plan_bit_for_b
     inverse = np.sort(rng.integers(0, runs, plans))
     expected = a[inverse] @ w
     assert np.array_equal(spread_dot(a, w, inverse), expected)
-    for layout in (False, True):
-        got = take_rows(a, inverse, layout)
-        assert np.array_equal(got, a[inverse])
-        assert got.flags.f_contiguous if layout and got.shape[0] > 1 < m else got.flags.c_contiguous
+    got = take_rows(a, inverse)
+    assert np.array_equal(got, a[inverse])
+    assert got.flags.c_contiguous
 
 
 SCORES_SHA256 = "ed6657c4654b80a93b00f18e348fd0a2c2a160f3192a7dd3144d174062a71fab"

@@ -155,21 +155,12 @@ def _prefixes(seqs: Ints) -> tuple[list[tuple[Ints, Ints]], Ints]:
     return out, parent[: counts.sum()]
 
 
-def take_rows(a: Rows, rows: Ints, transposed: bool) -> Rows:
-    """``a[rows]``, the same values, laid out as a transposed view of a (columns, rows)
-    array when ``transposed``, else C-contiguous: elementwise work runs several times
-    slower on operands of mixed layouts, and ``take`` along the contiguous axis gathers
-    rows of a few floats several times faster than indexing."""
-    if transposed:
-        out: Rows = np.ascontiguousarray(a.T).take(rows, axis=1).T
-        return out
-    out = np.ascontiguousarray(a).take(rows, axis=0)
+def take_rows(a: Rows, rows: Ints) -> Rows:
+    """``a[rows]``, the same values, C-contiguous: ``take`` along the contiguous axis
+    gathers rows of a few floats several times faster than indexing, and elementwise
+    work runs several times slower on operands of mixed layouts."""
+    out: Rows = np.ascontiguousarray(a).take(rows, axis=0)
     return out
-
-
-def _transposed(a: Rows) -> bool:
-    """Whether ``a`` is laid out as a transposed view (its first axis the fast one)."""
-    return a.ndim == 2 and a.shape[0] > 1 and a.shape[1] > 1 and a.flags.f_contiguous
 
 
 GEMV_BLOCK = 4
@@ -187,7 +178,7 @@ def spread_dot(a: Rows, w: Floats, inverse: Ints) -> Floats:
     than everything else done with them."""
     n = len(inverse)
     if n < 2 * GEMV_BLOCK or len(a) * 2 > n:
-        out: Floats = take_rows(a, inverse, False) @ w
+        out: Floats = take_rows(a, inverse) @ w
         return out
     rows, m = a.shape
     whole = np.zeros((rows + (-rows) % GEMV_BLOCK, m))
@@ -281,7 +272,7 @@ class Runs:
         if len(first) == len(inverse):  # each plan its own run
             out: Rows = np.ascontiguousarray(part)
         else:
-            out = take_rows(part, inverse, False)
+            out = take_rows(part, inverse)
         return out
 
     def summed(self, a: Rows, w: Floats, p: int, lo: int = 0) -> Floats:
@@ -366,7 +357,7 @@ def evaluate(
         ex, ey = runs.by_phase(enemy.x), runs.by_phase(enemy.y)
         dx = ex - runs.x[None, :]
         dy = ey - runs.y[None, :]
-        apart = dx * dx + dy * dy > overlap2  # the squares of centre_d2
+        apart = dx * dx + dy * dy > overlap2  # centre dots further apart than overlapping
         between = None
         if centres:  # (1, m, runs); both arcs measured on the same offsets
             px, py = ex[None], ey[None]

@@ -227,22 +227,6 @@ def nearest_in_arc_rows(
     return out
 
 
-def centre_d2(ax: Floats, ay: Floats, bx: Floats, by: Floats) -> Floats:
-    """Squared distances between centre dots (a,) and (b,): shape (a, b), laid out with
-    the longer of the two last (a transposed view when a is longer), as
-    :func:`nearest_in_arc` lays out its answer."""
-    if len(ax) > len(bx):
-        tx = ax[None, :] - bx[:, None]
-        ty = ay[None, :] - by[:, None]
-        # (-t)**2 is t**2 exactly, so these are the same floats as below
-        turned: Floats = tx * tx + ty * ty
-        return turned.T
-    dx = bx[None, :] - ax[:, None]
-    dy = by[None, :] - ay[:, None]
-    out: Floats = dx * dx + dy * dy
-    return out
-
-
 def unprotected(
     rules: Rules, tripod: Vehicle, tx: Floats, ty: Floats, th: Floats, fx: Floats, fy: Floats
 ) -> Floats:
