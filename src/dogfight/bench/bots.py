@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from dogfight.batch.compare import MATCHUPS
 from dogfight.bots.base import make
 from dogfight.catalog.loader import Catalog
 from dogfight.rules.chance import step_rng
@@ -177,4 +178,41 @@ def learned_figures(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         "easy": batched_duels_per_cpu_second(catalog, "easy", batched),
     }
     out["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    out["verdicts"] = verdicts(out)
     return out
+
+
+def _met(share: dict[str, Any], targets: dict[str, Any]) -> bool:
+    return bool(
+        share["share"] >= targets["duel_share"] and share["ci95"][0] >= targets["duel_ci_low"]
+    )
+
+
+def verdicts(figures: dict[str, Any]) -> dict[str, Any]:
+    """Each target of issue 33 met or not, read from ``figures``: the duel as each side;
+    the statistical test's three airplane matchups (:data:`dogfight.batch.compare.
+    MATCHUPS` under ``wog``, the ``duel``'s Camel and Albatros first: both seats together,
+    at least two of the three); the decision time; the batched duels per CPU-second
+    with learned or easy bots (the better of the two)."""
+    targets = figures["targets"]
+    duel = figures["duel"]
+    matchups = [("sopwith-camel vs albatros-d5a (wog)", duel["both_sides"])]
+    for first, second in MATCHUPS[1:]:
+        name = f"{first} vs {second} (wog)"
+        found = [m for m in figures["other_matchups"] if m["matchup"] == name]
+        matchups.append((name, found[0]["both_sides"]))
+    tested = [
+        {"matchup": name, "share": s["share"], "ci95": s["ci95"], "met": _met(s, targets)}
+        for name, s in matchups
+    ]
+    batched = figures["batched_duels_per_cpu_second"]
+    return {
+        "duel_allies": _met(duel["allies"], targets),
+        "duel_central": _met(duel["central"], targets),
+        "statistical_test_matchups": tested,
+        "statistical_test_matchups_met": sum(t["met"] for t in tested) >= 2,
+        "decision_median_ms": figures["learned_decision_median_ms"]
+        <= targets["decision_median_ms"],
+        "batched_duels_per_cpu_second": max(batched.values())
+        >= targets["batched_duels_per_cpu_second"],
+    }
