@@ -5,9 +5,15 @@ Every (card, speed) the airplane may plan now is scored at the pose it leads to:
 expected damage its guns deal to the enemies' likely poses after this action phase (arcs,
 ruler and half mark on sampled base points, a tripod's armour), less the heat-rays it may
 take there, a pull towards a firing position behind the nearest enemy, and a prohibitive
-cost for leaving the table. The ``hard`` level also looks one Earthling turn ahead: a pose
-from which no card keeps it on the table is avoided, and it weighs more enemy samples;
-``easy`` scores a random half of its choices against a few samples; ``random`` picks any
+cost for leaving the table.
+
+The ``hard`` level (and ``learned``, with its own ``risk``) treats the Earthling turn as
+simultaneous: an enemy airplane is expected at the end of any (card, speed) it may fly,
+evenly, and the damage its guns may deal us there is taken off, times the valuation's
+``risk``; the pull towards the nearest airplane then only breaks ties. It also looks one
+Earthling turn ahead: a pose from which no card keeps it on the table is avoided, and it
+weighs more of a tripod's samples. ``easy`` expects an enemy airplane where it stands and
+scores a random half of its choices against a few tripod samples; ``random`` picks any
 (card, speed) that stays on the table.
 """
 
@@ -30,6 +36,7 @@ from dogfight.bots.threats import (
 )
 from dogfight.bots.view import Floats, advance, inside
 from dogfight.catalog.models import ManeuverCard
+from dogfight.rules.context import Rules
 from dogfight.rules.plans import Plan, card_problem
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.turns import allowed_symbols
@@ -37,6 +44,15 @@ from dogfight.rules.ww2 import scale
 
 MARGIN = 2.0
 """cm between the centre dot and the table's edge for a pose to count as safe."""
+REAR_SHARE = 0.7
+"""How much a rear gun's expected damage counts beside a front gun's."""
+PULL = 0.04, 0.01
+"""The pull towards a firing position behind the nearest enemy: per cm from it and per
+degree the nose is off it."""
+TIE_BREAK = 0.1
+"""The pull's share when the nearest enemy is an airplane the ``hard`` level models in
+motion, its guns counted: the damage terms decide, the pull only breaks their ties (at
+full weight it flew the airplanes head-on into each other's guns)."""
 
 
 def choices(state: GameState, me: Vehicle) -> list[tuple[ManeuverCard, int]]:
@@ -97,6 +113,17 @@ def _escape(state: GameState, me: Vehicle, x: Floats, y: Floats, h: Floats) -> F
     return out
 
 
+def _gun_cards(
+    rules: Rules, weapon: str, sx: Floats, sy: Floats, sh: Floats, tx: Floats, ty: Floats
+) -> Floats:
+    """Damage cards a gun draws from each firing pose (a,) at each base (b, k sample
+    points): 2 within the half mark, 1 within the ruler, 0 out of the arc or the ruler."""
+    arc = rules.arc(weapon)
+    d2 = nearest_in_arc(sx, sy, sh + arc.centre, arc.width / 2.0, tx, ty)  # (a, b)
+    cards: Floats = np.where(d2 <= rules.half**2, 2.0, 1.0) * (d2 <= rules.ruler**2)
+    return cards
+
+
 def _attack(
     state: GameState, me: Vehicle, x: Floats, y: Floats, h: Floats, enemy: Enemy, p: int
 ) -> Floats:
@@ -107,16 +134,31 @@ def _attack(
     tx, ty = world_points(ex, ey, eh, base_points(rules, target))
     total = np.zeros(len(x))
     for i, (weapon, letter) in enumerate(rules.weapons(me.type)):
-        arc = rules.arc(weapon)
-        d2 = nearest_in_arc(x, y, h + arc.centre, arc.width / 2.0, tx, ty)  # (c, s)
-        cards = np.where(d2 <= rules.half**2, 2.0, 1.0) * (d2 <= rules.ruler**2)
+        cards = _gun_cards(rules, weapon, x, y, h, tx, ty)  # (c, s)
         deck = rules.damage_deck(letter, target.type, me.type)
         card = odds(rules, deck, target)
         worth: Floats = np.full(cards.shape, card.points)
         if target.tripod is not None:
             open_side = unprotected(rules, target, ex, ey, eh, x, y)  # (c, s)
             worth = open_side * card.points + (1 - open_side) * card.energy * 0.5
-        total += (cards * worth) @ enemy.weight * (1.0 if i == 0 else 0.7)
+        total += (cards * worth) @ enemy.weight * (1.0 if i == 0 else REAR_SHARE)
+    return total
+
+
+def _guns_at(
+    state: GameState, me: Vehicle, x: Floats, y: Floats, h: Floats, enemy: Enemy, p: int
+) -> Floats:
+    """Expected damage points an enemy airplane's guns deal to us at each candidate
+    pose, from its modelled poses (the mirror of :func:`_attack`)."""
+    rules = state.rules
+    shooter = enemy.vehicle
+    ex, ey, eh = enemy.phase(p)
+    tx, ty = world_points(x, y, h, base_points(rules, me))
+    total = np.zeros(len(x))
+    for i, (weapon, letter) in enumerate(rules.weapons(shooter.type)):
+        cards = _gun_cards(rules, weapon, ex, ey, eh, tx, ty)  # (s, c)
+        card = odds(rules, rules.damage_deck(letter, me.type, shooter.type), me)
+        total += enemy.weight @ cards * card.points * (1.0 if i == 0 else REAR_SHARE)
     return total
 
 
@@ -138,12 +180,29 @@ def plan_ww2_airplane(
     state: GameState, me: Vehicle, level: Level, rng: np.random.Generator
 ) -> Plan:
     """The card and speed of this Earthling turn for one WW2 airplane at ``level``."""
-    rules = state.rules
     options = choices(state, me)
     if level.own_plans is not None and level.own_plans < 100:
         keep = max(1, len(options) // 2)
         picks = np.sort(rng.choice(len(options), size=keep, replace=False))
         options = [options[int(i)] for i in picks]
+    score = scores(state, me, options, level, rng)
+    score += rng.uniform(0.0, 1e-3, len(options))  # ties broken by the bot's generator
+    card, speed = options[int(np.argmax(score))]
+    return Plan(cards=(card.id,), speeds=(speed,))
+
+
+def scores(
+    state: GameState,
+    me: Vehicle,
+    options: list[tuple[ManeuverCard, int]],
+    level: Level,
+    rng: np.random.Generator,
+) -> Floats:
+    """Each (card, speed)'s value for ``me`` at ``level`` (higher is better). The levels
+    that look ahead expect an enemy airplane at the end of any (card, speed) it may fly
+    (:func:`_moving`: the turn is simultaneous) and count its guns against us, times the
+    valuation's ``risk``; the ``easy`` level expects it where it stands."""
+    rules = state.rules
     x, y, h = end_poses(state, me, options)
     score = np.zeros(len(options))
     on_table = inside(x, y, rules.table_width, rules.table_height, MARGIN)
@@ -161,28 +220,39 @@ def plan_ww2_airplane(
             nearest, best_gap = enemy_v, gap
         if enemy_v.tripod is not None:
             enemy = tripod_enemy(state, enemy_v, rng, level.samples)
+        elif level.lookahead:
+            enemy = _moving(state, enemy_v)
+            score -= level.valuation.risk * _guns_at(state, me, x, y, h, enemy, p)
         else:
-            one = np.array([[enemy_v.pose.x] * 3])
-            enemy = Enemy(
-                enemy_v,
-                one,
-                np.array([[enemy_v.pose.y] * 3]),
-                np.array([[enemy_v.pose.heading] * 3]),
-                np.ones(1),
-            )
+            enemy = _standing(enemy_v)
         score += _attack(state, me, x, y, h, enemy, p)
         score -= 0.8 * _threat(state, me, x, y, h, enemy, p)
     if nearest is not None:
+        pull = TIE_BREAK if level.lookahead and nearest.tripod is None else 1.0
         # a firing position: about half a ruler behind the target, facing it
         ax = nearest.pose.x - 0.5 * rules.ruler * math.cos(math.radians(nearest.pose.heading))
         ay = nearest.pose.y - 0.5 * rules.ruler * math.sin(math.radians(nearest.pose.heading))
-        score -= 0.04 * np.hypot(x - ax, y - ay)
+        score -= pull * PULL[0] * np.hypot(x - ax, y - ay)
         bearing = np.degrees(np.arctan2(nearest.pose.y - y, nearest.pose.x - x))
         off = np.abs((bearing - h + 180.0) % 360.0 - 180.0)
-        score -= 0.01 * off
-    score += rng.uniform(0.0, 1e-3, len(options))  # ties broken by the bot's generator
-    card, speed = options[int(np.argmax(score))]
-    return Plan(cards=(card.id,), speeds=(speed,))
+        score -= pull * PULL[1] * off
+    return score
+
+
+def _standing(vehicle: Vehicle) -> Enemy:
+    """An enemy airplane expected where it stands."""
+    one = np.ones((1, 3))
+    pose = vehicle.pose
+    return Enemy(vehicle, one * pose.x, one * pose.y, one * pose.heading, np.ones(1))
+
+
+def _moving(state: GameState, vehicle: Vehicle) -> Enemy:
+    """An enemy airplane expected at the end of any (card, speed) it may fly, evenly."""
+    options = choices(state, vehicle)
+    x, y, h = end_poses(state, vehicle, options)
+    three = np.ones((1, 3))
+    weight = np.full(len(x), 1.0 / len(x))
+    return Enemy(vehicle, x[:, None] * three, y[:, None] * three, h[:, None] * three, weight)
 
 
 def random_ww2_plan(state: GameState, me: Vehicle, rng: np.random.Generator) -> Plan:
