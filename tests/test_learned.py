@@ -295,11 +295,12 @@ def test_simulate_plays_the_learned_bot_in_both_engines(tmp_path: Path) -> None:
         assert json.loads((out / "results.json").read_text())["summary"]["games"] == 6
 
 
-def test_ww2_airplanes_are_flown_by_the_batch_and_as_hard_by_the_referee(
+def test_ww2_airplanes_are_flown_by_the_batch_and_by_the_referee(
     tmp_path: Path,
 ) -> None:
     """The batch policy plans a WW2 airplane's card and speed each phase (it was
-    refused); the referee's bot flies WW2 airplanes as the hard bot does."""
+    refused); the referee's bot flies them too (its WW2 planning is pinned in
+    tests/test_ww2_planner.py)."""
     ww2 = str(Path(__file__).parents[1] / "examples" / "ww2-duel.json")
     common = ["--bots", "raf=learned", "--games", "2", "--workers", "1"]
     run = dogfight("simulate", ww2, "--engine", "batch", *common, "--out", str(tmp_path / "batch"))

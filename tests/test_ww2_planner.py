@@ -1,7 +1,8 @@
 """The planning bots' WW2 airplanes (``bots/ww2_airplanes.py``): the ``hard`` level
 treats the Earthling turn as simultaneous — an enemy airplane is expected at the end of
 any card and speed it may fly, and its guns count against us — while ``easy`` expects
-it where it stands."""
+it where it stands; ``learned`` expects, for its ``predict`` share, what ``hard`` would
+fly in the enemy's seat."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from dogfight.bots import ww2_airplanes as ww2
 from dogfight.bots.plane_planner import EASY, HARD, Level, Valuation
 from dogfight.bots.threats import Enemy
 from dogfight.catalog.loader import load_catalog
+from dogfight.learned.policy import level_of
+from dogfight.learned.weights import current
 from dogfight.rules.arrays import Floats
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.situation.format import build, parse_situation
@@ -109,3 +112,23 @@ def test_only_the_hard_level_sees_how_the_enemy_can_move() -> None:
         }
     assert np.array_equal(values["yak-1"]["easy"], values["re-2001"]["easy"])
     assert not np.allclose(values["yak-1"]["hard"], values["re-2001"]["hard"])
+
+
+def test_the_learned_level_expects_what_hard_would_fly_in_the_enemys_seat() -> None:
+    """The predicted share sits on the enemy's choices in the order ``hard`` values them
+    from the enemy's seat, the best first; the rest of the weight is spread evenly."""
+    state = duel((40.0, 30.0, 80.0), (50.0, 62.0, 250.0))
+    them = state.vehicles["bf109"]
+    level = level_of(current())
+    model = ww2._predicted(state, them, level, np.random.default_rng(0))
+    options = ww2.choices(state, them)
+    values = ww2.scores(state, them, options, HARD, np.random.default_rng(0))
+    assert np.isclose(model.weight.sum(), 1.0)
+    floor = (1.0 - level.predict) / len(options)
+    extra = model.weight - floor
+    best = np.argsort(-values, kind="stable")[: level.predicted]
+    assert np.isclose(extra[best].sum(), level.predict)
+    assert int(np.argmax(model.weight)) == int(np.argmax(values))
+    # a (card, speed) valued better carries more of the prediction
+    assert np.all(np.diff(extra[best]) <= 1e-12)
+    assert np.allclose(np.delete(extra, best), 0.0)

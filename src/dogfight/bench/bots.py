@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from dogfight.batch.compare import MATCHUPS
+from dogfight.batch.compare import MATCHUPS, WW2_MATCHUP
 from dogfight.bots.base import make
 from dogfight.catalog.loader import Catalog
 from dogfight.rules.chance import step_rng
@@ -143,8 +143,8 @@ every one but the ``duel``'s Camel and Albatros under ``wog``."""
 
 def learned_figures(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
     """``dogfight bench --bots``: the learned bot against the hard bot in referee duels
-    (``duel`` as each side, 2,000 games; the four other matchups; beside each, the hard
-    bot against itself from the same seats), its decision time and
+    (``duel`` as each side, 2,000 games; the four other matchups and the WW2 duel; beside
+    each, the hard bot against itself from the same seats), its decision time and
     the hard bot's, batched duels per CPU-second with learned or easy bots on both sides;
     the machine's load average beside them."""
     from dogfight.learned.weights import current
@@ -171,6 +171,8 @@ def learned_figures(catalog: Catalog, quick: bool = False) -> dict[str, Any]:
         learned_against(catalog, others, first, second, ruleset)
         for first, second, ruleset in OTHER_MATCHUPS
     ]
+    # no target: the learned bot's prediction on WW2 airplanes (docs/ww2.md, "Playing")
+    out["ww2"] = learned_against(catalog, others, *WW2_MATCHUP, "ww2")
     batched = 64 if quick else 4000
     out["batched_duels_per_cpu_second"] = {
         # the batch plays the learned bot through the referee's, table by table

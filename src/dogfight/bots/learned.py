@@ -2,7 +2,8 @@
 (:func:`dogfight.learned.policy.level_of`): the planning bots' search with the learned
 valuation, each enemy airplane expected to fly, for the learned share of the model, as the
 ``hard`` bot would fly it in the enemy's seat. Like every bot it sees only its seat's
-observation; tripods and WW2 airplanes are flown as the planning bots fly them.
+observation. WW2 airplanes get the WW2 planner at its level (the same prediction, on
+one card and speed); tripods are flown as the planning bots fly them.
 
 After each :meth:`LearnedBot.plan_turn`, :meth:`LearnedBot.explain` gives each airplane's
 three best plans with their values, best first.

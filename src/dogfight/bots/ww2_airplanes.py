@@ -7,10 +7,12 @@ ruler and half mark on sampled base points, a tripod's armour), less the heat-ra
 take there, a pull towards a firing position behind the nearest enemy, and a prohibitive
 cost for leaving the table.
 
-The ``hard`` level (and ``learned``, with its own ``risk``) treats the Earthling turn as
-simultaneous: an enemy airplane is expected at the end of any (card, speed) it may fly,
-evenly, and the damage its guns may deal us there is taken off, times the valuation's
-``risk``; the pull towards the nearest airplane then only breaks ties. It also looks one
+The ``hard`` level treats the Earthling turn as simultaneous: an enemy airplane is
+expected at the end of any (card, speed) it may fly, evenly, and the damage its guns may
+deal us there is taken off, times the valuation's ``risk``; the pull towards the nearest
+airplane then only breaks ties. ``learned`` does the same with its own ``risk`` and puts
+its ``predict`` share of each enemy airplane on what the ``hard`` level would fly in the
+enemy's seat (:func:`_predicted`). It also looks one
 Earthling turn ahead: a pose from which no card keeps it on the table is avoided, and it
 weighs more of a tripod's samples. ``easy`` expects an enemy airplane where it stands and
 scores a random half of its choices against a few tripod samples; ``random`` picks any
@@ -20,6 +22,7 @@ scores a random half of its choices against a few tripod samples; ``random`` pic
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -49,6 +52,8 @@ REAR_SHARE = 0.7
 PULL = 0.04, 0.01
 """The pull towards a firing position behind the nearest enemy: per cm from it and per
 degree the nose is off it."""
+PHASES = 3
+"""Action phases a WW1 airplane's plan covers; a WW2 airplane plans one at a time."""
 TIE_BREAK = 0.1
 """The pull's share when the nearest enemy is an airplane the ``hard`` level models in
 motion, its guns counted: the damage terms decide, the pull only breaks their ties (at
@@ -221,7 +226,8 @@ def scores(
         if enemy_v.tripod is not None:
             enemy = tripod_enemy(state, enemy_v, rng, level.samples)
         elif level.lookahead:
-            enemy = _moving(state, enemy_v)
+            predicted = level.predictor is not None and level.predict > 0.0
+            enemy = _predicted(state, enemy_v, level, rng) if predicted else _moving(state, enemy_v)
             score -= level.valuation.risk * _guns_at(state, me, x, y, h, enemy, p)
         else:
             enemy = _standing(enemy_v)
@@ -253,6 +259,28 @@ def _moving(state: GameState, vehicle: Vehicle) -> Enemy:
     three = np.ones((1, 3))
     weight = np.full(len(x), 1.0 / len(x))
     return Enemy(vehicle, x[:, None] * three, y[:, None] * three, h[:, None] * three, weight)
+
+
+def _predicted(state: GameState, vehicle: Vehicle, level: Level, rng: np.random.Generator) -> Enemy:
+    """:func:`_moving` with ``predict`` of the weight moved to the ``predicted`` best
+    (card, speed) of the enemy as ``level.predictor`` values them from its seat, in
+    proportion to exp(value / temperature), the temperature a third of
+    ``predicted_temperature`` (evenly at 0): the ``learned`` bot's enemy model
+    (docs/learned.md)."""
+    assert level.predictor is not None
+    enemy = _moving(state, vehicle)
+    values = scores(state, vehicle, choices(state, vehicle), level.predictor, rng)
+    best = np.argsort(-values, kind="stable")[: level.predicted]
+    if level.predicted_temperature > 0.0:
+        # a WW1 plan's value is three phases' fire, a (card, speed)'s one: the same
+        # temperature per phase
+        temperature = level.predicted_temperature / PHASES
+        share = np.exp((values[best] - values[best].max()) / temperature)
+    else:
+        share = np.ones(len(best))
+    weight = enemy.weight * (1.0 - level.predict)
+    weight[best] += level.predict * share / share.sum()
+    return replace(enemy, weight=weight)
 
 
 def random_ww2_plan(state: GameState, me: Vehicle, rng: np.random.Generator) -> Plan:
