@@ -361,6 +361,24 @@ def test_toppled_tripod_plans_three_minus_reminder_tokens(tokens: int) -> None:
     assert toppled(state) == 0
 
 
+@pytest.mark.parametrize("tokens", [1, 2])
+def test_a_toppled_tripods_card_is_shown_in_its_own_phase_never_before(tokens: int) -> None:
+    """000 TOPPLED TRIPODS: the cards are "for the last phases of the turn", and 000
+    PLANNING: plans are revealed phase by phase. What the other seats see of a tripod
+    that lies the first phases down: no card until the phase it is played in (the
+    observation once showed the second phase's card after the first phase)."""
+    ids = [STEPS[0], STANDS[0]][: 3 - tokens]
+    sit = situation(tripod(toppled=tokens, plans=[tplan(*ids)]), plane("p", PLANE, "earth", 10, 10))
+    state = planned(sit)
+    shown = []
+    for _ in range(2):  # after the third phase the turn is over and its plans put away
+        state, _ = next_phase(state)
+        seen = observe(state, side_seat(state, "earth"))["vehicles"]
+        (view,) = [v for v in seen if v["id"] == "t"]
+        shown.append(view.get("revealed"))
+    assert shown == [ids[: max(0, p - tokens)] for p in (1, 2)]
+
+
 # --- illegal maneuvers -------------------------------------------------------------------------
 
 

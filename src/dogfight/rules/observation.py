@@ -185,6 +185,10 @@ def open_vehicle_view(state: GameState, v: Vehicle) -> VehicleView:
         {w: {"target": t, "phase": n} for w, (t, n) in sorted(v.aim.items())} if v.aim else {}
     )
     revealed = state.phase
+    if v.plan is not None and v.tripod is not None and not v.plan.automated:
+        # fewer cards than phases are the last phases' (tripods.card_of_phase): a card is
+        # shown in its own phase, never before
+        revealed = max(0, state.phase - (3 - len(v.plan.cards)))
     if v.plan is not None:
         view["revealed"] = list(v.plan.cards[:revealed])
         if v.plan.speeds:
