@@ -73,7 +73,7 @@ from dogfight.rules.events import (
 from dogfight.rules.observation import observe, side_seat, visible_events
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState
-from dogfight.rules.tripods import smoke_stands
+from dogfight.rules.tripods import planned_cards, smoke_stands
 from dogfight.situation.format import build, parse_situation
 
 CATALOG = load_catalog()
@@ -672,6 +672,74 @@ def test_tripod_engine_damage_never_three_movement_cards_second_only_stationary(
     game.refuses({"t": walk, "p": p_plan})
     game.refuses({"t": tplan(STANDS[0], RUN, STANDS[1]), "p": p_plan})
     game.accepts({"t": tplan(*STILL_PLAN), "p": p_plan})
+
+
+def test_a_tripod_its_damage_leaves_two_cards_plans_both_for_the_last_phases() -> None:
+    """Ruling SR10. 000 (ENGINE DAMAGED): after a second engine damage "it can plan only
+    stationary maneuvers until the end of the game"; (REVERSE MECHANISM DESTROYED): "The
+    tripod cannot plan the reverse maneuver until the end of the game"; and 000 asks for
+    "three cards" a turn, distinct. A Locust with both keeps two standing still cards: it
+    plans both, for the last phases (as a toppled tripod's cards are "for the last phases
+    of the turn"), stands still the first phase without a card and without an Action
+    token (000 puts a token "in the space of the tripod's console corresponding to the
+    first planned maneuver"). The game goes on (it used to stop: no plan was legal)."""
+    game = target_tripod([], fire=list(HOLD))
+    for _ in range(3):
+        game.phase()
+    t = game.state.vehicles["t"]
+    t.status.update({"engine": 2, "reverse_destroyed": 1})
+    assert planned_cards(game.state, t) == 2
+    p_plan = plan(*CRUISE, fire=list(HOLD))
+    game.refuses({"t": tplan(*STILL_PLAN), "p": p_plan})  # the reverse
+    game.refuses({"t": tplan(STANDS[0]), "p": p_plan})
+    game.refuses({"t": tplan(STANDS[0], STANDS[1], actions=[ray(), None, None]), "p": p_plan})
+    seen = {
+        side: next(
+            v
+            for v in observe(game.state, side_seat(game.state, side))["vehicles"]
+            if v["id"] == "t"
+        )
+        for side in ("martians", "earth")
+    }
+    assert seen["martians"]["cards_to_plan"] == 2
+    assert "cards_to_plan" not in seen["earth"]  # the damage behind it is secret
+    game.turn({"t": tplan(STANDS[0], STANDS[1], actions=[None, ray(), None]), "p": p_plan})
+    start = game.state.vehicles["t"].pose
+    for _ in range(3):
+        game.phase()
+    shown = [
+        (ph, e.card)
+        for turn, ph, e in phases_of(game.events, Revealed)
+        if e.vehicle == "t" and turn == 2
+    ]
+    assert shown == [(2, STANDS[0]), (3, STANDS[1])]
+    assert game.state.vehicles["t"].pose == start
+
+
+@pytest.mark.parametrize(
+    ("model", "status", "cards"),
+    [
+        ("mk1-locust", {"engine": 2}, 3),  # two standing still cards and a reverse
+        ("mk1-locust", {"engine": 1, "reverse_destroyed": 1}, 3),
+        ("mk4-cuttlefish", {"engine": 2}, 2),  # one standing still card and a reverse
+        ("mk4-cuttlefish", {"engine": 2, "reverse_destroyed": 1}, 1),
+    ],
+)
+def test_how_many_cards_a_damaged_tripod_plans(
+    model: str, status: dict[str, int], cards: int
+) -> None:
+    """Ruling SR10: as many as its deck holds that its damage lets it plan, three at most
+    (fewer toppled)."""
+    deck = CATALOG.tripod_decks[CATALOG.tripods[model].maneuver_deck].cards
+    still = [c.id for c in deck if c.stationary]
+    first = tplan(*still, *[c.id for c in deck if c.moves][: 3 - len(still)])
+    game = target_tripod([], model=model, plans=[first])
+    t = game.state.vehicles["t"]
+    t.status.update(status)
+    assert planned_cards(game.state, t) == cards
+    assert t.tripod is not None
+    t.tripod.toppled = 2
+    assert planned_cards(game.state, t) == 1
 
 
 def test_circuits_hit_discards_energy_equal_to_the_damage() -> None:

@@ -48,7 +48,13 @@ from dogfight.batch.policies import POLICIES, best_tier_plans, placed, sequences
 from dogfight.batch.scenario import EDGES, OBJECTIVES_AND_EXIT
 from dogfight.batch.spec import Bools, Floats, Ints, Spec
 from dogfight.batch.state import BatchState
-from dogfight.batch.tripod_plans import MARGIN, _damage_allows, bot_tokens, planning
+from dogfight.batch.tripod_plans import (
+    MARGIN,
+    _damage_allows,
+    bot_tokens,
+    cards_to_plan,
+    planning,
+)
 from dogfight.batch.tripod_sequences import sequences as tripod_sequences
 from dogfight.batch.tripod_spec import DESTROY_OBJECTIVE, NO_TOKEN, RECHARGE, STAND, TripodSpec
 
@@ -158,7 +164,7 @@ def plan_martians(state: BatchState, rng: np.random.Generator, mask: Bools | Non
     if len(b) == 0:
         return
     # tripods of one model, number of cards and reverse pending walk the same sequences
-    key = (state.ttype[b, n] * 4 + 3 - state.toppled[b, n]) * 2 + state.reverse[b, n]
+    key = (state.ttype[b, n] * 4 + cards_to_plan(state, b, n)) * 2 + state.reverse[b, n]
     for group in np.unique(key).tolist():
         rows = np.flatnonzero(key == group)
         t, c, back = group // 8, group // 2 % 4, group % 2

@@ -46,6 +46,28 @@ def poses(state: BatchState, b: Ints, n: Ints, cards: Ints) -> tuple[Floats, Flo
     )
 
 
+def cards_to_plan(state: BatchState, b: Ints, n: Ints) -> Ints:
+    """(R,) how many cards tripods (b, n) plan (``tripods.planned_cards``): three less its
+    toppled tokens, and no more than the cards of its deck 000's special damage lets it
+    plan (ruling SR10: no reverse once the mechanism is destroyed, only stationary cards
+    after a second engine hit)."""
+    count: Ints = 3 - state.toppled[b, n]
+    if state.spec.specials != "000":
+        return count
+    tri = state.spec.tripods
+    deck = tri.type_deck[state.ttype[b, n]]
+    size = tri.deck_size[deck]
+    symbols = [
+        tri.card_symbol[s : s + k] for s, k in zip(tri.deck_start, tri.deck_size, strict=True)
+    ]
+    reverses = np.array([(s == REVERSE).sum() for s in symbols])[deck]
+    still = np.array([((s == STAND) | (s == REVERSE)).sum() for s in symbols])[deck]
+    cards = np.where(state.engine[b, n] >= 2, still, size)
+    cards = cards - np.where(state.reverse_out[b, n], reverses, 0)
+    out: Ints = np.minimum(count, cards)
+    return out
+
+
 def damaged_ok(state: BatchState, b: Ints, n: Ints, cards: Ints, count: Ints) -> Bools:
     """(R, K) the sequences ``cards`` (R, K, 3; -1 for a phase lying down) that 000's
     special damage lets the tripod plan (:func:`_damage_allows`)."""
@@ -100,7 +122,7 @@ def plan_tripods(
     if len(b) == 0:
         return
     deck = tri.type_deck[state.ttype[b, n]]
-    count = 3 - state.toppled[b, n]
+    count = cards_to_plan(state, b, n)
     careless = rng.random(len(b)) < wild
     chosen = np.full((len(b), 3), -1, dtype=np.int64)
     groups = deck * 4 + count

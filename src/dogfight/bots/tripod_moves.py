@@ -20,6 +20,7 @@ from dogfight.catalog.models import (
 )
 from dogfight.rules.context import Rules
 from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.tripods import planned_cards
 
 _TRIPOD_SEQS: dict[tuple[int, int], tuple[object, Ints]] = {}
 
@@ -44,7 +45,7 @@ def tripod_sequences(
     assert vehicle.tripod is not None
     rules = state.rules
     deck = rules.tripod_deck_of(vehicle.type)
-    count = 3 - vehicle.tripod.toppled
+    count = planned_cards(state, vehicle)
     every = _all_tripod_sequences(deck, len(deck.cards), count)
     cards = deck.cards
     moves = np.array([c.moves for c in cards])

@@ -37,6 +37,7 @@ from dogfight.rules.skill_choice import KIND as SKILL
 from dogfight.rules.standard import acting
 from dogfight.rules.state import GameState, Vehicle
 from dogfight.rules.tripod_reveal import KIND as DIRECTION
+from dogfight.rules.tripods import planned_cards
 from dogfight.sim.run import MAX_TURNS, sides_of
 from dogfight.situation.format import Situation, build
 from dogfight.words.narration import describe, ending
@@ -132,7 +133,7 @@ def _human_plan(
     input_fn: Callable[[str], str],
     output_fn: Callable[[str], None],
 ) -> Plan:
-    count = 3 - vehicle.tripod.toppled if vehicle.tripod is not None else 3
+    count = planned_cards(state, vehicle) if vehicle.tripod is not None else 3
     output_fn(f"{vehicle.id} ({vehicle.type}) at {_where(vehicle)}")
     output_fn(f"  cards: {_cards_line(state, vehicle)}")
     if vehicle.clock == ONE_PHASE:

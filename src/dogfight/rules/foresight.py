@@ -35,6 +35,7 @@ from dogfight.geometry.shapes import Polygon, rectangle
 from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.plans import Flown, card_problem
 from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.tripods import planned_cards
 from dogfight.rules.ww2 import scale
 
 WarningKind = Literal["leaves_table", "overlaps_friend", "black_smoke", "tripod_unopposed"]
@@ -83,10 +84,13 @@ class PlanWarning:
         }
 
 
-def first_phase(vehicle: Vehicle) -> int:
+def first_phase(state: GameState, vehicle: Vehicle) -> int:
     """The phase the vehicle's first card is flown in (a toppled tripod lies the first
-    phases down)."""
-    return 1 + (vehicle.tripod.toppled if vehicle.tripod is not None else 0)
+    phases down; a tripod its damage leaves fewer cards stands still the first phases,
+    ruling SR10)."""
+    if vehicle.tripod is None:
+        return 1
+    return 1 + 3 - planned_cards(state, vehicle)
 
 
 def ghosts(
@@ -110,7 +114,7 @@ def _airplane_ghosts(
     previous: Flown | None = vehicle.previous
     eliminated = rules.switches.illegal_maneuver is IllegalManeuver.ELIMINATED
     # a WW2 airplane plans the Earthling turn of the next action phase (001)
-    phase = state.phase + 1 if vehicle.clock == ONE_PHASE else first_phase(vehicle)
+    phase = state.phase + 1 if vehicle.clock == ONE_PHASE else first_phase(state, vehicle)
     for index, card in enumerate(chosen):
         flown = card
         note = None
@@ -143,7 +147,7 @@ def _tripod_ghosts(state: GameState, vehicle: Vehicle, cards: Sequence[str]) -> 
     depth = 2.0 * rules.hex_apothem()
     pose = vehicle.pose
     backward = vehicle.tripod.reverse_pending
-    phase = first_phase(vehicle)
+    phase = first_phase(state, vehicle)
     out: list[Ghost] = []
     for index, card in enumerate(chosen):
         start = pose

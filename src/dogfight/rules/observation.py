@@ -16,7 +16,7 @@ from dogfight.rules.decisions import Decision, for_seat
 from dogfight.rules.events import Event
 from dogfight.rules.missions import target_view
 from dogfight.rules.state import GameState, Vehicle
-from dogfight.rules.tripods import secret_action_cards
+from dogfight.rules.tripods import planned_cards, secret_action_cards
 
 
 class PoseView(TypedDict):
@@ -69,6 +69,7 @@ class VehicleView(TypedDict):
     damage: NotRequired[int]
     damage_cards: NotRequired[list[str]]
     status: NotRequired[dict[str, Any]]
+    cards_to_plan: NotRequired[int]
     plan: NotRequired[dict[str, Any]]
 
 
@@ -79,6 +80,9 @@ class OwnView(TypedDict):
     damage: int
     damage_cards: list[str]
     status: dict[str, Any]
+    cards_to_plan: NotRequired[int]
+    """Tripods: how many cards its next plan holds (:func:`~dogfight.rules.tripods.
+    planned_cards`: fewer when toppled, or when its secret damage leaves it fewer)."""
     plan: NotRequired[dict[str, Any]]
 
 
@@ -147,7 +151,7 @@ def vehicle_view(state: GameState, v: Vehicle, own: bool) -> VehicleView:
     extended (a server writes the open part once for every seat)."""
     view = open_vehicle_view(state, v)
     if own:
-        return {**view, **own_vehicle_view(v)}
+        return {**view, **own_vehicle_view(state, v)}
     return view
 
 
@@ -198,7 +202,7 @@ def open_vehicle_view(state: GameState, v: Vehicle) -> VehicleView:
     return view
 
 
-def own_vehicle_view(v: Vehicle) -> OwnView:
+def own_vehicle_view(state: GameState, v: Vehicle) -> OwnView:
     """What only the seat playing a vehicle sees of it (never empty)."""
     view: OwnView = {
         "resistance": v.resistance,
@@ -207,6 +211,8 @@ def own_vehicle_view(v: Vehicle) -> OwnView:
         # Lasting special damage, secret ones included: the owner knows them.
         "status": dict(sorted(v.status.items())) if v.status else {},
     }
+    if v.tripod is not None:
+        view["cards_to_plan"] = planned_cards(state, v)
     if v.plan is not None:
         view["plan"] = v.plan.to_json()
     return view

@@ -269,22 +269,34 @@ def check_airplane_plan(state: GameState, vehicle: Vehicle, cards: list[Maneuver
         )
 
 
+def tripod_card_forbidden(state: GameState, vehicle: Vehicle, card: TripodCard) -> str | None:
+    """Why the tripod's damage forbids planning ``card`` at all (None: it does not), the
+    rule quoted."""
+    if not state.rules.switches.standard_rules:
+        return None
+    status = vehicle.status
+    if status.get("reverse_destroyed") and card.symbol.value == "reverse":
+        return (
+            'the reverse mechanism is destroyed: 000: "The tripod cannot plan the reverse '
+            'maneuver until the end of the game"'
+        )
+    if status.get("engine", 0) >= 2 and card.moves:
+        return (
+            'second engine damage: 000: "it can plan only stationary maneuvers until the '
+            'end of the game"'
+        )
+    return None
+
+
 def check_tripod_plan(state: GameState, vehicle: Vehicle, cards: list[TripodCard]) -> None:
     """Planning restrictions of damaged tripods."""
     if not state.rules.switches.standard_rules:
         return
-    status = vehicle.status
-    if status.get("reverse_destroyed") and any(c.symbol.value == "reverse" for c in cards):
-        raise IllegalPlanError(
-            f'{vehicle.id}: the reverse mechanism is destroyed: 000: "The tripod cannot plan '
-            'the reverse maneuver until the end of the game"'
-        )
-    engine = status.get("engine", 0)
-    if engine >= 2 and any(c.moves for c in cards):
-        raise IllegalPlanError(
-            f'{vehicle.id}: second engine damage: 000: "it can plan only stationary '
-            'maneuvers until the end of the game"'
-        )
+    for card in cards:
+        why = tripod_card_forbidden(state, vehicle, card)
+        if why is not None:
+            raise IllegalPlanError(f"{vehicle.id}: {why}")
+    engine = vehicle.status.get("engine", 0)
     if engine == 1 and len(cards) == 3 and all(c.moves for c in cards):
         raise IllegalPlanError(
             f'{vehicle.id}: engine damaged: 000: "it can never plan three movement '

@@ -28,11 +28,21 @@ from dogfight.rules.tripod_harm import spend, topple
 from dogfight.words.terms import plural
 
 
-def planned_cards(vehicle: Vehicle) -> int:
+def plannable(state: GameState, vehicle: Vehicle) -> int:
+    """How many cards of its deck the tripod's damage lets it plan at all
+    (:func:`standard.tripod_card_forbidden`: no reverse once the mechanism is destroyed,
+    only stationary cards after a second engine hit)."""
+    deck = state.rules.tripod_deck_of(vehicle.type)
+    return sum(standard.tripod_card_forbidden(state, vehicle, c) is None for c in deck.cards)
+
+
+def planned_cards(state: GameState, vehicle: Vehicle) -> int:
     """000: "If, during a planning phase, a tripod is laying down, the player may only plan
-    three cards minus the reminder tokens on the "toppled" box, for the last phases"."""
+    three cards minus the reminder tokens on the "toppled" box, for the last phases"; and
+    fewer when its damage leaves it fewer cards it may plan: every one of them, for the
+    last phases, standing still without a card before them (ruling SR10)."""
     assert vehicle.tripod is not None
-    return 3 - vehicle.tripod.toppled
+    return min(3 - vehicle.tripod.toppled, plannable(state, vehicle))
 
 
 def check_tripod_plan(state: GameState, vehicle: Vehicle, plan: Plan) -> list[TripodCard]:
@@ -40,14 +50,21 @@ def check_tripod_plan(state: GameState, vehicle: Vehicle, plan: Plan) -> list[Tr
     assert vehicle.tripod is not None
     rules = state.rules
     deck = rules.tripod_deck_of(vehicle.type)
-    count = 0 if plan.automated else planned_cards(vehicle)
+    count = 0 if plan.automated else planned_cards(state, vehicle)
+    short = not plan.automated and count < 3 - vehicle.tripod.toppled
     if len(plan.cards) != count:
-        why = (
-            f' (toppled with {plural(vehicle.tripod.toppled, "reminder token")}: 000: "the player '
-            'may only plan three cards minus the reminder tokens"'
-            if vehicle.tripod.toppled
-            else ""
-        )
+        why = ""
+        if short:
+            # said to the tripod's own player only: the damage behind it is secret
+            why = (
+                f" (its damage leaves it {plural(count, 'card')} it may plan: all of them, "
+                "for the last phases, standing still without a card before them; ruling SR10)"
+            )
+        elif vehicle.tripod.toppled:
+            why = (
+                f' (toppled with {plural(vehicle.tripod.toppled, "reminder token")}: 000: "the '
+                'player may only plan three cards minus the reminder tokens"'
+            )
         raise IllegalPlanError(
             f"{vehicle.id}: plans exactly {plural(count, 'maneuver card')}, "
             f"got {len(plan.cards)}{why}"
@@ -66,6 +83,13 @@ def check_tripod_plan(state: GameState, vehicle: Vehicle, plan: Plan) -> list[Tr
     for phase, action in enumerate(plan.actions, start=1):
         if action is None:
             continue
+        if short and vehicle.tripod.toppled < phase <= 3 - count:
+            raise IllegalPlanError(
+                f"{vehicle.id}: phase {phase} action {action.token}: no card is planned for "
+                "that phase (its damage leaves it fewer cards than phases; an Action token is "
+                "put \"in the space of the tripod's console corresponding to the first planned "
+                'maneuver", 000; ruling SR10)'
+            )
         if not plan.automated and phase <= vehicle.tripod.toppled:
             raise IllegalPlanError(
                 f"{vehicle.id}: phase {phase} action {action.token}: the tripod is lying down "
@@ -238,7 +262,8 @@ def start_of_phase(
             continue
         card = card_of_phase(state, vehicle, phase)
         if tripod.toppled or card is None:
-            events.append(ev.ActionWasted(vehicle.id, action.token, "the tripod is down", 0))
+            why = "the tripod is down" if tripod.toppled else "no card is planned for this phase"
+            events.append(ev.ActionWasted(vehicle.id, action.token, why, 0))
             continue
         if action.token == "blank":
             continue  # 001: "to pretend he is executing an action when he is not"

@@ -27,6 +27,7 @@ from dogfight.rules.observation import (
 )
 from dogfight.rules.plans import Plan, plan_problems
 from dogfight.rules.state import GameState
+from dogfight.rules.tripods import planned_cards
 from dogfight.server.db.records import Json, Seat, Step, event_json, pose_json
 from dogfight.server.errors import ApiError
 from dogfight.server.play import turn_clock
@@ -415,7 +416,7 @@ def check_draft(game: LiveGame, seat_id: str, drafts: Mapping[str, Any]) -> Json
                         state.rules.restrictions,
                     )
                 ]
-            needed = 3 - vehicle.tripod.toppled if vehicle.tripod is not None else 3
+            needed = planned_cards(state, vehicle) if vehicle.tripod is not None else 3
             if vehicle.clock == ONE_PHASE:
                 needed = 1  # a WW2 airplane's Earthling turn (001)
             if len(cards) == needed:

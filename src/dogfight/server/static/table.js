@@ -740,7 +740,9 @@ function deckOf(v) {
 
 function needed(v) {
   if (ww2(v)) return 1;
-  return v.type in catalog.tripods ? 3 - (v.toppled || 0) : 3;
+  // a tripod's own view says how many (fewer when toppled, or when its damage leaves fewer: SR10)
+  if (v.type in catalog.tripods) return v.cards_to_plan ?? 3 - (v.toppled || 0);
+  return 3;
 }
 
 function renderPlanning(box, stage) {
