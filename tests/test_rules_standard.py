@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from conftest import HOLD, Json, of, phases_of, plain, plan, plane, situation, straights
+from conftest import run as run_situation
 from test_rules_tripods import (
     APOTHEM,
     HALF_L,
@@ -740,6 +741,23 @@ def test_how_many_cards_a_damaged_tripod_plans(
     assert t.tripod is not None
     t.tripod.toppled = 2
     assert planned_cards(game.state, t) == 1
+
+
+def test_a_situation_describes_a_damaged_tripod_and_adjudicates_its_two_cards() -> None:
+    """Ruling SR10 where a referee meets it: a situation gives a Mk IV two engine hits
+    (``status``); its plan of its two stationary cards is played, phases 2 and 3; three
+    cards are refused with the ruling named."""
+    deck = CATALOG.tripod_decks[CATALOG.tripods["mk4-cuttlefish"].maneuver_deck].cards
+    still = [c.id for c in deck if c.stationary]
+    damaged = tripod(model="mk4-cuttlefish", status={"engine": 2}, plans=[tplan(*still)])
+    sit = std(damaged, flyer("p", "earth", CRUISE, HOLD))
+    _, events = run_situation(sit)
+    shown = [(ph, e.card) for _, ph, e in phases_of(events, Revealed) if e.vehicle == "t"]
+    assert shown == [(2, still[0]), (3, still[1])]
+    moves = [c.id for c in deck if c.moves]
+    sit["vehicles"][0]["plans"] = [tplan(*still, moves[0])]
+    with pytest.raises(DataError, match="SR10"):
+        run_situation(sit)
 
 
 def test_circuits_hit_discards_energy_equal_to_the_damage() -> None:

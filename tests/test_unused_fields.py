@@ -110,22 +110,28 @@ def test_the_speed_cheat_in_a_situation_exits_2(tmp_path: Path) -> None:
     assert not out.exists()
 
 
-def test_a_tripods_status_is_refused_not_dropped() -> None:
-    """Issue 30, item 9: "A tripod's `status` ... is refused with the field named"."""
+def test_a_tripods_airplane_status_is_refused_not_dropped() -> None:
+    """Issue 30, item 9: "A tripod's `status` ... is refused with the field named": the
+    keys a tripod does not read (a rudder jammed, an airplane's smoke trail) are refused;
+    those it reads (engine hits, a wounded pilot, fire, its own icons: ruling SR10's
+    damaged tripods) are its console's, as they are in play."""
     situation = duel_situation()
-    situation["vehicles"][1].update(type="mk1-locust", status={"engine": 1})
+    situation["vehicles"][1].update(type="mk1-locust", status={"rudder_left": 1})
     with pytest.raises(DataError) as error:
         build(parse_situation(situation), CATALOG, 1)
-    assert error.value.field == "vehicles[1].status"
-    assert "tripod" in error.value.allowed
+    assert error.value.field == "vehicles[1].status.rudder_left"
+    assert "airplanes" in error.value.allowed
+    situation["vehicles"][1]["status"] = {"engine": 2, "reverse_destroyed": 1}
+    state = build(parse_situation(situation), CATALOG, 1)
+    assert state.vehicles["albatros"].status == {"engine": 2, "reverse_destroyed": 1}
 
 
-def test_a_tripods_status_is_refused_by_the_web_api(app_client: Any) -> None:
+def test_a_tripods_airplane_status_is_refused_by_the_web_api(app_client: Any) -> None:
     situation = duel_situation()
-    situation["vehicles"][1].update(type="mk1-locust", status={"engine": 1})
+    situation["vehicles"][1].update(type="mk1-locust", status={"smoke": 1})
     response = app_client.post("/api/games", json={"situation": situation})
     assert response.status_code == 422, response.text
-    assert response.json()["field"] == "situation.vehicles[1].status"
+    assert response.json()["field"] == "situation.vehicles[1].status.smoke"
     assert "albatros" in response.json()["error"] and "tripod" in response.json()["error"]
     assert app_client.get("/api/games").json()["games"] == []
 
@@ -171,6 +177,12 @@ VEHICLE_VALUES: dict[str, list[Any]] = {
     "skills": [["sniper"]],
     "status": [{"engine": 1}],
     "status.observer": [{"observer": 1}],
+    "status.smoke": [{"smoke": 2}],
+    "status.rudder_left": [{"rudder_left": 1}],
+    "status.rudder_right": [{"rudder_right": 1}],
+    "status.gyroscope": [{"gyroscope": 1}],
+    "status.reverse_destroyed": [{"reverse_destroyed": 1}],
+    "status.smoke_generator": [{"smoke_generator": 1}],
 }
 """For each field (``a.b``: the key ``b`` of ``a``) values other than its default."""
 
@@ -208,8 +220,14 @@ def _reads(field: str, v: Json) -> bool:
         "bombs": ww1,
         "bomber": ww1,
         "skills": airplane is not None,
-        "status": airplane is not None,
+        "status": True,  # 000's engine, wounds and fire: "All Vehicles"
         "status.observer": rear,
+        "status.smoke": airplane is not None,
+        "status.rudder_left": airplane is not None,
+        "status.rudder_right": airplane is not None,
+        "status.gyroscope": tripod,  # 000: "Tripod Only"
+        "status.reverse_destroyed": tripod,
+        "status.smoke_generator": tripod,
     }[field]
 
 

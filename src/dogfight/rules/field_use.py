@@ -147,10 +147,14 @@ VEHICLE_FIELDS: Mapping[str, Reader] = {
     "bombs": BOMB_LOADS,
     "bomber": BOMB_LOADS,
     "skills": Reader(lambda k: k.airplane, "airplanes (000's ace pilots)"),
-    "status": Reader(
-        lambda k: k.airplane, "airplanes (a tripod's special damage is dealt in play)"
-    ),
+    "status": Reader(lambda k: k.airplane or k.tripod, "airplanes and tripods"),
     "status.observer": REAR_GUNS,
+    "status.smoke": AIRPLANES,
+    "status.rudder_left": AIRPLANES,
+    "status.rudder_right": AIRPLANES,
+    "status.gyroscope": TRIPODS,
+    "status.reverse_destroyed": TRIPODS,
+    "status.smoke_generator": TRIPODS,
 }
 """Every optional per-kind field of a situation's vehicle
 (:class:`~dogfight.situation.format.VehicleIn`) and who reads it; the fields every vehicle has

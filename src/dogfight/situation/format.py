@@ -108,7 +108,18 @@ class PreviousIn(Strict):
         return self.symbol in (Symbol.STEEP, Symbol.STALL)
 
 
-StatusKey = Literal["engine", "observer", "smoke", "fire", "rudder_left", "rudder_right", "wounded"]
+StatusKey = Literal[
+    "engine",
+    "observer",
+    "smoke",
+    "fire",
+    "rudder_left",
+    "rudder_right",
+    "wounded",
+    "gyroscope",
+    "reverse_destroyed",
+    "smoke_generator",
+]
 
 
 class VehicleIn(Strict):
@@ -158,9 +169,11 @@ class VehicleIn(Strict):
     )
     status: dict[StatusKey, Annotated[int, Field(ge=0, le=999)]] = Field(
         default_factory=dict,
-        description="airplanes: lasting special damage on the console: engine hits, "
-        "observer (1: a two-seater's observer is out, 002), smoke and fire counters left, "
-        "rudder_left/rudder_right (the turn they forbid), wounded (000)",
+        description="lasting special damage on the console: engine hits, fire counters "
+        "left, wounded (000, every vehicle); airplanes: observer (1: a two-seater's "
+        "observer is out, 002), smoke counters left, rudder_left/rudder_right (the turn "
+        "they forbid); tripods: gyroscope (the turn it forbids), reverse_destroyed and "
+        "smoke_generator (1: hit)",
     )
     plans: list[Plan] = Field(
         default_factory=list, max_length=MAX_TURNS, description="one plan per turn, in order"
@@ -587,6 +600,7 @@ def _tripod(rules: Rules, v: VehicleIn, source: str, where: str) -> Vehicle:
             reverse_pending=v.reverse,
             human=v.pilot == "human",
         ),
+        status={k: n for k, n in v.status.items() if n > 0},
     )
 
 
