@@ -795,7 +795,9 @@ function renderPlanning(box, stage) {
       const slot = el("div", { class: `slot${problem ? " illegal" : ""}`, "data-slot": i });
       slot.append(el("div", { class: "slot-head", text: `Phase ${i + 1}` }));
       if (cardIndex < 0) {
-        slot.append(el("div", { class: "muted", text: "lying down" }));
+        // the first phases without a card: toppled, or (ruling SR10) too few cards its damage allows
+        const down = i < (v.toppled || 0);
+        slot.append(el("div", { class: "muted", text: down ? "lying down" : "standing still: no card left to plan (ruling SR10)" }));
       } else if (cardId !== undefined) {
         slot.append(el("button", { class: "chosen", title: "take the card back", onclick: () => { draft.cards.splice(cardIndex); changedDraft(vid); } }, `card ${cardId} ✕`));
       } else {
