@@ -197,7 +197,8 @@ def play_game(
                 try:
                     state, more, bad = start_refereed(state, plans)
                 except IllegalPlanError as exc:
-                    # e.g. a tripod whose damage leaves it no legal plan: the game cannot go on
+                    # no legal plan for some vehicle (since ruling SR10 a damaged tripod
+                    # has one; kept for rules a user's data or switches may make)
                     stopped = str(exc)
                     break
                 refused += bad
