@@ -5,6 +5,7 @@ table of a batch as a ``GameState`` the referee can resolve."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import get_args
 
 import numpy as np
 
@@ -17,22 +18,12 @@ from dogfight.geometry.pose import Pose
 from dogfight.rules.clocks import clock_for
 from dogfight.rules.plans import Flown, Plan
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
+from dogfight.situation.format import StatusKey
 
-STATUS = (
-    "engine",
-    "observer",
-    "smoke",
-    "fire",
-    "rudder_left",
-    "rudder_right",
-    "wounded",
-    "gyroscope",
-    "reverse_destroyed",
-    "smoke_generator",
-)
-"""The lasting special damage (``Vehicle.status``) the batch keeps: 002's and 003's, and
-000's (a wounded pilot; a tripod's gyroscope, reverse mechanism, black smoke
-generator)."""
+STATUS: tuple[str, ...] = get_args(StatusKey)
+"""The lasting special damage (``Vehicle.status``) the batch keeps, every key a situation
+may give: 002's and 003's, and 000's (a wounded pilot; a tripod's gyroscope, reverse
+mechanism, black smoke generator)."""
 
 
 def not_covered(state: GameState) -> list[str]:
