@@ -119,3 +119,48 @@ def test_random_playouts_with_tripods_keep_invariants() -> None:
             if vehicle.tripod is not None:
                 assert 0 <= vehicle.tripod.energy <= vehicle.tripod.rating
             assert vehicle.damage == damage[vehicle.id]
+
+
+def test_no_seat_sees_another_seats_card_before_it_is_revealed() -> None:
+    """000 PLANNING: the cards are revealed one phase at a time ("All players
+    simultaneously reveal the first of their planned maneuver cards"). In random playouts
+    with tripods (toppled ones plan fewer cards, "for the last phases of the turn"),
+    after every phase what each seat sees of another seat's plan is only cards already
+    revealed, in their order."""
+    import numpy as np
+
+    from dogfight.bots.random_plans import random_plans
+    from dogfight.rules.chance import step_rng
+    from dogfight.rules.engine import resolve_phase, start_turn
+    from dogfight.rules.observation import observe, side_seat
+    from dogfight.sim.duel import tripods_situation
+    from dogfight.situation.format import build
+
+    catalog = load_catalog()
+    short_plans = 0
+    for seed in range(40):
+        state = build(tripods_situation(), catalog, seed)
+        sides = sorted({v.side for v in state.vehicles.values()})
+        planner = np.random.Generator(np.random.PCG64(seed))
+        while not state.over and state.turn <= 8:
+            state, _ = start_turn(state, random_plans(state, planner))
+            short_plans += sum(
+                v.tripod is not None and v.plan is not None and len(v.plan.cards) < 3
+                for v in state.vehicles.values()
+            )
+            shown: dict[str, list[str]] = {}
+            while not state.over:
+                state, events = resolve_phase(state, step_rng(seed, state.turn, state.phase + 1))
+                if state.phase == 0:
+                    break
+                for e in events:
+                    if isinstance(e, ev.Revealed):
+                        shown.setdefault(e.vehicle, []).append(e.card)
+                for side in sides:
+                    seat = side_seat(state, side)
+                    for view in observe(state, seat)["vehicles"]:
+                        if view["id"] in seat or "revealed" not in view:
+                            continue
+                        seen = view["revealed"]
+                        assert seen == shown.get(view["id"], [])[: len(seen)], (seed, view["id"])
+    assert short_plans > 0  # toppled tripods planned fewer cards in these games

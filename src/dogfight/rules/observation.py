@@ -193,7 +193,8 @@ def open_vehicle_view(state: GameState, v: Vehicle) -> VehicleView:
         # fewer cards than phases are the last phases' (tripods.card_of_phase): a card is
         # shown in its own phase, never before
         revealed = max(0, state.phase - (3 - len(v.plan.cards)))
-    if v.plan is not None:
+    # a vehicle out of the game reveals no more cards: its log holds those it did
+    if v.plan is not None and v.eliminated is None:
         view["revealed"] = list(v.plan.cards[:revealed])
         if v.plan.speeds:
             view["revealed_speeds"] = list(v.plan.speeds[:revealed])
