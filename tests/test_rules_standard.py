@@ -717,6 +717,22 @@ def test_a_tripod_its_damage_leaves_two_cards_plans_both_for_the_last_phases() -
     assert game.state.vehicles["t"].pose == start
 
 
+def test_terminal_play_asks_a_damaged_tripod_for_its_two_cards_and_says_why() -> None:
+    """Ruling SR10 at the terminal: the prompt asks for the cards the tripod may plan and
+    says why there are fewer; three are asked again."""
+    from dogfight.cli.terminal_play import _human_plan
+
+    game = target_tripod([], fire=list(HOLD))
+    t = game.state.vehicles["t"]
+    t.status.update({"engine": 2, "reverse_destroyed": 1})
+    said: list[str] = []
+    typed = iter([" ".join(STILL_PLAN), f"{STANDS[0]} {STANDS[1]}"])
+    got = _human_plan(game.state, t, lambda _p: next(typed), said.append)
+    assert got.cards == (STANDS[0], STANDS[1])
+    assert any("ruling SR10" in line for line in said)
+    assert any("give 2 different card ids" in line for line in said)
+
+
 @pytest.mark.parametrize(
     ("model", "status", "cards"),
     [

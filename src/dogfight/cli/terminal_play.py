@@ -136,6 +136,11 @@ def _human_plan(
     count = planned_cards(state, vehicle) if vehicle.tripod is not None else 3
     output_fn(f"{vehicle.id} ({vehicle.type}) at {_where(vehicle)}")
     output_fn(f"  cards: {_cards_line(state, vehicle)}")
+    if vehicle.tripod is not None and count < 3 - vehicle.tripod.toppled:
+        output_fn(
+            f"  its damage leaves it {plural(count, 'card')} it may plan: all of them, for the "
+            "last phases; it stands still without a card before them (ruling SR10)"
+        )
     if vehicle.clock == ONE_PHASE:
         return _human_ww2_plan(state, vehicle, input_fn, output_fn)
     if vehicle.tripod is None:
