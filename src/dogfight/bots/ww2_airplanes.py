@@ -205,8 +205,10 @@ def scores(
 ) -> Floats:
     """Each (card, speed)'s value for ``me`` at ``level`` (higher is better). The levels
     that look ahead expect an enemy airplane at the end of any (card, speed) it may fly
-    (:func:`_moving`: the turn is simultaneous) and count its guns against us, times the
-    valuation's ``risk``; the ``easy`` level expects it where it stands."""
+    (:func:`_moving`: the turn is simultaneous), with a ``predictor`` (``learned``) its
+    ``predict`` share on what that level would fly (:func:`_predicted`), and count its
+    guns against us, times the valuation's ``risk``; the ``easy`` level expects it where
+    it stands."""
     rules = state.rules
     x, y, h = end_poses(state, me, options)
     score = np.zeros(len(options))
