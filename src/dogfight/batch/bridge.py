@@ -18,6 +18,7 @@ from dogfight.geometry.pose import Pose
 from dogfight.rules.clocks import clock_for
 from dogfight.rules.plans import Flown, Plan
 from dogfight.rules.state import GameState, Objective, TripodState, Vehicle
+from dogfight.rules.tripods import phases_before_cards
 from dogfight.situation.format import StatusKey
 
 STATUS: tuple[str, ...] = get_args(StatusKey)
@@ -329,8 +330,7 @@ def _tripod_in(batch: BatchState, b: int, n: int, v: Vehicle) -> None:
     batch.moving[b, n] = console.movement_cards
     batch.steadied[b, n] = console.steadied
     if v.plan is not None:
-        # a toppled tripod plans its last phases only (tripods.card_of_phase)
-        offset = 3 - len(v.plan.cards)
+        offset = phases_before_cards(v.plan)
         for k, card in enumerate(v.plan.cards):
             batch.tplan[b, n, offset + k] = tri.card_index(t, card)
 

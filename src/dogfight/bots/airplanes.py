@@ -54,6 +54,7 @@ from dogfight.rules.clocks import ONE_PHASE
 from dogfight.rules.context import Rules
 from dogfight.rules.plans import Action, Plan
 from dogfight.rules.state import GameState, Vehicle
+from dogfight.rules.tripods import phases_before_cards
 
 # --- the bots ----------------------------------------------------------------------------
 
@@ -228,7 +229,7 @@ class MartianBot(PlanningBot):
             plane = nearest_enemy(state, tripod)
             reach = rules.heat_ray_ruler(tripod.type).length + 12.0
             deck = rules.tripod_deck_of(tripod.type)
-            offset = 3 - len(plan.cards)
+            offset = phases_before_cards(plan)
             owed = [
                 deck.card(card).energy
                 for i, card in enumerate(plan.cards)

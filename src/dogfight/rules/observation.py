@@ -16,7 +16,7 @@ from dogfight.rules.decisions import Decision, for_seat
 from dogfight.rules.events import Event
 from dogfight.rules.missions import target_view
 from dogfight.rules.state import GameState, Vehicle
-from dogfight.rules.tripods import planned_cards, secret_action_cards
+from dogfight.rules.tripods import phases_before_cards, planned_cards, secret_action_cards
 
 
 class PoseView(TypedDict):
@@ -190,9 +190,8 @@ def open_vehicle_view(state: GameState, v: Vehicle) -> VehicleView:
     )
     revealed = state.phase
     if v.plan is not None and v.tripod is not None and not v.plan.automated:
-        # fewer cards than phases are the last phases' (tripods.card_of_phase): a card is
-        # shown in its own phase, never before
-        revealed = max(0, state.phase - (3 - len(v.plan.cards)))
+        # a card is shown in its own phase, never before
+        revealed = max(0, state.phase - phases_before_cards(v.plan))
     # a vehicle out of the game reveals no more cards: its log holds those it did
     if v.plan is not None and v.eliminated is None:
         view["revealed"] = list(v.plan.cards[:revealed])

@@ -191,6 +191,13 @@ def check_action(state: GameState, vehicle: Vehicle, action: Action, phase: int)
         )
 
 
+def phases_before_cards(plan: Plan) -> int:
+    """A tripod plan's phases before its first card: its cards are the last phases' (000:
+    a toppled tripod plans "for the last phases of the turn"; so does one its damage
+    leaves fewer cards, ruling SR10)."""
+    return 3 - len(plan.cards)
+
+
 def card_of_phase(state: GameState, vehicle: Vehicle, phase: int) -> TripodCard | None:
     """The card planned for ``phase`` (None: the tripod is lying down then, or its cards
     were discarded when it toppled)."""
@@ -201,7 +208,7 @@ def card_of_phase(state: GameState, vehicle: Vehicle, phase: int) -> TripodCard 
     if plan.automated:
         drawn = state.phase_cards.get(vehicle.id)
         return None if drawn is None else deck.card(drawn)
-    index = phase - 1 - (3 - len(plan.cards))
+    index = phase - 1 - phases_before_cards(plan)
     if index < 0:
         return None
     return deck.card(plan.cards[index])
